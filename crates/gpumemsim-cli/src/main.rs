@@ -1,0 +1,71 @@
+//! `gpumemsim`: the command-line tool.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod isa_cmds;
+
+/// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).
+#[derive(Parser)]
+#[command(name = "gpumemsim", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Assemble LLVM-syntax gfx1100 assembly; print each instruction's canonical text and
+    /// encoding as `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 -show-encoding` does.
+    /// Without FILE, assembles a bundled example.
+    Asm {
+        /// Assembly file, or `-` for standard input.
+        file: Option<String>,
+    },
+    /// Disassemble byte lists in llvm-mc's input form (`0x00,0x00,0x00,0xd8,...`), printing one
+    /// canonical line per instruction as `llvm-mc-19 --disassemble` does.
+    Disasm {
+        /// Input file, or `-` for standard input (the default).
+        file: Option<String>,
+    },
+    /// Show an encoding's fields with their bit ranges and values.
+    Explain {
+        /// The encoding: bytes (`0x10,0x00,0x00,0xd8,0x01,0x02,0x00,0x00`) or one hexadecimal
+        /// instruction word (`0xd8000010`, `0x00000201d8000010`).
+        bytes: Vec<String>,
+    },
+}
+
+/// Reads a named input: a path, or standard input for `-`. Returns (display name, text).
+pub fn read_input(file: &str) -> Result<(String, String), String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        Ok(("<stdin>".into(), s))
+    } else {
+        std::fs::read_to_string(file)
+            .map(|s| (file.to_string(), s))
+            .map_err(|e| format!("{file}: {e}"))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Asm { file } => isa_cmds::asm(file.as_deref()),
+        Command::Disasm { file } => isa_cmds::disasm(file.as_deref().unwrap_or("-")),
+        Command::Explain { bytes } => isa_cmds::explain(&bytes),
+    };
+    let _ = std::io::stdout().flush();
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Whole programs: assembling a text with labels, and disassembling llvm-mc style byte lists.
+
+use std::collections::HashMap;
+
+use crate::fields::Field;
+use crate::inst::{DecodeError, Instruction};
+use crate::lex::ParseError;
+use crate::parse::parse_instruction;
+use crate::print::{print, print_with, Hints};
+
+/// One assembled statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmLine {
+    /// 1-based line number in the source.
+    pub line: usize,
+    /// Byte address of the instruction from the start of the program.
+    pub address: u32,
+    /// The instruction.
+    pub inst: Instruction,
+    /// How it was written (for printing it back as llvm-mc does).
+    pub hints: Hints,
+}
+
+impl AsmLine {
+    /// The canonical text, as `llvm-mc-19 -show-encoding` prints it for this input.
+    pub fn text(&self) -> String {
+        print_with(&self.inst, self.hints)
+    }
+}
+
+/// An error in a source line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// Message.
+    pub msg: String,
+}
+
+/// The result of assembling a text: every good statement, and every error.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Instructions in source order.
+    pub lines: Vec<AsmLine>,
+    /// Errors in source order.
+    pub errors: Vec<AsmError>,
+    /// Label addresses.
+    pub labels: HashMap<String, u32>,
+}
+
+impl Program {
+    /// The encoding of every instruction, concatenated.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for l in &self.lines {
+            l.inst.encode_into(&mut out);
+        }
+        out
+    }
+}
+
+/// Index of the start of a comment (`//` or `;`) outside a string, if any.
+fn comment_start(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut in_str = false;
+    for i in 0..b.len() {
+        match b[i] {
+            b'"' => in_str = !in_str,
+            b';' if !in_str => return Some(i),
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits off a leading `label:` definition; returns (label, column of the rest, rest).
+fn split_label(code: &str) -> (Option<&str>, usize, &str) {
+    let trimmed = code.trim_start();
+    let lead = code.len() - trimmed.len();
+    let ident_end = trimmed
+        .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '.' || ch == '$'))
+        .unwrap_or(trimmed.len());
+    if ident_end > 0 && trimmed[ident_end..].starts_with(':') {
+        let after = &trimmed[ident_end + 1..];
+        return (Some(&trimmed[..ident_end]), lead + ident_end + 1, after);
+    }
+    (None, 0, code)
+}
+
+/// Assembles a program: one statement per line, `label:` definitions, `//` and `;` comments,
+/// and assembler directives (lines starting with `.`), which are skipped. Branches may name a
+/// label; it resolves to `(target - (branch + 4)) / 4` dwords.
+pub fn assemble(text: &str) -> Program {
+    let mut prog = Program::default();
+    let mut pending: Vec<(usize, String, usize)> = Vec::new();
+    let mut address = 0u32;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let code = match comment_start(raw) {
+            Some(k) => &raw[..k],
+            None => raw,
+        };
+        let (label, offset, rest) = split_label(code);
+        if let Some(l) = label {
+            prog.labels.insert(l.to_string(), address);
+        }
+        let body = rest.trim();
+        if body.is_empty() || body.starts_with('.') {
+            continue;
+        }
+        let lead = rest.len() - rest.trim_start().len();
+        match parse_instruction(rest) {
+            Ok(p) => {
+                if let Some((name, col)) = p.label {
+                    pending.push((prog.lines.len(), name, offset + col));
+                }
+                let size = p.inst.size() as u32;
+                prog.lines.push(AsmLine {
+                    line: line_no,
+                    address,
+                    inst: p.inst,
+                    hints: p.hints,
+                });
+                address += size;
+            }
+            Err(ParseError { col, msg }) => {
+                let _ = lead;
+                prog.errors.push(AsmError {
+                    line: line_no,
+                    col: offset + col,
+                    msg,
+                });
+            }
+        }
+    }
+    for (idx, name, col) in pending {
+        let target = prog.labels.get(&name).copied();
+        let line = &mut prog.lines[idx];
+        match target {
+            Some(t) => {
+                let delta = (t as i64 - (line.address as i64 + 4)) / 4;
+                if !(-32768..=32767).contains(&delta) {
+                    prog.errors.push(AsmError {
+                        line: line.line,
+                        col,
+                        msg: format!("branch to '{name}' is out of range"),
+                    });
+                }
+                line.inst.set(Field::Simm16, delta as u32 & 0xffff);
+            }
+            None => prog.errors.push(AsmError {
+                line: line.line,
+                col,
+                msg: format!("undefined label '{name}'"),
+            }),
+        }
+    }
+    prog.errors.sort_by_key(|e| (e.line, e.col));
+    prog
+}
+
+/// One item of a disassembly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DisasmItem {
+    /// A decoded instruction at a byte offset.
+    Inst {
+        /// Byte offset within the input.
+        offset: usize,
+        /// The instruction.
+        inst: Instruction,
+    },
+    /// Bytes at `offset` that decode to nothing (4 bytes are skipped, as llvm-mc does).
+    Invalid {
+        /// Byte offset within the input.
+        offset: usize,
+        /// Why.
+        error: DecodeError,
+    },
+}
+
+/// Disassembles `bytes`: each instruction in turn; on an invalid word, reports it and goes on
+/// 4 bytes later.
+pub fn disassemble(bytes: &[u8]) -> Vec<DisasmItem> {
+    let mut out = Vec::new();
+    let mut off = 0;
+    while off < bytes.len() {
+        match Instruction::decode(&bytes[off..]) {
+            Ok((inst, size)) => {
+                out.push(DisasmItem::Inst { offset: off, inst });
+                off += size;
+            }
+            Err(error) => {
+                out.push(DisasmItem::Invalid { offset: off, error });
+                off += 4;
+            }
+        }
+    }
+    out
+}
+
+/// Parses one line of llvm-mc disassembler input: byte values (`0x1f`, `31`) separated by
+/// commas and/or white space; `#`, `;` and `//` start comments. Returns the bytes or the
+/// 1-based column of a bad token.
+pub fn parse_byte_list(line: &str) -> Result<Vec<u8>, (usize, String)> {
+    let code = line
+        .find(['#', ';'])
+        .map_or(line, |k| &line[..k]);
+    let code = code.find("//").map_or(code, |k| &code[..k]);
+    let mut out = Vec::new();
+    let mut i = 0;
+    let b = code.as_bytes();
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() || b[i] == b',' || b[i] == b'[' || b[i] == b']' {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < b.len() && !(b[i].is_ascii_whitespace() || b[i] == b',' || b[i] == b']') {
+            i += 1;
+        }
+        let tok = &code[s..i];
+        let v = if let Some(h) = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()
+        } else {
+            tok.parse::<u64>().ok()
+        };
+        match v {
+            Some(v) if v <= 0xff => out.push(v as u8),
+            _ => return Err((s + 1, format!("invalid input token '{tok}'"))),
+        }
+    }
+    Ok(out)
+}
+
+/// Canonical text of every decoded instruction in `bytes` (invalid words give `None`).
+pub fn disassemble_text(bytes: &[u8]) -> Vec<Option<String>> {
+    disassemble(bytes)
+        .into_iter()
+        .map(|it| match it {
+            DisasmItem::Inst { inst, .. } => Some(print(&inst)),
+            DisasmItem::Invalid { .. } => None,
+        })
+        .collect()
+}

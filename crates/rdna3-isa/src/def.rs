@@ -1,0 +1,238 @@
+//! What one line of the instruction table says, and lookups over the table.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::fields::Field;
+use crate::format::{Format, FORMAT_COUNT};
+use crate::table::INSTRUCTIONS;
+
+/// How a 16-bit immediate (SOPP/SOPK `simm16`) is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Imm {
+    /// Unsigned decimal.
+    Dec,
+    /// Unsigned decimal, omitted when zero (`s_endpgm`).
+    DecOptional,
+    /// Hexadecimal `0x..`.
+    Hex,
+    /// Signed branch offset in dwords (printed as a signed decimal; a label in assembly).
+    Label,
+    /// `hwreg(...)`.
+    Hwreg,
+    /// `sendmsg(...)`.
+    Sendmsg,
+    /// `vmcnt(..) expcnt(..) lgkmcnt(..)`.
+    Waitcnt,
+    /// `depctr_*(..)` fields.
+    Depctr,
+    /// `instid0(..) | instskip(..) | instid1(..)`.
+    DelayAlu,
+    /// `UC_VERSION_*`.
+    Version,
+}
+
+/// The kind of an operand: how its field's value maps to text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A VGPR or a range of `n` VGPRs.
+    V(u8),
+    /// An atomic's return VGPRs (`n` of them), present only when `glc` is set.
+    VRtn(u8),
+    /// A scalar destination of `n` dwords (7-bit field).
+    S(u8),
+    /// A scalar source of `n` dwords (8-bit field): registers, inline constants, literal.
+    Ssrc(u8),
+    /// SMEM base: `n` SGPRs, the field holds the first register / 2.
+    SBase(u8),
+    /// SMEM `soffset` register and/or immediate `offset`.
+    SmemOffset,
+    /// `s_atc_probe`'s 3-bit immediate in the sdata field.
+    SmemProbe,
+    /// MUBUF/MTBUF resource descriptor: 4 SGPRs, the field holds the first register / 4.
+    Rsrc,
+    /// MUBUF/MTBUF vector address: `off`, one VGPR, or two (idxen and offen).
+    BufVaddr,
+    /// MUBUF/MTBUF `soffset` (an 8-bit scalar source without literal).
+    BufSoffset,
+    /// FLAT vector address: 64 bits, or 32 with a scalar base; `off` for scratch without one.
+    FlatVaddr,
+    /// FLAT scalar base (`off`, an SGPR pair for global, an SGPR for scratch).
+    FlatSaddr,
+    /// A 16-bit immediate.
+    Imm(Imm),
+    /// A 32-bit literal dword after the instruction.
+    Lit32,
+    /// `s_sendmsg_rtn`'s message in its 8-bit source field.
+    SendmsgRtn,
+    /// LDSDIR `attrN.c` (attribute and channel fields).
+    AttrName,
+    /// VINTERP source `i` (a VGPR, with its negate bit).
+    VinterpSrc(u8),
+}
+
+/// One operand: the field its value lives in and how that value is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operand {
+    /// The encoding field.
+    pub field: Field,
+    /// How it is written.
+    pub kind: Kind,
+}
+
+impl Operand {
+    /// An operand in `field` of `kind`.
+    pub const fn new(field: Field, kind: Kind) -> Operand {
+        Operand { field, kind }
+    }
+}
+
+/// Flags of a table entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Flags(pub u32);
+
+impl Flags {
+    /// No flags.
+    pub const NONE: Flags = Flags(0);
+    /// DS: the instruction always has the `gds` bit (GWS, ordered count, GS registers).
+    pub const GDS_ONLY: Flags = Flags(1);
+    /// DS: two 8-bit offsets `offset0:`/`offset1:` instead of one 16-bit offset.
+    pub const OFFSET_PAIR: Flags = Flags(2);
+    /// DS: the offset is a swizzle pattern (`ds_swizzle_b32`).
+    pub const SWIZZLE: Flags = Flags(4);
+    /// An atomic: FLAT/GLOBAL return the pre-op value when `glc` is set.
+    pub const ATOMIC: Flags = Flags(8);
+    /// MUBUF: loads into LDS (`buffer_load_lds_*`).
+    pub const LDS: Flags = Flags(16);
+    /// VINTERP: takes `op_sel`.
+    pub const OP_SEL: Flags = Flags(32);
+    /// DS: the instruction cannot address GDS (llvm-mc-19 rejects `gds` on it).
+    pub const NO_GDS: Flags = Flags(64);
+
+    /// Whether every flag of `other` is set.
+    pub const fn has(self, other: Flags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for Flags {
+    type Output = Flags;
+    fn bitor(self, rhs: Flags) -> Flags {
+        Flags(self.0 | rhs.0)
+    }
+}
+
+/// One instruction of the table.
+#[derive(Debug)]
+pub struct InstrDef {
+    /// Encoding format.
+    pub format: Format,
+    /// Opcode within the format.
+    pub opcode: u16,
+    /// Canonical (llvm-mc-19) mnemonic.
+    pub name: &'static str,
+    /// Operands in printed order.
+    pub operands: &'static [Operand],
+    /// Syntax and behaviour flags.
+    pub flags: Flags,
+}
+
+impl InstrDef {
+    /// A table line.
+    pub const fn new(
+        format: Format,
+        opcode: u16,
+        name: &'static str,
+        operands: &'static [Operand],
+        flags: Flags,
+    ) -> InstrDef {
+        InstrDef {
+            format,
+            opcode,
+            name,
+            operands,
+            flags,
+        }
+    }
+
+    /// The operand stored in `field`, if the instruction has one.
+    pub fn operand(&self, field: Field) -> Option<&Operand> {
+        self.operands.iter().find(|o| o.field == field)
+    }
+
+    /// Bytes of memory one lane reads or writes, from the mnemonic's data type
+    /// (`b8`/`u8`/`i8` 1, 16-bit 2, `b32` 4, `b64` 8, `b96` 12, `b128` 16; 2addr counts one
+    /// element); 0 for instructions that are not memory accesses of a fixed width.
+    pub fn data_bytes(&self) -> u32 {
+        for part in self.name.rsplit('_') {
+            let n = match part {
+                "b8" | "u8" | "i8" | "byte" => 1,
+                "b16" | "u16" | "i16" | "f16" => 2,
+                "b32" | "u32" | "i32" | "f32" => 4,
+                "b64" | "u64" | "i64" | "f64" => 8,
+                "b96" => 12,
+                "b128" => 16,
+                _ => continue,
+            };
+            return n;
+        }
+        0
+    }
+}
+
+/// A reference to a table entry by its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Opcode(pub u16);
+
+impl Opcode {
+    /// The table entry.
+    #[inline]
+    pub fn def(self) -> &'static InstrDef {
+        &INSTRUCTIONS[self.0 as usize]
+    }
+}
+
+struct Index {
+    by_op: Vec<[u16; 256]>,
+    by_name: HashMap<&'static str, Opcode>,
+}
+
+const NONE: u16 = u16::MAX;
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut by_op = vec![[NONE; 256]; FORMAT_COUNT];
+        let mut by_name = HashMap::new();
+        for (i, d) in INSTRUCTIONS.iter().enumerate() {
+            by_op[d.format.index()][d.opcode as usize] = i as u16;
+            by_name.insert(d.name, Opcode(i as u16));
+        }
+        for (alias, canonical) in crate::aliases::ALIASES {
+            if let Some(&op) = by_name.get(canonical) {
+                by_name.entry(alias).or_insert(op);
+            }
+        }
+        Index { by_op, by_name }
+    })
+}
+
+/// The instruction with `opcode` in `format`.
+#[inline]
+pub fn lookup_opcode(format: Format, opcode: u32) -> Option<Opcode> {
+    let i = *index().by_op[format.index()].get(opcode as usize)?;
+    (i != NONE).then_some(Opcode(i))
+}
+
+/// The instruction a mnemonic (canonical or alias, lower case) names.
+pub fn lookup_name(name: &str) -> Option<Opcode> {
+    index().by_name.get(name).copied()
+}
+
+/// Every table entry with its [`Opcode`].
+pub fn all() -> impl Iterator<Item = (Opcode, &'static InstrDef)> {
+    INSTRUCTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (Opcode(i as u16), d))
+}

@@ -1,0 +1,143 @@
+//! Named encoding fields. Every format's layout (see [`crate::format`]) places some of these
+//! at bit ranges; an [`crate::Instruction`] stores one raw value per field.
+
+/// An encoding field, by the name AMD's ISA documents give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Field {
+    /// Opcode.
+    Op,
+    /// Scalar destination (7 bits).
+    Sdst,
+    /// First scalar source (8 bits; 255 = literal follows).
+    Ssrc0,
+    /// Second scalar source (8 bits; 255 = literal follows).
+    Ssrc1,
+    /// 16-bit immediate of SOPP and SOPK.
+    Simm16,
+    /// The 32-bit literal dword that follows some instructions (not a bit field of the word).
+    Literal,
+    /// SMEM base address register pair/quad, stored as register number / 2.
+    Sbase,
+    /// SMEM data register.
+    Sdata,
+    /// Scalar offset register (SMEM: 7 bits, 0x7c = none; MUBUF/MTBUF: 8-bit scalar source).
+    Soffset,
+    /// Immediate offset (SMEM: 21-bit signed; FLAT: 13 bits; MUBUF/MTBUF: 12 bits).
+    Offset,
+    /// Globally coherent / return pre-op value (atomics).
+    Glc,
+    /// System level coherent.
+    Slc,
+    /// Device level coherent.
+    Dlc,
+    /// DS: access GDS instead of LDS.
+    Gds,
+    /// DS offset byte 0 (or low byte of the 16-bit offset).
+    Offset0,
+    /// DS offset byte 1 (or high byte of the 16-bit offset).
+    Offset1,
+    /// Vector address register.
+    Addr,
+    /// First vector data register.
+    Data0,
+    /// Second vector data register.
+    Data1,
+    /// Vector destination register.
+    Vdst,
+    /// FLAT segment: 0 flat, 1 scratch, 2 global.
+    Seg,
+    /// FLAT scalar address (0x7c = off).
+    Saddr,
+    /// SCRATCH: a VGPR address is present.
+    Sve,
+    /// MUBUF/MTBUF vector address.
+    Vaddr,
+    /// MUBUF/MTBUF vector data.
+    Vdata,
+    /// MUBUF/MTBUF resource descriptor quad, stored as register number / 4.
+    Srsrc,
+    /// Texture fail enable.
+    Tfe,
+    /// Vaddr holds an offset.
+    Offen,
+    /// Vaddr holds an index.
+    Idxen,
+    /// MUBUF: load into LDS.
+    Lds,
+    /// MTBUF data format.
+    Fmt,
+    /// LDSDIR attribute channel (x, y, z, w).
+    AttrChan,
+    /// LDSDIR attribute number.
+    Attr,
+    /// LDSDIR wait_vdst.
+    WaitVdst,
+    /// VINTERP wait_exp.
+    WaitExp,
+    /// VINTERP op_sel.
+    OpSel,
+    /// VINTERP clamp.
+    Clamp,
+    /// VINTERP source 0 (9 bits; 256+ = VGPR).
+    Src0,
+    /// VINTERP source 1.
+    Src1,
+    /// VINTERP source 2.
+    Src2,
+    /// VINTERP negate bits, one per source.
+    Neg,
+}
+
+/// Number of [`Field`] variants.
+pub const FIELD_COUNT: usize = Field::Neg as usize + 1;
+
+impl Field {
+    /// The field's name as `gpumemsim explain` shows it.
+    pub fn name(self) -> &'static str {
+        use Field::*;
+        match self {
+            Op => "op",
+            Sdst => "sdst",
+            Ssrc0 => "ssrc0",
+            Ssrc1 => "ssrc1",
+            Simm16 => "simm16",
+            Literal => "literal",
+            Sbase => "sbase",
+            Sdata => "sdata",
+            Soffset => "soffset",
+            Offset => "offset",
+            Glc => "glc",
+            Slc => "slc",
+            Dlc => "dlc",
+            Gds => "gds",
+            Offset0 => "offset0",
+            Offset1 => "offset1",
+            Addr => "addr",
+            Data0 => "data0",
+            Data1 => "data1",
+            Vdst => "vdst",
+            Seg => "seg",
+            Saddr => "saddr",
+            Sve => "sve",
+            Vaddr => "vaddr",
+            Vdata => "vdata",
+            Srsrc => "srsrc",
+            Tfe => "tfe",
+            Offen => "offen",
+            Idxen => "idxen",
+            Lds => "lds",
+            Fmt => "format",
+            AttrChan => "attr_chan",
+            Attr => "attr",
+            WaitVdst => "wait_vdst",
+            WaitExp => "wait_exp",
+            OpSel => "op_sel",
+            Clamp => "clamp",
+            Src0 => "src0",
+            Src1 => "src1",
+            Src2 => "src2",
+            Neg => "neg",
+        }
+    }
+}

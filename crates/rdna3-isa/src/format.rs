@@ -1,0 +1,336 @@
+//! Encoding formats and their bit layouts (gfx11). Bit positions were checked against
+//! `llvm-mc-19 -mcpu=gfx1100 -show-encoding`; they match AMD's RDNA3 ISA reference.
+
+use crate::fields::Field::{self, *};
+
+/// One field placed at bits `lo .. lo + width` of the (up to 64-bit) instruction word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitRange {
+    /// Which field.
+    pub field: Field,
+    /// Lowest bit.
+    pub lo: u8,
+    /// Number of bits.
+    pub width: u8,
+}
+
+const fn br(field: Field, lo: u8, width: u8) -> BitRange {
+    BitRange { field, lo, width }
+}
+
+impl BitRange {
+    /// Mask of `width` low bits.
+    #[inline]
+    pub const fn mask(&self) -> u64 {
+        (1u64 << self.width) - 1
+    }
+}
+
+/// A format's layout: size, the fixed identifying bits, and the fields.
+#[derive(Debug)]
+pub struct Layout {
+    /// Size of the instruction word in bytes (4 or 8), without any literal.
+    pub size: u8,
+    /// Bits that identify the format (and for FLAT, the segment).
+    pub ident_mask: u64,
+    /// Value of those bits.
+    pub ident: u64,
+    /// Every field, low bits first.
+    pub fields: &'static [BitRange],
+}
+
+/// An encoding format of the gfx11 instruction set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Scalar ALU, two sources.
+    Sop2,
+    /// Scalar ALU with a 16-bit immediate.
+    Sopk,
+    /// Scalar ALU, one source.
+    Sop1,
+    /// Scalar compare.
+    Sopc,
+    /// Scalar program control.
+    Sopp,
+    /// Scalar memory.
+    Smem,
+    /// Data share (LDS/GDS/GWS).
+    Ds,
+    /// FLAT segment of the FLAT encoding.
+    Flat,
+    /// GLOBAL segment of the FLAT encoding.
+    Global,
+    /// SCRATCH segment of the FLAT encoding.
+    Scratch,
+    /// Untyped buffer.
+    Mubuf,
+    /// Typed buffer.
+    Mtbuf,
+    /// LDS parameter/direct load.
+    Ldsdir,
+    /// Parameter interpolation.
+    Vinterp,
+}
+
+/// Number of formats.
+pub const FORMAT_COUNT: usize = 14;
+
+/// All formats, in decode-priority order.
+pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
+    Format::Sopp,
+    Format::Sopc,
+    Format::Sop1,
+    Format::Sopk,
+    Format::Sop2,
+    Format::Smem,
+    Format::Ds,
+    Format::Flat,
+    Format::Scratch,
+    Format::Global,
+    Format::Mubuf,
+    Format::Mtbuf,
+    Format::Ldsdir,
+    Format::Vinterp,
+];
+
+static SOP2: Layout = Layout {
+    size: 4,
+    ident_mask: 0xc000_0000,
+    ident: 0x8000_0000,
+    fields: &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Sdst, 16, 7), br(Op, 23, 7)],
+};
+static SOPK: Layout = Layout {
+    size: 4,
+    ident_mask: 0xf000_0000,
+    ident: 0xb000_0000,
+    fields: &[br(Simm16, 0, 16), br(Sdst, 16, 7), br(Op, 23, 5)],
+};
+static SOP1: Layout = Layout {
+    size: 4,
+    ident_mask: 0xff80_0000,
+    ident: 0xbe80_0000,
+    fields: &[br(Ssrc0, 0, 8), br(Op, 8, 8), br(Sdst, 16, 7)],
+};
+static SOPC: Layout = Layout {
+    size: 4,
+    ident_mask: 0xff80_0000,
+    ident: 0xbf00_0000,
+    fields: &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Op, 16, 7)],
+};
+static SOPP: Layout = Layout {
+    size: 4,
+    ident_mask: 0xff80_0000,
+    ident: 0xbf80_0000,
+    fields: &[br(Simm16, 0, 16), br(Op, 16, 7)],
+};
+static SMEM: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc00_0000,
+    ident: 0xf400_0000,
+    fields: &[
+        br(Sbase, 0, 6),
+        br(Sdata, 6, 7),
+        br(Dlc, 13, 1),
+        br(Glc, 14, 1),
+        br(Op, 18, 8),
+        br(Offset, 32, 21),
+        br(Soffset, 57, 7),
+    ],
+};
+static DS: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc00_0000,
+    ident: 0xd800_0000,
+    fields: &[
+        br(Offset0, 0, 8),
+        br(Offset1, 8, 8),
+        br(Gds, 17, 1),
+        br(Op, 18, 8),
+        br(Addr, 32, 8),
+        br(Data0, 40, 8),
+        br(Data1, 48, 8),
+        br(Vdst, 56, 8),
+    ],
+};
+const FLAT_FIELDS: &[BitRange] = &[
+    br(Offset, 0, 13),
+    br(Dlc, 13, 1),
+    br(Glc, 14, 1),
+    br(Slc, 15, 1),
+    br(Seg, 16, 2),
+    br(Op, 18, 7),
+    br(Addr, 32, 8),
+    br(Data0, 40, 8),
+    br(Saddr, 48, 7),
+    br(Sve, 55, 1),
+    br(Vdst, 56, 8),
+];
+static FLAT: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc03_0000,
+    ident: 0xdc00_0000,
+    fields: FLAT_FIELDS,
+};
+static SCRATCH: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc03_0000,
+    ident: 0xdc01_0000,
+    fields: FLAT_FIELDS,
+};
+static GLOBAL: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc03_0000,
+    ident: 0xdc02_0000,
+    fields: FLAT_FIELDS,
+};
+const BUF_HIGH: [BitRange; 7] = [
+    br(Vaddr, 32, 8),
+    br(Vdata, 40, 8),
+    br(Srsrc, 48, 5),
+    br(Tfe, 53, 1),
+    br(Offen, 54, 1),
+    br(Idxen, 55, 1),
+    br(Soffset, 56, 8),
+];
+static MUBUF: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc00_0000,
+    ident: 0xe000_0000,
+    fields: &[
+        br(Offset, 0, 12),
+        br(Slc, 12, 1),
+        br(Dlc, 13, 1),
+        br(Glc, 14, 1),
+        br(Lds, 16, 1),
+        br(Op, 18, 8),
+        BUF_HIGH[0],
+        BUF_HIGH[1],
+        BUF_HIGH[2],
+        BUF_HIGH[3],
+        BUF_HIGH[4],
+        BUF_HIGH[5],
+        BUF_HIGH[6],
+    ],
+};
+static MTBUF: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc00_0000,
+    ident: 0xe800_0000,
+    fields: &[
+        br(Offset, 0, 12),
+        br(Slc, 12, 1),
+        br(Dlc, 13, 1),
+        br(Glc, 14, 1),
+        br(Op, 15, 4),
+        br(Fmt, 19, 7),
+        BUF_HIGH[0],
+        BUF_HIGH[1],
+        BUF_HIGH[2],
+        BUF_HIGH[3],
+        BUF_HIGH[4],
+        BUF_HIGH[5],
+        BUF_HIGH[6],
+    ],
+};
+static LDSDIR: Layout = Layout {
+    size: 4,
+    ident_mask: 0xff00_0000,
+    ident: 0xce00_0000,
+    fields: &[
+        br(Vdst, 0, 8),
+        br(AttrChan, 8, 2),
+        br(Attr, 10, 6),
+        br(WaitVdst, 16, 4),
+        br(Op, 20, 2),
+    ],
+};
+static VINTERP: Layout = Layout {
+    size: 8,
+    ident_mask: 0xff00_0000,
+    ident: 0xcd00_0000,
+    fields: &[
+        br(Vdst, 0, 8),
+        br(WaitExp, 8, 3),
+        br(OpSel, 11, 4),
+        br(Clamp, 15, 1),
+        br(Op, 16, 7),
+        br(Src0, 32, 9),
+        br(Src1, 41, 9),
+        br(Src2, 50, 9),
+        br(Neg, 61, 3),
+    ],
+};
+
+impl Format {
+    /// The bit layout of this format.
+    pub fn layout(self) -> &'static Layout {
+        match self {
+            Format::Sop2 => &SOP2,
+            Format::Sopk => &SOPK,
+            Format::Sop1 => &SOP1,
+            Format::Sopc => &SOPC,
+            Format::Sopp => &SOPP,
+            Format::Smem => &SMEM,
+            Format::Ds => &DS,
+            Format::Flat => &FLAT,
+            Format::Scratch => &SCRATCH,
+            Format::Global => &GLOBAL,
+            Format::Mubuf => &MUBUF,
+            Format::Mtbuf => &MTBUF,
+            Format::Ldsdir => &LDSDIR,
+            Format::Vinterp => &VINTERP,
+        }
+    }
+
+    /// Upper-case name as AMD's documents write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Sop2 => "SOP2",
+            Format::Sopk => "SOPK",
+            Format::Sop1 => "SOP1",
+            Format::Sopc => "SOPC",
+            Format::Sopp => "SOPP",
+            Format::Smem => "SMEM",
+            Format::Ds => "DS",
+            Format::Flat => "FLAT",
+            Format::Global => "GLOBAL",
+            Format::Scratch => "SCRATCH",
+            Format::Mubuf => "MUBUF",
+            Format::Mtbuf => "MTBUF",
+            Format::Ldsdir => "LDSDIR",
+            Format::Vinterp => "VINTERP",
+        }
+    }
+
+    /// Dense index `0..FORMAT_COUNT`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Which format a first dword belongs to, if any.
+    #[inline]
+    pub fn identify(first: u32) -> Option<Format> {
+        let w = first as u64;
+        // SOPP, SOPC and SOP1 live inside the SOPK prefix, which lives inside SOP2's: test the
+        // narrower ones first (ALL_FORMATS is in that order).
+        match first >> 24 {
+            0xcd => return Some(Format::Vinterp),
+            0xce => return Some(Format::Ldsdir),
+            _ => {}
+        }
+        ALL_FORMATS.iter().copied().find(|f| {
+            let l = f.layout();
+            (w & l.ident_mask & 0xffff_ffff) == l.ident
+        })
+    }
+
+    /// The field an instruction's opcode is found in.
+    pub fn op_range(self) -> BitRange {
+        *self
+            .layout()
+            .fields
+            .iter()
+            .find(|b| b.field == Field::Op)
+            .expect("every layout has an opcode field")
+    }
+}

@@ -1,0 +1,609 @@
+//! The LLVM-syntax parser: one statement of text to an [`Instruction`].
+//!
+//! Operands are parsed in the order the table gives, each by its [`Kind`]; then modifiers
+//! (`offset:`, `glc`, `format:`, ...) in any order; then the cross-operand rules llvm-mc-19
+//! enforces (register widths that depend on modifiers, `glc` on returning atomics, `gds`).
+
+use crate::def::{lookup_name, Flags, Imm, Kind};
+use crate::fields::Field;
+use crate::format::Format;
+use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
+use crate::lex::{no_symbols, tokenize, Cursor, PResult, ParseError, Tok};
+use crate::print::Hints;
+use crate::regs::{parse_reg_name, reg_range, RegRef, FLOAT_CONSTANTS};
+use crate::special;
+
+/// A parsed statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    /// The instruction (a label operand holds 0 until resolved).
+    pub inst: Instruction,
+    /// How the text was written, for printing it back as llvm-mc does.
+    pub hints: Hints,
+    /// A branch target label and its column, to resolve to `simm16`.
+    pub label: Option<(String, usize)>,
+}
+
+fn err<T>(col: usize, msg: impl Into<String>) -> PResult<T> {
+    Err(ParseError::new(col, msg))
+}
+
+const INVALID_OPERAND: &str = "invalid operand for instruction";
+
+/// Parses one instruction statement (no label definition, no comment).
+pub fn parse_instruction(text: &str) -> PResult<Parsed> {
+    let toks = tokenize(text)?;
+    let end_col = text.trim_end().len() + 1;
+    let mut c = Cursor::new(toks, end_col);
+    let mcol = c.col();
+    let Some(mnemonic) = c.peek_ident().map(str::to_ascii_lowercase) else {
+        return err(mcol, "expected an instruction mnemonic");
+    };
+    c.bump();
+    let Some(opcode) = lookup_name(&mnemonic) else {
+        return err(mcol, "invalid instruction");
+    };
+    let d = opcode.def();
+    let mut inst = Instruction::new(opcode);
+    let mut hints = Hints::default();
+    let mut label = None;
+    // Defaults of fields that are not zero when left out.
+    match d.format {
+        Format::Smem => inst.set(Field::Soffset, SGPR_NULL),
+        Format::Flat | Format::Global | Format::Scratch => inst.set(Field::Saddr, SGPR_NULL),
+        Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
+        _ => {}
+    }
+    // Does a returning atomic's destination appear? Count operands at bracket depth 0.
+    let total_ops = d.operands.len();
+    let with_rtn = d.operands.iter().any(|o| matches!(o.kind, Kind::VRtn(_)));
+    let rtn_present = with_rtn && count_top_level_commas(&mut c) + 1 >= total_ops;
+    let mut widths = Widths::default();
+    let mut first = true;
+    for o in d.operands {
+        if matches!(o.kind, Kind::VRtn(_)) && !rtn_present {
+            continue;
+        }
+        if !first {
+            if c.at_end() {
+                return err(c.col(), "too few operands for instruction");
+            }
+            c.expect_punct(',', INVALID_OPERAND)?;
+        }
+        if c.at_end() {
+            if o.kind == Kind::Imm(Imm::DecOptional) {
+                break;
+            }
+            return err(c.col(), "too few operands for instruction");
+        }
+        first = false;
+        operand(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut label)?;
+    }
+    modifiers(&mut c, &mut inst, &mut hints)?;
+    check(&inst, &widths, rtn_present)?;
+    Ok(Parsed { inst, hints, label })
+}
+
+fn count_top_level_commas(c: &mut Cursor) -> usize {
+    let save = c.save();
+    let mut depth = 0i32;
+    let mut n = 0;
+    while let Some(t) = c.peek() {
+        match t {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth -= 1,
+            Tok::Punct(',') if depth == 0 => n += 1,
+            _ => {}
+        }
+        c.bump();
+    }
+    c.restore(save);
+    n
+}
+
+/// Register counts seen while parsing, checked once modifiers are known.
+#[derive(Default)]
+struct Widths {
+    /// (field, count written, column)
+    vregs: Vec<(Field, u32, usize)>,
+    /// A vector address written as `off`.
+    vaddr_off: bool,
+}
+
+/// Parses a register reference: a name or `prefix[a:b]`.
+fn reg(c: &mut Cursor) -> Option<RegRef> {
+    let name = c.peek_ident()?.to_string();
+    if matches!(name.as_str(), "v" | "s" | "ttmp") && c.peek2() == Some(&Tok::Punct('[')) {
+        let save = c.save();
+        c.bump();
+        c.bump();
+        let r = (|| {
+            let Some(Tok::Int(a)) = c.peek().cloned() else {
+                return None;
+            };
+            c.bump();
+            let b = if c.eat_punct(':') {
+                let Some(Tok::Int(b)) = c.peek().cloned() else {
+                    return None;
+                };
+                c.bump();
+                b
+            } else {
+                a
+            };
+            if !c.eat_punct(']') || b < a {
+                return None;
+            }
+            reg_range(&name, a as u32, (b - a + 1) as u32)
+        })();
+        if r.is_none() {
+            c.restore(save);
+        }
+        return r;
+    }
+    let r = parse_reg_name(&name)?;
+    c.bump();
+    Some(r)
+}
+
+fn vgpr(c: &mut Cursor) -> PResult<(u32, u32)> {
+    let col = c.col();
+    match reg(c) {
+        Some(RegRef::V { first, count }) => Ok((first, count)),
+        _ => err(col, INVALID_OPERAND),
+    }
+}
+
+/// A scalar register of exactly `n` dwords with the alignment llvm-mc requires; returns its
+/// code. `null` fits any width.
+fn sgpr(c: &mut Cursor, n: u32, align: u32) -> PResult<u32> {
+    let col = c.col();
+    match reg(c) {
+        Some(RegRef::S { code, count }) if code == crate::regs::NULL => {
+            let _ = count;
+            Ok(code)
+        }
+        Some(RegRef::S { code, count }) if count == n && code < 235 => {
+            let sgpr_or_ttmp = code < 106 || (108..124).contains(&code);
+            let base = if code >= 108 { code - 108 } else { code };
+            if sgpr_or_ttmp && n > 1 && base % align != 0 {
+                return err(col, "invalid register alignment");
+            }
+            Ok(code)
+        }
+        _ => err(col, INVALID_OPERAND),
+    }
+}
+
+/// The operand code and literal of a numeric scalar source written as `v` (an integer).
+fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
+    if (-16..=64).contains(&v) {
+        let code = if v >= 0 { 128 + v } else { 192 - v };
+        return Ok((code as u32, None));
+    }
+    if dwords == 1 {
+        if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+            return err(col, INVALID_OPERAND);
+        }
+        let bits = v as u32;
+        if let Some(i) = FLOAT_CONSTANTS.iter().position(|(_, b, _)| *b == bits) {
+            return Ok((240 + i as u32, None));
+        }
+        return Ok((SRC_LITERAL, Some(bits)));
+    }
+    let bits = v as u64;
+    if let Some(i) = FLOAT_CONSTANTS.iter().position(|(_, _, b)| *b == bits) {
+        return Ok((240 + i as u32, None));
+    }
+    if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+        return err(col, INVALID_OPERAND);
+    }
+    Ok((SRC_LITERAL, Some(v as u32)))
+}
+
+/// A float scalar source `f` (already negated if written with `-`).
+fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
+    let i = FLOAT_CONSTANTS
+        .iter()
+        .position(|(_, b, _)| f32::from_bits(*b) as f64 == f || (f == 0.15915494 && *b == 0x3e22_f983));
+    if let Some(i) = i {
+        return Ok((240 + i as u32, None));
+    }
+    if f == 0.0 && f.is_sign_positive() {
+        return Ok((128, None));
+    }
+    if dwords == 1 {
+        let x = f as f32;
+        if x.is_infinite() && f.is_finite() {
+            return err(col, INVALID_OPERAND);
+        }
+        return Ok((SRC_LITERAL, Some(x.to_bits())));
+    }
+    // A 64-bit float literal must fit in the high dword (llvm-mc encodes those bits).
+    let bits = f.to_bits();
+    if bits & 0xffff_ffff != 0 {
+        return err(col, INVALID_OPERAND);
+    }
+    Ok((SRC_LITERAL, Some((bits >> 32) as u32)))
+}
+
+/// A scalar source: register, inline constant or literal.
+fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option<u32>)> {
+    let col = c.col();
+    if c.peek_ident().is_some() {
+        let save = c.save();
+        if let Some(r) = reg(c) {
+            return match r {
+                RegRef::S { code, count } => {
+                    let special = code >= 235;
+                    let width_ok = count == dwords as u32
+                        || code == crate::regs::NULL
+                        || (special && dwords <= 2);
+                    let base = if (108..124).contains(&code) { code - 108 } else { code };
+                    if !width_ok {
+                        err(col, INVALID_OPERAND)
+                    } else if dwords > 1 && !special && code < 124 && base % 2 != 0 {
+                        err(col, "invalid register alignment")
+                    } else {
+                        Ok((code, None))
+                    }
+                }
+                RegRef::V { .. } => err(col, INVALID_OPERAND),
+            };
+        }
+        c.restore(save);
+    }
+    let neg = c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    if neg {
+        c.bump();
+    }
+    let (code, lit) = if let Some(Tok::Float(f)) = c.peek().cloned() {
+        c.bump();
+        float_source(if neg { -f } else { f }, dwords, col)?
+    } else {
+        let v = c.expr(&no_symbols)?;
+        int_source(v, dwords, col)?
+    };
+    if lit.is_some() && !allow_literal {
+        return err(col, INVALID_OPERAND);
+    }
+    Ok((code, lit))
+}
+
+fn operand(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    field: Field,
+    kind: Kind,
+    widths: &mut Widths,
+    label: &mut Option<(String, usize)>,
+) -> PResult<()> {
+    let col = c.col();
+    let fmt = inst.def().format;
+    match kind {
+        Kind::V(n) | Kind::VRtn(n) => {
+            let (first, count) = vgpr(c)?;
+            if !(fmt == Format::Mubuf && field == Field::Vdata) && count != n as u32 {
+                return err(col, INVALID_OPERAND);
+            }
+            widths.vregs.push((field, count, col));
+            inst.set(field, first);
+        }
+        Kind::S(n) => {
+            let align = if n >= 4 { 4 } else { 2 };
+            inst.set(field, sgpr(c, n as u32, align)?);
+        }
+        Kind::Ssrc(n) => {
+            let (code, lit) = ssrc(c, n, true)?;
+            if let Some(l) = lit {
+                if inst.literal.is_some_and(|x| x != l) {
+                    return err(col, "only one unique literal operand is allowed");
+                }
+                inst.literal = Some(l);
+            }
+            inst.set(field, code);
+        }
+        Kind::SBase(n) => {
+            let code = sgpr(c, n as u32, 2)?;
+            if code >= 106 && !(108..124).contains(&code) && code != 106 && code != 126 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code / 2);
+        }
+        Kind::SmemOffset => {
+            if c.peek_ident().is_some() {
+                let code = sgpr(c, 1, 1)?;
+                inst.set(Field::Soffset, code);
+            } else {
+                let v = c.expr(&no_symbols)?;
+                if !(-(1 << 20)..(1 << 20)).contains(&v) {
+                    return err(col, "expected a 21-bit signed offset");
+                }
+                inst.set(Field::Offset, v as u32 & 0x1f_ffff);
+                inst.set(Field::Soffset, SGPR_NULL);
+            }
+        }
+        Kind::SmemProbe => {
+            let v = c.expr(&no_symbols)?;
+            if !(0..=7).contains(&v) {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, v as u32);
+        }
+        Kind::Rsrc => {
+            let code = sgpr(c, 4, 4)?;
+            if code % 4 != 0 || code == crate::regs::NULL {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code / 4);
+        }
+        Kind::BufVaddr | Kind::FlatVaddr => {
+            if c.eat_ident("off") {
+                widths.vaddr_off = true;
+            } else {
+                let (first, count) = vgpr(c)?;
+                widths.vregs.push((field, count, col));
+                inst.set(field, first);
+                if fmt == Format::Scratch {
+                    inst.set(Field::Sve, 1);
+                }
+            }
+        }
+        Kind::BufSoffset => {
+            let (code, _) = ssrc(c, 1, false)?;
+            if (240..=248).contains(&code) || code >= 235 && code != 253 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code);
+        }
+        Kind::FlatSaddr => {
+            if c.eat_ident("off") {
+                inst.set(field, SGPR_NULL);
+            } else {
+                let n = if fmt == Format::Global { 2 } else { 1 };
+                let code = sgpr(c, n, 2)?;
+                if code == crate::regs::NULL {
+                    return err(col, INVALID_OPERAND);
+                }
+                inst.set(field, code);
+            }
+        }
+        Kind::Imm(Imm::Label) => {
+            if let Some(name) = c.peek_ident().map(str::to_string) {
+                c.bump();
+                *label = Some((name, col));
+            } else {
+                let v = c.expr(&no_symbols)?;
+                if !(-32768..=65535).contains(&v) {
+                    return err(col, "expected a 16-bit signed jump offset");
+                }
+                inst.set(field, v as u32 & 0xffff);
+            }
+        }
+        Kind::Imm(style) => inst.set(field, special::parse_imm(style, c)?),
+        Kind::Lit32 => {
+            let v = match c.peek() {
+                Some(Tok::Float(_)) => {
+                    c.bump();
+                    0
+                }
+                Some(Tok::Punct('-')) if matches!(c.peek2(), Some(Tok::Float(_))) => {
+                    c.bump();
+                    c.bump();
+                    0
+                }
+                _ => c.expr(&no_symbols)? as u32,
+            };
+            inst.literal = Some(v);
+        }
+        Kind::SendmsgRtn => {
+            let v = special::parse_sendmsg(c)?;
+            inst.set(field, v & 0xff);
+        }
+        Kind::AttrName => {
+            let Some(name) = c.peek_ident().map(str::to_string) else {
+                return err(col, INVALID_OPERAND);
+            };
+            let parsed = name.strip_prefix("attr").and_then(|rest| {
+                let (num, chan) = rest.split_once('.')?;
+                let n: u32 = num.parse().ok()?;
+                let ch = ["x", "y", "z", "w"].iter().position(|x| *x == chan)?;
+                (n < 64).then_some((n, ch as u32))
+            });
+            let Some((n, ch)) = parsed else {
+                return err(col, INVALID_OPERAND);
+            };
+            c.bump();
+            inst.set(Field::Attr, n);
+            inst.set(Field::AttrChan, ch);
+        }
+        Kind::VinterpSrc(i) => {
+            if c.eat_punct('-') {
+                inst.set(Field::Neg, inst.get(Field::Neg) | 1 << i);
+            }
+            let (first, count) = vgpr(c)?;
+            if count != 1 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, 256 + first);
+        }
+    }
+    Ok(())
+}
+
+fn int_in(c: &mut Cursor, lo: i64, hi: i64, msg: &str) -> PResult<i64> {
+    let col = c.col();
+    let v = c.expr(&no_symbols)?;
+    if !(lo..=hi).contains(&v) {
+        return err(col, msg);
+    }
+    Ok(v)
+}
+
+fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResult<()> {
+    let d = inst.def();
+    let fmt = d.format;
+    let mut seen: Vec<String> = Vec::new();
+    while !c.at_end() {
+        let col = c.col();
+        let Some(name) = c.peek_ident().map(str::to_string) else {
+            return err(col, INVALID_OPERAND);
+        };
+        c.bump();
+        if seen.contains(&name) && name != "offset" {
+            return err(col, INVALID_OPERAND);
+        }
+        seen.push(name.clone());
+        let has_value = c.eat_punct(':');
+        let flag_field = match name.as_str() {
+            "glc" if matches!(fmt, Format::Smem | Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf) => Some(Field::Glc),
+            "dlc" if matches!(fmt, Format::Smem | Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf) => Some(Field::Dlc),
+            "slc" if matches!(fmt, Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf) => Some(Field::Slc),
+            "gds" if fmt == Format::Ds => Some(Field::Gds),
+            "tfe" if fmt == Format::Mubuf => Some(Field::Tfe),
+            "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
+            "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Offen),
+            "clamp" if fmt == Format::Vinterp => Some(Field::Clamp),
+            _ => None,
+        };
+        if let Some(f) = flag_field {
+            if has_value {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(f, 1);
+            continue;
+        }
+        if !has_value {
+            return err(col, INVALID_OPERAND);
+        }
+        match (name.as_str(), fmt) {
+            ("offset", Format::Ds) if !d.flags.has(Flags::OFFSET_PAIR) => {
+                let v = if d.flags.has(Flags::SWIZZLE) {
+                    special::parse_swizzle(c)?
+                } else {
+                    int_in(c, 0, 65535, "expected a 16-bit offset")? as u32
+                };
+                inst.set(Field::Offset0, v & 0xff);
+                inst.set(Field::Offset1, v >> 8);
+            }
+            ("offset0", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
+                let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
+                inst.set(Field::Offset0, v as u32);
+            }
+            ("offset1", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
+                let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
+                inst.set(Field::Offset1, v as u32);
+            }
+            ("offset", Format::Smem) if !d.operands.is_empty() => {
+                let v = int_in(c, -(1 << 20), (1 << 20) - 1, "expected a 21-bit signed offset")?;
+                inst.set(Field::Offset, v as u32 & 0x1f_ffff);
+                hints.smem_explicit_offset = true;
+            }
+            ("offset", Format::Flat) => {
+                let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
+                inst.set(Field::Offset, v as u32);
+            }
+            ("offset", Format::Global | Format::Scratch) => {
+                let v = int_in(c, -4096, 4095, "expected a 13-bit signed offset")?;
+                inst.set(Field::Offset, v as u32 & 0x1fff);
+            }
+            ("offset", Format::Mubuf | Format::Mtbuf) if !d.operands.is_empty() => {
+                let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
+                inst.set(Field::Offset, v as u32);
+            }
+            ("format", Format::Mtbuf) => {
+                inst.set(Field::Fmt, special::parse_buf_format(c)?);
+            }
+            ("wait_vdst", Format::Ldsdir) => {
+                let v = int_in(c, 0, 15, "invalid wait_vdst value")?;
+                inst.set(Field::WaitVdst, v as u32);
+            }
+            ("wait_exp", Format::Vinterp) => {
+                let v = int_in(c, 0, 7, "invalid wait_exp value")?;
+                inst.set(Field::WaitExp, v as u32);
+            }
+            ("op_sel", Format::Vinterp) if d.flags.has(Flags::OP_SEL) => {
+                c.expect_punct('[', "expected a left square bracket")?;
+                let mut v = 0;
+                for i in 0..4 {
+                    if i > 0 {
+                        c.expect_punct(',', "expected a comma")?;
+                    }
+                    v |= (int_in(c, 0, 1, "invalid op_sel value.")? as u32) << i;
+                }
+                c.expect_punct(']', "expected a closing square bracket")?;
+                inst.set(Field::OpSel, v);
+            }
+            _ => return err(col, INVALID_OPERAND),
+        }
+    }
+    Ok(())
+}
+
+/// Rules that involve several operands or modifiers.
+fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> {
+    let d = inst.def();
+    let width_of = |f: Field| widths.vregs.iter().find(|(x, _, _)| *x == f).copied();
+    match d.format {
+        Format::Ds => {
+            if d.flags.has(Flags::GDS_ONLY) && inst.get(Field::Gds) == 0 {
+                return err(1, "missing gds operand");
+            }
+            if d.flags.has(Flags::NO_GDS) && inst.get(Field::Gds) == 1 {
+                return err(1, "gds modifier is not supported on this instruction");
+            }
+        }
+        Format::Flat | Format::Global | Format::Scratch => {
+            if d.flags.has(Flags::ATOMIC) {
+                if rtn_present && inst.get(Field::Glc) == 0 {
+                    return err(1, "instruction must use glc");
+                }
+                if !rtn_present && inst.get(Field::Glc) == 1 {
+                    return err(1, "instruction must not use glc");
+                }
+            }
+            if let Some((_, count, col)) = width_of(Field::Addr) {
+                let want = match d.format {
+                    Format::Global if inst.get(Field::Saddr) != SGPR_NULL => 1,
+                    Format::Scratch => 1,
+                    _ => 2,
+                };
+                if count != want {
+                    return err(col, INVALID_OPERAND);
+                }
+            } else if widths.vaddr_off && d.format != Format::Scratch {
+                return err(1, INVALID_OPERAND);
+            }
+            if d.format == Format::Scratch
+                && inst.get(Field::Sve) == 1
+                && inst.get(Field::Saddr) != SGPR_NULL
+            {
+                // vaddr and saddr may both be given on gfx11.
+            }
+        }
+        Format::Mubuf | Format::Mtbuf => {
+            let want = inst.get(Field::Idxen) + inst.get(Field::Offen);
+            match width_of(Field::Vaddr) {
+                Some((_, count, col)) if count != want || want == 0 => {
+                    return err(col, INVALID_OPERAND)
+                }
+                None if want != 0 && !d.operands.is_empty() => return err(1, INVALID_OPERAND),
+                _ => {}
+            }
+            if let (Some((_, count, col)), Some(o)) = (width_of(Field::Vdata), d.operand(Field::Vdata)) {
+                let Kind::V(n) = o.kind else { unreachable!("vdata is a VGPR operand") };
+                if count != n as u32 + inst.get(Field::Tfe) {
+                    return err(col, INVALID_OPERAND);
+                }
+            }
+            if inst.get(Field::Tfe) == 1 {
+                let is_load = d.name.contains("_load_") && !d.flags.has(Flags::LDS);
+                if !is_load {
+                    return err(1, INVALID_OPERAND);
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,218 @@
+//! The printer: an [`Instruction`] to the canonical text llvm-mc-19 prints.
+
+use std::fmt::Write;
+
+use crate::def::{Flags, Kind};
+use crate::fields::Field;
+use crate::format::Format;
+use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
+use crate::regs::{sreg_name, ssrc_name, vreg_name};
+use crate::special;
+
+/// How the text of one instruction was written, where llvm-mc echoes that in its output
+/// although the encoding does not record it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// SMEM: an `offset:` modifier was written next to an `soffset` register
+    /// (llvm-mc then prints `offset:0x0` even for a zero offset).
+    pub smem_explicit_offset: bool,
+}
+
+/// Canonical text of `inst`, as `llvm-mc-19 --disassemble` prints it.
+pub fn print(inst: &Instruction) -> String {
+    print_with(inst, Hints::default())
+}
+
+/// Canonical text of `inst` as llvm-mc-19 prints it after assembling text with `hints`.
+pub fn print_with(inst: &Instruction, hints: Hints) -> String {
+    let d = inst.def();
+    let mut out = String::with_capacity(48);
+    out.push_str(d.name);
+    let mut first = true;
+    for o in d.operands {
+        let Some(text) = operand_text(inst, o.field, o.kind) else {
+            continue;
+        };
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        out.push_str(&text);
+    }
+    modifiers(inst, hints, &mut out);
+    out
+}
+
+fn sreg_or_raw(code: u32, dwords: u8) -> String {
+    sreg_name(code, dwords).unwrap_or_else(|| format!("<invalid sgpr code {code}>"))
+}
+
+fn ssrc_text(inst: &Instruction, code: u32, dwords: u8) -> String {
+    if code == SRC_LITERAL {
+        let lit = inst.literal.unwrap_or(0);
+        return special::literal_text(lit, dwords);
+    }
+    ssrc_name(code, dwords).unwrap_or_else(|| format!("<invalid source code {code}>"))
+}
+
+/// Text of one operand, or `None` when the operand is absent (an atomic without return).
+fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> {
+    let d = inst.def();
+    let v = inst.get(field);
+    Some(match kind {
+        Kind::V(n) => {
+            let extra = (d.format == Format::Mubuf && field == Field::Vdata) as u8
+                * inst.get(Field::Tfe) as u8;
+            vreg_name(v, n + extra)
+        }
+        Kind::VRtn(n) => {
+            if inst.get(Field::Glc) == 0 {
+                return None;
+            }
+            vreg_name(v, n)
+        }
+        Kind::S(n) => sreg_or_raw(v, n),
+        Kind::Ssrc(n) => ssrc_text(inst, v, n),
+        Kind::SBase(n) => sreg_or_raw(v * 2, n),
+        Kind::SmemOffset => {
+            let soff = inst.get(Field::Soffset);
+            if soff != SGPR_NULL {
+                sreg_or_raw(soff, 1)
+            } else {
+                special::smem_offset_text(inst.get(Field::Offset))
+            }
+        }
+        Kind::SmemProbe => v.to_string(),
+        Kind::Rsrc => sreg_or_raw(v * 4, 4),
+        Kind::BufVaddr => match (inst.get(Field::Idxen), inst.get(Field::Offen)) {
+            (1, 1) => vreg_name(v, 2),
+            (0, 0) => "off".into(),
+            _ => vreg_name(v, 1),
+        },
+        Kind::BufSoffset => ssrc_text(inst, v, 1),
+        Kind::FlatVaddr => match d.format {
+            Format::Global if inst.get(Field::Saddr) != SGPR_NULL => vreg_name(v, 1),
+            Format::Scratch if inst.get(Field::Sve) == 0 => "off".into(),
+            Format::Scratch => vreg_name(v, 1),
+            _ => vreg_name(v, 2),
+        },
+        Kind::FlatSaddr => {
+            if v == SGPR_NULL {
+                "off".into()
+            } else {
+                sreg_or_raw(v, if d.format == Format::Global { 2 } else { 1 })
+            }
+        }
+        Kind::Imm(style) => special::imm_text(style, v)?,
+        Kind::Lit32 => format!("0x{:x}", inst.literal.unwrap_or(0)),
+        Kind::SendmsgRtn => special::sendmsg_rtn_text(v),
+        Kind::AttrName => format!(
+            "attr{}.{}",
+            inst.get(Field::Attr),
+            ['x', 'y', 'z', 'w'][inst.get(Field::AttrChan) as usize & 3]
+        ),
+        Kind::VinterpSrc(i) => {
+            let neg = (inst.get(Field::Neg) >> i) & 1 == 1;
+            let reg = if v >= 256 {
+                vreg_name(v - 256, 1)
+            } else {
+                ssrc_name(v, 1).unwrap_or_else(|| format!("<invalid source code {v}>"))
+            };
+            if neg {
+                format!("-{reg}")
+            } else {
+                reg
+            }
+        }
+    })
+}
+
+fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {
+    if inst.get(f) != 0 {
+        out.push(' ');
+        out.push_str(name);
+    }
+}
+
+fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
+    let d = inst.def();
+    match d.format {
+        Format::Smem => {
+            if d.operands.is_empty() {
+                return;
+            }
+            let off = inst.get(Field::Offset);
+            if inst.get(Field::Soffset) != SGPR_NULL && (off != 0 || hints.smem_explicit_offset) {
+                let _ = write!(out, " offset:{}", special::smem_offset_text(off));
+            }
+            flag(inst, Field::Glc, "glc", out);
+            flag(inst, Field::Dlc, "dlc", out);
+        }
+        Format::Ds => {
+            let (o0, o1) = (inst.get(Field::Offset0), inst.get(Field::Offset1));
+            if d.flags.has(Flags::OFFSET_PAIR) {
+                if o0 != 0 {
+                    let _ = write!(out, " offset0:{o0}");
+                }
+                if o1 != 0 {
+                    let _ = write!(out, " offset1:{o1}");
+                }
+            } else {
+                let off = o1 << 8 | o0;
+                if off != 0 {
+                    if d.flags.has(Flags::SWIZZLE) {
+                        let _ = write!(out, " offset:{}", special::swizzle_text(off));
+                    } else {
+                        let _ = write!(out, " offset:{off}");
+                    }
+                }
+            }
+            flag(inst, Field::Gds, "gds", out);
+        }
+        Format::Flat | Format::Global | Format::Scratch => {
+            let raw = inst.get(Field::Offset);
+            let off = if d.format == Format::Flat {
+                (raw & 0xfff) as i32
+            } else {
+                ((raw << 19) as i32) >> 19
+            };
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            flag(inst, Field::Glc, "glc", out);
+            flag(inst, Field::Slc, "slc", out);
+            flag(inst, Field::Dlc, "dlc", out);
+        }
+        Format::Mubuf | Format::Mtbuf => {
+            if d.operands.is_empty() {
+                return;
+            }
+            if d.format == Format::Mtbuf {
+                if let Some(f) = special::buf_format_text(inst.get(Field::Fmt)) {
+                    let _ = write!(out, " format:{f}");
+                }
+            }
+            flag(inst, Field::Idxen, "idxen", out);
+            flag(inst, Field::Offen, "offen", out);
+            let off = inst.get(Field::Offset);
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            flag(inst, Field::Glc, "glc", out);
+            flag(inst, Field::Slc, "slc", out);
+            flag(inst, Field::Dlc, "dlc", out);
+            flag(inst, Field::Tfe, "tfe", out);
+        }
+        Format::Ldsdir => {
+            let _ = write!(out, " wait_vdst:{}", inst.get(Field::WaitVdst));
+        }
+        Format::Vinterp => {
+            flag(inst, Field::Clamp, "clamp", out);
+            let opsel = inst.get(Field::OpSel);
+            if d.flags.has(Flags::OP_SEL) && opsel != 0 {
+                let b = |i: u32| (opsel >> i) & 1;
+                let _ = write!(out, " op_sel:[{},{},{},{}]", b(0), b(1), b(2), b(3));
+            }
+            let _ = write!(out, " wait_exp:{}", inst.get(Field::WaitExp));
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,185 @@
+//! Data-driven tests against goldens generated from llvm-mc-19 by `tools/gen_goldens.py`
+//! (committed, so these tests need no LLVM), and against LLVM's own gfx11 assembler tests in
+//! `../shared/reference/llvm-mc-gfx11` (skipped, saying so, when that folder is absent).
+
+use std::path::PathBuf;
+
+use rdna3_isa::asm::parse_byte_list;
+use rdna3_isa::parse::parse_instruction;
+use rdna3_isa::print::{print, print_with};
+use rdna3_isa::Instruction;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn golden(name: &str) -> Vec<Vec<String>> {
+    let path = root().join("tests/golden").join(name);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn bytes_of(list: &str) -> Vec<u8> {
+    parse_byte_list(list).expect("golden byte list")
+}
+
+/// What our disassembler prints for the first instruction of `bytes`, if it takes all of them.
+fn disasm_text(bytes: &[u8]) -> String {
+    match Instruction::decode(bytes) {
+        Ok((inst, size)) if size == bytes.len() => print(&inst),
+        Ok((inst, size)) => format!(
+            "<decoded {size} of {} bytes: {}>",
+            bytes.len(),
+            print(&inst)
+        ),
+        Err(_) => "<invalid>".into(),
+    }
+}
+
+fn report(what: &str, total: usize, failures: &[String]) {
+    assert!(total > 0, "{what}: no cases");
+    if !failures.is_empty() {
+        let shown: Vec<&str> = failures.iter().take(40).map(|s| s.as_str()).collect();
+        panic!(
+            "{what}: {} of {total} cases differ from llvm-mc-19:\n{}",
+            failures.len(),
+            shown.join("\n")
+        );
+    }
+    eprintln!("{what}: all {total} cases match llvm-mc-19");
+}
+
+#[test]
+fn disassembly_of_random_valid_words_matches_llvm_mc() {
+    let rows = golden("disasm.txt");
+    let mut fails = Vec::new();
+    for r in &rows {
+        let got = disasm_text(&bytes_of(&r[0]));
+        if norm(&got) != norm(&r[1]) {
+            fails.push(format!("{}\n   llvm: {}\n   ours: {}", r[0], r[1], got));
+        }
+    }
+    report("disasm.txt", rows.len(), &fails);
+}
+
+#[test]
+fn assembly_matches_llvm_mc_bytes_and_text() {
+    let rows = golden("asm.txt");
+    let mut fails = Vec::new();
+    for r in &rows {
+        let parsed = parse_instruction(&r[0]);
+        match (r[1].as_str(), parsed) {
+            ("<error>", Ok(p)) => fails.push(format!(
+                "{}\n   llvm: error: {}\n   ours: {}",
+                r[0],
+                r[2],
+                print_with(&p.inst, p.hints)
+            )),
+            ("<error>", Err(_)) => {}
+            (_, Err(e)) => fails.push(format!(
+                "{}\n   llvm: {}\n   ours: error at {}: {}",
+                r[0], r[1], e.col, e.msg
+            )),
+            (canon, Ok(p)) => {
+                let got_bytes = p.inst.encode();
+                let want = bytes_of(&r[2]);
+                let text = print_with(&p.inst, p.hints);
+                if got_bytes != want || norm(&text) != norm(canon) {
+                    fails.push(format!(
+                        "{}\n   llvm: {} {:02x?}\n   ours: {} {:02x?}",
+                        r[0], canon, want, text, got_bytes
+                    ));
+                }
+            }
+        }
+    }
+    report("asm.txt", rows.len(), &fails);
+}
+
+/// One case of LLVM's gfx11 assembler tests: where, the input, the encoding or an error.
+type RefCase = (String, String, Result<Vec<u8>, ()>);
+
+/// Every case of LLVM's gfx11 assembler tests: an input line, then a comment with its
+/// encoding or an error.
+fn reference_cases() -> Option<Vec<RefCase>> {
+    let dir = root().join("../shared/reference/llvm-mc-gfx11");
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPED: {} is absent; the reference corpus was not checked",
+            dir.display()
+        );
+        return None;
+    }
+    let mut cases = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).ok()?;
+        let lines: Vec<&str> = text.lines().collect();
+        let fname = f.file_name().unwrap_or_default().to_string_lossy().to_string();
+        for (i, line) in lines.iter().enumerate() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with("//") {
+                continue;
+            }
+            let check = lines.get(i + 1).copied().unwrap_or("");
+            let name = format!("{fname}:{}", i + 1);
+            if let Some(k) = check.find('[') {
+                let end = check[k..].find(']').map_or(check.len(), |e| k + e);
+                cases.push((name, l.to_string(), Ok(bytes_of(&check[k + 1..end]))));
+            } else if check.contains("error:") {
+                cases.push((name, l.to_string(), Err(())));
+            }
+        }
+    }
+    Some(cases)
+}
+
+#[test]
+fn llvm_reference_corpus_assembles_to_the_same_bytes() {
+    let Some(cases) = reference_cases() else {
+        return;
+    };
+    assert_eq!(cases.len(), 3257, "the reference corpus has 3,257 cases");
+    let negatives = cases.iter().filter(|c| c.2.is_err()).count();
+    assert_eq!(negatives, 242, "242 SMEM lines gfx11 must reject");
+    let mut fails = Vec::new();
+    for (name, input, want) in &cases {
+        let got = parse_instruction(input);
+        match (want, got) {
+            (Ok(w), Ok(p)) if p.inst.encode() == *w => {}
+            (Err(()), Err(_)) => {}
+            (want, got) => fails.push(format!(
+                "{name}: {input}\n   llvm: {:02x?}\n   ours: {:?}",
+                want,
+                got.map(|p| p.inst.encode()).map_err(|e| e.msg)
+            )),
+        }
+    }
+    report("reference corpus (assemble)", cases.len(), &fails);
+}
+
+#[test]
+fn llvm_reference_encodings_disassemble_to_llvm_mc_19_text() {
+    let rows = golden("reference_disasm.txt");
+    let mut fails = Vec::new();
+    for r in &rows {
+        let got = disasm_text(&bytes_of(&r[0]));
+        if norm(&got) != norm(&r[1]) {
+            fails.push(format!("{}\n   llvm: {}\n   ours: {}", r[0], r[1], got));
+        }
+    }
+    report("reference encodings (disassemble)", rows.len(), &fails);
+}

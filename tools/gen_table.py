@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Bootstrap generator for crates/rdna3-isa/src/table.rs.
+
+Surveys llvm-mc-19 (-mcpu=gfx1100) by disassembling every opcode value of every format in scope
+with distinct register numbers in each encoding field, so that the mnemonic, which fields each
+printed operand comes from, and each register operand's width all come from the oracle.
+The table it writes is the project's source of truth afterwards (edit it by hand; one line per
+instruction); re-run this only to re-survey:  python3 tools/gen_table.py > crates/rdna3-isa/src/table.rs
+"""
+import itertools, re, subprocess, sys
+
+MC = ['llvm-mc-19', '-triple=amdgcn', '-mcpu=gfx1100', '--disassemble']
+
+def dis(words):
+    inp = ','.join('0x%02x' % b for b in words) + '\n'
+    p = subprocess.run(MC, input=inp, capture_output=True, text=True)
+    t = [l.strip() for l in p.stdout.split('\n') if l.strip() and '.text' not in l]
+    return t[0] if t and 'warning' not in p.stderr else None
+
+def le(w, n):
+    return [(w >> (8 * i)) & 0xff for i in range(n)]
+
+def regs(text):
+    """Operands of a printed instruction as (kind, base, dwords) or raw strings."""
+    body = text.split(None, 1)[1] if ' ' in text else ''
+    out = []
+    for tok in re.findall(r'([sv])(\d+)|([sv])\[(\d+):(\d+)\]', body):
+        if tok[0]:
+            out.append((tok[0], int(tok[1]), 1))
+        else:
+            out.append((tok[2], int(tok[3]), int(tok[4]) - int(tok[3]) + 1))
+    return out
+
+rows = []   # (format, opcode, name, [(field, kind)], flags)
+
+def width(text, base, kind='v'):
+    for k, b, n in regs(text):
+        if k == kind and b == base:
+            return n
+    return None
+
+# ---- scalar ALU formats ----
+SOPP_STYLE = {
+    's_nop': 'Dec', 's_setkill': 'Dec', 's_sethalt': 'Dec', 's_sleep': 'Dec', 's_trap': 'Dec',
+    's_denorm_mode': 'Dec', 's_setprio': 'Dec', 's_incperflevel': 'Dec', 's_decperflevel': 'Dec',
+    's_set_inst_prefetch_distance': 'Hex', 's_clause': 'Hex', 's_wait_event': 'Hex',
+    's_round_mode': 'Hex', 's_ttracedata_imm': 'Hex',
+    's_delay_alu': 'DelayAlu', 's_waitcnt_depctr': 'Depctr', 's_waitcnt': 'Waitcnt',
+    's_sendmsg': 'Sendmsg', 's_sendmsghalt': 'Sendmsg',
+}
+
+def survey_sop():
+    # SOP2: op 0..0x5f (higher values are SOPK/SOP1/SOPC/SOPP encodings)
+    for op in range(0x60):
+        t = dis(le(0x80000000 | (op << 23) | (30 << 16) | (20 << 8) | 10, 4))
+        if not t:
+            continue
+        name = t.split()[0]
+        rows.append(('Sop2', op, name, [('Sdst', 'S(%d)' % width(t, 30, 's')), ('Ssrc0', 'Ssrc(%d)' % width(t, 10, 's')), ('Ssrc1', 'Ssrc(%d)' % width(t, 20, 's'))], []))
+    for op in range(0x1d):
+        w = le(0xB0000000 | (op << 23) | (30 << 16) | 0x1234, 4)
+        t = dis(w) or dis(w + [0x78, 0x56, 0x34, 0x12]) or dis(le(0xB0000000 | (op << 23) | 0x1234, 4))
+        if not t:
+            continue
+        name = t.split()[0]
+        if name == 's_getreg_b32':
+            ops = [('Sdst', 'S(1)'), ('Simm16', 'Imm(Hwreg)')]
+        elif name == 's_setreg_b32':
+            ops = [('Simm16', 'Imm(Hwreg)'), ('Sdst', 'S(1)')]
+        elif name == 's_setreg_imm32_b32':
+            ops = [('Simm16', 'Imm(Hwreg)'), ('Literal', 'Lit32')]
+        elif name == 's_version':
+            ops = [('Simm16', 'Imm(Version)')]
+        elif name == 's_call_b64':
+            ops = [('Sdst', 'S(2)'), ('Simm16', 'Imm(Label)')]
+        elif name.startswith('s_subvector_loop'):
+            ops = [('Sdst', 'S(1)'), ('Simm16', 'Imm(Label)')]
+        else:
+            ops = [('Sdst', 'S(1)'), ('Simm16', 'Imm(Hex)')]
+        rows.append(('Sopk', op, name, ops, []))
+    for op in range(256):
+        t = dis(le(0xBE800000 | (op << 8) | (30 << 16) | 10, 4)) or dis(le(0xBE800000 | (op << 8) | 10, 4)) or dis(le(0xBE800000 | (op << 8) | (30 << 16), 4))
+        if not t:
+            continue
+        name = t.split()[0]
+        ops = []
+        if width(t, 30, 's'):
+            ops.append(('Sdst', 'S(%d)' % width(t, 30, 's')))
+        if 'sendmsg(' in t:
+            ops.append(('Ssrc0', 'SendmsgRtn'))
+        elif width(t, 10, 's'):
+            ops.append(('Ssrc0', 'Ssrc(%d)' % width(t, 10, 's')))
+        rows.append(('Sop1', op, name, ops, []))
+    for op in range(128):
+        t = dis(le(0xBF000000 | (op << 16) | (20 << 8) | 10, 4))
+        if not t:
+            continue
+        rows.append(('Sopc', op, t.split()[0], [('Ssrc0', 'Ssrc(%d)' % width(t, 10, 's')), ('Ssrc1', 'Ssrc(%d)' % width(t, 20, 's'))], []))
+    for op in range(128):
+        t = dis(le(0xBF800000 | (op << 16) | 3, 4)) or dis(le(0xBF800000 | (op << 16), 4))
+        if not t:
+            continue
+        name = t.split()[0]
+        if name.startswith('s_branch') or name.startswith('s_cbranch'):
+            ops = [('Simm16', 'Imm(Label)')]
+        elif ' ' in t and name in SOPP_STYLE:
+            ops = [('Simm16', 'Imm(%s)' % SOPP_STYLE[name])]
+        elif name == 's_endpgm':
+            ops = [('Simm16', 'Imm(DecOptional)')]
+        elif ' ' in t:
+            sys.exit('unclassified SOPP ' + t)
+        else:
+            ops = []
+        rows.append(('Sopp', op, name, ops, []))
+
+def survey_smem():
+    for op in range(256):
+        t = dis(le(0xF4000000 | (op << 18) | (32 << 6) | 5 | (20 << 57), 8)) or dis(le(0xF4000000 | (op << 18), 8))
+        if not t or t.startswith('v_'):
+            continue
+        name = t.split()[0]
+        if name in ('s_gl1_inv', 's_dcache_inv'):
+            ops = []
+        else:
+            base = 4 if 'buffer' in name else 2
+            first = ('Sdata', 'SmemProbe') if 'atc_probe' in name else ('Sdata', 'S(%d)' % width(t, 32, 's'))
+            ops = [first, ('Sbase', 'SBase(%d)' % base), ('Soffset', 'SmemOffset')]
+        rows.append(('Smem', op, name, ops, []))
+
+def survey_ds():
+    F = {'Addr': (32, 10), 'Data0': (40, 20), 'Data1': (48, 30), 'Vdst': (56, 40)}
+    for op in range(256):
+        found = None
+        for gds in (0, 1):
+            for k in range(4, -1, -1):
+                subs = list(itertools.combinations(['Addr', 'Data0', 'Data1', 'Vdst'], k))
+                if k == 1:   # prefer data0 over addr when either decodes alone
+                    subs.sort(key=lambda s: s != ('Data0',))
+                for sub in subs:
+                    w = 0xD8000000 | (op << 18) | (gds << 17)
+                    for s in sub:
+                        w |= F[s][1] << F[s][0]
+                    t = dis(le(w, 8))
+                    if t and t.startswith('ds_'):
+                        found = (sub, t, gds)
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if not found:
+            continue
+        sub, t, gds = found
+        name = t.split()[0]
+        order = ['Vdst', 'Addr', 'Data0', 'Data1']
+        ops = [(f, 'V(%d)' % width(t, F[f][1])) for f in order if f in sub]
+        flags = []
+        if gds:
+            flags.append('GDS_ONLY')
+        if '2addr' in name:
+            flags.append('OFFSET_PAIR')
+        if name == 'ds_swizzle_b32':
+            flags.append('SWIZZLE')
+        rows.append(('Ds', op, name, ops, flags))
+
+def survey_flat():
+    for seg, fmt in ((0, 'Flat'), (1, 'Scratch'), (2, 'Global')):
+        for op in range(128):
+            sve = 1 if seg == 1 else 0
+            w = 0xDC000000 | (op << 18) | (seg << 16) | (10 << 32) | (20 << 40) | (0x7c << 48) | (sve << 55) | (40 << 56)
+            t = dis(le(w, 8))
+            if not t or t.startswith('v_'):
+                continue
+            name = t.split()[0]
+            ops = []
+            vd = width(t, 40)
+            dd = width(t, 20)
+            if 'atomic' in name:
+                # with glc the instruction returns the pre-op value: probe the returning width
+                tr = dis(le(w | (1 << 14), 8))
+                ops.append(('Vdst', 'VRtn(%d)' % width(tr, 40)))
+            elif vd:
+                ops.append(('Vdst', 'V(%d)' % vd))
+            if 'addtid' not in name:
+                ops.append(('Addr', 'FlatVaddr'))
+            if dd:
+                ops.append(('Data0', 'V(%d)' % dd))
+            if fmt != 'Flat':
+                ops.append(('Saddr', 'FlatSaddr'))
+            rows.append((fmt, op, name, ops, ['ATOMIC'] if 'atomic' in name else []))
+
+def survey_buf():
+    for op in range(256):
+        w = 0xE0000000 | (op << 18) | (10 << 32) | (20 << 40) | (2 << 48) | (1 << 54) | (30 << 56)
+        t = dis(le(w, 8)) or dis(le(0xE0000000 | (op << 18), 8))
+        if not t or t.startswith('v_'):
+            continue
+        name = t.split()[0]
+        if name in ('buffer_gl0_inv', 'buffer_gl1_inv'):
+            ops = []
+        else:
+            ops = []
+            dd = width(t, 20)
+            if dd:
+                ops.append(('Vdata', 'V(%d)' % dd))
+            ops += [('Vaddr', 'BufVaddr'), ('Srsrc', 'Rsrc'), ('Soffset', 'BufSoffset')]
+        flags = ['ATOMIC'] if 'atomic' in name else []
+        if 'buffer_load_lds' in name:
+            flags.append('LDS')
+        rows.append(('Mubuf', op, name, ops, flags))
+    for op in range(16):
+        w = 0xE8000000 | (op << 15) | (1 << 19) | (10 << 32) | (20 << 40) | (2 << 48) | (1 << 54) | (30 << 56)
+        t = dis(le(w, 8))
+        if not t:
+            continue
+        rows.append(('Mtbuf', op, t.split()[0], [('Vdata', 'V(%d)' % width(t, 20)), ('Vaddr', 'BufVaddr'), ('Srsrc', 'Rsrc'), ('Soffset', 'BufSoffset')], []))
+
+def survey_lds_interp():
+    for op in range(4):
+        t = dis(le(0xCE000000 | (op << 20) | 40 | (2 << 8) | (5 << 10) | (3 << 16), 4))
+        if t:
+            name = t.split()[0]
+            ops = [('Vdst', 'V(1)')] + ([('Attr', 'AttrName')] if 'param' in name else [])
+            rows.append(('Ldsdir', op, name, ops, []))
+    for op in range(128):
+        t = dis(le(0xCD000000 | (op << 16) | 40 | ((256 + 10) << 32) | ((256 + 20) << 41) | ((256 + 30) << 50), 8))
+        if t and t.startswith('v_interp'):
+            name = t.split()[0]
+            flags = ['OP_SEL'] if 'f16' in name else []
+            rows.append(('Vinterp', op, name, [('Vdst', 'V(1)'), ('Src0', 'VinterpSrc(0)'), ('Src1', 'VinterpSrc(1)'), ('Src2', 'VinterpSrc(2)')], flags))
+
+def main():
+    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp()
+    print('//! THE instruction table of gfx1100 for the formats in scope: one line per instruction.')
+    print('//!')
+    print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')
+    print('//! `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 --disassemble` by `tools/gen_table.py`.')
+    print('//! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.')
+    print('')
+    print('use crate::def::{Flags, InstrDef, Imm::*, Kind::*, Operand as O};')
+    print('use crate::fields::Field::*;')
+    print('use crate::format::Format::*;')
+    print('')
+    print('/// Every instruction of the formats in scope, grouped by format, ordered by opcode.')
+    print('#[rustfmt::skip]')
+    print('pub static INSTRUCTIONS: &[InstrDef] = &[')
+    for fmt, op, name, ops, flags in rows:
+        o = ', '.join('O::new(%s, %s)' % (f, k) for f, k in ops)
+        fl = ' | '.join('Flags::' + f for f in flags) or 'Flags::NONE'
+        print('    InstrDef::new(%s, 0x%02x, "%s", &[%s], %s),' % (fmt, op, name, o, fl))
+    print('];')
+
+main()
