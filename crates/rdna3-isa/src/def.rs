@@ -43,6 +43,9 @@ pub enum Kind {
     S(u8),
     /// A scalar source of `n` dwords (8-bit field): registers, inline constants, literal.
     Ssrc(u8),
+    /// A scalar source that must be a register (8-bit field; llvm-mc-19 marks constants in it
+    /// `/*Invalid immediate*/`).
+    SsrcReg(u8),
     /// SMEM base: `n` SGPRs, the field holds the first register / 2.
     SBase(u8),
     /// SMEM `soffset` register and/or immediate `offset`.

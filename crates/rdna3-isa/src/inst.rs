@@ -70,7 +70,7 @@ impl Instruction {
     /// Whether an operand uses the literal dword.
     pub fn needs_literal(&self) -> bool {
         self.def().operands.iter().any(|o| match o.kind {
-            Kind::Ssrc(_) => self.get(o.field) == SRC_LITERAL,
+            Kind::Ssrc(_) | Kind::SsrcReg(_) => self.get(o.field) == SRC_LITERAL,
             Kind::Lit32 => true,
             _ => false,
         })
@@ -161,8 +161,18 @@ impl Instruction {
                 let unused_zero = [Field::Addr, Field::Data0, Field::Data1, Field::Vdst]
                     .iter()
                     .all(|&f| d.operand(f).is_some() || self.get(f) == 0);
-                let gds_ok = !d.flags.has(Flags::GDS_ONLY) || self.get(Field::Gds) == 1;
-                unused_zero && gds_ok
+                let gds_ok = if d.flags.has(Flags::GDS_ONLY) {
+                    self.get(Field::Gds) == 1
+                } else {
+                    !d.flags.has(Flags::NO_GDS) || self.get(Field::Gds) == 0
+                };
+                // ds_nop decodes only with every field zero.
+                let nop_ok = d.name != "ds_nop"
+                    || (self.get(Field::Offset0) | self.get(Field::Offset1)) == 0;
+                unused_zero && gds_ok && nop_ok
+            }
+            Format::Smem if d.name.starts_with("s_atc_probe") => {
+                self.get(Field::Glc) == 0 && self.get(Field::Dlc) == 0
             }
             Format::Flat => self.get(Field::Saddr) == SGPR_NULL,
             _ => true,

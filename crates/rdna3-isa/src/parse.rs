@@ -49,7 +49,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
     let mut label = None;
     // Defaults of fields that are not zero when left out.
     match d.format {
-        Format::Smem => inst.set(Field::Soffset, SGPR_NULL),
+        Format::Smem if !d.operands.is_empty() => inst.set(Field::Soffset, SGPR_NULL),
         Format::Flat | Format::Global | Format::Scratch => inst.set(Field::Saddr, SGPR_NULL),
         Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
         _ => {}
@@ -77,7 +77,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
             return err(c.col(), "too few operands for instruction");
         }
         first = false;
-        operand(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut label)?;
+        operand(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut label, &mut hints)?;
     }
     modifiers(&mut c, &mut inst, &mut hints)?;
     check(&inst, &widths, rtn_present)?;
@@ -186,6 +186,9 @@ fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
             return err(col, INVALID_OPERAND);
         }
         let bits = v as u32;
+        if (-16..=64).contains(&(bits as i32)) {
+            return int_source(bits as i32 as i64, 1, col);
+        }
         if let Some(i) = FLOAT_CONSTANTS.iter().position(|(_, b, _)| *b == bits) {
             return Ok((240 + i as u32, None));
         }
@@ -203,9 +206,9 @@ fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
 
 /// A float scalar source `f` (already negated if written with `-`).
 fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
-    let i = FLOAT_CONSTANTS
-        .iter()
-        .position(|(_, b, _)| f32::from_bits(*b) as f64 == f || (f == 0.15915494 && *b == 0x3e22_f983));
+    let i = FLOAT_CONSTANTS.iter().position(|(_, b, b64)| {
+        f32::from_bits(*b) as f64 == f || f64::from_bits(*b64) == f || (f == 0.15915494 && *b == 0x3e22_f983)
+    });
     if let Some(i) = i {
         return Ok((240 + i as u32, None));
     }
@@ -219,12 +222,8 @@ fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
         }
         return Ok((SRC_LITERAL, Some(x.to_bits())));
     }
-    // A 64-bit float literal must fit in the high dword (llvm-mc encodes those bits).
-    let bits = f.to_bits();
-    if bits & 0xffff_ffff != 0 {
-        return err(col, INVALID_OPERAND);
-    }
-    Ok((SRC_LITERAL, Some((bits >> 32) as u32)))
+    // llvm-mc-19 rejects non-inline float literals in 64-bit scalar operands.
+    err(col, INVALID_OPERAND)
 }
 
 /// A scalar source: register, inline constant or literal.
@@ -234,6 +233,10 @@ fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option
         let save = c.save();
         if let Some(r) = reg(c) {
             return match r {
+                RegRef::S { code: 251 | 252, .. } => {
+                    err(col, "execz and vccz are not supported on this GPU")
+                }
+                RegRef::S { code: 239, .. } => err(col, "register not available on this GPU"),
                 RegRef::S { code, count } => {
                     let special = code >= 235;
                     let width_ok = count == dwords as u32
@@ -277,6 +280,7 @@ fn operand(
     kind: Kind,
     widths: &mut Widths,
     label: &mut Option<(String, usize)>,
+    hints: &mut Hints,
 ) -> PResult<()> {
     let col = c.col();
     let fmt = inst.def().format;
@@ -303,6 +307,13 @@ fn operand(
             }
             inst.set(field, code);
         }
+        Kind::SsrcReg(n) => {
+            let (code, lit) = ssrc(c, n, true)?;
+            if lit.is_some() || code >= 128 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code);
+        }
         Kind::SBase(n) => {
             let code = sgpr(c, n as u32, 2)?;
             if code >= 106 && !(108..124).contains(&code) && code != 106 && code != 126 {
@@ -315,12 +326,10 @@ fn operand(
                 let code = sgpr(c, 1, 1)?;
                 inst.set(Field::Soffset, code);
             } else {
-                let v = c.expr(&no_symbols)?;
-                if !(-(1 << 20)..(1 << 20)).contains(&v) {
-                    return err(col, "expected a 21-bit signed offset");
-                }
+                let v = smem_offset_value(c, inst)?;
                 inst.set(Field::Offset, v as u32 & 0x1f_ffff);
                 inst.set(Field::Soffset, SGPR_NULL);
+                hints.smem_imm_only = true;
             }
         }
         Kind::SmemProbe => {
@@ -377,10 +386,22 @@ fn operand(
                 if !(-32768..=65535).contains(&v) {
                     return err(col, "expected a 16-bit signed jump offset");
                 }
+                hints.imm_written = Some(v);
                 inst.set(field, v as u32 & 0xffff);
             }
         }
-        Kind::Imm(style) => inst.set(field, special::parse_imm(style, c)?),
+        Kind::Imm(style) => {
+            let save = c.save();
+            let v = special::parse_imm(style, c)?;
+            if matches!(style, Imm::Dec | Imm::Version) {
+                let end = c.save();
+                c.restore(save);
+                let sym = |n: &str| special::version_symbol(n);
+                hints.imm_written = c.expr(&sym).ok();
+                c.restore(end);
+            }
+            inst.set(field, v);
+        }
         Kind::Lit32 => {
             let v = match c.peek() {
                 Some(Tok::Float(_)) => {
@@ -408,11 +429,14 @@ fn operand(
                 let (num, chan) = rest.split_once('.')?;
                 let n: u32 = num.parse().ok()?;
                 let ch = ["x", "y", "z", "w"].iter().position(|x| *x == chan)?;
-                (n < 64).then_some((n, ch as u32))
+                Some((n, ch as u32))
             });
             let Some((n, ch)) = parsed else {
                 return err(col, INVALID_OPERAND);
             };
+            if n > 32 {
+                return err(col, "out of bounds interpolation attribute number");
+            }
             c.bump();
             inst.set(Field::Attr, n);
             inst.set(Field::AttrChan, ch);
@@ -429,6 +453,16 @@ fn operand(
         }
     }
     Ok(())
+}
+
+/// An SMEM immediate offset: 21-bit signed, but 20-bit unsigned for the buffer forms
+/// (`s_buffer_load_*`, `s_atc_probe_buffer`), as llvm-mc-19 requires.
+fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
+    if inst.def().name.contains("buffer") {
+        int_in(c, 0, (1 << 20) - 1, "expected a 20-bit unsigned offset")
+    } else {
+        int_in(c, -(1 << 20), (1 << 20) - 1, "expected a 21-bit signed offset")
+    }
 }
 
 fn int_in(c: &mut Cursor, lo: i64, hi: i64, msg: &str) -> PResult<i64> {
@@ -495,7 +529,7 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
                 inst.set(Field::Offset1, v as u32);
             }
             ("offset", Format::Smem) if !d.operands.is_empty() => {
-                let v = int_in(c, -(1 << 20), (1 << 20) - 1, "expected a 21-bit signed offset")?;
+                let v = smem_offset_value(c, inst)?;
                 inst.set(Field::Offset, v as u32 & 0x1f_ffff);
                 hints.smem_explicit_offset = true;
             }
@@ -545,6 +579,9 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
     let d = inst.def();
     let width_of = |f: Field| widths.vregs.iter().find(|(x, _, _)| *x == f).copied();
     match d.format {
+        Format::Sopk if d.name.starts_with("s_waitcnt_") && inst.get(Field::Sdst) != SGPR_NULL => {
+            return err(1, "src0 must be null");
+        }
         Format::Ds => {
             if d.flags.has(Flags::GDS_ONLY) && inst.get(Field::Gds) == 0 {
                 return err(1, "missing gds operand");

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::def::{Flags, Kind};
+use crate::def::{Flags, Imm, Kind};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
@@ -16,6 +16,12 @@ pub struct Hints {
     /// SMEM: an `offset:` modifier was written next to an `soffset` register
     /// (llvm-mc then prints `offset:0x0` even for a zero offset).
     pub smem_explicit_offset: bool,
+    /// SMEM: the offset was written as an immediate without `soffset` (llvm-mc then prints
+    /// `0x0` where the disassembler prints `null`).
+    pub smem_imm_only: bool,
+    /// A 16-bit immediate as written (llvm-mc echoes branch offsets signed, `s_version` in
+    /// hex, and `s_nop`-style values before truncation).
+    pub imm_written: Option<i64>,
 }
 
 /// Canonical text of `inst`, as `llvm-mc-19 --disassemble` prints it.
@@ -30,7 +36,7 @@ pub fn print_with(inst: &Instruction, hints: Hints) -> String {
     out.push_str(d.name);
     let mut first = true;
     for o in d.operands {
-        let Some(text) = operand_text(inst, o.field, o.kind) else {
+        let Some(text) = operand_text(inst, o.field, o.kind, hints) else {
             continue;
         };
         out.push_str(if first { " " } else { ", " });
@@ -54,7 +60,7 @@ fn ssrc_text(inst: &Instruction, code: u32, dwords: u8) -> String {
 }
 
 /// Text of one operand, or `None` when the operand is absent (an atomic without return).
-fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> {
+fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> Option<String> {
     let d = inst.def();
     let v = inst.get(field);
     Some(match kind {
@@ -69,13 +75,27 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
             }
             vreg_name(v, n)
         }
+        Kind::S(1) if d.format == Format::Smem && matches!(v, 125..=127) => format!(
+            "{}/*Invalid register, operand has 'SReg_32_XM0_XEXEC' register class*/",
+            sreg_or_raw(v, 1)
+        ),
+        Kind::S(2) if d.format == Format::Smem && v == 126 => {
+            "exec/*Invalid register, operand has 'SReg_64_XEXEC' register class*/".to_string()
+        }
         Kind::S(n) => sreg_or_raw(v, n),
+        Kind::SsrcReg(n) => {
+            if v == SRC_LITERAL || !(0..128).contains(&v) && v < 235 || (240..=248).contains(&v) {
+                // llvm-mc-19 prints the constant as for a 32-bit operand, then the comment.
+                format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1))
+            } else {
+                ssrc_text(inst, v, n)
+            }
+        }
         Kind::Ssrc(n) => ssrc_text(inst, v, n),
         Kind::SBase(n) => sreg_or_raw(v * 2, n),
         Kind::SmemOffset => {
-            let soff = inst.get(Field::Soffset);
-            if soff != SGPR_NULL {
-                sreg_or_raw(soff, 1)
+            if smem_offset_as_register(inst, hints) {
+                sreg_or_raw(inst.get(Field::Soffset), 1)
             } else {
                 special::smem_offset_text(inst.get(Field::Offset))
             }
@@ -101,8 +121,14 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
                 sreg_or_raw(v, if d.format == Format::Global { 2 } else { 1 })
             }
         }
-        Kind::Imm(style) => special::imm_text(style, v)?,
-        Kind::Lit32 => format!("0x{:x}", inst.literal.unwrap_or(0)),
+        Kind::Imm(style) => match (hints.imm_written, style) {
+            (Some(w), Imm::Label) => w.to_string(),
+            (Some(w), Imm::Version) => format!("0x{:x}", w as u16),
+            (Some(w), Imm::Dec) if !(0..=64).contains(&w) && w >= 0 => format!("0x{w:x}"),
+            (Some(w), Imm::Dec) => w.to_string(),
+            _ => special::imm_text(style, v)?,
+        },
+        Kind::Lit32 => special::literal_text(inst.literal.unwrap_or(0), 1),
         Kind::SendmsgRtn => special::sendmsg_rtn_text(v),
         Kind::AttrName => format!(
             "attr{}.{}",
@@ -125,6 +151,17 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
     })
 }
 
+/// SMEM's last operand: llvm-mc-19 prints the `soffset` register unless it is `null` with a
+/// nonzero offset (then the offset alone), and echoes assembly text the way it was written.
+fn smem_offset_as_register(inst: &Instruction, hints: Hints) -> bool {
+    if hints.smem_imm_only {
+        return false;
+    }
+    inst.get(Field::Soffset) != SGPR_NULL
+        || inst.get(Field::Offset) == 0
+        || hints.smem_explicit_offset
+}
+
 fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {
     if inst.get(f) != 0 {
         out.push(' ');
@@ -140,7 +177,7 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
                 return;
             }
             let off = inst.get(Field::Offset);
-            if inst.get(Field::Soffset) != SGPR_NULL && (off != 0 || hints.smem_explicit_offset) {
+            if smem_offset_as_register(inst, hints) && (off != 0 || hints.smem_explicit_offset) {
                 let _ = write!(out, " offset:{}", special::smem_offset_text(off));
             }
             flag(inst, Field::Glc, "glc", out);

@@ -2,7 +2,7 @@
 //! registers, inline constants, literal) and VGPRs, to text and back.
 //!
 //! Codes (AMD RDNA3 ISA reference, "SSRC" operand table; names as llvm-mc-19 prints them):
-//! 0-105 `s0`-`s105`, 106/107 `vcc_lo`/`vcc_hi`, 108-123 `ttmp0`-`ttmp15`, 124 `m0`, 125 `null`,
+//! 0-105 `s0`-`s105`, 106/107 `vcc_lo`/`vcc_hi`, 108-123 `ttmp0`-`ttmp15`, 124 `null`, 125 `m0`,
 //! 126/127 `exec_lo`/`exec_hi`, 128-192 integers 0..64, 193-208 integers -1..-16,
 //! 235-239 `src_shared_base`, `src_shared_limit`, `src_private_base`, `src_private_limit`,
 //! `src_pops_exiting_wave_id`, 240-248 the float constants 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0,
@@ -10,10 +10,10 @@
 
 /// Scalar code of `vcc_lo`.
 pub const VCC_LO: u32 = 106;
-/// Scalar code of `m0`.
-pub const M0: u32 = 124;
 /// Scalar code of `null`.
-pub const NULL: u32 = 125;
+pub const NULL: u32 = 124;
+/// Scalar code of `m0`.
+pub const M0: u32 = 125;
 /// Scalar code of `exec_lo`.
 pub const EXEC_LO: u32 = 126;
 
@@ -71,8 +71,8 @@ pub fn sreg_name(code: u32, dwords: u8) -> Option<String> {
             }
             range("ttmp", code - 108)
         }
-        124 if n == 1 => "m0".into(),
-        125 => "null".into(),
+        124 => "null".into(),
+        125 if n == 1 => "m0".into(),
         126 => match n {
             1 => "exec_lo".into(),
             2 => "exec".into(),
@@ -99,6 +99,10 @@ pub fn inline_int(code: u32) -> Option<i32> {
 pub fn ssrc_name(code: u32, dwords: u8) -> Option<String> {
     if let Some(i) = inline_int(code) {
         return Some(i.to_string());
+    }
+    if code == 248 && dwords > 1 {
+        // 1/(2*pi) as the f64 constant llvm-mc-19 prints for 64-bit operands.
+        return Some("0.15915494309189532".to_string());
     }
     if (240..=248).contains(&code) {
         return Some(FLOAT_CONSTANTS[(code - 240) as usize].0.to_string());
@@ -141,8 +145,8 @@ pub fn parse_reg_name(name: &str) -> Option<RegRef> {
         "vcc_lo" => Some((106, 1)),
         "vcc_hi" => Some((107, 1)),
         "vcc" => Some((106, 2)),
-        "m0" => Some((124, 1)),
-        "null" => Some((125, 1)),
+        "null" => Some((124, 1)),
+        "m0" => Some((125, 1)),
         "exec_lo" => Some((126, 1)),
         "exec_hi" => Some((127, 1)),
         "exec" => Some((126, 2)),

@@ -43,8 +43,13 @@ pub fn imm_text(style: Imm, v: u32) -> Option<String> {
 /// Text of a literal dword used by an operand of `dwords` dwords: values that equal an inline
 /// constant print as that constant (integers -16..=64, the f32 float constants), others as
 /// `0x..` of the 32 bits.
+///
+/// In 64-bit operands llvm-mc-19 prints literals 0..=64 in decimal and every other value as
+/// zero-extended hexadecimal (no negative integers, no floats).
 pub fn literal_text(lit: u32, dwords: u8) -> String {
-    let _ = dwords;
+    if dwords > 1 {
+        return if lit <= 64 { lit.to_string() } else { format!("0x{lit:x}") };
+    }
     let i = lit as i32;
     if (-16..=64).contains(&i) {
         return i.to_string();
@@ -616,7 +621,8 @@ pub fn version_text(v: u32) -> String {
     s
 }
 
-fn version_symbol(name: &str) -> Option<i64> {
+/// The value of an `s_version` symbol (`UC_VERSION_*`).
+pub fn version_symbol(name: &str) -> Option<i64> {
     VERSION_NAMES
         .iter()
         .chain(VERSION_BITS.iter())

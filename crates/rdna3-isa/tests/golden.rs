@@ -46,6 +46,9 @@ fn disasm_text(bytes: &[u8]) -> String {
 
 fn report(what: &str, total: usize, failures: &[String]) {
     assert!(total > 0, "{what}: no cases");
+    if let Ok(dir) = std::env::var("GOLDEN_DUMP_DIR") {
+        let _ = std::fs::write(format!("{dir}/{}.fail", what.replace(' ', "_")), failures.join("\n"));
+    }
     if !failures.is_empty() {
         let shown: Vec<&str> = failures.iter().take(40).map(|s| s.as_str()).collect();
         panic!(
