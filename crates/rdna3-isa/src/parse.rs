@@ -370,11 +370,8 @@ fn operand(
                 inst.set(field, SGPR_NULL);
             } else {
                 let n = if fmt == Format::Global { 2 } else { 1 };
-                let code = sgpr(c, n, 2)?;
-                if code == crate::regs::NULL {
-                    return err(col, INVALID_OPERAND);
-                }
-                inst.set(field, code);
+                // `null` is accepted for `off` (the same code).
+                inst.set(field, sgpr(c, n, 2)?);
             }
         }
         Kind::Imm(Imm::Label) => {

@@ -139,7 +139,7 @@ fn reference_cases() -> Option<Vec<RefCase>> {
             }
             let check = lines.get(i + 1).copied().unwrap_or("");
             let name = format!("{fname}:{}", i + 1);
-            if let Some(k) = check.find('[') {
+            if let Some(k) = check.rfind("[0x") {
                 let end = check[k..].find(']').map_or(check.len(), |e| k + e);
                 cases.push((name, l.to_string(), Ok(bytes_of(&check[k + 1..end]))));
             } else if check.contains("error:") {
