@@ -29,7 +29,10 @@ fn encoding_list(bytes: &[u8]) -> String {
 pub fn asm(file: Option<&str>) -> Result<ExitCode, String> {
     let (name, text) = match file {
         Some(f) => read_input(f)?,
-        None => ("examples/memory-ops.s".to_string(), BUNDLED_EXAMPLE.to_string()),
+        None => (
+            "examples/memory-ops.s".to_string(),
+            BUNDLED_EXAMPLE.to_string(),
+        ),
     };
     let prog = assemble(&text);
     let mut out = std::io::stdout().lock();
@@ -86,7 +89,11 @@ pub fn disasm(file: &str) -> Result<ExitCode, String> {
             }
         }
     }
-    Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn parse_explain_input(args: &[String]) -> Result<Vec<u8>, String> {
@@ -128,7 +135,14 @@ pub fn explain(args: &[String]) -> Result<ExitCode, String> {
     let mut out = std::io::stdout().lock();
     let width = e.size * 8;
     let _ = writeln!(out, "{}", e.text);
-    let _ = writeln!(out, "format {}, {} bytes, word 0x{:0w$x}", e.format, e.size, e.word, w = e.size * 2);
+    let _ = writeln!(
+        out,
+        "format {}, {} bytes, word 0x{:0w$x}",
+        e.format,
+        e.size,
+        e.word,
+        w = e.size * 2
+    );
     // Bit ruler: each field's bits drawn under its name.
     let mut bits = String::new();
     for b in (0..width).rev() {
@@ -143,7 +157,11 @@ pub fn explain(args: &[String]) -> Result<ExitCode, String> {
             .rev()
             .map(|b| if e.word >> b & 1 == 1 { '1' } else { '0' })
             .collect();
-        let range = if f.hi == f.lo { format!("{}", f.lo) } else { format!("{}:{}", f.hi, f.lo) };
+        let range = if f.hi == f.lo {
+            format!("{}", f.lo)
+        } else {
+            format!("{}:{}", f.hi, f.lo)
+        };
         let _ = writeln!(
             out,
             "  [{range:>5}] {:<10} = {:>6} (0x{:x})  {bitstr}",

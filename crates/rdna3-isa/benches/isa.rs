@@ -45,7 +45,9 @@ fn bench(c: &mut Criterion) {
     });
     let text = lines.join("\n");
     g.throughput(Throughput::Elements(lines.len() as u64));
-    g.bench_function("assemble", |b| b.iter(|| assemble(black_box(&text)).lines.len()));
+    g.bench_function("assemble", |b| {
+        b.iter(|| assemble(black_box(&text)).lines.len())
+    });
     g.finish();
 }
 

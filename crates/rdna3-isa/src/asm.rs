@@ -205,9 +205,7 @@ pub fn disassemble(bytes: &[u8]) -> Vec<DisasmItem> {
 /// commas and/or white space; `#`, `;` and `//` start comments. Returns the bytes or the
 /// 1-based column of a bad token.
 pub fn parse_byte_list(line: &str) -> Result<Vec<u8>, (usize, String)> {
-    let code = line
-        .find(['#', ';'])
-        .map_or(line, |k| &line[..k]);
+    let code = line.find(['#', ';']).map_or(line, |k| &line[..k]);
     let code = code.find("//").map_or(code, |k| &code[..k]);
     let mut out = Vec::new();
     let mut i = 0;

@@ -69,7 +69,7 @@ pub fn explain(bytes: &[u8]) -> Result<Explained, DecodeError> {
             bit += 1;
         }
     }
-    fields.sort_by(|a, b| b.lo.cmp(&a.lo));
+    fields.sort_by_key(|f| std::cmp::Reverse(f.lo));
     // Drop the format-identifying run when the segment field already covers those bits.
     fields.dedup_by(|a, b| a.lo == b.lo && a.hi == b.hi);
     Ok(Explained {

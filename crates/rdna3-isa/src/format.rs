@@ -97,7 +97,12 @@ static SOP2: Layout = Layout {
     size: 4,
     ident_mask: 0xc000_0000,
     ident: 0x8000_0000,
-    fields: &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Sdst, 16, 7), br(Op, 23, 7)],
+    fields: &[
+        br(Ssrc0, 0, 8),
+        br(Ssrc1, 8, 8),
+        br(Sdst, 16, 7),
+        br(Op, 23, 7),
+    ],
 };
 static SOPK: Layout = Layout {
     size: 4,

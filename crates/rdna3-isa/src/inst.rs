@@ -141,9 +141,7 @@ impl Instruction {
         }
         let mut total = size;
         if inst.needs_literal() {
-            let lit = bytes
-                .get(size..size + 4)
-                .ok_or(DecodeError::Truncated)?;
+            let lit = bytes.get(size..size + 4).ok_or(DecodeError::Truncated)?;
             inst.literal = Some(u32::from_le_bytes([lit[0], lit[1], lit[2], lit[3]]));
             total += 4;
         }

@@ -66,7 +66,8 @@ pub fn tokenize(line: &str) -> PResult<Vec<Token>> {
             i += 1;
         } else if c.is_ascii_alphabetic() || c == b'_' || c == b'.' && !next_is_digit(b, i) {
             let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'.' | b'$'))
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'.' | b'$'))
             {
                 i += 1;
             }
@@ -287,17 +288,14 @@ impl Cursor {
 
     fn binary(&mut self, min_prec: u8, sym: &dyn Fn(&str) -> Option<i64>) -> PResult<i64> {
         let mut lhs = self.unary(sym)?;
-        loop {
-            let (op, prec) = match self.peek() {
-                Some(Tok::Punct(c)) => match c {
-                    '*' | '/' | '%' => (*c, 5),
-                    '+' | '-' => (*c, 4),
-                    '«' | '»' => (*c, 3),
-                    '&' => (*c, 2),
-                    '^' => (*c, 1),
-                    '|' => (*c, 0),
-                    _ => break,
-                },
+        while let Some(Tok::Punct(c)) = self.peek() {
+            let (op, prec) = match c {
+                '*' | '/' | '%' => (*c, 5),
+                '+' | '-' => (*c, 4),
+                '«' | '»' => (*c, 3),
+                '&' => (*c, 2),
+                '^' => (*c, 1),
+                '|' => (*c, 0),
                 _ => break,
             };
             if prec < min_prec {

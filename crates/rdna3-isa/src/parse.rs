@@ -77,7 +77,15 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
             return err(c.col(), "too few operands for instruction");
         }
         first = false;
-        operand(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut label, &mut hints)?;
+        operand(
+            &mut c,
+            &mut inst,
+            o.field,
+            o.kind,
+            &mut widths,
+            &mut label,
+            &mut hints,
+        )?;
     }
     modifiers(&mut c, &mut inst, &mut hints)?;
     check(&inst, &widths, rtn_present)?;
@@ -207,7 +215,9 @@ fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
 /// A float scalar source `f` (already negated if written with `-`).
 fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
     let i = FLOAT_CONSTANTS.iter().position(|(_, b, b64)| {
-        f32::from_bits(*b) as f64 == f || f64::from_bits(*b64) == f || (f == 0.15915494 && *b == 0x3e22_f983)
+        f32::from_bits(*b) as f64 == f
+            || f64::from_bits(*b64) == f
+            || (f == 0.15915494 && *b == 0x3e22_f983)
     });
     if let Some(i) = i {
         return Ok((240 + i as u32, None));
@@ -233,16 +243,20 @@ fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option
         let save = c.save();
         if let Some(r) = reg(c) {
             return match r {
-                RegRef::S { code: 251 | 252, .. } => {
-                    err(col, "execz and vccz are not supported on this GPU")
-                }
+                RegRef::S {
+                    code: 251 | 252, ..
+                } => err(col, "execz and vccz are not supported on this GPU"),
                 RegRef::S { code: 239, .. } => err(col, "register not available on this GPU"),
                 RegRef::S { code, count } => {
                     let special = code >= 235;
                     let width_ok = count == dwords as u32
                         || code == crate::regs::NULL
                         || (special && dwords <= 2);
-                    let base = if (108..124).contains(&code) { code - 108 } else { code };
+                    let base = if (108..124).contains(&code) {
+                        code - 108
+                    } else {
+                        code
+                    };
                     if !width_ok {
                         err(col, INVALID_OPERAND)
                     } else if dwords > 1 && !special && code < 124 && base % 2 != 0 {
@@ -458,7 +472,12 @@ fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
     if inst.def().name.contains("buffer") {
         int_in(c, 0, (1 << 20) - 1, "expected a 20-bit unsigned offset")
     } else {
-        int_in(c, -(1 << 20), (1 << 20) - 1, "expected a 21-bit signed offset")
+        int_in(
+            c,
+            -(1 << 20),
+            (1 << 20) - 1,
+            "expected a 21-bit signed offset",
+        )
     }
 }
 
@@ -487,9 +506,40 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
         seen.push(name.clone());
         let has_value = c.eat_punct(':');
         let flag_field = match name.as_str() {
-            "glc" if matches!(fmt, Format::Smem | Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf) => Some(Field::Glc),
-            "dlc" if matches!(fmt, Format::Smem | Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf) => Some(Field::Dlc),
-            "slc" if matches!(fmt, Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf) => Some(Field::Slc),
+            "glc"
+                if matches!(
+                    fmt,
+                    Format::Smem
+                        | Format::Flat
+                        | Format::Global
+                        | Format::Scratch
+                        | Format::Mubuf
+                        | Format::Mtbuf
+                ) =>
+            {
+                Some(Field::Glc)
+            }
+            "dlc"
+                if matches!(
+                    fmt,
+                    Format::Smem
+                        | Format::Flat
+                        | Format::Global
+                        | Format::Scratch
+                        | Format::Mubuf
+                        | Format::Mtbuf
+                ) =>
+            {
+                Some(Field::Dlc)
+            }
+            "slc"
+                if matches!(
+                    fmt,
+                    Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
+                ) =>
+            {
+                Some(Field::Slc)
+            }
             "gds" if fmt == Format::Ds => Some(Field::Gds),
             "tfe" if fmt == Format::Mubuf => Some(Field::Tfe),
             "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
@@ -624,8 +674,12 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
                 None if want != 0 && !d.operands.is_empty() => return err(1, INVALID_OPERAND),
                 _ => {}
             }
-            if let (Some((_, count, col)), Some(o)) = (width_of(Field::Vdata), d.operand(Field::Vdata)) {
-                let Kind::V(n) = o.kind else { unreachable!("vdata is a VGPR operand") };
+            if let (Some((_, count, col)), Some(o)) =
+                (width_of(Field::Vdata), d.operand(Field::Vdata))
+            {
+                let Kind::V(n) = o.kind else {
+                    unreachable!("vdata is a VGPR operand")
+                };
                 if count != n as u32 + inst.get(Field::Tfe) {
                     return err(col, INVALID_OPERAND);
                 }

@@ -48,7 +48,11 @@ pub fn imm_text(style: Imm, v: u32) -> Option<String> {
 /// zero-extended hexadecimal (no negative integers, no floats).
 pub fn literal_text(lit: u32, dwords: u8) -> String {
     if dwords > 1 {
-        return if lit <= 64 { lit.to_string() } else { format!("0x{lit:x}") };
+        return if lit <= 64 {
+            lit.to_string()
+        } else {
+            format!("0x{lit:x}")
+        };
     }
     let i = lit as i32;
     if (-16..=64).contains(&i) {
@@ -91,10 +95,13 @@ pub fn waitcnt_text(v: u32) -> String {
         .join(" ")
 }
 
+/// A counter's low bit, maximum, and whether it saturates (`*_sat`).
+type CounterInfo = Option<(u32, u32, bool)>;
+
 fn parse_counter_list(
     c: &mut Cursor,
     base: u32,
-    lookup: &dyn Fn(&str) -> Option<(u32, u32, bool)>,
+    lookup: &dyn Fn(&str) -> CounterInfo,
     dup_check: bool,
 ) -> PResult<u32> {
     let mut v = base;
@@ -108,7 +115,10 @@ fn parse_counter_list(
             return Err(ParseError::new(col, format!("invalid counter name {name}")));
         };
         if dup_check && seen.contains(&name) {
-            return Err(ParseError::new(col, format!("duplicate counter name {name}")));
+            return Err(ParseError::new(
+                col,
+                format!("duplicate counter name {name}"),
+            ));
         }
         seen.push(name.clone());
         c.bump();
@@ -614,7 +624,11 @@ pub fn version_text(v: u32) -> String {
     let mut n = 0;
     for (bit, name) in VERSION_BITS {
         if v & bit != 0 {
-            s = if n > 0 { format!("({s})|{name}") } else { format!("{s}|{name}") };
+            s = if n > 0 {
+                format!("({s})|{name}")
+            } else {
+                format!("{s}|{name}")
+            };
             n += 1;
         }
     }
@@ -755,7 +769,10 @@ pub fn parse_swizzle(c: &mut Cursor) -> PResult<u32> {
             c.bump();
             let (n, col) = arg(c)?;
             if !(1..=16).contains(&n) {
-                return Err(ParseError::new(col, "group size must be in the interval [1,16]"));
+                return Err(ParseError::new(
+                    col,
+                    "group size must be in the interval [1,16]",
+                ));
             }
             if (n as u32).count_ones() != 1 {
                 return Err(ParseError::new(col, "group size must be a power of two"));
@@ -766,7 +783,10 @@ pub fn parse_swizzle(c: &mut Cursor) -> PResult<u32> {
             c.bump();
             let (n, col) = arg(c)?;
             if !(2..=32).contains(&n) {
-                return Err(ParseError::new(col, "group size must be in the interval [2,32]"));
+                return Err(ParseError::new(
+                    col,
+                    "group size must be in the interval [2,32]",
+                ));
             }
             if (n as u32).count_ones() != 1 {
                 return Err(ParseError::new(col, "group size must be a power of two"));
@@ -777,7 +797,10 @@ pub fn parse_swizzle(c: &mut Cursor) -> PResult<u32> {
             c.bump();
             let (g, col) = arg(c)?;
             if !(2..=32).contains(&g) {
-                return Err(ParseError::new(col, "group size must be in the interval [2,32]"));
+                return Err(ParseError::new(
+                    col,
+                    "group size must be in the interval [2,32]",
+                ));
             }
             if (g as u32).count_ones() != 1 {
                 return Err(ParseError::new(col, "group size must be a power of two"));
@@ -844,7 +867,9 @@ const DATA_FORMATS: [&str; 15] = [
     "32_32_32",
     "32_32_32_32",
 ];
-const NUM_FORMATS: [&str; 7] = ["UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "FLOAT"];
+const NUM_FORMATS: [&str; 7] = [
+    "UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "FLOAT",
+];
 
 /// The unified buffer formats of gfx11, by value 0..=63 (`BUF_FMT_` + name).
 pub const BUF_FORMATS: [&str; 64] = [

@@ -4,7 +4,7 @@
 //! `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 --disassemble` by `tools/gen_table.py`.
 //! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.
 
-use crate::def::{Flags, InstrDef, Imm::*, Kind::*, Operand as O};
+use crate::def::{Flags, Imm::*, InstrDef, Kind::*, Operand as O};
 use crate::fields::Field::*;
 use crate::format::Format::*;
 

@@ -15,8 +15,7 @@ fn root() -> PathBuf {
 
 fn golden(name: &str) -> Vec<Vec<String>> {
     let path = root().join("tests/golden").join(name);
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|l| l.split('\t').map(str::to_string).collect())
@@ -47,7 +46,10 @@ fn disasm_text(bytes: &[u8]) -> String {
 fn report(what: &str, total: usize, failures: &[String]) {
     assert!(total > 0, "{what}: no cases");
     if let Ok(dir) = std::env::var("GOLDEN_DUMP_DIR") {
-        let _ = std::fs::write(format!("{dir}/{}.fail", what.replace(' ', "_")), failures.join("\n"));
+        let _ = std::fs::write(
+            format!("{dir}/{}.fail", what.replace(' ', "_")),
+            failures.join("\n"),
+        );
     }
     if !failures.is_empty() {
         let shown: Vec<&str> = failures.iter().take(40).map(|s| s.as_str()).collect();
@@ -131,7 +133,11 @@ fn reference_cases() -> Option<Vec<RefCase>> {
     for f in files {
         let text = std::fs::read_to_string(&f).ok()?;
         let lines: Vec<&str> = text.lines().collect();
-        let fname = f.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let fname = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         for (i, line) in lines.iter().enumerate() {
             let l = line.trim();
             if l.is_empty() || l.starts_with("//") {
