@@ -85,6 +85,10 @@ def gen(fmt, op, name, ops, flags):
             f[fl] = vreg(n + (1 if fl == 'Vdata' else 0))
         elif k == 'S':
             f[fl] = sdst(n)
+            while fmt == 'Smem' and f[fl] in (125, 126, 127):   # SMEM data excludes m0, exec
+                f[fl] = sdst(n)
+        elif k == 'SsrcReg':
+            f[fl] = sdst(n)
         elif k == 'Ssrc':
             f[fl], l = ssrc(n)
             if l is not None:
@@ -229,6 +233,7 @@ EXTRA = [
     's_waitcnt vmcnt(64)', 's_getreg_b32 s0, hwreg(HW_REG_BOGUS)', 's_sendmsg sendmsg(MSG_GS)', 'v_interp_p10_f32 v1, v2, v3, v4 op_sel:[1,0,0,0]',
     'tbuffer_load_format_x v1, off, s[4:7], s3 format:[BUF_FMT_BOGUS]', 'ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,3)',
     'scratch_load_b32 v[1:2], off, off', 'lds_param_load v1, attr64.x', 's_nop', 's_barrier 1',
+    'ds_add_u32_e32 v1, v2', 'S_MOV_B32 s0, s1', 's_mov_b32_e32 s0, s1', 'v_interp_p10_f32_e64 v1, v2, v3, v4', 's_setpc_b64 0',
 ]
 
 def main():

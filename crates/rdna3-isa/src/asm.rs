@@ -63,6 +63,9 @@ impl Program {
 
 /// Index of the start of a comment (`//` or `;`) outside a string, if any.
 fn comment_start(line: &str) -> Option<usize> {
+    if !line.contains([';', '/']) {
+        return None;
+    }
     let b = line.as_bytes();
     let mut in_str = false;
     for i in 0..b.len() {
@@ -94,7 +97,10 @@ fn split_label(code: &str) -> (Option<&str>, usize, &str) {
 /// and assembler directives (lines starting with `.`), which are skipped. Branches may name a
 /// label; it resolves to `(target - (branch + 4)) / 4` dwords.
 pub fn assemble(text: &str) -> Program {
-    let mut prog = Program::default();
+    let mut prog = Program {
+        lines: Vec::with_capacity(text.len() / 24),
+        ..Program::default()
+    };
     let mut pending: Vec<(usize, String, usize)> = Vec::new();
     let mut address = 0u32;
     for (i, raw) in text.lines().enumerate() {

@@ -195,9 +195,32 @@ impl Opcode {
     }
 }
 
+/// FNV-1a: mnemonic lookup is on the assembler's hot path and needs no DoS resistance.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+
 struct Index {
     by_op: Vec<[u16; 256]>,
-    by_name: HashMap<&'static str, Opcode>,
+    by_name: HashMap<&'static str, Opcode, FnvBuild>,
 }
 
 const NONE: u16 = u16::MAX;
@@ -206,7 +229,7 @@ fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut by_op = vec![[NONE; 256]; FORMAT_COUNT];
-        let mut by_name = HashMap::new();
+        let mut by_name = HashMap::with_hasher(FnvBuild::default());
         for (i, d) in INSTRUCTIONS.iter().enumerate() {
             by_op[d.format.index()][d.opcode as usize] = i as u16;
             by_name.insert(d.name, Opcode(i as u16));

@@ -287,6 +287,15 @@ impl Format {
         }
     }
 
+    /// The format that the layouts' identifying bits select for `first` (the slow,
+    /// table-driven form of [`Format::identify`]).
+    pub fn identify_by_layout(first: u32) -> Option<Format> {
+        ALL_FORMATS.iter().copied().find(|f| {
+            let l = f.layout();
+            (first as u64 & l.ident_mask & 0xffff_ffff) == l.ident
+        })
+    }
+
     /// Upper-case name as AMD's documents write it.
     pub fn name(self) -> &'static str {
         match self {
@@ -313,29 +322,84 @@ impl Format {
     }
 
     /// Which format a first dword belongs to, if any.
+    ///
+    /// SOPP, SOPC and SOP1 live inside the SOPK prefix, which lives inside SOP2's; the
+    /// narrower ones are tested first. (A test checks this agrees with the layouts' bits.)
     #[inline]
     pub fn identify(first: u32) -> Option<Format> {
-        let w = first as u64;
-        // SOPP, SOPC and SOP1 live inside the SOPK prefix, which lives inside SOP2's: test the
-        // narrower ones first (ALL_FORMATS is in that order).
-        match first >> 24 {
-            0xcd => return Some(Format::Vinterp),
-            0xce => return Some(Format::Ldsdir),
-            _ => {}
-        }
-        ALL_FORMATS.iter().copied().find(|f| {
-            let l = f.layout();
-            (w & l.ident_mask & 0xffff_ffff) == l.ident
+        Some(match first >> 26 {
+            0b11_0110 => Format::Ds,
+            0b11_0111 => match (first >> 16) & 3 {
+                0 => Format::Flat,
+                1 => Format::Scratch,
+                2 => Format::Global,
+                _ => return None,
+            },
+            0b11_1101 => Format::Smem,
+            0b11_1000 => Format::Mubuf,
+            0b11_1010 => Format::Mtbuf,
+            0b11_0011 => match first >> 24 {
+                0xcd => Format::Vinterp,
+                0xce => Format::Ldsdir,
+                _ => return None,
+            },
+            _ if first >> 30 == 0b10 => match first >> 23 {
+                0x17f => Format::Sopp,
+                0x17e => Format::Sopc,
+                0x17d => Format::Sop1,
+                _ if first >> 28 == 0xb => Format::Sopk,
+                _ => Format::Sop2,
+            },
+            _ => return None,
         })
     }
 
     /// The field an instruction's opcode is found in.
+    #[inline]
     pub fn op_range(self) -> BitRange {
-        *self
-            .layout()
-            .fields
-            .iter()
-            .find(|b| b.field == Field::Op)
-            .expect("every layout has an opcode field")
+        let (lo, width) = match self {
+            Format::Sop2 => (23, 7),
+            Format::Sopk => (23, 5),
+            Format::Sop1 => (8, 8),
+            Format::Sopc | Format::Sopp => (16, 7),
+            Format::Smem | Format::Ds | Format::Mubuf => (18, 8),
+            Format::Flat | Format::Global | Format::Scratch => (18, 7),
+            Format::Mtbuf => (15, 4),
+            Format::Ldsdir => (20, 2),
+            Format::Vinterp => (16, 7),
+        };
+        br(Field::Op, lo, width)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_identify_agrees_with_the_layouts() {
+        for hi in 0..=0xffffu32 {
+            for lo in [0u32, 0x7f, 0x8000, 0xffff] {
+                let first = hi << 16 | lo;
+                assert_eq!(
+                    Format::identify(first),
+                    Format::identify_by_layout(first),
+                    "{first:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn op_range_is_the_layouts_op_field() {
+        for f in ALL_FORMATS {
+            let from_layout = f
+                .layout()
+                .fields
+                .iter()
+                .find(|b| b.field == Field::Op)
+                .copied();
+            assert_eq!(Some(f.op_range()), from_layout, "{}", f.name());
+        }
     }
 }

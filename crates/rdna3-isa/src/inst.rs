@@ -1,23 +1,28 @@
-//! An instruction as raw field values, and its encoding and decoding.
+//! An instruction as its encoded word, with named access to its fields, and its encoding and
+//! decoding.
+
+use std::sync::OnceLock;
 
 use crate::def::{lookup_opcode, Flags, InstrDef, Kind, Opcode};
 use crate::fields::{Field, FIELD_COUNT};
-use crate::format::Format;
+use crate::format::{BitRange, Format, ALL_FORMATS, FORMAT_COUNT};
+use crate::table::INSTRUCTIONS;
 
 /// SGPR code for "no register" (`null` / `off`) in 7-bit scalar fields.
 pub const SGPR_NULL: u32 = 0x7c;
 /// Scalar source code: a 32-bit literal follows the instruction.
 pub const SRC_LITERAL: u32 = 255;
 
-/// One instruction: which table entry, the raw value of every field, and its literal.
+/// One instruction: which table entry, its instruction word, and its literal.
 ///
-/// Fields a format does not have stay 0. Decoding keeps every bit of the word, so
-/// `encode(decode(bytes)) == bytes` for every word that decodes.
+/// Fields are read from and written to the word through the format's layout, so every bit
+/// of a decoded word is kept and `encode(decode(bytes)) == bytes` for every word that decodes.
+/// Fields a format does not have read as 0 and cannot be set.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
     /// Which instruction.
     pub opcode: Opcode,
-    fields: [u32; FIELD_COUNT],
+    word: u64,
     /// The literal dword, when an operand uses one.
     pub literal: Option<u32>,
 }
@@ -31,20 +36,112 @@ pub enum DecodeError {
     Invalid,
 }
 
+/// Where each field sits in each format (width 0: the format has no such field).
+fn positions() -> &'static [[(u8, u8); FIELD_COUNT]; FORMAT_COUNT] {
+    static POS: OnceLock<[[(u8, u8); FIELD_COUNT]; FORMAT_COUNT]> = OnceLock::new();
+    POS.get_or_init(|| {
+        let mut pos = [[(0u8, 0u8); FIELD_COUNT]; FORMAT_COUNT];
+        for f in ALL_FORMATS {
+            for b in f.layout().fields {
+                pos[f.index()][b.field as usize] = (b.lo, b.width);
+            }
+        }
+        pos
+    })
+}
+
+/// What the decoder checks beyond the opcode, precomputed per table entry: bits that must be
+/// zero, bits that must be one, and where a scalar source may ask for a literal.
+#[derive(Clone, Copy, Default)]
+struct Accept {
+    must_zero: u64,
+    must_one: u64,
+    /// Low bits of up to two 8-bit scalar source fields (255 = literal follows); 0xff = none.
+    literal_src: [u8; 2],
+    always_literal: bool,
+}
+
+fn field_mask(format: Format, f: Field) -> u64 {
+    let (lo, width) = positions()[format.index()][f as usize];
+    if width == 0 {
+        0
+    } else {
+        ((1u64 << width) - 1) << lo
+    }
+}
+
+/// The decoder's acceptance rules beyond the opcode, as llvm-mc-19 applies them (each was
+/// observed by disassembling words with the field set):
+/// - DS words must have zero in every register field the instruction does not use; the
+///   GWS/ordered-count/GS-register opcodes need the `gds` bit, and `ds_nop`, the BVH stack and
+///   the permutes must not have it; `ds_nop` needs a zero offset.
+/// - FLAT-segment words need `saddr` = off (0x7c).
+/// - `s_atc_probe*` must not set `glc` or `dlc`.
+/// - SOPP instructions without an operand need `simm16` = 0.
+fn accept_rules(d: &InstrDef) -> Accept {
+    let f = d.format;
+    let mut a = Accept {
+        literal_src: [0xff; 2],
+        ..Accept::default()
+    };
+    let mut n = 0;
+    for o in d.operands {
+        match o.kind {
+            Kind::Ssrc(_) | Kind::SsrcReg(_) if n < 2 => {
+                a.literal_src[n] = positions()[f.index()][o.field as usize].0;
+                n += 1;
+            }
+            Kind::Lit32 => a.always_literal = true,
+            _ => {}
+        }
+    }
+    match f {
+        Format::Ds => {
+            for r in [Field::Addr, Field::Data0, Field::Data1, Field::Vdst] {
+                if d.operand(r).is_none() {
+                    a.must_zero |= field_mask(f, r);
+                }
+            }
+            if d.flags.has(Flags::GDS_ONLY) {
+                a.must_one |= field_mask(f, Field::Gds);
+            }
+            if d.flags.has(Flags::NO_GDS) {
+                a.must_zero |= field_mask(f, Field::Gds);
+            }
+            if d.name == "ds_nop" {
+                a.must_zero |= field_mask(f, Field::Offset0) | field_mask(f, Field::Offset1);
+            }
+        }
+        Format::Flat => {
+            let m = field_mask(f, Field::Saddr);
+            a.must_one |= (SGPR_NULL as u64) << 48;
+            a.must_zero |= m & !((SGPR_NULL as u64) << 48);
+        }
+        Format::Smem if d.name.starts_with("s_atc_probe") => {
+            a.must_zero |= field_mask(f, Field::Glc) | field_mask(f, Field::Dlc);
+        }
+        Format::Sopp if d.operands.is_empty() => {
+            a.must_zero |= field_mask(f, Field::Simm16);
+        }
+        _ => {}
+    }
+    a
+}
+
+fn accept(op: Opcode) -> &'static Accept {
+    static ACCEPT: OnceLock<Vec<Accept>> = OnceLock::new();
+    &ACCEPT.get_or_init(|| INSTRUCTIONS.iter().map(accept_rules).collect())[op.0 as usize]
+}
+
 impl Instruction {
     /// An instruction with every field 0 (except the opcode and FLAT segment).
     pub fn new(opcode: Opcode) -> Instruction {
         let d = opcode.def();
-        let mut fields = [0u32; FIELD_COUNT];
-        fields[Field::Op as usize] = d.opcode as u32;
-        fields[Field::Seg as usize] = match d.format {
-            Format::Scratch => 1,
-            Format::Global => 2,
-            _ => 0,
-        };
+        let layout = d.format.layout();
+        let op = d.format.op_range();
         Instruction {
             opcode,
-            fields,
+            word: layout.ident | (d.opcode as u64) << op.lo,
             literal: None,
         }
     }
@@ -55,25 +152,42 @@ impl Instruction {
         self.opcode.def()
     }
 
-    /// Raw value of a field.
+    /// Where `f` sits in this instruction's format, if it has it.
     #[inline]
-    pub fn get(&self, f: Field) -> u32 {
-        self.fields[f as usize]
+    pub fn range(&self, f: Field) -> Option<BitRange> {
+        let (lo, width) = positions()[self.def().format.index()][f as usize];
+        (width > 0).then_some(BitRange {
+            field: f,
+            lo,
+            width,
+        })
     }
 
-    /// Sets the raw value of a field (masked to its width when encoded).
+    /// Raw value of a field (0 if the format has no such field).
+    #[inline]
+    pub fn get(&self, f: Field) -> u32 {
+        match self.range(f) {
+            Some(b) => ((self.word >> b.lo) & b.mask()) as u32,
+            None => 0,
+        }
+    }
+
+    /// Sets the raw value of a field, masked to its width; a field the format does not have
+    /// is ignored.
     #[inline]
     pub fn set(&mut self, f: Field, v: u32) {
-        self.fields[f as usize] = v;
+        if let Some(b) = self.range(f) {
+            self.word = (self.word & !(b.mask() << b.lo)) | ((v as u64 & b.mask()) << b.lo);
+        }
     }
 
     /// Whether an operand uses the literal dword.
     pub fn needs_literal(&self) -> bool {
-        self.def().operands.iter().any(|o| match o.kind {
-            Kind::Ssrc(_) | Kind::SsrcReg(_) => self.get(o.field) == SRC_LITERAL,
-            Kind::Lit32 => true,
-            _ => false,
-        })
+        let a = accept(self.opcode);
+        a.always_literal
+            || a.literal_src
+                .iter()
+                .any(|&lo| lo != 0xff && (self.word >> lo) & 0xff == SRC_LITERAL as u64)
     }
 
     /// Size in bytes, literal included.
@@ -82,19 +196,15 @@ impl Instruction {
     }
 
     /// The instruction word (up to 64 bits), without the literal.
+    #[inline]
     pub fn word(&self) -> u64 {
-        let layout = self.def().format.layout();
-        let mut w = layout.ident;
-        for b in layout.fields {
-            w |= (self.fields[b.field as usize] as u64 & b.mask()) << b.lo;
-        }
-        w
+        self.word
     }
 
     /// Appends the little-endian encoding to `out`.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         let size = self.def().format.layout().size as usize;
-        out.extend_from_slice(&self.word().to_le_bytes()[..size]);
+        out.extend_from_slice(&self.word.to_le_bytes()[..size]);
         if let Some(l) = self.literal {
             out.extend_from_slice(&l.to_le_bytes());
         }
@@ -110,70 +220,37 @@ impl Instruction {
     /// Decodes one instruction from the start of `bytes`; returns it and its size.
     #[inline]
     pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
-        if bytes.len() < 4 {
+        let Some(first) = bytes.first_chunk::<4>() else {
             return Err(DecodeError::Truncated);
-        }
-        let first = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        };
+        let first = u32::from_le_bytes(*first);
         let format = Format::identify(first).ok_or(DecodeError::Invalid)?;
-        let layout = format.layout();
-        let size = layout.size as usize;
+        let size = format.layout().size as usize;
         let word = if size == 8 {
-            if bytes.len() < 8 {
-                return Err(DecodeError::Truncated);
+            match bytes.first_chunk::<8>() {
+                Some(b) => u64::from_le_bytes(*b),
+                None => return Err(DecodeError::Truncated),
             }
-            u64::from_le_bytes(bytes[..8].try_into().map_err(|_| DecodeError::Truncated)?)
         } else {
             first as u64
         };
         let oprange = format.op_range();
         let op = ((word >> oprange.lo) & oprange.mask()) as u32;
         let opcode = lookup_opcode(format, op).ok_or(DecodeError::Invalid)?;
-        let mut inst = Instruction {
-            opcode,
-            fields: [0; FIELD_COUNT],
-            literal: None,
-        };
-        for b in layout.fields {
-            inst.fields[b.field as usize] = ((word >> b.lo) & b.mask()) as u32;
-        }
-        if !inst.is_decodable() {
+        let a = accept(opcode);
+        if word & a.must_zero != 0 || word & a.must_one != a.must_one {
             return Err(DecodeError::Invalid);
         }
-        let mut total = size;
+        let mut inst = Instruction {
+            opcode,
+            word,
+            literal: None,
+        };
         if inst.needs_literal() {
             let lit = bytes.get(size..size + 4).ok_or(DecodeError::Truncated)?;
             inst.literal = Some(u32::from_le_bytes([lit[0], lit[1], lit[2], lit[3]]));
-            total += 4;
+            return Ok((inst, size + 4));
         }
-        Ok((inst, total))
-    }
-
-    /// The decoder's acceptance rules beyond the opcode, as llvm-mc-19 applies them:
-    /// DS words must have zero in every register field the instruction does not use, and the
-    /// GWS/ordered-count/GS-register opcodes need the `gds` bit; FLAT-segment words need
-    /// `saddr` = off.
-    fn is_decodable(&self) -> bool {
-        let d = self.def();
-        match d.format {
-            Format::Ds => {
-                let unused_zero = [Field::Addr, Field::Data0, Field::Data1, Field::Vdst]
-                    .iter()
-                    .all(|&f| d.operand(f).is_some() || self.get(f) == 0);
-                let gds_ok = if d.flags.has(Flags::GDS_ONLY) {
-                    self.get(Field::Gds) == 1
-                } else {
-                    !d.flags.has(Flags::NO_GDS) || self.get(Field::Gds) == 0
-                };
-                // ds_nop decodes only with every field zero.
-                let nop_ok = d.name != "ds_nop"
-                    || (self.get(Field::Offset0) | self.get(Field::Offset1)) == 0;
-                unused_zero && gds_ok && nop_ok
-            }
-            Format::Smem if d.name.starts_with("s_atc_probe") => {
-                self.get(Field::Glc) == 0 && self.get(Field::Dlc) == 0
-            }
-            Format::Flat => self.get(Field::Saddr) == SGPR_NULL,
-            _ => true,
-        }
+        Ok((inst, size))
     }
 }

@@ -32,33 +32,33 @@ pub type PResult<T> = Result<T, ParseError>;
 
 /// A token.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tok {
+pub enum Tok<'a> {
     /// Identifier (letters, digits, `_`, `.`, `$`).
-    Ident(String),
+    Ident(&'a str),
     /// Integer literal.
     Int(i64),
     /// Floating-point literal (has a `.` or exponent).
     Float(f64),
     /// Double-quoted string.
-    Str(String),
+    Str(&'a str),
     /// Punctuation; two-character operators `<<` and `>>` are `'«'` and `'»'`.
     Punct(char),
 }
 
 /// A token and its 1-based column.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Token {
+pub struct Token<'a> {
     /// The token.
-    pub tok: Tok,
+    pub tok: Tok<'a>,
     /// 1-based column of its first character.
     pub col: usize,
 }
 
 /// Splits `line` into tokens (`line` has no comment).
-pub fn tokenize(line: &str) -> PResult<Vec<Token>> {
+pub fn tokenize(line: &str) -> PResult<Vec<Token<'_>>> {
     let b = line.as_bytes();
     let mut i = 0;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(16);
     while i < b.len() {
         let c = b[i];
         let col = i + 1;
@@ -72,7 +72,7 @@ pub fn tokenize(line: &str) -> PResult<Vec<Token>> {
                 i += 1;
             }
             out.push(Token {
-                tok: Tok::Ident(line[s..i].to_string()),
+                tok: Tok::Ident(&line[s..i]),
                 col,
             });
         } else if c.is_ascii_digit() || c == b'.' {
@@ -155,7 +155,7 @@ pub fn tokenize(line: &str) -> PResult<Vec<Token>> {
                 return Err(ParseError::new(col, "unterminated string"));
             }
             out.push(Token {
-                tok: Tok::Str(line[s..i].to_string()),
+                tok: Tok::Str(&line[s..i]),
                 col,
             });
             i += 1;
@@ -187,15 +187,15 @@ fn next_is_bin(b: &[u8], i: usize) -> bool {
 }
 
 /// A cursor over a line's tokens.
-pub struct Cursor {
-    toks: Vec<Token>,
+pub struct Cursor<'a> {
+    toks: Vec<Token<'a>>,
     pos: usize,
     end_col: usize,
 }
 
-impl Cursor {
+impl<'a> Cursor<'a> {
     /// A cursor at the first token; `end_col` is the column just past the line's text.
-    pub fn new(toks: Vec<Token>, end_col: usize) -> Cursor {
+    pub fn new(toks: Vec<Token<'a>>, end_col: usize) -> Cursor<'a> {
         Cursor {
             toks,
             pos: 0,
@@ -204,12 +204,12 @@ impl Cursor {
     }
 
     /// The current token.
-    pub fn peek(&self) -> Option<&Tok> {
+    pub fn peek(&self) -> Option<&Tok<'a>> {
         self.toks.get(self.pos).map(|t| &t.tok)
     }
 
     /// The token after the current one.
-    pub fn peek2(&self) -> Option<&Tok> {
+    pub fn peek2(&self) -> Option<&Tok<'a>> {
         self.toks.get(self.pos + 1).map(|t| &t.tok)
     }
 
@@ -263,9 +263,9 @@ impl Cursor {
     }
 
     /// The current identifier, if it is one.
-    pub fn peek_ident(&self) -> Option<&str> {
+    pub fn peek_ident(&self) -> Option<&'a str> {
         match self.peek() {
-            Some(Tok::Ident(s)) => Some(s.as_str()),
+            Some(Tok::Ident(s)) => Some(s),
             _ => None,
         }
     }
@@ -357,7 +357,7 @@ impl Cursor {
                 self.bump();
                 Ok(v)
             }
-            Some(Tok::Ident(s)) => match sym(&s) {
+            Some(Tok::Ident(s)) => match sym(s) {
                 Some(v) => {
                     self.bump();
                     Ok(v)

@@ -36,13 +36,25 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
     let end_col = text.trim_end().len() + 1;
     let mut c = Cursor::new(toks, end_col);
     let mcol = c.col();
-    let Some(mnemonic) = c.peek_ident().map(str::to_ascii_lowercase) else {
+    let Some(mnemonic) = c.peek_ident() else {
         return err(mcol, "expected an instruction mnemonic");
     };
-    c.bump();
-    let Some(opcode) = lookup_name(&mnemonic) else {
+    // llvm-mc-19 also accepts upper case and an `_e32` suffix (`_e64` for VINTERP).
+    let found = lookup_name(mnemonic).or_else(|| {
+        let lower = mnemonic.to_ascii_lowercase();
+        lookup_name(&lower).or_else(|| {
+            let (base, e64) = match lower.strip_suffix("_e32") {
+                Some(b) => (b, false),
+                None => (lower.strip_suffix("_e64")?, true),
+            };
+            let op = lookup_name(base)?;
+            (e64 == (op.def().format == Format::Vinterp)).then_some(op)
+        })
+    });
+    let Some(opcode) = found else {
         return err(mcol, "invalid instruction");
     };
+    c.bump();
     let d = opcode.def();
     let mut inst = Instruction::new(opcode);
     let mut hints = Hints::default();

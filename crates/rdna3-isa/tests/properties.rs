@@ -41,9 +41,9 @@ proptest! {
             prop_assert_eq!(back.encode(), bytes);
         } else {
             // Only the documented decoder rules reject a table opcode (DS unused fields, gds,
-            // FLAT saddr, ds_nop, s_atc_probe cache bits).
+            // FLAT saddr, ds_nop, s_atc_probe cache bits, SOPP operands that must be 0).
             let f = inst.def().format;
-            prop_assert!(matches!(f, Format::Ds | Format::Flat | Format::Smem), "{}", inst.def().name);
+            prop_assert!(matches!(f, Format::Ds | Format::Flat | Format::Smem | Format::Sopp), "{}", inst.def().name);
         }
     }
 
