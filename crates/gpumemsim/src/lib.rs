@@ -5,3 +5,5 @@
 #![forbid(unsafe_code)]
 
 pub use rdna3_isa as isa;
+
+pub mod fp;

@@ -1,0 +1,163 @@
+//! The float atomic add (DS_ADD_F32, DS_ADD_RTN_F32), in integer arithmetic.
+
+use super::{DenormCtl, F32};
+
+const SIGN: u32 = 0x8000_0000;
+const ABS: u32 = 0x7fff_ffff;
+const INF: u32 = 0x7f80_0000;
+const HIDDEN: u32 = 1 << 23;
+const FRAC: u32 = HIDDEN - 1;
+/// Working precision: significands are held in a `u64` shifted left by this many bits, so
+/// alignment and cancellation lose nothing that rounding needs (a sticky bit keeps the rest).
+const EXTRA: u32 = 32;
+
+/// The NaN that `-INF + INF` (and `INF + -INF`) produces: `0xffc0_0000`, sign set, exponent all
+/// ones, only the mantissa MSB set.
+///
+/// `001_f218f1deb4d558c2.txt §NaN 处理 / 浮动添加规则` says both "-INF + INF = QNAN (mantissa is
+/// all zeros except MSB)" and "-INF + INF, or INF - INF = -QNAN". The two lines do not
+/// contradict each other: the first fixes the mantissa, the second the sign, so the value is
+/// the negative quiet NaN with only the mantissa MSB set. (This is also the x86 "default NaN";
+/// AMD's VALU canonical NaN is the positive `0x7fc0_0000`, which the atomic rules do not use.)
+pub const ADD_F32_INVALID_NAN: u32 = 0xffc0_0000;
+
+/// The new memory value of a float atomic add: `mem + data`, rounded to nearest even.
+///
+/// DS mapping: the pseudocode of DS_ADD_F32 / DS_ADD_RTN_F32 is `tmp = MEM[ADDR].f32;
+/// MEM[ADDR].f32 += DATA.f32; RETURN_DATA.f32 = tmp`, so `mem` = `MEM[ADDR]` = the spec's
+/// src0 and `data` = DATA0 = src1; the DS layer stores the result and returns the raw `mem`.
+///
+/// Rules, in the order applied:
+/// - Denormal inputs are flushed to ±0 (sign kept) when `ctl.flush_input`
+///   (`001_f218f1deb4d558c2.txt §非正则？`: the 32-bit adder uses both the input and the output
+///   flush controls of MODE).
+/// - NaN: `001_f218f1deb4d558c2.txt §NaN 处理`: "if either input is NaN the output is the same
+///   NaN; if both are NaN the first input's NaN is chosen; signalling NaNs become quiet NaNs";
+///   §浮动添加规则: "±INF + NaN = QNaN (the NaN input copied to the output but made quiet)",
+///   "NaN + NaN = SRC0's NaN, converted to QNaN". So: `mem` NaN → `mem` quieted; else `data`
+///   NaN → `data` quieted (sign and payload kept).
+/// - `-INF + INF` and `INF + -INF` → [`ADD_F32_INVALID_NAN`] (§浮动添加规则, see that constant).
+/// - `INF + (finite or ±0)` = that INF with its sign (§浮动添加规则), and `INF + INF` of one sign
+///   is that INF.
+/// - Zeros: §浮动添加规则 says "0 + 0 = +0". We read that as IEEE-754 round-to-nearest-even
+///   behaviour: `+0 + +0`, `+0 + -0`, `-0 + +0` and exact cancellation `x + -x` all give `+0`,
+///   while `-0 + -0` gives `-0` as IEEE requires; the line does not clearly say otherwise (it
+///   names no signs). A flushed `-denorm` counts as `-0` here.
+/// - Otherwise the exact sum rounded to nearest, ties to even, whatever MODE.round says
+///   (`001_f218f1deb4d558c2.txt §四舍五入`: "LDS 和内存原子的 float-atomic-add 的舍入模式固定为
+///   ‘舍入到最接近的偶数’。MODE.round 位被忽略"). A sum too large rounds to ±INF.
+/// - A denormal result is flushed to ±0 (sign of the exact result kept) when
+///   `ctl.flush_output`. Addition is exact below the smallest normal, so there is no question
+///   of flushing before or after rounding: a result is denormal exactly when the exact sum is.
+pub const fn add_f32(mem: u32, data: u32, ctl: DenormCtl) -> u32 {
+    let (a, b) = if ctl.flush_input {
+        (F32.flush(mem as u64) as u32, F32.flush(data as u64) as u32)
+    } else {
+        (mem, data)
+    };
+    if F32.is_nan(a as u64) {
+        return F32.quiet(a as u64) as u32;
+    }
+    if F32.is_nan(b as u64) {
+        return F32.quiet(b as u64) as u32;
+    }
+    let (a_inf, b_inf) = (F32.is_inf(a as u64), F32.is_inf(b as u64));
+    if a_inf && b_inf {
+        return if a == b { a } else { ADD_F32_INVALID_NAN };
+    }
+    if a_inf {
+        return a;
+    }
+    if b_inf {
+        return b;
+    }
+    let sum = add_finite(a, b);
+    if ctl.flush_output {
+        F32.flush(sum as u64) as u32
+    } else {
+        sum
+    }
+}
+
+/// The IEEE round-to-nearest-even sum of two finite, non-NaN f32 values.
+const fn add_finite(a: u32, b: u32) -> u32 {
+    let (big, small) = if a & ABS >= b & ABS { (a, b) } else { (b, a) };
+    let subtract = (a ^ b) & SIGN != 0;
+    if subtract && big & ABS == small & ABS {
+        // Exact cancellation, including +0 + -0: +0 under round-to-nearest.
+        return 0;
+    }
+    if big & ABS == 0 {
+        // Two zeros of one sign: that zero (-0 + -0 = -0).
+        return a;
+    }
+    let sign = big & SIGN;
+    let (e_big, m_big) = unpack(big);
+    let (e_small, m_small) = unpack(small);
+    // |big| >= |small| means e_big >= e_small.
+    let m_big = (m_big as u64) << EXTRA;
+    let m_small = shift_right_sticky((m_small as u64) << EXTRA, e_big - e_small);
+    // Non-zero: |big| > |small| when subtracting, and the sticky bit never exceeds the bits
+    // it stands for.
+    let m = if subtract {
+        m_big - m_small
+    } else {
+        m_big + m_small
+    };
+    sign | round_pack(e_big as i32, m)
+}
+
+/// (biased exponent, significand) with the hidden bit; denormals use exponent 1 and no hidden
+/// bit, so that the value is always `significand * 2^(exponent - 150)`.
+const fn unpack(x: u32) -> (u32, u32) {
+    let e = (x & ABS) >> 23;
+    if e == 0 {
+        (1, x & FRAC)
+    } else {
+        (e, (x & FRAC) | HIDDEN)
+    }
+}
+
+/// `x >> d` with every bit shifted out ORed into bit 0.
+const fn shift_right_sticky(x: u64, d: u32) -> u64 {
+    if d == 0 {
+        x
+    } else if d >= 64 {
+        (x != 0) as u64
+    } else {
+        (x >> d) | ((x & ((1u64 << d) - 1)) != 0) as u64
+    }
+}
+
+/// Rounds `m * 2^(e - 150 - EXTRA)` (m > 0, 1 <= e <= 254, m < 2^(24 + EXTRA + 1)) to an f32
+/// magnitude, nearest even, overflowing to INF.
+const fn round_pack(e: i32, m: u64) -> u32 {
+    let top = 63 - m.leading_zeros() as i32;
+    // The result's biased exponent if normal: the leading bit becomes the hidden bit 23.
+    let normal_exp = e + top - (23 + EXTRA as i32);
+    let exp = if normal_exp < 1 { 1 } else { normal_exp };
+    // q = m * 2^(e - exp - EXTRA) is the significand at exponent `exp` (denormal: at 1).
+    let shift = exp + EXTRA as i32 - e;
+    let q = if shift <= 0 {
+        // Exact: only happens after cancellation, when the low bits are zero.
+        m << (-shift) as u32
+    } else {
+        let shift = shift as u32; // <= 24 + EXTRA + 1 - 23 < 64
+        let q = m >> shift;
+        let rem = m & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    // Adding q (hidden bit included) to (exp - 1) << 23 gives the encoding, and a carry out of
+    // the significand (q == 2^24) or of a denormal (q == 2^23) bumps the exponent field.
+    let bits = (((exp - 1) as u64) << 23) + q;
+    if bits >= INF as u64 {
+        INF
+    } else {
+        bits as u32
+    }
+}

@@ -1,0 +1,97 @@
+//! Float atomic min and max (DS_MIN_F32, DS_MAX_F32, DS_MIN_F64, DS_MAX_F64 and their `_RTN`
+//! forms).
+
+use super::{Layout, F32, F64};
+
+/// The shared selection rule; `larger` picks max, else min.
+///
+/// `001_f218f1deb4d558c2.txt §NaN 处理 / FP Max 选择规则, FP最小选择规则`:
+/// ```text
+/// if (src0 == SNaN) result = QNaN(src0)   // bits of SRC0 are preserved but is a QNaN
+/// else if (src1 == SNaN) result = QNaN(src1)
+/// else result = larger/smaller of (src0, src1)
+/// Max order, smallest to largest: QNaN, -inf, -float, -denorm, -0, +0, +denorm, +float, +inf
+/// Min order, smallest to largest: -inf, -float, -denorm, -0, +0, +denorm, +float, +inf, QNaN
+/// ```
+/// QNaN is at the losing end of both orders, so a QNaN loses to any number in min and in max.
+const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, larger: bool) -> u64 {
+    if l.is_snan(mem) {
+        return l.quiet(mem);
+    }
+    if l.is_snan(data) {
+        return l.quiet(data);
+    }
+    match (l.is_nan(mem), l.is_nan(data)) {
+        // Two QNaNs rank equal: the tie rule keeps mem.
+        (true, true) => mem,
+        (true, false) => data,
+        (false, true) => mem,
+        (false, false) => {
+            // 001 §非正则？: with input flushing, a denormal compares as ±0 (sign kept), but
+            // the result is the selected input unmodified.
+            let (c_mem, c_data) = if flush_input {
+                (l.flush(mem), l.flush(data))
+            } else {
+                (mem, data)
+            };
+            let (k_mem, k_data) = (l.order_key(c_mem), l.order_key(c_data));
+            let data_wins = if larger {
+                k_data > k_mem
+            } else {
+                k_data < k_mem
+            };
+            if data_wins {
+                data
+            } else {
+                mem
+            }
+        }
+    }
+}
+
+/// The new memory value of a float atomic min: the smaller of `mem` (the spec's src0, the
+/// memory value) and `data` (src1, DATA0), by the spec's order, in which **-0 < +0** and a
+/// quiet NaN is larger than +inf.
+///
+/// Rules (`001_f218f1deb4d558c2.txt §NaN 处理 / FP最小选择规则`):
+/// - `mem` is a signalling NaN → `mem` made quiet (sign and payload kept); else `data` is a
+///   signalling NaN → `data` made quiet.
+/// - Else the smaller by `-inf < -float < -denorm < -0 < +0 < +denorm < +float < +inf < QNaN`.
+/// - `flush_input` (`001_f218f1deb4d558c2.txt §非正则？`: "浮点 CMP、MIN 和 MAX 仅使用'输入非正规'
+///   刷新控制 ... 对于 Min 和 Max，返回的实际结果是所选的非刷新输入"): denormals compare as ±0 of
+///   their sign, but the result is the unmodified selected input (a denormal stays a denormal).
+///   The output control is not used.
+/// - Ties (equal values, two QNaNs, or two denormals/zeros of one sign that compare equal
+///   after flushing) return `mem`: our choice, following the DS pseudocode `MEM = src < tmp ?
+///   src : tmp`, which writes DATA only when it is strictly smaller. With it a tie leaves
+///   memory unchanged.
+///
+/// Where the pseudocode differs (IEEE `<`, under which `-0 < +0` is false and any compare with
+/// NaN is false, so `mem` = QNaN would stay), the spec's order is followed.
+pub const fn min_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
+    select(F32, mem as u64, data as u64, flush_input, false) as u32
+}
+
+/// The new memory value of a float atomic max: the larger of `mem` (src0) and `data` (src1)
+/// by the spec's order, in which **-0 < +0** and a quiet NaN is smaller than -inf.
+///
+/// Rules (`001_f218f1deb4d558c2.txt §NaN 处理 / FP Max 选择规则`): signalling NaNs as in
+/// [`min_f32`] (`mem` first); else the larger by `QNaN < -inf < -float < -denorm < -0 < +0 <
+/// +denorm < +float < +inf`. Input flushing and ties as in [`min_f32`] (ties return `mem`,
+/// following the pseudocode `MEM = src > tmp ? src : tmp`); where the pseudocode's IEEE `>`
+/// differs (±0, NaN), the spec's order is followed.
+pub const fn max_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
+    select(F32, mem as u64, data as u64, flush_input, true) as u32
+}
+
+/// f64 version of [`min_f32`] (DS_MIN_F64, DS_MIN_RTN_F64); `flush_input` comes from the
+/// double-precision FP_DENORM bits (`001_f218f1deb4d558c2.txt §非正则？`: "denorm_double" affects
+/// F64).
+pub const fn min_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
+    select(F64, mem, data, flush_input, false)
+}
+
+/// f64 version of [`max_f32`] (DS_MAX_F64, DS_MAX_RTN_F64).
+pub const fn max_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
+    select(F64, mem, data, flush_input, true)
+}
