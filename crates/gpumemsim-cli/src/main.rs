@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod isa_cmds;
+mod run_cmd;
 
 /// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).
 #[derive(Parser)]
@@ -30,6 +31,8 @@ enum Command {
         /// Input file, or `-` for standard input (the default).
         file: Option<String>,
     },
+    /// Run an assembly program on one workgroup and report what the memory system did.
+    Run(run_cmd::RunArgs),
     /// Show an encoding's fields with their bit ranges and values.
     Explain {
         /// The encoding: bytes (`0x10,0x00,0x00,0xd8,0x01,0x02,0x00,0x00`) or one hexadecimal
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Asm { file } => isa_cmds::asm(file.as_deref()),
         Command::Disasm { file } => isa_cmds::disasm(file.as_deref().unwrap_or("-")),
         Command::Explain { bytes } => isa_cmds::explain(&bytes),
+        Command::Run(args) => run_cmd::run(&args),
     };
     let _ = std::io::stdout().flush();
     match result {

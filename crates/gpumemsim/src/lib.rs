@@ -1,9 +1,18 @@
-//! gpumemsim: the machine. The unit models (LDS and DS semantics, GDS/GWS, scalar memory,
-//! address spaces, bank conflicts) and the executor build on the instruction set in
-//! [`isa`]; see DESIGN.md for the layout this crate grows into.
+//! gpumemsim: the machine. Unit models (LDS and DS semantics, GDS, float rules) and the
+//! executor build on the instruction set in [`isa`]; see DESIGN.md for the layout this crate
+//! grows into. Data flows one way: instructions → [`exec`] → unit models → events and
+//! statistics.
 
 #![forbid(unsafe_code)]
 
 pub use rdna3_isa as isa;
 
+pub mod ds;
+pub mod event;
+pub mod exec;
+pub mod expr;
 pub mod fp;
+pub mod gds;
+pub mod lds;
+pub mod timing;
+pub mod wave;

@@ -1,0 +1,349 @@
+//! `gpumemsim run PROG.s`: run an assembly program on one workgroup.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use gpumemsim::exec::{RunConfig, Workgroup};
+use gpumemsim::expr::Expr;
+use gpumemsim::isa::asm::{assemble, AsmLine};
+use gpumemsim::lds::{AlignMode, LdsMode};
+use serde_json::{json, Map, Value};
+
+use crate::read_input;
+
+/// Options of `gpumemsim run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Assembly program (LLVM syntax, gfx1100), or `-` for standard input.
+    pub program: String,
+    /// Run waves of 64 lanes (default 32).
+    #[arg(long)]
+    pub wave64: bool,
+    /// Waves in the workgroup.
+    #[arg(long, default_value_t = 1)]
+    pub waves: u32,
+    /// LDS allocation of the workgroup in bytes (at most 65536).
+    #[arg(long, default_value_t = 65536)]
+    pub lds_size: u32,
+    /// LDS mode: waves on one CU, or spread over the WGP.
+    #[arg(long, value_enum, default_value_t = ModeArg::Cu)]
+    pub lds_mode: ModeArg,
+    /// SH_MEM_CONFIG alignment mode for LDS accesses.
+    #[arg(long, value_enum, default_value_t = AlignArg::Dword)]
+    pub align: AlignArg,
+    /// Initial register value, `REG=VALUE` (repeatable). REG: sN, vN, m0, exec, mode.
+    /// VALUE: an integer; for a VGPR an expression in `lane` and `wave` (e.g. `v1=lane*4`).
+    #[arg(long = "set", value_name = "REG=VALUE")]
+    pub sets: Vec<String>,
+    /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode,
+    /// lds:START:END, gds:START:END (bytes).
+    #[arg(long = "dump", value_name = "WHAT")]
+    pub dumps: Vec<String>,
+    /// Print one JSON object instead of a readable summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many instructions (all waves together).
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_steps: u64,
+}
+
+/// `--lds-mode`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ModeArg {
+    /// CU mode.
+    Cu,
+    /// WGP mode.
+    Wgp,
+}
+
+/// `--align`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum AlignArg {
+    /// ALIGNMENT_MODE_DWORD.
+    Dword,
+    /// ALIGNMENT_MODE_UNALIGNED.
+    Unaligned,
+}
+
+enum Target {
+    Vgpr(u32),
+    Sgpr(u32),
+    M0,
+    Exec,
+    Mode,
+}
+
+fn parse_target(reg: &str) -> Result<Target, String> {
+    let num = |s: &str, max: u32| -> Option<u32> {
+        let n: u32 = s.parse().ok()?;
+        (n <= max).then_some(n)
+    };
+    match reg {
+        "m0" => Ok(Target::M0),
+        "exec" => Ok(Target::Exec),
+        "mode" => Ok(Target::Mode),
+        _ => {
+            if let Some(n) = reg.strip_prefix('v').and_then(|s| num(s, 255)) {
+                Ok(Target::Vgpr(n))
+            } else if let Some(n) = reg.strip_prefix('s').and_then(|s| num(s, 105)) {
+                Ok(Target::Sgpr(n))
+            } else {
+                Err(format!(
+                    "unknown register `{reg}` (use v0-v255, s0-s105, m0, exec or mode)"
+                ))
+            }
+        }
+    }
+}
+
+fn apply_sets(sets: &[String], wg: &mut Workgroup) -> Result<(), String> {
+    for s in sets {
+        let Some((reg, value)) = s.split_once('=') else {
+            return Err(format!("--set {s}: expected REG=VALUE"));
+        };
+        let target = parse_target(reg.trim())?;
+        let vars: &[&str] = match target {
+            Target::Vgpr(_) => &["lane", "wave"],
+            _ => &["wave"],
+        };
+        let e = Expr::parse(value, vars)
+            .map_err(|e| format!("--set {s}: column {}: {}", e.col + reg.len() + 1, e.msg))?;
+        let size = wg.waves.first().map_or(32, |w| w.size);
+        for w in wg.waves.iter_mut() {
+            let wave_id = w.id as i64;
+            let lanes = if matches!(target, Target::Vgpr(_)) {
+                size
+            } else {
+                1
+            };
+            for lane in 0..lanes {
+                let v = e
+                    .eval(&|n| match n {
+                        "lane" => Some(lane as i64),
+                        "wave" => Some(wave_id),
+                        _ => None,
+                    })
+                    .map_err(|e| format!("--set {s}: {}", e.msg))?;
+                match target {
+                    Target::Vgpr(r) => w.set_vgpr(r, lane, v as u32),
+                    Target::Sgpr(r) => w.set_sreg(r, v as u32),
+                    Target::M0 => w.set_m0(v as u32),
+                    Target::Exec => w.set_exec(v as u64),
+                    Target::Mode => w.mode = v as u32,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_range(what: &str, rest: &str) -> Result<(u32, u32), String> {
+    let parse = |x: &str| -> Option<u32> {
+        let x = x.trim();
+        match x.strip_prefix("0x") {
+            Some(h) => u32::from_str_radix(h, 16).ok(),
+            None => x.parse().ok(),
+        }
+    };
+    let bad = || format!("--dump {what}: expected START:END in bytes, e.g. lds:0:64");
+    let (a, b) = rest.split_once(':').ok_or_else(bad)?;
+    let (a, b) = (parse(a).ok_or_else(bad)?, parse(b).ok_or_else(bad)?);
+    if b < a {
+        return Err(format!("--dump {what}: END is before START"));
+    }
+    if (b - a) > 16 * 1024 * 1024 {
+        return Err(format!("--dump {what}: range too large"));
+    }
+    Ok((a, b))
+}
+
+fn dump_value(what: &str, wg: &Workgroup) -> Result<Value, String> {
+    if let Some(rest) = what.strip_prefix("lds:") {
+        let (a, b) = parse_range(what, rest)?;
+        return Ok(json!(wg.lds.words(wg.alloc.base + a, wg.alloc.base + b)));
+    }
+    if let Some(rest) = what.strip_prefix("gds:") {
+        let (a, b) = parse_range(what, rest)?;
+        return Ok(json!(wg.gds.words(a, b)));
+    }
+    let per_wave = |f: &dyn Fn(&gpumemsim::wave::Wave) -> u64| -> Value {
+        json!(wg.waves.iter().map(f).collect::<Vec<u64>>())
+    };
+    Ok(match what {
+        "m0" => per_wave(&|w| w.m0() as u64),
+        "exec" => per_wave(&|w| w.exec()),
+        "vcc" => per_wave(&|w| w.vcc()),
+        "scc" => per_wave(&|w| w.scc as u64),
+        "mode" => per_wave(&|w| w.mode as u64),
+        _ => match parse_target(what)? {
+            Target::Vgpr(r) => json!(wg.waves.iter().map(|w| w.vgpr_lanes(r)).collect::<Vec<_>>()),
+            Target::Sgpr(r) => per_wave(&|w| w.sreg(r) as u64),
+            _ => unreachable_target(what)?,
+        },
+    })
+}
+
+fn unreachable_target(what: &str) -> Result<Value, String> {
+    Err(format!("--dump {what}: not something to dump"))
+}
+
+fn instructions_json(program: &[AsmLine], wg: &Workgroup) -> Value {
+    Value::Array(
+        program
+            .iter()
+            .zip(&wg.stats)
+            .enumerate()
+            .map(|(pc, (l, s))| {
+                json!({
+                    "pc": pc,
+                    "address": l.address,
+                    "line": l.line,
+                    "text": l.text(),
+                    "executions": s.executions,
+                    "cycles": s.cycles,
+                    "conflict_cycles": s.conflict_cycles,
+                    "stall_cycles": s.stall_cycles,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `gpumemsim run`.
+pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
+    let (name, text) = read_input(&args.program)?;
+    let prog = assemble(&text);
+    if !prog.errors.is_empty() {
+        for e in &prog.errors {
+            eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
+        }
+        return Ok(ExitCode::from(1));
+    }
+    let cfg = RunConfig {
+        wave_size: if args.wave64 { 64 } else { 32 },
+        waves: args.waves,
+        lds_size: args.lds_size,
+        lds_mode: match args.lds_mode {
+            ModeArg::Cu => LdsMode::Cu,
+            ModeArg::Wgp => LdsMode::Wgp,
+        },
+        align: match args.align {
+            AlignArg::Dword => AlignMode::Dword,
+            AlignArg::Unaligned => AlignMode::Unaligned,
+        },
+        max_steps: args.max_steps,
+        ..RunConfig::default()
+    };
+    let mut wg = Workgroup::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
+    apply_sets(&args.sets, &mut wg)?;
+    // Check dump requests before running, so a typo does not waste a run.
+    for d in &args.dumps {
+        dump_value(d, &wg)?;
+    }
+    let result = wg.run(&prog.lines, &cfg);
+    let mut dumps = Map::new();
+    for d in &args.dumps {
+        dumps.insert(d.clone(), dump_value(d, &wg)?);
+    }
+    let events: Vec<Value> = wg
+        .events
+        .iter()
+        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "message": e.message}))
+        .collect();
+    let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
+    if args.json {
+        let mut obj = json!({
+            "dump": Value::Object(dumps),
+            "events": events,
+            "instructions": instructions_json(&prog.lines, &wg),
+            "cycles": wg.cycles(),
+            "steps": wg.steps,
+            "waves": cfg.waves,
+            "wave_size": cfg.wave_size,
+        });
+        if let Some(e) = &error {
+            obj["error"] = json!(e);
+        }
+        println!("{obj}");
+    } else {
+        print!("{}", summary(&prog.lines, &wg, &dumps));
+    }
+    if let Some(e) = error {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn summary(program: &[AsmLine], wg: &Workgroup, dumps: &Map<String, Value>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} wave(s) of {} lanes, {} instructions executed, {} cycles",
+        wg.waves.len(),
+        wg.waves.first().map_or(32, |w| w.size),
+        wg.steps,
+        wg.cycles()
+    );
+    let _ = writeln!(
+        s,
+        "\n  pc  line  execs  cycles  conflict  stall  instruction"
+    );
+    for (pc, (l, st)) in program.iter().zip(&wg.stats).enumerate() {
+        let _ = writeln!(
+            s,
+            "{pc:>4} {:>5} {:>6} {:>7} {:>9} {:>6}  {}",
+            l.line,
+            st.executions,
+            st.cycles,
+            st.conflict_cycles,
+            st.stall_cycles,
+            l.text()
+        );
+    }
+    if !wg.events.is_empty() {
+        let _ = writeln!(s, "\nevents:");
+        for e in &wg.events {
+            let _ = writeln!(
+                s,
+                "  [{}] wave {} pc {}: {}",
+                e.kind, e.wave, e.pc, e.message
+            );
+        }
+    }
+    for (what, v) in dumps {
+        let _ = writeln!(s, "\n{what}:");
+        match v {
+            Value::Array(items) if what.starts_with("lds:") || what.starts_with("gds:") => {
+                for (i, chunk) in items.chunks(8).enumerate() {
+                    let words: Vec<String> = chunk
+                        .iter()
+                        .map(|x| format!("{:08x}", x.as_u64().unwrap_or(0)))
+                        .collect();
+                    let _ = writeln!(s, "  +{:#06x}: {}", i * 32, words.join(" "));
+                }
+            }
+            Value::Array(waves) => {
+                for (w, x) in waves.iter().enumerate() {
+                    match x {
+                        Value::Array(lanes) => {
+                            let vals: Vec<String> = lanes
+                                .iter()
+                                .map(|v| v.as_u64().unwrap_or(0).to_string())
+                                .collect();
+                            let _ = writeln!(s, "  wave {w}: [{}]", vals.join(", "));
+                        }
+                        other => {
+                            let _ = writeln!(s, "  wave {w}: {:#x}", other.as_u64().unwrap_or(0));
+                        }
+                    }
+                }
+            }
+            other => {
+                let _ = writeln!(s, "  {other}");
+            }
+        }
+    }
+    s
+}

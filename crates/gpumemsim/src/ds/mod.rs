@@ -1,0 +1,713 @@
+//! DS instruction semantics over a wave: LDS and GDS loads, stores and atomics, the lane
+//! permutes and swizzle, append/consume and the GS registers.
+//!
+//! Sources: 000_b892342bad162b52.txt (§数据共享索引和原子访问 addressing, §LDS 原子操作,
+//! §LDS 通道置换操作, §全局数据共享, §对齐和错误), 001_f218f1deb4d558c2.txt (float atomics), and
+//! the per-instruction pseudocode in `../shared/reference/rdna3-isa-pseudocode.txt`.
+//!
+//! Choices where the sources are silent (each is a named, tested behaviour):
+//! - Lanes of one instruction act in increasing lane order (000 §LDS 原子操作: the order of
+//!   lanes hitting one location is unspecified; each lane's read-modify-write is whole).
+//! - A lane whose access lies outside the allocation reads 0 and writes nothing
+//!   ([`crate::lds::Lds`]); one `lds_out_of_range` event per instruction lists such lanes.
+//! - A misaligned atomic lane raises MEMVIOL: an event of kind `memviol`; that lane's operation
+//!   is not performed and its return VGPRs are left unchanged.
+
+mod kind;
+pub mod ldsdir;
+
+pub use kind::{ds_kind, AtomicOp, DsKind, D16};
+
+use rdna3_isa::{Field, Instruction};
+
+use crate::event::Event;
+use crate::fp::{self, DenormCtl};
+use crate::gds::Gds;
+use crate::lds::{Lds, LdsAllocation};
+use crate::wave::Wave;
+
+/// One lane's memory access, for the bank model and statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneAccess {
+    /// Lane.
+    pub lane: u32,
+    /// Byte address within the allocation (LDS) or the GDS.
+    pub addr: u32,
+    /// Bytes.
+    pub bytes: u32,
+}
+
+/// What a DS instruction did, beyond register and memory contents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DsOutcome {
+    /// Every lane access in issue order (2addr forms give two per lane).
+    pub accesses: Vec<LaneAccess>,
+    /// The instruction accessed GDS.
+    pub gds: bool,
+}
+
+/// Why a DS instruction could not execute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DsError {
+    /// The simulator does not implement this instruction yet.
+    Unimplemented(&'static str),
+}
+
+/// The memories and the event log a DS instruction works on.
+pub struct DsEnv<'a> {
+    /// The workgroup's LDS.
+    pub lds: &'a mut Lds,
+    /// The workgroup's allocation.
+    pub alloc: LdsAllocation,
+    /// The device's GDS.
+    pub gds: &'a mut Gds,
+    /// Event log.
+    pub events: &'a mut Vec<Event>,
+    /// Program counter (instruction index) of the instruction, for events.
+    pub pc: usize,
+}
+
+/// Where a lane's access goes.
+#[derive(Clone, Copy)]
+enum Space {
+    Lds,
+    /// GDS through the M0 window.
+    Gds(u32),
+}
+
+struct Mem<'e, 'a> {
+    env: &'e mut DsEnv<'a>,
+    space: Space,
+    out_of_range: Vec<u32>,
+    outcome: DsOutcome,
+}
+
+impl Mem<'_, '_> {
+    fn read(&mut self, lane: u32, addr: u32, bytes: u32) -> u64 {
+        self.outcome.accesses.push(LaneAccess { lane, addr, bytes });
+        let value = match self.space {
+            Space::Lds => self.env.lds.read(self.env.alloc, addr, bytes).ok(),
+            Space::Gds(m0) => self
+                .env
+                .gds
+                .window(m0, addr, bytes)
+                .map(|a| self.env.gds.read(a, bytes)),
+        };
+        value.unwrap_or_else(|| {
+            self.out_of_range.push(lane);
+            0
+        })
+    }
+
+    fn read_wide(&mut self, lane: u32, addr: u32, dwords: u32) -> Vec<u32> {
+        self.outcome.accesses.push(LaneAccess {
+            lane,
+            addr,
+            bytes: dwords * 4,
+        });
+        let mut out = Vec::with_capacity(dwords as usize);
+        for k in 0..dwords {
+            let a = addr + 4 * k;
+            let part = match self.space {
+                Space::Lds => self.env.lds.read(self.env.alloc, a, 4).ok(),
+                Space::Gds(m0) => self
+                    .env
+                    .gds
+                    .window(m0, a, 4)
+                    .map(|x| self.env.gds.read(x, 4)),
+            };
+            match part {
+                Some(p) => out.push(p as u32),
+                None => {
+                    self.out_of_range.push(lane);
+                    return vec![0; dwords as usize];
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether all `bytes` at `addr` are in range (so a multi-dword write is all or nothing).
+    fn in_range(&self, addr: u32, bytes: u32) -> bool {
+        match self.space {
+            Space::Lds => addr as u64 + bytes as u64 <= self.env.alloc.size as u64,
+            Space::Gds(m0) => self.env.gds.window(m0, addr, bytes).is_some(),
+        }
+    }
+
+    fn write(&mut self, lane: u32, addr: u32, bytes: u32, v: u64) {
+        self.outcome.accesses.push(LaneAccess { lane, addr, bytes });
+        self.write_quiet(lane, addr, bytes, v);
+    }
+
+    /// A write that is part of an access already recorded (read-modify-write).
+    fn write_quiet(&mut self, lane: u32, addr: u32, bytes: u32, v: u64) {
+        if !self.in_range(addr, bytes) {
+            self.out_of_range.push(lane);
+            return;
+        }
+        match self.space {
+            Space::Lds => {
+                let _ = self.env.lds.write(self.env.alloc, addr, bytes, v);
+            }
+            Space::Gds(m0) => {
+                if let Some(a) = self.env.gds.window(m0, addr, bytes) {
+                    self.env.gds.write(a, bytes, v);
+                }
+            }
+        }
+    }
+
+    fn write_wide(&mut self, lane: u32, addr: u32, words: &[u32]) {
+        let bytes = 4 * words.len() as u32;
+        self.outcome.accesses.push(LaneAccess { lane, addr, bytes });
+        if !self.in_range(addr, bytes) {
+            self.out_of_range.push(lane);
+            return;
+        }
+        for (k, w) in words.iter().enumerate() {
+            self.write_quiet(lane, addr + 4 * k as u32, 4, *w as u64);
+        }
+    }
+}
+
+/// A 32-bit atomic's new memory value. `mode` is the wave's MODE register.
+pub fn atomic32(op: AtomicOp, mem: u32, d0: u32, d1: u32, mode: u32) -> u32 {
+    let f32ctl = DenormCtl::from_mode_f32(mode);
+    match op {
+        AtomicOp::Add => mem.wrapping_add(d0),
+        AtomicOp::Sub => mem.wrapping_sub(d0),
+        AtomicOp::Rsub => d0.wrapping_sub(mem),
+        AtomicOp::Inc => {
+            if mem >= d0 {
+                0
+            } else {
+                mem + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if mem == 0 || mem > d0 {
+                d0
+            } else {
+                mem - 1
+            }
+        }
+        AtomicOp::MinI => (d0 as i32).min(mem as i32) as u32,
+        AtomicOp::MaxI => (d0 as i32).max(mem as i32) as u32,
+        AtomicOp::MinU => d0.min(mem),
+        AtomicOp::MaxU => d0.max(mem),
+        AtomicOp::And => mem & d0,
+        AtomicOp::Or => mem | d0,
+        AtomicOp::Xor => mem ^ d0,
+        AtomicOp::Mskor => (mem & !d0) | d1,
+        AtomicOp::Xchg => d0,
+        AtomicOp::Cmpstore => {
+            if mem == d1 {
+                d0
+            } else {
+                mem
+            }
+        }
+        AtomicOp::Wrap => {
+            if mem >= d0 {
+                mem - d0
+            } else {
+                mem.wrapping_add(d1)
+            }
+        }
+        AtomicOp::AddF => fp::add_f32(mem, d0, f32ctl),
+        AtomicOp::MinF => fp::min_f32(mem, d0, f32ctl.flush_input),
+        AtomicOp::MaxF => fp::max_f32(mem, d0, f32ctl.flush_input),
+        AtomicOp::CmpstoreF => fp::cmpstore_f32(mem, d1, d0, f32ctl.flush_input),
+    }
+}
+
+/// A 64-bit atomic's new memory value.
+pub fn atomic64(op: AtomicOp, mem: u64, d0: u64, d1: u64, mode: u32) -> u64 {
+    let f64ctl = DenormCtl::from_mode_f64(mode);
+    match op {
+        AtomicOp::Add => mem.wrapping_add(d0),
+        AtomicOp::Sub => mem.wrapping_sub(d0),
+        AtomicOp::Rsub => d0.wrapping_sub(mem),
+        AtomicOp::Inc => {
+            if mem >= d0 {
+                0
+            } else {
+                mem + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if mem == 0 || mem > d0 {
+                d0
+            } else {
+                mem - 1
+            }
+        }
+        AtomicOp::MinI => (d0 as i64).min(mem as i64) as u64,
+        AtomicOp::MaxI => (d0 as i64).max(mem as i64) as u64,
+        AtomicOp::MinU => d0.min(mem),
+        AtomicOp::MaxU => d0.max(mem),
+        AtomicOp::And => mem & d0,
+        AtomicOp::Or => mem | d0,
+        AtomicOp::Xor => mem ^ d0,
+        AtomicOp::Mskor => (mem & !d0) | d1,
+        AtomicOp::Xchg => d0,
+        AtomicOp::Cmpstore => {
+            if mem == d1 {
+                d0
+            } else {
+                mem
+            }
+        }
+        AtomicOp::Wrap => {
+            if mem >= d0 {
+                mem - d0
+            } else {
+                mem.wrapping_add(d1)
+            }
+        }
+        // gfx11 has no 64-bit float add in DS; the table never classifies one.
+        AtomicOp::AddF => mem,
+        AtomicOp::MinF => fp::min_f64(mem, d0, f64ctl.flush_input),
+        AtomicOp::MaxF => fp::max_f64(mem, d0, f64ctl.flush_input),
+        AtomicOp::CmpstoreF => fp::cmpstore_f64(mem, d1, d0, f64ctl.flush_input),
+    }
+}
+
+fn vgpr64(w: &Wave, reg: u32, lane: u32) -> u64 {
+    w.vgpr(reg, lane) as u64 | (w.vgpr(reg + 1, lane) as u64) << 32
+}
+
+fn set_vgpr64(w: &mut Wave, reg: u32, lane: u32, v: u64) {
+    w.set_vgpr(reg, lane, v as u32);
+    w.set_vgpr(reg + 1, lane, (v >> 32) as u32);
+}
+
+fn sign_extend(v: u64, bytes: u32) -> u32 {
+    match bytes {
+        1 => v as u8 as i8 as i32 as u32,
+        2 => v as u16 as i16 as i32 as u32,
+        _ => v as u32,
+    }
+}
+
+/// The lane a `ds_swizzle_b32` lane `i` reads, or `None` for the modes this function does not
+/// cover. Modes (AMD RDNA3 ISA reference, DS_SWIZZLE_B32; the reference pseudocode file only
+/// keeps the FFT branch): offset ≥ 0xe000 FFT; 0xc000..=0xdfff rotate; bit 15 set otherwise
+/// quad permute (offset[7:0] selects a lane of each quad per lane); bit 15 clear: bit masks
+/// and [4:0], or [9:5], xor [14:10] within each group of 32 lanes.
+pub fn swizzle_source(offset: u32, i: u32) -> u32 {
+    let hi = i & 0x20;
+    if offset >= 0xe000 {
+        let mask = offset & 0x1f;
+        let mut j = (i & 0x1f).reverse_bits() >> 27;
+        j >>= mask.count_ones();
+        j |= i & mask;
+        j | hi
+    } else if offset >= 0xc000 {
+        let mask = offset & 0x1f;
+        let mut rotate = (offset >> 5) & 0x1f;
+        if offset & 0x400 != 0 {
+            rotate = rotate.wrapping_neg();
+        }
+        let j = (i & mask) | ((i.wrapping_add(rotate)) & !mask & 0x1f);
+        j | hi
+    } else if offset & 0x8000 != 0 {
+        let sel = (offset >> ((i & 3) * 2)) & 3;
+        (i & !3) | sel
+    } else {
+        let and = offset & 0x1f;
+        let or = (offset >> 5) & 0x1f;
+        let xor = (offset >> 10) & 0x1f;
+        ((((i & 0x1f) & and) | or) ^ xor) | hi
+    }
+}
+
+/// The node value that marks an empty stack slot or an absent child.
+pub const BVH_INVALID_NODE: u32 = 0xffff_ffff;
+
+/// `ds_bvh_stack_rtn_b32` for one lane; returns (VDST, new ADDR).
+///
+/// Sources: the pseudocode (DS_BVH_STACK_RTN_B32: push up to three valid children of DATA1,
+/// stopping at the last visited node DATA0; return DATA1[3] if valid, else pop), 000 §用于光线
+/// 追踪的 DS 堆栈操作 (a short per-thread stack that wraps and overwrites old entries), and
+/// the RDNA3 address layout documented in Mesa's RADV (`radv_build_bvh_stack_rtn_addr`):
+/// ADDR[17:0] = stack index, ADDR[31:18] = stack base in dwords; entries of one stack are 128
+/// bytes apart (32 lanes interleave); OFFSET1[5:4] selects 8, 16, 32 or 64 entries.
+///
+/// Choices: the index points at the top entry, so a push increments it and then writes, and a
+/// pop reads the top, writes [`BVH_INVALID_NODE`] there and decrements (this reads the
+/// pseudocode's pop literally and makes push its inverse); entry `i` lives at
+/// base + (i mod size) × 128; the index wraps in its 18 bits.
+fn bvh_stack(mem: &mut Mem, lane: u32, wave: &Wave, inst: &Instruction) -> (u32, u32) {
+    let addr_reg = inst.get(Field::Addr);
+    let packed = wave.vgpr(addr_reg, lane);
+    let base = (packed >> 18) * 4;
+    let mut index = packed & 0x3_ffff;
+    let size = 8u32 << ((inst.get(Field::Offset1) >> 4) & 3);
+    let slot = |i: u32| base + (i % size) * 128;
+    let last = wave.vgpr(inst.get(Field::Data0), lane);
+    let d1 = inst.get(Field::Data1);
+    let data: [u32; 4] = std::array::from_fn(|k| wave.vgpr(d1 + k as u32, lane));
+    let valid = |x: u32| x != BVH_INVALID_NODE && !(last != BVH_INVALID_NODE && x == last);
+    let mut stopped = false;
+    for &x in &data[..3] {
+        if valid(x) {
+            index = (index + 1) & 0x3_ffff;
+            mem.write(lane, slot(index), 4, x as u64);
+        } else if x == last {
+            stopped = true;
+            break;
+        }
+    }
+    let rtn = if !stopped && valid(data[3]) {
+        data[3]
+    } else {
+        let top = mem.read(lane, slot(index), 4) as u32;
+        mem.write_quiet(lane, slot(index), 4, BVH_INVALID_NODE as u64);
+        index = index.wrapping_sub(1) & 0x3_ffff;
+        top
+    };
+    (rtn, (packed & !0x3_ffff) | index)
+}
+
+/// Executes DS instruction `inst` on `wave`.
+pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<DsOutcome, DsError> {
+    let d = inst.def();
+    let Some(kind) = ds_kind(inst.opcode) else {
+        return Err(DsError::Unimplemented(d.name));
+    };
+    let gds = inst.get(Field::Gds) == 1;
+    let addr_reg = inst.get(Field::Addr);
+    let d0 = inst.get(Field::Data0);
+    let d1 = inst.get(Field::Data1);
+    let vdst = inst.get(Field::Vdst);
+    let off0 = inst.get(Field::Offset0);
+    let off1 = inst.get(Field::Offset1);
+    let offset = off1 << 8 | off0;
+    let mode = wave.mode;
+    let exec = wave.exec();
+    // GDS: one lane, the lowest in EXEC (000 §全局数据共享).
+    let lanes: u64 = if gds {
+        exec & exec.wrapping_neg()
+    } else {
+        exec
+    };
+    let mut mem = Mem {
+        env,
+        space: if gds {
+            Space::Gds(wave.m0())
+        } else {
+            Space::Lds
+        },
+        out_of_range: Vec::new(),
+        outcome: DsOutcome {
+            accesses: Vec::with_capacity(64),
+            gds,
+        },
+    };
+    let active = |l: u32| lanes >> l & 1 == 1;
+    match kind {
+        DsKind::Nop => {}
+        DsKind::GlobalSync => {
+            return Err(DsError::Unimplemented(d.name));
+        }
+        DsKind::BvhStack => {
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let (rtn, addr) = bvh_stack(&mut mem, l, wave, inst);
+                wave.set_vgpr(vdst, l, rtn);
+                wave.set_vgpr(addr_reg, l, addr);
+            }
+        }
+        DsKind::Load { bytes, signed, d16 } => {
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let a = mem
+                    .env
+                    .lds
+                    .effective(wave.vgpr(addr_reg, l).wrapping_add(offset), bytes);
+                if bytes > 8 {
+                    let words = mem.read_wide(l, a, bytes / 4);
+                    for (k, w) in words.iter().enumerate() {
+                        wave.set_vgpr(vdst + k as u32, l, *w);
+                    }
+                    continue;
+                }
+                let v = mem.read(l, a, bytes);
+                match (d16, bytes) {
+                    (_, 8) => set_vgpr64(wave, vdst, l, v),
+                    (D16::No, _) => {
+                        let x = if signed {
+                            sign_extend(v, bytes)
+                        } else {
+                            v as u32
+                        };
+                        wave.set_vgpr(vdst, l, x);
+                    }
+                    (half, _) => {
+                        let x16 = if signed {
+                            sign_extend(v, bytes) & 0xffff
+                        } else {
+                            v as u32 & 0xffff
+                        };
+                        let old = wave.vgpr(vdst, l);
+                        let new = if half == D16::Lo {
+                            (old & 0xffff_0000) | x16
+                        } else {
+                            (old & 0xffff) | x16 << 16
+                        };
+                        wave.set_vgpr(vdst, l, new);
+                    }
+                }
+            }
+        }
+        DsKind::Store { bytes, hi } => {
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let a = mem
+                    .env
+                    .lds
+                    .effective(wave.vgpr(addr_reg, l).wrapping_add(offset), bytes);
+                if bytes > 8 {
+                    let words: Vec<u32> = (0..bytes / 4).map(|k| wave.vgpr(d0 + k, l)).collect();
+                    mem.write_wide(l, a, &words);
+                    continue;
+                }
+                let v = if bytes == 8 {
+                    vgpr64(wave, d0, l)
+                } else if hi {
+                    (wave.vgpr(d0, l) >> 16) as u64
+                } else {
+                    wave.vgpr(d0, l) as u64
+                };
+                mem.write(l, a, bytes, v);
+            }
+        }
+        DsKind::Load2 { elem, stride64 }
+        | DsKind::Store2 { elem, stride64 }
+        | DsKind::Xchg2 { elem, stride64 } => {
+            let adj = elem * if stride64 { 64 } else { 1 };
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let base = wave.vgpr(addr_reg, l);
+                let a0 = mem.env.lds.effective(base.wrapping_add(off0 * adj), elem);
+                let a1 = mem.env.lds.effective(base.wrapping_add(off1 * adj), elem);
+                let dw = elem / 4;
+                match kind {
+                    DsKind::Load2 { .. } => {
+                        let v0 = mem.read(l, a0, elem);
+                        let v1 = mem.read(l, a1, elem);
+                        for (k, v) in [v0, v1].into_iter().enumerate() {
+                            if dw == 2 {
+                                set_vgpr64(wave, vdst + 2 * k as u32, l, v);
+                            } else {
+                                wave.set_vgpr(vdst + k as u32, l, v as u32);
+                            }
+                        }
+                    }
+                    DsKind::Store2 { .. } => {
+                        let (v0, v1) = if dw == 2 {
+                            (vgpr64(wave, d0, l), vgpr64(wave, d1, l))
+                        } else {
+                            (wave.vgpr(d0, l) as u64, wave.vgpr(d1, l) as u64)
+                        };
+                        mem.write(l, a0, elem, v0);
+                        mem.write(l, a1, elem, v1);
+                    }
+                    _ => {
+                        let (n0, n1) = if dw == 2 {
+                            (vgpr64(wave, d0, l), vgpr64(wave, d1, l))
+                        } else {
+                            (wave.vgpr(d0, l) as u64, wave.vgpr(d1, l) as u64)
+                        };
+                        let t0 = mem.read(l, a0, elem);
+                        let t1 = mem.read(l, a1, elem);
+                        mem.write_quiet(l, a0, elem, n0);
+                        mem.write_quiet(l, a1, elem, n1);
+                        for (k, v) in [t0, t1].into_iter().enumerate() {
+                            if dw == 2 {
+                                set_vgpr64(wave, vdst + 2 * k as u32, l, v);
+                            } else {
+                                wave.set_vgpr(vdst + k as u32, l, v as u32);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        DsKind::Atomic { op, b64, rtn } => {
+            let bytes = if b64 { 8 } else { 4 };
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let a = wave.vgpr(addr_reg, l).wrapping_add(offset);
+                if !a.is_multiple_of(bytes) {
+                    mem.env.events.push(Event {
+                        kind: "memviol",
+                        wave: wave.id,
+                        pc: mem.env.pc,
+                        message: format!(
+                            "{}: lane {l} address {a:#x} is not {bytes}-byte aligned (atomics must be aligned: MEMVIOL)",
+                            d.name
+                        ),
+                    });
+                    continue;
+                }
+                let old = mem.read(l, a, bytes);
+                let new = if b64 {
+                    atomic64(op, old, vgpr64(wave, d0, l), vgpr64(wave, d1, l), mode)
+                } else {
+                    atomic32(op, old as u32, wave.vgpr(d0, l), wave.vgpr(d1, l), mode) as u64
+                };
+                mem.write_quiet(l, a, bytes, new);
+                if rtn {
+                    if b64 {
+                        set_vgpr64(wave, vdst, l, old);
+                    } else {
+                        wave.set_vgpr(vdst, l, old as u32);
+                    }
+                }
+            }
+        }
+        DsKind::Condxchg32 => {
+            // Pseudocode DS_CONDXCHG32_RTN_B64: two dwords at (addr + offset) & 0xfff8; each
+            // is replaced by the data dword's low 31 bits when that dword's bit 31 is set.
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let a0 = wave.vgpr(addr_reg, l).wrapping_add(offset) & 0xfff8;
+                let data = vgpr64(wave, d0, l);
+                let old = mem.read(l, a0, 8);
+                for k in 0..2u32 {
+                    let dk = (data >> (32 * k)) as u32;
+                    if dk >> 31 == 1 {
+                        mem.write_quiet(l, a0 + 4 * k, 4, (dk & 0x7fff_ffff) as u64);
+                    }
+                }
+                set_vgpr64(wave, vdst, l, old);
+            }
+        }
+        DsKind::LoadAddtid | DsKind::StoreAddtid => {
+            // 000 §DS_{LOAD,STORE}_ADDTID 寻址: offset + M0[15:0] + lane × 4; no VGPR address.
+            let m0 = wave.m0() & 0xffff;
+            for l in (0..wave.size).filter(|&l| active(l)) {
+                let a = offset.wrapping_add(m0).wrapping_add(l * 4);
+                if kind == DsKind::LoadAddtid {
+                    let v = mem.read(l, a, 4);
+                    wave.set_vgpr(vdst, l, v as u32);
+                } else {
+                    let v = wave.vgpr(d0, l);
+                    mem.write(l, a, 4, v as u64);
+                }
+            }
+        }
+        DsKind::Permute | DsKind::Bpermute => {
+            // 000 §LDS 通道置换操作 and the pseudocode: index = (addr + offset) / 4 mod 32 (bits
+            // [6:2]); wave64 works as two independent wave32 halves; disabled source lanes
+            // give 0; for permute the highest source lane wins.
+            let mut tmp = [0u32; 64];
+            for i in 0..wave.size {
+                let half = i & 32;
+                let idx = (wave.vgpr(addr_reg, i).wrapping_add(offset) >> 2) & 31;
+                if kind == DsKind::Permute {
+                    if exec >> i & 1 == 1 {
+                        tmp[(half | idx) as usize] = wave.vgpr(d0, i);
+                    }
+                } else {
+                    let src = half | idx;
+                    if exec >> src & 1 == 1 {
+                        tmp[i as usize] = wave.vgpr(d0, src);
+                    }
+                }
+            }
+            for i in (0..wave.size).filter(|&l| exec >> l & 1 == 1) {
+                wave.set_vgpr(vdst, i, tmp[i as usize]);
+            }
+        }
+        DsKind::Swizzle => {
+            let mut tmp = [0u32; 64];
+            for i in 0..wave.size {
+                let j = swizzle_source(offset, i);
+                if exec >> j & 1 == 1 {
+                    tmp[i as usize] = wave.vgpr(addr_reg, j);
+                }
+            }
+            for i in (0..wave.size).filter(|&l| exec >> l & 1 == 1) {
+                wave.set_vgpr(vdst, i, tmp[i as usize]);
+            }
+        }
+        DsKind::Append | DsKind::Consume => {
+            // Pseudocode DS_APPEND/DS_CONSUME: addr = M0.base + offset, limited to M0.size
+            // (M0[31:16] base, M0[15:0] size, as for GDS); the old value goes to every active
+            // lane; the counter moves by the number of active lanes.
+            if exec != 0 {
+                let m0 = wave.m0();
+                let (base, size) = (m0 >> 16, m0 & 0xffff);
+                let n = exec.count_ones();
+                let first = exec.trailing_zeros();
+                let old = if offset as u64 + 4 <= size as u64 {
+                    let a = base + offset;
+                    let old = mem.read(first, a, 4) as u32;
+                    let new = if kind == DsKind::Append {
+                        old.wrapping_add(n)
+                    } else {
+                        old.wrapping_sub(n)
+                    };
+                    mem.write_quiet(first, a, 4, new as u64);
+                    old
+                } else {
+                    mem.out_of_range.push(first);
+                    0
+                };
+                for l in (0..wave.size).filter(|&l| exec >> l & 1 == 1) {
+                    wave.set_vgpr(vdst, l, old);
+                }
+            }
+        }
+        DsKind::GsReg { sub } => {
+            // 000 §GS NGG 流输出指令: the first active lane's DATA0; register offset0[5:2]; 8-15
+            // are 64-bit (two VDST registers). The spec's update line says offset0[4:2]; we
+            // read it as the same register as the return ([5:2]).
+            if exec != 0 {
+                let l = exec.trailing_zeros();
+                let idx = ((off0 >> 2) & 0xf) as usize;
+                let data = wave.vgpr(d0, l) as u64;
+                let regs = &mut mem.env.gds.gs_regs;
+                let old = regs[idx];
+                let new = if sub {
+                    old.wrapping_sub(data)
+                } else {
+                    old.wrapping_add(data)
+                };
+                regs[idx] = if idx >= 8 { new } else { new & 0xffff_ffff };
+                wave.set_vgpr(vdst, l, old as u32);
+                if idx >= 8 {
+                    wave.set_vgpr(vdst + 1, l, (old >> 32) as u32);
+                }
+            }
+        }
+    }
+    let Mem {
+        out_of_range,
+        outcome,
+        env,
+        ..
+    } = mem;
+    if !out_of_range.is_empty() {
+        let mut lanes = out_of_range;
+        lanes.dedup();
+        env.events.push(Event {
+            kind: if gds {
+                "gds_out_of_range"
+            } else {
+                "lds_out_of_range"
+            },
+            wave: wave.id,
+            pc: env.pc,
+            message: format!(
+                "{}: lanes {:?} accessed outside the {} (reads gave 0, writes were dropped)",
+                d.name,
+                lanes,
+                if gds {
+                    "M0 window of GDS"
+                } else {
+                    "LDS allocation"
+                }
+            ),
+        });
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,15 @@
+//! Diagnostic events: what a simulated program did that a user should know about (a rule it
+//! broke, an access outside its allocation), alongside the hardware's own answer.
+
+/// One event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Short machine-readable kind, e.g. `"memviol"`, `"lds_out_of_range"`.
+    pub kind: &'static str,
+    /// Wave index (in creation order).
+    pub wave: u32,
+    /// Index of the instruction in the program.
+    pub pc: usize,
+    /// Human-readable description.
+    pub message: String,
+}

@@ -1,0 +1,162 @@
+//! LDS storage and per-workgroup allocation.
+//!
+//! 000_b892342bad162b52.txt §概述: each WGP has 128 KB of LDS in 64 DWORD-wide banks, split in
+//! two halves of 32 banks, one per CU (pair of SIMD32s); a workgroup may allocate at most 64 KB,
+//! recorded in LDS_BASE/LDS_SIZE registers the shader cannot write, and every access is bounded
+//! by that allocation. §对齐和错误: misaligned atomics raise MEMVIOL; non-atomic accesses are
+//! auto-aligned to their element size in ALIGNMENT_MODE_DWORD and unrestricted in
+//! ALIGNMENT_MODE_UNALIGNED.
+
+/// Bytes of LDS in a WGP.
+pub const LDS_BYTES: u32 = 128 * 1024;
+/// Largest allocation one workgroup may request.
+pub const MAX_ALLOCATION: u32 = 64 * 1024;
+
+/// How the workgroup's waves are placed (000 §LDS 模式和分配).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LdsMode {
+    /// All waves of the workgroup on one CU, using that CU's half of the LDS.
+    #[default]
+    Cu,
+    /// Waves spread over both CUs of the WGP.
+    Wgp,
+}
+
+/// SH_MEM_CONFIG.ALIGNMENT_MODE (000 §对齐和错误).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AlignMode {
+    /// Non-atomic accesses are aligned down to a multiple of their element size.
+    #[default]
+    Dword,
+    /// No alignment requirement for non-atomic accesses.
+    Unaligned,
+}
+
+/// The LDS_BASE/LDS_SIZE of a workgroup: bytes `base .. base + size` of the WGP's LDS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LdsAllocation {
+    /// First byte.
+    pub base: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+impl LdsAllocation {
+    /// The allocation of `size` bytes a workgroup gets in `mode`: the first workgroup of a WGP
+    /// starts at byte 0 in either mode (in CU mode, of its CU's half). `size` above 64 KB is an
+    /// error, as the hardware cannot grant it.
+    pub fn new(size: u32, _mode: LdsMode) -> Result<LdsAllocation, String> {
+        if size > MAX_ALLOCATION {
+            return Err(format!(
+                "an LDS allocation is at most {MAX_ALLOCATION} bytes (64 KB per workgroup), not {size}"
+            ));
+        }
+        Ok(LdsAllocation { base: 0, size })
+    }
+}
+
+/// Why an access did not happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessFault {
+    /// Some byte lies outside the allocation.
+    OutOfRange,
+}
+
+/// The LDS of one WGP.
+#[derive(Clone)]
+pub struct Lds {
+    bytes: Vec<u8>,
+    /// Wave placement mode.
+    pub mode: LdsMode,
+    /// Alignment mode.
+    pub align: AlignMode,
+}
+
+impl Lds {
+    /// A zeroed LDS.
+    pub fn new(mode: LdsMode, align: AlignMode) -> Lds {
+        Lds {
+            bytes: vec![0; LDS_BYTES as usize],
+            mode,
+            align,
+        }
+    }
+
+    /// The byte index in the LDS array of `offset` within `alloc`, if the `size` bytes there
+    /// are inside the allocation.
+    ///
+    /// Out of range (a choice: the RDNA3 text only says accesses are limited to the
+    /// allocation): the whole access is dropped — reads return 0, writes change nothing — as
+    /// AMD's GCN-era ISA manuals describe for LDS; the executor reports an event.
+    #[inline]
+    fn index(alloc: LdsAllocation, offset: u32, size: u32) -> Result<usize, AccessFault> {
+        let end = offset as u64 + size as u64;
+        if end > alloc.size as u64 {
+            return Err(AccessFault::OutOfRange);
+        }
+        Ok((alloc.base + offset) as usize)
+    }
+
+    /// Reads `size` (1..=8) bytes little-endian at `offset` in `alloc`.
+    #[inline]
+    pub fn read(&self, alloc: LdsAllocation, offset: u32, size: u32) -> Result<u64, AccessFault> {
+        let i = Self::index(alloc, offset, size)?;
+        let n = size.min(8) as usize;
+        let mut buf = [0u8; 8];
+        buf[..n].copy_from_slice(&self.bytes[i..i + n]);
+        Ok(u64::from_le_bytes(buf))
+    }
+
+    /// Writes the low `size` (1..=8) bytes of `v` little-endian at `offset` in `alloc`.
+    #[inline]
+    pub fn write(
+        &mut self,
+        alloc: LdsAllocation,
+        offset: u32,
+        size: u32,
+        v: u64,
+    ) -> Result<(), AccessFault> {
+        let i = Self::index(alloc, offset, size)?;
+        let n = size.min(8) as usize;
+        self.bytes[i..i + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        Ok(())
+    }
+
+    /// The address a non-atomic access of `element` bytes really uses: aligned down to the
+    /// element size in [`AlignMode::Dword`] (12-byte elements align to 16, the next power of
+    /// two, our reading of "multiple of the element size" for b96), unchanged in
+    /// [`AlignMode::Unaligned`].
+    #[inline]
+    pub fn effective(&self, addr: u32, element: u32) -> u32 {
+        match self.align {
+            AlignMode::Dword => addr & !(element.next_power_of_two() - 1),
+            AlignMode::Unaligned => addr,
+        }
+    }
+
+    /// 32-bit words `start..end` (bytes, relative to the LDS array) for dumps; bytes past
+    /// the LDS read 0.
+    pub fn words(&self, start: u32, end: u32) -> Vec<u32> {
+        (start..end)
+            .step_by(4)
+            .map(|a| {
+                let mut v = 0u32;
+                for k in (0..4).rev() {
+                    v = v << 8 | *self.bytes.get((a + k) as usize).unwrap_or(&0) as u32;
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// Writes 32-bit words starting at byte `start` of the LDS array (for tests and setup).
+    pub fn fill_words(&mut self, start: u32, words: &[u32]) {
+        for (i, w) in words.iter().enumerate() {
+            for k in 0..4 {
+                if let Some(b) = self.bytes.get_mut(start as usize + 4 * i + k) {
+                    *b = (w >> (8 * k)) as u8;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! The cycle-approximate timing model's parameters, in one place.
+//!
+//! Each wave has its own clock. An instruction costs its issue cycles; an LDS instruction
+//! also occupies the LDS for its bank cycles and completes `lds_latency` cycles after that;
+//! `s_waitcnt` advances the wave's clock to the completion it waits for; `s_barrier`
+//! advances every wave of the workgroup to the latest arrival. The numbers are assumptions of
+//! this simulator (AMD publishes no cycle tables for RDNA3), chosen to be plausible and kept
+//! here so they can be calibrated.
+
+/// Timing parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimingParams {
+    /// Issue cycles of a scalar ALU or program-control instruction.
+    pub salu: u64,
+    /// Issue cycles of a vector ALU instruction per 32 lanes.
+    pub valu: u64,
+    /// Cycles from an LDS instruction's last bank cycle to its data in VGPRs.
+    pub lds_latency: u64,
+    /// Issue cycles of an LDS instruction per 32 lanes when it has no bank conflict
+    /// (000_b892342bad162b52.txt §数据共享索引和原子访问: 1 cycle for wave32, 2 for wave64).
+    pub lds_issue: u64,
+}
+
+impl Default for TimingParams {
+    fn default() -> TimingParams {
+        TimingParams {
+            salu: 1,
+            valu: 1,
+            lds_latency: 64,
+            lds_issue: 1,
+        }
+    }
+}

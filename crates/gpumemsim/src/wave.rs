@@ -1,0 +1,205 @@
+//! Wave state: the scalar and vector register files, EXEC, VCC, SCC, M0, MODE, STATUS and the
+//! wait counters of one wave32 or wave64.
+//!
+//! Scalar registers are kept in one array indexed by their operand code (see
+//! `rdna3_isa::regs`): 0-105 SGPRs, 106/107 VCC, 108-123 TTMPs, 124 `null` (reads 0, writes are
+//! dropped), 125 M0, 126/127 EXEC. So an instruction's scalar field indexes the file directly.
+
+use rdna3_isa::regs::{inline_int, FLOAT_CONSTANTS, M0, NULL};
+
+/// Number of VGPRs a wave can address.
+pub const VGPR_COUNT: usize = 256;
+/// Scalar code of `exec_lo`.
+pub const EXEC_LO: u32 = 126;
+/// Scalar code of `vcc_lo`.
+pub const VCC_LO: u32 = 106;
+
+/// MODE register fields used by the memory models (AMD RDNA3 ISA reference, MODE):
+/// FP_ROUND [3:0], FP_DENORM [7:4].
+pub mod mode {
+    /// Default MODE at wave launch: round to nearest even, denormals allowed in and out for
+    /// f32 and f64 (FP_DENORM = 0xf), as the AMDGPU ABI sets for compute kernels.
+    pub const DEFAULT: u32 = 0xf0;
+}
+
+/// Outstanding-operation counters of a wave (AMD RDNA3 ISA reference, "Data dependency
+/// resolution"): each counts instructions issued and not yet complete.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// LDS, GDS, constant (SMEM) and message operations.
+    pub lgkm: u32,
+    /// Exports and LDS parameter/direct loads.
+    pub exp: u32,
+    /// Vector memory loads.
+    pub vm: u32,
+    /// Vector memory stores.
+    pub vs: u32,
+}
+
+/// One wave.
+#[derive(Clone, Debug)]
+pub struct Wave {
+    /// Index of the wave in its workgroup.
+    pub id: u32,
+    /// 32 or 64.
+    pub size: u32,
+    /// Scalar operand file, indexed by operand code 0..=127.
+    sregs: [u32; 128],
+    /// VGPRs: `vgprs[reg * 64 + lane]`.
+    vgprs: Vec<u32>,
+    /// Scalar condition code.
+    pub scc: bool,
+    /// MODE register.
+    pub mode: u32,
+    /// STATUS.LDS_READY: parameter data is in LDS; LDS_PARAM_LOAD and LDS_DIRECT_LOAD stall
+    /// until it is set (000_b892342bad162b52.txt §像素参数插值). Kept as a flag: the
+    /// simulator does not model the rest of STATUS.
+    pub lds_ready: bool,
+    /// Program counter: index of the next instruction in the program.
+    pub pc: usize,
+    /// Outstanding operations.
+    pub counters: Counters,
+    /// Whether the wave has ended (`s_endpgm`).
+    pub done: bool,
+}
+
+impl Wave {
+    /// A wave with every register 0, EXEC all ones, MODE at its default.
+    pub fn new(id: u32, size: u32) -> Wave {
+        let mut w = Wave {
+            id,
+            size,
+            sregs: [0; 128],
+            vgprs: vec![0; VGPR_COUNT * 64],
+            scc: false,
+            mode: mode::DEFAULT,
+            lds_ready: true,
+            pc: 0,
+            counters: Counters::default(),
+            done: false,
+        };
+        w.set_exec(u64::MAX);
+        w
+    }
+
+    /// Mask of the lanes that exist (32 or 64 ones).
+    #[inline]
+    pub fn lane_mask(&self) -> u64 {
+        if self.size == 64 {
+            u64::MAX
+        } else {
+            0xffff_ffff
+        }
+    }
+
+    /// Reads a scalar register by operand code (`null` and codes above 127 read 0).
+    #[inline]
+    pub fn sreg(&self, code: u32) -> u32 {
+        if code == NULL || code >= 128 {
+            0
+        } else {
+            self.sregs[code as usize]
+        }
+    }
+
+    /// Writes a scalar register by operand code (`null` is dropped).
+    #[inline]
+    pub fn set_sreg(&mut self, code: u32, v: u32) {
+        if code != NULL && code < 128 {
+            self.sregs[code as usize] = v;
+        }
+    }
+
+    /// Reads a 64-bit scalar register pair starting at `code`.
+    pub fn sreg64(&self, code: u32) -> u64 {
+        self.sreg(code) as u64 | (self.sreg(code + 1) as u64) << 32
+    }
+
+    /// Writes a 64-bit scalar register pair starting at `code`.
+    pub fn set_sreg64(&mut self, code: u32, v: u64) {
+        if code == NULL {
+            return;
+        }
+        self.set_sreg(code, v as u32);
+        self.set_sreg(code + 1, (v >> 32) as u32);
+    }
+
+    /// The value of a scalar source operand of 32 bits: a register, an inline constant, or
+    /// `literal` for code 255. Float constants give their f32 bits.
+    pub fn ssrc32(&self, code: u32, literal: Option<u32>) -> u32 {
+        match code {
+            0..=127 => self.sreg(code),
+            128..=208 => inline_int(code).unwrap_or(0) as u32,
+            240..=248 => FLOAT_CONSTANTS[(code - 240) as usize].1,
+            253 => self.scc as u32,
+            251 => (self.vcc() & self.lane_mask() == 0) as u32,
+            252 => (self.exec() == 0) as u32,
+            255 => literal.unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    /// The value of a 64-bit scalar source: register pairs, inline constants (integers
+    /// sign-extended, floats as f64 bits), a literal zero-extended (as llvm-mc-19 encodes
+    /// 64-bit integer literals).
+    pub fn ssrc64(&self, code: u32, literal: Option<u32>) -> u64 {
+        match code {
+            0..=127 => self.sreg64(code),
+            128..=208 => inline_int(code).unwrap_or(0) as i64 as u64,
+            240..=248 => FLOAT_CONSTANTS[(code - 240) as usize].2,
+            255 => literal.unwrap_or(0) as u64,
+            _ => self.ssrc32(code, literal) as u64,
+        }
+    }
+
+    /// EXEC, masked to the wave's lanes.
+    #[inline]
+    pub fn exec(&self) -> u64 {
+        self.sreg64(EXEC_LO) & self.lane_mask()
+    }
+
+    /// Sets EXEC (bits past the wave's lanes are cleared).
+    pub fn set_exec(&mut self, v: u64) {
+        let v = v & self.lane_mask();
+        self.sregs[EXEC_LO as usize] = v as u32;
+        self.sregs[EXEC_LO as usize + 1] = (v >> 32) as u32;
+    }
+
+    /// VCC.
+    pub fn vcc(&self) -> u64 {
+        self.sreg64(VCC_LO)
+    }
+
+    /// M0.
+    #[inline]
+    pub fn m0(&self) -> u32 {
+        self.sregs[M0 as usize]
+    }
+
+    /// Sets M0.
+    pub fn set_m0(&mut self, v: u32) {
+        self.sregs[M0 as usize] = v;
+    }
+
+    /// VGPR `reg` of `lane` (registers past v255 read 0).
+    #[inline]
+    pub fn vgpr(&self, reg: u32, lane: u32) -> u32 {
+        self.vgprs
+            .get(reg as usize * 64 + lane as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Writes VGPR `reg` of `lane` (registers past v255 are dropped).
+    #[inline]
+    pub fn set_vgpr(&mut self, reg: u32, lane: u32, v: u32) {
+        if let Some(x) = self.vgprs.get_mut(reg as usize * 64 + lane as usize) {
+            *x = v;
+        }
+    }
+
+    /// Every lane of VGPR `reg`, for the wave's size.
+    pub fn vgpr_lanes(&self, reg: u32) -> Vec<u32> {
+        (0..self.size).map(|l| self.vgpr(reg, l)).collect()
+    }
+}
