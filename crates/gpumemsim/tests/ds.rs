@@ -839,3 +839,86 @@ fn f64_float_atomics_follow_the_orders_and_compare_rules() {
         "min returns the old value"
     );
 }
+
+#[test]
+fn param_load_then_v_interp_computes_p0_plus_i_p10_plus_j_p20() {
+    // One primitive for the whole wave: P0 = 2.0, P10 = 0.5, P20 = -1.0 for attr0.x.
+    let src = "lds_param_load v3, attr0.x wait_vdst:0\n\
+               v_interp_p10_f32 v4, v3, v1, v3 wait_exp:0\n\
+               v_interp_p2_f32 v5, v3, v2, v4 wait_exp:0\n\
+               v_interp_p2_f32 v6, -v3, v2, v4 clamp wait_exp:0\ns_endpgm\n";
+    let (p0, p10, p20) = (2.0f32, 0.5f32, -1.0f32);
+    let wg = run(src, |wg| {
+        // dword (p × 4 + chan) for attr 0, prim 0.
+        wg.lds.fill_words(
+            0,
+            &[p0.to_bits(), 0, 0, 0, p10.to_bits(), 0, 0, 0, p20.to_bits()],
+        );
+        let w = &mut wg.waves[0];
+        w.set_m0(0);
+        for l in 0..32 {
+            w.set_vgpr(1, l, (l as f32 / 32.0).to_bits()); // I
+            w.set_vgpr(2, l, (1.0 - l as f32 / 64.0).to_bits()); // J
+        }
+    });
+    let w = &wg.waves[0];
+    for l in 0..32 {
+        let (i, j) = (l as f32 / 32.0, 1.0 - l as f32 / 64.0);
+        let tmp = p10.mul_add(i, p0);
+        let want = p20.mul_add(j, tmp);
+        assert_eq!(f32::from_bits(w.vgpr(4, l)), tmp, "p10 lane {l}");
+        assert_eq!(f32::from_bits(w.vgpr(5, l)), want, "p2 lane {l}");
+        let neg = (-p20).mul_add(j, tmp).clamp(0.0, 1.0);
+        assert_eq!(f32::from_bits(w.vgpr(6, l)), neg, "neg + clamp lane {l}");
+    }
+}
+
+#[test]
+fn v_interp_f16_forms_select_halves_and_round() {
+    // P values as f16 pairs: low half attr0 (1.0, 0.25, 2.0), high half attr1 (3.0, 0.5, -4.0).
+    let pair = |lo: u16, hi: u16| (hi as u32) << 16 | lo as u32;
+    let src = "lds_param_load v3, attr0.x wait_vdst:0\n\
+               v_interp_p10_f16_f32 v4, v3, v1, v3 op_sel:[1,0,1,0] wait_exp:0\n\
+               v_interp_p2_f16_f32 v5, v3, v2, v4 op_sel:[1,0,0,1] wait_exp:0\n\
+               v_interp_p2_rtz_f16_f32 v6, v3, v2, v4 op_sel:[1,0,0,0] wait_exp:0\ns_endpgm\n";
+    let wg = run(src, |wg| {
+        wg.lds.fill_words(
+            0,
+            &[
+                pair(0x3c00, 0x4200),
+                0,
+                0,
+                0,
+                pair(0x3400, 0x3800),
+                0,
+                0,
+                0,
+                pair(0x4000, 0xc400),
+            ],
+        );
+        let w = &mut wg.waves[0];
+        for l in 0..32 {
+            w.set_vgpr(1, l, 0.5f32.to_bits());
+            w.set_vgpr(2, l, (1.0f32 / 3.0).to_bits());
+            w.set_vgpr(5, l, 0x1111_2222);
+            w.set_vgpr(6, l, 0x3333_4444);
+        }
+    });
+    let w = &wg.waves[0];
+    // High halves: tmp = 0.5 × 0.5 + 3.0 = 3.25; result = -4 × (1/3) + 3.25 = 1.91666...
+    assert_eq!(f32::from_bits(w.vgpr(4, 7)), 3.25);
+    let exact = (-4.0f32).mul_add(1.0 / 3.0, 3.25);
+    // With 1/3 rounded to f32 the fused result is 0x3ff55555 (1.9166666); as f16 that is 938.67
+    // steps of 2^-10 above 1.0: nearest 0x3fab, toward zero 0x3faa.
+    assert_eq!(exact.to_bits(), 0x3ff5_5555);
+    assert_eq!(
+        w.vgpr(5, 7),
+        0x3fab_2222,
+        "p2_f16 writes the high half (op_sel[3])"
+    );
+    assert_eq!(
+        w.vgpr(6, 7),
+        0x3333_3faa,
+        "rtz rounds toward zero into the low half"
+    );
+}

@@ -3,6 +3,7 @@
 //! per-instruction statistics and events.
 
 mod salu;
+mod vinterp;
 
 use std::collections::HashMap;
 
@@ -399,6 +400,12 @@ impl Workgroup {
                     counter: Counter::Lgkm,
                     done_at: begin + busy + t.lds_latency,
                 });
+            }
+            Format::Vinterp => {
+                // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值).
+                self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
+                vinterp::execute(inst, &mut self.waves[wi]);
+                cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
             }
             Format::Ldsdir => {
                 let mut env = DsEnv {

@@ -38,6 +38,7 @@
 mod add;
 mod cmpstore;
 mod select;
+pub mod valu;
 
 pub use add::{add_f32, ADD_F32_INVALID_NAN};
 pub use cmpstore::{cmpstore_f32, cmpstore_f64};
