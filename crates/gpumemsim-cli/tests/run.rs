@@ -1,0 +1,152 @@
+//! `gpumemsim run`, end to end.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], program: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(program.as_bytes())
+        .expect("write");
+    child.wait_with_output().expect("wait")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+#[test]
+fn json_has_dumps_per_wave_events_and_instruction_statistics() {
+    let prog = "ds_store_b32 v1, v0\ns_waitcnt lgkmcnt(0)\ns_barrier\nds_load_b32 v2, v1 offset:128\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--waves",
+            "2",
+            "--set",
+            "v1=(lane+wave*32)*4",
+            "--set",
+            "s3=wave+7",
+            "--dump",
+            "v2",
+            "--dump",
+            "s3",
+            "--dump",
+            "lds:0:16",
+            "--json",
+        ],
+        prog,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    let v2 = j["dump"]["v2"].as_array().expect("per wave");
+    assert_eq!(v2.len(), 2);
+    // Lane l of wave w stores its work-item id l + 32w at word l + 32w; after the barrier it
+    // loads word l + 32w + 32, which wave w + 1 stored.
+    assert_eq!(
+        v2[0][0], 32,
+        "wave 0 lane 0 reads what wave 1 lane 0 stored"
+    );
+    assert_eq!(v2[1][0], 0, "wave 1 reads past the stored words");
+    assert_eq!(j["dump"]["s3"], serde_json::json!([7, 8]));
+    assert_eq!(j["dump"]["lds:0:16"], serde_json::json!([0, 1, 2, 3]));
+    let inst = j["instructions"].as_array().expect("instructions");
+    assert_eq!(inst.len(), 6);
+    assert_eq!(inst[0]["text"], "ds_store_b32 v1, v0");
+    assert_eq!(inst[0]["executions"], 2);
+    assert!(
+        inst[1]["stall_cycles"].as_u64().expect("stall") > 0,
+        "the wait for the store stalls"
+    );
+    assert!(j["events"].as_array().expect("events").is_empty());
+    assert!(j["cycles"].as_u64().expect("cycles") > 0);
+}
+
+#[test]
+fn events_report_memviol_with_wave_and_pc() {
+    let o = run(
+        &["run", "-", "--set", "v1=lane*4+2", "--json"],
+        "s_nop 0\nds_add_u32 v1, v0\ns_endpgm\n",
+    );
+    let j = json(&o);
+    let e = &j["events"][0];
+    assert_eq!(e["kind"], "memviol");
+    assert_eq!(e["wave"], 0);
+    assert_eq!(e["pc"], 1);
+    assert!(e["message"]
+        .as_str()
+        .expect("message")
+        .contains("ds_add_u32"));
+}
+
+#[test]
+fn unimplemented_instructions_and_runaway_loops_stop_with_a_clear_error() {
+    let o = run(
+        &["run", "-"],
+        "s_nop 0\nbuffer_load_b32 v1, off, s[4:7], 0\ns_endpgm\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 2 (pc 1): instruction `buffer_load_b32` is not implemented"),
+        "{err}"
+    );
+    let o = run(
+        &["run", "-", "--max-steps", "100", "--json"],
+        "top:\ns_branch top\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let j = json(&o);
+    assert!(j["error"]
+        .as_str()
+        .expect("error")
+        .contains("stopped after 100 instructions"));
+}
+
+#[test]
+fn bad_options_are_explained() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--set", "v300=1"], "unknown register `v300`"),
+        (&["--set", "v1=lane*"], "--set v1=lane*: column 9"),
+        (&["--set", "s1=lane"], "unknown variable `lane`"),
+        (&["--dump", "lds:8"], "expected START:END"),
+        (&["--lds-size", "70000"], "at most 65536 bytes"),
+        (&["--waves", "0"], "1 to 32 waves"),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["run", "-"];
+        all.extend_from_slice(args);
+        let o = run(&all, "s_endpgm\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let o = run(&["run", "-"], "ds_load_b32 v1\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("<stdin>:1:15: error:"));
+}
+
+#[test]
+fn readable_summary_lists_instructions_and_dumps() {
+    let o = run(
+        &["run", "-", "--wave64", "--dump", "v0", "--dump", "exec"],
+        "s_endpgm\n",
+    );
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("1 wave(s) of 64 lanes"), "{out}");
+    assert!(out.contains("s_endpgm"), "{out}");
+    assert!(out.contains("wave 0: [0, 1, 2,"), "{out}");
+    assert!(out.contains("wave 0: 0xffffffffffffffff"), "{out}");
+}
