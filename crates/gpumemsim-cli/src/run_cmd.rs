@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use gpumemsim::exec::{RunConfig, Workgroup};
+use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::expr::Expr;
 use gpumemsim::isa::asm::{assemble, AsmLine};
 use gpumemsim::lds::{AlignMode, LdsMode};
@@ -20,9 +20,33 @@ pub struct RunArgs {
     /// Run waves of 64 lanes (default 32).
     #[arg(long)]
     pub wave64: bool,
-    /// Waves in the workgroup.
+    /// Waves in each workgroup.
     #[arg(long, default_value_t = 1)]
     pub waves: u32,
+    /// Workgroups on the device (each with its own LDS allocation; s0 = workgroup id).
+    #[arg(long, default_value_t = 1)]
+    pub workgroups: u32,
+    /// Scheduling seed: 0 runs the wave with the earliest clock first; other seeds shake the
+    /// interleaving reproducibly.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// GDS size in bytes.
+    #[arg(long, default_value_t = 4096)]
+    pub gds_size: u32,
+    /// First GWS resource of the VMID (GDS_GWS_VMID base).
+    #[arg(long, default_value_t = 0)]
+    pub gws_base: u32,
+    /// Number of GWS resources of the VMID.
+    #[arg(long, default_value_t = 64)]
+    pub gws_size: u32,
+    /// Preset a GWS resource's counter before the run, `RID=VALUE` (repeatable), as the
+    /// driver does through GDS_GWS_RESOURCE.
+    #[arg(long = "gws-init", value_name = "RID=VALUE")]
+    pub gws_init: Vec<String>,
+    /// Make ordered-count counter INDEX (0-3) a ring of SIZE entries (ordered alloc),
+    /// `INDEX=SIZE` (repeatable); others are append pointers.
+    #[arg(long = "ordered-ring", value_name = "INDEX=SIZE")]
+    pub ordered_ring: Vec<String>,
     /// LDS allocation of the workgroup in bytes (at most 65536).
     #[arg(long, default_value_t = 65536)]
     pub lds_size: u32,
@@ -33,11 +57,12 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = AlignArg::Dword)]
     pub align: AlignArg,
     /// Initial register value, `REG=VALUE` (repeatable). REG: sN, vN, m0, exec, mode.
-    /// VALUE: an integer; for a VGPR an expression in `lane` and `wave` (e.g. `v1=lane*4`).
+    /// VALUE: an integer expression in `wave` (the wave's index in creation order, all
+    /// workgroups) and `group` (its workgroup); for a VGPR also in `lane` (e.g. `v1=lane*4`).
     #[arg(long = "set", value_name = "REG=VALUE")]
     pub sets: Vec<String>,
-    /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode,
-    /// lds:START:END, gds:START:END (bytes).
+    /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode (one value per
+    /// wave, all workgroups), lds:START:END (workgroup 0's LDS), gds:START:END (bytes).
     #[arg(long = "dump", value_name = "WHAT")]
     pub dumps: Vec<String>,
     /// Print one JSON object instead of a readable summary.
@@ -97,21 +122,22 @@ fn parse_target(reg: &str) -> Result<Target, String> {
     }
 }
 
-fn apply_sets(sets: &[String], wg: &mut Workgroup) -> Result<(), String> {
+fn apply_sets(sets: &[String], wg: &mut Device) -> Result<(), String> {
     for s in sets {
         let Some((reg, value)) = s.split_once('=') else {
             return Err(format!("--set {s}: expected REG=VALUE"));
         };
         let target = parse_target(reg.trim())?;
         let vars: &[&str] = match target {
-            Target::Vgpr(_) => &["lane", "wave"],
-            _ => &["wave"],
+            Target::Vgpr(_) => &["lane", "wave", "group"],
+            _ => &["wave", "group"],
         };
         let e = Expr::parse(value, vars)
             .map_err(|e| format!("--set {s}: column {}: {}", e.col + reg.len() + 1, e.msg))?;
         let size = wg.waves.first().map_or(32, |w| w.size);
-        for w in wg.waves.iter_mut() {
+        for (w, &group) in wg.waves.iter_mut().zip(&wg.wave_group) {
             let wave_id = w.id as i64;
+            let group = group as i64;
             let lanes = if matches!(target, Target::Vgpr(_)) {
                 size
             } else {
@@ -122,6 +148,7 @@ fn apply_sets(sets: &[String], wg: &mut Workgroup) -> Result<(), String> {
                     .eval(&|n| match n {
                         "lane" => Some(lane as i64),
                         "wave" => Some(wave_id),
+                        "group" => Some(group),
                         _ => None,
                     })
                     .map_err(|e| format!("--set {s}: {}", e.msg))?;
@@ -136,6 +163,19 @@ fn apply_sets(sets: &[String], wg: &mut Workgroup) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn parse_pair(opt: &str, text: &str) -> Result<(u64, u64), String> {
+    let num = |x: &str| -> Option<u64> {
+        let x = x.trim();
+        match x.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => x.parse().ok(),
+        }
+    };
+    let bad = || format!("{opt} {text}: expected two integers A=B");
+    let (a, b) = text.split_once('=').ok_or_else(bad)?;
+    Ok((num(a).ok_or_else(bad)?, num(b).ok_or_else(bad)?))
 }
 
 fn parse_range(what: &str, rest: &str) -> Result<(u32, u32), String> {
@@ -158,10 +198,10 @@ fn parse_range(what: &str, rest: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
-fn dump_value(what: &str, wg: &Workgroup) -> Result<Value, String> {
+fn dump_value(what: &str, wg: &Device) -> Result<Value, String> {
     if let Some(rest) = what.strip_prefix("lds:") {
         let (a, b) = parse_range(what, rest)?;
-        return Ok(json!(wg.lds.words(wg.alloc.base + a, wg.alloc.base + b)));
+        return Ok(json!(wg.lds[0].words(wg.alloc.base + a, wg.alloc.base + b)));
     }
     if let Some(rest) = what.strip_prefix("gds:") {
         let (a, b) = parse_range(what, rest)?;
@@ -188,7 +228,7 @@ fn unreachable_target(what: &str) -> Result<Value, String> {
     Err(format!("--dump {what}: not something to dump"))
 }
 
-fn instructions_json(program: &[AsmLine], wg: &Workgroup) -> Value {
+fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
     Value::Array(
         program
             .iter()
@@ -220,9 +260,27 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::from(1));
     }
+    let mut rings = [None; 4];
+    for r in &args.ordered_ring {
+        let (i, n) = parse_pair("--ordered-ring", r)?;
+        if i > 3 || n == 0 {
+            return Err(format!(
+                "--ordered-ring {r}: INDEX is 0-3 and SIZE at least 1"
+            ));
+        }
+        rings[i as usize] = Some(n as u32);
+    }
     let cfg = RunConfig {
         wave_size: if args.wave64 { 64 } else { 32 },
         waves: args.waves,
+        workgroups: args.workgroups,
+        seed: args.seed,
+        gds_size: args.gds_size,
+        gws: gpumemsim::gws::GwsConfig {
+            base: args.gws_base,
+            size: args.gws_size,
+        },
+        ordered_rings: rings,
         lds_size: args.lds_size,
         lds_mode: match args.lds_mode {
             ModeArg::Cu => LdsMode::Cu,
@@ -235,8 +293,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         max_steps: args.max_steps,
         ..RunConfig::default()
     };
-    let mut wg = Workgroup::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
+    let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
     apply_sets(&args.sets, &mut wg)?;
+    for g in &args.gws_init {
+        let (rid, v) = parse_pair("--gws-init", g)?;
+        if rid >= 64 {
+            return Err(format!("--gws-init {g}: resource ids are 0-63"));
+        }
+        wg.gws.resources[rid as usize].counter = v as u32 & 0xfff;
+    }
     // Check dump requests before running, so a typo does not waste a run.
     for d in &args.dumps {
         dump_value(d, &wg)?;
@@ -260,6 +325,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             "cycles": wg.cycles(),
             "steps": wg.steps,
             "waves": cfg.waves,
+            "workgroups": cfg.workgroups,
             "wave_size": cfg.wave_size,
         });
         if let Some(e) = &error {
@@ -276,7 +342,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn summary(program: &[AsmLine], wg: &Workgroup, dumps: &Map<String, Value>) -> String {
+fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -4,7 +4,7 @@
 //! issue 3: at least 20 million per second on one core).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gpumemsim::exec::{RunConfig, Workgroup};
+use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::isa::asm::assemble;
 
 const ITERATIONS: u32 = 2000;
@@ -35,7 +35,7 @@ fn bench(c: &mut Criterion) {
         ));
         g.bench_function(format!("ds_add_u32_wave{wave}_lane_ops"), |b| {
             b.iter(|| {
-                let mut wg = Workgroup::new(&cfg, prog.lines.len()).expect("config");
+                let mut wg = Device::new(&cfg, prog.lines.len()).expect("config");
                 for l in 0..wave {
                     wg.waves[0].set_vgpr(1, l, 4 * l);
                     wg.waves[0].set_vgpr(2, l, 1);

@@ -13,6 +13,7 @@ pub mod exec;
 pub mod expr;
 pub mod fp;
 pub mod gds;
+pub mod gws;
 pub mod lds;
 pub mod timing;
 pub mod wave;

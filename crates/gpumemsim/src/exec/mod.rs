@@ -1,30 +1,44 @@
-//! The interpreter and scheduler: runs a program on the waves of one workgroup, which share
-//! one LDS allocation, dispatches memory instructions to the unit models, and keeps time,
-//! per-instruction statistics and events.
+//! The interpreter and scheduler: runs a program on the waves of one or more workgroups (each
+//! with its own LDS allocation, all sharing the device's GDS and GWS), dispatches memory
+//! instructions to the unit models, and keeps time, per-instruction statistics and events.
+//!
+//! Scheduling: waves are created workgroup by workgroup, wave by wave (the creation order
+//! ordered count relies on). Each step runs one instruction of the runnable wave with the
+//! earliest clock (ties: the lowest index); with a nonzero seed, each candidate's clock gets a
+//! pseudo-random jitter of up to [`SEED_JITTER`] cycles first, so different seeds give
+//! different (and each reproducible) interleavings. Waves that wait — at `s_barrier`, on a GWS
+//! semaphore or barrier, for their ordered-count turn, or after a GWS NACK — block until woken;
+//! when every live wave is blocked the run stops with a deadlock report.
 
+mod global_sync;
 mod salu;
+mod step;
 mod vinterp;
 
 use std::collections::HashMap;
 
 use rdna3_isa::asm::AsmLine;
-use rdna3_isa::{Field, Format, Instruction};
 
-use crate::ds::{self, DsEnv, DsError};
 use crate::event::Event;
 use crate::gds::{Gds, DEFAULT_GDS_BYTES};
+use crate::gws::{Gws, GwsConfig, OrderedCount, ORDERED_COUNTERS};
 use crate::lds::{AlignMode, Lds, LdsAllocation, LdsMode};
 use crate::timing::TimingParams;
 use crate::wave::Wave;
+
+/// Largest clock jitter a nonzero seed adds when choosing the next wave.
+pub const SEED_JITTER: u64 = 64;
 
 /// How to run a program.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
     /// 32 or 64.
     pub wave_size: u32,
-    /// Waves in the workgroup.
+    /// Waves in each workgroup.
     pub waves: u32,
-    /// LDS allocation of the workgroup (bytes).
+    /// Workgroups.
+    pub workgroups: u32,
+    /// LDS allocation of each workgroup (bytes).
     pub lds_size: u32,
     /// CU or WGP mode.
     pub lds_mode: LdsMode,
@@ -32,6 +46,12 @@ pub struct RunConfig {
     pub align: AlignMode,
     /// GDS size (bytes).
     pub gds_size: u32,
+    /// The VMID's GWS resources.
+    pub gws: GwsConfig,
+    /// Ring sizes of the ordered-count counters (`None`: append buffer).
+    pub ordered_rings: [Option<u32>; ORDERED_COUNTERS],
+    /// Scheduling seed (0: earliest clock first).
+    pub seed: u64,
     /// Instructions executed (all waves together) before the run is stopped.
     pub max_steps: u64,
     /// Timing parameters.
@@ -43,10 +63,14 @@ impl Default for RunConfig {
         RunConfig {
             wave_size: 32,
             waves: 1,
+            workgroups: 1,
             lds_size: 65536,
             lds_mode: LdsMode::Cu,
             align: AlignMode::Dword,
             gds_size: DEFAULT_GDS_BYTES,
+            gws: GwsConfig::default(),
+            ordered_rings: [None; ORDERED_COUNTERS],
+            seed: 0,
             max_steps: 10_000_000,
             timing: TimingParams::default(),
         }
@@ -62,7 +86,7 @@ pub struct InstStats {
     pub cycles: u64,
     /// Of those, cycles lost to LDS bank conflicts.
     pub conflict_cycles: u64,
-    /// Cycles its waves stalled on it (`s_waitcnt`, `s_barrier`).
+    /// Cycles its waves stalled on it (`s_waitcnt`, barriers, LDS busy, GWS waits).
     pub stall_cycles: u64,
 }
 
@@ -90,6 +114,8 @@ pub enum RunError {
         /// Source line.
         line: usize,
     },
+    /// Every live wave is blocked; one line per blocked wave says what it waits for.
+    Deadlock(Vec<String>),
     /// The configuration cannot be run.
     Config(String),
 }
@@ -108,6 +134,9 @@ impl std::fmt::Display for RunError {
             RunError::BadBranch { pc, line } => {
                 write!(f, "line {line} (pc {pc}): branch target is outside the program")
             }
+            RunError::Deadlock(waits) => {
+                write!(f, "deadlock: every live wave is blocked: {}", waits.join("; "))
+            }
             RunError::Config(m) => f.write_str(m),
         }
     }
@@ -117,27 +146,67 @@ impl std::error::Error for RunError {}
 
 /// An outstanding memory operation of a wave.
 #[derive(Clone, Copy, Debug)]
-struct Pending {
-    counter: Counter,
-    done_at: u64,
+pub(crate) struct Pending {
+    pub counter: Counter,
+    pub done_at: u64,
+    /// A GDS/GWS operation (the GWS programming rules look for these).
+    pub gds: bool,
 }
 
+/// Which wait counter an operation counts against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Counter {
+pub(crate) enum Counter {
     Lgkm,
     Exp,
 }
 
-/// A workgroup: its waves, LDS, the device GDS, and what the run observed.
-pub struct Workgroup {
+/// What a blocked wave waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waiting {
+    /// `s_barrier` at this instruction.
+    Barrier {
+        /// Instruction index.
+        pc: usize,
+    },
+    /// A GWS semaphore or barrier resource.
+    Gws {
+        /// Resource id.
+        rid: u32,
+        /// Instruction index.
+        pc: usize,
+    },
+    /// Its turn on an ordered-count counter.
+    Ordered {
+        /// Counter index.
+        index: usize,
+        /// Instruction index.
+        pc: usize,
+    },
+    /// GWS answered NACK (resource id clamped): the wave rewound and stalls.
+    Nack {
+        /// The clamped resource id.
+        rid: u32,
+        /// Instruction index.
+        pc: usize,
+    },
+}
+
+/// The simulated device: its workgroups' waves and LDS, GDS, GWS, and what the run observed.
+pub struct Device {
     /// Waves in creation order.
     pub waves: Vec<Wave>,
-    /// The WGP's LDS.
-    pub lds: Lds,
-    /// The workgroup's allocation.
+    /// Each wave's workgroup.
+    pub wave_group: Vec<usize>,
+    /// Each workgroup's LDS (one WGP each).
+    pub lds: Vec<Lds>,
+    /// The allocation every workgroup gets.
     pub alloc: LdsAllocation,
     /// The device GDS.
     pub gds: Gds,
+    /// The GWS resources.
+    pub gws: Gws,
+    /// The ordered-count counters.
+    pub ordered: OrderedCount,
     /// Events in the order they happened.
     pub events: Vec<Event>,
     /// Per-instruction statistics, indexed like the program.
@@ -146,16 +215,17 @@ pub struct Workgroup {
     pub clocks: Vec<u64>,
     /// Instructions executed.
     pub steps: u64,
+    /// What each blocked wave waits for.
+    pub waits: Vec<Option<Waiting>>,
     pending: Vec<Vec<Pending>>,
-    /// For each wave waiting at `s_barrier`: the barrier's instruction index.
-    at_barrier: Vec<Option<usize>>,
-    lds_free_at: u64,
+    lds_free_at: Vec<u64>,
+    rng: u64,
 }
 
-impl Workgroup {
-    /// A workgroup for `cfg`, waves initialised as the issue's `run` command defines
-    /// (v0 = work-item id = lane + wave × wave size; everything else 0, EXEC all ones).
-    pub fn new(cfg: &RunConfig, program_len: usize) -> Result<Workgroup, RunError> {
+impl Device {
+    /// A device for `cfg`, waves initialised as the `run` command defines (v0 = work-item id
+    /// = lane + wave-in-group × wave size; s0 = workgroup id; everything else 0, EXEC all ones).
+    pub fn new(cfg: &RunConfig, program_len: usize) -> Result<Device, RunError> {
         if cfg.wave_size != 32 && cfg.wave_size != 64 {
             return Err(RunError::Config(format!(
                 "wave size must be 32 or 64, not {}",
@@ -168,35 +238,71 @@ impl Workgroup {
                 cfg.waves
             )));
         }
+        if cfg.workgroups == 0 || cfg.workgroups > 4096 {
+            return Err(RunError::Config(format!(
+                "the device runs 1 to 4096 workgroups, not {}",
+                cfg.workgroups
+            )));
+        }
+        if cfg.gws.size == 0 || cfg.gws.base + cfg.gws.size > crate::gws::GWS_RESOURCES {
+            return Err(RunError::Config(format!(
+                "the VMID's GWS range {}..{} must be inside the 64 resources",
+                cfg.gws.base,
+                cfg.gws.base + cfg.gws.size
+            )));
+        }
         let alloc = LdsAllocation::new(cfg.lds_size, cfg.lds_mode).map_err(RunError::Config)?;
-        let waves: Vec<Wave> = (0..cfg.waves)
-            .map(|id| {
-                let mut w = Wave::new(id, cfg.wave_size);
+        let mut waves = Vec::new();
+        let mut wave_group = Vec::new();
+        for g in 0..cfg.workgroups {
+            for i in 0..cfg.waves {
+                let mut w = Wave::new(waves.len() as u32, cfg.wave_size);
                 for l in 0..cfg.wave_size {
-                    w.set_vgpr(0, l, l + id * cfg.wave_size);
+                    w.set_vgpr(0, l, l + i * cfg.wave_size);
                 }
-                w
-            })
-            .collect();
+                w.set_sreg(0, g);
+                waves.push(w);
+                wave_group.push(g as usize);
+            }
+        }
         let n = waves.len();
-        Ok(Workgroup {
+        Ok(Device {
             waves,
-            lds: Lds::new(cfg.lds_mode, cfg.align),
+            wave_group,
+            lds: (0..cfg.workgroups)
+                .map(|_| Lds::new(cfg.lds_mode, cfg.align))
+                .collect(),
             alloc,
             gds: Gds::new(cfg.gds_size),
+            gws: Gws::new(cfg.gws),
+            ordered: OrderedCount::new(n, cfg.ordered_rings),
             events: Vec::new(),
             stats: vec![InstStats::default(); program_len],
             clocks: vec![0; n],
             steps: 0,
+            waits: vec![None; n],
             pending: vec![Vec::new(); n],
-            at_barrier: vec![None; n],
-            lds_free_at: 0,
+            lds_free_at: vec![0; cfg.workgroups as usize],
+            rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
         })
     }
 
     /// Total cycles: the latest wave clock.
     pub fn cycles(&self) -> u64 {
         self.clocks.iter().copied().max().unwrap_or(0)
+    }
+
+    fn jitter(&mut self, seeded: bool) -> u64 {
+        if !seeded {
+            return 0;
+        }
+        // xorshift64*
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d) % SEED_JITTER
     }
 
     /// Runs `program` until every wave ends.
@@ -207,17 +313,21 @@ impl Workgroup {
             .map(|(i, l)| (l.address, i))
             .collect();
         loop {
-            // The runnable wave with the earliest clock (ties: lowest id).
-            let next = (0..self.waves.len())
-                .filter(|&i| !self.waves[i].done && self.at_barrier[i].is_none())
-                .min_by_key(|&i| (self.clocks[i], i));
-            let Some(wi) = next else {
+            let mut best: Option<(u64, usize)> = None;
+            for i in 0..self.waves.len() {
+                if self.waves[i].done || self.waits[i].is_some() {
+                    continue;
+                }
+                let key = self.clocks[i] + self.jitter(cfg.seed != 0);
+                if best.is_none_or(|(k, _)| key < k) {
+                    best = Some((key, i));
+                }
+            }
+            let Some((_, wi)) = best else {
                 if self.waves.iter().all(|w| w.done) {
                     return Ok(());
                 }
-                // Every live wave is at the barrier: release it.
-                self.release_barrier();
-                continue;
+                return Err(RunError::Deadlock(self.describe_waits(program)));
             };
             if self.steps >= cfg.max_steps {
                 return Err(RunError::StepLimit {
@@ -228,23 +338,76 @@ impl Workgroup {
             let pc = self.waves[wi].pc;
             let Some(line) = program.get(pc) else {
                 // Running off the end of the program ends the wave.
-                self.waves[wi].done = true;
+                self.end_wave(wi);
                 continue;
             };
-            self.step(wi, pc, line, cfg, &by_address)?;
+            self.step(wi, pc, line, program, cfg, &by_address)?;
         }
     }
 
-    fn release_barrier(&mut self) {
-        let t = (0..self.waves.len())
-            .filter(|&i| self.at_barrier[i].is_some())
-            .map(|i| self.clocks[i])
-            .max()
-            .unwrap_or(0);
-        for i in 0..self.waves.len() {
-            if let Some(pc) = self.at_barrier[i].take() {
+    fn describe_waits(&self, program: &[AsmLine]) -> Vec<String> {
+        let at = |pc: usize| {
+            program.get(pc).map_or_else(
+                || format!("pc {pc}"),
+                |l| format!("line {} `{}`", l.line, l.text()),
+            )
+        };
+        self.waits
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let g = self.wave_group[i];
+                let what = match (*w)? {
+                    Waiting::Barrier { pc } => format!("s_barrier of workgroup {g} at {}", at(pc)),
+                    Waiting::Gws { rid, pc } => format!("GWS resource {rid} at {}", at(pc)),
+                    Waiting::Ordered { index, pc } => {
+                        format!("its turn on ordered counter {index} at {}", at(pc))
+                    }
+                    Waiting::Nack { rid, pc } => {
+                        format!("a GWS NACK (resource id clamped to {rid}) at {}", at(pc))
+                    }
+                };
+                Some(format!("wave {i} (workgroup {g}) waits for {what}"))
+            })
+            .collect()
+    }
+
+    /// Ends wave `wi` and wakes what its end unblocks.
+    fn end_wave(&mut self, wi: usize) {
+        self.waves[wi].done = true;
+        self.try_release_barrier(self.wave_group[wi]);
+        self.wake_ordered();
+    }
+
+    /// Releases workgroup `g`'s `s_barrier` if every live wave of it has arrived.
+    fn try_release_barrier(&mut self, g: usize) {
+        let members: Vec<usize> = (0..self.waves.len())
+            .filter(|&i| self.wave_group[i] == g && !self.waves[i].done)
+            .collect();
+        let all_there = !members.is_empty()
+            && members
+                .iter()
+                .all(|&i| matches!(self.waits[i], Some(Waiting::Barrier { .. })));
+        if !all_there {
+            return;
+        }
+        let t = members.iter().map(|&i| self.clocks[i]).max().unwrap_or(0);
+        for &i in &members {
+            if let Some(Waiting::Barrier { pc }) = self.waits[i].take() {
                 self.stats[pc].stall_cycles += t - self.clocks[i];
                 self.clocks[i] = t;
+            }
+        }
+    }
+
+    /// Unblocks waves whose ordered-count turn has come (they re-issue the instruction).
+    fn wake_ordered(&mut self) {
+        let ended: Vec<bool> = self.waves.iter().map(|w| w.done).collect();
+        for i in 0..self.waves.len() {
+            if let Some(Waiting::Ordered { index, .. }) = self.waits[i] {
+                if self.ordered.is_turn(index, i, &ended) {
+                    self.waits[i] = None;
+                }
             }
         }
     }
@@ -261,8 +424,6 @@ impl Workgroup {
             let until = times[times.len() - 1 - n as usize];
             self.clocks[wi] = self.clocks[wi].max(until);
         }
-        let now = self.clocks[wi];
-        self.pending[wi].retain(|p| p.done_at > now);
         self.update_counters(wi);
     }
 
@@ -276,174 +437,13 @@ impl Workgroup {
         self.pending[wi].retain(|p| p.done_at > now);
         let (mut lgkm, mut exp) = (0, 0);
         for p in &self.pending[wi] {
-            if p.done_at > now {
-                match p.counter {
-                    Counter::Lgkm => lgkm += 1,
-                    Counter::Exp => exp += 1,
-                }
+            match p.counter {
+                Counter::Lgkm => lgkm += 1,
+                Counter::Exp => exp += 1,
             }
         }
         let c = &mut self.waves[wi].counters;
         c.lgkm = lgkm;
         c.exp = exp;
-    }
-
-    fn step(
-        &mut self,
-        wi: usize,
-        pc: usize,
-        line: &AsmLine,
-        cfg: &RunConfig,
-        by_address: &HashMap<u32, usize>,
-    ) -> Result<(), RunError> {
-        let inst = &line.inst;
-        let d = inst.def();
-        let t = cfg.timing;
-        let start = self.clocks[wi];
-        let unimplemented = || RunError::Unimplemented {
-            name: d.name,
-            pc,
-            line: line.line,
-        };
-        let mut next_pc = pc + 1;
-        let mut cost = t.salu;
-        let mut conflict = 0;
-        let mut lds_begin = None;
-        match d.format {
-            Format::Sopp => match d.name {
-                "s_endpgm" | "s_endpgm_saved" | "s_code_end" => self.waves[wi].done = true,
-                "s_nop"
-                | "s_sleep"
-                | "s_clause"
-                | "s_delay_alu"
-                | "s_waitcnt_depctr"
-                | "s_set_inst_prefetch_distance"
-                | "s_setprio"
-                | "s_icache_inv"
-                | "s_wait_idle"
-                | "s_wakeup"
-                | "s_ttracedata"
-                | "s_ttracedata_imm"
-                | "s_incperflevel"
-                | "s_decperflevel" => {}
-                "s_waitcnt" => {
-                    let v = inst.get(Field::Simm16);
-                    let exp = v & 7;
-                    let lgkm = (v >> 4) & 63;
-                    self.wait_for(wi, Counter::Lgkm, lgkm);
-                    self.wait_for(wi, Counter::Exp, exp);
-                }
-                "s_barrier" => {
-                    self.at_barrier[wi] = Some(pc);
-                }
-                "s_branch" | "s_cbranch_scc0" | "s_cbranch_scc1" | "s_cbranch_vccz"
-                | "s_cbranch_vccnz" | "s_cbranch_execz" | "s_cbranch_execnz" => {
-                    let w = &self.waves[wi];
-                    let vccz = w.vcc() & w.lane_mask() == 0;
-                    let taken = match d.name {
-                        "s_branch" => true,
-                        "s_cbranch_scc0" => !w.scc,
-                        "s_cbranch_scc1" => w.scc,
-                        "s_cbranch_vccz" => vccz,
-                        "s_cbranch_vccnz" => !vccz,
-                        "s_cbranch_execz" => w.exec() == 0,
-                        _ => w.exec() != 0,
-                    };
-                    if taken {
-                        let off = inst.get(Field::Simm16) as u16 as i16 as i64;
-                        let target = line.address as i64 + 4 + off * 4;
-                        next_pc = u32::try_from(target)
-                            .ok()
-                            .and_then(|a| by_address.get(&a).copied())
-                            .ok_or(RunError::BadBranch {
-                                pc,
-                                line: line.line,
-                            })?;
-                    }
-                }
-                _ => return Err(unimplemented()),
-            },
-            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
-                if d.name.starts_with("s_waitcnt_") {
-                    let n = inst.get(Field::Simm16);
-                    match d.name {
-                        "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
-                        "s_waitcnt_expcnt" => self.wait_for(wi, Counter::Exp, n),
-                        _ => {}
-                    }
-                } else if !salu::execute(inst, &mut self.waves[wi]) {
-                    return Err(unimplemented());
-                }
-            }
-            Format::Ds => {
-                let lanes_per_pass = 32u64;
-                let passes = (self.waves[wi].size as u64).div_ceil(lanes_per_pass);
-                let mut env = DsEnv {
-                    lds: &mut self.lds,
-                    alloc: self.alloc,
-                    gds: &mut self.gds,
-                    events: &mut self.events,
-                    pc,
-                };
-                let outcome =
-                    ds::execute(inst, &mut self.waves[wi], &mut env).map_err(|e| match e {
-                        DsError::Unimplemented(_) => unimplemented(),
-                    })?;
-                let ideal = t.lds_issue * passes;
-                let busy = self.bank_cycles(inst, &outcome, ideal);
-                conflict = busy - ideal;
-                let begin = self.clocks[wi].max(self.lds_free_at);
-                self.lds_free_at = begin + busy;
-                lds_begin = Some(begin);
-                cost = busy;
-                self.pending[wi].push(Pending {
-                    counter: Counter::Lgkm,
-                    done_at: begin + busy + t.lds_latency,
-                });
-            }
-            Format::Vinterp => {
-                // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值).
-                self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
-                vinterp::execute(inst, &mut self.waves[wi]);
-                cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
-            }
-            Format::Ldsdir => {
-                let mut env = DsEnv {
-                    lds: &mut self.lds,
-                    alloc: self.alloc,
-                    gds: &mut self.gds,
-                    events: &mut self.events,
-                    pc,
-                };
-                ds::ldsdir::execute(inst, &mut self.waves[wi], &mut env);
-                let begin = self.clocks[wi].max(self.lds_free_at);
-                let busy = t.lds_issue;
-                self.lds_free_at = begin + busy;
-                lds_begin = Some(begin);
-                cost = busy;
-                self.pending[wi].push(Pending {
-                    counter: Counter::Exp,
-                    done_at: begin + busy + t.lds_latency,
-                });
-            }
-            _ => return Err(unimplemented()),
-        }
-        // Waits (s_waitcnt) moved the clock; an LDS instruction may also wait for the LDS.
-        let issue_at = lds_begin.unwrap_or(self.clocks[wi]);
-        let stalled = issue_at - start;
-        self.clocks[wi] = issue_at + cost;
-        self.update_counters(wi);
-        let s = &mut self.stats[pc];
-        s.executions += 1;
-        s.cycles += cost;
-        s.conflict_cycles += conflict;
-        s.stall_cycles += stalled;
-        self.waves[wi].pc = next_pc;
-        Ok(())
-    }
-
-    /// LDS cycles of one DS instruction: the ideal cycles until the bank model is wired in.
-    fn bank_cycles(&self, _inst: &Instruction, _outcome: &ds::DsOutcome, ideal: u64) -> u64 {
-        ideal
     }
 }

@@ -1,0 +1,173 @@
+//! GWS and ordered-count instructions in the executor: the single-lane and EXEC rules, the
+//! programming rules as diagnostics, blocking and waking.
+//!
+//! 001_f218f1deb4d558c2.txt §GWS 和有序计数编程规则 / §执行处理:
+//! - One lane: the lowest in EXEC. With EXEC = 0, ORDERED_COUNT, GWS_INIT, SEMA_BR and
+//!   GWS_BARRIER act as if EXEC were ...001 (lane 0); the other GWS opcodes do nothing.
+//! - Each must be issued as its own clause: `s_waitcnt lgkmcnt(0)` before it when GDS work may
+//!   be outstanding, and `s_waitcnt lgkmcnt(0)` right after it, never `s_endpgm` right after
+//!   (pad with `s_nop`); no GDS instruction may be outstanding when it issues (else NACKs may
+//!   arrive out of order); an ordered count must not use the same VGPR as source and
+//!   destination. Each breach is an event of kind `gws_rule`; the instruction still executes
+//!   (the hardware does not check these rules either).
+//! - A resource id that must be clamped to the VMID's range gets a NACK: the wave rewinds to
+//!   the instruction and stalls (an event of kind `gws_nack`). We keep it stalled: nothing
+//!   changes the VMID range during a run, so a retry would be clamped again; the deadlock
+//!   report names it.
+
+use rdna3_isa::asm::AsmLine;
+use rdna3_isa::Field;
+
+use super::step::StepEnd;
+use super::{Counter, Device, Pending, RunError, Waiting};
+use crate::event::Event;
+use crate::gws::GwsResult;
+
+impl Device {
+    fn rule(&mut self, wi: usize, pc: usize, message: String) {
+        self.events.push(Event {
+            kind: "gws_rule",
+            wave: wi as u32,
+            pc,
+            message,
+        });
+    }
+
+    /// Executes a GWS or ordered-count instruction. `Ok(None)`: the wave blocked before the
+    /// instruction was processed (it re-issues when woken).
+    pub(crate) fn global_sync(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        line: &AsmLine,
+        program: &[AsmLine],
+    ) -> Result<Option<StepEnd>, RunError> {
+        let inst = &line.inst;
+        let name = inst.def().name;
+        let ordered = name == "ds_ordered_count";
+        let waiting_again = matches!(self.waits[wi], Some(Waiting::Ordered { .. }));
+        // The programming rules, checked once per issue.
+        if !waiting_again {
+            let outstanding = self.outstanding_gds(wi);
+            if outstanding > 0 {
+                self.rule(wi, pc, format!(
+                    "{name} issued with {outstanding} GDS operation(s) outstanding: precede it with s_waitcnt lgkmcnt(0) (NACKs may arrive out of order)"
+                ));
+            } else if self.outstanding_lgkm(wi) > 0 {
+                self.rule(wi, pc, format!(
+                    "{name} issued with LGKM operations outstanding: it must follow s_waitcnt lgkmcnt(0)"
+                ));
+            }
+            match program.get(pc + 1) {
+                Some(next) if next.inst.def().name == "s_endpgm" => self.rule(wi, pc, format!(
+                    "{name} is followed directly by s_endpgm: follow it with s_waitcnt lgkmcnt(0) and pad with s_nop"
+                )),
+                Some(next)
+                    if next.inst.def().name == "s_waitcnt"
+                        && (next.inst.get(Field::Simm16) >> 4) & 63 == 0 => {}
+                _ => self.rule(wi, pc, format!(
+                    "{name} is not followed by s_waitcnt lgkmcnt(0): it must be a clause of its own"
+                )),
+            }
+            if ordered && inst.get(Field::Vdst) == inst.get(Field::Addr) {
+                self.rule(wi, pc, format!(
+                    "{name} uses v{} as both source and destination: a NACKed ordered count cannot then be replayed",
+                    inst.get(Field::Vdst)
+                ));
+            }
+        }
+        let exec = self.waves[wi].exec();
+        let exec_as_one = matches!(
+            name,
+            "ds_ordered_count" | "ds_gws_init" | "ds_gws_sema_br" | "ds_gws_barrier"
+        );
+        let lane = if exec != 0 {
+            Some(exec.trailing_zeros())
+        } else if exec_as_one {
+            Some(0)
+        } else {
+            None
+        };
+        let end = |this: &mut Device| {
+            this.pending[wi].push(Pending {
+                counter: Counter::Lgkm,
+                done_at: this.clocks[wi] + 1,
+                gds: true,
+            });
+            StepEnd {
+                next_pc: pc + 1,
+                cost: 1,
+                conflict: 0,
+                lds_begin: None,
+            }
+        };
+        let Some(lane) = lane else {
+            // EXEC = 0: sent with nothing to do; LGKMcnt still moves.
+            return Ok(Some(end(self)));
+        };
+        let value = self.waves[wi].vgpr(inst.get(Field::Addr), lane);
+        let off0 = inst.get(Field::Offset0);
+        if ordered {
+            let off1 = inst.get(Field::Offset1);
+            let index = ((off0 >> 2) & 3) as usize;
+            let release = off1 & 3 != 0; // wave_release or wave_done
+            let swap = (off1 >> 4) & 1 == 1;
+            let ended: Vec<bool> = self.waves.iter().map(|w| w.done).collect();
+            if !self.ordered.is_turn(index, wi, &ended) {
+                self.waits[wi] = Some(Waiting::Ordered { index, pc });
+                return Ok(None);
+            }
+            self.waits[wi] = None;
+            let old = self.ordered.process(index, wi, value, swap, release);
+            self.waves[wi].set_vgpr(inst.get(Field::Vdst), lane, old);
+            let e = end(self);
+            if release {
+                self.wake_ordered();
+            }
+            return Ok(Some(e));
+        }
+        let m0 = self.waves[wi].m0();
+        let rid = match self.gws.resource_id(m0, off0) {
+            Ok(r) => r,
+            Err(clamped) => {
+                self.events.push(Event {
+                    kind: "gws_nack",
+                    wave: wi as u32,
+                    pc,
+                    message: format!(
+                        "{name}: resource id (VMID base {} + M0[21:16] {} + offset0 {}) mod 64 is outside the VMID's {} resources: clamped to {clamped}, NACK; the wave rewinds and stalls",
+                        self.gws.config.base,
+                        (m0 >> 16) & 0x3f,
+                        off0 & 0x3f,
+                        self.gws.config.size
+                    ),
+                });
+                self.waits[wi] = Some(Waiting::Nack { rid: clamped, pc });
+                return Ok(None);
+            }
+        };
+        let result = match name {
+            "ds_gws_init" => self.gws.init(rid, value),
+            "ds_gws_sema_v" => self.gws.sema_release(rid, 1),
+            "ds_gws_sema_br" => self.gws.sema_release(rid, value),
+            "ds_gws_sema_p" => self.gws.sema_p(rid, wi),
+            "ds_gws_sema_release_all" => self.gws.release_all(rid),
+            _ => self.gws.barrier(rid, wi, value),
+        };
+        let e = end(self);
+        match result {
+            GwsResult::Done { released } => {
+                let now = self.clocks[wi];
+                for w in released {
+                    self.waits[w] = None;
+                    if let Some(p) = self.waves[w].pc.checked_sub(1) {
+                        self.stats[p].stall_cycles += now.saturating_sub(self.clocks[w]);
+                    }
+                    self.clocks[w] = self.clocks[w].max(now);
+                }
+            }
+            GwsResult::Wait => self.waits[wi] = Some(Waiting::Gws { rid, pc }),
+        }
+        Ok(Some(e))
+    }
+}

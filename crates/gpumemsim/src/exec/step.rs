@@ -1,0 +1,229 @@
+//! One instruction of one wave: dispatch to the scalar ALU, the DS/LDSDIR models, V_INTERP,
+//! and the GWS/ordered-count unit; timing and statistics.
+
+use std::collections::HashMap;
+
+use rdna3_isa::asm::AsmLine;
+use rdna3_isa::{Field, Format, Instruction};
+
+use super::{salu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
+use crate::ds::{self, DsEnv, DsError, DsKind};
+
+/// How one step ended for the wave.
+pub(crate) struct StepEnd {
+    /// Next instruction index.
+    pub next_pc: usize,
+    /// Issue cycles.
+    pub cost: u64,
+    /// Cycles lost to bank conflicts.
+    pub conflict: u64,
+    /// When the instruction began using the LDS (if it did).
+    pub lds_begin: Option<u64>,
+}
+
+impl Device {
+    pub(crate) fn step(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        line: &AsmLine,
+        program: &[AsmLine],
+        cfg: &RunConfig,
+        by_address: &HashMap<u32, usize>,
+    ) -> Result<(), RunError> {
+        let inst = &line.inst;
+        let d = inst.def();
+        let t = cfg.timing;
+        let start = self.clocks[wi];
+        let unimplemented = || RunError::Unimplemented {
+            name: d.name,
+            pc,
+            line: line.line,
+        };
+        let mut end = StepEnd {
+            next_pc: pc + 1,
+            cost: t.salu,
+            conflict: 0,
+            lds_begin: None,
+        };
+        match d.format {
+            Format::Sopp => match d.name {
+                "s_endpgm" | "s_endpgm_saved" | "s_code_end" => self.end_wave(wi),
+                "s_nop"
+                | "s_sleep"
+                | "s_clause"
+                | "s_delay_alu"
+                | "s_waitcnt_depctr"
+                | "s_set_inst_prefetch_distance"
+                | "s_setprio"
+                | "s_icache_inv"
+                | "s_wait_idle"
+                | "s_wakeup"
+                | "s_ttracedata"
+                | "s_ttracedata_imm"
+                | "s_incperflevel"
+                | "s_decperflevel" => {}
+                "s_waitcnt" => {
+                    let v = inst.get(Field::Simm16);
+                    self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
+                    self.wait_for(wi, Counter::Exp, v & 7);
+                }
+                "s_barrier" => {
+                    self.waits[wi] = Some(Waiting::Barrier { pc });
+                    self.try_release_barrier(self.wave_group[wi]);
+                }
+                "s_branch" | "s_cbranch_scc0" | "s_cbranch_scc1" | "s_cbranch_vccz"
+                | "s_cbranch_vccnz" | "s_cbranch_execz" | "s_cbranch_execnz" => {
+                    let w = &self.waves[wi];
+                    let vccz = w.vcc() & w.lane_mask() == 0;
+                    let taken = match d.name {
+                        "s_branch" => true,
+                        "s_cbranch_scc0" => !w.scc,
+                        "s_cbranch_scc1" => w.scc,
+                        "s_cbranch_vccz" => vccz,
+                        "s_cbranch_vccnz" => !vccz,
+                        "s_cbranch_execz" => w.exec() == 0,
+                        _ => w.exec() != 0,
+                    };
+                    if taken {
+                        let off = inst.get(Field::Simm16) as u16 as i16 as i64;
+                        let target = line.address as i64 + 4 + off * 4;
+                        end.next_pc = u32::try_from(target)
+                            .ok()
+                            .and_then(|a| by_address.get(&a).copied())
+                            .ok_or(RunError::BadBranch {
+                                pc,
+                                line: line.line,
+                            })?;
+                    }
+                }
+                _ => return Err(unimplemented()),
+            },
+            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
+                if d.name.starts_with("s_waitcnt_") {
+                    let n = inst.get(Field::Simm16);
+                    match d.name {
+                        "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
+                        "s_waitcnt_expcnt" => self.wait_for(wi, Counter::Exp, n),
+                        _ => {}
+                    }
+                } else if !salu::execute(inst, &mut self.waves[wi]) {
+                    return Err(unimplemented());
+                }
+            }
+            Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => {
+                match self.global_sync(wi, pc, line, program)? {
+                    Some(e) => end = e,
+                    // Blocked before processing: the instruction re-issues when woken.
+                    None => return Ok(()),
+                }
+            }
+            Format::Ds => end = self.ds(wi, pc, inst, cfg).map_err(|_| unimplemented())?,
+            Format::Vinterp => {
+                // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值).
+                self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
+                vinterp::execute(inst, &mut self.waves[wi]);
+                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+            }
+            Format::Ldsdir => {
+                let g = self.wave_group[wi];
+                let mut env = DsEnv {
+                    lds: &mut self.lds[g],
+                    alloc: self.alloc,
+                    gds: &mut self.gds,
+                    events: &mut self.events,
+                    pc,
+                };
+                ds::ldsdir::execute(inst, &mut self.waves[wi], &mut env);
+                self.lds_issue(wi, t.lds_issue, Counter::Exp, false, cfg, &mut end);
+            }
+            _ => return Err(unimplemented()),
+        }
+        // Waits (s_waitcnt) moved the clock; an LDS instruction may also wait for the LDS.
+        let issue_at = end.lds_begin.unwrap_or(self.clocks[wi]);
+        let stalled = issue_at - start;
+        self.clocks[wi] = issue_at + end.cost;
+        self.update_counters(wi);
+        let s = &mut self.stats[pc];
+        s.executions += 1;
+        s.cycles += end.cost;
+        s.conflict_cycles += end.conflict;
+        s.stall_cycles += stalled;
+        self.waves[wi].pc = end.next_pc;
+        Ok(())
+    }
+
+    /// Occupies the workgroup's LDS for `busy` cycles and queues the completion.
+    pub(crate) fn lds_issue(
+        &mut self,
+        wi: usize,
+        busy: u64,
+        counter: Counter,
+        gds: bool,
+        cfg: &RunConfig,
+        end: &mut StepEnd,
+    ) {
+        let g = self.wave_group[wi];
+        let begin = self.clocks[wi].max(self.lds_free_at[g]);
+        self.lds_free_at[g] = begin + busy;
+        end.lds_begin = Some(begin);
+        end.cost = busy;
+        self.pending[wi].push(Pending {
+            counter,
+            done_at: begin + busy + cfg.timing.lds_latency,
+            gds,
+        });
+    }
+
+    fn ds(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        cfg: &RunConfig,
+    ) -> Result<StepEnd, DsError> {
+        let g = self.wave_group[wi];
+        let passes = (self.waves[wi].size as u64).div_ceil(32);
+        let mut env = DsEnv {
+            lds: &mut self.lds[g],
+            alloc: self.alloc,
+            gds: &mut self.gds,
+            events: &mut self.events,
+            pc,
+        };
+        let outcome = ds::execute(inst, &mut self.waves[wi], &mut env)?;
+        let ideal = cfg.timing.lds_issue * passes;
+        let busy = self.bank_cycles(inst, &outcome, ideal);
+        let mut end = StepEnd {
+            next_pc: pc + 1,
+            cost: 0,
+            conflict: busy - ideal,
+            lds_begin: None,
+        };
+        self.lds_issue(wi, busy, Counter::Lgkm, outcome.gds, cfg, &mut end);
+        Ok(end)
+    }
+
+    /// LDS cycles of one DS instruction: the ideal cycles until the bank model is wired in.
+    fn bank_cycles(&self, _inst: &Instruction, _outcome: &ds::DsOutcome, ideal: u64) -> u64 {
+        ideal
+    }
+
+    /// Outstanding GDS/GWS operations of wave `wi`.
+    pub(crate) fn outstanding_gds(&self, wi: usize) -> usize {
+        let now = self.clocks[wi];
+        self.pending[wi]
+            .iter()
+            .filter(|p| p.gds && p.done_at > now)
+            .count()
+    }
+
+    /// Outstanding LGKM operations of wave `wi`.
+    pub(crate) fn outstanding_lgkm(&self, wi: usize) -> usize {
+        let now = self.clocks[wi];
+        self.pending[wi]
+            .iter()
+            .filter(|p| p.counter == Counter::Lgkm && p.done_at > now)
+            .count()
+    }
+}
