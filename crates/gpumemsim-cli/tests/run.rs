@@ -150,3 +150,80 @@ fn readable_summary_lists_instructions_and_dumps() {
     assert!(out.contains("wave 0: [0, 1, 2,"), "{out}");
     assert!(out.contains("wave 0: 0xffffffffffffffff"), "{out}");
 }
+
+#[test]
+fn many_workgroups_gws_and_seeds_from_the_command_line() {
+    let path = format!(
+        "{}/../../examples/gws-barrier.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for seed in ["0", "5"] {
+        let o = run(
+            &[
+                "run",
+                &path,
+                "--workgroups",
+                "4",
+                "--waves",
+                "2",
+                "--gws-init",
+                "0=7",
+                "--set",
+                "m0=0x1000",
+                "--set",
+                "v1=wave*4",
+                "--set",
+                "v2=1",
+                "--set",
+                "v3=((wave+1)%8)*4",
+                "--set",
+                "v4=7",
+                "--dump",
+                "v5",
+                "--dump",
+                "s0",
+                "--seed",
+                seed,
+                "--json",
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let j = json(&o);
+        let v5 = j["dump"]["v5"].as_array().expect("waves");
+        assert_eq!(v5.len(), 8);
+        assert!(v5.iter().all(|w| w[0] == 1), "seed {seed}: {v5:?}");
+        assert_eq!(
+            j["dump"]["s0"],
+            serde_json::json!([0, 0, 1, 1, 2, 2, 3, 3]),
+            "s0 = workgroup id"
+        );
+        assert_eq!(j["workgroups"], 4);
+    }
+    // The same barrier armed for one wave too few deadlocks: reported, exit 1, never a hang.
+    let o = run(
+        &[
+            "run",
+            &path,
+            "--workgroups",
+            "2",
+            "--waves",
+            "2",
+            "--gws-init",
+            "0=5",
+            "--set",
+            "m0=0x1000",
+            "--set",
+            "v4=5",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let j = json(&o);
+    let err = j["error"].as_str().expect("error");
+    assert!(
+        err.contains("deadlock") && err.contains("wave 3 (workgroup 1) waits for GWS resource 0"),
+        "{err}"
+    );
+}
