@@ -28,7 +28,7 @@ def table():
     src = open(os.path.join(ROOT, 'crates/rdna3-isa/src/table.rs')).read()
     for m in re.finditer(r'InstrDef::new\((\w+), 0x([0-9a-f]+), "(\w+)", &\[(.*?)\], ([\w:| ]+)\)', src):
         fmt, op, name, ops, flags = m.group(1), int(m.group(2), 16), m.group(3), m.group(4), m.group(5)
-        opl = re.findall(r'O::new\((\w+), (\w+)(?:\((\w+)\))?\)', ops)
+        opl = re.findall(r'O::new\((\w+), (\w+)(?:\(([\w, ]+)\))?\)', ops)
         rows.append((fmt, op, name, [(f, k, a) for f, k, a in opl], flags))
     return rows
 
@@ -43,6 +43,9 @@ LAYOUT = {
     'Mubuf': (8, 0xe0000000, {'Offset': (0, 12), 'Slc': (12, 1), 'Dlc': (13, 1), 'Glc': (14, 1), 'Lds': (16, 1), 'Op': (18, 8), 'Vaddr': (32, 8), 'Vdata': (40, 8), 'Srsrc': (48, 5), 'Tfe': (53, 1), 'Offen': (54, 1), 'Idxen': (55, 1), 'Soffset': (56, 8)}),
     'Mtbuf': (8, 0xe8000000, {'Offset': (0, 12), 'Slc': (12, 1), 'Dlc': (13, 1), 'Glc': (14, 1), 'Op': (15, 4), 'Fmt': (19, 7), 'Vaddr': (32, 8), 'Vdata': (40, 8), 'Srsrc': (48, 5), 'Tfe': (53, 1), 'Offen': (54, 1), 'Idxen': (55, 1), 'Soffset': (56, 8)}),
     'Ldsdir': (4, 0xce000000, {'Vdst': (0, 8), 'AttrChan': (8, 2), 'Attr': (10, 6), 'WaitVdst': (16, 4), 'Op': (20, 2)}),
+    'Vop1': (4, 0x7e000000, {'Src0': (0, 9), 'Op': (9, 8), 'Vdst': (17, 8)}),
+    'Vop2': (4, 0x00000000, {'Src0': (0, 9), 'Vsrc1': (9, 8), 'Vdst': (17, 8), 'Op': (25, 6)}),
+    'Vopc': (4, 0x7c000000, {'Src0': (0, 9), 'Vsrc1': (9, 8), 'Op': (17, 8)}),
     'Vinterp': (8, 0xcd000000, {'Vdst': (0, 8), 'WaitExp': (8, 3), 'OpSel': (11, 4), 'Clamp': (15, 1), 'Op': (16, 7), 'Src0': (32, 9), 'Src1': (41, 9), 'Src2': (50, 9), 'Neg': (61, 3)}),
 }
 FLAT = {'Offset': (0, 13), 'Dlc': (13, 1), 'Glc': (14, 1), 'Slc': (15, 1), 'Seg': (16, 2), 'Op': (18, 7), 'Addr': (32, 8), 'Data0': (40, 8), 'Saddr': (48, 7), 'Sve': (55, 1), 'Vdst': (56, 8)}
@@ -79,8 +82,35 @@ def gen(fmt, op, name, ops, flags):
     f = {'Op': op}
     lit = None
     kinds = {fl: (k, a) for fl, k, a in ops}
+    fake16 = 'FAKE16' in flags
     for fl, k, a in ops:
-        n = int(a) if a and a.isdigit() else 1
+        args = [x.strip() for x in a.split(',')] if a else []
+        n = int(args[0]) if args and args[0].isdigit() else 1
+        if k == 'VSrc':
+            ty = args[1]
+            r = rng.random()
+            if ty == 'VgprOnly' or r < 0.45:
+                f[fl] = 256 + (rng.randint(0, 127) if fake16 else vreg(n))
+            elif ty in ('F16', 'I16', 'B16LoHi', 'PackedF16') and r < 0.6:
+                f[fl] = 255
+                lit = rng.choice([0x3c00, 0x1234, 0xffff, 0x12345678, 64, 0x3118])
+            else:
+                code, l = ssrc(2 if ty in ('F64', 'B64') else n)
+                f[fl] = code
+                if l is not None:
+                    lit = l if lit is None else lit
+            continue
+        if k == 'VLoHi':
+            f[fl] = rng.randint(0, 255)
+            continue
+        if k == 'LitK':
+            lit = rng.choice([0x3f800000, 0, 1, 0x12345678]) if lit is None else lit
+            continue
+        if k == 'Implicit':
+            continue
+        if k == 'V' and fake16 and fl in ('Vdst', 'Vsrc1'):
+            f[fl] = rng.randint(0, 127 - (n - 1))
+            continue
         if k in ('V', 'VRtn'):
             f[fl] = vreg(n + (1 if fl == 'Vdata' else 0))
         elif k == 'S':

@@ -33,6 +33,11 @@ def regs(text):
 
 rows = []   # (format, opcode, name, [(field, kind)], flags)
 
+# DS instructions llvm-mc-19 refuses to assemble or decode with the gds bit.
+NO_GDS = {'ds_nop', 'ds_bvh_stack_rtn_b32', 'ds_permute_b32', 'ds_bpermute_b32'}
+# SOP1 sources llvm-mc-19 accepts only as registers (it marks constants "Invalid immediate").
+SSRC_REG_ONLY = {'s_setpc_b64', 's_rfe_b64', 's_movrels_b32', 's_movrels_b64'}
+
 def width(text, base, kind='v'):
     for k, b, n in regs(text):
         if k == kind and b == base:
@@ -89,7 +94,8 @@ def survey_sop():
         if 'sendmsg(' in t:
             ops.append(('Ssrc0', 'SendmsgRtn'))
         elif width(t, 10, 's'):
-            ops.append(('Ssrc0', 'Ssrc(%d)' % width(t, 10, 's')))
+            kind = 'SsrcReg' if name in SSRC_REG_ONLY else 'Ssrc'
+            ops.append(('Ssrc0', '%s(%d)' % (kind, width(t, 10, 's'))))
         rows.append(('Sop1', op, name, ops, []))
     for op in range(128):
         t = dis(le(0xBF000000 | (op << 16) | (20 << 8) | 10, 4))
@@ -161,6 +167,8 @@ def survey_ds():
             flags.append('OFFSET_PAIR')
         if name == 'ds_swizzle_b32':
             flags.append('SWIZZLE')
+        if name in NO_GDS:
+            flags.append('NO_GDS')
         rows.append(('Ds', op, name, ops, flags))
 
 def survey_flat():
@@ -229,15 +237,94 @@ def survey_lds_interp():
             flags = ['OP_SEL'] if 'f16' in name else []
             rows.append(('Vinterp', op, name, [('Vdst', 'V(1)'), ('Src0', 'VinterpSrc(0)'), ('Src1', 'VinterpSrc(1)'), ('Src2', 'VinterpSrc(2)')], flags))
 
+def src_type(base):
+    """How llvm-mc-19 prints the 9-bit source at bits [8:0] of `base`, read off probes:
+    B32, F16, I16, F64, B64, PackedF16 or VgprOnly."""
+    def arg(t):
+        return t.split(None, 1)[1].split(', ') if t else []
+    def probe(src, lit=None):
+        t = dis(le(base | src, 4) + (le(lit, 4) if lit is not None else []))
+        return t or ''
+    s = probe(5)
+    if 'Invalid register' in s:
+        return 'VgprOnly'
+    if '0.15915494309189532' in probe(248):
+        return 'B64' if ' 64' in probe(255, 0x40) else 'F64'
+    lit16 = probe(255, 0x3c00)
+    lit = probe(255, 0x12345678)
+    if '0x12345678' not in lit:
+        return 'F16' if '1.0' in lit16 else 'I16'
+    if '1.0' in lit16:
+        return 'PackedF16'
+    return 'B32'
+
+def survey_vop_e32():
+    for op in range(256):
+        base = 0x7e000000 | (op << 9) | (40 << 17)
+        t = dis(le(base | (256 + 10), 4))
+        if not t or t.startswith('v_illegal'):
+            continue
+        name = t.split()[0]
+        ops = []
+        if ' s40' in t:
+            ops.append(('Vdst', 'S(1)'))
+        elif width(t, 40):
+            ops.append(('Vdst', 'VLoHi(1)' if '.l' in t else 'V(%d)' % width(t, 40)))
+        if width(t, 10) or '.l' in t:
+            ty = src_type(base)
+            n = width(t, 10) or 1
+            ops.append(('Src0', 'VSrc(%d, %s)' % (n, 'B16LoHi' if '.l' in t else ty)))
+        flags = ['FAKE16'] if dis(le(0x7e000000 | (op << 9) | (200 << 17) | (256 + 10), 4)) is None and '.l' not in t and width(t, 40) else []
+        rows.append(('Vop1', op, name, ops, flags))
+    for op in range(0x3e):
+        base = (op << 25) | (40 << 17) | (20 << 9)
+        t = dis(le(base | (256 + 10), 4))
+        k = None
+        if not t:
+            t = dis(le(base | (256 + 10), 4) + le(0x3f800000, 4))
+            k = t
+        if not t or t.startswith('v_illegal'):
+            continue
+        name = t.split()[0]
+        args = t.split(None, 1)[1].split(', ')
+        ops = []
+        n_dst = width(t, 40)
+        ops.append(('Vdst', 'V(%d)' % n_dst))
+        if args[1] == 'vcc_lo':
+            ops.append(('Literal', 'Implicit(VccLo)'))
+        # With a K literal the probes cannot add their own; the f16 forms' src0 is f16.
+        ty = ('F16' if '_f16' in name else 'B32') if k else src_type(base)
+        ops.append(('Src0', 'VSrc(%d, %s)' % (width(t, 10), ty)))
+        if k and args[2] == '0x3f800000':
+            ops.append(('Literal', 'LitK'))
+        ops.append(('Vsrc1', 'V(%d)' % width(t, 20)))
+        if k and args[-1] == '0x3f800000':
+            ops.append(('Literal', 'LitK'))
+        if args[-1] == 'vcc_lo':
+            ops.append(('Literal', 'Implicit(VccLo)'))
+        flags = ['FAKE16'] if dis(le((op << 25) | (200 << 17) | (20 << 9) | (256 + 10), 4) + ([0, 0, 0x80, 0x3f] if k else [])) is None else []
+        rows.append(('Vop2', op, name, ops, flags))
+    for op in range(256):
+        base = 0x7c000000 | (op << 17) | (20 << 9)
+        t = dis(le(base | (256 + 10), 4))
+        if not t or t.startswith('v_illegal'):
+            continue
+        name = t.split()[0]
+        ops = [] if 'cmpx' in name else [('Literal', 'Implicit(VccLo)')]
+        ops.append(('Src0', 'VSrc(%d, %s)' % (width(t, 10), src_type(base))))
+        ops.append(('Vsrc1', 'V(%d)' % width(t, 20)))
+        flags = ['FAKE16'] if dis(le(0x7c000000 | (op << 17) | (200 << 9) | (256 + 10), 4)) is None else []
+        rows.append(('Vopc', op, name, ops, flags))
+
 def main():
-    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp()
+    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32()
     print('//! THE instruction table of gfx1100 for the formats in scope: one line per instruction.')
     print('//!')
     print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')
     print('//! `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 --disassemble` by `tools/gen_table.py`.')
     print('//! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.')
     print('')
-    print('use crate::def::{Flags, InstrDef, Imm::*, Kind::*, Operand as O};')
+    print('use crate::def::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};')
     print('use crate::fields::Field::*;')
     print('use crate::format::Format::*;')
     print('')

@@ -32,6 +32,38 @@ pub enum Imm {
     Version,
 }
 
+/// How a vector source's constants and literals are written (read off llvm-mc-19's printing
+/// of probe values per instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcTy {
+    /// 32-bit integer or float: float constants by name, literals as the scalar rules.
+    B32,
+    /// 16-bit float: the low 16 bits of a literal, as a number when they are an inline
+    /// integer (sign-extended) or f16 constant, else hex.
+    F16,
+    /// 16-bit integer or bits: float constants as their f16 bits in hex; a literal that is a
+    /// 32-bit inline value prints as it, others as their low 16 bits in hex.
+    I16,
+    /// 64-bit float: the 1/(2π) constant in f64 digits; a literal is the high dword of a
+    /// double, printed as the constant it makes or in hex.
+    F64,
+    /// 64-bit integer: literals 0-64 in decimal, others in hex.
+    B64,
+    /// Two packed f16: a literal that is an inline integer or f16 constant prints as it.
+    PackedF16,
+    /// A VGPR only (llvm-mc-19 marks anything else invalid).
+    VgprOnly,
+    /// True16 register halves (`v1.l`/`v1.h`), 16-bit bits otherwise.
+    B16LoHi,
+}
+
+/// An operand written in the text but not encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Implicit {
+    /// `vcc_lo` (wave32 VCC), read or written implicitly by VOPC, carries and `v_cndmask`.
+    VccLo,
+}
+
 /// The kind of an operand: how its field's value maps to text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -72,6 +104,14 @@ pub enum Kind {
     AttrName,
     /// VINTERP source `i` (a VGPR, with its negate bit).
     VinterpSrc(u8),
+    /// A 9-bit vector-ALU source of `n` dwords: VGPR (256+), scalar, constant, literal.
+    VSrc(u8, SrcTy),
+    /// A VGPR half (`vN.l`/`vN.h`: bit 7 of the 8-bit field selects the high half).
+    VLoHi(u8),
+    /// A fixed operand not in the encoding.
+    Implicit(Implicit),
+    /// `v_fmamk`/`v_fmaak`'s 32-bit constant K (always a literal, printed in hex).
+    LitK,
 }
 
 /// One operand: the field its value lives in and how that value is written.
@@ -111,6 +151,8 @@ impl Flags {
     pub const OP_SEL: Flags = Flags(32);
     /// DS: the instruction cannot address GDS (llvm-mc-19 rejects `gds` on it).
     pub const NO_GDS: Flags = Flags(64);
+    /// VOP e32 16-bit "fake16" forms: only v0-v127 are encodable in their VGPR fields.
+    pub const FAKE16: Flags = Flags(128);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {
@@ -233,6 +275,12 @@ fn index() -> &'static Index {
         for (i, d) in INSTRUCTIONS.iter().enumerate() {
             by_op[d.format.index()][d.opcode as usize] = i as u16;
             by_name.insert(d.name, Opcode(i as u16));
+        }
+        // `v_add_f32` names the e32 form `v_add_f32_e32` (llvm-mc-19 picks it when it fits).
+        for (i, d) in INSTRUCTIONS.iter().enumerate() {
+            if let Some(base) = d.name.strip_suffix("_e32") {
+                by_name.entry(base).or_insert(Opcode(i as u16));
+            }
         }
         for (alias, canonical) in crate::aliases::ALIASES {
             if let Some(&op) = by_name.get(canonical) {

@@ -87,10 +87,12 @@ pub enum Field {
     Src2,
     /// VINTERP negate bits, one per source.
     Neg,
+    /// VOP2/VOPC second source: a VGPR (8 bits).
+    Vsrc1,
 }
 
 /// Number of [`Field`] variants.
-pub const FIELD_COUNT: usize = Field::Neg as usize + 1;
+pub const FIELD_COUNT: usize = Field::Vsrc1 as usize + 1;
 
 impl Field {
     /// The field's name as `gpumemsim explain` shows it.
@@ -138,6 +140,7 @@ impl Field {
             Src1 => "src1",
             Src2 => "src2",
             Neg => "neg",
+            Vsrc1 => "vsrc1",
         }
     }
 }

@@ -70,10 +70,16 @@ pub enum Format {
     Ldsdir,
     /// Parameter interpolation.
     Vinterp,
+    /// Vector ALU, one source (32-bit encoding).
+    Vop1,
+    /// Vector ALU, two sources (32-bit encoding).
+    Vop2,
+    /// Vector compare (32-bit encoding).
+    Vopc,
 }
 
 /// Number of formats.
-pub const FORMAT_COUNT: usize = 14;
+pub const FORMAT_COUNT: usize = 17;
 
 /// All formats, in decode-priority order.
 pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
@@ -91,6 +97,9 @@ pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
     Format::Mtbuf,
     Format::Ldsdir,
     Format::Vinterp,
+    Format::Vopc,
+    Format::Vop1,
+    Format::Vop2,
 ];
 
 static SOP2: Layout = Layout {
@@ -266,6 +275,30 @@ static VINTERP: Layout = Layout {
     ],
 };
 
+static VOP1: Layout = Layout {
+    size: 4,
+    ident_mask: 0xfe00_0000,
+    ident: 0x7e00_0000,
+    fields: &[br(Src0, 0, 9), br(Op, 9, 8), br(Vdst, 17, 8)],
+};
+static VOP2: Layout = Layout {
+    size: 4,
+    ident_mask: 0x8000_0000,
+    ident: 0,
+    fields: &[
+        br(Src0, 0, 9),
+        br(Vsrc1, 9, 8),
+        br(Vdst, 17, 8),
+        br(Op, 25, 6),
+    ],
+};
+static VOPC: Layout = Layout {
+    size: 4,
+    ident_mask: 0xfe00_0000,
+    ident: 0x7c00_0000,
+    fields: &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)],
+};
+
 impl Format {
     /// The bit layout of this format.
     pub fn layout(self) -> &'static Layout {
@@ -284,6 +317,9 @@ impl Format {
             Format::Mtbuf => &MTBUF,
             Format::Ldsdir => &LDSDIR,
             Format::Vinterp => &VINTERP,
+            Format::Vop1 => &VOP1,
+            Format::Vop2 => &VOP2,
+            Format::Vopc => &VOPC,
         }
     }
 
@@ -313,6 +349,9 @@ impl Format {
             Format::Mtbuf => "MTBUF",
             Format::Ldsdir => "LDSDIR",
             Format::Vinterp => "VINTERP",
+            Format::Vop1 => "VOP1",
+            Format::Vop2 => "VOP2",
+            Format::Vopc => "VOPC",
         }
     }
 
@@ -327,6 +366,14 @@ impl Format {
     /// narrower ones are tested first. (A test checks this agrees with the layouts' bits.)
     #[inline]
     pub fn identify(first: u32) -> Option<Format> {
+        if first >> 31 == 0 {
+            // VOPC and VOP1 live inside VOP2's prefix.
+            return Some(match first >> 25 {
+                0x3e => Format::Vopc,
+                0x3f => Format::Vop1,
+                _ => Format::Vop2,
+            });
+        }
         Some(match first >> 26 {
             0b11_0110 => Format::Ds,
             0b11_0111 => match (first >> 16) & 3 {
@@ -367,6 +414,9 @@ impl Format {
             Format::Mtbuf => (15, 4),
             Format::Ldsdir => (20, 2),
             Format::Vinterp => (16, 7),
+            Format::Vop1 => (9, 8),
+            Format::Vop2 => (25, 6),
+            Format::Vopc => (17, 8),
         };
         br(Field::Op, lo, width)
     }

@@ -4,7 +4,7 @@
 //! (`offset:`, `glc`, `format:`, ...) in any order; then the cross-operand rules llvm-mc-19
 //! enforces (register widths that depend on modifiers, `glc` on returning atomics, `gds`).
 
-use crate::def::{lookup_name, Flags, Imm, Kind};
+use crate::def::{lookup_name, Flags, Imm, Implicit, Kind, SrcTy};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
@@ -464,6 +464,69 @@ fn operand(
             inst.set(Field::Attr, n);
             inst.set(Field::AttrChan, ch);
         }
+        Kind::VSrc(n, ty) => {
+            if ty == SrcTy::B16LoHi {
+                if let Some(v) = lohi(c) {
+                    inst.set(field, 256 + v);
+                    return Ok(());
+                }
+            }
+            let save = c.save();
+            if let Some(RegRef::V { first, count }) = reg(c) {
+                if count != n as u32 {
+                    return err(col, INVALID_OPERAND);
+                }
+                widths.vregs.push((field, count, col));
+                inst.set(field, 256 + first);
+                return Ok(());
+            }
+            c.restore(save);
+            if ty == SrcTy::VgprOnly {
+                return err(col, INVALID_OPERAND);
+            }
+            let float_token = matches!(c.peek(), Some(Tok::Float(_)))
+                || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+            if matches!(ty, SrcTy::I16 | SrcTy::B16LoHi) && float_token {
+                hints.float_constant_written = true;
+            }
+            let (code, lit) = match ty {
+                SrcTy::F16 | SrcTy::I16 | SrcTy::B16LoHi => src16(c, col, ty == SrcTy::F16)?,
+                SrcTy::PackedF16 => packed16(c, col)?,
+                SrcTy::F64 | SrcTy::B64 => ssrc(c, 2, true)?,
+                _ => ssrc(c, n, true)?,
+            };
+            if let Some(l) = lit {
+                if inst.literal.is_some_and(|x| x != l) {
+                    return err(col, "only one unique literal operand is allowed");
+                }
+                inst.literal = Some(l);
+            }
+            inst.set(field, code);
+        }
+        Kind::VLoHi(_) => {
+            let Some(v) = lohi(c) else {
+                return err(col, INVALID_OPERAND);
+            };
+            inst.set(field, v);
+        }
+        Kind::Implicit(Implicit::VccLo) => {
+            if !c.eat_ident("vcc_lo") {
+                return err(col, "expected vcc_lo");
+            }
+        }
+        Kind::LitK => {
+            let v = match c.peek().cloned() {
+                Some(Tok::Float(f)) => {
+                    c.bump();
+                    (f as f32).to_bits()
+                }
+                _ => c.expr(&no_symbols)? as u32,
+            };
+            if inst.literal.is_some_and(|x| x != v) {
+                return err(col, "only one unique literal operand is allowed");
+            }
+            inst.literal = Some(v);
+        }
         Kind::VinterpSrc(i) => {
             if c.eat_punct('-') {
                 inst.set(Field::Neg, inst.get(Field::Neg) | 1 << i);
@@ -491,6 +554,93 @@ fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
             "expected a 21-bit signed offset",
         )
     }
+}
+
+/// A true16 register half `vN.l` / `vN.h` (N < 128): the 8-bit field value.
+fn lohi(c: &mut Cursor) -> Option<u32> {
+    let name = c.peek_ident()?;
+    let (reg, half) = name.split_once('.')?;
+    let n: u32 = reg.strip_prefix('v')?.parse().ok()?;
+    let hi = match half {
+        "l" => 0,
+        "h" => 0x80,
+        _ => return None,
+    };
+    if n >= 128 {
+        return None;
+    }
+    c.bump();
+    Some(n | hi)
+}
+
+/// A packed-f16 source constant: inline integers and float constants, integers equal to an
+/// f16 constant's bits inline; anything else a 32-bit literal (an f32 pattern stays literal).
+fn packed16(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
+    let float_token = matches!(c.peek(), Some(Tok::Float(_)))
+        || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    if c.peek_ident().is_some() || float_token {
+        return src16(c, col, true);
+    }
+    let v = c.expr(&no_symbols)?;
+    if (-16..=64).contains(&v) {
+        return int_source(v, 1, col);
+    }
+    if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+        return err(col, INVALID_OPERAND);
+    }
+    let bits = v as u32;
+    if let Some(i) = crate::regs::F16_CONSTANTS
+        .iter()
+        .position(|&x| x as u32 == bits)
+    {
+        return Ok((240 + i as u32, None));
+    }
+    Ok((SRC_LITERAL, Some(bits)))
+}
+
+/// A 16-bit source constant: an inline integer or float constant, or a 16-bit literal. A
+/// value equal to an f16 constant's bits is inlined only for float operands (llvm-mc-19
+/// keeps `0x3c00` a literal for integer ones).
+fn src16(c: &mut Cursor, col: usize, float: bool) -> PResult<(u32, Option<u32>)> {
+    if c.peek_ident().is_some() {
+        return ssrc(c, 1, false);
+    }
+    let neg = c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    if neg {
+        c.bump();
+    }
+    if let Some(Tok::Float(f)) = c.peek().cloned() {
+        c.bump();
+        let f = if neg { -f } else { f };
+        let found = FLOAT_CONSTANTS.iter().position(|(_, b, _)| {
+            f32::from_bits(*b) as f64 == f || (f == 0.15915494 && *b == 0x3e22_f983)
+        });
+        return match found {
+            Some(i) => Ok((240 + i as u32, None)),
+            None if f == 0.0 => Ok((128, None)),
+            None => err(
+                col,
+                "only inline float constants are supported in 16-bit operands",
+            ),
+        };
+    }
+    let v = c.expr(&no_symbols)?;
+    if (-16..=64).contains(&v) {
+        return int_source(v, 1, col);
+    }
+    if !(-32768..=65535).contains(&v) {
+        return err(col, INVALID_OPERAND);
+    }
+    let h = v as u32 & 0xffff;
+    if float {
+        if let Some(i) = crate::regs::F16_CONSTANTS
+            .iter()
+            .position(|&x| x as u32 == h)
+        {
+            return Ok((240 + i as u32, None));
+        }
+    }
+    Ok((SRC_LITERAL, Some(h)))
 }
 
 fn int_in(c: &mut Cursor, lo: i64, hi: i64, msg: &str) -> PResult<i64> {
@@ -638,6 +788,31 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
     let d = inst.def();
     let width_of = |f: Field| widths.vregs.iter().find(|(x, _, _)| *x == f).copied();
     match d.format {
+        Format::Vop2
+            if d.flags.has(Flags::FAKE16)
+                && d.operands.iter().any(|o| o.kind == Kind::LitK)
+                && inst.literal.is_some_and(|k| k > 0xffff) =>
+        {
+            return err(
+                1,
+                "the constant K of an f16 fmamk/fmaak must fit in 16 bits",
+            );
+        }
+        Format::Vop1 | Format::Vop2 | Format::Vopc if d.flags.has(Flags::FAKE16) => {
+            if let Some((_, _, col)) = widths.vregs.iter().find(|(f, _, _)| {
+                let v = inst.get(*f);
+                if *f == Field::Src0 {
+                    v >= 384
+                } else {
+                    v >= 128
+                }
+            }) {
+                return err(
+                    *col,
+                    "only v0-v127 can be encoded in this 16-bit instruction",
+                );
+            }
+        }
         Format::Sopk if d.name.starts_with("s_waitcnt_") && inst.get(Field::Sdst) != SGPR_NULL => {
             return err(1, "src0 must be null");
         }

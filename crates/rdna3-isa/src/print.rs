@@ -2,11 +2,11 @@
 
 use std::fmt::Write;
 
-use crate::def::{Flags, Imm, Kind};
+use crate::def::{Flags, Imm, Implicit, Kind, SrcTy};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
-use crate::regs::{sreg_name, ssrc_name, vreg_name};
+use crate::regs::{sreg_name, ssrc_name, vreg_name, F16_CONSTANTS, FLOAT_CONSTANTS};
 use crate::special;
 
 /// How the text of one instruction was written, where llvm-mc echoes that in its output
@@ -19,6 +19,9 @@ pub struct Hints {
     /// SMEM: the offset was written as an immediate without `soffset` (llvm-mc then prints
     /// `0x0` where the disassembler prints `null`).
     pub smem_imm_only: bool,
+    /// A float constant was written in a 16-bit integer operand (llvm-mc echoes it as a
+    /// float where the disassembler prints its f16 bits).
+    pub float_constant_written: bool,
     /// A 16-bit immediate as written (llvm-mc echoes branch offsets signed, `s_version` in
     /// hex, and `s_nop`-style values before truncation).
     pub imm_written: Option<i64>,
@@ -64,6 +67,10 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
     let d = inst.def();
     let v = inst.get(field);
     Some(match kind {
+        Kind::V(n) if field == Field::Vsrc1 && v >= 128 && sixteen_bit_sources(inst) => format!(
+            "{}/*Invalid register, operand has 'VGPR_32_Lo128' register class*/",
+            vreg_name(v, n)
+        ),
         Kind::V(n) => {
             let extra = (d.format == Format::Mubuf && field == Field::Vdata) as u8
                 * inst.get(Field::Tfe) as u8;
@@ -135,6 +142,22 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             inst.get(Field::Attr),
             ['x', 'y', 'z', 'w'][inst.get(Field::AttrChan) as usize & 3]
         ),
+        Kind::VSrc(_, SrcTy::I16 | SrcTy::B16LoHi)
+            if hints.float_constant_written && (240..=248).contains(&v) =>
+        {
+            FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
+        }
+        Kind::VSrc(n, ty) => {
+            let text = vsrc_text(inst, v, n, ty);
+            if matches!(ty, SrcTy::F16 | SrcTy::I16) && v >= 384 {
+                format!("{text}/*Invalid register, operand has 'VS_32_Lo128' register class*/")
+            } else {
+                text
+            }
+        }
+        Kind::VLoHi(_) => lohi_name(v),
+        Kind::Implicit(Implicit::VccLo) => "vcc_lo".into(),
+        Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
         Kind::VinterpSrc(i) => {
             let neg = (inst.get(Field::Neg) >> i) & 1 == 1;
             let reg = if v >= 256 {
@@ -160,6 +183,91 @@ fn smem_offset_as_register(inst: &Instruction, hints: Hints) -> bool {
     inst.get(Field::Soffset) != SGPR_NULL
         || inst.get(Field::Offset) == 0
         || hints.smem_explicit_offset
+}
+
+/// Whether the instruction's sources are 16-bit "fake16" operands (v0-v127 only).
+fn sixteen_bit_sources(inst: &Instruction) -> bool {
+    inst.def()
+        .operand(Field::Src0)
+        .is_some_and(|o| matches!(o.kind, Kind::VSrc(_, SrcTy::F16 | SrcTy::I16)))
+}
+
+/// `vN.l` / `vN.h` of an 8-bit true16 register field.
+fn lohi_name(v: u32) -> String {
+    format!("v{}.{}", v & 0x7f, if v & 0x80 != 0 { 'h' } else { 'l' })
+}
+
+/// Text of a 9-bit vector-ALU source of `n` dwords and type `ty`.
+fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
+    if v >= 256 {
+        return match ty {
+            SrcTy::B16LoHi => lohi_name(v - 256),
+            _ => vreg_name(v - 256, n),
+        };
+    }
+    let lit = inst.literal.unwrap_or(0);
+    let text = match ty {
+        _ if v == SRC_LITERAL => match ty {
+            SrcTy::F64 => {
+                let v64 = (lit as u64) << 32;
+                if v64 == 0 {
+                    "0".to_string()
+                } else if let Some(k) = FLOAT_CONSTANTS.iter().position(|c| c.2 == v64) {
+                    ssrc_name(240 + k as u32, 2).unwrap_or_default()
+                } else {
+                    format!("0x{lit:x}")
+                }
+            }
+            SrcTy::B64 => special::literal_text(lit, 2),
+            SrcTy::PackedF16 => {
+                if (-16..=64).contains(&(lit as i32)) {
+                    (lit as i32).to_string()
+                } else if let Some(k) = F16_CONSTANTS.iter().position(|&c| c as u32 == lit) {
+                    FLOAT_CONSTANTS[k].0.to_string()
+                } else {
+                    format!("0x{lit:x}")
+                }
+            }
+            SrcTy::F16 => {
+                // The low 16 bits; values that equal an inline constant print as it.
+                let h = lit & 0xffff;
+                let i = h as u16 as i16;
+                if (-16..=64).contains(&i) {
+                    i.to_string()
+                } else if let Some(k) = F16_CONSTANTS.iter().position(|&c| c as u32 == h) {
+                    FLOAT_CONSTANTS[k].0.to_string()
+                } else {
+                    format!("0x{h:x}")
+                }
+            }
+            SrcTy::I16 | SrcTy::B16LoHi => {
+                let inline32 = (-16..=64).contains(&(lit as i32))
+                    || FLOAT_CONSTANTS.iter().any(|c| c.1 == lit);
+                if inline32 {
+                    special::literal_text(lit, 1)
+                } else {
+                    format!("0x{:x}", lit & 0xffff)
+                }
+            }
+            SrcTy::B32 | SrcTy::VgprOnly => special::literal_text(lit, 1),
+        },
+        SrcTy::I16 | SrcTy::B16LoHi if (240..=248).contains(&v) => {
+            format!("0x{:x}", F16_CONSTANTS[(v - 240) as usize])
+        }
+        SrcTy::F64 | SrcTy::B64 => {
+            ssrc_name(v, 2).unwrap_or_else(|| format!("<invalid source code {v}>"))
+        }
+        _ => ssrc_name(v, n).unwrap_or_else(|| format!("<invalid source code {v}>")),
+    };
+    if ty == SrcTy::VgprOnly {
+        if (v < 128) || (235..=253).contains(&v) && !(240..=248).contains(&v) {
+            return format!(
+                "{text}/*Invalid register, operand has 'VRegOrLds_32' register class*/"
+            );
+        }
+        return format!("{text}/*Invalid immediate*/");
+    }
+    text
 }
 
 fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {

@@ -30,6 +30,11 @@ pub const FLOAT_CONSTANTS: [(&str, u32, u64); 9] = [
     ("0.15915494", 0x3e22_f983, 0x3fc4_5f30_6dc9_c882),
 ];
 
+/// The float inline constants (codes 240..=248) as f16 bit patterns.
+pub const F16_CONSTANTS: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
 const SPECIAL_SRC: [(u32, &str); 8] = [
     (235, "src_shared_base"),
     (236, "src_shared_limit"),
