@@ -5,3 +5,6 @@
 #![forbid(unsafe_code)]
 
 pub use rdna3_isa as isa;
+
+pub mod banks;
+pub mod lane_expr;
