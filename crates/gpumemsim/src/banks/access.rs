@@ -6,6 +6,9 @@ use std::fmt;
 pub trait LaneAddress: Copy {
     /// The address as a 64-bit byte address.
     fn byte_address(self) -> u64;
+
+    /// The bitwise OR of all `addrs` (in their own width, so the loop vectorizes).
+    fn or_all(addrs: &[Self]) -> u64;
 }
 
 impl LaneAddress for u32 {
@@ -13,12 +16,22 @@ impl LaneAddress for u32 {
     fn byte_address(self) -> u64 {
         self as u64
     }
+
+    #[inline(always)]
+    fn or_all(addrs: &[u32]) -> u64 {
+        addrs.iter().fold(0, |a, &x| a | x) as u64
+    }
 }
 
 impl LaneAddress for u64 {
     #[inline(always)]
     fn byte_address(self) -> u64 {
         self
+    }
+
+    #[inline(always)]
+    fn or_all(addrs: &[u64]) -> u64 {
+        addrs.iter().fold(0, |a, &x| a | x)
     }
 }
 

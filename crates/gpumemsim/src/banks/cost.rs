@@ -3,7 +3,7 @@
 use super::access::{Access, AccessError, AccessShape, LaneAddress};
 use super::counters::{AccessCost, BatchTotals};
 use super::groups::GroupSource;
-use super::model::{BankModel, SameWord, WidthClass};
+use super::model::{Alignment, BankModel, EmptyGroups, SameWord, WidthClass};
 
 /// Most words one group can touch: 64 lanes × 2 addresses × 5 words (a misaligned 16-byte
 /// access over 4-byte banks).
@@ -91,7 +91,7 @@ impl BankModel {
     fn batch_each<A: LaneAddress>(
         &self,
         batch: &Batch<A>,
-        mut each: impl FnMut(AccessCost),
+        each: impl FnMut(AccessCost),
     ) -> Result<BatchTotals, AccessError> {
         let shape = batch.shape;
         let lanes = shape.wave.lanes() as usize;
@@ -109,27 +109,186 @@ impl BankModel {
             }
         }
         let mask_of = |k: usize| batch.masks.map_or(shape.active, |m| m[k]);
-        for k in 0..count {
+        for k in (0..count).filter(|_| self.alignment == Alignment::Natural) {
             let range = k * lanes..(k + 1) * lanes;
             self.check_alignment(&shape, &batch.addrs[range.clone()], mask_of(k))?;
             if let Some(a1) = batch.addrs1 {
                 self.check_alignment(&shape, &a1[range], mask_of(k))?;
             }
         }
+        match (self.bank_shift, self.row_shift) {
+            (2, 5) => Ok(self.batch_with(Fixed::<2, 5>, batch, class, count, each)),
+            (2, 6) => Ok(self.batch_with(Fixed::<2, 6>, batch, class, count, each)),
+            (shift, row) => Ok(self.batch_with(Dynamic { shift, row }, batch, class, count, each)),
+        }
+    }
+
+    /// Costs a checked batch. Where the groups do not depend on the addresses (no merging),
+    /// they are worked out once for the whole batch.
+    fn batch_with<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        batch: &Batch<A>,
+        class: WidthClass,
+        count: usize,
+        mut each: impl FnMut(AccessCost),
+    ) -> BatchTotals {
+        let shape = batch.shape;
+        let lanes = shape.wave.lanes() as usize;
+        let same = self.same_word.for_kind(shape.kind);
+        let skip_empty = self.empty_groups == EmptyGroups::Skip;
+        let plan = self.static_groups(&shape, class);
         let mut totals = BatchTotals::default();
+        if let (Some(groups), None) = (&plan, batch.masks) {
+            // One mask for all: the groups' lanes, and how many, are known up front.
+            let active = shape.active;
+            let groups: Vec<(u64, u32, GroupSource)> = groups
+                .iter()
+                .map(|&(g, source)| (g & active, (g & active).count_ones(), source))
+                .filter(|&(lanes, _, _)| lanes != 0 || !skip_empty)
+                .collect();
+            let words_per_lane = (shape.width >> self.bank_shift).max(1);
+            if batch.addrs1.is_none()
+                && shape.width.is_power_of_two()
+                && words_per_lane <= self.banks
+                && active != 0
+            {
+                let run = match words_per_lane {
+                    1 => Self::one_address_batch::<A, G, 1>,
+                    2 => Self::one_address_batch::<A, G, 2>,
+                    4 => Self::one_address_batch::<A, G, 4>,
+                    8 => Self::one_address_batch::<A, G, 8>,
+                    _ => Self::one_address_batch::<A, G, 16>,
+                };
+                return run(self, geometry, batch, &groups, each);
+            }
+            for k in 0..count {
+                let range = k * lanes..(k + 1) * lanes;
+                let a0 = &batch.addrs[range.clone()];
+                let a1 = batch.addrs1.map(|a| &a[range]);
+                let mut c = AccessCost {
+                    requests: u32::from(active != 0),
+                    cost: 0,
+                    ideal: 0,
+                };
+                if active != 0 {
+                    for &(lanes, lane_count, source) in &groups {
+                        c.ideal += 1;
+                        c.cost += match (lanes, source, a1) {
+                            (0, _, _) => 1,
+                            (_, GroupSource::Second, Some(a1)) => self.counted_group_cost(
+                                geometry,
+                                lanes,
+                                lane_count,
+                                a1,
+                                None,
+                                shape.width,
+                                same,
+                            ),
+                            (_, GroupSource::Both, Some(a1)) => self.counted_group_cost(
+                                geometry,
+                                lanes,
+                                lane_count,
+                                a0,
+                                Some(a1),
+                                shape.width,
+                                same,
+                            ),
+                            _ => self.counted_group_cost(
+                                geometry,
+                                lanes,
+                                lane_count,
+                                a0,
+                                None,
+                                shape.width,
+                                same,
+                            ),
+                        };
+                    }
+                }
+                totals.add(c);
+                each(c);
+            }
+            return totals;
+        }
         for k in 0..count {
+            let active = batch.masks.map_or(shape.active, |m| m[k]);
             let range = k * lanes..(k + 1) * lanes;
-            let shape_k = shape.with_active(mask_of(k));
-            let c = self.cost_checked(
-                &shape_k,
-                class,
-                &batch.addrs[range.clone()],
-                batch.addrs1.map(|a| &a[range]),
-            );
+            let a0 = &batch.addrs[range.clone()];
+            let a1 = batch.addrs1.map(|a| &a[range]);
+            let c = match &plan {
+                _ if active == 0 => AccessCost::default(),
+                Some(groups) => {
+                    let mut c = AccessCost {
+                        requests: 1,
+                        cost: 0,
+                        ideal: 0,
+                    };
+                    for &(group, source) in groups {
+                        let lanes = group & active;
+                        if lanes == 0 && skip_empty {
+                            continue;
+                        }
+                        c.ideal += 1;
+                        c.cost += match (lanes, source, a1) {
+                            (0, _, _) => 1,
+                            (_, GroupSource::Second, Some(a1)) => {
+                                self.group_cost(geometry, lanes, a1, None, shape.width, same)
+                            }
+                            (_, GroupSource::Both, Some(a1)) => {
+                                self.group_cost(geometry, lanes, a0, Some(a1), shape.width, same)
+                            }
+                            _ => self.group_cost(geometry, lanes, a0, None, shape.width, same),
+                        };
+                    }
+                    c
+                }
+                None => self.cost_with(geometry, &shape.with_active(active), class, a0, a1),
+            };
             totals.add(c);
             each(c);
         }
-        Ok(totals)
+        totals
+    }
+
+    /// [`BankModel::batch_with`] for one-address accesses of a power-of-two width, one
+    /// active mask and address-independent `groups` (lanes, lane count, source): the loop the
+    /// throughput target is about.
+    fn one_address_batch<A: LaneAddress, G: Geometry, const WORDS: u32>(
+        &self,
+        geometry: G,
+        batch: &Batch<A>,
+        groups: &[(u64, u32, GroupSource)],
+        mut each: impl FnMut(AccessCost),
+    ) -> BatchTotals {
+        let shape = batch.shape;
+        let same = self.same_word.for_kind(shape.kind);
+        let mut totals = BatchTotals::default();
+        for a0 in batch.addrs.chunks_exact(shape.wave.lanes() as usize) {
+            let mut c = AccessCost {
+                requests: 1,
+                cost: 0,
+                ideal: groups.len() as u32,
+            };
+            for &(lanes, lane_count, _) in groups {
+                c.cost += if lanes == 0 {
+                    1
+                } else {
+                    aligned_group_cost::<A, G, WORDS>(
+                        geometry,
+                        lanes,
+                        a0,
+                        shape.width,
+                        lane_count * WORDS,
+                        same,
+                    )
+                    .unwrap_or_else(|| self.general_group_cost(lanes, a0, None, shape.width, same))
+                };
+            }
+            totals.add(c);
+            each(c);
+        }
+        totals
     }
 
     /// The cost of an access that passed [`BankModel::check_access`].
@@ -144,6 +303,22 @@ impl BankModel {
         if shape.active == 0 {
             return AccessCost::default();
         }
+        match (self.bank_shift, self.row_shift) {
+            (2, 5) => self.cost_with(Fixed::<2, 5>, shape, class, addrs, addrs1),
+            (2, 6) => self.cost_with(Fixed::<2, 6>, shape, class, addrs, addrs1),
+            (shift, row) => self.cost_with(Dynamic { shift, row }, shape, class, addrs, addrs1),
+        }
+    }
+
+    #[inline(always)]
+    fn cost_with<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        shape: &AccessShape,
+        class: WidthClass,
+        addrs: &[A],
+        addrs1: Option<&[A]>,
+    ) -> AccessCost {
         let same = self.same_word.for_kind(shape.kind);
         let mut cost = 0;
         let mut ideal = 0;
@@ -154,12 +329,12 @@ impl BankModel {
             } else {
                 match (g.source, addrs1) {
                     (GroupSource::Second, Some(a1)) => {
-                        self.group_cost(g.lanes, a1, None, shape.width, same)
+                        self.group_cost(geometry, g.lanes, a1, None, shape.width, same)
                     }
                     (GroupSource::Both, Some(a1)) => {
-                        self.group_cost(g.lanes, addrs, Some(a1), shape.width, same)
+                        self.group_cost(geometry, g.lanes, addrs, Some(a1), shape.width, same)
                     }
-                    _ => self.group_cost(g.lanes, addrs, None, shape.width, same),
+                    _ => self.group_cost(geometry, g.lanes, addrs, None, shape.width, same),
                 }
             };
         });
@@ -205,7 +380,53 @@ impl BankModel {
 
     /// The cost of one non-empty group: the largest number of words one bank serves.
     #[inline(always)]
-    fn group_cost<A: LaneAddress>(
+    fn group_cost<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        same: SameWord,
+    ) -> u32 {
+        let count = lanes.count_ones();
+        self.counted_group_cost(geometry, lanes, count, a0, a1, width, same)
+    }
+
+    /// [`BankModel::group_cost`] with the number of lanes already counted.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn counted_group_cost<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        lanes: u64,
+        lane_count: u32,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        same: SameWord,
+    ) -> u32 {
+        if a1.is_none() && width.is_power_of_two() {
+            let words_per_lane = (width >> geometry.bank_shift()).max(1);
+            if words_per_lane <= self.banks {
+                let words = lane_count * words_per_lane;
+                let aligned = match words_per_lane {
+                    1 => aligned_group_cost::<A, G, 1>,
+                    2 => aligned_group_cost::<A, G, 2>,
+                    4 => aligned_group_cost::<A, G, 4>,
+                    8 => aligned_group_cost::<A, G, 8>,
+                    _ => aligned_group_cost::<A, G, 16>,
+                };
+                if let Some(cost) = aligned(geometry, lanes, a0, width, words, same) {
+                    return cost;
+                }
+            }
+        }
+        self.general_group_cost(lanes, a0, a1, width, same)
+    }
+
+    /// [`BankModel::group_cost`] for any group: misaligned, 12-byte or two-address lanes.
+    fn general_group_cost<A: LaneAddress>(
         &self,
         lanes: u64,
         a0: &[A],
@@ -323,4 +544,293 @@ impl BankModel {
         }
         counts.iter().copied().max().unwrap_or(0)
     }
+}
+
+/// Bank geometry as the hot loop sees it: constants for the presets' shapes (so shifts are by
+/// immediates), runtime values for custom models.
+trait Geometry: Copy {
+    /// log2(bank width).
+    fn bank_shift(self) -> u32;
+    /// log2(banks).
+    fn row_shift(self) -> u32;
+    /// banks - 1.
+    #[inline(always)]
+    fn bank_mask(self) -> u64 {
+        (1u64 << self.row_shift()) - 1
+    }
+}
+
+/// A preset geometry: `2^SHIFT`-byte banks, `2^ROW` of them.
+#[derive(Clone, Copy)]
+struct Fixed<const SHIFT: u32, const ROW: u32>;
+
+impl<const SHIFT: u32, const ROW: u32> Geometry for Fixed<SHIFT, ROW> {
+    #[inline(always)]
+    fn bank_shift(self) -> u32 {
+        SHIFT
+    }
+    #[inline(always)]
+    fn row_shift(self) -> u32 {
+        ROW
+    }
+}
+
+/// A custom model's geometry.
+#[derive(Clone, Copy)]
+struct Dynamic {
+    shift: u32,
+    row: u32,
+}
+
+impl Geometry for Dynamic {
+    #[inline(always)]
+    fn bank_shift(self) -> u32 {
+        self.shift
+    }
+    #[inline(always)]
+    fn row_shift(self) -> u32 {
+        self.row
+    }
+}
+
+/// `1 << i`, by lookup (a variable shift costs several micro-ops on some cores).
+const BIT: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// Calls `f` with each lane of `lanes`: as a plain range when the lanes are consecutive (the
+/// usual full phase), else bit by bit.
+#[inline(always)]
+fn for_each_lane<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(u64)) {
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        for a in slice {
+            f(a.byte_address());
+        }
+        return;
+    }
+    let mut m = lanes;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if let Some(a) = addrs.get(i) {
+            f(a.byte_address());
+        }
+    }
+}
+
+/// [`for_each_lane`] with each lane's number.
+#[inline(always)]
+fn for_each_lane_indexed<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(usize, u64)) {
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        let low = lanes.trailing_zeros() as usize;
+        for (i, a) in slice.iter().enumerate() {
+            f(low + i, a.byte_address());
+        }
+        return;
+    }
+    let mut m = lanes;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if let Some(a) = addrs.get(i) {
+            f(i, a.byte_address());
+        }
+    }
+}
+
+/// The OR of the lanes' addresses and of their bank bits (`WORDS` bits from each lane's
+/// first bank; a power of two up to 16). Consecutive lanes OR their addresses in a loop that
+/// vectorizes and their bank bits with four accumulators, so the ORs do not form one long
+/// dependency chain.
+#[inline(always)]
+fn scan_banks_of<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+) -> (u64, u64) {
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
+    let lane_bits = (1u64 << WORDS) - 1;
+    let bits_of = |x: u64| BIT[((x >> shift) & bank_mask) as usize] * lane_bits;
+    let mut all = [0u64; 4];
+    let mut touched = [0u64; 4];
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        all[0] = A::or_all(slice);
+        let mut chunks = slice.chunks_exact(4);
+        for chunk in &mut chunks {
+            for j in 0..4 {
+                touched[j] |= bits_of(chunk[j].byte_address());
+            }
+        }
+        for (j, a) in chunks.remainder().iter().enumerate() {
+            touched[j] |= bits_of(a.byte_address());
+        }
+    } else {
+        for_each_lane(lanes, addrs, |x| {
+            all[0] |= x;
+            touched[0] |= bits_of(x);
+        });
+    }
+    (
+        all[0] | all[1] | all[2] | all[3],
+        touched[0] | touched[1] | touched[2] | touched[3],
+    )
+}
+
+/// The addresses of `lanes` as one slice, if the lanes are consecutive.
+#[inline(always)]
+fn consecutive_lanes<A>(lanes: u64, addrs: &[A]) -> Option<&[A]> {
+    let low = lanes.trailing_zeros() as usize;
+    let run = lanes >> (low & 63);
+    if lanes != 0 && run & run.wrapping_add(1) == 0 {
+        let len = (!run).trailing_zeros() as usize;
+        addrs.get(low..low + len)
+    } else {
+        None
+    }
+}
+
+/// The cost of a one-address group whose lanes each access `width` bytes (a power of two) at
+/// an address aligned to `width`, so that each lane touches `words_per_lane` consecutive words
+/// of one row, `words` in all. `None` if some lane is misaligned (the caller then takes the
+/// general path).
+#[inline(always)]
+fn aligned_group_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    width: u32,
+    words: u32,
+    same: SameWord,
+) -> Option<u32> {
+    let words_per_lane = WORDS;
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
+    let align_mask = width as u64 - 1;
+    // The OR of all addresses shows any misaligned one; the OR of the lanes' bank bits has
+    // one bit per word exactly when no bank is touched twice.
+    let (all, touched) = scan_banks_of::<A, G, WORDS>(geometry, lanes, addrs);
+    if all & align_mask != 0 {
+        return None;
+    }
+    // (Every bank once is the common case, and needs no bit count.)
+    let all_banks = u64::MAX >> (63 - bank_mask);
+    if words == bank_mask as u32 + 1 && touched == all_banks {
+        return Some(1);
+    }
+    let banks_touched = touched.count_ones();
+    if banks_touched == words {
+        return Some(1);
+    }
+    let slot_of = |x: u64| ((x >> shift) & bank_mask) as usize;
+    if banks_touched == words_per_lane {
+        // Every lane on one slot (a column read, a broadcast): count distinct rows as bits of
+        // one word while they lie within 32 rows of the first lane's.
+        if same == SameWord::PerLane {
+            return Some(words / words_per_lane);
+        }
+        let row_shift = geometry.row_shift();
+        let first_lane = lanes.trailing_zeros() as usize;
+        let base = (addrs.get(first_lane)?.byte_address() >> shift >> row_shift).wrapping_sub(32);
+        let mut in_window = true;
+        let mut rows = 0u64;
+        for_each_lane(lanes, addrs, |x| {
+            let r = (x >> shift >> row_shift).wrapping_sub(base);
+            in_window &= r < 64;
+            rows |= BIT[(r & 63) as usize];
+        });
+        if in_window {
+            return Some(rows.count_ones());
+        }
+        return Some(distinct_in_slot(
+            lanes,
+            addrs,
+            shift,
+            bank_mask,
+            slot_of(addrs.get(first_lane)?.byte_address()),
+        ));
+    }
+    // Lanes per slot (an aligned lane's words start at its slot's first bank, and two lanes'
+    // slots are equal or disjoint): an upper bound on the distinct words each bank serves, and
+    // the answer when every lane is served on its own. Each slot also chains its lanes.
+    let mut counts = [0u8; 64];
+    let mut head = [NO_LANE; 64];
+    let mut next = [NO_LANE; 64];
+    let mut most = 0u8;
+    for_each_lane_indexed(lanes, addrs, |lane, x| {
+        let slot = slot_of(x);
+        let c = &mut counts[slot];
+        *c += 1;
+        most = most.max(*c);
+        next[lane & 63] = head[slot];
+        head[slot] = lane as u8;
+    });
+    if same == SameWord::PerLane {
+        return Some(most as u32);
+    }
+    // Visit the fullest slots first; a slot can serve no more distinct words than it has
+    // lanes, so stop once the best found reaches the next count down.
+    let word_of = |lane: u8| addrs.get(lane as usize).map(|a| a.byte_address() >> shift);
+    let mut best = 0u32;
+    for target in (1..=most).rev() {
+        if best >= target as u32 {
+            break;
+        }
+        for (slot, &count) in counts.iter().enumerate() {
+            if count == target {
+                best = best.max(distinct_on_chain(head[slot], &next, word_of));
+                if best == target as u32 {
+                    return Some(best);
+                }
+            }
+        }
+    }
+    Some(best)
+}
+
+/// "No lane" in the slot chains.
+const NO_LANE: u8 = u8::MAX;
+
+/// The number of distinct words among the lanes of one chain (`head`, then `next[lane]`):
+/// a lane counts unless a lane later in the chain has its word.
+fn distinct_on_chain(head: u8, next: &[u8; 64], word_of: impl Fn(u8) -> Option<u64>) -> u32 {
+    let mut distinct = 0;
+    let mut a = head;
+    while a != NO_LANE {
+        let word = word_of(a);
+        let mut b = next[a as usize & 63];
+        while b != NO_LANE && word_of(b) != word {
+            b = next[b as usize & 63];
+        }
+        distinct += u32::from(b == NO_LANE);
+        a = next[a as usize & 63];
+    }
+    distinct
+}
+
+/// The number of distinct words among the lanes whose slot (first bank) is `slot`.
+fn distinct_in_slot<A: LaneAddress>(
+    lanes: u64,
+    addrs: &[A],
+    shift: u32,
+    bank_mask: u64,
+    slot: usize,
+) -> u32 {
+    let mut head = NO_LANE;
+    let mut next = [NO_LANE; 64];
+    for_each_lane_indexed(lanes, addrs, |lane, x| {
+        if ((x >> shift) & bank_mask) as usize == slot {
+            next[lane & 63] = head;
+            head = lane as u8;
+        }
+    });
+    distinct_on_chain(head, &next, |lane| {
+        addrs.get(lane as usize).map(|a| a.byte_address() >> shift)
+    })
 }

@@ -1,7 +1,7 @@
 //! Checking an access and splitting it into groups (phases, after merging): shared by the fast
 //! cost path and the detailed report.
 
-use super::access::{AccessError, AccessShape, LaneAddress};
+use super::access::{AccessError, AccessShape, Direction, LaneAddress};
 use super::model::{
     Alignment, BankModel, EmptyGroups, MergeRule, MergeScope, TwoAddrRule, WidthClass,
 };
@@ -99,6 +99,44 @@ impl BankModel {
         Ok(())
     }
 
+    /// The merge distances and scope that apply to a table of `phases` phases in `dir`.
+    fn merge_for(&self, dir: Direction, phases: usize) -> Option<(&[u32], MergeScope)> {
+        match &self.merge {
+            MergeRule::XorPartners {
+                distances,
+                scope,
+                merge_stores,
+            } if phases > 1 && (dir == Direction::Read || *merge_stores) => {
+                Some((distances.as_slice(), *scope))
+            }
+            _ => None,
+        }
+    }
+
+    /// The groups of every access of this shape, as lane masks before the active mask is
+    /// applied, if they do not depend on the addresses (no merge rule applies).
+    pub(crate) fn static_groups(
+        &self,
+        shape: &AccessShape,
+        class: WidthClass,
+    ) -> Option<Vec<(u64, GroupSource)>> {
+        let dir = shape.kind.direction();
+        let combined = shape.kind.is_two_addr() && self.two_addr == TwoAddrRule::CombinedWidth;
+        let table_class = if combined { class.doubled() } else { class };
+        let phases = self.phases[dir as usize][table_class.index()].len();
+        if self.merge_for(dir, phases).is_some() {
+            return None;
+        }
+        let everything = shape.with_active(shape.wave.lane_mask());
+        let no_addrs: [u64; 0] = [];
+        let second = shape.kind.is_two_addr().then_some(&no_addrs[..]);
+        let mut groups = Vec::new();
+        self.for_each_group(&everything, class, &no_addrs, second, |g| {
+            groups.push((g.lanes, g.source))
+        });
+        Some(groups)
+    }
+
     /// Calls `f` for each group of a checked access, in the order the hardware serves them.
     #[inline(always)]
     pub(crate) fn for_each_group<A: LaneAddress, F: FnMut(Group)>(
@@ -144,16 +182,7 @@ impl BankModel {
         let table = &self.phases[dir as usize][class.index()];
         let active = shape.active;
         let skip_empty = self.empty_groups == EmptyGroups::Skip;
-        let merge = match &self.merge {
-            MergeRule::XorPartners {
-                distances,
-                scope,
-                merge_stores,
-            } if table.len() > 1 && (dir == super::access::Direction::Read || *merge_stores) => {
-                Some((distances.as_slice(), *scope))
-            }
-            _ => None,
-        };
+        let merge = self.merge_for(dir, table.len());
         let wave_merge = match merge {
             Some((d, MergeScope::Wave)) => partners_agree(d, active, active, a0, a1),
             _ => false,
