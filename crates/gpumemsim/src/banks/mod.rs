@@ -40,6 +40,7 @@ mod cost;
 mod counters;
 mod ds;
 mod groups;
+mod kernel;
 mod model;
 mod presets;
 mod report;
