@@ -101,8 +101,8 @@ pub struct Suggestion {
 /// bank width, or of the access width where the model needs natural alignment) and XOR
 /// swizzles of row bits into column bits (rows of `2^r` bytes, units of at least the access
 /// width), and returns the best `limit` of those that make the access cheaper, with their
-/// costs, cheapest first (ties: less memory
-/// overhead, then simpler). At most `limit - limit / 2` of them are of one kind, so both kinds
+/// costs, cheapest first (ties: less memory overhead, then simpler). A layout is left out when an earlier one of its kind is no dearer
+/// and needs no more memory, and at most `limit - limit / 2` are of one kind, so both kinds
 /// show when both help.
 pub fn suggest_layouts<A: LaneAddress>(
     model: &BankModel,
@@ -193,7 +193,13 @@ pub fn suggest_layouts<A: LaneAddress>(
             Layout::Pad { .. } => &mut pads,
             Layout::Xor { .. } => &mut xors,
         };
-        if *n < per_kind {
+        // Skip what an earlier pick of the same kind beats: no dearer and no more memory.
+        let dominated = best.iter().any(|b: &Suggestion| {
+            std::mem::discriminant(&b.layout) == std::mem::discriminant(&s.layout)
+                && b.cost.cost <= s.cost.cost
+                && b.layout.overhead() <= s.layout.overhead()
+        });
+        if *n < per_kind && !dominated {
             *n += 1;
             best.push(s);
         }
