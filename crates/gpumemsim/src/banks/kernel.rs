@@ -325,6 +325,16 @@ fn scan_banks_of<A: LaneAddress, G: Geometry, const WORDS: u32>(
     let mut all = [0u64; 4];
     let mut touched = [0u64; 4];
     if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        // The usual full phases, at a length the compiler unrolls completely.
+        if let Ok(fixed) = <&[A; 32]>::try_from(slice) {
+            return scan_fixed(fixed, bits_of);
+        }
+        if let Ok(fixed) = <&[A; 16]>::try_from(slice) {
+            return scan_fixed(fixed, bits_of);
+        }
+        if let Ok(fixed) = <&[A; 64]>::try_from(slice) {
+            return scan_fixed(fixed, bits_of);
+        }
         all[0] = A::or_all(slice);
         let mut chunks = slice.chunks_exact(4);
         for chunk in &mut chunks {
@@ -345,6 +355,23 @@ fn scan_banks_of<A: LaneAddress, G: Geometry, const WORDS: u32>(
         all[0] | all[1] | all[2] | all[3],
         touched[0] | touched[1] | touched[2] | touched[3],
     )
+}
+
+/// [`scan_banks_of`] over exactly `N` consecutive lanes (a multiple of 4).
+#[inline(always)]
+fn scan_fixed<A: LaneAddress, const N: usize>(
+    addrs: &[A; N],
+    bits_of: impl Fn(u64) -> u64,
+) -> (u64, u64) {
+    let all = A::or_all(addrs);
+    let (mut t0, mut t1, mut t2, mut t3) = (0u64, 0u64, 0u64, 0u64);
+    for quad in addrs.chunks_exact(4) {
+        t0 |= bits_of(quad[0].byte_address());
+        t1 |= bits_of(quad[1].byte_address());
+        t2 |= bits_of(quad[2].byte_address());
+        t3 |= bits_of(quad[3].byte_address());
+    }
+    (all, t0 | t1 | t2 | t3)
 }
 
 /// The addresses of `lanes` as one slice, if the lanes are consecutive.
