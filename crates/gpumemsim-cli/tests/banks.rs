@@ -401,4 +401,69 @@ fn errors_are_clear_and_exit_2() {
     );
     let deep = format!("{}t{}", "(".repeat(5000), ")".repeat(5000));
     assert!(error(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", &deep]).contains("deeper"));
+
+    // Arithmetic wraps (lane 2 overflows to a negative address).
+    let e = error(&[
+        "--arch",
+        "rdna3",
+        "--op",
+        "ds_load_b128",
+        "--addr",
+        "0x7fffffffffffff00 + t*128",
+    ]);
+    assert!(e.contains("lane 2") && e.contains("negative"), "{e}");
+}
+
+#[test]
+fn huge_and_misaligned_addresses_never_panic() {
+    for args in [
+        &[
+            "--arch",
+            "sm80",
+            "--op",
+            "lds.128",
+            "--addr",
+            "0x7ffffffffffffff0",
+            "--suggest",
+        ][..],
+        &[
+            "--arch",
+            "cdna4",
+            "--op",
+            "ds_load_b64",
+            "--addr",
+            "0x7fffffffffffffff",
+            "--suggest",
+        ],
+        &[
+            "--arch",
+            "rdna3",
+            "--op",
+            "ds_store_b96",
+            "--addr",
+            "t*12+1",
+            "--suggest",
+        ],
+        &[
+            "--arch",
+            "rdna3",
+            "--op",
+            "ds_load_2addr_b64",
+            "--addr",
+            "0x7ffffffffffffffe - t",
+            "--addr1",
+            "t*3",
+            "--suggest",
+        ],
+    ] {
+        let o = run(args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let o = run(&with_json);
+        assert!(
+            serde_json::from_slice::<Value>(&o.stdout).is_ok(),
+            "{args:?}"
+        );
+    }
 }

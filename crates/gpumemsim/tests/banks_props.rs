@@ -50,8 +50,8 @@ const KINDS: [AccessKind; 6] = [
     AccessKind::Atomic2Addr,
 ];
 
-/// Addresses from a mix of generators: small (many collisions and broadcasts), strided, and
-/// far apart (beyond the fast path's row window).
+/// Addresses from a mix of generators: small (many collisions and broadcasts), strided, far
+/// apart (beyond the fast path's row window), and misaligned.
 fn address(width: u32) -> impl Strategy<Value = u64> {
     let w = width as u64;
     prop_oneof![
@@ -59,6 +59,7 @@ fn address(width: u32) -> impl Strategy<Value = u64> {
         (0u64..4096).prop_map(move |k| k * w),
         (0u64..4, 0u64..32).prop_map(move |(hi, k)| (hi << 36) | (k * w)),
         any::<u32>().prop_map(move |a| (a as u64) / w * w),
+        0u64..8192, // misaligned too (AMD's unaligned mode; NVIDIA refuses them)
     ]
 }
 

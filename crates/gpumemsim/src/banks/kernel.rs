@@ -321,7 +321,8 @@ fn scan_banks_of<A: LaneAddress, G: Geometry, const WORDS: u32>(
     let shift = geometry.bank_shift();
     let bank_mask = geometry.bank_mask();
     let lane_bits = (1u64 << WORDS) - 1;
-    let bits_of = |x: u64| BIT[((x >> shift) & bank_mask) as usize] * lane_bits;
+    // (Misaligned lanes may wrap here; their results are thrown away.)
+    let bits_of = |x: u64| BIT[((x >> shift) & bank_mask) as usize].wrapping_mul(lane_bits);
     let mut all = [0u64; 4];
     let mut touched = [0u64; 4];
     if let Some(slice) = consecutive_lanes(lanes, addrs) {
@@ -454,20 +455,28 @@ pub(super) fn aligned_group_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
     let mut head = [NO_LANE; 64];
     let mut next = [NO_LANE; 64];
     let mut most = 0u8;
+    let mut fullest = 0usize;
     for_each_lane_indexed(lanes, addrs, |lane, x| {
         let slot = slot_of(x);
         let c = &mut counts[slot];
         *c += 1;
-        most = most.max(*c);
+        if *c > most {
+            most = *c;
+            fullest = slot;
+        }
         next[lane & 63] = head[slot];
         head[slot] = lane as u8;
     });
     if same == SameWord::PerLane {
         return Some(most as u32);
     }
+    let word_of = |lane: u8| addrs.get(lane as usize).map(|a| a.byte_address() >> shift);
+    // Usually the first fullest slot has no repeated word: then it is the answer.
+    if distinct_on_chain(head[fullest], &next, word_of) == most as u32 {
+        return Some(most as u32);
+    }
     // Visit the fullest slots first; a slot can serve no more distinct words than it has
     // lanes, so stop once the best found reaches the next count down.
-    let word_of = |lane: u8| addrs.get(lane as usize).map(|a| a.byte_address() >> shift);
     let mut best = 0u32;
     for target in (1..=most).rev() {
         if best >= target as u32 {

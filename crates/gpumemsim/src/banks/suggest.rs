@@ -35,7 +35,7 @@ impl Layout {
     /// The new address of `addr`.
     pub fn apply(&self, addr: u64) -> u64 {
         match *self {
-            Layout::Pad { every, add } => addr + addr / every * add,
+            Layout::Pad { every, add } => addr.wrapping_add(addr / every * add),
             Layout::Xor {
                 row_shift,
                 col_shift,
@@ -119,7 +119,10 @@ pub fn suggest_layouts<A: LaneAddress>(
                     .chain(access.addrs1.map(|a| a[l].byte_address()))
             })
     };
-    let top = active_addrs().max().unwrap_or(0) + shape.width as u64;
+    let top = active_addrs()
+        .max()
+        .unwrap_or(0)
+        .saturating_add(shape.width as u64);
     let width_unit = if shape.width.is_power_of_two() {
         shape.width
     } else {
