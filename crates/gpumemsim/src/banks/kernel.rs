@@ -454,19 +454,15 @@ pub(super) fn aligned_group_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
     let mut counts = [0u8; 64];
     let mut head = [NO_LANE; 64];
     let mut next = [NO_LANE; 64];
-    let mut most = 0u8;
-    let mut fullest = 0usize;
     for_each_lane_indexed(lanes, addrs, |lane, x| {
         let slot = slot_of(x);
-        let c = &mut counts[slot];
-        *c += 1;
-        if *c > most {
-            most = *c;
-            fullest = slot;
-        }
+        counts[slot] += 1;
         next[lane & 63] = head[slot];
         head[slot] = lane as u8;
     });
+    // (Both reductions over the 64 counts vectorize.)
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let fullest = counts.iter().position(|&c| c == most).unwrap_or(0);
     if same == SameWord::PerLane {
         return Some(most as u32);
     }
