@@ -149,6 +149,15 @@ impl Case {
             (Ok(c), Ok(o)) => assert_eq!(each, [*c, *o]),
             _ => assert!(batched.is_err()),
         }
+        // And a batch with one mask for all (the planned paths).
+        let mut uniform = Batch::new(shape, &twice0);
+        uniform.addrs1 = twice1.as_deref();
+        let mut each = Vec::new();
+        match (model.cost_batch_into(&uniform, &mut each), &cost) {
+            (Ok(_), Ok(c)) => assert_eq!(each, [*c, *c]),
+            (Err(_), Err(_)) => {}
+            (got, want) => panic!("batch {got:?}, single {want:?}"),
+        }
         Some((cost.ok()?, report.ok()?, shape.active))
     }
 }

@@ -3,7 +3,9 @@
 use super::access::{Access, AccessError, AccessShape, LaneAddress};
 use super::counters::{AccessCost, BatchTotals};
 use super::groups::GroupSource;
-use super::kernel::{aligned_group_cost, Dynamic, Fixed, Geometry};
+use super::kernel::{
+    aligned_group_cost, resolve_aligned, scan_fixed, Dynamic, Fixed, Geometry, BIT,
+};
 use super::model::{Alignment, BankModel, EmptyGroups, WidthClass};
 
 /// Many accesses of one shape, laid out one wave after another: access `k` is lanes
@@ -260,8 +262,17 @@ impl BankModel {
     ) -> BatchTotals {
         let shape = batch.shape;
         let same = self.same_word.for_kind(shape.kind);
+        let lanes = shape.wave.lanes();
+        if let [(group, count, _)] = groups {
+            if *count == lanes && lanes == 32 {
+                return self.whole_wave_batch::<A, G, WORDS, 32>(geometry, batch, *group, each);
+            }
+            if *count == lanes && lanes == 64 {
+                return self.whole_wave_batch::<A, G, WORDS, 64>(geometry, batch, *group, each);
+            }
+        }
         let mut totals = BatchTotals::default();
-        for a0 in batch.addrs.chunks_exact(shape.wave.lanes() as usize) {
+        for a0 in batch.addrs.chunks_exact(lanes as usize) {
             let mut c = AccessCost {
                 requests: 1,
                 cost: 0,
@@ -282,6 +293,54 @@ impl BankModel {
                     .unwrap_or_else(|| self.general_group_cost(lanes, a0, None, shape.width, same))
                 };
             }
+            totals.add(c);
+            each(c);
+        }
+        totals
+    }
+
+    /// [`BankModel::one_address_batch`] when one group holds all `N` lanes of the wave (`b32`
+    /// on RDNA, NVIDIA and CDNA4): a loop the compiler unrolls completely.
+    fn whole_wave_batch<A: LaneAddress, G: Geometry, const WORDS: u32, const N: usize>(
+        &self,
+        geometry: G,
+        batch: &Batch<A>,
+        group: u64,
+        mut each: impl FnMut(AccessCost),
+    ) -> BatchTotals {
+        let shape = batch.shape;
+        let same = self.same_word.for_kind(shape.kind);
+        let shift = geometry.bank_shift();
+        let bank_mask = geometry.bank_mask();
+        let lane_bits = (1u64 << WORDS) - 1;
+        let align_mask = shape.width as u64 - 1;
+        let words = N as u32 * WORDS;
+        let all_banks = u64::MAX >> (63 - bank_mask);
+        let every_bank_once = words == bank_mask as u32 + 1;
+        let bits_of = |x: u64| BIT[((x >> shift) & bank_mask) as usize].wrapping_mul(lane_bits);
+        let mut totals = BatchTotals::default();
+        for chunk in batch.addrs.chunks_exact(N) {
+            let Ok(wave) = <&[A; N]>::try_from(chunk) else {
+                continue; // (chunks_exact gives N)
+            };
+            let (all, touched) = scan_fixed(wave, bits_of);
+            let cost = if all & align_mask != 0 {
+                self.general_group_cost(group, chunk, None, shape.width, same)
+            } else if every_bank_once && touched == all_banks {
+                1
+            } else if !every_bank_once && touched.count_ones() == words {
+                1
+            } else {
+                resolve_aligned::<A, G, WORDS>(geometry, group, chunk, words, same, touched)
+                    .unwrap_or_else(|| {
+                        self.general_group_cost(group, chunk, None, shape.width, same)
+                    })
+            };
+            let c = AccessCost {
+                requests: 1,
+                cost,
+                ideal: 1,
+            };
             totals.add(c);
             each(c);
         }

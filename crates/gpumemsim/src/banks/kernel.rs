@@ -258,7 +258,7 @@ impl Geometry for Dynamic {
 }
 
 /// `1 << i`, by lookup (a variable shift costs several micro-ops on some cores).
-const BIT: [u64; 64] = {
+pub(super) const BIT: [u64; 64] = {
     let mut t = [0u64; 64];
     let mut i = 0;
     while i < 64 {
@@ -358,21 +358,20 @@ fn scan_banks_of<A: LaneAddress, G: Geometry, const WORDS: u32>(
     )
 }
 
-/// [`scan_banks_of`] over exactly `N` consecutive lanes (a multiple of 4).
+/// [`scan_banks_of`] over exactly `N` consecutive lanes (the compiler unrolls it).
 #[inline(always)]
-fn scan_fixed<A: LaneAddress, const N: usize>(
+pub(super) fn scan_fixed<A: LaneAddress, const N: usize>(
     addrs: &[A; N],
     bits_of: impl Fn(u64) -> u64,
 ) -> (u64, u64) {
-    let all = A::or_all(addrs);
-    let (mut t0, mut t1, mut t2, mut t3) = (0u64, 0u64, 0u64, 0u64);
-    for quad in addrs.chunks_exact(4) {
-        t0 |= bits_of(quad[0].byte_address());
-        t1 |= bits_of(quad[1].byte_address());
-        t2 |= bits_of(quad[2].byte_address());
-        t3 |= bits_of(quad[3].byte_address());
+    let mut all = 0u64;
+    let mut touched = 0u64;
+    for a in addrs {
+        let x = a.byte_address();
+        all |= x;
+        touched |= bits_of(x);
     }
-    (all, t0 | t1 | t2 | t3)
+    (all, touched)
 }
 
 /// The addresses of `lanes` as one slice, if the lanes are consecutive.
@@ -401,21 +400,34 @@ pub(super) fn aligned_group_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
     words: u32,
     same: SameWord,
 ) -> Option<u32> {
-    let words_per_lane = WORDS;
-    let shift = geometry.bank_shift();
-    let bank_mask = geometry.bank_mask();
-    let align_mask = width as u64 - 1;
     // The OR of all addresses shows any misaligned one; the OR of the lanes' bank bits has
     // one bit per word exactly when no bank is touched twice.
     let (all, touched) = scan_banks_of::<A, G, WORDS>(geometry, lanes, addrs);
-    if all & align_mask != 0 {
+    if all & (width as u64 - 1) != 0 {
         return None;
     }
     // (Every bank once is the common case, and needs no bit count.)
-    let all_banks = u64::MAX >> (63 - bank_mask);
-    if words == bank_mask as u32 + 1 && touched == all_banks {
+    let bank_mask = geometry.bank_mask();
+    if words == bank_mask as u32 + 1 && touched == u64::MAX >> (63 - bank_mask) {
         return Some(1);
     }
+    resolve_aligned::<A, G, WORDS>(geometry, lanes, addrs, words, same, touched)
+}
+
+/// [`aligned_group_cost`] after the scan, for groups that may conflict: `touched` has the
+/// lanes' bank bits.
+#[inline(never)]
+pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    words: u32,
+    same: SameWord,
+    touched: u64,
+) -> Option<u32> {
+    let words_per_lane = WORDS;
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
     let banks_touched = touched.count_ones();
     if banks_touched == words {
         return Some(1);
