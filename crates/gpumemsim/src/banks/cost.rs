@@ -324,11 +324,16 @@ impl BankModel {
                 continue; // (chunks_exact gives N)
             };
             let (all, touched) = scan_fixed(wave, bits_of);
+            // One bit per word: no bank touched twice (with as many words as banks, that is
+            // every bit set, which needs no bit count).
+            let conflict_free = if every_bank_once {
+                touched == all_banks
+            } else {
+                touched.count_ones() == words
+            };
             let cost = if all & align_mask != 0 {
                 self.general_group_cost(group, chunk, None, shape.width, same)
-            } else if every_bank_once && touched == all_banks {
-                1
-            } else if !every_bank_once && touched.count_ones() == words {
+            } else if conflict_free {
                 1
             } else {
                 resolve_aligned::<A, G, WORDS>(geometry, group, chunk, words, same, touched)
