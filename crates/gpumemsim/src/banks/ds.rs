@@ -87,7 +87,10 @@ pub fn ds_access(def: &InstrDef) -> Result<DsAccess, AccessError> {
 
 /// The bank cost of one executed DS instruction: `addrs` holds each lane's LDS byte address
 /// (`addrs1` the second address for 2addr instructions, else `None`), `active` the EXEC mask,
-/// `wave` the wave size. Lanes outside `active` are ignored.
+/// `wave` the wave size. Lanes outside `active` are ignored. Build the model once per run
+/// ([`BankModel::preset`]) and reuse it; this call allocates nothing. Sub-dword instructions
+/// (`ds_load_u8`, `ds_store_b16`, ...) group like `b32`, each lane touching the one word its
+/// bytes lie in.
 ///
 /// ```
 /// use gpumemsim::banks::{ds_cost, BankModel, WaveSize};
