@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod banks_cmd;
 mod isa_cmds;
 mod run_cmd;
 
@@ -39,6 +40,9 @@ enum Command {
         /// instruction word (`0xd8000010`, `0x00000201d8000010`).
         bytes: Vec<String>,
     },
+    /// The bank-conflict cost of one LDS / shared-memory access: counters, the per-group
+    /// breakdown, a bank × lane picture, and (--suggest) layout fixes.
+    Banks(banks_cmd::BanksArgs),
 }
 
 /// Reads a named input: a path, or standard input for `-`. Returns (display name, text).
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
         Command::Disasm { file } => isa_cmds::disasm(file.as_deref().unwrap_or("-")),
         Command::Explain { bytes } => isa_cmds::explain(&bytes),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Banks(args) => banks_cmd::banks(&args),
     };
     let _ = std::io::stdout().flush();
     match result {

@@ -26,6 +26,9 @@ pub struct RunArgs {
     /// Workgroups on the device (each with its own LDS allocation; s0 = workgroup id).
     #[arg(long, default_value_t = 1)]
     pub workgroups: u32,
+    /// Bank-conflict preset that prices LDS accesses.
+    #[arg(long, value_enum, default_value_t = ArchArg::Rdna3)]
+    pub arch: ArchArg,
     /// Scheduling seed: 0 runs the wave with the earliest clock first; other seeds shake the
     /// interleaving reproducibly.
     #[arg(long, default_value_t = 0)]
@@ -71,6 +74,19 @@ pub struct RunArgs {
     /// Stop after this many instructions (all waves together).
     #[arg(long, default_value_t = 10_000_000)]
     pub max_steps: u64,
+}
+
+/// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ArchArg {
+    /// gfx1100.
+    Rdna3,
+    /// gfx942.
+    Cdna3,
+    /// gfx950.
+    Cdna4,
+    /// gfx1200.
+    Rdna4,
 }
 
 /// `--lds-mode`.
@@ -281,6 +297,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             size: args.gws_size,
         },
         ordered_rings: rings,
+        banks: gpumemsim::banks::BankModel::preset(match args.arch {
+            ArchArg::Rdna3 => "rdna3",
+            ArchArg::Cdna3 => "cdna3",
+            ArchArg::Cdna4 => "cdna4",
+            ArchArg::Rdna4 => "rdna4",
+        })
+        .ok_or("unknown bank preset")?,
         lds_size: args.lds_size,
         lds_mode: match args.lds_mode {
             ModeArg::Cu => LdsMode::Cu,

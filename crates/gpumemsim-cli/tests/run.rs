@@ -227,3 +227,67 @@ fn many_workgroups_gws_and_seeds_from_the_command_line() {
         "{err}"
     );
 }
+
+#[test]
+fn every_ds_instruction_gets_its_bank_cost_from_the_arch_preset() {
+    // A column read of a 32x32 f32 tile (128-byte rows): all 32 lanes in bank 0 of 32 → 32
+    // cycles, 31 of them conflict; padding rows to 132 bytes makes it conflict-free.
+    let prog = "ds_load_b32 v2, v1\nds_load_b32 v3, v4\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--set",
+            "v1=lane*128",
+            "--set",
+            "v4=lane*132",
+            "--json",
+        ],
+        prog,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    let inst = &j["instructions"];
+    assert_eq!(
+        (
+            inst[0]["cycles"].as_u64(),
+            inst[0]["conflict_cycles"].as_u64()
+        ),
+        (Some(32), Some(31))
+    );
+    assert_eq!(
+        (
+            inst[1]["cycles"].as_u64(),
+            inst[1]["conflict_cycles"].as_u64()
+        ),
+        (Some(1), Some(0))
+    );
+    // cdna3 runs wave64 in two 32-lane phases: stride 16 B costs 6 conflict cycles (measured).
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--arch",
+            "cdna3",
+            "--wave64",
+            "--set",
+            "v1=lane*16",
+            "--json",
+        ],
+        "ds_load_b32 v2, v1\ns_endpgm\n",
+    );
+    let j = json(&o);
+    assert_eq!(j["instructions"][0]["conflict_cycles"], 6);
+    // The summary shows the same numbers.
+    let o = run(
+        &["run", "-", "--set", "v1=lane*128"],
+        "ds_load_b32 v2, v1\ns_endpgm\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.lines().any(|l| l.contains("ds_load_b32 v2, v1")
+            && l.split_whitespace().nth(3) == Some("32")
+            && l.split_whitespace().nth(4) == Some("31")),
+        "{out}"
+    );
+}

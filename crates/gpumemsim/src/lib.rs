@@ -7,6 +7,7 @@
 
 pub use rdna3_isa as isa;
 
+pub mod banks;
 pub mod ds;
 pub mod event;
 pub mod exec;

@@ -186,11 +186,16 @@ fn next_is_bin(b: &[u8], i: usize) -> bool {
     i < b.len() && matches!(b[i], b'0' | b'1')
 }
 
+/// Deepest nesting of parentheses and unary operators an expression may have (deeper input
+/// is an error, not a stack overflow).
+pub const MAX_EXPR_DEPTH: u32 = 256;
+
 /// A cursor over a line's tokens.
 pub struct Cursor<'a> {
     toks: Vec<Token<'a>>,
     pos: usize,
     end_col: usize,
+    depth: u32,
 }
 
 impl<'a> Cursor<'a> {
@@ -200,6 +205,7 @@ impl<'a> Cursor<'a> {
             toks,
             pos: 0,
             end_col,
+            depth: 0,
         }
     }
 
@@ -330,6 +336,16 @@ impl<'a> Cursor<'a> {
 
     fn unary(&mut self, sym: &dyn Fn(&str) -> Option<i64>) -> PResult<i64> {
         let col = self.col();
+        if self.depth >= MAX_EXPR_DEPTH {
+            return Err(ParseError::new(col, "expression nested too deeply"));
+        }
+        self.depth += 1;
+        let r = self.unary_inner(sym, col);
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self, sym: &dyn Fn(&str) -> Option<i64>, col: usize) -> PResult<i64> {
         match self.peek().cloned() {
             Some(Tok::Punct('-')) => {
                 self.bump();

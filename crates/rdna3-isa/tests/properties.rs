@@ -106,3 +106,15 @@ fn table_has_no_duplicates() {
     // 572 memory and scalar instructions, 319 VOP1/VOP2/VOPC (e32) ones.
     assert_eq!(seen.len(), 572 + 319);
 }
+
+/// Deeply nested expressions are an error, not a stack overflow.
+#[test]
+fn deep_nesting_is_an_error() {
+    let deep = format!("s_nop {}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let e = parse_instruction(&deep).expect_err("too deep");
+    assert!(e.msg.contains("nested too deeply"), "{}", e.msg);
+    let minus = format!("s_nop {}1", "-".repeat(100_000));
+    assert!(parse_instruction(&minus).is_err());
+    let ok = format!("s_nop {}1{}", "(".repeat(100), ")".repeat(100));
+    assert!(parse_instruction(&ok).is_ok());
+}

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 
 use rdna3_isa::asm::AsmLine;
 
+use crate::banks::BankModel;
 use crate::event::Event;
 use crate::gds::{Gds, DEFAULT_GDS_BYTES};
 use crate::gws::{Gws, GwsConfig, OrderedCount, ORDERED_COUNTERS};
@@ -56,6 +57,8 @@ pub struct RunConfig {
     pub max_steps: u64,
     /// Timing parameters.
     pub timing: TimingParams,
+    /// The bank-conflict model that prices every LDS access (an AMD preset).
+    pub banks: BankModel,
 }
 
 impl Default for RunConfig {
@@ -73,6 +76,7 @@ impl Default for RunConfig {
             seed: 0,
             max_steps: 10_000_000,
             timing: TimingParams::default(),
+            banks: BankModel::rdna3(),
         }
     }
 }

@@ -7,6 +7,7 @@ use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction};
 
 use super::{salu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
+use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
 
 /// How one step ended for the wave.
@@ -192,8 +193,9 @@ impl Device {
             pc,
         };
         let outcome = ds::execute(inst, &mut self.waves[wi], &mut env)?;
-        let ideal = cfg.timing.lds_issue * passes;
-        let busy = self.bank_cycles(inst, &outcome, ideal);
+        let (busy, ideal) = self
+            .bank_cycles(inst, &outcome, wi, cfg)
+            .unwrap_or((cfg.timing.lds_issue * passes, cfg.timing.lds_issue * passes));
         let mut end = StepEnd {
             next_pc: pc + 1,
             cost: 0,
@@ -204,9 +206,45 @@ impl Device {
         Ok(end)
     }
 
-    /// LDS cycles of one DS instruction: the ideal cycles until the bank model is wired in.
-    fn bank_cycles(&self, _inst: &Instruction, _outcome: &ds::DsOutcome, ideal: u64) -> u64 {
-        ideal
+    /// (cycles, ideal cycles) of one DS instruction's LDS access from the run's bank model,
+    /// or `None` when it is no bank access (GDS, permutes, swizzle, append/consume, the BVH
+    /// stack: they take their ideal issue cycles).
+    fn bank_cycles(
+        &self,
+        inst: &Instruction,
+        outcome: &ds::DsOutcome,
+        wi: usize,
+        cfg: &RunConfig,
+    ) -> Option<(u64, u64)> {
+        let d = inst.def();
+        if outcome.gds || outcome.accesses.is_empty() || banks::ds_access(d).is_err() {
+            return None;
+        }
+        let two = matches!(
+            ds::ds_kind(inst.opcode),
+            Some(DsKind::Load2 { .. } | DsKind::Store2 { .. } | DsKind::Xchg2 { .. })
+        );
+        let mut addrs = [0u32; 64];
+        let mut addrs1 = [0u32; 64];
+        let mut active = 0u64;
+        for a in &outcome.accesses {
+            let l = a.lane as usize;
+            if two && active >> l & 1 == 1 {
+                addrs1[l] = a.addr;
+            } else {
+                addrs[l] = a.addr;
+            }
+            active |= 1 << l;
+        }
+        let size = self.waves[wi].size as usize;
+        let wave = if size == 64 {
+            banks::WaveSize::Wave64
+        } else {
+            banks::WaveSize::Wave32
+        };
+        let second = two.then_some(&addrs1[..size]);
+        let c = banks::ds_cost(&cfg.banks, d, &addrs[..size], second, active, wave).ok()?;
+        Some((c.cost as u64, c.ideal as u64))
     }
 
     /// Outstanding GDS/GWS operations of wave `wi`.

@@ -1,0 +1,652 @@
+//! `gpumemsim banks`: the bank cost of one LDS / shared-memory access, why, and how to fix it.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use clap::builder::PossibleValuesParser;
+use clap::Args;
+use gpumemsim::banks::{
+    ds_access, suggest_layouts, Access, AccessKind, AccessReport, AccessShape, BankModel,
+    CostUnits, GroupReport, GroupSource, Suggestion, WaveSize, PRESET_NAMES,
+};
+use gpumemsim::expr::Expr;
+use gpumemsim::isa::def::lookup_name;
+
+/// How many layouts `--suggest` prints.
+const SUGGESTIONS: usize = 6;
+
+/// How many groups the text output draws.
+const PICTURES: usize = 4;
+
+/// Arguments of `gpumemsim banks`.
+#[derive(Args, Debug)]
+pub struct BanksArgs {
+    /// Architecture preset.
+    #[arg(long, value_parser = PossibleValuesParser::new(PRESET_NAMES))]
+    arch: String,
+    /// The access: a DS mnemonic for AMD (`ds_load_b32`, `ds_store_b128`,
+    /// `ds_load_2addr_b32`, `ds_add_u32`, ...) or `lds.32|lds.64|lds.128|sts.32|sts.64|sts.128`
+    /// for NVIDIA.
+    #[arg(long)]
+    op: String,
+    /// Each lane's byte address: an expression in the lane id `t` (`t*128`, `(t^1)*4 + 64`),
+    /// or a comma list with one value per lane. For 2addr instructions, the first address with
+    /// its offset applied.
+    #[arg(long, allow_hyphen_values = true)]
+    addr: String,
+    /// The second byte address of 2addr instructions, written like --addr.
+    #[arg(long, allow_hyphen_values = true)]
+    addr1: Option<String>,
+    /// Active lanes: lanes and ranges (`0-15,20`) or a mask (`0xffff`); default all.
+    #[arg(long)]
+    active: Option<String>,
+    /// Wave size (default: the architecture's: 32 for RDNA and NVIDIA, 64 for CDNA).
+    #[arg(long, value_parser = PossibleValuesParser::new(["32", "64"]))]
+    wave: Option<String>,
+    /// Print one JSON object: the counters and a "groups" array.
+    #[arg(long)]
+    json: bool,
+    /// Search padding and XOR-swizzle layouts that lower the cost; print the best few.
+    #[arg(long)]
+    suggest: bool,
+}
+
+/// What `--op` names, resolved against the architecture.
+struct Operation {
+    /// The name to print (canonical for DS mnemonics).
+    name: String,
+    width: u32,
+    kind: AccessKind,
+}
+
+/// `gpumemsim banks ...`.
+pub fn banks(args: &BanksArgs) -> Result<ExitCode, String> {
+    let model = BankModel::preset(&args.arch)
+        .ok_or_else(|| format!("unknown architecture `{}`", args.arch))?;
+    let op = operation(&model, &args.op)?;
+    let wave = wave_size(&model, args.wave.as_deref())?;
+    let active = match &args.active {
+        Some(text) => parse_lanes(text, wave)?,
+        None => wave.lane_mask(),
+    };
+    let addrs = lane_values("--addr", &args.addr, wave)?;
+    let addrs1 = match (&args.addr1, op.kind.is_two_addr()) {
+        (Some(text), true) => Some(lane_values("--addr1", text, wave)?),
+        (None, true) => {
+            return Err(format!(
+                "{} takes two addresses per lane: give --addr1 as well",
+                op.name
+            ))
+        }
+        (Some(_), false) => {
+            return Err(format!(
+                "--addr1 is for 2addr instructions; {} has one address per lane",
+                op.name
+            ))
+        }
+        (None, false) => None,
+    };
+    let shape = AccessShape {
+        width: op.width,
+        kind: op.kind,
+        active,
+        wave,
+    };
+    let access = Access {
+        shape,
+        addrs: &addrs,
+        addrs1: addrs1.as_deref(),
+    };
+    let report = model.analyze(&access).map_err(|e| e.to_string())?;
+    let suggestions = if args.suggest {
+        Some(suggest_layouts(&model, &access, SUGGESTIONS).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let out = if args.json {
+        json(&model, &op, &shape, &report, suggestions.as_deref())
+    } else {
+        text(
+            &model,
+            &op,
+            &shape,
+            &access,
+            &report,
+            suggestions.as_deref(),
+        )
+    };
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves `--op` for the architecture.
+fn operation(model: &BankModel, op: &str) -> Result<Operation, String> {
+    let lower = op.to_ascii_lowercase();
+    let nvidia_op = nvidia_operation(&lower);
+    match model.units() {
+        CostUnits::Wavefronts => nvidia_op.ok_or_else(|| {
+            format!(
+                "`{op}` is not an NVIDIA shared-memory access: --arch {} takes \
+                 lds.32, lds.64, lds.128, sts.32, sts.64 or sts.128",
+                model.name()
+            )
+        }),
+        CostUnits::Cycles => {
+            if nvidia_op.is_some() {
+                return Err(format!(
+                    "`{op}` is an NVIDIA access: --arch {} takes a DS mnemonic such as \
+                     ds_load_b32",
+                    model.name()
+                ));
+            }
+            let def = lookup_name(&lower)
+                .ok_or_else(|| format!("unknown instruction `{op}`"))?
+                .def();
+            let access = ds_access(def).map_err(|e| e.to_string())?;
+            Ok(Operation {
+                name: def.name.to_string(),
+                width: access.width,
+                kind: access.kind,
+            })
+        }
+    }
+}
+
+fn nvidia_operation(op: &str) -> Option<Operation> {
+    let (kind, bits) = op.split_once('.')?;
+    let kind = match kind {
+        "lds" => AccessKind::Load,
+        "sts" => AccessKind::Store,
+        _ => return None,
+    };
+    let width = match bits {
+        "32" => 4,
+        "64" => 8,
+        "128" => 16,
+        _ => return None,
+    };
+    Some(Operation {
+        name: op.to_string(),
+        width,
+        kind,
+    })
+}
+
+fn wave_size(model: &BankModel, wave: Option<&str>) -> Result<WaveSize, String> {
+    let waves = model.waves();
+    let Some(text) = wave else {
+        return Ok(waves.default);
+    };
+    let wave = text
+        .parse()
+        .ok()
+        .and_then(WaveSize::from_lanes)
+        .ok_or_else(|| format!("--wave {text}: must be 32 or 64"))?;
+    if waves.allows(wave) {
+        Ok(wave)
+    } else {
+        Err(format!(
+            "{} runs waves of {} lanes only, not {}",
+            model.name(),
+            waves.default.lanes(),
+            wave.lanes()
+        ))
+    }
+}
+
+/// Parses `--active`: `0-15,20`, or a mask `0xffff`.
+fn parse_lanes(text: &str, wave: WaveSize) -> Result<u64, String> {
+    let lanes = wave.lanes();
+    let bad = |why: String| format!("--active `{text}`: {why}");
+    if let Some(hex) = text.trim().strip_prefix("0x") {
+        let mask =
+            u64::from_str_radix(hex, 16).map_err(|_| bad("not a hexadecimal mask".into()))?;
+        if mask & !wave.lane_mask() != 0 {
+            return Err(bad(format!("names lanes beyond {}", lanes - 1)));
+        }
+        return Ok(mask);
+    }
+    let lane = |s: &str| -> Result<u32, String> {
+        let n: u32 = s
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("`{}` is not a lane number", s.trim())))?;
+        if n >= lanes {
+            return Err(bad(format!("lane {n} is outside the wave of {lanes}")));
+        }
+        Ok(n)
+    };
+    let mut mask = 0u64;
+    for part in text.split(',') {
+        let (lo, hi) = match part.split_once('-') {
+            Some((a, b)) => (lane(a)?, lane(b)?),
+            None => {
+                let n = lane(part)?;
+                (n, n)
+            }
+        };
+        if lo > hi {
+            return Err(bad(format!("range {lo}-{hi} runs backwards")));
+        }
+        for l in lo..=hi {
+            mask |= 1 << l;
+        }
+    }
+    Ok(mask)
+}
+
+/// Evaluates an address argument: an expression in `t` (or `lane`), or a comma list of one
+/// expression per lane. Errors point at the column within the argument.
+fn lane_values(flag: &str, text: &str, wave: WaveSize) -> Result<Vec<u64>, String> {
+    let lanes = wave.lanes() as usize;
+    let items: Vec<(usize, &str)> = if text.contains(',') {
+        let mut offset = 0;
+        text.split(',')
+            .map(|item| {
+                let start = offset;
+                offset += item.chars().count() + 1;
+                (start, item)
+            })
+            .collect()
+    } else {
+        vec![(0, text)]
+    };
+    if items.len() > 1 && items.len() != lanes {
+        return Err(format!(
+            "{flag} lists {} values; the wave has {lanes} lanes (give one per lane, or an \
+             expression in the lane id t)",
+            items.len()
+        ));
+    }
+    let point = |col: usize, msg: &str| {
+        format!(
+            "{flag} `{text}`: column {col}: {msg}\n  {text}\n  {}^",
+            " ".repeat(col.saturating_sub(1))
+        )
+    };
+    let exprs = items
+        .iter()
+        .map(|&(start, item)| {
+            Expr::parse(item, &["t", "lane"])
+                .map(|e| (start, e))
+                .map_err(|e| point(start + e.col, &e.msg))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    (0..lanes)
+        .map(|lane| {
+            let (start, expr) = &exprs[if exprs.len() == 1 { 0 } else { lane }];
+            let vars = |name: &str| matches!(name, "t" | "lane").then_some(lane as i64);
+            let value = expr.eval(&vars).map_err(|e| {
+                let msg = if e.msg.starts_with("unknown variable") {
+                    format!("{} (the lane id is `t`)", e.msg)
+                } else {
+                    format!("{} (lane {lane})", e.msg)
+                };
+                point(start + e.col, &msg)
+            })?;
+            u64::try_from(value)
+                .map_err(|_| format!("{flag}: lane {lane}: address {value} is negative"))
+        })
+        .collect()
+}
+
+/// Lanes of a mask as ranges: `0-15,20`.
+fn lane_ranges(mask: u64) -> String {
+    let mut out = String::new();
+    let mut lane = 0u32;
+    while lane < 64 {
+        if mask >> lane & 1 == 0 {
+            lane += 1;
+            continue;
+        }
+        let start = lane;
+        while lane < 64 && mask >> lane & 1 == 1 {
+            lane += 1;
+        }
+        if !out.is_empty() {
+            out.push(',');
+        }
+        if lane - 1 == start {
+            let _ = write!(out, "{start}");
+        } else {
+            let _ = write!(out, "{start}-{}", lane - 1);
+        }
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
+}
+
+fn lane_list(mask: u64) -> String {
+    let lanes: Vec<String> = (0..64)
+        .filter(|l| mask >> l & 1 == 1)
+        .map(|l| l.to_string())
+        .collect();
+    format!("[{}]", lanes.join(","))
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn source_name(source: GroupSource) -> &'static str {
+    match source {
+        GroupSource::First => "first",
+        GroupSource::Second => "second",
+        GroupSource::Both => "both",
+    }
+}
+
+fn json(
+    model: &BankModel,
+    op: &Operation,
+    shape: &AccessShape,
+    report: &AccessReport,
+    suggestions: Option<&[Suggestion]>,
+) -> String {
+    let mut o = String::from("{");
+    let _ = write!(
+        o,
+        "\"arch\":{},\"op\":{},\"kind\":\"{}\",\"width\":{},\"wave\":{},\"active\":\"{:#x}\",\
+         \"banks\":{},\"bank_width\":{}",
+        json_string(model.name()),
+        json_string(&op.name),
+        shape.kind.name(),
+        shape.width,
+        shape.wave.lanes(),
+        shape.active,
+        model.banks(),
+        model.bank_width()
+    );
+    for (name, value) in report.cost.counters(model.units()).entries() {
+        let _ = write!(o, ",\"{name}\":{value}");
+    }
+    o.push_str(",\"groups\":[");
+    for (i, g) in report.groups.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        group_json(&mut o, g);
+    }
+    o.push(']');
+    if let Some(list) = suggestions {
+        o.push_str(",\"suggestions\":[");
+        for (i, s) in list.iter().enumerate() {
+            if i > 0 {
+                o.push(',');
+            }
+            let _ = write!(
+                o,
+                "{{\"layout\":{},\"expression\":{},\"overhead\":{}",
+                json_string(&s.layout.to_string()),
+                json_string(&s.layout.expression()),
+                s.layout.overhead()
+            );
+            for (name, value) in s.cost.counters(model.units()).entries() {
+                let _ = write!(o, ",\"{name}\":{value}");
+            }
+            o.push('}');
+        }
+        o.push(']');
+    }
+    o.push_str("}\n");
+    o
+}
+
+fn group_json(o: &mut String, g: &GroupReport) {
+    let phases: Vec<String> = g.phases.iter().map(|p| p.to_string()).collect();
+    let _ = write!(
+        o,
+        "{{\"addresses\":\"{}\",\"phases\":[{}],\"lanes\":{},\"cost\":{},\"banks\":[",
+        source_name(g.source),
+        phases.join(","),
+        lane_list(g.lanes),
+        g.cost
+    );
+    let bank_json = |b: &gpumemsim::banks::BankUse| {
+        let words: Vec<String> = b.words.iter().map(|w| w.to_string()).collect();
+        format!(
+            "{{\"bank\":{},\"lanes\":{},\"words\":[{}],\"accesses\":{}}}",
+            b.bank,
+            lane_list(b.lanes),
+            words.join(","),
+            b.accesses
+        )
+    };
+    let banks: Vec<String> = g.banks.iter().map(bank_json).collect();
+    o.push_str(&banks.join(","));
+    o.push_str("],\"conflicts\":[");
+    let conflicts: Vec<String> = g.conflicts().map(bank_json).collect();
+    o.push_str(&conflicts.join(","));
+    o.push_str("]}");
+}
+
+fn text(
+    model: &BankModel,
+    op: &Operation,
+    shape: &AccessShape,
+    access: &Access<u64>,
+    report: &AccessReport,
+    suggestions: Option<&[Suggestion]>,
+) -> String {
+    let mut o = String::new();
+    let units = model.units();
+    let (group_word, wave_word, cost_word) = match units {
+        CostUnits::Cycles => ("phases", "wave", "cycles"),
+        CostUnits::Wavefronts => ("phases", "warp", "wavefronts"),
+    };
+    let _ = writeln!(
+        o,
+        "{}: {} banks of {} B. {} ({}, {} B per lane{}), {}{}, active lanes {}",
+        model.name(),
+        model.banks(),
+        model.bank_width(),
+        op.name,
+        shape.kind.name(),
+        shape.width,
+        if shape.kind.is_two_addr() {
+            " at each address"
+        } else {
+            ""
+        },
+        wave_word,
+        shape.wave.lanes(),
+        lane_ranges(shape.active)
+    );
+    let counters: Vec<String> = report
+        .cost
+        .counters(units)
+        .entries()
+        .iter()
+        .map(|(n, v)| format!("{n} {v}"))
+        .collect();
+    let _ = writeln!(o, "{}\n", counters.join("   "));
+    if report.groups.is_empty() {
+        let _ = writeln!(o, "no active lanes: nothing to serve");
+    } else {
+        let two_addr = shape.kind.is_two_addr();
+        let address_column = |text: &str| {
+            if two_addr {
+                format!("{text:<9}")
+            } else {
+                String::new()
+            }
+        };
+        let _ = writeln!(
+            o,
+            "{:>5}  {}{:<8}{:<14}{:>10}  conflicts (bank: lanes, passes)",
+            "group",
+            address_column("address"),
+            group_word,
+            "lanes",
+            cost_word
+        );
+        for (i, g) in report.groups.iter().enumerate() {
+            let phases: Vec<String> = g.phases.iter().map(|p| p.to_string()).collect();
+            let conflicts: Vec<String> = g
+                .conflicts()
+                .map(|b| format!("{}: {}, {}", b.bank, lane_ranges(b.lanes), b.accesses))
+                .collect();
+            let _ = writeln!(
+                o,
+                "{i:>5}  {}{:<8}{:<14}{:>10}  {}",
+                address_column(source_name(g.source)),
+                phases.join("+"),
+                lane_ranges(g.lanes),
+                g.cost,
+                if conflicts.is_empty() {
+                    "-".to_string()
+                } else {
+                    conflicts.join("; ")
+                }
+            );
+        }
+        pictures(&mut o, model, access, report);
+    }
+    if let Some(list) = suggestions {
+        suggestions_text(&mut o, units, report, list);
+    }
+    o
+}
+
+/// Draws groups as a bank × lane grid: each lane's word in a bank is a letter
+/// (same letter, same word: a broadcast); rows with more than one letter conflict.
+fn pictures(o: &mut String, model: &BankModel, access: &Access<u64>, report: &AccessReport) {
+    // The costliest groups; for a conflict-free access, the first one shows the pattern.
+    let mut order: Vec<usize> = (0..report.groups.len())
+        .filter(|&i| report.groups[i].cost > 1)
+        .collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(report.groups[i].cost), i));
+    order.truncate(PICTURES);
+    order.sort_unstable();
+    if order.is_empty() {
+        order.push(0);
+    }
+    const MARKS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    for &i in &order {
+        let g = &report.groups[i];
+        let lanes: Vec<u32> = (0..64).filter(|l| g.lanes >> l & 1 == 1).collect();
+        let _ = writeln!(
+            o,
+            "\ngroup {i}, lanes {}: a letter per word a lane reads or writes in each bank \
+             (same letter, same word); `!` marks conflicting banks",
+            lane_ranges(g.lanes)
+        );
+        let tens: String = lanes
+            .iter()
+            .map(|l| char::from(b'0' + (l / 10) as u8))
+            .collect();
+        let ones: String = lanes
+            .iter()
+            .map(|l| char::from(b'0' + (l % 10) as u8))
+            .collect();
+        let _ = writeln!(o, "   lane   {tens}");
+        let _ = writeln!(o, "          {ones}");
+        for b in &g.banks {
+            let row: String = lanes
+                .iter()
+                .map(|&l| {
+                    if b.lanes >> l & 1 == 0 {
+                        return '.';
+                    }
+                    let word = lane_word(model, access, g, l, b.bank);
+                    match word.and_then(|w| b.words.iter().position(|&x| x == w)) {
+                        Some(k) => char::from(*MARKS.get(k).unwrap_or(&b'*')),
+                        None => '?',
+                    }
+                })
+                .collect();
+            let line = format!(
+                "  bank {:>2}{} {row}  {}",
+                b.bank,
+                if b.conflicts() { '!' } else { ' ' },
+                if b.conflicts() {
+                    format!("{} passes", b.accesses)
+                } else {
+                    String::new()
+                }
+            );
+            let _ = writeln!(o, "{}", line.trim_end());
+        }
+    }
+    if report.groups.len() > order.len() {
+        let _ = writeln!(
+            o,
+            "\n({} more groups not drawn; --json lists every one)",
+            report.groups.len() - order.len()
+        );
+    }
+}
+
+/// The word `lane` touches in `bank` within group `g` (words are byte address / bank width).
+fn lane_word(
+    model: &BankModel,
+    access: &Access<u64>,
+    g: &GroupReport,
+    lane: u32,
+    bank: u32,
+) -> Option<u64> {
+    let lane = lane as usize;
+    let sources: Vec<u64> = match (g.source, access.addrs1) {
+        (GroupSource::Second, Some(a1)) => vec![*a1.get(lane)?],
+        (GroupSource::Both, Some(a1)) => vec![*access.addrs.get(lane)?, *a1.get(lane)?],
+        _ => vec![*access.addrs.get(lane)?],
+    };
+    let width = model.bank_width() as u64;
+    sources.into_iter().find_map(|start| {
+        let end = start.saturating_add(access.shape.width as u64 - 1);
+        (start / width..=end / width).find(|w| model.bank_of(w * width) == bank)
+    })
+}
+
+fn suggestions_text(o: &mut String, units: CostUnits, report: &AccessReport, list: &[Suggestion]) {
+    let cost_word = match units {
+        CostUnits::Cycles => "cycles",
+        CostUnits::Wavefronts => "wavefronts",
+    };
+    let _ = writeln!(o);
+    if report.cost.conflicts() == 0 {
+        let _ = writeln!(o, "suggest: the access is already conflict-free");
+        return;
+    }
+    if list.is_empty() {
+        let _ = writeln!(
+            o,
+            "suggest: no padding or XOR swizzle found that lowers the cost"
+        );
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "suggested layouts, cheapest first (apply the map to every address of the array):"
+    );
+    let _ = writeln!(
+        o,
+        "{:>10}  {:>9}  {:>8}  layout",
+        cost_word, "conflicts", "memory"
+    );
+    for s in list {
+        let _ = writeln!(
+            o,
+            "{:>10}  {:>9}  {:>7.1}%  {}: {}",
+            s.cost.cost,
+            s.cost.conflicts(),
+            100.0 * s.layout.overhead(),
+            s.layout,
+            s.layout.expression()
+        );
+    }
+}

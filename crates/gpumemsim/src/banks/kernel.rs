@@ -1,0 +1,544 @@
+//! The per-group cost kernels behind [`BankModel::cost`] and the batch API: a fast path for
+//! aligned one-address groups (most accesses), and an exact general path.
+
+use super::access::LaneAddress;
+use super::model::{BankModel, SameWord};
+
+/// Most words one group can touch: 64 lanes × 2 addresses × 5 words (a misaligned 16-byte
+/// access over 4-byte banks).
+const MAX_GROUP_WORDS: usize = 64 * 2 * 5;
+
+impl BankModel {
+    /// Calls `f` with every word (byte address / bank width) the lanes touch.
+    #[inline(always)]
+    fn for_each_word<A: LaneAddress>(
+        &self,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        mut f: impl FnMut(u64),
+    ) {
+        let shift = self.bank_shift;
+        let mut word_span = |x: u64| {
+            let mut w = x >> shift;
+            let last = x.saturating_add(width as u64 - 1) >> shift;
+            loop {
+                f(w);
+                if w >= last {
+                    break;
+                }
+                w += 1;
+            }
+        };
+        let mut m = lanes;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            word_span(a0[i].byte_address());
+            if let Some(a1) = a1 {
+                word_span(a1[i].byte_address());
+            }
+        }
+    }
+
+    /// The cost of one non-empty group: the largest number of words one bank serves.
+    #[inline(always)]
+    pub(super) fn group_cost<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        same: SameWord,
+    ) -> u32 {
+        let count = lanes.count_ones();
+        self.counted_group_cost(geometry, lanes, count, a0, a1, width, same)
+    }
+
+    /// [`BankModel::group_cost`] with the number of lanes already counted.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn counted_group_cost<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        lanes: u64,
+        lane_count: u32,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        same: SameWord,
+    ) -> u32 {
+        if a1.is_none() && width.is_power_of_two() {
+            let words_per_lane = (width >> geometry.bank_shift()).max(1);
+            if words_per_lane <= self.banks {
+                let words = lane_count * words_per_lane;
+                let aligned = match words_per_lane {
+                    1 => aligned_group_cost::<A, G, 1>,
+                    2 => aligned_group_cost::<A, G, 2>,
+                    4 => aligned_group_cost::<A, G, 4>,
+                    8 => aligned_group_cost::<A, G, 8>,
+                    _ => aligned_group_cost::<A, G, 16>,
+                };
+                if let Some(cost) = aligned(geometry, lanes, a0, width, words, same) {
+                    return cost;
+                }
+            }
+        }
+        self.general_group_cost(lanes, a0, a1, width, same)
+    }
+
+    /// [`BankModel::group_cost`] for any group: misaligned, 12-byte or two-address lanes.
+    pub(super) fn general_group_cost<A: LaneAddress>(
+        &self,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        same: SameWord,
+    ) -> u32 {
+        let bank_mask = self.banks as u64 - 1;
+        // Which banks are touched, and by how many words in all: if no bank is touched twice,
+        // the group takes one pass.
+        let mut touched = 0u64;
+        let mut words = 0u32;
+        self.for_each_word(lanes, a0, a1, width, |w| {
+            touched |= 1 << (w & bank_mask);
+            words += 1;
+        });
+        if touched.count_ones() == words {
+            return 1;
+        }
+        match same {
+            SameWord::PerLane => self.max_accesses_per_bank(lanes, a0, a1, width, touched, words),
+            SameWord::Once => self.max_distinct_words_per_bank(lanes, a0, a1, width, touched),
+        }
+    }
+
+    /// Largest number of lane-word accesses one bank serves (no broadcast).
+    fn max_accesses_per_bank<A: LaneAddress>(
+        &self,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        touched: u64,
+        words: u32,
+    ) -> u32 {
+        if touched.count_ones() == 1 {
+            return words;
+        }
+        let bank_mask = self.banks as u64 - 1;
+        let mut counts = [0u16; 64];
+        self.for_each_word(lanes, a0, a1, width, |w| {
+            counts[(w & bank_mask) as usize] += 1;
+        });
+        counts.iter().copied().max().unwrap_or(0) as u32
+    }
+
+    /// Largest number of distinct words one bank serves (lanes on one word share it). Words of
+    /// one bank differ in their row (word / banks); while the group's rows lie within 32 of
+    /// the first one's, a 64-bit row set per bank counts them exactly, else sorting does.
+    fn max_distinct_words_per_bank<A: LaneAddress>(
+        &self,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+        touched: u64,
+    ) -> u32 {
+        let bank_mask = self.banks as u64 - 1;
+        let row_shift = self.row_shift;
+        let first_lane = lanes.trailing_zeros() as usize;
+        let base = (a0[first_lane].byte_address() >> self.bank_shift >> row_shift).wrapping_sub(32);
+        let mut in_window = true;
+        if touched.count_ones() == 1 {
+            let mut rows = 0u64;
+            self.for_each_word(lanes, a0, a1, width, |w| {
+                let r = (w >> row_shift).wrapping_sub(base);
+                in_window &= r < 64;
+                rows |= 1u64.wrapping_shl(r as u32);
+            });
+            if in_window {
+                return rows.count_ones();
+            }
+        } else {
+            let mut rows = [0u64; 64];
+            self.for_each_word(lanes, a0, a1, width, |w| {
+                let r = (w >> row_shift).wrapping_sub(base);
+                in_window &= r < 64;
+                rows[(w & bank_mask) as usize] |= 1u64.wrapping_shl(r as u32);
+            });
+            if in_window {
+                return rows.iter().map(|r| r.count_ones()).max().unwrap_or(0);
+            }
+        }
+        self.distinct_by_sorting(lanes, a0, a1, width)
+    }
+
+    /// The exact count for groups whose rows spread wide: sort the words, count each bank's
+    /// distinct ones.
+    #[cold]
+    fn distinct_by_sorting<A: LaneAddress>(
+        &self,
+        lanes: u64,
+        a0: &[A],
+        a1: Option<&[A]>,
+        width: u32,
+    ) -> u32 {
+        let bank_mask = self.banks as u64 - 1;
+        let mut keys = [0u64; MAX_GROUP_WORDS];
+        let mut n = 0;
+        self.for_each_word(lanes, a0, a1, width, |w| {
+            if n < MAX_GROUP_WORDS {
+                keys[n] = w;
+                n += 1;
+            }
+        });
+        let keys = &mut keys[..n];
+        keys.sort_unstable();
+        let mut counts = [0u32; 64];
+        let mut previous = None;
+        for &w in keys.iter() {
+            if previous != Some(w) {
+                counts[(w & bank_mask) as usize] += 1;
+                previous = Some(w);
+            }
+        }
+        counts.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Bank geometry as the hot loop sees it: constants for the presets' shapes (so shifts are by
+/// immediates), runtime values for custom models.
+pub(super) trait Geometry: Copy {
+    /// log2(bank width).
+    fn bank_shift(self) -> u32;
+    /// log2(banks).
+    fn row_shift(self) -> u32;
+    /// banks - 1.
+    #[inline(always)]
+    fn bank_mask(self) -> u64 {
+        (1u64 << self.row_shift()) - 1
+    }
+}
+
+/// A preset geometry: `2^SHIFT`-byte banks, `2^ROW` of them.
+#[derive(Clone, Copy)]
+pub(super) struct Fixed<const SHIFT: u32, const ROW: u32>;
+
+impl<const SHIFT: u32, const ROW: u32> Geometry for Fixed<SHIFT, ROW> {
+    #[inline(always)]
+    fn bank_shift(self) -> u32 {
+        SHIFT
+    }
+    #[inline(always)]
+    fn row_shift(self) -> u32 {
+        ROW
+    }
+}
+
+/// A custom model's geometry.
+#[derive(Clone, Copy)]
+pub(super) struct Dynamic {
+    pub(super) shift: u32,
+    pub(super) row: u32,
+}
+
+impl Geometry for Dynamic {
+    #[inline(always)]
+    fn bank_shift(self) -> u32 {
+        self.shift
+    }
+    #[inline(always)]
+    fn row_shift(self) -> u32 {
+        self.row
+    }
+}
+
+/// `1 << i`, by lookup (a variable shift costs several micro-ops on some cores).
+pub(super) const BIT: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// Calls `f` with each lane of `lanes`: as a plain range when the lanes are consecutive (the
+/// usual full phase), else bit by bit.
+#[inline(always)]
+fn for_each_lane<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(u64)) {
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        for a in slice {
+            f(a.byte_address());
+        }
+        return;
+    }
+    let mut m = lanes;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if let Some(a) = addrs.get(i) {
+            f(a.byte_address());
+        }
+    }
+}
+
+/// [`for_each_lane`] with each lane's number.
+#[inline(always)]
+fn for_each_lane_indexed<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(usize, u64)) {
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        let low = lanes.trailing_zeros() as usize;
+        for (i, a) in slice.iter().enumerate() {
+            f(low + i, a.byte_address());
+        }
+        return;
+    }
+    let mut m = lanes;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if let Some(a) = addrs.get(i) {
+            f(i, a.byte_address());
+        }
+    }
+}
+
+/// The OR of the lanes' addresses and of their bank bits (`WORDS` bits from each lane's
+/// first bank; a power of two up to 16). Consecutive lanes OR their addresses in a loop that
+/// vectorizes and their bank bits with four accumulators, so the ORs do not form one long
+/// dependency chain.
+#[inline(always)]
+fn scan_banks_of<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+) -> (u64, u64) {
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
+    let lane_bits = (1u64 << WORDS) - 1;
+    // (Misaligned lanes may wrap here; their results are thrown away.)
+    let bits_of = |x: u64| BIT[((x >> shift) & bank_mask) as usize].wrapping_mul(lane_bits);
+    let mut all = [0u64; 4];
+    let mut touched = [0u64; 4];
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        // The usual full phases, at a length the compiler unrolls completely.
+        if let Ok(fixed) = <&[A; 32]>::try_from(slice) {
+            return scan_fixed(fixed, bits_of);
+        }
+        if let Ok(fixed) = <&[A; 16]>::try_from(slice) {
+            return scan_fixed(fixed, bits_of);
+        }
+        if let Ok(fixed) = <&[A; 64]>::try_from(slice) {
+            return scan_fixed(fixed, bits_of);
+        }
+        all[0] = A::or_all(slice);
+        let mut chunks = slice.chunks_exact(4);
+        for chunk in &mut chunks {
+            for j in 0..4 {
+                touched[j] |= bits_of(chunk[j].byte_address());
+            }
+        }
+        for (j, a) in chunks.remainder().iter().enumerate() {
+            touched[j] |= bits_of(a.byte_address());
+        }
+    } else {
+        for_each_lane(lanes, addrs, |x| {
+            all[0] |= x;
+            touched[0] |= bits_of(x);
+        });
+    }
+    (
+        all[0] | all[1] | all[2] | all[3],
+        touched[0] | touched[1] | touched[2] | touched[3],
+    )
+}
+
+/// [`scan_banks_of`] over exactly `N` consecutive lanes (the compiler unrolls it).
+#[inline(always)]
+pub(super) fn scan_fixed<A: LaneAddress, const N: usize>(
+    addrs: &[A; N],
+    bits_of: impl Fn(u64) -> u64,
+) -> (u64, u64) {
+    let mut all = 0u64;
+    let mut touched = 0u64;
+    for a in addrs {
+        let x = a.byte_address();
+        all |= x;
+        touched |= bits_of(x);
+    }
+    (all, touched)
+}
+
+/// The addresses of `lanes` as one slice, if the lanes are consecutive.
+#[inline(always)]
+fn consecutive_lanes<A>(lanes: u64, addrs: &[A]) -> Option<&[A]> {
+    let low = lanes.trailing_zeros() as usize;
+    let run = lanes >> (low & 63);
+    if lanes != 0 && run & run.wrapping_add(1) == 0 {
+        let len = (!run).trailing_zeros() as usize;
+        addrs.get(low..low + len)
+    } else {
+        None
+    }
+}
+
+/// The cost of a one-address group whose lanes each access `width` bytes (a power of two) at
+/// an address aligned to `width`, so that each lane touches `words_per_lane` consecutive words
+/// of one row, `words` in all. `None` if some lane is misaligned (the caller then takes the
+/// general path).
+#[inline(always)]
+pub(super) fn aligned_group_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    width: u32,
+    words: u32,
+    same: SameWord,
+) -> Option<u32> {
+    // The OR of all addresses shows any misaligned one; the OR of the lanes' bank bits has
+    // one bit per word exactly when no bank is touched twice.
+    let (all, touched) = scan_banks_of::<A, G, WORDS>(geometry, lanes, addrs);
+    if all & (width as u64 - 1) != 0 {
+        return None;
+    }
+    // (Every bank once is the common case, and needs no bit count.)
+    let bank_mask = geometry.bank_mask();
+    if words == bank_mask as u32 + 1 && touched == u64::MAX >> (63 - bank_mask) {
+        return Some(1);
+    }
+    resolve_aligned::<A, G, WORDS>(geometry, lanes, addrs, words, same, touched)
+}
+
+/// [`aligned_group_cost`] after the scan, for groups that may conflict: `touched` has the
+/// lanes' bank bits.
+#[inline(never)]
+pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    words: u32,
+    same: SameWord,
+    touched: u64,
+) -> Option<u32> {
+    let words_per_lane = WORDS;
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
+    let banks_touched = touched.count_ones();
+    if banks_touched == words {
+        return Some(1);
+    }
+    let slot_of = |x: u64| ((x >> shift) & bank_mask) as usize;
+    if banks_touched == words_per_lane {
+        // Every lane on one slot (a column read, a broadcast): count distinct rows as bits of
+        // one word while they lie within 32 rows of the first lane's.
+        if same == SameWord::PerLane {
+            return Some(words / words_per_lane);
+        }
+        let row_shift = geometry.row_shift();
+        let first_lane = lanes.trailing_zeros() as usize;
+        let base = (addrs.get(first_lane)?.byte_address() >> shift >> row_shift).wrapping_sub(32);
+        let mut in_window = true;
+        let mut rows = 0u64;
+        for_each_lane(lanes, addrs, |x| {
+            let r = (x >> shift >> row_shift).wrapping_sub(base);
+            in_window &= r < 64;
+            rows |= BIT[(r & 63) as usize];
+        });
+        if in_window {
+            return Some(rows.count_ones());
+        }
+        return Some(distinct_in_slot(
+            lanes,
+            addrs,
+            shift,
+            bank_mask,
+            slot_of(addrs.get(first_lane)?.byte_address()),
+        ));
+    }
+    // Lanes per slot (an aligned lane's words start at its slot's first bank, and two lanes'
+    // slots are equal or disjoint): an upper bound on the distinct words each bank serves, and
+    // the answer when every lane is served on its own. Each slot also chains its lanes.
+    let mut counts = [0u8; 64];
+    let mut head = [NO_LANE; 64];
+    let mut next = [NO_LANE; 64];
+    for_each_lane_indexed(lanes, addrs, |lane, x| {
+        let slot = slot_of(x);
+        counts[slot] += 1;
+        next[lane & 63] = head[slot];
+        head[slot] = lane as u8;
+    });
+    // (Both reductions over the 64 counts vectorize.)
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let fullest = counts.iter().position(|&c| c == most).unwrap_or(0);
+    if same == SameWord::PerLane {
+        return Some(most as u32);
+    }
+    let word_of = |lane: u8| addrs.get(lane as usize).map(|a| a.byte_address() >> shift);
+    // Usually the first fullest slot has no repeated word: then it is the answer.
+    if distinct_on_chain(head[fullest], &next, word_of) == most as u32 {
+        return Some(most as u32);
+    }
+    // Visit the fullest slots first; a slot can serve no more distinct words than it has
+    // lanes, so stop once the best found reaches the next count down.
+    let mut best = 0u32;
+    for target in (1..=most).rev() {
+        if best >= target as u32 {
+            break;
+        }
+        for (slot, &count) in counts.iter().enumerate() {
+            if count == target {
+                best = best.max(distinct_on_chain(head[slot], &next, word_of));
+                if best == target as u32 {
+                    return Some(best);
+                }
+            }
+        }
+    }
+    Some(best)
+}
+
+/// "No lane" in the slot chains.
+const NO_LANE: u8 = u8::MAX;
+
+/// The number of distinct words among the lanes of one chain (`head`, then `next[lane]`):
+/// a lane counts unless a lane later in the chain has its word.
+fn distinct_on_chain(head: u8, next: &[u8; 64], word_of: impl Fn(u8) -> Option<u64>) -> u32 {
+    let mut distinct = 0;
+    let mut a = head;
+    while a != NO_LANE {
+        let word = word_of(a);
+        let mut b = next[a as usize & 63];
+        while b != NO_LANE && word_of(b) != word {
+            b = next[b as usize & 63];
+        }
+        distinct += u32::from(b == NO_LANE);
+        a = next[a as usize & 63];
+    }
+    distinct
+}
+
+/// The number of distinct words among the lanes whose slot (first bank) is `slot`.
+fn distinct_in_slot<A: LaneAddress>(
+    lanes: u64,
+    addrs: &[A],
+    shift: u32,
+    bank_mask: u64,
+    slot: usize,
+) -> u32 {
+    let mut head = NO_LANE;
+    let mut next = [NO_LANE; 64];
+    for_each_lane_indexed(lanes, addrs, |lane, x| {
+        if ((x >> shift) & bank_mask) as usize == slot {
+            next[lane & 63] = head;
+            head = lane as u8;
+        }
+    });
+    distinct_on_chain(head, &next, |lane| {
+        addrs.get(lane as usize).map(|a| a.byte_address() >> shift)
+    })
+}

@@ -1,0 +1,60 @@
+//! Bank-conflict timing for LDS (AMD) and shared memory (NVIDIA): one parametric model.
+//!
+//! An access ([`Access`]) is each lane's byte address (two for 2addr kinds), a width (4, 8, 12
+//! or 16 bytes; 1 and 2 for the sub-dword DS forms), a kind ([`AccessKind`]), the active lanes
+//! and the wave size. A model ([`BankModel`]; the presets [`BankModel::rdna3`],
+//! [`BankModel::cdna3`], [`BankModel::cdna4`], [`BankModel::rdna4`], [`BankModel::sm70`],
+//! [`BankModel::sm80`], [`BankModel::sm90`], or a custom one from [`BankModel::builder`]) says:
+//! - the number of banks and their width: word `w = addr / width` lives in bank `w mod banks`
+//!   (000_b892342bad162b52.txt §概述; 004_f6fb8d0e13ff2fcb.txt §shared memory 认识);
+//! - how the lanes are grouped into phases for each access width and direction
+//!   ([`BankModel::phase_table`]; issue 4 §The model lists the published tables);
+//! - whether groups merge ([`MergeRule`]; NVIDIA's vectorized accesses, 004 §64bit 访问);
+//! - how lanes on one word are served ([`SameWordRule`]: broadcast for loads, 004 §非向量化访存时);
+//! - how 2addr accesses are grouped ([`TwoAddrRule`]), whether empty groups cost
+//!   ([`EmptyGroups`]), the alignment rule ([`Alignment`]) and the counters ([`CostUnits`]).
+//!
+//! Within a group the cost is the largest number of distinct words any one bank must serve
+//! (same-bank accesses to different words are serialized: 000 §概述; 004 §非向量化访存时); the
+//! ideal is one per group; the groups' costs add (issue 4 §The model). Results read as AMD
+//! `cycles`/`ideal_cycles`/`conflict_cycles` or NVIDIA
+//! `requests`/`wavefronts`/`ideal_wavefronts`/`bank_conflicts` ([`Counters`]).
+//!
+//! - [`BankModel::cost`]: counters only, allocation-free; [`BankModel::cost_batch`] over many
+//!   accesses of one shape.
+//! - [`BankModel::analyze`]: the per-group breakdown (lanes, banks, words, collisions).
+//! - [`ds_cost`] / [`ds_report`]: the same for an executed DS instruction's table entry.
+//! - [`suggest_layouts`]: padding and XOR-swizzle fixes for a conflicting pattern.
+//!
+//! ```
+//! use gpumemsim::banks::{Access, AccessKind, AccessShape, BankModel, WaveSize};
+//! // A100: LDS.64 at 8·t is two half-warp wavefronts without conflicts.
+//! let addrs: Vec<u32> = (0..32).map(|t| 8 * t).collect();
+//! let shape = AccessShape::new(8, AccessKind::Load, WaveSize::Wave32);
+//! let cost = BankModel::sm80().cost(&Access::new(shape, &addrs)).unwrap();
+//! assert_eq!((cost.cost, cost.conflicts()), (2, 0));
+//! ```
+
+mod access;
+mod cost;
+mod counters;
+mod ds;
+mod groups;
+mod kernel;
+mod model;
+mod presets;
+mod report;
+mod suggest;
+
+pub use access::{Access, AccessError, AccessKind, AccessShape, Direction, LaneAddress, WaveSize};
+pub use cost::Batch;
+pub use counters::{AccessCost, BatchTotals, Counters};
+pub use ds::{ds_access, ds_cost, ds_report, DsAccess};
+pub use groups::GroupSource;
+pub use model::{
+    Alignment, BankModel, BankModelBuilder, CostUnits, EmptyGroups, MergeRule, MergeScope,
+    ModelError, PhaseTables, SameWord, SameWordRule, TwoAddrRule, WaveSupport, WidthClass,
+};
+pub use presets::{lanes, PRESET_NAMES};
+pub use report::{AccessReport, BankUse, GroupReport};
+pub use suggest::{suggest_layouts, Layout, Suggestion};
