@@ -13,6 +13,7 @@
 mod global_sync;
 mod salu;
 mod step;
+mod valu;
 mod vinterp;
 
 use std::collections::HashMap;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction};
 
-use super::{salu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
+use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
 
@@ -120,6 +120,10 @@ impl Device {
                 }
             }
             Format::Ds => end = self.ds(wi, pc, inst, cfg).map_err(|_| unimplemented())?,
+            Format::Vop1 | Format::Vop2 | Format::Vopc => {
+                valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+            }
             Format::Vinterp => {
                 // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值).
                 self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));

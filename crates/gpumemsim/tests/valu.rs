@@ -1,0 +1,231 @@
+//! The vector ALU subset (VOP1/VOP2/VOPC e32 forms), end to end.
+
+use gpumemsim::exec::{Device, RunConfig, RunError};
+use gpumemsim::isa::asm::assemble;
+
+fn run_with(
+    src: &str,
+    cfg: &RunConfig,
+    setup: impl FnOnce(&mut Device),
+) -> (Device, Result<(), RunError>) {
+    let prog = assemble(src);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    let mut dev = Device::new(cfg, prog.lines.len()).expect("config");
+    setup(&mut dev);
+    let r = dev.run(&prog.lines, cfg);
+    (dev, r)
+}
+
+fn run(src: &str, setup: impl FnOnce(&mut Device)) -> Device {
+    let (dev, r) = run_with(src, &RunConfig::default(), setup);
+    r.expect("runs");
+    dev
+}
+
+#[test]
+fn a_program_computes_its_own_lds_addresses() {
+    // v1 = lane * 4 from v0 (the work-item id), store lane + 100, read back the neighbour.
+    let src = "v_lshlrev_b32 v1, 2, v0\n\
+               v_add_nc_u32 v2, 0x64, v0\n\
+               ds_store_b32 v1, v2\n\
+               s_waitcnt lgkmcnt(0)\n\
+               v_xor_b32 v3, 4, v1\n\
+               ds_load_b32 v4, v3\n\
+               s_waitcnt lgkmcnt(0)\n\
+               v_readfirstlane_b32 s5, v4\n\
+               s_endpgm\n";
+    let dev = run(src, |_| {});
+    let w = &dev.waves[0];
+    for l in 0..32 {
+        assert_eq!(w.vgpr(1, l), 4 * l);
+        assert_eq!(w.vgpr(4, l), (l ^ 1) + 100, "lane {l}");
+    }
+    assert_eq!(w.sreg(5), 101);
+}
+
+#[test]
+fn integer_ops_follow_the_pseudocode() {
+    let src = "v_sub_nc_u32 v10, v1, v2\nv_subrev_nc_u32 v11, v1, v2\nv_lshrrev_b32 v12, 4, v1\n\
+               v_ashrrev_i32 v13, 4, v1\nv_and_b32 v14, v1, v2\nv_or_b32 v15, v1, v2\nv_xnor_b32 v16, v1, v2\n\
+               v_min_i32 v17, v1, v2\nv_max_u32 v18, v1, v2\nv_mul_u32_u24 v19, v1, v2\nv_not_b32 v20, v1\n\
+               v_mul_i32_i24 v21, v1, v2\ns_endpgm\n";
+    let (a, b) = (0x8123_4567u32, 0x0000_0300u32);
+    let dev = run(src, |d| {
+        d.waves[0].set_exec(1);
+        d.waves[0].set_vgpr(1, 0, a);
+        d.waves[0].set_vgpr(2, 0, b);
+    });
+    let w = &dev.waves[0];
+    let got: Vec<u32> = (10..22).map(|r| w.vgpr(r, 0)).collect();
+    let sext24 = |x: u32| ((x << 8) as i32) >> 8;
+    let want = [
+        a.wrapping_sub(b),
+        b.wrapping_sub(a),
+        a >> 4,
+        ((a as i32) >> 4) as u32,
+        a & b,
+        a | b,
+        !(a ^ b),
+        (a as i32).min(b as i32) as u32,
+        a.max(b),
+        (a & 0xff_ffff).wrapping_mul(b),
+        !a,
+        sext24(a).wrapping_mul(sext24(b)) as u32,
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn compares_write_vcc_and_drive_cndmask_and_branches() {
+    let src = "v_cmp_gt_u32 vcc_lo, 10, v0\n\
+               v_cndmask_b32 v1, 7, v0, vcc_lo\n\
+               v_cmp_lt_i32 vcc_lo, -1, v2\n\
+               s_cbranch_vccz skip\n\
+               s_mov_b32 s1, 1\n\
+               skip:\n\
+               v_cmpx_eq_u32 3, v0\n\
+               v_mov_b32 v3, 42\n\
+               s_endpgm\n";
+    let dev = run(src, |d| {
+        for l in 0..32 {
+            d.waves[0].set_vgpr(2, l, (-2i32) as u32);
+        }
+    });
+    let w = &dev.waves[0];
+    for l in 0..32 {
+        // vcc bit l: 10 > lane. cndmask picks src1 (v0) where vcc is set, else 7.
+        assert_eq!(w.vgpr(1, l), if l < 10 { l } else { 7 });
+        assert_eq!(
+            w.vgpr(3, l),
+            if l == 3 { 42 } else { 0 },
+            "cmpx left only lane 3 in EXEC"
+        );
+    }
+    assert_eq!(
+        w.sreg(1),
+        0,
+        "-1 < -2 is false in every lane: vccz, branch taken"
+    );
+    assert_eq!(w.exec(), 1 << 3);
+}
+
+#[test]
+fn float_compares_cover_unordered_and_class() {
+    let src = "v_cmp_u_f32 vcc_lo, v1, v2\ns_mov_b32 s10, vcc_lo\n\
+               v_cmp_nlt_f32 vcc_lo, v1, v2\ns_mov_b32 s11, vcc_lo\n\
+               v_cmp_class_f32 vcc_lo, v1, v3\ns_mov_b32 s12, vcc_lo\n\
+               v_cmp_lg_f64 vcc_lo, v[4:5], v[6:7]\ns_mov_b32 s13, vcc_lo\ns_endpgm\n";
+    let vals = [1.0f32, f32::NAN, -0.0, f32::INFINITY];
+    let dev = run(src, |d| {
+        let w = &mut d.waves[0];
+        w.set_exec(0xf);
+        for (l, v) in vals.iter().enumerate() {
+            w.set_vgpr(1, l as u32, v.to_bits());
+            w.set_vgpr(2, l as u32, 0.0f32.to_bits());
+            w.set_vgpr(3, l as u32, 1 << 5 | 1 << 1); // -0 or quiet NaN
+            let d = [1.0f64, 2.0, 0.0, f64::NAN][l];
+            w.set_vgpr(4, l as u32, d.to_bits() as u32);
+            w.set_vgpr(5, l as u32, (d.to_bits() >> 32) as u32);
+            w.set_vgpr(6, l as u32, 2.0f64.to_bits() as u32);
+            w.set_vgpr(7, l as u32, (2.0f64.to_bits() >> 32) as u32);
+        }
+    });
+    let w = &dev.waves[0];
+    assert_eq!(w.sreg(10), 0b0010, "unordered: only the NaN lane");
+    assert_eq!(
+        w.sreg(11),
+        0b1111,
+        "nlt: !(a < 0) holds for 1, NaN, -0 and inf"
+    );
+    assert_eq!(w.sreg(12), 0b0110, "class: quiet NaN and -0");
+    assert_eq!(
+        w.sreg(13),
+        0b0101,
+        "lg is ordered: 1 != 2, 0 != 2; equal and NaN lanes false"
+    );
+}
+
+#[test]
+fn carries_chain_through_vcc_in_wave64() {
+    let cfg = RunConfig {
+        wave_size: 64,
+        ..RunConfig::default()
+    };
+    let (dev, r) = run_with(
+        "s_mov_b64 vcc, 0\nv_add_co_ci_u32 v3, vcc_lo, v1, v2, vcc_lo\ns_endpgm\n",
+        &cfg,
+        |d| {
+            for l in 0..64 {
+                d.waves[0].set_vgpr(1, l, 0xffff_ffff);
+                d.waves[0].set_vgpr(2, l, l % 2);
+            }
+        },
+    );
+    r.expect("runs");
+    let w = &dev.waves[0];
+    for l in 0..64u32 {
+        assert_eq!(w.vgpr(3, l), 0xffff_ffffu32.wrapping_add(l % 2));
+    }
+    assert_eq!(
+        w.vcc(),
+        0xaaaa_aaaa_aaaa_aaaa,
+        "carry out of the odd lanes, all 64 bits"
+    );
+}
+
+#[test]
+fn f32_arithmetic_is_ieee_nearest_even_with_mode_flushing() {
+    let src = "v_add_f32 v3, v1, v2\nv_mul_f32 v4, v1, v2\nv_fmac_f32 v5, v1, v2\nv_sub_f32 v6, v1, v2\ns_endpgm\n";
+    let pairs = [
+        (1.5f32, 2.25f32),
+        (f32::MAX, 2.0),
+        (1e-30, 1e-10),
+        (0.1, 0.2),
+    ];
+    let dev = run(src, |d| {
+        let w = &mut d.waves[0];
+        w.set_exec(0xf);
+        for (l, (a, b)) in pairs.iter().enumerate() {
+            w.set_vgpr(1, l as u32, a.to_bits());
+            w.set_vgpr(2, l as u32, b.to_bits());
+            w.set_vgpr(5, l as u32, 1.0f32.to_bits());
+        }
+    });
+    let w = &dev.waves[0];
+    for (l, (a, b)) in pairs.iter().enumerate() {
+        let l = l as u32;
+        assert_eq!(f32::from_bits(w.vgpr(3, l)), a + b);
+        assert_eq!(f32::from_bits(w.vgpr(4, l)), a * b);
+        assert_eq!(f32::from_bits(w.vgpr(5, l)), a.mul_add(*b, 1.0));
+        assert_eq!(f32::from_bits(w.vgpr(6, l)), a - b);
+    }
+    // MODE flushing f32 denormal outputs: 1e-30 * 1e-10 is denormal → +0.
+    let (dev, r) = run_with(
+        "v_mul_f32 v4, v1, v2\ns_endpgm\n",
+        &RunConfig::default(),
+        |d| {
+            let w = &mut d.waves[0];
+            w.mode = 0xf0 & !0x20; // f32: allow input denormals, flush outputs
+            w.set_vgpr(1, 0, 1e-30f32.to_bits());
+            w.set_vgpr(2, 0, 1e-10f32.to_bits());
+        },
+    );
+    r.expect("runs");
+    assert_eq!(dev.waves[0].vgpr(4, 0), 0);
+}
+
+#[test]
+fn unimplemented_valu_instructions_and_round_modes_stop_the_run_by_name() {
+    let (_, r) = run_with(
+        "v_sin_f32 v1, v2\ns_endpgm\n",
+        &RunConfig::default(),
+        |_| {},
+    );
+    assert!(r.expect_err("stops").to_string().contains("v_sin_f32_e32"));
+    let (_, r) = run_with(
+        "v_add_f32 v1, v2, v3\ns_endpgm\n",
+        &RunConfig::default(),
+        |d| d.waves[0].mode = 0xf1,
+    );
+    assert!(r.expect_err("stops").to_string().contains("v_add_f32_e32"));
+}
