@@ -1,24 +1,9 @@
 //! `gpumemsim run`, end to end.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn run(args: &[&str], program: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(program.as_bytes())
-        .expect("write");
-    child.wait_with_output().expect("wait")
-}
+use common::run;
+use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout)
