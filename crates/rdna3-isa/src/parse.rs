@@ -326,10 +326,7 @@ fn operand(
         Kind::Ssrc(n) => {
             let (code, lit) = ssrc(c, n, true)?;
             if let Some(l) = lit {
-                if inst.literal.is_some_and(|x| x != l) {
-                    return err(col, "only one unique literal operand is allowed");
-                }
-                inst.literal = Some(l);
+                set_literal(inst, l, col)?;
             }
             inst.set(field, code);
         }
@@ -496,10 +493,7 @@ fn operand(
                 _ => ssrc(c, n, true)?,
             };
             if let Some(l) = lit {
-                if inst.literal.is_some_and(|x| x != l) {
-                    return err(col, "only one unique literal operand is allowed");
-                }
-                inst.literal = Some(l);
+                set_literal(inst, l, col)?;
             }
             inst.set(field, code);
         }
@@ -522,10 +516,7 @@ fn operand(
                 }
                 _ => c.expr(&no_symbols)? as u32,
             };
-            if inst.literal.is_some_and(|x| x != v) {
-                return err(col, "only one unique literal operand is allowed");
-            }
-            inst.literal = Some(v);
+            set_literal(inst, v, col)?;
         }
         Kind::VinterpSrc(i) => {
             if c.eat_punct('-') {
@@ -554,6 +545,16 @@ fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
             "expected a 21-bit signed offset",
         )
     }
+}
+
+/// Records the instruction's literal dword; an instruction has at most one, so a second,
+/// different literal is an error.
+fn set_literal(inst: &mut Instruction, value: u32, col: usize) -> PResult<()> {
+    if inst.literal.is_some_and(|x| x != value) {
+        return err(col, "only one unique literal operand is allowed");
+    }
+    inst.literal = Some(value);
+    Ok(())
 }
 
 /// A true16 register half `vN.l` / `vN.h` (N < 128): the 8-bit field value.
