@@ -2,9 +2,10 @@
 //! and the GWS/ordered-count unit; timing and statistics.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use rdna3_isa::asm::AsmLine;
-use rdna3_isa::{Field, Format, Instruction};
+use rdna3_isa::{Field, Format, Instruction, Opcode};
 
 use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
@@ -220,10 +221,10 @@ impl Device {
         wi: usize,
         cfg: &RunConfig,
     ) -> Option<(u64, u64)> {
-        let d = inst.def();
-        if outcome.gds || outcome.accesses.is_empty() || banks::ds_access(d).is_err() {
+        if outcome.gds || outcome.accesses.is_empty() {
             return None;
         }
+        let banks::DsAccess { width, kind } = ds_bank_access(inst.opcode)?;
         let two = matches!(
             ds::ds_kind(inst.opcode),
             Some(DsKind::Load2 { .. } | DsKind::Store2 { .. } | DsKind::Xchg2 { .. })
@@ -246,8 +247,17 @@ impl Device {
         } else {
             banks::WaveSize::Wave32
         };
-        let second = two.then_some(&addrs1[..size]);
-        let c = banks::ds_cost(&cfg.banks, d, &addrs[..size], second, active, wave).ok()?;
+        let access = banks::Access {
+            shape: banks::AccessShape {
+                width,
+                kind,
+                active,
+                wave,
+            },
+            addrs: &addrs[..size],
+            addrs1: two.then_some(&addrs1[..size]),
+        };
+        let c = cfg.banks.cost(&access).ok()?;
         Some((c.cost as u64, c.ideal as u64))
     }
 
@@ -268,4 +278,16 @@ impl Device {
             .filter(|p| p.counter == Counter::Lgkm && p.done_at > now)
             .count()
     }
+}
+
+/// How each table entry touches the LDS banks ([`banks::ds_access`]), classified once per
+/// process: the classification matches on names, too slow to repeat per executed instruction.
+fn ds_bank_access(op: Opcode) -> Option<banks::DsAccess> {
+    static CACHE: OnceLock<Vec<Option<banks::DsAccess>>> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        rdna3_isa::table::INSTRUCTIONS
+            .iter()
+            .map(|d| banks::ds_access(d).ok())
+            .collect()
+    })[op.0 as usize]
 }
