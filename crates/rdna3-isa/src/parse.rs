@@ -865,8 +865,10 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
             if let (Some((_, count, col)), Some(o)) =
                 (width_of(Field::Vdata), d.operand(Field::Vdata))
             {
+                // Every MUBUF/MTBUF vdata in the table is a VGPR operand; a table entry that
+                // broke this would reject the line rather than panic.
                 let Kind::V(n) = o.kind else {
-                    unreachable!("vdata is a VGPR operand")
+                    return err(col, INVALID_OPERAND);
                 };
                 if count != n as u32 + inst.get(Field::Tfe) {
                     return err(col, INVALID_OPERAND);

@@ -94,10 +94,12 @@ pub fn ds_access(def: &InstrDef) -> Result<DsAccess, AccessError> {
 ///
 /// ```
 /// use gpumemsim::banks::{ds_cost, BankModel, WaveSize};
-/// let def = gpumemsim::isa::def::lookup_name("ds_load_b32").unwrap().def();
+/// let op = gpumemsim::isa::def::lookup_name("ds_load_b32").ok_or("not in the table")?;
 /// let addrs: Vec<u32> = (0..32).map(|t| t * 128).collect();
-/// let cost = ds_cost(&BankModel::rdna3(), def, &addrs, None, u32::MAX as u64, WaveSize::Wave32).unwrap();
+/// let all = u32::MAX as u64;
+/// let cost = ds_cost(&BankModel::rdna3(), op.def(), &addrs, None, all, WaveSize::Wave32)?;
 /// assert_eq!((cost.cost, cost.ideal, cost.conflicts()), (32, 1, 31));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn ds_cost<A: LaneAddress>(
     model: &BankModel,

@@ -31,8 +31,9 @@
 //! // A100: LDS.64 at 8·t is two half-warp wavefronts without conflicts.
 //! let addrs: Vec<u32> = (0..32).map(|t| 8 * t).collect();
 //! let shape = AccessShape::new(8, AccessKind::Load, WaveSize::Wave32);
-//! let cost = BankModel::sm80().cost(&Access::new(shape, &addrs)).unwrap();
+//! let cost = BankModel::sm80().cost(&Access::new(shape, &addrs))?;
 //! assert_eq!((cost.cost, cost.conflicts()), (2, 0));
+//! # Ok::<(), gpumemsim::banks::AccessError>(())
 //! ```
 
 mod access;
