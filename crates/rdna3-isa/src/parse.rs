@@ -668,33 +668,19 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
         }
         seen.push(name.clone());
         let has_value = c.eat_punct(':');
+        // glc and dlc exist in every memory format with a cache policy; slc not in SMEM.
+        let cache_policy = matches!(
+            fmt,
+            Format::Smem
+                | Format::Flat
+                | Format::Global
+                | Format::Scratch
+                | Format::Mubuf
+                | Format::Mtbuf
+        );
         let flag_field = match name.as_str() {
-            "glc"
-                if matches!(
-                    fmt,
-                    Format::Smem
-                        | Format::Flat
-                        | Format::Global
-                        | Format::Scratch
-                        | Format::Mubuf
-                        | Format::Mtbuf
-                ) =>
-            {
-                Some(Field::Glc)
-            }
-            "dlc"
-                if matches!(
-                    fmt,
-                    Format::Smem
-                        | Format::Flat
-                        | Format::Global
-                        | Format::Scratch
-                        | Format::Mubuf
-                        | Format::Mtbuf
-                ) =>
-            {
-                Some(Field::Dlc)
-            }
+            "glc" if cache_policy => Some(Field::Glc),
+            "dlc" if cache_policy => Some(Field::Dlc),
             "slc"
                 if matches!(
                     fmt,

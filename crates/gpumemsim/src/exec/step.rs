@@ -10,6 +10,7 @@ use rdna3_isa::{Field, Format, Instruction, Opcode};
 use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
+use crate::wave::Wave;
 
 /// How one step ended for the wave.
 pub(crate) struct StepEnd {
@@ -132,15 +133,8 @@ impl Device {
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
             }
             Format::Ldsdir => {
-                let g = self.wave_group[wi];
-                let mut env = DsEnv {
-                    lds: &mut self.lds[g],
-                    alloc: self.alloc,
-                    gds: &mut self.gds,
-                    events: &mut self.events,
-                    pc,
-                };
-                ds::ldsdir::execute(inst, &mut self.waves[wi], &mut env);
+                let (wave, mut env) = self.ds_env(wi, pc);
+                ds::ldsdir::execute(inst, wave, &mut env);
                 self.lds_issue(wi, t.lds_issue, Counter::Exp, false, cfg, &mut end);
             }
             _ => return Err(unimplemented()),
@@ -157,6 +151,20 @@ impl Device {
         s.stall_cycles += stalled;
         self.waves[wi].pc = end.next_pc;
         Ok(())
+    }
+
+    /// Wave `wi` and what its LDS-unit instruction at `pc` may touch: its workgroup's LDS,
+    /// the GDS and the event log.
+    fn ds_env(&mut self, wi: usize, pc: usize) -> (&mut Wave, DsEnv<'_>) {
+        let g = self.wave_group[wi];
+        let env = DsEnv {
+            lds: &mut self.lds[g],
+            alloc: self.alloc,
+            gds: &mut self.gds,
+            events: &mut self.events,
+            pc,
+        };
+        (&mut self.waves[wi], env)
     }
 
     /// Occupies the workgroup's LDS for `busy` cycles and queues the completion.
@@ -188,16 +196,9 @@ impl Device {
         inst: &Instruction,
         cfg: &RunConfig,
     ) -> Result<StepEnd, DsError> {
-        let g = self.wave_group[wi];
         let passes = (self.waves[wi].size as u64).div_ceil(32);
-        let mut env = DsEnv {
-            lds: &mut self.lds[g],
-            alloc: self.alloc,
-            gds: &mut self.gds,
-            events: &mut self.events,
-            pc,
-        };
-        let outcome = ds::execute(inst, &mut self.waves[wi], &mut env)?;
+        let (wave, mut env) = self.ds_env(wi, pc);
+        let outcome = ds::execute(inst, wave, &mut env)?;
         let (busy, ideal) = self
             .bank_cycles(inst, &outcome, wi, cfg)
             .unwrap_or((cfg.timing.lds_issue * passes, cfg.timing.lds_issue * passes));
