@@ -64,8 +64,22 @@ pub struct RunArgs {
     /// workgroups) and `group` (its workgroup); for a VGPR also in `lane` (e.g. `v1=lane*4`).
     #[arg(long = "set", value_name = "REG=VALUE")]
     pub sets: Vec<String>,
+    /// Preload global memory with 32-bit words, `ADDR=WORDS` (repeatable): ADDR a byte
+    /// address, WORDS a comma list of decimal or 0x-hex values, e.g. `0x1000=1,2,0xff`.
+    #[arg(long = "mem", value_name = "ADDR=WORDS")]
+    pub mems: Vec<String>,
+    /// Scalar data cache size in bytes (per workgroup).
+    #[arg(long, default_value_t = 16384)]
+    pub kcache_size: u32,
+    /// Scalar data cache line size in bytes.
+    #[arg(long, default_value_t = 64)]
+    pub kcache_line: u32,
+    /// Scalar data cache associativity (ways).
+    #[arg(long, default_value_t = 4)]
+    pub kcache_ways: u32,
     /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode (one value per
-    /// wave, all workgroups), lds:START:END (workgroup 0's LDS), gds:START:END (bytes).
+    /// wave, all workgroups), lds:START:END (workgroup 0's LDS), gds:START:END,
+    /// mem:START:END (global memory; all in bytes).
     #[arg(long = "dump", value_name = "WHAT")]
     pub dumps: Vec<String>,
     /// Print one JSON object instead of a readable summary.
@@ -194,14 +208,35 @@ fn parse_pair(opt: &str, text: &str) -> Result<(u64, u64), String> {
     Ok((num(a).ok_or_else(bad)?, num(b).ok_or_else(bad)?))
 }
 
-fn parse_range(what: &str, rest: &str) -> Result<(u32, u32), String> {
-    let parse = |x: &str| -> Option<u32> {
-        let x = x.trim();
-        match x.strip_prefix("0x") {
-            Some(h) => u32::from_str_radix(h, 16).ok(),
-            None => x.parse().ok(),
-        }
-    };
+fn parse_u64(x: &str) -> Option<u64> {
+    let x = x.trim();
+    match x.strip_prefix("0x").or_else(|| x.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => x.parse().ok(),
+    }
+}
+
+/// `--mem ADDR=WORDS`: the address and the words.
+fn parse_mem(text: &str) -> Result<(u64, Vec<u32>), String> {
+    let (a, words) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--mem {text}: expected ADDR=WORDS, e.g. 0x1000=1,2,3"))?;
+    let addr = parse_u64(a)
+        .filter(|&a| a < 1 << gpumemsim::addr::ADDRESS_BITS)
+        .ok_or_else(|| format!("--mem {text}: `{}` is not a 48-bit address", a.trim()))?;
+    let words = words
+        .split(',')
+        .map(|w| {
+            parse_u64(w)
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| format!("--mem {text}: `{}` is not a 32-bit word", w.trim()))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    Ok((addr, words))
+}
+
+fn parse_range(what: &str, rest: &str) -> Result<(u64, u64), String> {
+    let parse = parse_u64;
     let bad = || format!("--dump {what}: expected START:END in bytes, e.g. lds:0:64");
     let (a, b) = rest.split_once(':').ok_or_else(bad)?;
     let (a, b) = (parse(a).ok_or_else(bad)?, parse(b).ok_or_else(bad)?);
@@ -214,14 +249,26 @@ fn parse_range(what: &str, rest: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
+fn parse_range32(what: &str, rest: &str) -> Result<(u32, u32), String> {
+    let (a, b) = parse_range(what, rest)?;
+    match (u32::try_from(a), u32::try_from(b)) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        _ => Err(format!("--dump {what}: offsets must fit in 32 bits")),
+    }
+}
+
 fn dump_value(what: &str, wg: &Device) -> Result<Value, String> {
     if let Some(rest) = what.strip_prefix("lds:") {
-        let (a, b) = parse_range(what, rest)?;
+        let (a, b) = parse_range32(what, rest)?;
         return Ok(json!(wg.lds[0].words(wg.alloc.base + a, wg.alloc.base + b)));
     }
     if let Some(rest) = what.strip_prefix("gds:") {
-        let (a, b) = parse_range(what, rest)?;
+        let (a, b) = parse_range32(what, rest)?;
         return Ok(json!(wg.gds.words(a, b)));
+    }
+    if let Some(rest) = what.strip_prefix("mem:") {
+        let (a, b) = parse_range(what, rest)?;
+        return Ok(json!(wg.memory.words(a, b)));
     }
     let per_wave = |f: &dyn Fn(&gpumemsim::wave::Wave) -> u64| -> Value {
         json!(wg.waves.iter().map(f).collect::<Vec<u64>>())
@@ -260,6 +307,9 @@ fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
                     "cycles": s.cycles,
                     "conflict_cycles": s.conflict_cycles,
                     "stall_cycles": s.stall_cycles,
+                    "latency_cycles": s.latency_cycles,
+                    "cache_hits": s.cache_hits,
+                    "cache_misses": s.cache_misses,
                 })
             })
             .collect(),
@@ -314,10 +364,20 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             AlignArg::Unaligned => AlignMode::Unaligned,
         },
         max_steps: args.max_steps,
+        kcache: gpumemsim::smem::KcacheConfig {
+            size: args.kcache_size,
+            line: args.kcache_line,
+            ways: args.kcache_ways,
+            ..Default::default()
+        },
         ..RunConfig::default()
     };
     let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
     apply_sets(&args.sets, &mut wg)?;
+    for m in &args.mems {
+        let (addr, words) = parse_mem(m)?;
+        wg.memory.write_words(addr, &words);
+    }
     for g in &args.gws_init {
         let (rid, v) = parse_pair("--gws-init", g)?;
         if rid >= 64 {
@@ -340,6 +400,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "message": e.message}))
         .collect();
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
+    let kc = wg.kcache_stats();
     if args.json {
         let mut obj = json!({
             "dump": Value::Object(dumps),
@@ -350,6 +411,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             "waves": cfg.waves,
             "workgroups": cfg.workgroups,
             "wave_size": cfg.wave_size,
+            "kcache": {
+                "hits": kc.hits,
+                "misses": kc.misses,
+                "invalidations": kc.invalidations,
+            },
         });
         if let Some(e) = &error {
             obj["error"] = json!(e);
@@ -391,6 +457,14 @@ fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> Stri
             l.text()
         );
     }
+    let kc = wg.kcache_stats();
+    if kc.hits + kc.misses + kc.invalidations > 0 {
+        let _ = writeln!(
+            s,
+            "\nscalar cache: {} hits, {} misses, {} invalidations",
+            kc.hits, kc.misses, kc.invalidations
+        );
+    }
     if !wg.events.is_empty() {
         let _ = writeln!(s, "\nevents:");
         for e in &wg.events {
@@ -404,7 +478,7 @@ fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> Stri
     for (what, v) in dumps {
         let _ = writeln!(s, "\n{what}:");
         match v {
-            Value::Array(items) if what.starts_with("lds:") || what.starts_with("gds:") => {
+            Value::Array(items) if ["lds:", "gds:", "mem:"].iter().any(|p| what.starts_with(p)) => {
                 for (i, chunk) in items.chunks(8).enumerate() {
                     let words: Vec<String> = chunk
                         .iter()

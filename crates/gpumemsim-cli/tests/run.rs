@@ -276,3 +276,143 @@ fn every_ds_instruction_gets_its_bank_cost_from_the_arch_preset() {
         "{out}"
     );
 }
+
+fn example_path(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn mem_preloads_words_and_dump_mem_returns_them() {
+    let prog = "v_mov_b32 v1, 0\nv_mov_b32 v2, 0x99\ns_mov_b32 exec_lo, 1\n\
+                global_store_b32 v1, v2, s[0:1] offset:8\ns_waitcnt_vscnt null, 0x0\ns_endpgm\n";
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--set",
+            "s0=0x7f0000001000",
+            "--set",
+            "s1=0x7f00",
+            "--mem",
+            "0x7f0000001000=1,0x2,3",
+            "--mem",
+            "0x7f0000001010=4294967295",
+            "--dump",
+            "mem:0x7f0000001000:0x7f0000001014",
+            "--json",
+        ],
+        prog,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    assert_eq!(
+        j["dump"]["mem:0x7f0000001000:0x7f0000001014"],
+        serde_json::json!([1, 2, 0x99, 0, 4294967295u32])
+    );
+}
+
+#[test]
+fn bad_mem_options_are_clear_errors() {
+    for (arg, msg) in [
+        ("0x1000", "expected ADDR=WORDS"),
+        ("0x1000=1,x", "`x` is not a 32-bit word"),
+        ("0x1000=0x100000000", "is not a 32-bit word"),
+        ("0x1000000000000=1", "is not a 48-bit address"),
+    ] {
+        let o = run(&["run", "-", "--mem", arg], "s_endpgm\n");
+        assert!(!o.status.success(), "{arg}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(msg), "{arg}: {err}");
+    }
+}
+
+#[test]
+fn stale_kcache_example_shows_the_cache_in_json() {
+    let path = example_path("stale-kcache.s");
+    let o = run(
+        &[
+            "run",
+            &path,
+            "--mem",
+            "0x20000=1",
+            "--set",
+            "s0=0x20000",
+            "--dump",
+            "s10",
+            "--dump",
+            "s11",
+            "--dump",
+            "s12",
+            "--json",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    let s = |r: &str| j["dump"][r][0].as_u64();
+    assert_eq!((s("s10"), s("s11"), s("s12")), (Some(1), Some(1), Some(42)));
+    assert_eq!(j["kcache"]["misses"], 2);
+    assert_eq!(j["kcache"]["hits"], 1);
+    assert_eq!(j["kcache"]["invalidations"], 1);
+    let insts = j["instructions"].as_array().expect("instructions");
+    let first = &insts[0];
+    assert_eq!(first["cache_misses"], 1);
+    assert_eq!(first["latency_cycles"], 200);
+    let stale = insts
+        .iter()
+        .find(|i| i["text"] == "s_load_b32 s11, s[0:1], 0x0")
+        .expect("second load");
+    assert_eq!(stale["cache_hits"], 1);
+    assert_eq!(stale["latency_cycles"], 32);
+    assert_eq!(j["events"], serde_json::json!([]));
+}
+
+#[test]
+fn forgetting_the_wait_is_a_hazard_event() {
+    let prog = "s_load_b32 s2, s[0:1], 0x0\ns_add_u32 s3, s2, 1\ns_endpgm\n";
+    let o = run(
+        &[
+            "run", "-", "--mem", "0=5", "--dump", "s3", "--dump", "s2", "--json",
+        ],
+        prog,
+    );
+    assert!(o.status.success());
+    let j = json(&o);
+    assert_eq!(j["dump"]["s3"][0], 1, "old s2 (0) + 1");
+    assert_eq!(j["dump"]["s2"][0], 5, "the data lands later");
+    assert_eq!(j["events"][0]["kind"], "hazard");
+    assert_eq!(j["events"][0]["pc"], 1);
+}
+
+#[test]
+fn constant_buffer_example_zeroes_out_of_range_dwords() {
+    let path = example_path("constant-buffer.s");
+    let o = run(
+        &[
+            "run",
+            &path,
+            "--mem",
+            "0x10000=10,11,12,13,14,15,16,17",
+            "--dump",
+            "s25",
+            "--dump",
+            "s26",
+            "--dump",
+            "s8",
+            "--json",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    assert_eq!(j["dump"]["s25"][0], 15);
+    assert_eq!(j["dump"]["s26"][0], 0, "past num_records");
+    assert_eq!(j["dump"]["s8"][0], 12);
+    let kinds: Vec<&str> = j["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["smem_range"]);
+}

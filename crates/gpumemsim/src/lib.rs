@@ -7,6 +7,7 @@
 
 pub use rdna3_isa as isa;
 
+pub mod addr;
 pub mod banks;
 pub mod ds;
 pub mod event;
@@ -16,5 +17,7 @@ pub mod fp;
 pub mod gds;
 pub mod gws;
 pub mod lds;
+pub mod smem;
 pub mod timing;
+pub mod vmem;
 pub mod wave;

@@ -2,6 +2,8 @@
 //!
 //! Each wave has its own clock. An instruction costs its issue cycles; an LDS instruction
 //! also occupies the LDS for its bank cycles and completes `lds_latency` cycles after that;
+//! a GLOBAL access completes `vmem_latency` cycles after issue (the scalar cache's latencies
+//! are in [`crate::smem::KcacheConfig`]);
 //! `s_waitcnt` advances the wave's clock to the completion it waits for; `s_barrier`
 //! advances every wave of the workgroup to the latest arrival. The numbers are assumptions of
 //! this simulator (AMD publishes no cycle tables for RDNA3), chosen to be plausible and kept
@@ -19,6 +21,8 @@ pub struct TimingParams {
     /// Issue cycles of an LDS instruction per 32 lanes when it has no bank conflict
     /// (000_b892342bad162b52.txt §数据共享索引和原子访问: 1 cycle for wave32, 2 for wave64).
     pub lds_issue: u64,
+    /// Cycles from a vector memory (GLOBAL) instruction's issue to its completion.
+    pub vmem_latency: u64,
 }
 
 impl Default for TimingParams {
@@ -28,6 +32,7 @@ impl Default for TimingParams {
             valu: 1,
             lds_latency: 64,
             lds_issue: 1,
+            vmem_latency: 300,
         }
     }
 }

@@ -206,7 +206,7 @@ impl InstrDef {
     }
 
     /// Bytes of memory one lane reads or writes, from the mnemonic's data type
-    /// (`b8`/`u8`/`i8` 1, 16-bit 2, `b32` 4, `b64` 8, `b96` 12, `b128` 16; 2addr counts one
+    /// (`b8`/`u8`/`i8` 1, 16-bit 2, `b32` 4, `b64` 8, `b96` 12, `b128` 16, `b256` 32, `b512` 64; 2addr counts one
     /// element); 0 for instructions that are not memory accesses of a fixed width.
     pub fn data_bytes(&self) -> u32 {
         for part in self.name.rsplit('_') {
@@ -217,6 +217,8 @@ impl InstrDef {
                 "b64" | "u64" | "i64" | "f64" => 8,
                 "b96" => 12,
                 "b128" => 16,
+                "b256" => 32,
+                "b512" => 64,
                 _ => continue,
             };
             return n;

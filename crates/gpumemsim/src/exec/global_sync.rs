@@ -93,6 +93,7 @@ impl Device {
                 counter: Counter::Lgkm,
                 done_at: this.clocks[wi] + 1,
                 gds: true,
+                weight: 1,
             });
             StepEnd {
                 next_pc: pc + 1,

@@ -12,19 +12,23 @@
 
 mod global_sync;
 mod salu;
+mod scalar_mem;
 mod step;
 mod valu;
+mod vector_mem;
 mod vinterp;
 
 use std::collections::HashMap;
 
 use rdna3_isa::asm::AsmLine;
 
+use crate::addr::GlobalMemory;
 use crate::banks::BankModel;
 use crate::event::Event;
 use crate::gds::{Gds, DEFAULT_GDS_BYTES};
 use crate::gws::{Gws, GwsConfig, OrderedCount, ORDERED_COUNTERS};
 use crate::lds::{AlignMode, Lds, LdsAllocation, LdsMode};
+use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWrite, SmemOutcome};
 use crate::timing::TimingParams;
 use crate::wave::Wave;
 
@@ -60,6 +64,8 @@ pub struct RunConfig {
     pub timing: TimingParams,
     /// The bank-conflict model that prices every LDS access (an AMD preset).
     pub banks: BankModel,
+    /// Each workgroup's scalar data cache.
+    pub kcache: KcacheConfig,
 }
 
 impl Default for RunConfig {
@@ -78,6 +84,7 @@ impl Default for RunConfig {
             max_steps: 10_000_000,
             timing: TimingParams::default(),
             banks: BankModel::rdna3(),
+            kcache: KcacheConfig::default(),
         }
     }
 }
@@ -93,6 +100,13 @@ pub struct InstStats {
     pub conflict_cycles: u64,
     /// Cycles its waves stalled on it (`s_waitcnt`, barriers, LDS busy, GWS waits).
     pub stall_cycles: u64,
+    /// Memory instructions: cycles from issue until the instruction completed (its data
+    /// returned and its wait counter dropped), all executions.
+    pub latency_cycles: u64,
+    /// SMEM: scalar-cache line lookups that hit.
+    pub cache_hits: u64,
+    /// SMEM: scalar-cache line lookups that missed.
+    pub cache_misses: u64,
 }
 
 /// Why a run stopped before every wave ended.
@@ -156,6 +170,8 @@ pub(crate) struct Pending {
     pub done_at: u64,
     /// A GDS/GWS operation (the GWS programming rules look for these).
     pub gds: bool,
+    /// How much it adds to its counter (a multi-dword SMEM load counts 2).
+    pub weight: u32,
 }
 
 /// Which wait counter an operation counts against.
@@ -163,6 +179,10 @@ pub(crate) struct Pending {
 pub(crate) enum Counter {
     Lgkm,
     Exp,
+    /// Vector memory loads.
+    Vm,
+    /// Vector memory stores.
+    Vs,
 }
 
 /// What a blocked wave waits for.
@@ -222,6 +242,20 @@ pub struct Device {
     pub steps: u64,
     /// What each blocked wave waits for.
     pub waits: Vec<Option<Waiting>>,
+    /// Global memory, shared with the host.
+    pub memory: GlobalMemory,
+    /// Each workgroup's scalar data cache.
+    pub kcache: Vec<ScalarCache>,
+    /// Each wave's SMEM clause and group state.
+    clauses: Vec<ClauseTracker>,
+    /// Each wave's SMEM data not yet arrived in its SGPRs.
+    sgpr_returns: Vec<Vec<SgprWrite>>,
+    /// Each wave's registers with SMEM data not yet arrived (bit = operand code).
+    sgpr_late: Vec<u128>,
+    /// The scalar registers each instruction of the program reads (filled on first use).
+    read_masks: Vec<Option<u128>>,
+    /// Reused SMEM outcome.
+    smem_out: SmemOutcome,
     pending: Vec<Vec<Pending>>,
     lds_free_at: Vec<u64>,
     rng: u64,
@@ -257,6 +291,7 @@ impl Device {
             )));
         }
         let alloc = LdsAllocation::new(cfg.lds_size, cfg.lds_mode).map_err(RunError::Config)?;
+        let kcache = ScalarCache::new(cfg.kcache).map_err(RunError::Config)?;
         let mut waves = Vec::new();
         let mut wave_group = Vec::new();
         for g in 0..cfg.workgroups {
@@ -286,6 +321,13 @@ impl Device {
             clocks: vec![0; n],
             steps: 0,
             waits: vec![None; n],
+            memory: GlobalMemory::new(),
+            kcache: vec![kcache; cfg.workgroups as usize],
+            clauses: vec![ClauseTracker::default(); n],
+            sgpr_returns: vec![Vec::new(); n],
+            sgpr_late: vec![0; n],
+            read_masks: vec![None; program_len],
+            smem_out: SmemOutcome::default(),
             pending: vec![Vec::new(); n],
             lds_free_at: vec![0; cfg.workgroups as usize],
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
@@ -295,6 +337,17 @@ impl Device {
     /// Total cycles: the latest wave clock.
     pub fn cycles(&self) -> u64 {
         self.clocks.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Scalar-cache counts of every workgroup together.
+    pub fn kcache_stats(&self) -> KcacheStats {
+        let mut t = KcacheStats::default();
+        for c in &self.kcache {
+            t.hits += c.stats.hits;
+            t.misses += c.stats.misses;
+            t.invalidations += c.stats.invalidations;
+        }
+        t
     }
 
     fn jitter(&mut self, seeded: bool) -> u64 {
@@ -379,6 +432,8 @@ impl Device {
 
     /// Ends wave `wi` and wakes what its end unblocks.
     fn end_wave(&mut self, wi: usize) {
+        // Data still in flight lands: the registers are read after the device drained.
+        self.land_sgprs(wi, u64::MAX);
         self.waves[wi].done = true;
         self.try_release_barrier(self.wave_group[wi]);
         self.wake_ordered();
@@ -417,38 +472,45 @@ impl Device {
         }
     }
 
-    /// Advances wave `wi`'s clock until at most `n` operations of `counter` are outstanding.
+    /// Advances wave `wi`'s clock until `counter` is at most `n`: each outstanding
+    /// operation adds its weight until it completes, in whatever order they complete.
     fn wait_for(&mut self, wi: usize, counter: Counter, n: u32) {
-        let mut times: Vec<u64> = self.pending[wi]
+        let now = self.clocks[wi];
+        let mut ops: Vec<(u64, u32)> = self.pending[wi]
             .iter()
-            .filter(|p| p.counter == counter && p.done_at > self.clocks[wi])
-            .map(|p| p.done_at)
+            .filter(|p| p.counter == counter && p.done_at > now)
+            .map(|p| (p.done_at, p.weight))
             .collect();
-        if times.len() > n as usize {
-            times.sort_unstable();
-            let until = times[times.len() - 1 - n as usize];
-            self.clocks[wi] = self.clocks[wi].max(until);
+        let mut count: u32 = ops.iter().map(|o| o.1).sum();
+        if count > n {
+            ops.sort_unstable();
+            for (done_at, weight) in ops {
+                count -= weight;
+                if count <= n {
+                    self.clocks[wi] = now.max(done_at);
+                    break;
+                }
+            }
         }
         self.update_counters(wi);
     }
 
     fn update_counters(&mut self, wi: usize) {
         if self.pending[wi].is_empty() {
-            self.waves[wi].counters.lgkm = 0;
-            self.waves[wi].counters.exp = 0;
+            self.waves[wi].counters = Default::default();
             return;
         }
         let now = self.clocks[wi];
         self.pending[wi].retain(|p| p.done_at > now);
-        let (mut lgkm, mut exp) = (0, 0);
+        let mut c = crate::wave::Counters::default();
         for p in &self.pending[wi] {
             match p.counter {
-                Counter::Lgkm => lgkm += 1,
-                Counter::Exp => exp += 1,
+                Counter::Lgkm => c.lgkm += p.weight,
+                Counter::Exp => c.exp += p.weight,
+                Counter::Vm => c.vm += p.weight,
+                Counter::Vs => c.vs += p.weight,
             }
         }
-        let c = &mut self.waves[wi].counters;
-        c.lgkm = lgkm;
-        c.exp = exp;
+        self.waves[wi].counters = c;
     }
 }

@@ -49,6 +49,7 @@ impl Device {
             conflict: 0,
             lds_begin: None,
         };
+        self.before_issue(wi, pc, inst);
         match d.format {
             Format::Sopp => match d.name {
                 "s_endpgm" | "s_endpgm_saved" | "s_code_end" => self.end_wave(wi),
@@ -67,7 +68,9 @@ impl Device {
                 | "s_incperflevel"
                 | "s_decperflevel" => {}
                 "s_waitcnt" => {
+                    // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
                     let v = inst.get(Field::Simm16);
+                    self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
                     self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
                     self.wait_for(wi, Counter::Exp, v & 7);
                 }
@@ -108,6 +111,8 @@ impl Device {
                     match d.name {
                         "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
                         "s_waitcnt_expcnt" => self.wait_for(wi, Counter::Exp, n),
+                        "s_waitcnt_vmcnt" => self.wait_for(wi, Counter::Vm, n),
+                        "s_waitcnt_vscnt" => self.wait_for(wi, Counter::Vs, n),
                         _ => {}
                     }
                 } else if !salu::execute(inst, &mut self.waves[wi]) {
@@ -122,6 +127,10 @@ impl Device {
                 }
             }
             Format::Ds => end = self.ds(wi, pc, inst, cfg).map_err(|_| unimplemented())?,
+            Format::Smem => self.smem(wi, pc, inst).ok_or_else(unimplemented)?,
+            Format::Global => {
+                end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
+            }
             Format::Vop1 | Format::Vop2 | Format::Vopc => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
@@ -135,7 +144,7 @@ impl Device {
             Format::Ldsdir => {
                 let (wave, mut env) = self.ds_env(wi, pc);
                 ds::ldsdir::execute(inst, wave, &mut env);
-                self.lds_issue(wi, t.lds_issue, Counter::Exp, false, cfg, &mut end);
+                self.lds_issue(wi, pc, t.lds_issue, Counter::Exp, false, cfg, &mut end);
             }
             _ => return Err(unimplemented()),
         }
@@ -167,10 +176,13 @@ impl Device {
         (&mut self.waves[wi], env)
     }
 
-    /// Occupies the workgroup's LDS for `busy` cycles and queues the completion.
+    /// Occupies the workgroup's LDS for `busy` cycles and queues the completion of the
+    /// instruction at `pc`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn lds_issue(
         &mut self,
         wi: usize,
+        pc: usize,
         busy: u64,
         counter: Counter,
         gds: bool,
@@ -182,10 +194,13 @@ impl Device {
         self.lds_free_at[g] = begin + busy;
         end.lds_begin = Some(begin);
         end.cost = busy;
+        let done_at = begin + busy + cfg.timing.lds_latency;
+        self.stats[pc].latency_cycles += done_at - self.clocks[wi];
         self.pending[wi].push(Pending {
             counter,
-            done_at: begin + busy + cfg.timing.lds_latency,
+            done_at,
             gds,
+            weight: 1,
         });
     }
 
@@ -208,7 +223,7 @@ impl Device {
             conflict: busy - ideal,
             lds_begin: None,
         };
-        self.lds_issue(wi, busy, Counter::Lgkm, outcome.gds, cfg, &mut end);
+        self.lds_issue(wi, pc, busy, Counter::Lgkm, outcome.gds, cfg, &mut end);
         Ok(end)
     }
 

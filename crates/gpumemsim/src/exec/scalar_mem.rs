@@ -1,0 +1,159 @@
+//! SMEM in the executor: issuing loads through the workgroup's scalar cache, landing their
+//! data in the SGPRs when it arrives, the hazard of reading an SDST too early, and the clause
+//! and group rules.
+
+use rdna3_isa::def::{Implicit, Kind};
+use rdna3_isa::inst::SGPR_NULL;
+use rdna3_isa::{Field, Format, Instruction};
+
+use super::{Counter, Device, Pending};
+use crate::event::Event;
+use crate::smem::{self, ClauseClass};
+use crate::wave::VCC_LO;
+
+impl Device {
+    /// Issues SMEM instruction `inst` of wave `wi` at its clock; `None` when the SMEM model
+    /// does not know the opcode.
+    pub(crate) fn smem(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
+        let op = smem::smem_op_of(inst.opcode)?;
+        let g = self.wave_group[wi];
+        let now = self.clocks[wi];
+        let (h0, m0) = (self.kcache[g].stats.hits, self.kcache[g].stats.misses);
+        smem::execute_into(
+            inst,
+            op,
+            &self.waves[wi],
+            &self.memory,
+            &mut self.kcache[g],
+            now,
+            &mut self.smem_out,
+        );
+        let out = &self.smem_out;
+        let s = &mut self.stats[pc];
+        s.cache_hits += self.kcache[g].stats.hits - h0;
+        s.cache_misses += self.kcache[g].stats.misses - m0;
+        s.latency_cycles += out.done_at - now;
+        for (kind, message) in out.breaches.iter().cloned() {
+            self.events.push(Event {
+                kind,
+                wave: wi as u32,
+                pc,
+                message,
+            });
+        }
+        for w in out.writes() {
+            self.sgpr_late[wi] |= 1 << w.reg;
+        }
+        self.sgpr_returns[wi].extend_from_slice(out.writes());
+        self.pending[wi].push(Pending {
+            counter: Counter::Lgkm,
+            done_at: out.done_at,
+            gds: false,
+            weight: out.weight,
+        });
+        Some(())
+    }
+
+    /// Writes the SMEM data of wave `wi` that has arrived by cycle `now`, oldest first.
+    pub(crate) fn land_sgprs(&mut self, wi: usize, now: u64) {
+        let returns = &mut self.sgpr_returns[wi];
+        if returns.is_empty() || returns.iter().all(|r| r.at > now) {
+            return;
+        }
+        returns.sort_by_key(|r| r.at);
+        let n = returns.partition_point(|r| r.at <= now);
+        for r in returns.drain(..n) {
+            self.waves[wi].set_sreg(r.reg as u32, r.value);
+        }
+        self.sgpr_late[wi] = returns.iter().fold(0, |m, r| m | 1 << r.reg);
+    }
+
+    /// Before wave `wi` runs `inst` at `pc`: lands arrived SMEM data, reports a `hazard`
+    /// when `inst` reads an SGPR whose data has not arrived (it reads the old value), and
+    /// applies the clause and group rules.
+    pub(crate) fn before_issue(&mut self, wi: usize, pc: usize, inst: &Instruction) {
+        let class = match smem::clause_class(inst.opcode) {
+            ClauseClass::Other if inst.def().name == "s_clause" => {
+                ClauseClass::Clause(inst.get(Field::Simm16))
+            }
+            c => c,
+        };
+        if let Some((kind, message)) = self.clauses[wi].observe(class) {
+            self.events.push(Event {
+                kind,
+                wave: wi as u32,
+                pc,
+                message,
+            });
+        }
+        self.land_sgprs(wi, self.clocks[wi]);
+        if self.sgpr_late[wi] == 0 {
+            return;
+        }
+        let reads = match self.read_masks[pc] {
+            Some(m) => m,
+            None => {
+                let m = scalar_read_mask(inst);
+                self.read_masks[pc] = Some(m);
+                m
+            }
+        };
+        let late = reads & self.sgpr_late[wi];
+        if late == 0 {
+            return;
+        }
+        let names: Vec<String> = (0..128)
+            .filter(|r| late >> r & 1 == 1)
+            .map(|r| format!("s{r}"))
+            .collect();
+        self.events.push(Event {
+            kind: "hazard",
+            wave: wi as u32,
+            pc,
+            message: format!(
+                "reads {} before its SMEM data arrived (missing s_waitcnt lgkmcnt): the old value is used",
+                names.join(", ")
+            ),
+        });
+    }
+}
+
+/// The scalar registers (bit = operand code) that `inst` reads through its operand fields,
+/// its implicit VCC source, or a VCC branch condition.
+fn scalar_read_mask(inst: &Instruction) -> u128 {
+    let d = inst.def();
+    let mut mask = 0u128;
+    let mut reg = |code: u32, n: u32| {
+        if code < 128 && code != SGPR_NULL {
+            for r in code..(code + n).min(128) {
+                mask |= 1 << r;
+            }
+        }
+    };
+    for (i, o) in d.operands.iter().enumerate() {
+        let v = inst.get(o.field);
+        match o.kind {
+            Kind::Ssrc(n) | Kind::SsrcReg(n) | Kind::VSrc(n, _) => reg(v, n as u32),
+            Kind::SBase(n) => reg(v * 2, n as u32),
+            Kind::Rsrc => reg(v * 4, 4),
+            Kind::SmemOffset | Kind::BufSoffset => reg(v, 1),
+            Kind::FlatSaddr => reg(v, if d.format == Format::Scratch { 1 } else { 2 }),
+            // vcc_lo written first is VOPC's destination; elsewhere it is a source.
+            Kind::Implicit(Implicit::VccLo) if i > 0 => reg(VCC_LO, 1),
+            Kind::S(n)
+                if d.format == Format::Sopk
+                    && o.field == Field::Sdst
+                    && ["s_addk", "s_mulk", "s_cmovk", "s_cmpk"]
+                        .iter()
+                        .any(|p| d.name.starts_with(p)) =>
+            {
+                reg(v, n as u32)
+            }
+            _ => {}
+        }
+    }
+    if matches!(d.name, "s_cbranch_vccz" | "s_cbranch_vccnz") {
+        reg(VCC_LO, 2);
+    }
+    mask
+}
