@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod addr_cmd;
 mod banks_cmd;
 mod isa_cmds;
 mod run_cmd;
@@ -43,6 +44,9 @@ enum Command {
     /// The bank-conflict cost of one LDS / shared-memory access: counters, the per-group
     /// breakdown, a bank × lane picture, and (--suggest) layout fixes.
     Banks(banks_cmd::BanksArgs),
+    /// Address translation: `addr flat ADDR` resolves a flat address through the apertures
+    /// and the swizzled scratch layout.
+    Addr(addr_cmd::AddrArgs),
 }
 
 /// Reads a named input: a path, or standard input for `-`. Returns (display name, text).
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Command::Explain { bytes } => isa_cmds::explain(&bytes),
         Command::Run(args) => run_cmd::run(&args),
         Command::Banks(args) => banks_cmd::banks(&args),
+        Command::Addr(args) => addr_cmd::addr(&args),
     };
     let _ = std::io::stdout().flush();
     match result {

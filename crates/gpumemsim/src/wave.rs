@@ -7,6 +7,8 @@
 
 use rdna3_isa::regs::{inline_int, FLOAT_CONSTANTS, M0, NULL};
 
+use crate::addr::Apertures;
+
 /// Number of VGPRs a wave can address.
 pub const VGPR_COUNT: usize = 256;
 /// Scalar code of `exec_lo`.
@@ -61,6 +63,11 @@ pub struct Wave {
     pub counters: Counters,
     /// Whether the wave has ended (`s_endpgm`).
     pub done: bool,
+    /// The apertures `src_shared_base/limit` and `src_private_base/limit` read.
+    pub apertures: Apertures,
+    /// FLAT_SCRATCH: the start of the wave's scratch region (read with
+    /// `s_getreg_b32 hwreg(HW_REG_FLAT_SCR_LO/HI)` on gfx11).
+    pub flat_scratch: u64,
 }
 
 impl Wave {
@@ -77,6 +84,8 @@ impl Wave {
             pc: 0,
             counters: Counters::default(),
             done: false,
+            apertures: Apertures::default(),
+            flat_scratch: 0,
         };
         w.set_exec(u64::MAX);
         w
@@ -125,10 +134,12 @@ impl Wave {
     }
 
     /// The value of a scalar source operand of 32 bits: a register, an inline constant, or
-    /// `literal` for code 255. Float constants give their f32 bits.
+    /// `literal` for code 255. Float constants give their f32 bits; the aperture registers
+    /// (235-238) their low dword, as a 32-bit read of a 64-bit register.
     pub fn ssrc32(&self, code: u32, literal: Option<u32>) -> u32 {
         match code {
             0..=127 => self.sreg(code),
+            235..=238 => self.apertures.source(code).unwrap_or(0) as u32,
             128..=208 => inline_int(code).unwrap_or(0) as u32,
             240..=248 => FLOAT_CONSTANTS[(code - 240) as usize].1,
             253 => self.scc as u32,
@@ -147,6 +158,7 @@ impl Wave {
             0..=127 => self.sreg64(code),
             128..=208 => inline_int(code).unwrap_or(0) as i64 as u64,
             240..=248 => FLOAT_CONSTANTS[(code - 240) as usize].2,
+            235..=238 => self.apertures.source(code).unwrap_or(0),
             255 => literal.unwrap_or(0) as u64,
             _ => self.ssrc32(code, literal) as u64,
         }

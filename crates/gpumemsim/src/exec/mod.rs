@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use rdna3_isa::asm::AsmLine;
 
-use crate::addr::GlobalMemory;
+use crate::addr::{Apertures, GlobalMemory, ScratchLayout};
 use crate::banks::BankModel;
 use crate::event::Event;
 use crate::gds::{Gds, DEFAULT_GDS_BYTES};
@@ -31,6 +31,9 @@ use crate::lds::{AlignMode, Lds, LdsAllocation, LdsMode};
 use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWrite, SmemOutcome};
 use crate::timing::TimingParams;
 use crate::wave::Wave;
+
+/// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
+pub const DEFAULT_SCRATCH_BASE: u64 = 0x7f00_0000_0000;
 
 /// Largest clock jitter a nonzero seed adds when choosing the next wave.
 pub const SEED_JITTER: u64 = 64;
@@ -66,6 +69,12 @@ pub struct RunConfig {
     pub banks: BankModel,
     /// Each workgroup's scalar data cache.
     pub kcache: KcacheConfig,
+    /// The flat apertures.
+    pub apertures: Apertures,
+    /// `private_segment_buffer.base`: where wave 0's scratch region starts.
+    pub scratch_base: u64,
+    /// Private bytes per lane.
+    pub scratch_size: u32,
 }
 
 impl Default for RunConfig {
@@ -85,6 +94,9 @@ impl Default for RunConfig {
             timing: TimingParams::default(),
             banks: BankModel::rdna3(),
             kcache: KcacheConfig::default(),
+            apertures: Apertures::default(),
+            scratch_base: DEFAULT_SCRATCH_BASE,
+            scratch_size: 0,
         }
     }
 }
@@ -297,6 +309,13 @@ impl Device {
         for g in 0..cfg.workgroups {
             for i in 0..cfg.waves {
                 let mut w = Wave::new(waves.len() as u32, cfg.wave_size);
+                w.apertures = cfg.apertures;
+                w.flat_scratch = ScratchLayout {
+                    base: cfg.scratch_base,
+                    wave_size: cfg.wave_size,
+                    scratch_size: cfg.scratch_size,
+                }
+                .flat_scratch(w.id);
                 for l in 0..cfg.wave_size {
                     w.set_vgpr(0, l, l + i * cfg.wave_size);
                 }

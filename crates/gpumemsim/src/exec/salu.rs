@@ -318,7 +318,8 @@ fn sopk(inst: &Instruction, w: &mut Wave) -> bool {
         "s_cmpk_lt_u32" => w.scc = cur < imm,
         "s_cmpk_le_u32" => w.scc = cur <= imm,
         "s_getreg_b32" | "s_setreg_b32" | "s_setreg_imm32_b32" => {
-            // hwreg(id, offset, size): only HW_REG_MODE (id 1) is modelled.
+            // hwreg(id, offset, size): HW_REG_MODE (id 1) is modelled; FLAT_SCR_LO/HI (20, 21)
+            // read the wave's flat_scratch.
             let id = imm & 0x3f;
             let off = (imm >> 6) & 0x1f;
             let size = ((imm >> 11) & 0x1f) + 1;
@@ -327,6 +328,11 @@ fn sopk(inst: &Instruction, w: &mut Wave) -> bool {
             } else {
                 (1u32 << size) - 1
             };
+            if matches!(id, 20 | 21) && inst.def().name == "s_getreg_b32" {
+                let v = (w.flat_scratch >> if id == 21 { 32 } else { 0 }) as u32;
+                w.set_sreg(dst, (v >> off) & mask);
+                return true;
+            }
             if id != 1 {
                 return false;
             }
