@@ -316,8 +316,32 @@ def survey_vop_e32():
         flags = ['FAKE16'] if dis(le(0x7c000000 | (op << 17) | (200 << 9) | (256 + 10), 4)) is None else []
         rows.append(('Vopc', op, name, ops, flags))
 
+def survey_vop3():
+    """The VOP3-only instructions whose operands and modifiers the table can describe so far:
+    a VGPR destination, general 32/64-bit sources, no op_sel, and either the full float
+    modifiers (abs and neg on every source, clamp, omod) or none. tools/survey_vop3.py probes
+    llvm-mc-19 for every VOP3 opcode; the rest of VOP3 (promoted e32 forms, VOP3SD, op_sel,
+    16-bit sources) is not in the table yet."""
+    import json, os
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, os.path.join(here, 'survey_vop3.py')], capture_output=True, text=True, check=True).stdout
+    for r in json.loads(out)['ops']:
+        if r['origin'] is not None or r['format'] != 'Vop3':
+            continue
+        srcs = [o for o in r['operands'] if o['field'].startswith('Src')]
+        if r['operands'][0]['kind'] != 'vgpr' or any(o['kind'] != 'src' or o.get('type') not in ('B32', 'F64', 'B64') for o in srcs):
+            continue
+        m = r['modifier_summary']
+        full = all(m['abs']) and all(m['neg']) and m['neg_prints_as'] == ['-'] and m['clamp'] and m['omod']
+        none = not any(m['abs']) and not any(m['neg']) and not m['clamp'] and not m['omod']
+        if any(m['op_sel']) or not (full or none):
+            continue
+        ops = [('Vdst', 'V(%d)' % r['operands'][0]['dwords'])]
+        ops += [(o['field'], 'VSrc(%d, %s)' % (o['dwords'], o['type'])) for o in srcs]
+        rows.append(('Vop3', r['op'], r['name'], ops, ['VOP3_MODS'] if full else []))
+
 def main():
-    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32()
+    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32(); survey_vop3()
     print('//! THE instruction table of gfx1100 for the formats in scope: one line per instruction.')
     print('//!')
     print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')
@@ -337,4 +361,5 @@ def main():
         print('    InstrDef::new(%s, 0x%02x, "%s", &[%s], %s),' % (fmt, op, name, o, fl))
     print('];')
 
-main()
+if __name__ == '__main__':
+    main()

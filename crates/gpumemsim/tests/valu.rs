@@ -229,3 +229,113 @@ fn unimplemented_valu_instructions_and_round_modes_stop_the_run_by_name() {
     );
     assert!(r.expect_err("stops").to_string().contains("v_add_f32_e32"));
 }
+
+/// Sets v1, v2, v3 of every lane from `f(lane)`.
+fn set3(dev: &mut Device, f: impl Fn(u32) -> [u32; 3]) {
+    let w = &mut dev.waves[0];
+    for l in 0..w.size {
+        let [a, b, c] = f(l);
+        w.set_vgpr(1, l, a);
+        w.set_vgpr(2, l, b);
+        w.set_vgpr(3, l, c);
+    }
+}
+
+/// Expected result from (a, b, c, lane).
+type LaneFn = fn(u32, u32, u32, u32) -> u32;
+
+#[test]
+fn vop3_integer_ops_follow_the_pseudocode() {
+    let cases: &[(&str, LaneFn)] = &[
+        ("v_mul_lo_u32 v10, v1, v2", |a, b, _, _| a.wrapping_mul(b)),
+        ("v_mul_hi_u32 v10, v1, v2", |a, b, _, _| {
+            ((a as u64 * b as u64) >> 32) as u32
+        }),
+        ("v_mul_hi_i32 v10, v1, v2", |a, b, _, _| {
+            ((a as i32 as i64 * b as i32 as i64) >> 32) as u32
+        }),
+        ("v_add3_u32 v10, v1, v2, v3", |a, b, c, _| {
+            a.wrapping_add(b).wrapping_add(c)
+        }),
+        ("v_lshl_add_u32 v10, v1, 3, v3", |a, _, c, _| {
+            (a << 3).wrapping_add(c)
+        }),
+        ("v_and_or_b32 v10, v1, v2, v3", |a, b, c, _| (a & b) | c),
+        ("v_bfe_u32 v10, v1, 4, 8", |a, _, _, _| (a >> 4) & 0xff),
+        ("v_bfe_i32 v10, v1, 4, 8", |a, _, _, _| {
+            ((a >> 4) as u8 as i8) as i32 as u32
+        }),
+        ("v_bfi_b32 v10, v1, v2, v3", |a, b, c, _| (a & b) | (!a & c)),
+        ("v_alignbit_b32 v10, v1, v2, 8", |a, b, _, _| {
+            (b >> 8) | (a << 24)
+        }),
+        ("v_med3_i32 v10, v1, v2, v3", |a, b, c, _| {
+            let mut v = [a as i32, b as i32, c as i32];
+            v.sort();
+            v[1] as u32
+        }),
+        ("v_min3_u32 v10, v1, v2, v3", |a, b, c, _| a.min(b).min(c)),
+        ("v_mbcnt_lo_u32_b32 v10, -1, 0", |_, _, _, l| l),
+        ("v_bcnt_u32_b32 v10, v1, 1", |a, _, _, _| a.count_ones() + 1),
+    ];
+    let vals = |l: u32| {
+        [
+            l.wrapping_mul(0x9e37_79b9) ^ 0xf0f0_1234,
+            0x8000_0001u32.wrapping_add(l * 77_777),
+            l.wrapping_mul(0xdead_beef),
+        ]
+    };
+    for (text, want) in cases {
+        let dev = run(&format!("{text}\ns_endpgm"), |d| set3(d, vals));
+        let w = &dev.waves[0];
+        for l in 0..32 {
+            let [a, b, c] = vals(l);
+            assert_eq!(w.vgpr(10, l), want(a, b, c, l), "{text} lane {l}");
+        }
+    }
+    let dev = run("v_lshlrev_b64 v[10:11], 36, v[2:3]\ns_endpgm", |d| {
+        set3(d, vals)
+    });
+    let w = &dev.waves[0];
+    let [_, b, c] = vals(5);
+    let x = (c as u64) << 32 | b as u64;
+    assert_eq!(w.vgpr(10, 5) as u64 | (w.vgpr(11, 5) as u64) << 32, x << 36);
+}
+
+#[test]
+fn vop3_fma_f32_is_fused_with_abs_and_neg() {
+    // (1 + 2^-23)(1 - 2^-23) - 1 = -2^-46 exactly; an unfused product rounds to 1 first.
+    let (a, b) = (1.0f32 + f32::EPSILON, 1.0f32 - f32::EPSILON);
+    let dev = run(
+        "v_fma_f32 v10, v1, v2, v3\nv_fma_f32 v11, -v1, |v2|, -|v3|\ns_endpgm",
+        |d| set3(d, |_| [a.to_bits(), b.to_bits(), (-1.0f32).to_bits()]),
+    );
+    let w = &dev.waves[0];
+    assert_eq!(a * b - 1.0, 0.0, "the case tells fused from unfused");
+    assert_eq!(w.vgpr(10, 0), (-(2.0f32.powi(-46))).to_bits());
+    // -a × |b| - |c| = -(1 - 2^-46) - 1, rounded once.
+    assert_eq!(w.vgpr(11, 0), (-a).mul_add(b, -1.0).to_bits());
+    // Literal and inline constants: 2 × 0.5 + 1.0.
+    let dev = run("v_fma_f32 v12, 2.0, 0.5, 0x3f800000\ns_endpgm", |_| {});
+    assert_eq!(dev.waves[0].vgpr(12, 3), 2.0f32.to_bits());
+}
+
+#[test]
+fn vop3_clamp_and_omod_are_loudly_unimplemented() {
+    let (_, r) = run_with(
+        "v_fma_f32 v10, v1, v2, v3 clamp\ns_endpgm",
+        &RunConfig::default(),
+        |_| {},
+    );
+    let e = r.expect_err("clamp is not implemented");
+    assert!(e.to_string().contains("v_fma_f32"), "{e}");
+    let (_, r) = run_with(
+        "v_perm_b32 v10, v1, v2, v3\ns_endpgm",
+        &RunConfig::default(),
+        |_| {},
+    );
+    assert!(r
+        .expect_err("unimplemented")
+        .to_string()
+        .contains("v_perm_b32"));
+}

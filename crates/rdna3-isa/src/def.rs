@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::fields::Field;
-use crate::format::{Format, FORMAT_COUNT};
+use crate::format::{Format, ALL_FORMATS};
 use crate::table::INSTRUCTIONS;
 
 /// How a 16-bit immediate (SOPP/SOPK `simm16`) is written.
@@ -153,6 +153,9 @@ impl Flags {
     pub const NO_GDS: Flags = Flags(64);
     /// VOP e32 16-bit "fake16" forms: only v0-v127 are encodable in their VGPR fields.
     pub const FAKE16: Flags = Flags(128);
+    /// VOP3 float operation: `abs`/`neg` on each source, `clamp` and the output modifier
+    /// (`mul:2`, `mul:4`, `div:2`). A VOP3 entry without it takes none of these.
+    pub const VOP3_MODS: Flags = Flags(256);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {
@@ -263,7 +266,8 @@ impl std::hash::Hasher for Fnv {
 type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 
 struct Index {
-    by_op: Vec<[u16; 256]>,
+    /// Per format, table index by opcode (`NONE`: no instruction).
+    by_op: Vec<Vec<u16>>,
     by_name: HashMap<&'static str, Opcode, FnvBuild>,
 }
 
@@ -272,7 +276,10 @@ const NONE: u16 = u16::MAX;
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut by_op = vec![[NONE; 256]; FORMAT_COUNT];
+        let mut by_op: Vec<Vec<u16>> = vec![Vec::new(); ALL_FORMATS.len()];
+        for f in ALL_FORMATS {
+            by_op[f.index()] = vec![NONE; 1 << f.op_range().width];
+        }
         let mut by_name = HashMap::with_hasher(FnvBuild::default());
         for (i, d) in INSTRUCTIONS.iter().enumerate() {
             by_op[d.format.index()][d.opcode as usize] = i as u16;

@@ -75,24 +75,28 @@ pub enum Field {
     WaitVdst,
     /// VINTERP wait_exp.
     WaitExp,
-    /// VINTERP op_sel.
+    /// VINTERP and VOP3 op_sel.
     OpSel,
-    /// VINTERP clamp.
+    /// VINTERP and VOP3 clamp.
     Clamp,
-    /// VINTERP source 0 (9 bits; 256+ = VGPR).
+    /// Vector-ALU source 0 (9 bits; 256+ = VGPR).
     Src0,
-    /// VINTERP source 1.
+    /// Vector-ALU source 1 (VINTERP, VOP3).
     Src1,
-    /// VINTERP source 2.
+    /// Vector-ALU source 2 (VINTERP, VOP3).
     Src2,
-    /// VINTERP negate bits, one per source.
+    /// VINTERP and VOP3 negate bits, one per source.
     Neg,
     /// VOP2/VOPC second source: a VGPR (8 bits).
     Vsrc1,
+    /// VOP3 absolute-value bits, one per source.
+    Abs,
+    /// VOP3 output modifier: 1 ×2, 2 ×4, 3 ÷2.
+    Omod,
 }
 
 /// Number of [`Field`] variants.
-pub const FIELD_COUNT: usize = Field::Vsrc1 as usize + 1;
+pub const FIELD_COUNT: usize = Field::Omod as usize + 1;
 
 impl Field {
     /// The field's name as `gpumemsim explain` shows it.
@@ -141,6 +145,8 @@ impl Field {
             Src2 => "src2",
             Neg => "neg",
             Vsrc1 => "vsrc1",
+            Abs => "abs",
+            Omod => "omod",
         }
     }
 }

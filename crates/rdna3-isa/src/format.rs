@@ -76,10 +76,12 @@ pub enum Format {
     Vop2,
     /// Vector compare (32-bit encoding).
     Vopc,
+    /// Vector ALU, up to three sources with modifiers (64-bit encoding).
+    Vop3,
 }
 
 /// Number of formats.
-pub const FORMAT_COUNT: usize = 17;
+pub const FORMAT_COUNT: usize = 18;
 
 /// All formats, in decode-priority order.
 pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
@@ -100,6 +102,7 @@ pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
     Format::Vopc,
     Format::Vop1,
     Format::Vop2,
+    Format::Vop3,
 ];
 
 static SOP2: Layout = Layout {
@@ -299,6 +302,24 @@ static VOPC: Layout = Layout {
     fields: &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)],
 };
 
+static VOP3: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc00_0000,
+    ident: 0xd400_0000,
+    fields: &[
+        br(Vdst, 0, 8),
+        br(Abs, 8, 3),
+        br(OpSel, 11, 4),
+        br(Clamp, 15, 1),
+        br(Op, 16, 10),
+        br(Src0, 32, 9),
+        br(Src1, 41, 9),
+        br(Src2, 50, 9),
+        br(Omod, 59, 2),
+        br(Neg, 61, 3),
+    ],
+};
+
 impl Format {
     /// The bit layout of this format.
     pub fn layout(self) -> &'static Layout {
@@ -320,6 +341,7 @@ impl Format {
             Format::Vop1 => &VOP1,
             Format::Vop2 => &VOP2,
             Format::Vopc => &VOPC,
+            Format::Vop3 => &VOP3,
         }
     }
 
@@ -352,6 +374,7 @@ impl Format {
             Format::Vop1 => "VOP1",
             Format::Vop2 => "VOP2",
             Format::Vopc => "VOPC",
+            Format::Vop3 => "VOP3",
         }
     }
 
@@ -376,6 +399,7 @@ impl Format {
         }
         Some(match first >> 26 {
             0b11_0110 => Format::Ds,
+            0b11_0101 => Format::Vop3,
             0b11_0111 => match (first >> 16) & 3 {
                 0 => Format::Flat,
                 1 => Format::Scratch,
@@ -417,6 +441,7 @@ impl Format {
             Format::Vop1 => (9, 8),
             Format::Vop2 => (25, 6),
             Format::Vopc => (17, 8),
+            Format::Vop3 => (16, 10),
         };
         br(Field::Op, lo, width)
     }

@@ -56,9 +56,9 @@ fn positions() -> &'static [[(u8, u8); FIELD_COUNT]; FORMAT_COUNT] {
 struct Accept {
     must_zero: u64,
     must_one: u64,
-    /// Low bit and width of up to two scalar/vector source fields whose value 255 means a
+    /// Low bit and width of up to three scalar/vector source fields whose value 255 means a
     /// literal follows (width 0: none).
-    literal_src: [(u8, u8); 2],
+    literal_src: [(u8, u8); 3],
     always_literal: bool,
 }
 
@@ -79,16 +79,20 @@ fn field_mask(format: Format, f: Field) -> u64 {
 /// - FLAT-segment words need `saddr` = off (0x7c).
 /// - `s_atc_probe*` must not set `glc` or `dlc`.
 /// - SOPP instructions without an operand need `simm16` = 0.
+/// - VOP3: a source field the instruction does not use must be 0; without
+///   [`Flags::VOP3_MODS`], `abs`, `neg`, `clamp` and `omod` must be 0, and with it the `abs`
+///   and `neg` bits of a missing source must be. (`op_sel` bits of these instructions are
+///   ignored: kept in the word, not printed.)
 fn accept_rules(d: &InstrDef) -> Accept {
     let f = d.format;
     let mut a = Accept {
-        literal_src: [(0, 0); 2],
+        literal_src: [(0, 0); 3],
         ..Accept::default()
     };
     let mut n = 0;
     for o in d.operands {
         match o.kind {
-            Kind::Ssrc(_) | Kind::SsrcReg(_) | Kind::VSrc(..) if n < 2 => {
+            Kind::Ssrc(_) | Kind::SsrcReg(_) | Kind::VSrc(..) if n < 3 => {
                 a.literal_src[n] = positions()[f.index()][o.field as usize];
                 n += 1;
             }
@@ -123,6 +127,27 @@ fn accept_rules(d: &InstrDef) -> Accept {
         }
         Format::Sopp if d.operands.is_empty() => {
             a.must_zero |= field_mask(f, Field::Simm16);
+        }
+        Format::Vop3 => {
+            let mut used = 0;
+            for (i, src) in [Field::Src0, Field::Src1, Field::Src2]
+                .into_iter()
+                .enumerate()
+            {
+                if d.operand(src).is_some() {
+                    used |= 1 << i;
+                } else {
+                    a.must_zero |= field_mask(f, src);
+                }
+            }
+            if d.flags.has(Flags::VOP3_MODS) {
+                let unused = (!used & 7) as u64;
+                a.must_zero |= unused << 8 | unused << 61;
+            } else {
+                for m in [Field::Abs, Field::Neg, Field::Clamp, Field::Omod] {
+                    a.must_zero |= field_mask(f, m);
+                }
+            }
         }
         // A fake16 destination in v128-v255 cannot be encoded (llvm-mc-19 rejects the word;
         // sources there decode with a register-class comment instead).
@@ -254,6 +279,16 @@ impl Instruction {
             // DPP8 (233, 234) and DPP16 (250) sources are not supported yet: not decoded.
             if matches!(src0, 233 | 234 | 250) {
                 return Err(DecodeError::Invalid);
+            }
+        }
+        if format == Format::Vop3 {
+            // Source codes 209-234, 249, 250 and 254 name nothing a VOP3 source can be
+            // (llvm-mc-19 marks the first ones invalid; 254, `src_lds_direct`, it decodes but
+            // will not assemble, so it is not accepted here either).
+            for lo in [32, 41, 50] {
+                if matches!((word >> lo) & 0x1ff, 209..=234 | 249 | 250 | 254) {
+                    return Err(DecodeError::Invalid);
+                }
             }
         }
         let mut inst = Instruction {

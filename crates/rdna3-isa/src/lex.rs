@@ -196,6 +196,8 @@ pub struct Cursor<'a> {
     pos: usize,
     end_col: usize,
     depth: u32,
+    /// Inside `|x|` (a VOP3 absolute value), `|` ends an expression instead of or-ing.
+    bar_ends_expr: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -206,6 +208,7 @@ impl<'a> Cursor<'a> {
             pos: 0,
             end_col,
             depth: 0,
+            bar_ends_expr: false,
         }
     }
 
@@ -286,6 +289,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Makes `|` end expressions (inside a VOP3 `|x|`) or be the or-operator again.
+    pub fn set_bar_ends_expr(&mut self, on: bool) {
+        self.bar_ends_expr = on;
+    }
+
     /// Parses an absolute integer expression: integers, symbols from `sym`, unary `- ~ !`,
     /// binary `* / % + - << >> & ^ |` with C precedence, parentheses.
     pub fn expr(&mut self, sym: &dyn Fn(&str) -> Option<i64>) -> PResult<i64> {
@@ -301,6 +309,7 @@ impl<'a> Cursor<'a> {
                 '«' | '»' => (*c, 3),
                 '&' => (*c, 2),
                 '^' => (*c, 1),
+                '|' if self.bar_ends_expr => break,
                 '|' => (*c, 0),
                 _ => break,
             };

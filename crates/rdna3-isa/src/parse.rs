@@ -39,7 +39,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
     let Some(mnemonic) = c.peek_ident() else {
         return err(mcol, "expected an instruction mnemonic");
     };
-    // llvm-mc-19 also accepts upper case and an `_e32` suffix (`_e64` for VINTERP).
+    // llvm-mc-19 also accepts upper case and an `_e32` suffix (`_e64` for VINTERP and VOP3).
     let found = lookup_name(mnemonic).or_else(|| {
         let lower = mnemonic.to_ascii_lowercase();
         lookup_name(&lower).or_else(|| {
@@ -48,7 +48,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
                 None => (lower.strip_suffix("_e64")?, true),
             };
             let op = lookup_name(base)?;
-            (e64 == (op.def().format == Format::Vinterp)).then_some(op)
+            (e64 == matches!(op.def().format, Format::Vinterp | Format::Vop3)).then_some(op)
         })
     });
     let Some(opcode) = found else {
@@ -89,19 +89,103 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
             return err(c.col(), "too few operands for instruction");
         }
         first = false;
-        operand(
-            &mut c,
-            &mut inst,
-            o.field,
-            o.kind,
-            &mut widths,
-            &mut label,
-            &mut hints,
-        )?;
+        if d.format == Format::Vop3
+            && d.flags.has(Flags::VOP3_MODS)
+            && matches!(o.kind, Kind::VSrc(..))
+        {
+            vop3_source(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut hints)?;
+        } else {
+            operand(
+                &mut c,
+                &mut inst,
+                o.field,
+                o.kind,
+                &mut widths,
+                &mut label,
+                &mut hints,
+            )?;
+        }
     }
     modifiers(&mut c, &mut inst, &mut hints)?;
     check(&inst, &widths, rtn_present)?;
     Ok(Parsed { inst, hints, label })
+}
+
+/// A VOP3 float source with its modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`,
+/// `neg(|x|)`... (a `-` before a number is part of the constant, as in `-1.0`).
+fn vop3_source(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    field: Field,
+    kind: Kind,
+    widths: &mut Widths,
+    hints: &mut Hints,
+) -> PResult<()> {
+    let col = c.col();
+    let mut neg = false;
+    let mut neg_paren = false;
+    if c.is_punct('-') && matches!(c.peek2(), Some(Tok::Punct('|') | Tok::Ident(_))) {
+        c.bump();
+        neg = true;
+    } else if c.peek_ident() == Some("neg") && c.peek2() == Some(&Tok::Punct('(')) {
+        c.bump();
+        c.bump();
+        neg = true;
+        neg_paren = true;
+    }
+    let mut abs_close = None;
+    if c.eat_punct('|') {
+        abs_close = Some('|');
+    } else if c.peek_ident() == Some("abs") && c.peek2() == Some(&Tok::Punct('(')) {
+        c.bump();
+        c.bump();
+        abs_close = Some(')');
+    }
+    let mut label = None;
+    // llvm-mc-19 takes src_vccz and src_execz in a VOP3 source only under a modifier.
+    let save = c.save();
+    let vccz = match reg(c) {
+        Some(RegRef::S {
+            code: code @ (251 | 252),
+            ..
+        }) if neg || abs_close.is_some() => Some(code),
+        _ => None,
+    };
+    if let Some(code) = vccz {
+        inst.set(field, code);
+    } else {
+        c.restore(save);
+        c.set_bar_ends_expr(abs_close == Some('|'));
+        let inner = operand(c, inst, field, kind, widths, &mut label, hints);
+        c.set_bar_ends_expr(false);
+        inner?;
+    }
+    if let Some(close) = abs_close {
+        c.expect_punct(close, INVALID_OPERAND)?;
+    }
+    if neg_paren {
+        c.expect_punct(')', INVALID_OPERAND)?;
+    }
+    let code = inst.get(field);
+    if (neg || abs_close.is_some())
+        && code == SRC_LITERAL
+        && matches!(kind, Kind::VSrc(_, SrcTy::F64))
+    {
+        // llvm-mc-19 refuses modifiers on a 64-bit float literal.
+        return err(col, INVALID_OPERAND);
+    }
+    let bit = match field {
+        Field::Src0 => 1,
+        Field::Src1 => 2,
+        _ => 4,
+    };
+    if neg {
+        inst.set(Field::Neg, inst.get(Field::Neg) | bit);
+    }
+    if abs_close.is_some() {
+        inst.set(Field::Abs, inst.get(Field::Abs) | bit);
+    }
+    Ok(())
 }
 
 fn count_top_level_commas(c: &mut Cursor) -> usize {
@@ -481,6 +565,7 @@ fn operand(
             if ty == SrcTy::VgprOnly {
                 return err(col, INVALID_OPERAND);
             }
+
             let float_token = matches!(c.peek(), Some(Tok::Float(_)))
                 || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
             if matches!(ty, SrcTy::I16 | SrcTy::B16LoHi) && float_token {
@@ -694,6 +779,13 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
             "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
             "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Offen),
             "clamp" if fmt == Format::Vinterp => Some(Field::Clamp),
+            "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_MODS) => {
+                // llvm-mc-19 wants clamp before the output modifier.
+                if inst.get(Field::Omod) != 0 {
+                    return err(col, INVALID_OPERAND);
+                }
+                Some(Field::Clamp)
+            }
             _ => None,
         };
         if let Some(f) = flag_field {
@@ -748,6 +840,19 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
                 let v = int_in(c, 0, 15, "invalid wait_vdst value")?;
                 inst.set(Field::WaitVdst, v as u32);
             }
+            ("mul" | "div", Format::Vop3)
+                if d.flags.has(Flags::VOP3_MODS) && inst.get(Field::Omod) == 0 =>
+            {
+                let v = int_in(c, 1, 4, "invalid output modifier")?;
+                let omod = match (name.as_str(), v) {
+                    ("mul", 1) | ("div", 1) => 0,
+                    ("mul", 2) => 1,
+                    ("mul", 4) => 2,
+                    ("div", 2) => 3,
+                    _ => return err(col, "invalid output modifier"),
+                };
+                inst.set(Field::Omod, omod);
+            }
             ("wait_exp", Format::Vinterp) => {
                 let v = int_in(c, 0, 7, "invalid wait_exp value")?;
                 inst.set(Field::WaitExp, v as u32);
@@ -766,6 +871,45 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
             }
             _ => return err(col, INVALID_OPERAND),
         }
+    }
+    Ok(())
+}
+
+/// The constant bus: a VOP3 instruction reads at most two distinct scalar values (SGPRs,
+/// VCC, M0, EXEC, TTMPs, the `src_*` registers; a literal counts once; inline constants are
+/// free), the 64-bit shifts only one, and `v_div_fmas_*` read VCC besides (llvm-mc-19's
+/// rules, observed on the golden lines).
+fn check_constant_bus(inst: &Instruction) -> PResult<()> {
+    let d = inst.def();
+    let mut used: Vec<(u32, u8)> = Vec::new();
+    if d.name.starts_with("v_div_fmas_") {
+        used.push((crate::regs::VCC_LO, 0));
+    }
+    for o in d.operands {
+        let Kind::VSrc(n, ty) = o.kind else { continue };
+        let code = inst.get(o.field);
+        let n = if matches!(ty, SrcTy::F64 | SrcTy::B64) {
+            2
+        } else {
+            n
+        };
+        let scalar = match code {
+            SRC_LITERAL => Some((SRC_LITERAL, 0)),
+            SGPR_NULL => None,
+            0..=127 | 235..=239 | 251..=253 => Some((code, n)),
+            _ => None,
+        };
+        if let Some(s) = scalar.filter(|s| !used.contains(s)) {
+            used.push(s);
+        }
+    }
+    let limit = if matches!(d.name, "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64") {
+        1
+    } else {
+        2
+    };
+    if used.len() > limit {
+        return err(1, "invalid operand (violates constant bus restrictions)");
     }
     Ok(())
 }
@@ -800,6 +944,7 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
                 );
             }
         }
+        Format::Vop3 => check_constant_bus(inst)?,
         Format::Sopk if d.name.starts_with("s_waitcnt_") && inst.get(Field::Sdst) != SGPR_NULL => {
             return err(1, "src0 must be null");
         }

@@ -147,6 +147,17 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         {
             FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
         }
+        Kind::VSrc(n, ty) if d.format == Format::Vop3 => {
+            let text = vsrc_text(inst, v, n, ty);
+            let i = match field {
+                Field::Src0 => 0,
+                Field::Src1 => 1,
+                _ => 2,
+            };
+            let neg = inst.get(Field::Neg) >> i & 1 == 1;
+            let abs = inst.get(Field::Abs) >> i & 1 == 1;
+            source_modifiers(text, v, neg, abs)
+        }
         Kind::VSrc(n, ty) => {
             let text = vsrc_text(inst, v, n, ty);
             if matches!(ty, SrcTy::F16 | SrcTy::I16) && v >= 384 {
@@ -195,6 +206,20 @@ fn sixteen_bit_sources(inst: &Instruction) -> bool {
 /// `vN.l` / `vN.h` of an 8-bit true16 register field.
 fn lohi_name(v: u32) -> String {
     format!("v{}.{}", v & 0x7f, if v & 0x80 != 0 { 'h' } else { 'l' })
+}
+
+/// A VOP3 source with its `neg`/`abs` bits, as llvm-mc-19 prints them: registers as `-x`,
+/// `|x|`, `-|x|`; an inline constant or literal with only `neg` as `neg(x)` (a leading `-`
+/// would read as a negative constant).
+fn source_modifiers(text: String, code: u32, neg: bool, abs: bool) -> String {
+    let constant = matches!(code, 128..=208 | 240..=248 | SRC_LITERAL);
+    match (neg, abs) {
+        (false, false) => text,
+        (false, true) => format!("|{text}|"),
+        (true, true) => format!("-|{text}|"),
+        (true, false) if constant => format!("neg({text})"),
+        (true, false) => format!("-{text}"),
+    }
 }
 
 /// Text of a 9-bit vector-ALU source of `n` dwords and type `ty`.
@@ -357,6 +382,15 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
                 let _ = write!(out, " op_sel:[{},{},{},{}]", b(0), b(1), b(2), b(3));
             }
             let _ = write!(out, " wait_exp:{}", inst.get(Field::WaitExp));
+        }
+        Format::Vop3 => {
+            flag(inst, Field::Clamp, "clamp", out);
+            match inst.get(Field::Omod) {
+                1 => out.push_str(" mul:2"),
+                2 => out.push_str(" mul:4"),
+                3 => out.push_str(" div:2"),
+                _ => {}
+            }
         }
         _ => {}
     }

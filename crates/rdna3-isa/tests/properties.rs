@@ -41,10 +41,11 @@ proptest! {
             prop_assert_eq!(back.encode(), bytes);
         } else {
             // Only the documented decoder rules reject a table opcode (DS unused fields, gds,
-            // FLAT saddr, ds_nop, s_atc_probe cache bits, SOPP operands that must be 0).
+            // FLAT saddr, ds_nop, s_atc_probe cache bits, SOPP operands that must be 0, VOP3
+            // unused sources and modifiers).
             let f = inst.def().format;
             prop_assert!(
-                matches!(f, Format::Ds | Format::Flat | Format::Smem | Format::Sopp | Format::Vop1 | Format::Vop2 | Format::Vopc),
+                matches!(f, Format::Ds | Format::Flat | Format::Smem | Format::Sopp | Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3),
                 "{}",
                 inst.def().name
             );
@@ -103,8 +104,8 @@ fn table_has_no_duplicates() {
         );
         assert!(names.insert(d.name), "duplicate mnemonic {}", d.name);
     }
-    // 572 memory and scalar instructions, 319 VOP1/VOP2/VOPC (e32) ones.
-    assert_eq!(seen.len(), 572 + 319);
+    // 572 memory and scalar instructions, 319 VOP1/VOP2/VOPC (e32) ones, 58 VOP3 ones.
+    assert_eq!(seen.len(), 572 + 319 + 58);
 }
 
 /// Deeply nested expressions are an error, not a stack overflow.

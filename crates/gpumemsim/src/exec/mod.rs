@@ -17,6 +17,7 @@ mod step;
 mod valu;
 mod vector_mem;
 mod vinterp;
+mod vop3;
 
 use std::collections::HashMap;
 

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
-use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
+use super::{salu, valu, vinterp, vop3, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
 use crate::wave::Wave;
@@ -133,6 +133,10 @@ impl Device {
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+            }
+            Format::Vop3 => {
+                vop3::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
             }
             Format::Vinterp => {

@@ -4,7 +4,7 @@
 //! forms, f32 add/sub/mul/fmac, every `v_cmp_*`/`v_cmpx_*` of i16/u16/i32/u32/i64/u64/
 //! f16/f32/f64 and the class tests, and `v_readfirstlane_b32`. Anything else (f32 min/max,
 //! whose NaN and ±0 rules we have not pinned down yet, included) stops the run as
-//! unimplemented.
+//! unimplemented. The 64-bit VOP3 encodings are in [`super::vop3`].
 //!
 //! Float arithmetic: round-to-nearest-even only (a MODE.FP_ROUND other than nearest-even
 //! stops the run as unimplemented rather than giving wrong bits); denormal inputs/outputs
