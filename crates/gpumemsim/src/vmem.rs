@@ -1,16 +1,22 @@
-//! Vector memory through the GLOBAL segment: `global_load_*` and `global_store_*` over a wave
-//! under EXEC (AMD's RDNA3 pseudocode, GLOBAL 16-41). Atomics and the FLAT, SCRATCH and
-//! buffer forms are not implemented yet: [`global_op`] returns `None` for them and the
-//! executor stops with their name.
+//! Vector memory through the FLAT encoding: the `flat_`, `global_` and `scratch_` loads and
+//! stores of every width (incl. `d16`/`d16_hi`) over a wave under EXEC (AMD's RDNA3
+//! pseudocode, FLAT/GLOBAL/SCRATCH 16-41). The atomics and the buffer forms are not
+//! implemented yet: [`global_op`] returns `None` for them and the executor stops with their
+//! name.
 //!
-//! Addressing (003_8127e07f2b7609f5.txt §flat/global): with SADDR, the lane address is the
-//! SGPR pair plus the lane's 32-bit VGPR offset (zero-extended); with SADDR = `off`, the
-//! lane's VGPR pair holds a 64-bit address. The 13-bit immediate offset is signed on gfx11.
-//! The `addtid` forms use SADDR + offset + lane id × 4 and no VGPR.
+//! Addressing (003_8127e07f2b7609f5.txt §flat/global/private):
+//! - GLOBAL: with SADDR, the lane address is the SGPR pair plus the lane's 32-bit VGPR offset
+//!   (zero-extended); with SADDR = `off`, the lane's VGPR pair holds a 64-bit address. The
+//!   13-bit immediate offset is signed on gfx11. The `addtid` forms use SADDR + offset + lane
+//!   id × 4 and no VGPR.
+//! - SCRATCH: the private offset is SADDR (one SGPR) + VADDR (when SVE) + offset, placed by
+//!   the swizzled layout of [`ScratchLayout`].
+//! - FLAT: the lane's 64-bit address is routed by its own aperture — LDS, scratch or global —
+//!   so one instruction may touch all three.
 //!
 //! Loads write their VGPRs when they issue; the executor models only when they complete
-//! (VMcnt), as it does for LDS loads. Stores write global memory directly: the scalar cache
-//! does not see them (see [`crate::smem::ScalarCache`]).
+//! (VMcnt), as it does for LDS loads. Stores write memory directly: the scalar cache does not
+//! see them (see [`crate::smem::ScalarCache`]).
 
 use std::sync::OnceLock;
 
@@ -18,7 +24,8 @@ use rdna3_isa::def::{InstrDef, Opcode};
 use rdna3_isa::inst::SGPR_NULL;
 use rdna3_isa::{Field, Format, Instruction};
 
-use crate::addr::GlobalMemory;
+use crate::addr::{Aperture, Apertures, GlobalMemory, ScratchLayout};
+use crate::lds::{Lds, LdsAllocation};
 use crate::wave::Wave;
 
 /// What a GLOBAL instruction does.
@@ -43,9 +50,17 @@ pub enum GlobalOp {
     },
 }
 
-/// Classifies a GLOBAL table entry by its mnemonic; `None` for one not implemented.
+/// Classifies a FLAT, GLOBAL or SCRATCH table entry by its mnemonic; `None` for one not
+/// implemented (the atomics).
 pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
-    let n = d.name.strip_prefix("global_")?;
+    if !matches!(d.format, Format::Flat | Format::Global | Format::Scratch) {
+        return None;
+    }
+    let n = d
+        .name
+        .strip_prefix("global_")
+        .or_else(|| d.name.strip_prefix("flat_"))
+        .or_else(|| d.name.strip_prefix("scratch_"))?;
     if let Some(rest) = n.strip_prefix("store_") {
         let hi = rest.starts_with("d16_hi_");
         let bytes = match rest
@@ -90,20 +105,15 @@ pub fn global_op_of(op: Opcode) -> Option<GlobalOp> {
     CACHE.get_or_init(|| {
         rdna3_isa::table::INSTRUCTIONS
             .iter()
-            .map(|d| {
-                if d.format == Format::Global {
-                    global_op(d)
-                } else {
-                    None
-                }
-            })
+            .map(global_op)
             .collect()
     })[op.0 as usize]
 }
 
-/// The byte address lane `lane` of `wave` accesses.
+/// The byte address lane `lane` of `wave` gives a GLOBAL or FLAT instruction (for FLAT, a
+/// flat address still to route through the apertures).
 pub fn global_address(inst: &Instruction, wave: &Wave, lane: u32) -> u64 {
-    let offset = ((inst.get(Field::Offset) << 19) as i32 >> 19) as i64 as u64;
+    let offset = sext13(inst.get(Field::Offset));
     let saddr = inst.get(Field::Saddr);
     let addtid = inst.def().name.contains("addtid");
     let base = if addtid {
@@ -123,58 +133,215 @@ pub fn global_address(inst: &Instruction, wave: &Wave, lane: u32) -> u64 {
     base.wrapping_add(offset)
 }
 
-/// Executes a GLOBAL load or store of `op` for every lane in EXEC; returns the number of
-/// lanes that accessed memory.
-pub fn execute(inst: &Instruction, op: GlobalOp, wave: &mut Wave, mem: &mut GlobalMemory) -> u32 {
+fn sext13(v: u32) -> u64 {
+    ((v << 19) as i32 >> 19) as i64 as u64
+}
+
+/// The private offset lane `lane` of `wave` gives a SCRATCH instruction: SADDR (one SGPR, if
+/// not `off`) + VADDR (if SVE) + the signed immediate offset, wrapping at 32 bits.
+pub fn scratch_offset(inst: &Instruction, wave: &Wave, lane: u32) -> u32 {
+    let saddr = inst.get(Field::Saddr);
+    let s = if saddr == SGPR_NULL {
+        0
+    } else {
+        wave.sreg(saddr)
+    };
+    let v = if inst.get(Field::Sve) == 1 {
+        wave.vgpr(inst.get(Field::Addr), lane)
+    } else {
+        0
+    };
+    s.wrapping_add(v)
+        .wrapping_add(sext13(inst.get(Field::Offset)) as u32)
+}
+
+/// Where one lane's access goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Global memory at this address (bytes consecutive).
+    Global(u64),
+    /// The workgroup's LDS at this offset of its allocation.
+    Lds(u32),
+    /// The lane's private memory at this offset (bytes placed by the swizzled layout).
+    Scratch(u32),
+}
+
+/// What a vector memory instruction may touch besides the wave.
+pub struct VmemEnv<'a> {
+    /// Global memory.
+    pub mem: &'a mut GlobalMemory,
+    /// The workgroup's LDS (flat accesses to the shared aperture).
+    pub lds: &'a mut Lds,
+    /// Its allocation.
+    pub alloc: LdsAllocation,
+    /// The wave's scratch layout.
+    pub scratch: ScratchLayout,
+    /// The flat apertures.
+    pub apertures: Apertures,
+}
+
+/// Lanes whose access fell outside what they may touch (the access was dropped: loads read
+/// 0, stores wrote nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VmemOutcome {
+    /// Lanes that accessed memory.
+    pub lanes: u32,
+    /// Flat accesses to the shared aperture outside the LDS allocation.
+    pub lds_out_of_range: u32,
+    /// Private accesses past the lane's `scratch_size`.
+    pub scratch_out_of_range: u32,
+}
+
+/// The route of lane `lane`: GLOBAL goes to global memory, SCRATCH to the private offset,
+/// FLAT by the aperture its address falls in (each lane on its own).
+pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) -> Route {
+    match inst.def().format {
+        Format::Scratch => Route::Scratch(scratch_offset(inst, wave, lane)),
+        Format::Flat => {
+            let a = global_address(inst, wave, lane);
+            match apertures.resolve(a) {
+                (Aperture::Shared, off) => Route::Lds(off as u32),
+                (Aperture::Private, off) => Route::Scratch(off as u32),
+                (Aperture::Global, a) => Route::Global(a),
+            }
+        }
+        _ => Route::Global(global_address(inst, wave, lane)),
+    }
+}
+
+/// Reads or writes `buf` (the access's bytes) at `route` for `lane`; `false` when the access
+/// is out of range and was dropped (a dropped read leaves `buf` zero).
+///
+/// Out-of-range private accesses (a choice, documented as the hardware's buffer rule: the
+/// private segment is a swizzled buffer whose records are the lanes' `scratch_size` bytes, and
+/// out-of-range buffer loads return 0 and stores are dropped): any byte at or past
+/// `scratch_size` drops the whole access. Flat accesses to LDS follow the DS model's
+/// allocation bound (the whole access is dropped).
+fn transfer(
+    env: &mut VmemEnv,
+    wave_id: u32,
+    lane: u32,
+    route: Route,
+    buf: &mut [u8],
+    store: bool,
+) -> bool {
+    let n = buf.len() as u32;
+    match route {
+        Route::Global(a) => {
+            if store {
+                env.mem.write_bytes(a, buf);
+            } else {
+                for (k, b) in buf.iter_mut().enumerate() {
+                    *b = env.mem.read_u8(a.wrapping_add(k as u64));
+                }
+            }
+            true
+        }
+        Route::Scratch(x) => {
+            if !env.scratch.in_range(x, n) {
+                return false;
+            }
+            for (k, b) in buf.iter_mut().enumerate() {
+                let a = env.scratch.lane_address(wave_id, lane, x + k as u32);
+                if store {
+                    env.mem.write_u8(a, *b);
+                } else {
+                    *b = env.mem.read_u8(a);
+                }
+            }
+            true
+        }
+        Route::Lds(off) => {
+            for (k, chunk) in buf.chunks_mut(4).enumerate() {
+                let o = off.wrapping_add(4 * k as u32);
+                let len = chunk.len() as u32;
+                if store {
+                    let mut v = [0u8; 8];
+                    v[..chunk.len()].copy_from_slice(chunk);
+                    if env
+                        .lds
+                        .write(env.alloc, o, len, u64::from_le_bytes(v))
+                        .is_err()
+                    {
+                        return false;
+                    }
+                } else {
+                    match env.lds.read(env.alloc, o, len) {
+                        Ok(v) => chunk.copy_from_slice(&v.to_le_bytes()[..chunk.len()]),
+                        Err(_) => {
+                            buf.fill(0);
+                            return false;
+                        }
+                    }
+                }
+            }
+            true
+        }
+    }
+}
+
+/// Executes a FLAT, GLOBAL or SCRATCH load or store of `op` for every lane in EXEC.
+pub fn execute(
+    inst: &Instruction,
+    op: GlobalOp,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+) -> VmemOutcome {
     let exec = wave.exec();
-    let mut lanes = 0;
+    let mut out = VmemOutcome::default();
     for lane in 0..wave.size {
         if exec >> lane & 1 == 0 {
             continue;
         }
-        lanes += 1;
-        let a = global_address(inst, wave, lane);
-        match op {
+        out.lanes += 1;
+        let r = route(inst, wave, lane, &env.apertures);
+        let mut buf = [0u8; 16];
+        let ok = match op {
             GlobalOp::Load { bytes, signed, d16 } => {
+                let ok = transfer(env, wave.id, lane, r, &mut buf[..bytes as usize], false);
                 let vdst = inst.get(Field::Vdst);
                 if bytes >= 4 {
                     for i in 0..bytes / 4 {
-                        let v = mem.read_u32(a.wrapping_add(4 * i as u64));
+                        let k = 4 * i as usize;
+                        let v = u32::from_le_bytes([buf[k], buf[k + 1], buf[k + 2], buf[k + 3]]);
                         wave.set_vgpr(vdst + i, lane, v);
                     }
-                    continue;
+                } else {
+                    let raw =
+                        u16::from_le_bytes([buf[0], buf[1]]) as u32 & ((1 << (8 * bytes)) - 1);
+                    let bits = 8 * bytes;
+                    let v = if signed {
+                        ((raw << (32 - bits)) as i32 >> (32 - bits)) as u32
+                    } else {
+                        raw
+                    };
+                    let old = wave.vgpr(vdst, lane);
+                    let new = match d16 {
+                        None => v,
+                        Some(false) => old & 0xffff_0000 | v & 0xffff,
+                        Some(true) => old & 0xffff | v << 16,
+                    };
+                    wave.set_vgpr(vdst, lane, new);
                 }
-                let raw = if bytes == 1 {
-                    mem.read_u8(a) as u32
-                } else {
-                    u16::from_le_bytes(mem.read_bytes::<2>(a)) as u32
-                };
-                let bits = 8 * bytes;
-                let v = if signed {
-                    ((raw << (32 - bits)) as i32 >> (32 - bits)) as u32
-                } else {
-                    raw
-                };
-                let old = wave.vgpr(vdst, lane);
-                let new = match d16 {
-                    None => v,
-                    Some(false) => old & 0xffff_0000 | v & 0xffff,
-                    Some(true) => old & 0xffff | v << 16,
-                };
-                wave.set_vgpr(vdst, lane, new);
+                ok
             }
             GlobalOp::Store { bytes, hi } => {
                 let data = inst.get(Field::Data0);
-                if bytes >= 4 {
-                    for i in 0..bytes / 4 {
-                        mem.write_u32(a.wrapping_add(4 * i as u64), wave.vgpr(data + i, lane));
-                    }
-                    continue;
+                for i in 0..bytes.div_ceil(4) {
+                    let v = wave.vgpr(data + i, lane) >> if hi { 16 } else { 0 };
+                    let k = 4 * i as usize;
+                    let len = (bytes as usize - k).min(4);
+                    buf[k..k + len].copy_from_slice(&v.to_le_bytes()[..len]);
                 }
-                let v = wave.vgpr(data, lane) >> if hi { 16 } else { 0 };
-                mem.write_bytes(a, &v.to_le_bytes()[..bytes as usize]);
+                transfer(env, wave.id, lane, r, &mut buf[..bytes as usize], true)
+            }
+        };
+        if !ok {
+            match r {
+                Route::Lds(_) => out.lds_out_of_range += 1,
+                _ => out.scratch_out_of_range += 1,
             }
         }
     }
-    lanes
+    out
 }

@@ -128,7 +128,7 @@ impl Device {
             }
             Format::Ds => end = self.ds(wi, pc, inst, cfg).map_err(|_| unimplemented())?,
             Format::Smem => self.smem(wi, pc, inst).ok_or_else(unimplemented)?,
-            Format::Global => {
+            Format::Global | Format::Flat | Format::Scratch => {
                 end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc => {

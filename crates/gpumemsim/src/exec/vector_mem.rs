@@ -1,10 +1,13 @@
-//! GLOBAL loads and stores in the executor: the access itself is [`crate::vmem`]'s; here it
-//! gets its wait counter (VMcnt for loads, VScnt for stores) and its completion time.
+//! FLAT, GLOBAL and SCRATCH loads and stores in the executor: the access itself is
+//! [`crate::vmem`]'s; here it gets its wait counter (VMcnt for loads, VScnt for stores; a FLAT
+//! access also counts on LGKMcnt, since it may go to LDS) and its completion time.
 
 use rdna3_isa::Instruction;
 
 use super::{Counter, Device, Pending, RunConfig};
-use crate::vmem::{self, GlobalOp};
+use crate::addr::ScratchLayout;
+use crate::event::Event;
+use crate::vmem::{self, GlobalOp, VmemEnv};
 
 impl Device {
     /// Executes GLOBAL instruction `inst` of wave `wi`; returns its issue cycles, or `None`
@@ -17,19 +20,62 @@ impl Device {
         cfg: &RunConfig,
     ) -> Option<u64> {
         let op = vmem::global_op_of(inst.opcode)?;
-        vmem::execute(inst, op, &mut self.waves[wi], &mut self.memory);
+        let g = self.wave_group[wi];
+        let mut env = VmemEnv {
+            mem: &mut self.memory,
+            lds: &mut self.lds[g],
+            alloc: self.alloc,
+            scratch: ScratchLayout {
+                base: cfg.scratch_base,
+                wave_size: cfg.wave_size,
+                scratch_size: cfg.scratch_size,
+            },
+            apertures: cfg.apertures,
+        };
+        let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
+        for (n, kind, what) in [
+            (
+                out.lds_out_of_range,
+                "lds_out_of_range",
+                "flat access(es) to the shared aperture outside the LDS allocation",
+            ),
+            (
+                out.scratch_out_of_range,
+                "scratch_out_of_range",
+                "private access(es) past scratch_size",
+            ),
+        ] {
+            if n > 0 {
+                self.events.push(Event {
+                    kind,
+                    wave: wi as u32,
+                    pc,
+                    message: format!("{n} lane {what}: loads read 0, stores are dropped"),
+                });
+            }
+        }
         let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
         let latency = cost + cfg.timing.vmem_latency;
         self.stats[pc].latency_cycles += latency;
+        let done_at = self.clocks[wi] + latency;
+        let counter = match op {
+            GlobalOp::Load { .. } => Counter::Vm,
+            GlobalOp::Store { .. } => Counter::Vs,
+        };
         self.pending[wi].push(Pending {
-            counter: match op {
-                GlobalOp::Load { .. } => Counter::Vm,
-                GlobalOp::Store { .. } => Counter::Vs,
-            },
-            done_at: self.clocks[wi] + latency,
+            counter,
+            done_at,
             gds: false,
             weight: 1,
         });
+        if inst.def().format == rdna3_isa::Format::Flat {
+            self.pending[wi].push(Pending {
+                counter: Counter::Lgkm,
+                done_at,
+                gds: false,
+                weight: 1,
+            });
+        }
         Some(cost)
     }
 }
