@@ -1,9 +1,10 @@
-//! `gpumemsim addr flat ADDR`: which aperture a flat address is in and what it resolves to.
+//! `gpumemsim addr flat ADDR`: which aperture a flat address is in and what it resolves to;
+//! `gpumemsim addr buffer --desc ...`: a buffer access's address through a V#.
 
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use gpumemsim::addr::{Aperture, Apertures, ScratchLayout};
+use gpumemsim::addr::{Aperture, Apertures, BufferDescriptor, ScratchLayout};
 use gpumemsim::exec::DEFAULT_SCRATCH_BASE;
 use serde_json::json;
 
@@ -19,6 +20,31 @@ enum AddrCommand {
     /// Resolve a flat address: the shared aperture gives an LDS offset, the private aperture
     /// the global address of the lane's swizzled scratch, anything else is global.
     Flat(FlatArgs),
+    /// Resolve a buffer access through a V#: the byte address, or "out of range".
+    Buffer(BufferArgs),
+}
+
+/// Options of `gpumemsim addr buffer`.
+#[derive(Args, Debug)]
+pub struct BufferArgs {
+    /// The V#'s four dwords, `W0,W1,W2,W3` (decimal or 0x-hex).
+    #[arg(long)]
+    desc: String,
+    /// The record index from the VGPR (idxen).
+    #[arg(long, default_value = "0", value_parser = parse_u32)]
+    index: u32,
+    /// The byte offset: the VGPR offset (offen) plus the instruction's offset.
+    #[arg(long, default_value = "0", value_parser = parse_u32)]
+    offset: u32,
+    /// The SGPR offset (soffset), added outside the range check.
+    #[arg(long, default_value = "0", value_parser = parse_u32)]
+    soffset: u32,
+    /// The lane (added to the index when the V# has add_tid_enable).
+    #[arg(long, default_value_t = 0)]
+    lane: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Options of `gpumemsim addr flat`.
@@ -49,6 +75,14 @@ pub struct FlatArgs {
     json: bool,
 }
 
+/// A 32-bit value in decimal or 0x-hex (for clap).
+fn parse_u32(text: &str) -> Result<u32, String> {
+    parse_u64(text)
+        .ok()
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| format!("`{text}` is not a 32-bit value"))
+}
+
 fn parse_u64(text: &str) -> Result<u64, String> {
     let t = text.trim();
     match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
@@ -60,7 +94,53 @@ fn parse_u64(text: &str) -> Result<u64, String> {
 
 /// `gpumemsim addr`.
 pub fn addr(args: &AddrArgs) -> Result<ExitCode, String> {
-    let AddrCommand::Flat(a) = &args.what;
+    match &args.what {
+        AddrCommand::Flat(a) => flat(a),
+        AddrCommand::Buffer(b) => buffer(b),
+    }
+}
+
+fn buffer(a: &BufferArgs) -> Result<ExitCode, String> {
+    let words: Vec<u32> = a
+        .desc
+        .split(',')
+        .map(|w| {
+            parse_u64(w)
+                .ok()
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| format!("--desc: `{}` is not a 32-bit word", w.trim()))
+        })
+        .collect::<Result<_, _>>()?;
+    let Ok(words) = <[u32; 4]>::try_from(words) else {
+        return Err("--desc takes exactly four dwords W0,W1,W2,W3".into());
+    };
+    if a.lane >= 64 {
+        return Err(format!("--lane {} is not a lane (0-63)", a.lane));
+    }
+    let d = BufferDescriptor::from_words(words);
+    let index = d.index(a.index, a.lane);
+    let address = d.address(index, a.offset, a.soffset);
+    let in_range = d.in_range(index, a.offset);
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "address": address,
+                "in_range": in_range,
+                "buffer_offset": d.buffer_offset(index, a.offset),
+                "index": index,
+                "swizzled": d.swizzle_element != 0,
+            })
+        );
+    } else if in_range {
+        println!("{address:#x}");
+    } else {
+        println!("out of range");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn flat(a: &FlatArgs) -> Result<ExitCode, String> {
     let flat = parse_u64(&a.addr)?;
     let wave_size = if a.wave64 { 64 } else { 32 };
     if a.lane >= wave_size {

@@ -45,7 +45,7 @@ enum Command {
     /// breakdown, a bank × lane picture, and (--suggest) layout fixes.
     Banks(banks_cmd::BanksArgs),
     /// Address translation: `addr flat ADDR` resolves a flat address through the apertures
-    /// and the swizzled scratch layout.
+    /// and the swizzled scratch layout; `addr buffer --desc W0,W1,W2,W3` a buffer access.
     Addr(addr_cmd::AddrArgs),
 }
 

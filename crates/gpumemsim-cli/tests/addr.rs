@@ -72,3 +72,53 @@ fn bad_input_is_a_clear_error() {
     let o = run(&["addr", "flat", "0", "--lane", "32"], "");
     assert!(String::from_utf8_lossy(&o.stderr).contains("--lane 32 is not a lane of a wave32"));
 }
+
+#[test]
+fn buffer_addresses_and_out_of_range() {
+    // Structured (OOB 0): base 0x1000, stride 16, 4 records.
+    let desc = "0x1000,0x100000,4,0";
+    let j = json(&[
+        "addr", "buffer", "--desc", desc, "--index", "3", "--offset", "4", "--json",
+    ]);
+    assert_eq!(j["address"], 0x1034);
+    assert_eq!(j["in_range"], true);
+    let j = json(&["addr", "buffer", "--desc", desc, "--index", "4", "--json"]);
+    assert_eq!(j["in_range"], false);
+    let o = run(
+        &[
+            "addr", "buffer", "--desc", desc, "--index", "3", "--offset", "16",
+        ],
+        "",
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "out of range");
+    let o = run(
+        &[
+            "addr",
+            "buffer",
+            "--desc",
+            desc,
+            "--index",
+            "1",
+            "--soffset",
+            "0x100",
+        ],
+        "",
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0x1110");
+    // Swizzled scratch-like V#: element 4, index stride 64, add_tid; lane 5, offset 8.
+    let j = json(&[
+        "addr",
+        "buffer",
+        "--desc",
+        "0,0x4fb00000,0xffffffff,0x30e00000",
+        "--offset",
+        "8",
+        "--lane",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(j["swizzled"], true);
+    assert_eq!(j["address"], (8 / 4) * 64 * 4 + 5 * 4);
+    let o = run(&["addr", "buffer", "--desc", "1,2,3"], "");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exactly four dwords"));
+}

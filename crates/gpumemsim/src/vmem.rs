@@ -1,7 +1,7 @@
 //! Vector memory through the FLAT encoding: the `flat_`, `global_` and `scratch_` loads and
 //! stores of every width (incl. `d16`/`d16_hi`) over a wave under EXEC (AMD's RDNA3
-//! pseudocode, FLAT/GLOBAL/SCRATCH 16-41). The atomics and the buffer forms are not
-//! implemented yet: [`global_op`] returns `None` for them and the executor stops with their
+//! pseudocode, FLAT/GLOBAL/SCRATCH 16-41), and the MUBUF `buffer_load_*`/`buffer_store_*`
+//! of the same widths. The atomics and the typed (`_format_`) forms are not implemented yet: [`global_op`] returns `None` for them and the executor stops with their
 //! name.
 //!
 //! Addressing (003_8127e07f2b7609f5.txt §flat/global/private):
@@ -13,6 +13,10 @@
 //!   the swizzled layout of [`ScratchLayout`].
 //! - FLAT: the lane's 64-bit address is routed by its own aperture — LDS, scratch or global —
 //!   so one instruction may touch all three.
+//! - MUBUF: through the V# in four SGPRs ([`BufferDescriptor`]): index from VADDR with
+//!   `idxen`, offset from VADDR (the next VGPR when both) with `offen` plus the 12-bit
+//!   immediate, SOFFSET added outside the range check; out-of-range dwords read 0 and are
+//!   not written.
 //!
 //! Loads write their VGPRs when they issue; the executor models only when they complete
 //! (VMcnt), as it does for LDS loads. Stores write memory directly: the scalar cache does not
@@ -24,7 +28,7 @@ use rdna3_isa::def::{InstrDef, Opcode};
 use rdna3_isa::inst::SGPR_NULL;
 use rdna3_isa::{Field, Format, Instruction};
 
-use crate::addr::{Aperture, Apertures, GlobalMemory, ScratchLayout};
+use crate::addr::{Aperture, Apertures, BufferDescriptor, GlobalMemory, ScratchLayout};
 use crate::lds::{Lds, LdsAllocation};
 use crate::wave::Wave;
 
@@ -50,17 +54,23 @@ pub enum GlobalOp {
     },
 }
 
-/// Classifies a FLAT, GLOBAL or SCRATCH table entry by its mnemonic; `None` for one not
-/// implemented (the atomics).
+/// Classifies a FLAT, GLOBAL, SCRATCH or MUBUF table entry by its mnemonic; `None` for one
+/// not implemented (the atomics, the typed `_format_` forms, `buffer_load_lds_*`).
 pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
-    if !matches!(d.format, Format::Flat | Format::Global | Format::Scratch) {
+    if !matches!(
+        d.format,
+        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf
+    ) || d.name.contains("_format_")
+        || d.name.starts_with("buffer_load_lds")
+    {
         return None;
     }
     let n = d
         .name
         .strip_prefix("global_")
         .or_else(|| d.name.strip_prefix("flat_"))
-        .or_else(|| d.name.strip_prefix("scratch_"))?;
+        .or_else(|| d.name.strip_prefix("scratch_"))
+        .or_else(|| d.name.strip_prefix("buffer_"))?;
     if let Some(rest) = n.strip_prefix("store_") {
         let hi = rest.starts_with("d16_hi_");
         let bytes = match rest
@@ -164,6 +174,15 @@ pub enum Route {
     Lds(u32),
     /// The lane's private memory at this offset (bytes placed by the swizzled layout).
     Scratch(u32),
+    /// A buffer record `index`, byte `offset`, plus `soffset`, through the instruction's V#.
+    Buffer {
+        /// Record index (lane id included when the V# adds it).
+        index: u32,
+        /// Byte offset in the record (VGPR offset + instruction offset).
+        offset: u32,
+        /// SGPR offset.
+        soffset: u32,
+    },
 }
 
 /// What a vector memory instruction may touch besides the wave.
@@ -180,6 +199,12 @@ pub struct VmemEnv<'a> {
     pub apertures: Apertures,
 }
 
+/// The V# a MUBUF instruction names (four SGPRs from `srsrc` × 4).
+pub fn buffer_descriptor(inst: &Instruction, wave: &Wave) -> BufferDescriptor {
+    let r = inst.get(Field::Srsrc) * 4;
+    BufferDescriptor::from_words(std::array::from_fn(|i| wave.sreg(r + i as u32)))
+}
+
 /// Lanes whose access fell outside what they may touch (the access was dropped: loads read
 /// 0, stores wrote nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -190,6 +215,8 @@ pub struct VmemOutcome {
     pub lds_out_of_range: u32,
     /// Private accesses past the lane's `scratch_size`.
     pub scratch_out_of_range: u32,
+    /// Buffer accesses with a component outside the V#'s range.
+    pub buffer_out_of_range: u32,
 }
 
 /// The route of lane `lane`: GLOBAL goes to global memory, SCRATCH to the private offset,
@@ -197,6 +224,22 @@ pub struct VmemOutcome {
 pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) -> Route {
     match inst.def().format {
         Format::Scratch => Route::Scratch(scratch_offset(inst, wave, lane)),
+        Format::Mubuf => {
+            let (idxen, offen) = (inst.get(Field::Idxen) == 1, inst.get(Field::Offen) == 1);
+            let v = inst.get(Field::Vaddr);
+            let vindex = if idxen { wave.vgpr(v, lane) } else { 0 };
+            let voffset = match (idxen, offen) {
+                (true, true) => wave.vgpr(v + 1, lane),
+                (false, true) => wave.vgpr(v, lane),
+                _ => 0,
+            };
+            let d = buffer_descriptor(inst, wave);
+            Route::Buffer {
+                index: d.index(vindex, lane),
+                offset: voffset.wrapping_add(inst.get(Field::Offset)),
+                soffset: wave.ssrc32(inst.get(Field::Soffset), None),
+            }
+        }
         Format::Flat => {
             let a = global_address(inst, wave, lane);
             match apertures.resolve(a) {
@@ -216,9 +259,11 @@ pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) 
 /// private segment is a swizzled buffer whose records are the lanes' `scratch_size` bytes, and
 /// out-of-range buffer loads return 0 and stores are dropped): any byte at or past
 /// `scratch_size` drops the whole access. Flat accesses to LDS follow the DS model's
-/// allocation bound (the whole access is dropped).
+/// allocation bound (the whole access is dropped). Buffer accesses are checked per dword
+/// ([`BufferDescriptor::in_range`]).
 fn transfer(
     env: &mut VmemEnv,
+    desc: Option<&BufferDescriptor>,
     wave_id: u32,
     lane: u32,
     route: Route,
@@ -227,6 +272,33 @@ fn transfer(
 ) -> bool {
     let n = buf.len() as u32;
     match route {
+        Route::Buffer {
+            index,
+            offset,
+            soffset,
+        } => {
+            let Some(d) = desc else { return false };
+            let mut all_in = true;
+            for (k, chunk) in buf.chunks_mut(4).enumerate() {
+                let off = offset.wrapping_add(4 * k as u32);
+                if !d.in_range(index, off) {
+                    all_in = false;
+                    if !store {
+                        chunk.fill(0);
+                    }
+                    continue;
+                }
+                let a = d.address(index, off, soffset);
+                for (j, b) in chunk.iter_mut().enumerate() {
+                    if store {
+                        env.mem.write_u8(a.wrapping_add(j as u64), *b);
+                    } else {
+                        *b = env.mem.read_u8(a.wrapping_add(j as u64));
+                    }
+                }
+            }
+            all_in
+        }
         Route::Global(a) => {
             if store {
                 env.mem.write_bytes(a, buf);
@@ -280,6 +352,16 @@ fn transfer(
     }
 }
 
+/// The data register field: MUBUF keeps loads' and stores' data in `vdata`, the FLAT
+/// encoding in `vdst` (loads) and `data0` (stores).
+fn data_field(inst: &Instruction, flat_field: Field) -> Field {
+    if inst.def().format == Format::Mubuf {
+        Field::Vdata
+    } else {
+        flat_field
+    }
+}
+
 /// Executes a FLAT, GLOBAL or SCRATCH load or store of `op` for every lane in EXEC.
 pub fn execute(
     inst: &Instruction,
@@ -289,6 +371,7 @@ pub fn execute(
 ) -> VmemOutcome {
     let exec = wave.exec();
     let mut out = VmemOutcome::default();
+    let desc = (inst.def().format == Format::Mubuf).then(|| buffer_descriptor(inst, wave));
     for lane in 0..wave.size {
         if exec >> lane & 1 == 0 {
             continue;
@@ -298,8 +381,16 @@ pub fn execute(
         let mut buf = [0u8; 16];
         let ok = match op {
             GlobalOp::Load { bytes, signed, d16 } => {
-                let ok = transfer(env, wave.id, lane, r, &mut buf[..bytes as usize], false);
-                let vdst = inst.get(Field::Vdst);
+                let ok = transfer(
+                    env,
+                    desc.as_ref(),
+                    wave.id,
+                    lane,
+                    r,
+                    &mut buf[..bytes as usize],
+                    false,
+                );
+                let vdst = inst.get(data_field(inst, Field::Vdst));
                 if bytes >= 4 {
                     for i in 0..bytes / 4 {
                         let k = 4 * i as usize;
@@ -326,19 +417,28 @@ pub fn execute(
                 ok
             }
             GlobalOp::Store { bytes, hi } => {
-                let data = inst.get(Field::Data0);
+                let data = inst.get(data_field(inst, Field::Data0));
                 for i in 0..bytes.div_ceil(4) {
                     let v = wave.vgpr(data + i, lane) >> if hi { 16 } else { 0 };
                     let k = 4 * i as usize;
                     let len = (bytes as usize - k).min(4);
                     buf[k..k + len].copy_from_slice(&v.to_le_bytes()[..len]);
                 }
-                transfer(env, wave.id, lane, r, &mut buf[..bytes as usize], true)
+                transfer(
+                    env,
+                    desc.as_ref(),
+                    wave.id,
+                    lane,
+                    r,
+                    &mut buf[..bytes as usize],
+                    true,
+                )
             }
         };
         if !ok {
             match r {
                 Route::Lds(_) => out.lds_out_of_range += 1,
+                Route::Buffer { .. } => out.buffer_out_of_range += 1,
                 _ => out.scratch_out_of_range += 1,
             }
         }

@@ -217,3 +217,89 @@ fn out_of_range_private_and_lds_accesses_are_dropped_with_events() {
     );
     assert_eq!(dev.waves[0].vgpr(7, 0), 0, "an out-of-range load reads 0");
 }
+
+use gpumemsim::addr::BufferDescriptor;
+
+/// s[4:7] = a V# with `base`, `stride`, `swizzle` (gfx11 2-bit field), `num_records`, word 3.
+fn set_vsharp(d: &mut Device, base: u64, stride: u32, swizzle: u32, num: u32, w3: u32) {
+    let w = &mut d.waves[0];
+    w.set_sreg(4, base as u32);
+    w.set_sreg(
+        5,
+        (base >> 32) as u32 & 0xffff | stride << 16 | swizzle << 30,
+    );
+    w.set_sreg(6, num);
+    w.set_sreg(7, w3);
+}
+
+#[test]
+fn structured_buffer_stores_and_loads_by_index_and_offset() {
+    // Record l at 0x20000 + 16 l; lanes store at byte 4 of their record; 28 records (OOB 0),
+    // so lanes 28-31 are out of range: dropped, and their loads read 0.
+    let text = "buffer_store_b32 v5, v[1:2], s[4:7], s3 idxen offen offset:4\n\
+                s_waitcnt_vscnt null, 0x0\n\
+                buffer_load_b32 v6, v1, s[4:7], s3 idxen offset:8\n\
+                s_waitcnt vmcnt(0)\ns_endpgm";
+    let (dev, r) = run(text, &RunConfig::default(), |d| {
+        set_vsharp(d, 0x20000, 16, 0, 28, 0);
+        let w = &mut d.waves[0];
+        w.set_sreg(3, 0x1000);
+        for l in 0..32 {
+            w.set_vgpr(1, l, l);
+            w.set_vgpr(2, l, 4);
+            w.set_vgpr(5, l, 0x500 + l);
+        }
+    });
+    r.expect("runs");
+    for l in 0..32u64 {
+        let a = 0x21000 + 16 * l + 8;
+        let want = if l < 28 { 0x500 + l as u32 } else { 0 };
+        assert_eq!(dev.memory.read_u32(a), want, "lane {l}");
+        assert_eq!(dev.waves[0].vgpr(6, l as u32), want, "lane {l} load");
+    }
+    let kinds: Vec<&str> = dev.events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, ["buffer_out_of_range", "buffer_out_of_range"]);
+}
+
+#[test]
+fn raw_buffer_range_is_checked_per_dword() {
+    // OOB 3 (raw): 24 bytes; a b128 load at offset 16 gets 2 dwords and 2 zeros.
+    let (dev, r) = run(
+        "s_mov_b32 exec_lo, 1\nbuffer_load_b128 v[8:11], off, s[4:7], 0 offset:16\ns_waitcnt vmcnt(0)\ns_endpgm",
+        &RunConfig::default(),
+        |d| {
+            set_vsharp(d, 0x30000, 0, 0, 24, 3 << 28);
+            d.memory.write_words(0x30010, &[1, 2, 3, 4]);
+            for r in 8..12 {
+                d.waves[0].set_vgpr(r, 0, 0xff);
+            }
+        },
+    );
+    r.expect("runs");
+    let got: Vec<u32> = (8..12).map(|r| dev.waves[0].vgpr(r, 0)).collect();
+    assert_eq!(got, [1, 2, 0, 0]);
+}
+
+#[test]
+fn swizzled_buffer_with_add_tid_places_lanes_as_the_formula_says() {
+    // Element 4 B, index stride 32, stride 64, add_tid: lane l stores its dword 1 (offset 4).
+    let w3 = 2 << 21 | 1 << 23 | 3 << 28;
+    let (dev, r) = run(
+        "buffer_store_b32 v5, off, s[4:7], 0 offset:4\ns_waitcnt_vscnt null, 0x0\ns_endpgm",
+        &RunConfig::default(),
+        |d| {
+            set_vsharp(d, 0x40000, 64, 1, u32::MAX, w3);
+            for l in 0..32 {
+                d.waves[0].set_vgpr(5, l, 0x700 + l);
+            }
+        },
+    );
+    r.expect("runs");
+    let desc = BufferDescriptor::from_words([0x40000, 64 << 16 | 1 << 30, u32::MAX, w3]);
+    for l in 0..32u32 {
+        let a = desc.address(desc.index(0, l), 4, 0);
+        // (offset 4 / 4) × 4 × 32 + l × 4 past the base.
+        assert_eq!(a, 0x40000 + 4 * 32 + 4 * l as u64);
+        assert_eq!(dev.memory.read_u32(a), 0x700 + l);
+    }
+}

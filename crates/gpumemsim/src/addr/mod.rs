@@ -1,10 +1,12 @@
 //! Address spaces: the global memory the simulated GPU and the host share, the flat
-//! apertures, and the swizzled scratch layout.
+//! apertures, the swizzled scratch layout and buffer (V#) addressing.
 
 mod aperture;
+mod buffer;
 mod memory;
 mod scratch;
 
 pub use aperture::{Aperture, Apertures, APERTURE_BYTES, PRIVATE_BASE, SHARED_BASE};
+pub use buffer::BufferDescriptor;
 pub use memory::{GlobalMemory, ADDRESS_BITS, PAGE_BYTES};
 pub use scratch::{ScratchLayout, ELEMENT_BYTES};

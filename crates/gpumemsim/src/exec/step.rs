@@ -128,7 +128,10 @@ impl Device {
             }
             Format::Ds => end = self.ds(wi, pc, inst, cfg).map_err(|_| unimplemented())?,
             Format::Smem => self.smem(wi, pc, inst).ok_or_else(unimplemented)?,
-            Format::Global | Format::Flat | Format::Scratch => {
+            Format::Mubuf if matches!(d.name, "buffer_gl0_inv" | "buffer_gl1_inv") => {
+                // The vector caches are not modelled apart from memory: nothing to drop.
+            }
+            Format::Global | Format::Flat | Format::Scratch | Format::Mubuf => {
                 end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc => {

@@ -1,4 +1,4 @@
-//! FLAT, GLOBAL and SCRATCH loads and stores in the executor: the access itself is
+//! FLAT, GLOBAL, SCRATCH and MUBUF loads and stores in the executor: the access itself is
 //! [`crate::vmem`]'s; here it gets its wait counter (VMcnt for loads, VScnt for stores; a FLAT
 //! access also counts on LGKMcnt, since it may go to LDS) and its completion time.
 
@@ -43,6 +43,11 @@ impl Device {
                 out.scratch_out_of_range,
                 "scratch_out_of_range",
                 "private access(es) past scratch_size",
+            ),
+            (
+                out.buffer_out_of_range,
+                "buffer_out_of_range",
+                "buffer access(es) with dwords outside the V#'s range",
             ),
         ] {
             if n > 0 {
