@@ -79,12 +79,12 @@ fn events_report_memviol_with_wave_and_pc() {
 fn unimplemented_instructions_and_runaway_loops_stop_with_a_clear_error() {
     let o = run(
         &["run", "-"],
-        "s_nop 0\nbuffer_load_b32 v1, off, s[4:7], 0\ns_endpgm\n",
+        "s_nop 0\nv_perm_b32 v1, v2, v3, v4\ns_endpgm\n",
     );
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("line 2 (pc 1): instruction `buffer_load_b32` is not implemented"),
+        err.contains("line 2 (pc 1): instruction `v_perm_b32` is not implemented"),
         "{err}"
     );
     let o = run(
