@@ -8,6 +8,7 @@
 pub use rdna3_isa as isa;
 
 pub mod addr;
+pub mod atomic;
 pub mod banks;
 pub mod ds;
 pub mod event;

@@ -1,7 +1,7 @@
 //! Vector memory through the FLAT encoding: the `flat_`, `global_` and `scratch_` loads and
 //! stores of every width (incl. `d16`/`d16_hi`) over a wave under EXEC (AMD's RDNA3
-//! pseudocode, FLAT/GLOBAL/SCRATCH 16-41), and the MUBUF `buffer_load_*`/`buffer_store_*`
-//! of the same widths. The atomics and the typed (`_format_`) forms are not implemented yet: [`global_op`] returns `None` for them and the executor stops with their
+//! pseudocode, FLAT/GLOBAL/SCRATCH 16-86), and the MUBUF `buffer_load_*`/`buffer_store_*`/
+//! `buffer_atomic_*` of the same widths. The typed (`_format_`) forms are not implemented yet: [`global_op`] returns `None` for them and the executor stops with their
 //! name.
 //!
 //! Addressing (003_8127e07f2b7609f5.txt §flat/global/private):
@@ -18,6 +18,10 @@
 //!   immediate, SOFFSET added outside the range check; out-of-range dwords read 0 and are
 //!   not written.
 //!
+//! Atomics (every `*_atomic_*` of these encodings) run lane by lane in lane order, through
+//! [`crate::atomic`], with the memory float rules of [`MemoryFloatRules`]; the pre-op value
+//! returns when `glc` is set. A buffer atomic is range-checked all or nothing.
+//!
 //! Loads write their VGPRs when they issue; the executor models only when they complete
 //! (VMcnt), as it does for LDS loads. Stores write memory directly: the scalar cache does not
 //! see them (see [`crate::smem::ScalarCache`]).
@@ -29,6 +33,7 @@ use rdna3_isa::inst::SGPR_NULL;
 use rdna3_isa::{Field, Format, Instruction};
 
 use crate::addr::{Aperture, Apertures, BufferDescriptor, GlobalMemory, ScratchLayout};
+use crate::atomic::{atomic64, memory_atomic32, AtomicOp, MemoryFloatRules};
 use crate::lds::{Lds, LdsAllocation};
 use crate::wave::Wave;
 
@@ -52,10 +57,47 @@ pub enum GlobalOp {
         /// Take the data from bits [31:16].
         hi: bool,
     },
+    /// An atomic read-modify-write of `bytes` (4 or 8); the pre-op value returns with `glc`.
+    Atomic {
+        /// The operation.
+        op: AtomicOp,
+        /// 4 or 8.
+        bytes: u32,
+    },
+}
+
+/// The atomic of a mnemonic's `<op>_<type>` part (`add_u32`, `cmpswap_f32`, ...).
+fn atomic_of(rest: &str) -> Option<GlobalOp> {
+    let (op, ty) = rest.rsplit_once('_')?;
+    let float = ty.starts_with('f');
+    let signed = ty.starts_with('i');
+    let bytes = if ty.ends_with("64") { 8 } else { 4 };
+    let op = match op {
+        "swap" => AtomicOp::Xchg,
+        "cmpswap" if float => AtomicOp::CmpstoreF,
+        "cmpswap" => AtomicOp::Cmpstore,
+        "add" if float => AtomicOp::AddF,
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "csub" => AtomicOp::Csub,
+        "min" if float => AtomicOp::MinF,
+        "min" if signed => AtomicOp::MinI,
+        "min" => AtomicOp::MinU,
+        "max" if float => AtomicOp::MaxF,
+        "max" if signed => AtomicOp::MaxI,
+        "max" => AtomicOp::MaxU,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        _ => return None,
+    };
+    Some(GlobalOp::Atomic { op, bytes })
 }
 
 /// Classifies a FLAT, GLOBAL, SCRATCH or MUBUF table entry by its mnemonic; `None` for one
-/// not implemented (the atomics, the typed `_format_` forms, `buffer_load_lds_*`).
+/// not implemented (the typed `_format_` forms, `buffer_load_lds_*`).
 pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
     if !matches!(
         d.format,
@@ -71,6 +113,9 @@ pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
         .or_else(|| d.name.strip_prefix("flat_"))
         .or_else(|| d.name.strip_prefix("scratch_"))
         .or_else(|| d.name.strip_prefix("buffer_"))?;
+    if let Some(rest) = n.strip_prefix("atomic_") {
+        return atomic_of(rest);
+    }
     if let Some(rest) = n.strip_prefix("store_") {
         let hi = rest.starts_with("d16_hi_");
         let bytes = match rest
@@ -197,6 +242,8 @@ pub struct VmemEnv<'a> {
     pub scratch: ScratchLayout,
     /// The flat apertures.
     pub apertures: Apertures,
+    /// The denormal rules of float atomics to memory.
+    pub float_rules: MemoryFloatRules,
 }
 
 /// The V# a MUBUF instruction names (four SGPRs from `srsrc` × 4).
@@ -352,6 +399,16 @@ fn transfer(
     }
 }
 
+/// `n` (1 or 2) consecutive VGPRs from `reg` of `lane` as one value.
+fn read_n(wave: &Wave, reg: u32, lane: u32, n: u32) -> u64 {
+    let lo = wave.vgpr(reg, lane) as u64;
+    if n == 2 {
+        lo | (wave.vgpr(reg + 1, lane) as u64) << 32
+    } else {
+        lo
+    }
+}
+
 /// The data register field: MUBUF keeps loads' and stores' data in `vdata`, the FLAT
 /// encoding in `vdst` (loads) and `data0` (stores).
 fn data_field(inst: &Instruction, flat_field: Field) -> Field {
@@ -413,6 +470,46 @@ pub fn execute(
                         Some(true) => old & 0xffff | v << 16,
                     };
                     wave.set_vgpr(vdst, lane, new);
+                }
+                ok
+            }
+            GlobalOp::Atomic { op, bytes } => {
+                // The data: FLAT encodings in data0, MUBUF in vdata (which also receives the
+                // return); cmpswap's compare value follows the source in the next register(s).
+                let data = inst.get(data_field(inst, Field::Data0));
+                let n = bytes / 4;
+                let d0 = read_n(wave, data, lane, n);
+                let d1 = read_n(wave, data + n, lane, n);
+                let b = &mut buf[..bytes as usize];
+                let ok = transfer(env, desc.as_ref(), wave.id, lane, r, b, false);
+                let old = u64::from_le_bytes({
+                    let mut x = [0u8; 8];
+                    x[..bytes as usize].copy_from_slice(b);
+                    x
+                });
+                if ok {
+                    let new = if bytes == 8 {
+                        atomic64(op, old, d0, d1, wave.mode)
+                    } else {
+                        memory_atomic32(
+                            op,
+                            old as u32,
+                            d0 as u32,
+                            d1 as u32,
+                            wave.mode,
+                            env.float_rules,
+                        ) as u64
+                    };
+                    b.copy_from_slice(&new.to_le_bytes()[..bytes as usize]);
+                    transfer(env, desc.as_ref(), wave.id, lane, r, b, true);
+                }
+                if inst.get(Field::Glc) == 1 {
+                    let dst = inst.get(data_field(inst, Field::Vdst));
+                    let ret = if ok { old } else { 0 };
+                    wave.set_vgpr(dst, lane, ret as u32);
+                    if bytes == 8 {
+                        wave.set_vgpr(dst + 1, lane, (ret >> 32) as u32);
+                    }
                 }
                 ok
             }

@@ -303,3 +303,87 @@ fn swizzled_buffer_with_add_tid_places_lanes_as_the_formula_says() {
         assert_eq!(dev.memory.read_u32(a), 0x700 + l);
     }
 }
+
+use gpumemsim::atomic::MemoryFloatRules;
+
+#[test]
+fn global_atomics_serialize_lanes_and_return_the_pre_op_value_with_glc() {
+    let (dev, r) = run(
+        "v_mov_b32 v1, 0\nv_mov_b32 v2, 1\nglobal_atomic_add_u32 v3, v1, v2, s[0:1] glc\n\
+         global_atomic_add_u32 v1, v2, s[0:1] offset:4\n\
+         v_mov_b32 v4, 7\nv_mov_b32 v5, 32\nglobal_atomic_cmpswap_b32 v6, v1, v[4:5], s[0:1] glc\n\
+         global_atomic_csub_u32 v7, v1, v5, s[0:1] offset:4 glc\n\
+         s_waitcnt vmcnt(0)\ns_endpgm",
+        &RunConfig::default(),
+        |d| d.waves[0].set_sreg64(0, 0x8000),
+    );
+    r.expect("runs");
+    let w = &dev.waves[0];
+    for l in 0..32 {
+        assert_eq!(
+            w.vgpr(3, l),
+            l,
+            "lane {l} saw the sum of the lanes before it"
+        );
+    }
+    // cmpswap: the first lane finds 32 (= compare) and writes 7; the others find 7.
+    assert_eq!(w.vgpr(6, 0), 32);
+    assert_eq!(w.vgpr(6, 1), 7);
+    assert_eq!(dev.memory.read_u32(0x8000), 7);
+    // csub at offset 4 (32 after the adds): lane 0 takes it to 0; the rest clamp at 0.
+    assert_eq!((w.vgpr(7, 0), w.vgpr(7, 1)), (32, 0));
+    assert_eq!(dev.memory.read_u32(0x8004), 0);
+}
+
+#[test]
+fn sixty_four_bit_and_flat_lds_and_buffer_atomics() {
+    let text = "s_mov_b32 exec_lo, 1\n\
+        global_atomic_add_u64 v[10:11], v1, v[2:3], s[0:1] glc\n\
+        flat_atomic_max_i32 v12, v[20:21], v4 glc\n\
+        buffer_atomic_add_u32 v5, off, s[4:7], 0 offset:8 glc\n\
+        buffer_atomic_add_u32 v6, off, s[4:7], 0 offset:16 glc\n\
+        s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm";
+    let (dev, r) = run(text, &RunConfig::default(), |d| {
+        d.memory.write_words(0x8000, &[0xffff_ffff, 1]);
+        d.memory.write_words(0x9008, &[40]);
+        set_vsharp(d, 0x9000, 0, 0, 12, 3 << 28); // 12 bytes: offset 16 is out of range
+        let w = &mut d.waves[0];
+        w.set_sreg64(0, 0x8000);
+        w.set_vgpr(1, 0, 0);
+        w.set_vgpr(2, 0, 1);
+        w.set_vgpr(3, 0, 0);
+        let a = SHARED_BASE + 0x40;
+        w.set_vgpr(20, 0, a as u32);
+        w.set_vgpr(21, 0, (a >> 32) as u32);
+        w.set_vgpr(4, 0, (-5i32) as u32);
+        w.set_vgpr(5, 0, 2);
+        w.set_vgpr(6, 0, 3);
+    });
+    r.expect("runs");
+    let w = &dev.waves[0];
+    assert_eq!((w.vgpr(10, 0), w.vgpr(11, 0)), (0xffff_ffff, 1));
+    assert_eq!(dev.memory.read_u32(0x8000), 0, "carry into the high dword");
+    assert_eq!(dev.memory.read_u32(0x8004), 2);
+    assert_eq!(w.vgpr(12, 0), 0, "LDS word 0x40 was 0");
+    assert_eq!(dev.lds[0].words(0x40, 0x44), vec![0], "max(0, -5) = 0");
+    assert_eq!((w.vgpr(5, 0), dev.memory.read_u32(0x9008)), (40, 42));
+    assert_eq!(w.vgpr(6, 0), 0, "out of range: returns 0");
+    assert_eq!(dev.memory.read_u32(0x9010), 0, "and writes nothing");
+    let kinds: Vec<&str> = dev.events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, ["buffer_out_of_range"]);
+}
+
+#[test]
+fn memory_add_f32_uses_the_named_switch() {
+    // MODE allows denormals; memory + denormal data. The memory reading flushes the input.
+    let text = "s_mov_b32 exec_lo, 1\nv_mov_b32 v2, 1\nglobal_atomic_add_f32 v3, v1, v2, s[0:1] glc\ns_endpgm";
+    for (rules, want) in [(MemoryFloatRules::Memory, 0), (MemoryFloatRules::Lds, 1)] {
+        let cfg = RunConfig {
+            memory_float_rules: rules,
+            ..RunConfig::default()
+        };
+        let (dev, r) = run(text, &cfg, |d| d.waves[0].set_sreg64(0, 0x8000));
+        r.expect("runs");
+        assert_eq!(dev.memory.read_u32(0x8000), want, "{rules:?}");
+    }
+}

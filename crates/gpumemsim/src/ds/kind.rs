@@ -9,51 +9,7 @@ use std::sync::OnceLock;
 use rdna3_isa::def::{all, Opcode};
 use rdna3_isa::Format;
 
-/// Read-modify-write operations of the DS atomics (pseudocode in
-/// `../shared/reference/rdna3-isa-pseudocode.txt`, `DS_ADD_U32` ... `DS_MAX_F64`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomicOp {
-    /// `add`.
-    Add,
-    /// `sub`.
-    Sub,
-    /// `rsub`: data − memory.
-    Rsub,
-    /// `inc`: memory ≥ data ? 0 : memory + 1.
-    Inc,
-    /// `dec`: memory == 0 || memory > data ? data : memory − 1.
-    Dec,
-    /// Signed minimum.
-    MinI,
-    /// Signed maximum.
-    MaxI,
-    /// Unsigned minimum.
-    MinU,
-    /// Unsigned maximum.
-    MaxU,
-    /// `and`.
-    And,
-    /// `or`.
-    Or,
-    /// `xor`.
-    Xor,
-    /// `mskor`: (memory & ~data0) | data1.
-    Mskor,
-    /// `storexchg`: memory = data0.
-    Xchg,
-    /// `cmpstore`: memory == data1 ? data0 : memory.
-    Cmpstore,
-    /// `wrap`: memory ≥ data0 ? memory − data0 : memory + data1.
-    Wrap,
-    /// Float add (f32).
-    AddF,
-    /// Float minimum.
-    MinF,
-    /// Float maximum.
-    MaxF,
-    /// Float compare-store.
-    CmpstoreF,
-}
+pub use crate::atomic::AtomicOp;
 
 /// Which half of a 32-bit VGPR a 16-bit load or store uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,12 +16,12 @@
 mod kind;
 pub mod ldsdir;
 
-pub use kind::{ds_kind, AtomicOp, DsKind, D16};
+pub use crate::atomic::{atomic32, atomic64, AtomicOp};
+pub use kind::{ds_kind, DsKind, D16};
 
 use rdna3_isa::{Field, Instruction};
 
 use crate::event::Event;
-use crate::fp::{self, DenormCtl};
 use crate::gds::Gds;
 use crate::lds::{Lds, LdsAllocation};
 use crate::wave::Wave;
@@ -168,102 +168,6 @@ impl Mem<'_, '_> {
         for (k, w) in words.iter().enumerate() {
             self.write_quiet(lane, addr + 4 * k as u32, 4, *w as u64);
         }
-    }
-}
-
-/// An integer atomic's new memory value at `bits` (32 or 64) wide; values are zero-extended
-/// to u64 and the result is masked to the width. Float operations return `None`.
-fn atomic_int(op: AtomicOp, mem: u64, d0: u64, d1: u64, bits: u32) -> Option<u64> {
-    let mask = if bits == 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    let signed = |x: u64| ((x << (64 - bits)) as i64) >> (64 - bits);
-    let r = match op {
-        AtomicOp::Add => mem.wrapping_add(d0),
-        AtomicOp::Sub => mem.wrapping_sub(d0),
-        AtomicOp::Rsub => d0.wrapping_sub(mem),
-        AtomicOp::Inc => {
-            if mem >= d0 {
-                0
-            } else {
-                mem + 1
-            }
-        }
-        AtomicOp::Dec => {
-            if mem == 0 || mem > d0 {
-                d0
-            } else {
-                mem - 1
-            }
-        }
-        AtomicOp::MinI => {
-            if signed(d0) < signed(mem) {
-                d0
-            } else {
-                mem
-            }
-        }
-        AtomicOp::MaxI => {
-            if signed(d0) >= signed(mem) {
-                d0
-            } else {
-                mem
-            }
-        }
-        AtomicOp::MinU => d0.min(mem),
-        AtomicOp::MaxU => d0.max(mem),
-        AtomicOp::And => mem & d0,
-        AtomicOp::Or => mem | d0,
-        AtomicOp::Xor => mem ^ d0,
-        AtomicOp::Mskor => (mem & !d0) | d1,
-        AtomicOp::Xchg => d0,
-        AtomicOp::Cmpstore => {
-            if mem == d1 {
-                d0
-            } else {
-                mem
-            }
-        }
-        AtomicOp::Wrap => {
-            if mem >= d0 {
-                mem - d0
-            } else {
-                mem.wrapping_add(d1)
-            }
-        }
-        AtomicOp::AddF | AtomicOp::MinF | AtomicOp::MaxF | AtomicOp::CmpstoreF => return None,
-    };
-    Some(r & mask)
-}
-
-/// A 32-bit atomic's new memory value. `mode` is the wave's MODE register.
-pub fn atomic32(op: AtomicOp, mem: u32, d0: u32, d1: u32, mode: u32) -> u32 {
-    if let Some(r) = atomic_int(op, mem as u64, d0 as u64, d1 as u64, 32) {
-        return r as u32;
-    }
-    let ctl = DenormCtl::from_mode_f32(mode);
-    match op {
-        AtomicOp::AddF => fp::add_f32(mem, d0, ctl),
-        AtomicOp::MinF => fp::min_f32(mem, d0, ctl.flush_input),
-        AtomicOp::MaxF => fp::max_f32(mem, d0, ctl.flush_input),
-        _ => fp::cmpstore_f32(mem, d1, d0, ctl.flush_input),
-    }
-}
-
-/// A 64-bit atomic's new memory value.
-pub fn atomic64(op: AtomicOp, mem: u64, d0: u64, d1: u64, mode: u32) -> u64 {
-    if let Some(r) = atomic_int(op, mem, d0, d1, 64) {
-        return r;
-    }
-    let ctl = DenormCtl::from_mode_f64(mode);
-    match op {
-        // gfx11 has no 64-bit float add in DS; the table never classifies one.
-        AtomicOp::AddF => mem,
-        AtomicOp::MinF => fp::min_f64(mem, d0, ctl.flush_input),
-        AtomicOp::MaxF => fp::max_f64(mem, d0, ctl.flush_input),
-        _ => fp::cmpstore_f64(mem, d1, d0, ctl.flush_input),
     }
 }
 

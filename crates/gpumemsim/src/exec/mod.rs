@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use rdna3_isa::asm::AsmLine;
 
 use crate::addr::{Apertures, GlobalMemory, ScratchLayout};
+use crate::atomic::MemoryFloatRules;
 use crate::banks::BankModel;
 use crate::event::Event;
 use crate::gds::{Gds, DEFAULT_GDS_BYTES};
@@ -76,6 +77,8 @@ pub struct RunConfig {
     pub scratch_base: u64,
     /// Private bytes per lane.
     pub scratch_size: u32,
+    /// The denormal rules of float atomics to memory (see [`MemoryFloatRules`]).
+    pub memory_float_rules: MemoryFloatRules,
 }
 
 impl Default for RunConfig {
@@ -98,6 +101,7 @@ impl Default for RunConfig {
             apertures: Apertures::default(),
             scratch_base: DEFAULT_SCRATCH_BASE,
             scratch_size: 0,
+            memory_float_rules: MemoryFloatRules::default(),
         }
     }
 }

@@ -31,6 +31,7 @@ impl Device {
                 scratch_size: cfg.scratch_size,
             },
             apertures: cfg.apertures,
+            float_rules: cfg.memory_float_rules,
         };
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
         for (n, kind, what) in [
@@ -63,9 +64,11 @@ impl Device {
         let latency = cost + cfg.timing.vmem_latency;
         self.stats[pc].latency_cycles += latency;
         let done_at = self.clocks[wi] + latency;
+        // An atomic that returns data counts as a load, one that does not as a store.
         let counter = match op {
             GlobalOp::Load { .. } => Counter::Vm,
-            GlobalOp::Store { .. } => Counter::Vs,
+            GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
+            GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
         };
         self.pending[wi].push(Pending {
             counter,
