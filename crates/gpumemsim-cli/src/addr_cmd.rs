@@ -65,14 +65,25 @@ pub struct FlatArgs {
     #[arg(long, default_value_t = 0)]
     scratch_size: u32,
     /// private_segment_buffer.base: where wave 0's scratch region starts.
-    #[arg(long, default_value_t = DEFAULT_SCRATCH_BASE)]
+    #[arg(long, default_value_t = DEFAULT_SCRATCH_BASE, value_parser = parse_addr)]
     scratch_base: u64,
+    /// Base of the shared (LDS) aperture (4 GiB).
+    #[arg(long, default_value_t = gpumemsim::addr::SHARED_BASE, value_parser = parse_addr)]
+    shared_base: u64,
+    /// Base of the private (scratch) aperture (4 GiB).
+    #[arg(long, default_value_t = gpumemsim::addr::PRIVATE_BASE, value_parser = parse_addr)]
+    private_base: u64,
     /// The workgroup's LDS allocation in bytes (for the shared aperture's range check).
     #[arg(long, default_value_t = 65536)]
     lds_size: u32,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// A 64-bit address in decimal or 0x-hex (for clap).
+fn parse_addr(text: &str) -> Result<u64, String> {
+    parse_u64(text)
 }
 
 /// A 32-bit value in decimal or 0x-hex (for clap).
@@ -149,7 +160,7 @@ fn flat(a: &FlatArgs) -> Result<ExitCode, String> {
             a.lane
         ));
     }
-    let apertures = Apertures::default();
+    let apertures = Apertures::with_bases(a.shared_base, a.private_base);
     let (aperture, offset) = apertures.resolve(flat);
     let layout = ScratchLayout {
         base: a.scratch_base,

@@ -68,6 +68,21 @@ pub struct RunArgs {
     /// address, WORDS a comma list of decimal or 0x-hex values, e.g. `0x1000=1,2,0xff`.
     #[arg(long = "mem", value_name = "ADDR=WORDS")]
     pub mems: Vec<String>,
+    /// Private (scratch) bytes per lane; private accesses at or past it are dropped.
+    #[arg(long, default_value_t = 0)]
+    pub scratch_size: u32,
+    /// private_segment_buffer.base: the global address of wave 0's scratch region.
+    #[arg(long, default_value_t = gpumemsim::exec::DEFAULT_SCRATCH_BASE, value_parser = parse_addr)]
+    pub scratch_base: u64,
+    /// Base of the shared (LDS) aperture (4 GiB).
+    #[arg(long, default_value_t = gpumemsim::addr::SHARED_BASE, value_parser = parse_addr)]
+    pub shared_base: u64,
+    /// Base of the private (scratch) aperture (4 GiB).
+    #[arg(long, default_value_t = gpumemsim::addr::PRIVATE_BASE, value_parser = parse_addr)]
+    pub private_base: u64,
+    /// Float atomics to memory follow our reading of the spec (`memory`) or the LDS rules.
+    #[arg(long, value_enum, default_value_t = FloatRulesArg::Memory)]
+    pub memory_float_rules: FloatRulesArg,
     /// Scalar data cache size in bytes (per workgroup).
     #[arg(long, default_value_t = 16384)]
     pub kcache_size: u32,
@@ -101,6 +116,20 @@ pub enum ArchArg {
     Cdna4,
     /// gfx1200.
     Rdna4,
+}
+
+/// `--memory-float-rules`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FloatRulesArg {
+    /// `add_f32` flushes input denormals always (gpumemsim::atomic::MemoryFloatRules::Memory).
+    Memory,
+    /// As LDS float atomics.
+    Lds,
+}
+
+/// A 64-bit address in decimal or 0x-hex (for clap).
+fn parse_addr(text: &str) -> Result<u64, String> {
+    parse_u64(text).ok_or_else(|| format!("`{text}` is not an address"))
 }
 
 /// `--lds-mode`.
@@ -364,6 +393,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             AlignArg::Unaligned => AlignMode::Unaligned,
         },
         max_steps: args.max_steps,
+        scratch_size: args.scratch_size,
+        scratch_base: args.scratch_base,
+        apertures: gpumemsim::addr::Apertures::with_bases(args.shared_base, args.private_base),
+        memory_float_rules: match args.memory_float_rules {
+            FloatRulesArg::Memory => gpumemsim::atomic::MemoryFloatRules::Memory,
+            FloatRulesArg::Lds => gpumemsim::atomic::MemoryFloatRules::Lds,
+        },
         kcache: gpumemsim::smem::KcacheConfig {
             size: args.kcache_size,
             line: args.kcache_line,

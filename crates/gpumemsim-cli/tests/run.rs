@@ -416,3 +416,45 @@ fn constant_buffer_example_zeroes_out_of_range_dwords() {
         .collect();
     assert_eq!(kinds, ["smem_range"]);
 }
+
+#[test]
+fn scratch_swizzle_example_reproduces_the_spec_experiment() {
+    let path = example_path("scratch-swizzle.s");
+    let o = run(
+        &[
+            "run",
+            &path,
+            "--wave64",
+            "--waves",
+            "2",
+            "--scratch-size",
+            "4016",
+            "--scratch-base",
+            "0x100000",
+            "--dump",
+            "s4",
+            "--dump",
+            "mem:0x100200:0x100204",
+            "--dump",
+            "mem:0x100300:0x100304",
+            "--dump",
+            "mem:0x13ee00:0x13ee04",
+            "--dump",
+            "v8",
+            "--json",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    assert_eq!(j["dump"]["s4"], serde_json::json!([0x100000, 0x13ec00]));
+    assert_eq!(j["dump"]["mem:0x100200:0x100204"][0], 0xdeadbeafu32);
+    assert_eq!(j["dump"]["mem:0x100300:0x100304"][0], 0x12345678);
+    // Wave 1, lane 0: its flat_scratch + 8 × 64.
+    assert_eq!(j["dump"]["mem:0x13ee00:0x13ee04"][0], 0xdeadbeafu32);
+    assert_eq!(
+        j["dump"]["v8"][1][63], 0x12345678,
+        "read back through SCRATCH"
+    );
+    assert_eq!(j["events"], serde_json::json!([]));
+}

@@ -21,4 +21,5 @@ pub mod lds;
 pub mod smem;
 pub mod timing;
 pub mod vmem;
+pub mod vmem_format;
 pub mod wave;

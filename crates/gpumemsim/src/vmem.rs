@@ -35,6 +35,7 @@ use rdna3_isa::{Field, Format, Instruction};
 use crate::addr::{Aperture, Apertures, BufferDescriptor, GlobalMemory, ScratchLayout};
 use crate::atomic::{atomic64, memory_atomic32, AtomicOp, MemoryFloatRules};
 use crate::lds::{Lds, LdsAllocation};
+use crate::vmem_format::BufferFormat;
 use crate::wave::Wave;
 
 /// What a GLOBAL instruction does.
@@ -56,6 +57,18 @@ pub enum GlobalOp {
         bytes: u32,
         /// Take the data from bits [31:16].
         hi: bool,
+    },
+    /// A typed (format) load or store of `components` (1-4, x to xyzw) through a buffer
+    /// format ([`crate::vmem_format`]): the instruction's `format` field (`tbuffer`) or the
+    /// V#'s (`buffer_*_format_*`).
+    Format {
+        /// A store.
+        store: bool,
+        /// Components moved.
+        components: u32,
+        /// 16 bits per component (`d16`): `Some(false)` packed from the low half of the
+        /// first VGPR, `Some(true)` into the high half (`d16_hi`, x only).
+        d16: Option<bool>,
     },
     /// An atomic read-modify-write of `bytes` (4 or 8); the pre-op value returns with `glc`.
     Atomic {
@@ -97,15 +110,35 @@ fn atomic_of(rest: &str) -> Option<GlobalOp> {
 }
 
 /// Classifies a FLAT, GLOBAL, SCRATCH or MUBUF table entry by its mnemonic; `None` for one
-/// not implemented (the typed `_format_` forms, `buffer_load_lds_*`).
+/// not implemented (`buffer_load_lds_*`).
 pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
     if !matches!(
         d.format,
-        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf
-    ) || d.name.contains("_format_")
-        || d.name.starts_with("buffer_load_lds")
+        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
+    ) || d.name.starts_with("buffer_load_lds")
     {
         return None;
+    }
+    if let Some((head, comps)) = d.name.rsplit_once("_format_") {
+        let components = match comps {
+            "x" => 1,
+            "xy" => 2,
+            "xyz" => 3,
+            "xyzw" => 4,
+            _ => return None,
+        };
+        let d16 = if head.ends_with("_d16_hi") {
+            Some(true)
+        } else if head.ends_with("_d16") {
+            Some(false)
+        } else {
+            None
+        };
+        return Some(GlobalOp::Format {
+            store: head.contains("_store"),
+            components,
+            d16,
+        });
     }
     let n = d
         .name
@@ -264,6 +297,8 @@ pub struct VmemOutcome {
     pub scratch_out_of_range: u32,
     /// Buffer accesses with a component outside the V#'s range.
     pub buffer_out_of_range: u32,
+    /// A typed access met a buffer format [`BufferFormat`] does not implement (the value).
+    pub unsupported_format: Option<u32>,
 }
 
 /// The route of lane `lane`: GLOBAL goes to global memory, SCRATCH to the private offset,
@@ -271,7 +306,7 @@ pub struct VmemOutcome {
 pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) -> Route {
     match inst.def().format {
         Format::Scratch => Route::Scratch(scratch_offset(inst, wave, lane)),
-        Format::Mubuf => {
+        Format::Mubuf | Format::Mtbuf => {
             let (idxen, offen) = (inst.get(Field::Idxen) == 1, inst.get(Field::Offen) == 1);
             let v = inst.get(Field::Vaddr);
             let vindex = if idxen { wave.vgpr(v, lane) } else { 0 };
@@ -399,6 +434,90 @@ fn transfer(
     }
 }
 
+/// One lane of a typed access: `components` components of format `f` at `route` (a buffer
+/// record), range-checked all or nothing; returns whether it was in range.
+#[allow(clippy::too_many_arguments)]
+fn typed(
+    inst: &Instruction,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+    desc: Option<&BufferDescriptor>,
+    lane: u32,
+    route: Route,
+    f: BufferFormat,
+    store: bool,
+    components: u32,
+    d16: Option<bool>,
+) -> bool {
+    let Route::Buffer { index, offset, .. } = route else {
+        return false;
+    };
+    let Some(d) = desc else { return false };
+    let cb = f.component_bytes();
+    let present = components.min(f.components);
+    let bytes = present * cb;
+    let in_range = d.in_range(index, offset) && d.in_range(index, offset + bytes - 1);
+    let vdata = inst.get(Field::Vdata);
+    // The 32-bit (or, for d16, 16-bit) value of component c in the VGPRs.
+    let reg_of = |c: u32| match d16 {
+        None => (vdata + c, 0),
+        Some(false) => (vdata + c / 2, 16 * (c % 2)),
+        Some(true) => (vdata, 16),
+    };
+    let mut buf = [0u8; 16];
+    let b = &mut buf[..bytes as usize];
+    if store {
+        if !in_range {
+            return false;
+        }
+        for c in 0..present {
+            let (r, shift) = reg_of(c);
+            let v = wave.vgpr(r, lane) >> shift;
+            let raw = if d16.is_some() {
+                v & 0xffff
+            } else {
+                f.store(v)
+            };
+            let k = (c * cb) as usize;
+            b[k..k + cb as usize].copy_from_slice(&raw.to_le_bytes()[..cb as usize]);
+        }
+        return transfer(env, desc, wave.id, lane, route, b, true);
+    }
+    if in_range {
+        transfer(env, desc, wave.id, lane, route, b, false);
+    }
+    for c in 0..components {
+        let raw = if c < present {
+            let k = (c * cb) as usize;
+            let mut x = [0u8; 4];
+            x[..cb as usize].copy_from_slice(&b[k..k + cb as usize]);
+            u32::from_le_bytes(x)
+        } else {
+            0
+        };
+        let v = if in_range || c >= present {
+            f.load(c, raw)
+        } else {
+            0
+        };
+        let (r, shift) = reg_of(c);
+        if d16.is_some() {
+            let v16 = if f.bits == 32 {
+                v & 0xffff
+            } else {
+                raw & 0xffff
+            };
+            let v16 = if c >= present { v & 0xffff } else { v16 };
+            let old = wave.vgpr(r, lane);
+            let mask = 0xffffu32 << shift;
+            wave.set_vgpr(r, lane, old & !mask | v16 << shift);
+        } else {
+            wave.set_vgpr(r, lane, v);
+        }
+    }
+    in_range
+}
+
 /// `n` (1 or 2) consecutive VGPRs from `reg` of `lane` as one value.
 fn read_n(wave: &Wave, reg: u32, lane: u32, n: u32) -> u64 {
     let lo = wave.vgpr(reg, lane) as u64;
@@ -428,7 +547,8 @@ pub fn execute(
 ) -> VmemOutcome {
     let exec = wave.exec();
     let mut out = VmemOutcome::default();
-    let desc = (inst.def().format == Format::Mubuf).then(|| buffer_descriptor(inst, wave));
+    let desc = matches!(inst.def().format, Format::Mubuf | Format::Mtbuf)
+        .then(|| buffer_descriptor(inst, wave));
     for lane in 0..wave.size {
         if exec >> lane & 1 == 0 {
             continue;
@@ -472,6 +592,33 @@ pub fn execute(
                     wave.set_vgpr(vdst, lane, new);
                 }
                 ok
+            }
+            GlobalOp::Format {
+                store,
+                components,
+                d16,
+            } => {
+                let fv = if inst.def().format == Format::Mtbuf {
+                    inst.get(Field::Fmt)
+                } else {
+                    desc.map_or(0, |d| d.format)
+                };
+                let Some(f) = BufferFormat::decode(fv) else {
+                    out.unsupported_format = Some(fv);
+                    return out;
+                };
+                typed(
+                    inst,
+                    wave,
+                    env,
+                    desc.as_ref(),
+                    lane,
+                    r,
+                    f,
+                    store,
+                    components,
+                    d16,
+                )
             }
             GlobalOp::Atomic { op, bytes } => {
                 // The data: FLAT encodings in data0, MUBUF in vdata (which also receives the

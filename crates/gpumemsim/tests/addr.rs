@@ -387,3 +387,92 @@ fn memory_add_f32_uses_the_named_switch() {
         assert_eq!(dev.memory.read_u32(0x8000), want, "{rules:?}");
     }
 }
+
+#[test]
+fn typed_buffer_loads_and_stores_convert_formats() {
+    // tbuffer: store x,y of 16_16_FLOAT (1.0, -2.0 as f32 → f16), load back xyzw (z = 0,
+    // w = 1.0); buffer_load_format_x through the V#'s format (32_UINT = 20); d16 forms.
+    let text = "s_mov_b32 exec_lo, 1\n\
+        tbuffer_store_format_xy v[2:3], off, s[4:7], 0 format:[BUF_FMT_16_16_FLOAT]\n\
+        tbuffer_load_format_xyzw v[10:13], off, s[4:7], 0 format:[BUF_FMT_16_16_FLOAT]\n\
+        tbuffer_load_d16_format_xy v14, off, s[4:7], 0 format:[BUF_FMT_16_16_FLOAT]\n\
+        tbuffer_load_format_x v15, off, s[4:7], 0 offset:8 format:[BUF_FMT_16_SINT]\n\
+        buffer_load_format_x v16, off, s[4:7], 0 offset:12\n\
+        buffer_load_d16_hi_format_x v17, off, s[4:7], 0\n\
+        s_waitcnt vmcnt(0)\ns_endpgm";
+    let (dev, r) = run(text, &RunConfig::default(), |d| {
+        // Raw buffer of 16 bytes, V# format 32_UINT (20).
+        set_vsharp(d, 0xa000, 0, 0, 16, 3 << 28 | 20 << 12);
+        d.memory.write_words(0xa008, &[0x0000_8001, 0xdead_beef]);
+        let w = &mut d.waves[0];
+        w.set_vgpr(2, 0, 1.0f32.to_bits());
+        w.set_vgpr(3, 0, (-2.0f32).to_bits());
+        w.set_vgpr(17, 0, 0x0000_1234);
+    });
+    r.expect("runs");
+    let w = &dev.waves[0];
+    assert_eq!(
+        dev.memory.read_u32(0xa000),
+        0xc000_3c00,
+        "two f16 components"
+    );
+    let got: Vec<u32> = (10..14).map(|r| w.vgpr(r, 0)).collect();
+    assert_eq!(
+        got,
+        [1.0f32.to_bits(), (-2.0f32).to_bits(), 0, 1.0f32.to_bits()]
+    );
+    assert_eq!(w.vgpr(14, 0), 0xc000_3c00, "d16: the f16 halves packed");
+    assert_eq!(w.vgpr(15, 0), 0xffff_8001, "16_SINT sign-extends");
+    assert_eq!(w.vgpr(16, 0), 0xdead_beef, "the V#'s 32_UINT");
+    assert_eq!(
+        w.vgpr(17, 0),
+        0x3c00_1234,
+        "d16_hi: low 16 bits of 32_UINT x into the high half"
+    );
+}
+
+#[test]
+fn an_unimplemented_buffer_format_stops_the_run_naming_it() {
+    let (dev, r) = run(
+        "tbuffer_load_format_x v1, off, s[4:7], 0 format:[BUF_FMT_8_UNORM]\ns_endpgm",
+        &RunConfig::default(),
+        |d| set_vsharp(d, 0xa000, 0, 0, 16, 3 << 28),
+    );
+    let e = r.expect_err("8_UNORM is not implemented");
+    assert!(e.to_string().contains("tbuffer_load_format_x"), "{e}");
+    assert_eq!(dev.events[0].kind, "unsupported_format");
+    assert!(dev.events[0].message.contains("8_UNORM"));
+}
+
+#[test]
+fn every_vector_memory_opcode_has_semantics_except_the_lds_loads() {
+    use gpumemsim::isa::def::all;
+    use gpumemsim::isa::Format;
+    let mut missing = Vec::new();
+    let mut n = 0;
+    for (op, d) in all() {
+        if !matches!(
+            d.format,
+            Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
+        ) {
+            continue;
+        }
+        n += 1;
+        let cache_op = matches!(d.name, "buffer_gl0_inv" | "buffer_gl1_inv");
+        if gpumemsim::vmem::global_op_of(op).is_none() && !cache_op {
+            missing.push(d.name);
+        }
+    }
+    assert!(n > 200, "{n} vector memory opcodes");
+    assert_eq!(
+        missing,
+        [
+            "buffer_load_lds_u8",
+            "buffer_load_lds_i8",
+            "buffer_load_lds_u16",
+            "buffer_load_lds_i16",
+            "buffer_load_lds_b32",
+            "buffer_load_lds_format_x"
+        ]
+    );
+}

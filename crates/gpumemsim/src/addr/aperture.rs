@@ -47,16 +47,21 @@ pub struct Apertures {
 
 impl Default for Apertures {
     fn default() -> Apertures {
-        Apertures {
-            shared_base: SHARED_BASE,
-            shared_limit: SHARED_BASE + APERTURE_BYTES - 1,
-            private_base: PRIVATE_BASE,
-            private_limit: PRIVATE_BASE + APERTURE_BYTES - 1,
-        }
+        Apertures::with_bases(SHARED_BASE, PRIVATE_BASE)
     }
 }
 
 impl Apertures {
+    /// Apertures of 4 GiB each at the given bases.
+    pub fn with_bases(shared_base: u64, private_base: u64) -> Apertures {
+        Apertures {
+            shared_base,
+            shared_limit: shared_base.wrapping_add(APERTURE_BYTES - 1),
+            private_base,
+            private_limit: private_base.wrapping_add(APERTURE_BYTES - 1),
+        }
+    }
+
     /// The aperture of `addr` and the offset within it (for global, the address).
     #[inline]
     pub fn resolve(&self, addr: u64) -> (Aperture, u64) {

@@ -131,7 +131,7 @@ impl Device {
             Format::Mubuf if matches!(d.name, "buffer_gl0_inv" | "buffer_gl1_inv") => {
                 // The vector caches are not modelled apart from memory: nothing to drop.
             }
-            Format::Global | Format::Flat | Format::Scratch | Format::Mubuf => {
+            Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
                 end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc => {
@@ -153,7 +153,6 @@ impl Device {
                 ds::ldsdir::execute(inst, wave, &mut env);
                 self.lds_issue(wi, pc, t.lds_issue, Counter::Exp, false, cfg, &mut end);
             }
-            _ => return Err(unimplemented()),
         }
         // Waits (s_waitcnt) moved the clock; an LDS instruction may also wait for the LDS.
         let issue_at = end.lds_begin.unwrap_or(self.clocks[wi]);

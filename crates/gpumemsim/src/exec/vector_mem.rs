@@ -34,6 +34,20 @@ impl Device {
             float_rules: cfg.memory_float_rules,
         };
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
+        if let Some(f) = out.unsupported_format {
+            self.events.push(Event {
+                kind: "unsupported_format",
+                wave: wi as u32,
+                pc,
+                message: format!(
+                    "buffer format {f} ({}) is not implemented by the typed-buffer model",
+                    rdna3_isa::special::BUF_FORMATS
+                        .get(f as usize)
+                        .map_or("out of range", |n| n)
+                ),
+            });
+            return None;
+        }
         for (n, kind, what) in [
             (
                 out.lds_out_of_range,
@@ -66,7 +80,8 @@ impl Device {
         let done_at = self.clocks[wi] + latency;
         // An atomic that returns data counts as a load, one that does not as a store.
         let counter = match op {
-            GlobalOp::Load { .. } => Counter::Vm,
+            GlobalOp::Load { .. } | GlobalOp::Format { store: false, .. } => Counter::Vm,
+            GlobalOp::Format { store: true, .. } => Counter::Vs,
             GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
             GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
         };
