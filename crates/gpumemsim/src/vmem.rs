@@ -70,6 +70,19 @@ pub enum GlobalOp {
         /// first VGPR, `Some(true)` into the high half (`d16_hi`, x only).
         d16: Option<bool>,
     },
+    /// `buffer_load_lds_*`: a load of `bytes` (1, 2 or 4; `format` for the typed x form)
+    /// written as one dword per lane to LDS instead of VGPRs, at M0[15:0] + the instruction
+    /// offset + lane × 4 in the workgroup's allocation (the "buffer load to LDS" addressing of
+    /// AMD's GCN3/Vega ISA manuals, `LDS_ADDR = LDS_base + LDS_offset + inst_offset + TID×4`;
+    /// the RDNA3 pseudocode has no entry for these opcodes).
+    LoadLds {
+        /// Bytes per lane read from memory.
+        bytes: u32,
+        /// Sign-extend a 1- or 2-byte value.
+        signed: bool,
+        /// Convert through the V#'s format (`buffer_load_lds_format_x`).
+        format: bool,
+    },
     /// An atomic read-modify-write of `bytes` (4 or 8); the pre-op value returns with `glc`.
     Atomic {
         /// The operation.
@@ -109,15 +122,30 @@ fn atomic_of(rest: &str) -> Option<GlobalOp> {
     Some(GlobalOp::Atomic { op, bytes })
 }
 
-/// Classifies a FLAT, GLOBAL, SCRATCH or MUBUF table entry by its mnemonic; `None` for one
-/// not implemented (`buffer_load_lds_*`).
+/// Classifies a FLAT, GLOBAL, SCRATCH, MUBUF or MTBUF table entry by its mnemonic (`None`
+/// for any other, and for the cache invalidates `buffer_gl0_inv`/`buffer_gl1_inv`).
 pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
     if !matches!(
         d.format,
         Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
-    ) || d.name.starts_with("buffer_load_lds")
-    {
+    ) {
         return None;
+    }
+    if let Some(ty) = d.name.strip_prefix("buffer_load_lds_") {
+        let (bytes, signed, format) = match ty {
+            "u8" => (1, false, false),
+            "i8" => (1, true, false),
+            "u16" => (2, false, false),
+            "i16" => (2, true, false),
+            "b32" => (4, false, false),
+            "format_x" => (4, false, true),
+            _ => return None,
+        };
+        return Some(GlobalOp::LoadLds {
+            bytes,
+            signed,
+            format,
+        });
     }
     if let Some((head, comps)) = d.name.rsplit_once("_format_") {
         let components = match comps {
@@ -619,6 +647,44 @@ pub fn execute(
                     components,
                     d16,
                 )
+            }
+            GlobalOp::LoadLds {
+                bytes,
+                signed,
+                format,
+            } => {
+                let fmt = if format {
+                    let fv = desc.map_or(0, |d| d.format);
+                    let Some(f) = BufferFormat::decode(fv) else {
+                        out.unsupported_format = Some(fv);
+                        return out;
+                    };
+                    Some(f)
+                } else {
+                    None
+                };
+                let n = fmt.map_or(bytes, |f| f.component_bytes());
+                let b = &mut buf[..n as usize];
+                let ok = transfer(env, desc.as_ref(), wave.id, lane, r, b, false);
+                let mut x = [0u8; 4];
+                x[..n as usize].copy_from_slice(b);
+                let raw = u32::from_le_bytes(x);
+                let v = match fmt {
+                    Some(f) if ok => f.load(0, raw),
+                    Some(_) => 0,
+                    None if signed => {
+                        let sh = 32 - 8 * n;
+                        ((raw << sh) as i32 >> sh) as u32
+                    }
+                    None => raw,
+                };
+                let lds_addr = (wave.m0() & 0xffff)
+                    .wrapping_add(inst.get(Field::Offset))
+                    .wrapping_add(4 * lane);
+                if env.lds.write(env.alloc, lds_addr, 4, v as u64).is_err() {
+                    out.lds_out_of_range += 1;
+                }
+                ok
             }
             GlobalOp::Atomic { op, bytes } => {
                 // The data: FLAT encodings in data0, MUBUF in vdata (which also receives the

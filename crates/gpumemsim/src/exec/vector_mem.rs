@@ -80,7 +80,9 @@ impl Device {
         let done_at = self.clocks[wi] + latency;
         // An atomic that returns data counts as a load, one that does not as a store.
         let counter = match op {
-            GlobalOp::Load { .. } | GlobalOp::Format { store: false, .. } => Counter::Vm,
+            GlobalOp::Load { .. }
+            | GlobalOp::LoadLds { .. }
+            | GlobalOp::Format { store: false, .. } => Counter::Vm,
             GlobalOp::Format { store: true, .. } => Counter::Vs,
             GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
             GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
@@ -91,7 +93,8 @@ impl Device {
             gds: false,
             weight: 1,
         });
-        if inst.def().format == rdna3_isa::Format::Flat {
+        // FLAT may go to LDS and the buffer loads to LDS write it: they count on LGKMcnt too.
+        if inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. }) {
             self.pending[wi].push(Pending {
                 counter: Counter::Lgkm,
                 done_at,
