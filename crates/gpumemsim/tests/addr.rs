@@ -489,9 +489,9 @@ s_endpgm",
     );
     r.expect("runs");
     let words = dev.lds[0].words(0x110, 0x110 + 4 * 32);
-    for l in 0..32usize {
+    for (l, w) in words.iter().enumerate() {
         let byte = (l as u8).wrapping_mul(9).wrapping_add(0x70);
-        assert_eq!(words[l], byte as i8 as i32 as u32, "lane {l}");
+        assert_eq!(*w, byte as i8 as i32 as u32, "lane {l}");
     }
     // The b32 form: lane l reads bytes l..l+4 of a run of 0x12345678 words.
     assert_eq!(dev.lds[0].words(0x200, 0x204), vec![0x1234_5678]);
