@@ -18,6 +18,7 @@ pub mod fp;
 pub mod gds;
 pub mod gws;
 pub mod lds;
+pub mod loader;
 pub mod smem;
 pub mod timing;
 pub mod vmem;

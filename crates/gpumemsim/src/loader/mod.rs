@@ -1,0 +1,300 @@
+//! Code objects: AMDGPU ELF files from clang-19 (`.o` or linked `.hsaco`), their kernels,
+//! kernel descriptors and the initial register state of the AMDGPU ABI for gfx11.
+//!
+//! Field positions follow LLVM's AMDGPUUsage ("Kernel Descriptor", "Initial Kernel Execution
+//! State") and `AMDHSAKernelDescriptor.h`: a 64-byte descriptor at symbol `NAME.kd` with
+//! `group_segment_fixed_size` (0), `private_segment_fixed_size` (4), `kernarg_size` (8),
+//! `kernel_code_entry_byte_offset` (16), `compute_pgm_rsrc3` (44), `compute_pgm_rsrc1` (48),
+//! `compute_pgm_rsrc2` (52) and `kernel_code_properties` (56). A test checks every decoded
+//! field against the `.amdhsa_*` directives clang-19 prints for the same kernels.
+//!
+//! The kernel's code is the bytes of its function symbol `NAME` (in a relocatable `.o` the
+//! descriptor's entry offset is still a relocation, so the symbol is what both kinds of
+//! file agree on).
+
+mod elf;
+
+pub use elf::{Elf, LoadError, Symbol};
+
+/// A kernel descriptor, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelDescriptor {
+    /// LDS bytes per workgroup.
+    pub group_segment_fixed_size: u32,
+    /// Private (scratch) bytes per work-item.
+    pub private_segment_fixed_size: u32,
+    /// Bytes of kernel arguments.
+    pub kernarg_size: u32,
+    /// Byte offset from the descriptor to the code (0 until relocated in a `.o`).
+    pub kernel_code_entry_byte_offset: i64,
+    /// COMPUTE_PGM_RSRC1.
+    pub rsrc1: u32,
+    /// COMPUTE_PGM_RSRC2.
+    pub rsrc2: u32,
+    /// COMPUTE_PGM_RSRC3.
+    pub rsrc3: u32,
+    /// kernel_code_properties.
+    pub code_properties: u16,
+}
+
+fn bit(v: u32, b: u32) -> bool {
+    v >> b & 1 == 1
+}
+
+impl KernelDescriptor {
+    /// Decodes the 64 descriptor bytes.
+    pub fn decode(b: &[u8; 64]) -> KernelDescriptor {
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        KernelDescriptor {
+            group_segment_fixed_size: u32_at(0),
+            private_segment_fixed_size: u32_at(4),
+            kernarg_size: u32_at(8),
+            kernel_code_entry_byte_offset: u32_at(16) as i64 | (u32_at(20) as i64) << 32,
+            rsrc3: u32_at(44),
+            rsrc1: u32_at(48),
+            rsrc2: u32_at(52),
+            code_properties: u16::from_le_bytes([b[56], b[57]]),
+        }
+    }
+
+    /// Waves of 32 lanes (`.amdhsa_wavefront_size32`).
+    pub fn wave32(&self) -> bool {
+        bit(self.code_properties as u32, 10)
+    }
+    /// User SGPRs (`.amdhsa_user_sgpr_count`, RSRC2[5:1]).
+    pub fn user_sgpr_count(&self) -> u32 {
+        self.rsrc2 >> 1 & 0x1f
+    }
+    /// `.amdhsa_user_sgpr_private_segment_buffer` (4 SGPRs).
+    pub fn private_segment_buffer(&self) -> bool {
+        bit(self.code_properties as u32, 0)
+    }
+    /// `.amdhsa_user_sgpr_dispatch_ptr` (2 SGPRs).
+    pub fn dispatch_ptr(&self) -> bool {
+        bit(self.code_properties as u32, 1)
+    }
+    /// `.amdhsa_user_sgpr_queue_ptr` (2 SGPRs).
+    pub fn queue_ptr(&self) -> bool {
+        bit(self.code_properties as u32, 2)
+    }
+    /// `.amdhsa_user_sgpr_kernarg_segment_ptr` (2 SGPRs).
+    pub fn kernarg_segment_ptr(&self) -> bool {
+        bit(self.code_properties as u32, 3)
+    }
+    /// `.amdhsa_user_sgpr_dispatch_id` (2 SGPRs).
+    pub fn dispatch_id(&self) -> bool {
+        bit(self.code_properties as u32, 4)
+    }
+    /// `.amdhsa_user_sgpr_flat_scratch_init` (2 SGPRs).
+    pub fn flat_scratch_init(&self) -> bool {
+        bit(self.code_properties as u32, 5)
+    }
+    /// `.amdhsa_user_sgpr_private_segment_size` (1 SGPR).
+    pub fn private_segment_size(&self) -> bool {
+        bit(self.code_properties as u32, 6)
+    }
+    /// `.amdhsa_uses_dynamic_stack`.
+    pub fn uses_dynamic_stack(&self) -> bool {
+        bit(self.code_properties as u32, 11)
+    }
+    /// `.amdhsa_enable_private_segment` (RSRC2[0]).
+    pub fn enable_private_segment(&self) -> bool {
+        bit(self.rsrc2, 0)
+    }
+    /// `.amdhsa_system_sgpr_workgroup_id_{x,y,z}` (RSRC2[7..=9]).
+    pub fn workgroup_id(&self) -> [bool; 3] {
+        [bit(self.rsrc2, 7), bit(self.rsrc2, 8), bit(self.rsrc2, 9)]
+    }
+    /// `.amdhsa_system_sgpr_workgroup_info` (RSRC2[10]).
+    pub fn workgroup_info(&self) -> bool {
+        bit(self.rsrc2, 10)
+    }
+    /// `.amdhsa_system_vgpr_workitem_id` (RSRC2[12:11]): 0 x, 1 x and y, 2 x, y and z.
+    pub fn workitem_id(&self) -> u32 {
+        self.rsrc2 >> 11 & 3
+    }
+    /// `.amdhsa_float_round_mode_32`, `_16_64`, `.amdhsa_float_denorm_mode_32`, `_16_64`
+    /// (RSRC1[13:12], [15:14], [17:16], [19:18]).
+    pub fn float_modes(&self) -> [u32; 4] {
+        [12, 14, 16, 18].map(|s| self.rsrc1 >> s & 3)
+    }
+    /// `.amdhsa_dx10_clamp` (RSRC1[21]).
+    pub fn dx10_clamp(&self) -> bool {
+        bit(self.rsrc1, 21)
+    }
+    /// `.amdhsa_ieee_mode` (RSRC1[23]).
+    pub fn ieee_mode(&self) -> bool {
+        bit(self.rsrc1, 23)
+    }
+    /// `.amdhsa_workgroup_processor_mode` (RSRC1[29]).
+    pub fn wgp_mode(&self) -> bool {
+        bit(self.rsrc1, 29)
+    }
+
+    /// The MODE register a wave starts with: FP_ROUND [3:0] and FP_DENORM [7:4] from the
+    /// float modes, DX10_CLAMP [8], IEEE [9].
+    pub fn initial_mode(&self) -> u32 {
+        let [r32, r64, d32, d64] = self.float_modes();
+        r32 | r64 << 2
+            | d32 << 4
+            | d64 << 6
+            | (self.dx10_clamp() as u32) << 8
+            | (self.ieee_mode() as u32) << 9
+    }
+
+    /// The initial SGPRs of a wave, as (first register, value) dwords, for the values the
+    /// dispatch provides: user SGPRs in ABI order (private segment buffer, dispatch ptr, queue
+    /// ptr, kernarg segment ptr, dispatch id, flat scratch init, private segment size), then
+    /// from `s[user_sgpr_count]` the system SGPRs (workgroup id x, y, z, workgroup info, the
+    /// private segment wave offset).
+    pub fn initial_sgprs(&self, d: &DispatchValues) -> Vec<(u32, u32)> {
+        // User SGPRs: (enabled, dwords, value) in ABI order.
+        let pb = d.private_segment_buffer;
+        let user: [(bool, &[u32]); 7] = [
+            (self.private_segment_buffer(), &pb),
+            (self.dispatch_ptr(), &split(d.dispatch_ptr)),
+            (self.queue_ptr(), &split(d.queue_ptr)),
+            (self.kernarg_segment_ptr(), &split(d.kernarg_ptr)),
+            (self.dispatch_id(), &split(d.dispatch_id)),
+            (self.flat_scratch_init(), &split(d.flat_scratch)),
+            (
+                self.private_segment_size(),
+                &[self.private_segment_fixed_size],
+            ),
+        ];
+        let mut out = Vec::new();
+        let mut r = 0u32;
+        for (on, words) in user {
+            if on {
+                for w in words {
+                    out.push((r, *w));
+                    r += 1;
+                }
+            }
+        }
+        let mut s = self.user_sgpr_count();
+        for (k, on) in self.workgroup_id().into_iter().enumerate() {
+            if on {
+                out.push((s, d.workgroup_id[k]));
+                s += 1;
+            }
+        }
+        if self.workgroup_info() {
+            out.push((s, d.workgroup_info));
+            s += 1;
+        }
+        if self.enable_private_segment() {
+            out.push((s, d.private_segment_wave_offset));
+        }
+        out
+    }
+
+    /// VGPR v0 of a work-item at `local_id`: gfx11 packs the ids, x in [9:0], y in [19:10],
+    /// z in [29:20], as many as `.amdhsa_system_vgpr_workitem_id` enables.
+    pub fn initial_v0(&self, local_id: [u32; 3]) -> u32 {
+        let n = self.workitem_id();
+        let mut v = local_id[0] & 0x3ff;
+        if n >= 1 {
+            v |= (local_id[1] & 0x3ff) << 10;
+        }
+        if n >= 2 {
+            v |= (local_id[2] & 0x3ff) << 20;
+        }
+        v
+    }
+}
+
+fn split(v: u64) -> [u32; 2] {
+    [v as u32, (v >> 32) as u32]
+}
+
+/// What a dispatch hands a wave in its SGPRs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchValues {
+    /// The private segment buffer V# (4 dwords).
+    pub private_segment_buffer: [u32; 4],
+    /// The AQL dispatch packet's address.
+    pub dispatch_ptr: u64,
+    /// The queue's address.
+    pub queue_ptr: u64,
+    /// The kernel arguments' address.
+    pub kernarg_ptr: u64,
+    /// The dispatch id.
+    pub dispatch_id: u64,
+    /// FLAT_SCRATCH initial value.
+    pub flat_scratch: u64,
+    /// The workgroup's id in x, y, z.
+    pub workgroup_id: [u32; 3],
+    /// Workgroup info.
+    pub workgroup_info: u32,
+    /// The wave's byte offset in the private segment.
+    pub private_segment_wave_offset: u32,
+}
+
+/// One kernel of a code object.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Its name.
+    pub name: String,
+    /// Its descriptor.
+    pub descriptor: KernelDescriptor,
+    /// Its machine code.
+    pub code: Vec<u8>,
+}
+
+/// A loaded code object.
+#[derive(Clone, Debug)]
+pub struct CodeObject {
+    /// Its kernels, in symbol-table order.
+    pub kernels: Vec<Kernel>,
+    /// `EF_AMDGPU_MACH` of the ELF flags (0x41 = gfx1100).
+    pub mach: u32,
+}
+
+/// `EF_AMDGPU_MACH` value of gfx1100.
+pub const EF_AMDGPU_MACH_GFX1100: u32 = 0x41;
+
+impl CodeObject {
+    /// Loads a code object from its bytes.
+    pub fn parse(data: &[u8]) -> Result<CodeObject, LoadError> {
+        let elf = Elf::parse(data)?;
+        let mut kernels = Vec::new();
+        for kd in elf.symbols.iter().filter(|s| s.name.ends_with(".kd")) {
+            let name = kd.name.trim_end_matches(".kd").to_string();
+            let bytes: &[u8; 64] = elf
+                .symbol_bytes(kd, 0, 64)?
+                .try_into()
+                .map_err(|_| LoadError(format!("kernel descriptor of `{name}` is not 64 bytes")))?;
+            let func = elf
+                .symbols
+                .iter()
+                .find(|s| s.name == name && s.size > 0)
+                .ok_or_else(|| {
+                    LoadError(format!(
+                        "kernel `{name}` has a descriptor but no code symbol"
+                    ))
+                })?;
+            let code = elf.symbol_bytes(func, 0, func.size)?.to_vec();
+            kernels.push(Kernel {
+                name,
+                descriptor: KernelDescriptor::decode(bytes),
+                code,
+            });
+        }
+        Ok(CodeObject {
+            kernels,
+            mach: elf.flags & 0xff,
+        })
+    }
+
+    /// The kernel called `name`.
+    pub fn kernel(&self, name: &str) -> Result<&Kernel, LoadError> {
+        self.kernels.iter().find(|k| k.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
+            LoadError(format!(
+                "no kernel `{name}` in the code object (it has: {})",
+                names.join(", ")
+            ))
+        })
+    }
+}

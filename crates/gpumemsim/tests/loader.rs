@@ -1,0 +1,166 @@
+//! The loader against clang-19's own account of the same kernels: every `.amdhsa_*`
+//! directive clang prints (examples/kernels/*.kd.txt, written by tools/build_kernels.sh)
+//! must match the descriptor decoded from the committed object.
+
+use std::collections::HashMap;
+
+use gpumemsim::loader::{CodeObject, DispatchValues, KernelDescriptor, EF_AMDGPU_MACH_GFX1100};
+
+fn corpus() -> Vec<(String, Vec<u8>, String)> {
+    let dir = format!("{}/../../examples/kernels", env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).expect("examples/kernels") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "o") {
+            let kd = p.with_extension("kd.txt");
+            out.push((
+                p.display().to_string(),
+                std::fs::read(&p).expect("object"),
+                std::fs::read_to_string(&kd).expect("kd.txt"),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn directive_value(d: &KernelDescriptor, name: &str) -> Option<u64> {
+    let b = |x: bool| Some(x as u64);
+    let [r32, r64, d32, d64] = d.float_modes();
+    match name {
+        "group_segment_fixed_size" => Some(d.group_segment_fixed_size as u64),
+        "private_segment_fixed_size" => Some(d.private_segment_fixed_size as u64),
+        "kernarg_size" => Some(d.kernarg_size as u64),
+        "user_sgpr_count" => Some(d.user_sgpr_count() as u64),
+        "user_sgpr_dispatch_ptr" => b(d.dispatch_ptr()),
+        "user_sgpr_queue_ptr" => b(d.queue_ptr()),
+        "user_sgpr_kernarg_segment_ptr" => b(d.kernarg_segment_ptr()),
+        "user_sgpr_dispatch_id" => b(d.dispatch_id()),
+        "user_sgpr_private_segment_size" => b(d.private_segment_size()),
+        "wavefront_size32" => b(d.wave32()),
+        "uses_dynamic_stack" => b(d.uses_dynamic_stack()),
+        "enable_private_segment" => b(d.enable_private_segment()),
+        "system_sgpr_workgroup_id_x" => b(d.workgroup_id()[0]),
+        "system_sgpr_workgroup_id_y" => b(d.workgroup_id()[1]),
+        "system_sgpr_workgroup_id_z" => b(d.workgroup_id()[2]),
+        "system_sgpr_workgroup_info" => b(d.workgroup_info()),
+        "system_vgpr_workitem_id" => Some(d.workitem_id() as u64),
+        "float_round_mode_32" => Some(r32 as u64),
+        "float_round_mode_16_64" => Some(r64 as u64),
+        "float_denorm_mode_32" => Some(d32 as u64),
+        "float_denorm_mode_16_64" => Some(d64 as u64),
+        "dx10_clamp" => b(d.dx10_clamp()),
+        "ieee_mode" => b(d.ieee_mode()),
+        "workgroup_processor_mode" => b(d.wgp_mode()),
+        _ => None,
+    }
+}
+
+#[test]
+fn descriptors_match_what_clang_says() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 6, "{} objects", corpus.len());
+    for (path, bytes, kd_text) in corpus {
+        let obj = CodeObject::parse(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(obj.mach, EF_AMDGPU_MACH_GFX1100, "{path}");
+        let mut name = None;
+        let mut directives = HashMap::new();
+        for line in kd_text.lines() {
+            let mut it = line.split_whitespace();
+            let (Some(d), Some(v)) = (it.next(), it.next()) else {
+                continue;
+            };
+            let d = d.trim_start_matches(".amdhsa_");
+            if d == "kernel" {
+                name = Some(v.to_string());
+            } else if let Ok(v) = v.parse::<u64>() {
+                directives.insert(d.to_string(), v);
+            }
+        }
+        let name = name.expect("kernel name");
+        let k = obj.kernel(&name).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(
+            !k.code.is_empty() && k.code.len().is_multiple_of(4),
+            "{path}: code"
+        );
+        let mut checked = 0;
+        for (d, want) in &directives {
+            if let Some(got) = directive_value(&k.descriptor, d) {
+                assert_eq!(got, *want, "{path}: .amdhsa_{d}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{path}: only {checked} directives checked");
+        // The wave size of the build matches the file name.
+        assert_eq!(k.descriptor.wave32(), path.contains(".w32."), "{path}");
+    }
+}
+
+fn load(name: &str) -> KernelDescriptor {
+    let path = format!(
+        "{}/../../examples/kernels/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let obj = CodeObject::parse(&std::fs::read(&path).expect("object")).expect("parses");
+    obj.kernels[0].descriptor
+}
+
+#[test]
+fn initial_sgprs_follow_the_abi_order() {
+    let d = load("lds_sum.w32.o");
+    let v = DispatchValues {
+        kernarg_ptr: 0x1234_5678_9abc,
+        workgroup_id: [7, 8, 9],
+        ..DispatchValues::default()
+    };
+    // kernarg segment pointer in s[0:1]; workgroup id x in s[user_sgpr_count].
+    let sgprs = d.initial_sgprs(&v);
+    let n = d.user_sgpr_count();
+    assert_eq!(sgprs, vec![(0, 0x5678_9abc), (1, 0x1234), (n, 7)]);
+    assert_eq!(d.group_segment_fixed_size, 256);
+    // DX10 clamp and IEEE on, denormals allowed (FP_DENORM 0xf).
+    assert_eq!(d.initial_mode(), 0xf0 | 1 << 8 | 1 << 9);
+}
+
+#[test]
+fn work_item_ids_are_packed_in_v0() {
+    let d = load("grid3d.w64.o");
+    assert_eq!(d.workitem_id(), 2);
+    assert_eq!(d.initial_v0([3, 2, 1]), 3 | 2 << 10 | 1 << 20);
+    assert_eq!(d.workgroup_id(), [true, true, true]);
+    let x_only = load("lds_sum.w64.o");
+    assert_eq!(x_only.initial_v0([3, 2, 1]), 3, "only x is enabled");
+    let p = load("private_array.w32.o");
+    assert!(p.enable_private_segment());
+    assert_eq!(p.private_segment_fixed_size, 164);
+}
+
+#[test]
+fn malformed_files_are_errors_not_panics() {
+    let good = std::fs::read(format!(
+        "{}/../../examples/kernels/lds_sum.w32.o",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("object");
+    assert!(CodeObject::parse(b"not an elf").is_err());
+    for cut in [0, 4, 20, 63, 64, 200, good.len() / 2, good.len() - 1] {
+        let _ = CodeObject::parse(&good[..cut]);
+    }
+    let mut bad_machine = good.clone();
+    bad_machine[18] = 62; // x86-64
+    let e = CodeObject::parse(&bad_machine).expect_err("not AMDGPU");
+    assert!(e.to_string().contains("EM_AMDGPU"), "{e}");
+    // Random corruption of every byte position never panics.
+    let mut x = 0x9e37_79b9u32;
+    for i in 0..good.len() {
+        let mut b = good.clone();
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        b[i] ^= (x as u8) | 1;
+        let _ = CodeObject::parse(&b);
+    }
+    let obj = CodeObject::parse(&good).expect("parses");
+    let e = obj.kernel("nope").expect_err("no such kernel");
+    assert!(e.to_string().contains("lds_sum"), "{e}");
+}
