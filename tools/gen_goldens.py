@@ -46,7 +46,7 @@ LAYOUT = {
     'Vop1': (4, 0x7e000000, {'Src0': (0, 9), 'Op': (9, 8), 'Vdst': (17, 8)}),
     'Vop2': (4, 0x00000000, {'Src0': (0, 9), 'Vsrc1': (9, 8), 'Vdst': (17, 8), 'Op': (25, 6)}),
     'Vopc': (4, 0x7c000000, {'Src0': (0, 9), 'Vsrc1': (9, 8), 'Op': (17, 8)}),
-    'Vop3': (8, 0xd4000000, {'Vdst': (0, 8), 'Abs': (8, 3), 'OpSel': (11, 4), 'Clamp': (15, 1), 'Op': (16, 10), 'Src0': (32, 9), 'Src1': (41, 9), 'Src2': (50, 9), 'Omod': (59, 2), 'Neg': (61, 3)}),
+    'Vop3': (8, 0xd4000000, {'Vdst': (0, 8), 'Abs': (8, 3), 'Sdst': (8, 7), 'OpSel': (11, 4), 'Clamp': (15, 1), 'Op': (16, 10), 'Src0': (32, 9), 'Src1': (41, 9), 'Src2': (50, 9), 'Omod': (59, 2), 'Neg': (61, 3)}),
     'Vinterp': (8, 0xcd000000, {'Vdst': (0, 8), 'WaitExp': (8, 3), 'OpSel': (11, 4), 'Clamp': (15, 1), 'Op': (16, 7), 'Src0': (32, 9), 'Src1': (41, 9), 'Src2': (50, 9), 'Neg': (61, 3)}),
 }
 FLAT = {'Offset': (0, 13), 'Dlc': (13, 1), 'Glc': (14, 1), 'Slc': (15, 1), 'Seg': (16, 2), 'Op': (18, 7), 'Addr': (32, 8), 'Data0': (40, 8), 'Saddr': (48, 7), 'Sve': (55, 1), 'Vdst': (56, 8)}
@@ -188,16 +188,20 @@ def gen(fmt, op, name, ops, flags):
     elif fmt == 'Vop3':
         nsrc = sum(1 for fl, _, _ in ops if fl.startswith('Src'))
         used = (1 << nsrc) - 1
-        # op_sel bits decode but are ignored by these instructions.
-        f['OpSel'] = rng.choice([0, 0, rng.randint(0, 15)])
+        # op_sel bits decode but are ignored by these instructions (VOP3SD has sdst there).
+        if not any(fl == 'Sdst' for fl, _, _ in ops):
+            f['OpSel'] = rng.choice([0, 0, rng.randint(0, 15)])
         if 'VOP3_MODS' in flags:
             f['Abs'], f['Neg'] = rng.randint(0, 7) & used, rng.randint(0, 7) & used
             f['Clamp'], f['Omod'] = rng.randint(0, 1), rng.randint(0, 3)
             if rng.random() < 0.08:   # a modifier on a missing source: invalid
                 f['Neg' if rng.random() < 0.5 else 'Abs'] |= 4
-        elif rng.random() < 0.12:     # a modifier on an integer operation: invalid
-            k = rng.choice(['Abs', 'Neg', 'Clamp', 'Omod'])
-            f[k] = 1
+        else:
+            if 'VOP3_CLAMP' in flags:
+                f['Clamp'] = rng.randint(0, 1)
+            if rng.random() < 0.12:   # a modifier the operation does not take: invalid
+                k = rng.choice(['Neg', 'Omod'] + ([] if 'VOP3_CLAMP' in flags else ['Clamp']) + ([] if any(fl == 'Sdst' for fl, _, _ in ops) else ['Abs']))
+                f[k] = 1
         if nsrc < 3 and rng.random() < 0.05:   # an unused source field that is not 0: invalid
             f['Src2'] = rng.choice([1, 128, 257])
     if 'Sopp' == fmt and not ops:

@@ -319,14 +319,27 @@ def survey_vop_e32():
 def survey_vop3():
     """The VOP3-only instructions whose operands and modifiers the table can describe so far:
     a VGPR destination, general 32/64-bit sources, no op_sel, and either the full float
-    modifiers (abs and neg on every source, clamp, omod) or none. tools/survey_vop3.py probes
+    modifiers (abs and neg on every source, clamp, omod) or none; and the VOP3SD integer
+    carry-out forms (an SGPR destination besides, clamp only). tools/survey_vop3.py probes
     llvm-mc-19 for every VOP3 opcode; the rest of VOP3 (promoted e32 forms, VOP3SD, op_sel,
     16-bit sources) is not in the table yet."""
     import json, os
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run([sys.executable, os.path.join(here, 'survey_vop3.py')], capture_output=True, text=True, check=True).stdout
     for r in json.loads(out)['ops']:
-        if r['origin'] is not None or r['format'] != 'Vop3':
+        if r['origin'] is not None:
+            continue
+        if r['format'] == 'Vop3sd':
+            # The integer carry-out forms: vdst, sdst, general sources, clamp only.
+            srcs = [o for o in r['operands'] if o['field'].startswith('Src')]
+            m = r['modifier_summary']
+            if any(m['neg']) or m['omod'] or any(o['kind'] != 'src' or o.get('type') not in ('B32', 'B64') for o in srcs):
+                continue
+            ops = [('Vdst', 'V(%d)' % r['operands'][0]['dwords']), ('Sdst', 'S(1)')]
+            ops += [(o['field'], 'VSrc(%d, %s)' % (o['dwords'], o['type'])) for o in srcs]
+            rows.append(('Vop3', r['op'], r['name'], ops, ['VOP3_CLAMP'] if m['clamp'] else []))
+            continue
+        if r['format'] != 'Vop3':
             continue
         srcs = [o for o in r['operands'] if o['field'].startswith('Src')]
         if r['operands'][0]['kind'] != 'vgpr' or any(o['kind'] != 'src' or o.get('type') not in ('B32', 'F64', 'B64') for o in srcs):

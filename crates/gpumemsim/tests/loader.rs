@@ -164,3 +164,27 @@ fn malformed_files_are_errors_not_panics() {
     let e = obj.kernel("nope").expect_err("no such kernel");
     assert!(e.to_string().contains("lds_sum"), "{e}");
 }
+
+#[test]
+fn every_instruction_of_the_corpus_decodes() {
+    use gpumemsim::isa::Instruction;
+    for (path, bytes, _) in corpus() {
+        let obj = CodeObject::parse(&bytes).expect("parses");
+        for k in &obj.kernels {
+            let mut at = 0;
+            let mut n = 0;
+            while at < k.code.len() {
+                match Instruction::decode(&k.code[at..]) {
+                    Ok((_, size)) => at += size,
+                    Err(e) => panic!(
+                        "{path}: {} byte {at:#x}: {e:?} ({:02x?})",
+                        k.name,
+                        &k.code[at..(at + 8).min(k.code.len())]
+                    ),
+                }
+                n += 1;
+            }
+            assert!(n > 5, "{path}: {n} instructions");
+        }
+    }
+}

@@ -339,3 +339,52 @@ fn vop3_clamp_and_omod_are_loudly_unimplemented() {
         .to_string()
         .contains("v_perm_b32"));
 }
+
+#[test]
+fn vop3sd_carry_outs_go_to_the_sgpr_destination() {
+    let src = "v_add_co_u32 v10, s20, v1, v2\nv_sub_co_u32 v11, s21, v1, v2\n\
+               v_subrev_co_u32 v12, vcc_lo, v1, v2\n\
+               v_mad_u64_u32 v[14:15], s22, v1, v2, v[4:5]\n\
+               v_mad_i64_i32 v[16:17], s23, v1, v2, v[4:5]\ns_endpgm";
+    // Lane l: a = 0xffff_fff0 + l (wrapping), b = l × 3, c = 0xffff_ffff_xxxx_xxxx with a as the low dword.
+    let dev = run(src, |d| {
+        let w = &mut d.waves[0];
+        for l in 0..32 {
+            w.set_vgpr(1, l, 0xffff_fff0u32.wrapping_add(l));
+            w.set_vgpr(2, l, l * 3);
+            w.set_vgpr(4, l, 0xffff_fff0u32.wrapping_add(l));
+            w.set_vgpr(5, l, 0xffff_ffff);
+        }
+    });
+    let w = &dev.waves[0];
+    let (mut add_c, mut sub_c, mut rsub_c, mut madu_c, mut madi_c) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    for l in 0..32u32 {
+        let (a, b) = (0xffff_fff0u32.wrapping_add(l), l * 3);
+        let c = 0xffff_ffff_0000_0000u64 | 0xffff_fff0u32.wrapping_add(l) as u64;
+        let (sum, carry) = a.overflowing_add(b);
+        assert_eq!(w.vgpr(10, l), sum, "lane {l}");
+        add_c |= (carry as u32) << l;
+        assert_eq!(w.vgpr(11, l), a.wrapping_sub(b));
+        sub_c |= ((b > a) as u32) << l;
+        assert_eq!(w.vgpr(12, l), b.wrapping_sub(a));
+        rsub_c |= ((a > b) as u32) << l;
+        let u = a as u128 * b as u128 + c as u128;
+        assert_eq!(
+            w.vgpr(14, l) as u64 | (w.vgpr(15, l) as u64) << 32,
+            u as u64
+        );
+        madu_c |= ((u >> 64 & 1) as u32) << l;
+        let i = a as i32 as i128 * b as i32 as i128 + c as i64 as i128;
+        assert_eq!(
+            w.vgpr(16, l) as u64 | (w.vgpr(17, l) as u64) << 32,
+            i as u64
+        );
+        madi_c |= ((i >> 64 & 1) as u32) << l;
+    }
+    assert_eq!(w.sreg(20), add_c);
+    assert_ne!(add_c, 0, "some lanes carry");
+    assert_eq!(w.sreg(21), sub_c);
+    assert_eq!(w.sreg(106), rsub_c, "vcc_lo");
+    assert_eq!(w.sreg(22), madu_c);
+    assert_eq!(w.sreg(23), madi_c);
+}

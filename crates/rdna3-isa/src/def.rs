@@ -156,6 +156,8 @@ impl Flags {
     /// VOP3 float operation: `abs`/`neg` on each source, `clamp` and the output modifier
     /// (`mul:2`, `mul:4`, `div:2`). A VOP3 entry without it takes none of these.
     pub const VOP3_MODS: Flags = Flags(256);
+    /// VOP3/VOP3SD integer operation that takes `clamp` (and no other modifier).
+    pub const VOP3_CLAMP: Flags = Flags(512);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {

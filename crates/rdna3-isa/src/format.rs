@@ -309,6 +309,9 @@ static VOP3: Layout = Layout {
     fields: &[
         br(Vdst, 0, 8),
         br(Abs, 8, 3),
+        // VOP3SD (the carry-out and scale forms) keeps an SGPR destination where VOP3 has
+        // abs and op_sel; the table entry says which one an instruction uses.
+        br(Sdst, 8, 7),
         br(OpSel, 11, 4),
         br(Clamp, 15, 1),
         br(Op, 16, 10),

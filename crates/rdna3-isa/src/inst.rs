@@ -80,8 +80,9 @@ fn field_mask(format: Format, f: Field) -> u64 {
 /// - `s_atc_probe*` must not set `glc` or `dlc`.
 /// - SOPP instructions without an operand need `simm16` = 0.
 /// - VOP3: a source field the instruction does not use must be 0; without
-///   [`Flags::VOP3_MODS`], `abs`, `neg`, `clamp` and `omod` must be 0, and with it the `abs`
-///   and `neg` bits of a missing source must be. (`op_sel` bits of these instructions are
+///   [`Flags::VOP3_MODS`], `abs` (unless VOP3SD's sdst lies there), `neg`, `omod` and
+///   (without [`Flags::VOP3_CLAMP`]) `clamp` must be 0, and with it the `abs` and `neg` bits
+///   of a missing source must be. (`op_sel` bits of these instructions are
 ///   ignored: kept in the word, not printed.)
 fn accept_rules(d: &InstrDef) -> Accept {
     let f = d.format;
@@ -144,8 +145,13 @@ fn accept_rules(d: &InstrDef) -> Accept {
                 let unused = (!used & 7) as u64;
                 a.must_zero |= unused << 8 | unused << 61;
             } else {
-                for m in [Field::Abs, Field::Neg, Field::Clamp, Field::Omod] {
-                    a.must_zero |= field_mask(f, m);
+                a.must_zero |= field_mask(f, Field::Neg) | field_mask(f, Field::Omod);
+                if !d.flags.has(Flags::VOP3_CLAMP) {
+                    a.must_zero |= field_mask(f, Field::Clamp);
+                }
+                // VOP3SD's sdst overlays abs.
+                if d.operand(Field::Sdst).is_none() {
+                    a.must_zero |= field_mask(f, Field::Abs);
                 }
             }
         }

@@ -779,7 +779,10 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
             "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
             "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Offen),
             "clamp" if fmt == Format::Vinterp => Some(Field::Clamp),
-            "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_MODS) => {
+            "clamp"
+                if fmt == Format::Vop3
+                    && (d.flags.has(Flags::VOP3_MODS) || d.flags.has(Flags::VOP3_CLAMP)) =>
+            {
                 // llvm-mc-19 wants clamp before the output modifier.
                 if inst.get(Field::Omod) != 0 {
                     return err(col, INVALID_OPERAND);
@@ -894,7 +897,9 @@ fn check_constant_bus(inst: &Instruction) -> PResult<()> {
             n
         };
         let scalar = match code {
-            SRC_LITERAL => Some((SRC_LITERAL, 0)),
+            // A literal counts once per operand size (a 32-bit and a 64-bit use of the same
+            // value count twice, as llvm-mc-19 counts them).
+            SRC_LITERAL => Some((SRC_LITERAL, n)),
             SGPR_NULL => None,
             0..=127 | 235..=239 | 251..=253 => Some((code, n)),
             _ => None,

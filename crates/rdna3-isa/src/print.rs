@@ -147,7 +147,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         {
             FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
         }
-        Kind::VSrc(n, ty) if d.format == Format::Vop3 => {
+        Kind::VSrc(n, ty) if d.format == Format::Vop3 && d.flags.has(Flags::VOP3_MODS) => {
             let text = vsrc_text(inst, v, n, ty);
             let i = match field {
                 Field::Src0 => 0,

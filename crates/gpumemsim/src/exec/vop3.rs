@@ -5,7 +5,8 @@
 //! `v_lshl_or_b32`, `v_and_or_b32`, `v_or3_b32`, `v_xor3_b32`, `v_xad_u32`, `v_bfe_u32/i32`,
 //! `v_bfi_b32`, `v_bfm_b32`, `v_alignbit_b32`, `v_alignbyte_b32`, `v_min3/max3/med3` and
 //! `v_minmax/maxmin` of u32/i32, `v_bcnt_u32_b32`, `v_mbcnt_lo/hi_u32_b32`, the 64-bit shifts,
-//! `v_cvt_pk_u16_u32`, `v_cvt_pk_i16_i32`).
+//! `v_cvt_pk_u16_u32`, `v_cvt_pk_i16_i32`), and the VOP3SD carry-out forms (`v_add_co_u32`,
+//! `v_sub_co_u32`, `v_subrev_co_u32`, `v_mad_u64_u32`, `v_mad_i64_i32`).
 //!
 //! `clamp` and the output modifier (`mul:2`, `mul:4`, `div:2`) are not implemented: an
 //! instruction that sets them stops the run as unimplemented rather than give bits we have
@@ -52,11 +53,65 @@ fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     a.max(b).min(a.min(b).max(c))
 }
 
+/// The VOP3SD carry-out forms (VOP3SD 766-770): `v_add_co_u32`, `v_sub_co_u32`,
+/// `v_subrev_co_u32` and `v_mad_u64_u32`/`v_mad_i64_i32`, whose carry (or bit 64 of the
+/// 65-bit multiply-add) goes to the SGPR destination, one bit per lane (inactive lanes 0).
+fn carry_out(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    let name = inst.def().name;
+    let exec = w.exec();
+    let vdst = inst.get(Field::Vdst);
+    let mut mask = 0u64;
+    let mut results: Vec<(u32, u64)> = Vec::with_capacity(w.size as usize);
+    for l in (0..w.size).filter(|l| exec >> l & 1 == 1) {
+        let a = src(inst, w, l, 0, 1) as u32;
+        let b = src(inst, w, l, 1, 1) as u32;
+        let (r, carry) = match name {
+            "v_add_co_u32" => {
+                let t = a as u64 + b as u64;
+                (t as u32 as u64, t >> 32 != 0)
+            }
+            "v_sub_co_u32" => (a.wrapping_sub(b) as u64, b > a),
+            "v_subrev_co_u32" => (b.wrapping_sub(a) as u64, a > b),
+            "v_mad_u64_u32" => {
+                let t = a as u128 * b as u128 + src(inst, w, l, 2, 2) as u128;
+                (t as u64, t >> 64 & 1 == 1)
+            }
+            "v_mad_i64_i32" => {
+                let c = src(inst, w, l, 2, 2) as i64 as i128;
+                let t = a as i32 as i128 * b as i32 as i128 + c;
+                (t as u64, t >> 64 & 1 == 1)
+            }
+            _ => return Err(ValuError::Unimplemented),
+        };
+        if carry {
+            mask |= 1 << l;
+        }
+        results.push((l, r));
+    }
+    let wide = name.starts_with("v_mad_");
+    for (l, r) in results {
+        w.set_vgpr(vdst, l, r as u32);
+        if wide {
+            w.set_vgpr(vdst + 1, l, (r >> 32) as u32);
+        }
+    }
+    let sdst = inst.get(Field::Sdst);
+    if w.size == 32 {
+        w.set_sreg(sdst, mask as u32);
+    } else {
+        w.set_sreg64(sdst, mask);
+    }
+    Ok(())
+}
+
 /// Executes a VOP3 instruction for every lane in EXEC.
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     let name = inst.def().name;
     if inst.get(Field::Clamp) != 0 || inst.get(Field::Omod) != 0 {
         return Err(ValuError::Unimplemented);
+    }
+    if inst.def().operand(Field::Sdst).is_some() {
+        return carry_out(inst, w);
     }
     let float = name == "v_fma_f32";
     if float && w.mode & 0xf != 0 {
