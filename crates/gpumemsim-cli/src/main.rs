@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod addr_cmd;
 mod banks_cmd;
 mod isa_cmds;
+mod kernel_cmd;
 mod run_cmd;
 
 /// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).

@@ -15,7 +15,8 @@ use crate::read_input;
 /// Options of `gpumemsim run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Assembly program (LLVM syntax, gfx1100), or `-` for standard input.
+    /// Assembly program (LLVM syntax, gfx1100), `-` for standard input, or a code object
+    /// (`.o`/`.hsaco` from clang-19; see --kernel, --grid, --block, --arg).
     pub program: String,
     /// Run waves of 64 lanes (default 32).
     #[arg(long)]
@@ -103,6 +104,23 @@ pub struct RunArgs {
     /// Stop after this many instructions (all waves together).
     #[arg(long, default_value_t = 10_000_000)]
     pub max_steps: u64,
+    /// Code objects: the kernel to run (optional when there is one).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Code objects: workgroups per dimension, X[,Y,Z].
+    #[arg(long, default_value = "1")]
+    pub grid: String,
+    /// Code objects: work-items per workgroup, X[,Y,Z].
+    #[arg(long, default_value = "64")]
+    pub block: String,
+    /// Code objects: a kernel argument, in order (repeatable): u32:V, i32:V, f32:V, u64:V, or
+    /// buf:TYPE[LEN]=INIT with TYPE u8|u16|u32|i32|u64|f16|f32|f64 and INIT zeros, iota,
+    /// rand:SEED, a comma list, or file:PATH.
+    #[arg(long = "arg", value_name = "ARG")]
+    pub args: Vec<String>,
+    /// Code objects: write each buffer argument's final contents to DIR/argN.TYPE.bin.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<String>,
 }
 
 /// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).
@@ -320,7 +338,7 @@ fn unreachable_target(what: &str) -> Result<Value, String> {
     Err(format!("--dump {what}: not something to dump"))
 }
 
-fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
+pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
     Value::Array(
         program
             .iter()
@@ -347,6 +365,12 @@ fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
 
 /// `gpumemsim run`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
+    if args.program != "-" {
+        let bytes = std::fs::read(&args.program).map_err(|e| format!("{}: {e}", args.program))?;
+        if bytes.starts_with(b"\x7fELF") {
+            return crate::kernel_cmd::run_kernel(args, &args.program, &bytes);
+        }
+    }
     let (name, text) = read_input(&args.program)?;
     let prog = assemble(&text);
     if !prog.errors.is_empty() {
@@ -467,7 +491,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> String {
+pub(crate) fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -66,7 +66,11 @@ impl Device {
                 | "s_ttracedata"
                 | "s_ttracedata_imm"
                 | "s_incperflevel"
-                | "s_decperflevel" => {}
+                | "s_decperflevel"
+                | "s_sendmsg" => {
+                    // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
+                    // end, ...): nothing in the memory system changes.
+                }
                 "s_waitcnt" => {
                     // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
                     let v = inst.get(Field::Simm16);

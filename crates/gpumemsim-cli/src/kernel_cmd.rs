@@ -1,0 +1,419 @@
+//! `gpumemsim run KERNEL.o --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg ...`: the host
+//! side of running a clang-19 code object — kernel arguments in global memory, a workgroup
+//! grid, the gfx11 initial register state of every wave, and the buffers read back.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use gpumemsim::exec::{Device, RunConfig};
+use gpumemsim::isa::asm::AsmLine;
+use gpumemsim::isa::print::Hints;
+use gpumemsim::isa::Instruction;
+use gpumemsim::loader::{CodeObject, DispatchValues, Kernel};
+use serde_json::{json, Value};
+
+use crate::run_cmd::RunArgs;
+
+/// Where the kernel arguments are placed in global memory.
+pub const KERNARG_BASE: u64 = 0x7e00_0000_0000;
+/// Where the first buffer argument is placed; each next one 64 KiB-aligned after it.
+pub const BUFFER_BASE: u64 = 0x1_0000_0000;
+
+/// Element types of buffer arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Elem {
+    U8,
+    U16,
+    U32,
+    I32,
+    U64,
+    F16,
+    F32,
+    F64,
+}
+
+impl Elem {
+    fn parse(t: &str) -> Option<Elem> {
+        Some(match t {
+            "u8" => Elem::U8,
+            "u16" => Elem::U16,
+            "u32" => Elem::U32,
+            "i32" => Elem::I32,
+            "u64" => Elem::U64,
+            "f16" => Elem::F16,
+            "f32" => Elem::F32,
+            "f64" => Elem::F64,
+            _ => return None,
+        })
+    }
+    fn bytes(self) -> usize {
+        match self {
+            Elem::U8 => 1,
+            Elem::U16 | Elem::F16 => 2,
+            Elem::U32 | Elem::I32 | Elem::F32 => 4,
+            Elem::U64 | Elem::F64 => 8,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Elem::U8 => "u8",
+            Elem::U16 => "u16",
+            Elem::U32 => "u32",
+            Elem::I32 => "i32",
+            Elem::U64 => "u64",
+            Elem::F16 => "f16",
+            Elem::F32 => "f32",
+            Elem::F64 => "f64",
+        }
+    }
+    /// The little-endian bytes of a value written in text.
+    fn encode(self, text: &str) -> Option<Vec<u8>> {
+        let t = text.trim();
+        let int = || -> Option<i128> {
+            match t.strip_prefix("0x") {
+                Some(h) => i128::from_str_radix(h, 16).ok(),
+                None => t.parse().ok(),
+            }
+        };
+        let n = self.bytes();
+        Some(match self {
+            Elem::F32 => t.parse::<f32>().ok()?.to_bits().to_le_bytes().to_vec(),
+            Elem::F64 => t.parse::<f64>().ok()?.to_bits().to_le_bytes().to_vec(),
+            Elem::F16 => {
+                let f = t.parse::<f32>().ok()?.to_bits();
+                gpumemsim::fp::valu::f32_to_f16(f, gpumemsim::fp::valu::Round::NearestEven)
+                    .to_le_bytes()
+                    .to_vec()
+            }
+            _ => {
+                let v = int()?;
+                let bits = 8 * n as u32;
+                let (lo, hi) = if self == Elem::I32 {
+                    (i32::MIN as i128, i32::MAX as i128)
+                } else {
+                    (0, (1i128 << bits) - 1)
+                };
+                if v < lo || v > hi {
+                    return None;
+                }
+                (v as u64).to_le_bytes()[..n].to_vec()
+            }
+        })
+    }
+    /// A value read back, as a JSON number.
+    fn decode(self, b: &[u8]) -> Value {
+        let mut x = [0u8; 8];
+        x[..b.len()].copy_from_slice(b);
+        let u = u64::from_le_bytes(x);
+        match self {
+            Elem::I32 => json!(u as u32 as i32),
+            Elem::F32 => json!(f32::from_bits(u as u32)),
+            Elem::F64 => json!(f64::from_bits(u)),
+            Elem::F16 => json!(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16))),
+            _ => json!(u),
+        }
+    }
+}
+
+/// One kernel argument.
+#[derive(Debug)]
+enum Arg {
+    /// A scalar: its type name and bytes.
+    Scalar(&'static str, Vec<u8>),
+    /// A buffer: element type, element count, initial bytes.
+    Buffer(Elem, usize, Vec<u8>),
+}
+
+fn parse_arg(text: &str) -> Result<Arg, String> {
+    let bad = |why: &str| format!("--arg {text}: {why}");
+    let (kind, rest) = text
+        .split_once(':')
+        .ok_or_else(|| bad("expected TYPE:VALUE or buf:TYPE[LEN]=INIT"))?;
+    if kind != "buf" {
+        let e = match kind {
+            "u32" => Elem::U32,
+            "i32" => Elem::I32,
+            "f32" => Elem::F32,
+            "u64" => Elem::U64,
+            _ => return Err(bad("scalar types are u32, i32, f32, u64")),
+        };
+        let b = e
+            .encode(rest)
+            .ok_or_else(|| bad("value does not fit the type"))?;
+        return Ok(Arg::Scalar(e.name(), b));
+    }
+    let (decl, init) = rest
+        .split_once('=')
+        .ok_or_else(|| bad("expected buf:TYPE[LEN]=INIT"))?;
+    let (ty, len) = decl
+        .strip_suffix(']')
+        .and_then(|d| d.split_once('['))
+        .ok_or_else(|| bad("expected TYPE[LEN]"))?;
+    let e =
+        Elem::parse(ty).ok_or_else(|| bad("buffer types are u8 u16 u32 i32 u64 f16 f32 f64"))?;
+    let len: usize = len
+        .parse()
+        .ok()
+        .filter(|&n| n > 0 && n <= 1 << 26)
+        .ok_or_else(|| bad("LEN must be 1 to 2^26"))?;
+    let n = e.bytes();
+    let mut bytes = Vec::with_capacity(len * n);
+    if init == "zeros" {
+        bytes.resize(len * n, 0);
+    } else if init == "iota" {
+        for i in 0..len {
+            bytes.extend(
+                e.encode(&i.to_string())
+                    .ok_or_else(|| bad("iota overflows the type"))?,
+            );
+        }
+    } else if let Some(seed) = init.strip_prefix("rand:") {
+        let mut x: u64 = seed
+            .parse()
+            .map_err(|_| bad("rand:SEED takes an integer"))?;
+        x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for _ in 0..len * n {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            bytes.push(x as u8);
+        }
+    } else if let Some(path) = init.strip_prefix("file:") {
+        bytes = std::fs::read(path).map_err(|e| bad(&format!("{path}: {e}")))?;
+        if bytes.len() != len * n {
+            return Err(bad(&format!(
+                "{path} has {} bytes, not {}",
+                bytes.len(),
+                len * n
+            )));
+        }
+    } else {
+        let vals: Vec<&str> = init.split(',').collect();
+        if vals.len() != len {
+            return Err(bad(&format!(
+                "{} values given for {len} elements",
+                vals.len()
+            )));
+        }
+        for v in vals {
+            bytes.extend(
+                e.encode(v)
+                    .ok_or_else(|| bad(&format!("`{v}` is not a {ty}")))?,
+            );
+        }
+    }
+    Ok(Arg::Buffer(e, len, bytes))
+}
+
+fn parse_dims(opt: &str, text: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("{opt} {text}: expected X[,Y,Z]"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(|| format!("{opt} {text}: `{p}` is not a positive integer"))?;
+    }
+    Ok(d)
+}
+
+/// The kernel's code as program lines (line = instruction number, address = byte offset).
+fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    while at < k.code.len() {
+        let (inst, size) = Instruction::decode(&k.code[at..]).map_err(|e| {
+            format!(
+                "kernel `{}`: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
+                k.name,
+                &k.code[at..(at + 8).min(k.code.len())]
+            )
+        })?;
+        lines.push(AsmLine {
+            line: lines.len() + 1,
+            address: at as u32,
+            inst,
+            hints: Hints::default(),
+        });
+        at += size;
+    }
+    Ok(lines)
+}
+
+/// Runs a kernel of code object `bytes` as `args` describes.
+pub fn run_kernel(args: &RunArgs, file: &str, bytes: &[u8]) -> Result<ExitCode, String> {
+    let obj = CodeObject::parse(bytes).map_err(|e| format!("{file}: {e}"))?;
+    let kernel = match &args.kernel {
+        Some(n) => obj.kernel(n).map_err(|e| format!("{file}: {e}"))?,
+        None if obj.kernels.len() == 1 => &obj.kernels[0],
+        None => {
+            let names: Vec<&str> = obj.kernels.iter().map(|k| k.name.as_str()).collect();
+            return Err(format!(
+                "{file}: choose a kernel with --kernel ({})",
+                names.join(", ")
+            ));
+        }
+    };
+    let d = kernel.descriptor;
+    let wave_size = if d.wave32() { 32 } else { 64 };
+    if args.wave64 && wave_size == 32 {
+        return Err(format!(
+            "{file}: kernel `{}` was built for wave32",
+            kernel.name
+        ));
+    }
+    let grid = parse_dims("--grid", &args.grid)?;
+    let block = parse_dims("--block", &args.block)?;
+    let block_size = block[0] * block[1] * block[2];
+    if block_size > 1024 {
+        return Err(format!(
+            "--block {}: at most 1024 work-items per workgroup",
+            args.block
+        ));
+    }
+    let waves = block_size.div_ceil(wave_size);
+    let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
+    let kernel_args: Vec<Arg> = args
+        .args
+        .iter()
+        .map(|a| parse_arg(a))
+        .collect::<Result<_, _>>()?;
+    let lines = program(kernel)?;
+    let cfg = RunConfig {
+        wave_size,
+        waves,
+        workgroups: u32::try_from(groups).map_err(|_| "--grid: too many workgroups".to_string())?,
+        lds_size: d.group_segment_fixed_size.max(4).next_multiple_of(4),
+        scratch_size: d.private_segment_fixed_size,
+        max_steps: args.max_steps,
+        seed: args.seed,
+        ..RunConfig::default()
+    };
+    let mut dev = Device::new(&cfg, lines.len()).map_err(|e| e.to_string())?;
+    // Kernel arguments: scalars and buffer addresses at their natural alignment.
+    let mut kernarg = Vec::new();
+    let mut buffers = Vec::new();
+    let mut next_buf = BUFFER_BASE;
+    for a in &kernel_args {
+        match a {
+            Arg::Scalar(_, b) => {
+                kernarg.resize(kernarg.len().next_multiple_of(b.len()), 0);
+                kernarg.extend(b);
+            }
+            Arg::Buffer(_, _, b) => {
+                dev.memory.write_bytes(next_buf, b);
+                buffers.push(next_buf);
+                kernarg.resize(kernarg.len().next_multiple_of(8), 0);
+                kernarg.extend(next_buf.to_le_bytes());
+                next_buf = (next_buf + b.len() as u64).next_multiple_of(1 << 16);
+            }
+        }
+    }
+    if kernarg.len() > d.kernarg_size as usize {
+        return Err(format!(
+            "the arguments take {} bytes; kernel `{}` takes {} (check --arg)",
+            kernarg.len(),
+            kernel.name,
+            d.kernarg_size
+        ));
+    }
+    dev.memory.write_bytes(KERNARG_BASE, &kernarg);
+    for (wi, w) in dev.waves.iter_mut().enumerate() {
+        let g = dev.wave_group[wi] as u32;
+        let wave_in_group = w.id % waves;
+        let gid = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
+        w.set_sreg(0, 0);
+        let v = DispatchValues {
+            kernarg_ptr: KERNARG_BASE,
+            workgroup_id: gid,
+            ..DispatchValues::default()
+        };
+        for (r, val) in d.initial_sgprs(&v) {
+            w.set_sreg(r, val);
+        }
+        w.mode = d.initial_mode();
+        let mut exec = 0u64;
+        for lane in 0..wave_size {
+            let t = wave_in_group * wave_size + lane;
+            let local = [
+                t % block[0],
+                t / block[0] % block[1],
+                t / (block[0] * block[1]),
+            ];
+            w.set_vgpr(0, lane, d.initial_v0(local));
+            if t < block_size {
+                exec |= 1 << lane;
+            }
+        }
+        w.set_exec(exec);
+    }
+    let result = dev.run(&lines, &cfg);
+    let mut arg_values = Vec::new();
+    let mut bi = 0;
+    for a in &kernel_args {
+        match a {
+            Arg::Scalar(t, b) => arg_values.push(
+                json!({"type": t, "value": Elem::parse(t).map_or(json!(null), |e| e.decode(b))}),
+            ),
+            Arg::Buffer(e, len, _) => {
+                let addr = buffers[bi];
+                bi += 1;
+                let n = e.bytes();
+                let mut raw = vec![0u8; len * n];
+                for (i, x) in raw.iter_mut().enumerate() {
+                    *x = dev.memory.read_u8(addr + i as u64);
+                }
+                if let Some(dir) = &args.out_dir {
+                    let p = std::path::Path::new(dir).join(format!(
+                        "arg{}.{}.bin",
+                        arg_values.len(),
+                        e.name()
+                    ));
+                    std::fs::create_dir_all(dir).map_err(|err| format!("{dir}: {err}"))?;
+                    std::fs::write(&p, &raw).map_err(|err| format!("{}: {err}", p.display()))?;
+                }
+                let values: Vec<Value> = raw.chunks(n).map(|c| e.decode(c)).collect();
+                arg_values.push(json!({"type": e.name(), "address": addr, "values": values}));
+            }
+        }
+    }
+    let error = result.as_ref().err().map(|e| format!("{file}: {e}"));
+    let events: Vec<Value> = dev
+        .events
+        .iter()
+        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "message": e.message}))
+        .collect();
+    if args.json {
+        let mut obj = json!({
+            "kernel": kernel.name,
+            "args": arg_values,
+            "events": events,
+            "instructions": crate::run_cmd::instructions_json(&lines, &dev),
+            "cycles": dev.cycles(),
+            "steps": dev.steps,
+            "grid": grid,
+            "block": block,
+            "wave_size": wave_size,
+        });
+        if let Some(e) = &error {
+            obj["error"] = json!(e);
+        }
+        println!("{obj}");
+    } else {
+        let mut s = crate::run_cmd::summary(&lines, &dev, &serde_json::Map::new());
+        for (i, a) in arg_values.iter().enumerate() {
+            let _ = writeln!(s, "\narg {i}: {a}");
+        }
+        print!("{s}");
+    }
+    if let Some(e) = error {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
