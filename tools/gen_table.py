@@ -319,8 +319,8 @@ def survey_vop_e32():
 def survey_vop3():
     """The VOP3-only instructions whose operands and modifiers the table can describe so far:
     a VGPR destination, general 32/64-bit sources, no op_sel, and either the full float
-    modifiers (abs and neg on every source, clamp, omod) or none; and the VOP3SD integer
-    carry-out forms (an SGPR destination besides, clamp only). tools/survey_vop3.py probes
+    modifiers (abs and neg on every source, clamp, omod), clamp alone, or none; and the
+    VOP3SD integer carry-out forms (an SGPR destination besides, clamp only). tools/survey_vop3.py probes
     llvm-mc-19 for every VOP3 opcode; the rest of VOP3 (promoted e32 forms, VOP3SD, op_sel,
     16-bit sources) is not in the table yet."""
     import json, os
@@ -346,12 +346,13 @@ def survey_vop3():
             continue
         m = r['modifier_summary']
         full = all(m['abs']) and all(m['neg']) and m['neg_prints_as'] == ['-'] and m['clamp'] and m['omod']
-        none = not any(m['abs']) and not any(m['neg']) and not m['clamp'] and not m['omod']
+        none = not any(m['abs']) and not any(m['neg']) and not m['omod']
         if any(m['op_sel']) or not (full or none):
             continue
         ops = [('Vdst', 'V(%d)' % r['operands'][0]['dwords'])]
         ops += [(o['field'], 'VSrc(%d, %s)' % (o['dwords'], o['type'])) for o in srcs]
-        rows.append(('Vop3', r['op'], r['name'], ops, ['VOP3_MODS'] if full else []))
+        flags = ['VOP3_MODS'] if full else (['VOP3_CLAMP'] if m['clamp'] else [])
+        rows.append(('Vop3', r['op'], r['name'], ops, flags))
 
 def main():
     survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32(); survey_vop3()

@@ -245,10 +245,47 @@ fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
     Ok(lines)
 }
 
-/// Runs a kernel of code object `bytes` as `args` describes.
-pub fn run_kernel(args: &RunArgs, file: &str, bytes: &[u8]) -> Result<ExitCode, String> {
+/// The clang-19 build (wave32, -O2) of examples/kernels/transpose.cl that `gpumemsim run`
+/// runs when it is given no program.
+const BUNDLED: &[u8] = include_bytes!("../../../examples/kernels/transpose.w32.o");
+
+/// `gpumemsim run` without a program: the bundled transpose on one 32×32 float tile (its
+/// arguments unless --arg gives others), `transpose_naive` unless --kernel names another.
+pub fn run_bundled(args: &RunArgs) -> Result<ExitCode, String> {
+    let default_args = [
+        "buf:f32[1024]=iota".to_string(),
+        "buf:f32[1024]=zeros".to_string(),
+    ];
+    let list: &[String] = if args.args.is_empty() {
+        &default_args
+    } else {
+        &args.args
+    };
+    run_kernel(
+        args,
+        "<bundled transpose.w32.o>",
+        BUNDLED,
+        Some(("transpose_naive", "32", list)),
+    )
+}
+
+/// Runs a kernel of code object `bytes` as `args` describes; `defaults` gives the kernel,
+/// block and arguments to use where `args` names none (the bundled run).
+pub fn run_kernel(
+    args: &RunArgs,
+    file: &str,
+    bytes: &[u8],
+    defaults: Option<(&str, &str, &[String])>,
+) -> Result<ExitCode, String> {
     let obj = CodeObject::parse(bytes).map_err(|e| format!("{file}: {e}"))?;
-    let kernel = match &args.kernel {
+    let kernel_name = args.kernel.as_deref().or(defaults.map(|d| d.0));
+    let block_text = args
+        .block
+        .as_deref()
+        .or(defaults.map(|d| d.1))
+        .unwrap_or("64");
+    let arg_list: &[String] = defaults.map_or(&args.args, |d| d.2);
+    let kernel = match kernel_name {
         Some(n) => obj.kernel(n).map_err(|e| format!("{file}: {e}"))?,
         None if obj.kernels.len() == 1 => &obj.kernels[0],
         None => {
@@ -268,18 +305,17 @@ pub fn run_kernel(args: &RunArgs, file: &str, bytes: &[u8]) -> Result<ExitCode, 
         ));
     }
     let grid = parse_dims("--grid", &args.grid)?;
-    let block = parse_dims("--block", &args.block)?;
+    let block = parse_dims("--block", block_text)?;
     let block_size = block[0] * block[1] * block[2];
     if block_size > 1024 {
         return Err(format!(
             "--block {}: at most 1024 work-items per workgroup",
-            args.block
+            block_text
         ));
     }
     let waves = block_size.div_ceil(wave_size);
     let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
-    let kernel_args: Vec<Arg> = args
-        .args
+    let kernel_args: Vec<Arg> = arg_list
         .iter()
         .map(|a| parse_arg(a))
         .collect::<Result<_, _>>()?;

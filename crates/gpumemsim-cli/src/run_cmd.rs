@@ -16,8 +16,10 @@ use crate::read_input;
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// Assembly program (LLVM syntax, gfx1100), `-` for standard input, or a code object
-    /// (`.o`/`.hsaco` from clang-19; see --kernel, --grid, --block, --arg).
-    pub program: String,
+    /// (`.o`/`.hsaco` from clang-19; see --kernel, --grid, --block, --arg). Without it, runs
+    /// the bundled clang-19 build of examples/kernels/transpose.cl (`transpose_naive` unless
+    /// --kernel names another) on a 32×32 float tile.
+    pub program: Option<String>,
     /// Run waves of 64 lanes (default 32).
     #[arg(long)]
     pub wave64: bool,
@@ -110,9 +112,10 @@ pub struct RunArgs {
     /// Code objects: workgroups per dimension, X[,Y,Z].
     #[arg(long, default_value = "1")]
     pub grid: String,
-    /// Code objects: work-items per workgroup, X[,Y,Z].
-    #[arg(long, default_value = "64")]
-    pub block: String,
+    /// Code objects: work-items per workgroup, X[,Y,Z] (default 64; 32 for the bundled
+    /// transpose).
+    #[arg(long)]
+    pub block: Option<String>,
     /// Code objects: a kernel argument, in order (repeatable): u32:V, i32:V, f32:V, u64:V, or
     /// buf:TYPE[LEN]=INIT with TYPE u8|u16|u32|i32|u64|f16|f32|f64 and INIT zeros, iota,
     /// rand:SEED, a comma list, or file:PATH.
@@ -365,13 +368,16 @@ pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
 
 /// `gpumemsim run`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
-    if args.program != "-" {
-        let bytes = std::fs::read(&args.program).map_err(|e| format!("{}: {e}", args.program))?;
+    let Some(program) = &args.program else {
+        return crate::kernel_cmd::run_bundled(args);
+    };
+    if program != "-" {
+        let bytes = std::fs::read(program).map_err(|e| format!("{program}: {e}"))?;
         if bytes.starts_with(b"\x7fELF") {
-            return crate::kernel_cmd::run_kernel(args, &args.program, &bytes);
+            return crate::kernel_cmd::run_kernel(args, program, &bytes, None);
         }
     }
-    let (name, text) = read_input(&args.program)?;
+    let (name, text) = read_input(program)?;
     let prog = assemble(&text);
     if !prog.errors.is_empty() {
         for e in &prog.errors {

@@ -148,3 +148,64 @@ fn kernel_errors_are_clear() {
     let o = run(&["run", &kernel("lds_sum.w32.o"), "--grid", "0"], "");
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a positive integer"));
 }
+
+/// Total LDS conflict cycles of a run.
+fn conflict_cycles(j: &serde_json::Value) -> u64 {
+    j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .map(|i| i["conflict_cycles"].as_u64().expect("cycles"))
+        .sum()
+}
+
+#[test]
+fn tile_transposes_are_correct_and_their_conflicts_order_as_expected() {
+    for wave in ["w32", "w64"] {
+        let mut cc = Vec::new();
+        for variant in ["naive", "padded", "swizzled"] {
+            let j = run_json(&[
+                "run",
+                &kernel(&format!("transpose.{wave}.o")),
+                "--kernel",
+                &format!("transpose_{variant}"),
+                "--block",
+                "32",
+                "--arg",
+                "buf:f32[1024]=iota",
+                "--arg",
+                "buf:f32[1024]=zeros",
+                "--json",
+            ]);
+            let out = j["args"][1]["values"].as_array().expect("values");
+            for y in 0..32 {
+                for x in 0..32 {
+                    assert_eq!(
+                        out[y * 32 + x].as_f64(),
+                        Some((x * 32 + y) as f64),
+                        "{wave} {variant} ({x}, {y})"
+                    );
+                }
+            }
+            cc.push(conflict_cycles(&j));
+        }
+        // The naive column read is a 32-way conflict on every one of its 32 loads.
+        assert!(cc[0] > cc[1] && cc[1] >= cc[2], "{wave}: {cc:?}");
+        assert_eq!(cc[2], 0, "{wave}: the swizzled layout is conflict-free");
+        assert_eq!(cc[0], 32 * 31, "{wave}: 31 extra cycles per column load");
+    }
+}
+
+#[test]
+fn run_without_a_program_runs_the_bundled_transpose() {
+    let j = run_json(&["run", "--json"]);
+    assert_eq!(j["kernel"], "transpose_naive");
+    let out = j["args"][1]["values"].as_array().expect("values");
+    assert_eq!(out[1].as_f64(), Some(32.0), "out[0][1] = in[1][0]");
+    assert_eq!(conflict_cycles(&j), 32 * 31);
+    let j = run_json(&["run", "--kernel", "transpose_padded", "--json"]);
+    assert_eq!(conflict_cycles(&j), 0);
+    let o = run(&["run"], "");
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ds_load_2addr_b32"));
+}

@@ -886,7 +886,8 @@ fn check_constant_bus(inst: &Instruction) -> PResult<()> {
     let d = inst.def();
     let mut used: Vec<(u32, u8)> = Vec::new();
     if d.name.starts_with("v_div_fmas_") {
-        used.push((crate::regs::VCC_LO, 0));
+        // The implicit read is of the 64-bit VCC: an explicit `vcc` is the same register.
+        used.push((crate::regs::VCC_LO, 2));
     }
     for o in d.operands {
         let Kind::VSrc(n, ty) = o.kind else { continue };

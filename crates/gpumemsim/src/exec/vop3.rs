@@ -1,7 +1,8 @@
 //! The VOP3 (64-bit encoded) vector ALU instructions the executor implements, per AMD's
 //! pseudocode (`../shared/reference/rdna3-isa-pseudocode.txt`, VOP3 512-830): `v_fma_f32`
 //! with `abs`/`neg` source modifiers, and the integer three-operand and multiply family
-//! (`v_mul_lo_u32`, `v_mul_hi_u32/i32`, `v_add3_u32`, `v_lshl_add_u32`, `v_add_lshl_u32`,
+//! (`v_mul_lo_u32`, `v_mul_hi_u32/i32`, `v_mad_u32_u24`, `v_mad_i32_i24`, `v_add_nc_i32`,
+//! `v_sub_nc_i32`, `v_add3_u32`, `v_lshl_add_u32`, `v_add_lshl_u32`,
 //! `v_lshl_or_b32`, `v_and_or_b32`, `v_or3_b32`, `v_xor3_b32`, `v_xad_u32`, `v_bfe_u32/i32`,
 //! `v_bfi_b32`, `v_bfm_b32`, `v_alignbit_b32`, `v_alignbyte_b32`, `v_min3/max3/med3` and
 //! `v_minmax/maxmin` of u32/i32, `v_bcnt_u32_b32`, `v_mbcnt_lo/hi_u32_b32`, the 64-bit shifts,
@@ -154,6 +155,12 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
         let thread_mask = (1u64 << l) - 1;
         let r = match name {
             "v_mul_lo_u32" => a.wrapping_mul(b),
+            "v_mad_u32_u24" => (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c),
+            "v_mad_i32_i24" => ((ai << 8) >> 8)
+                .wrapping_mul((bi << 8) >> 8)
+                .wrapping_add(ci) as u32,
+            "v_add_nc_i32" => ai.wrapping_add(bi) as u32,
+            "v_sub_nc_i32" => ai.wrapping_sub(bi) as u32,
             "v_mul_hi_u32" => ((a as u64 * b as u64) >> 32) as u32,
             "v_mul_hi_i32" => ((ai as i64 * bi as i64) >> 32) as u32,
             "v_add3_u32" => a.wrapping_add(b).wrapping_add(c),
