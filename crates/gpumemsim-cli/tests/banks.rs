@@ -228,7 +228,10 @@ fn suggest_fixes_the_tile_column_read() {
     assert!(!s.is_empty());
     assert_eq!(s[0]["conflict_cycles"], 0);
     assert_eq!(s[0]["cycles"], 1);
-    let costs: Vec<u64> = s.iter().map(|x| x["cycles"].as_u64().unwrap()).collect();
+    let costs: Vec<u64> = s
+        .iter()
+        .map(|x| x["cycles"].as_u64().expect("the test input is valid"))
+        .collect();
     assert!(
         costs.windows(2).all(|w| w[0] <= w[1]),
         "cheapest first: {costs:?}"
@@ -236,7 +239,7 @@ fn suggest_fixes_the_tile_column_read() {
     // The suggested expression, applied to the addresses, gives what it promised.
     let expr = s[0]["expression"]
         .as_str()
-        .unwrap()
+        .expect("the test input is valid")
         .replace("addr", "(t*128)");
     let j2 = json(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", &expr]);
     assert_eq!(j2["cycles"], 1);
@@ -304,7 +307,7 @@ fn errors_are_clear_and_exit_2() {
         .collect();
     let list = list.join(",");
     let e = error(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", &list]);
-    let col = list.find("2+").unwrap() + 3; // 1-based column just after the `+`
+    let col = list.find("2+").expect("the test input is valid") + 3; // 1-based column just after the `+`
     assert!(e.contains(&format!("column {col}")), "{e}");
     assert!(
         error(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", "-4"]).contains("negative")

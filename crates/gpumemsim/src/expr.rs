@@ -84,8 +84,12 @@ mod tests {
             .expect("evaluates");
         assert_eq!(v, ((6 ^ 1) * 4 + 2) << 1);
         assert!(e.uses("lane") && e.uses("wave"));
-        let e = Expr::parse("0x10 | ~0 & 3", &[]).unwrap();
-        assert_eq!(e.eval(&|_| None).unwrap(), 0x13, "& binds tighter than |");
+        let e = Expr::parse("0x10 | ~0 & 3", &[]).expect("the test input is valid");
+        assert_eq!(
+            e.eval(&|_| None).expect("the test input is valid"),
+            0x13,
+            "& binds tighter than |"
+        );
     }
 
     #[test]

@@ -205,7 +205,11 @@ fn rdna3_atomics_to_one_address_serialize() {
         atomic: SameWord::Once,
         ..SameWordRule::PRESETS
     };
-    let m2 = m.to_builder().same_word(rule).build().unwrap();
+    let m2 = m
+        .to_builder()
+        .same_word(rule)
+        .build()
+        .expect("the test input is valid");
     assert_eq!(
         triple(ds(&m2, "ds_add_u32", WaveSize::Wave32, ALL32, |_| 0)),
         (1, 1, 0)
@@ -245,7 +249,7 @@ fn partial_masks_count_only_active_lanes() {
         .to_builder()
         .empty_groups(EmptyGroups::Count)
         .build()
-        .unwrap();
+        .expect("the test input is valid");
     assert_eq!(
         triple(ds(&counting, "ds_load_b32", WaveSize::Wave64, ALL32, |t| 4 * t)),
         (2, 2, 0)
@@ -329,7 +333,9 @@ fn cdna3_b64_b128_and_write_phases() {
         0
     );
     // CDNA runs wave64 only.
-    let def = lookup_name("ds_read_b32").unwrap().def();
+    let def = lookup_name("ds_read_b32")
+        .expect("the test input is valid")
+        .def();
     let err = ds_cost(
         &m,
         def,
@@ -431,7 +437,7 @@ fn two_addr_combined_width_variant() {
         .to_builder()
         .two_addr(TwoAddrRule::CombinedWidth)
         .build()
-        .unwrap();
+        .expect("the test input is valid");
     // Grouped like b64 (lanes 0-15, 16-31); words t and t+32 share bank t.
     assert_eq!(
         triple(ds2(&m, "ds_load_2addr_b32", |t| 4 * t, |t| 4 * t + 128)),
@@ -449,7 +455,9 @@ fn two_addr_breakdown_names_the_pass() {
     let m = BankModel::rdna3();
     let (a0, a1) = (addrs(32, |t| 4 * t), addrs(32, |t| 4 * t + 128));
     let shape = AccessShape::new(4, AccessKind::Load2Addr, WaveSize::Wave32);
-    let r = m.analyze(&Access::two_addr(shape, &a0, &a1)).unwrap();
+    let r = m
+        .analyze(&Access::two_addr(shape, &a0, &a1))
+        .expect("the test input is valid");
     let sources: Vec<_> = r.groups.iter().map(|g| g.source).collect();
     assert_eq!(sources, [GroupSource::First, GroupSource::Second]);
     assert_eq!(r.groups[1].banks[0].words, [32]);
@@ -522,7 +530,9 @@ fn sm80_lds128_quarters_merge_within_halves_only() {
     // Breakdown of a merged group.
     let a = addrs(32, |t| 16 * (t / 2));
     let shape = AccessShape::new(16, AccessKind::Load, WaveSize::Wave32);
-    let r = BankModel::sm80().analyze(&Access::new(shape, &a)).unwrap();
+    let r = BankModel::sm80()
+        .analyze(&Access::new(shape, &a))
+        .expect("the test input is valid");
     assert_eq!(r.groups.len(), 2);
     assert_eq!(r.groups[0].phases, [0, 1]);
     assert_eq!(r.groups[1].phases, [2, 3]);
@@ -551,14 +561,17 @@ fn sm80_merge_scope_pair_variant() {
             merge_stores,
         })
         .build()
-        .unwrap();
+        .expect("the test input is valid");
     // Half 0 pairs share addresses, half 1 does not.
     let f = |t: u32| if t < 16 { 16 * (t / 2) } else { 16 * t };
     assert_eq!(triple(nv(16, ALL32, f)), (4, 4, 0));
     let a = addrs(32, f);
     let shape = AccessShape::new(16, AccessKind::Load, WaveSize::Wave32);
     assert_eq!(
-        triple(pair.cost(&Access::new(shape, &a)).unwrap()),
+        triple(
+            pair.cost(&Access::new(shape, &a))
+                .expect("the test input is valid")
+        ),
         (3, 3, 0)
     );
 }
@@ -568,7 +581,13 @@ fn sm80_stores_split_and_never_merge() {
     let m = BankModel::sm80();
     let a = addrs(32, |t| 8 * (t / 2));
     let store = AccessShape::new(8, AccessKind::Store, WaveSize::Wave32);
-    assert_eq!(triple(m.cost(&Access::new(store, &a)).unwrap()), (2, 2, 0));
+    assert_eq!(
+        triple(
+            m.cost(&Access::new(store, &a))
+                .expect("the test input is valid")
+        ),
+        (2, 2, 0)
+    );
     let merging = match m.merge().clone() {
         MergeRule::XorPartners {
             distances, scope, ..
@@ -579,8 +598,18 @@ fn sm80_stores_split_and_never_merge() {
         },
         MergeRule::Never => unreachable!(),
     };
-    let m2 = m.to_builder().merge(merging).build().unwrap();
-    assert_eq!(triple(m2.cost(&Access::new(store, &a)).unwrap()), (1, 1, 0));
+    let m2 = m
+        .to_builder()
+        .merge(merging)
+        .build()
+        .expect("the test input is valid");
+    assert_eq!(
+        triple(
+            m2.cost(&Access::new(store, &a))
+                .expect("the test input is valid")
+        ),
+        (1, 1, 0)
+    );
 }
 
 #[test]
@@ -612,7 +641,9 @@ fn sm80_refuses_misaligned_and_wave64() {
 fn column_read_breakdown_names_the_colliding_lanes() {
     let a = addrs(32, |t| 128 * t);
     let shape = AccessShape::new(4, AccessKind::Load, WaveSize::Wave32);
-    let r = BankModel::rdna3().analyze(&Access::new(shape, &a)).unwrap();
+    let r = BankModel::rdna3()
+        .analyze(&Access::new(shape, &a))
+        .expect("the test input is valid");
     assert_eq!(r.units, CostUnits::Cycles);
     assert_eq!(r.groups.len(), 1);
     let g = &r.groups[0];
@@ -643,7 +674,7 @@ fn batch_sums_single_accesses_and_takes_masks() {
     let mut each = Vec::new();
     let totals = m
         .cost_batch_into(&Batch::new(shape, &flat), &mut each)
-        .unwrap();
+        .expect("the test input is valid");
     let costs: Vec<u32> = each.iter().map(|c| c.cost).collect();
     assert_eq!(costs, [1, 2, 4, 32]);
     assert_eq!(
@@ -658,7 +689,7 @@ fn batch_sums_single_accesses_and_takes_masks() {
     let masks = [ALL32, 0, 0xffff, 0x3];
     let t = m
         .cost_batch(&Batch::new(shape, &flat).with_masks(&masks))
-        .unwrap();
+        .expect("the test input is valid");
     assert_eq!(
         (t.accesses, t.requests, t.cost, t.ideal),
         (4, 3, 1 + 2 + 2, 3)
@@ -687,11 +718,23 @@ fn u64_addresses_and_far_apart_rows() {
     let a: Vec<u64> = (0..32)
         .map(|t| (t % 4) * (1 << 40) + 128 * (t / 4))
         .collect();
-    let c = m.cost(&Access::new(shape, &a)).unwrap();
-    assert_eq!(c, m.analyze(&Access::new(shape, &a)).unwrap().cost);
+    let c = m
+        .cost(&Access::new(shape, &a))
+        .expect("the test input is valid");
+    assert_eq!(
+        c,
+        m.analyze(&Access::new(shape, &a))
+            .expect("the test input is valid")
+            .cost
+    );
     assert_eq!(c.cost, 32);
     let dup: Vec<u64> = (0..32).map(|t| (t % 2) * (1 << 40)).collect();
-    assert_eq!(m.cost(&Access::new(shape, &dup)).unwrap().cost, 2);
+    assert_eq!(
+        m.cost(&Access::new(shape, &dup))
+            .expect("the test input is valid")
+            .cost,
+        2
+    );
 }
 
 #[test]
@@ -739,29 +782,43 @@ fn builder_checks_tables_and_makes_custom_models() {
     let toy = BankModel::builder("toy", 16, 8)
         .phases(WidthClass::B32, &[0xff, 0xff00, 0xff_0000, 0xff00_0000])
         .build()
-        .unwrap();
+        .expect("the test input is valid");
     assert_eq!(toy.bank_of(8 * 17), 1);
     let a = addrs(32, |t| 8 * t);
     let shape = AccessShape::new(4, AccessKind::Load, WaveSize::Wave32);
     assert_eq!(
-        triple(toy.cost(&Access::new(shape, &a)).unwrap()),
+        triple(
+            toy.cost(&Access::new(shape, &a))
+                .expect("the test input is valid")
+        ),
         (4, 4, 0)
     );
     let a = addrs(32, |t| 4 * t); // two lanes per 8-byte word: broadcast
     assert_eq!(
-        triple(toy.cost(&Access::new(shape, &a)).unwrap()),
+        triple(
+            toy.cost(&Access::new(shape, &a))
+                .expect("the test input is valid")
+        ),
         (4, 4, 0)
     );
     // Every preset builds, and PRESET_NAMES names them.
     for name in PRESET_NAMES {
-        assert_eq!(BankModel::preset(name).unwrap().name(), name);
+        assert_eq!(
+            BankModel::preset(name)
+                .expect("the test input is valid")
+                .name(),
+            name
+        );
     }
     assert!(BankModel::preset("gfx9").is_none());
 }
 
 #[test]
 fn ds_classification() {
-    let class = |op: &str| ds_access(lookup_name(op).unwrap().def()).map(|d| (d.width, d.kind));
+    let class = |op: &str| {
+        ds_access(lookup_name(op).expect("the test input is valid").def())
+            .map(|d| (d.width, d.kind))
+    };
     assert_eq!(class("ds_load_b32"), Ok((4, AccessKind::Load)));
     assert_eq!(class("ds_read_b128"), Ok((16, AccessKind::Load)));
     assert_eq!(class("ds_store_b96"), Ok((12, AccessKind::Store)));

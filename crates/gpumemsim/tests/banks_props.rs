@@ -15,7 +15,7 @@ fn models() -> Vec<BankModel> {
             .two_addr(TwoAddrRule::CombinedWidth)
             .empty_groups(EmptyGroups::Count)
             .build()
-            .unwrap(),
+            .expect("the test input is valid"),
     );
     let MergeRule::XorPartners { distances, .. } = BankModel::sm80().merge().clone() else {
         unreachable!()
@@ -29,14 +29,14 @@ fn models() -> Vec<BankModel> {
                 merge_stores: true,
             })
             .build()
-            .unwrap(),
+            .expect("the test input is valid"),
     );
     out.push(
         BankModel::builder("wide", 16, 8)
             .phases(WidthClass::B32, &[0xffff, 0xffff_0000])
             .phases(WidthClass::B128, &[0xff, 0xff00, 0xff_0000, 0xff00_0000])
             .build()
-            .unwrap(),
+            .expect("the test input is valid"),
     );
     out
 }
@@ -202,7 +202,7 @@ fn conflict_free(model: &BankModel, shape: AccessShape, seed: &[u64]) -> Vec<u64
     let distinct: Vec<u64> = (0..lanes).map(|l| l * 4096).collect();
     let groups = model
         .analyze(&Access::new(shape, &distinct))
-        .unwrap()
+        .expect("the test input is valid")
         .groups;
     let mut addrs = vec![0u64; lanes as usize];
     for (s, g) in groups.iter().enumerate() {
@@ -237,13 +237,13 @@ proptest! {
         seed in prop::collection::vec(any::<u64>(), 1..8),
         shuffles in prop::collection::vec(any::<prop::sample::Index>(), 64),
     ) {
-        let model = BankModel::preset(PRESET_NAMES[model]).unwrap();
+        let model = BankModel::preset(PRESET_NAMES[model]).expect("the test input is valid");
         let wave = model.waves().default;
         let kind = if store { AccessKind::Store } else { AccessKind::Load };
         let active = if all_active { wave.lane_mask() } else { active & wave.lane_mask() };
         let shape = AccessShape { width, kind, active, wave };
         let mut addrs = conflict_free(&model, shape, &seed);
-        let before = model.analyze(&Access::new(shape, &addrs)).unwrap();
+        let before = model.analyze(&Access::new(shape, &addrs)).expect("the test input is valid");
         prop_assert_eq!(before.cost.conflicts(), 0);
         // Shuffle each group's active lanes' addresses (Fisher-Yates with the given indices).
         for g in &before.groups {
@@ -253,7 +253,7 @@ proptest! {
                 addrs.swap(lanes[i], lanes[j]);
             }
         }
-        let after = model.cost(&Access::new(shape, &addrs)).unwrap();
+        let after = model.cost(&Access::new(shape, &addrs)).expect("the test input is valid");
         prop_assert_eq!(after.conflicts(), 0);
         prop_assert_eq!(after.ideal, before.cost.ideal);
     }
@@ -268,10 +268,10 @@ proptest! {
         let masks: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
         let shape = AccessShape::new(4, AccessKind::Load, WaveSize::Wave32);
         let mut each = Vec::new();
-        let totals = model.cost_batch_into(&Batch::new(shape, &addrs).with_masks(&masks), &mut each).unwrap();
+        let totals = model.cost_batch_into(&Batch::new(shape, &addrs).with_masks(&masks), &mut each).expect("the test input is valid");
         let mut sum = BatchTotals::default();
         for (k, chunk) in addrs.chunks(32).enumerate() {
-            let c = model.cost(&Access::new(shape.with_active(masks[k]), chunk)).unwrap();
+            let c = model.cost(&Access::new(shape.with_active(masks[k]), chunk)).expect("the test input is valid");
             prop_assert_eq!(c, each[k]);
             sum.add(c);
         }

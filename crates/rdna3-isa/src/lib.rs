@@ -12,7 +12,7 @@
 //! use rdna3_isa::{asm::assemble, print::print, Instruction};
 //! let prog = assemble("ds_add_u32 v1, v2 offset:16");
 //! assert_eq!(prog.bytes(), [0x10, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x00]);
-//! let (inst, size) = Instruction::decode(&prog.bytes()).unwrap();
+//! let (inst, size) = Instruction::decode(&prog.bytes()).expect("the example decodes");
 //! assert_eq!((print(&inst).as_str(), size), ("ds_add_u32 v1, v2 offset:16", 8));
 //! ```
 
