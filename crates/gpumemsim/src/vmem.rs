@@ -462,9 +462,18 @@ fn transfer(
     }
 }
 
-/// One lane of a typed access: `components` components of format `f` at `route` (a buffer
-/// record), range-checked all or nothing; returns whether it was in range.
-#[allow(clippy::too_many_arguments)]
+/// What a typed instruction moves: `components` components of format `format`, stored or
+/// loaded, 16 bits per component when `d16` (see [`GlobalOp::Format`]).
+#[derive(Clone, Copy)]
+struct TypedAccess {
+    format: BufferFormat,
+    store: bool,
+    components: u32,
+    d16: Option<bool>,
+}
+
+/// One lane of a typed access at `route` (a buffer record), range-checked all or nothing;
+/// returns whether it was in range.
 fn typed(
     inst: &Instruction,
     wave: &mut Wave,
@@ -472,11 +481,14 @@ fn typed(
     desc: Option<&BufferDescriptor>,
     lane: u32,
     route: Route,
-    f: BufferFormat,
-    store: bool,
-    components: u32,
-    d16: Option<bool>,
+    access: TypedAccess,
 ) -> bool {
+    let TypedAccess {
+        format: f,
+        store,
+        components,
+        d16,
+    } = access;
     let Route::Buffer { index, offset, .. } = route else {
         return false;
     };
@@ -635,18 +647,13 @@ pub fn execute(
                     out.unsupported_format = Some(fv);
                     return out;
                 };
-                typed(
-                    inst,
-                    wave,
-                    env,
-                    desc.as_ref(),
-                    lane,
-                    r,
-                    f,
+                let access = TypedAccess {
+                    format: f,
                     store,
                     components,
                     d16,
-                )
+                };
+                typed(inst, wave, env, desc.as_ref(), lane, r, access)
             }
             GlobalOp::LoadLds {
                 bytes,
