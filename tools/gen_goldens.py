@@ -109,6 +109,9 @@ def gen(fmt, op, name, ops, flags):
             continue
         if k == 'Implicit':
             continue
+        if k == 'LaneMask':
+            f[fl] = rng.choice([sdst(1)] * 6 + [126, 128, 240, 256 + vreg(1)])
+            continue
         if k == 'V' and fake16 and fl in ('Vdst', 'Vsrc1'):
             f[fl] = rng.randint(0, 127 - (n - 1))
             continue
@@ -191,16 +194,20 @@ def gen(fmt, op, name, ops, flags):
         # op_sel bits decode but are ignored by these instructions (VOP3SD has sdst there).
         if not any(fl == 'Sdst' for fl, _, _ in ops):
             f['OpSel'] = rng.choice([0, 0, rng.randint(0, 15)])
-        if 'VOP3_MODS' in flags:
-            f['Abs'], f['Neg'] = rng.randint(0, 7) & used, rng.randint(0, 7) & used
-            f['Clamp'], f['Omod'] = rng.randint(0, 1), rng.randint(0, 3)
-            if rng.random() < 0.08:   # a modifier on a missing source: invalid
-                f['Neg' if rng.random() < 0.5 else 'Abs'] |= 4
-        else:
-            if 'VOP3_CLAMP' in flags:
-                f['Clamp'] = rng.randint(0, 1)
-            if rng.random() < 0.12:   # a modifier the operation does not take: invalid
-                k = rng.choice(['Neg', 'Omod'] + ([] if 'VOP3_CLAMP' in flags else ['Clamp']) + ([] if any(fl == 'Sdst' for fl, _, _ in ops) else ['Abs']))
+        negabs = sum(1 << i for i in range(3) if 'VOP3_NEG_ABS%d' % i in flags)
+        has_sdst = any(fl == 'Sdst' for fl, _, _ in ops)
+        f['Neg'] = rng.randint(0, 7) & negabs & used
+        if not has_sdst:
+            f['Abs'] = rng.randint(0, 7) & negabs & used
+        if 'VOP3_CLAMP' in flags:
+            f['Clamp'] = rng.randint(0, 1)
+        if 'VOP3_OMOD' in flags:
+            f['Omod'] = rng.randint(0, 3)
+        if rng.random() < 0.12:   # a modifier the operation does not take: invalid
+            k = rng.choice(['Neg', 'Omod', 'Clamp'] + ([] if has_sdst else ['Abs']))
+            if k in ('Neg', 'Abs'):
+                f[k] = f.get(k, 0) | rng.choice([1, 2, 4])
+            else:
                 f[k] = 1
         if nsrc < 3 and rng.random() < 0.05:   # an unused source field that is not 0: invalid
             f['Src2'] = rng.choice([1, 128, 257])

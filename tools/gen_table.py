@@ -316,42 +316,51 @@ def survey_vop_e32():
         flags = ['FAKE16'] if dis(le(0x7c000000 | (op << 17) | (200 << 9) | (256 + 10), 4)) is None else []
         rows.append(('Vopc', op, name, ops, flags))
 
+def vop3_operand(o):
+    """The table operand for one surveyed VOP3 operand, or None when the table cannot say it."""
+    f, k, ty = o['field'], o['kind'], o.get('type')
+    if f == 'Vdst':
+        return (f, 'V(%d)' % o['dwords']) if k == 'vgpr' else (f, 'S(1)')
+    if f == 'Sdst':
+        return (f, 'S(1)')
+    if k == 'src' and ty in ('B32', 'F16', 'I16', 'F64', 'B64'):
+        return (f, 'VSrc(%d, %s)' % (o['dwords'], ty))
+    if k == 'vgpr' and ty == 'VgprOnly':
+        return (f, 'VSrc(%d, VgprOnly)' % o['dwords'])
+    if k == 'sgpr':
+        return (f, 'LaneMask')
+    if k == 'ssrc':
+        return (f, 'Ssrc(1)')
+    return None
+
 def survey_vop3():
-    """The VOP3-only instructions whose operands and modifiers the table can describe so far:
-    a VGPR destination, general 32/64-bit sources, no op_sel, and either the full float
-    modifiers (abs and neg on every source, clamp, omod), clamp alone, or none; and the
-    VOP3SD integer carry-out forms (an SGPR destination besides, clamp only). tools/survey_vop3.py probes
-    llvm-mc-19 for every VOP3 opcode; the rest of VOP3 (promoted e32 forms, VOP3SD, op_sel,
-    16-bit sources) is not in the table yet."""
+    """VOP3 and VOP3SD from tools/survey_vop3.py (which probes llvm-mc-19 for every opcode):
+    the VOP3-only instructions and the VOP3 forms of VOP1/VOP2/VOPC (`_e64`), with their
+    destinations (VGPR, or an SGPR for compares, `v_readlane_b32` and carry-outs), sources,
+    lane-mask sources (`v_cndmask_b32_e64`, the carry-in of `v_add_co_ci_u32_e64`) and the
+    modifiers each takes: `abs`/`neg` per source, `clamp`, the output modifier. Not yet in the
+    table: the op_sel instructions, `sext()` sources, packed/bf16 sources, `v_div_scale_*`
+    (neg without abs, next to an sdst), and `v_nop`/`v_pipeflush` (whose e64 prints bare)."""
     import json, os
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run([sys.executable, os.path.join(here, 'survey_vop3.py')], capture_output=True, text=True, check=True).stdout
     for r in json.loads(out)['ops']:
-        if r['origin'] is not None:
-            continue
-        if r['format'] == 'Vop3sd':
-            # The integer carry-out forms: vdst, sdst, general sources, clamp only.
-            srcs = [o for o in r['operands'] if o['field'].startswith('Src')]
-            m = r['modifier_summary']
-            if any(m['neg']) or m['omod'] or any(o['kind'] != 'src' or o.get('type') not in ('B32', 'B64') for o in srcs):
-                continue
-            ops = [('Vdst', 'V(%d)' % r['operands'][0]['dwords']), ('Sdst', 'S(1)')]
-            ops += [(o['field'], 'VSrc(%d, %s)' % (o['dwords'], o['type'])) for o in srcs]
-            rows.append(('Vop3', r['op'], r['name'], ops, ['VOP3_CLAMP'] if m['clamp'] else []))
-            continue
-        if r['format'] != 'Vop3':
-            continue
-        srcs = [o for o in r['operands'] if o['field'].startswith('Src')]
-        if r['operands'][0]['kind'] != 'vgpr' or any(o['kind'] != 'src' or o.get('type') not in ('B32', 'F64', 'B64') for o in srcs):
+        if r['name'] in ('v_nop', 'v_pipeflush'):
             continue
         m = r['modifier_summary']
-        full = all(m['abs']) and all(m['neg']) and m['neg_prints_as'] == ['-'] and m['clamp'] and m['omod']
-        none = not any(m['abs']) and not any(m['neg']) and not m['omod']
-        if any(m['op_sel']) or not (full or none):
+        if any(m.get('op_sel', [])) or any(p != '-' for p in m['neg_prints_as']):
             continue
-        ops = [('Vdst', 'V(%d)' % r['operands'][0]['dwords'])]
-        ops += [(o['field'], 'VSrc(%d, %s)' % (o['dwords'], o['type'])) for o in srcs]
-        flags = ['VOP3_MODS'] if full else (['VOP3_CLAMP'] if m['clamp'] else [])
+        ops = [vop3_operand(o) for o in r['operands']]
+        if any(o is None for o in ops):
+            continue
+        absm = m.get('abs', [False] * len(m['neg']))
+        if r['format'] == 'Vop3sd' and any(m['neg']):
+            continue
+        if any(a != n for a, n in zip(absm, m['neg'])):
+            continue
+        flags = ['VOP3_NEG_ABS%d' % i for i, a in enumerate(absm) if a]
+        flags += ['VOP3_CLAMP'] if m['clamp'] else []
+        flags += ['VOP3_OMOD'] if m['omod'] else []
         rows.append(('Vop3', r['op'], r['name'], ops, flags))
 
 def main():
@@ -371,7 +380,7 @@ def main():
     print('pub static INSTRUCTIONS: &[InstrDef] = &[')
     for fmt, op, name, ops, flags in rows:
         o = ', '.join('O::new(%s, %s)' % (f, k) for f, k in ops)
-        fl = ' | '.join('Flags::' + f for f in flags) or 'Flags::NONE'
+        fl = '.or('.join('Flags::' + f for f in flags) + ')' * (len(flags) - 1) if flags else 'Flags::NONE'
         print('    InstrDef::new(%s, 0x%02x, "%s", &[%s], %s),' % (fmt, op, name, o, fl))
     print('];')
 

@@ -77,14 +77,11 @@ fn events_report_memviol_with_wave_and_pc() {
 
 #[test]
 fn unimplemented_instructions_and_runaway_loops_stop_with_a_clear_error() {
-    let o = run(
-        &["run", "-"],
-        "s_nop 0\nv_perm_b32 v1, v2, v3, v4\ns_endpgm\n",
-    );
+    let o = run(&["run", "-"], "s_nop 0\nv_exp_f32 v1, v2\ns_endpgm\n");
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("line 2 (pc 1): instruction `v_perm_b32` is not implemented"),
+        err.contains("line 2 (pc 1): instruction `v_exp_f32_e32` is not implemented"),
         "{err}"
     );
     let o = run(

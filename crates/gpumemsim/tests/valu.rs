@@ -1,4 +1,4 @@
-//! The vector ALU subset (VOP1/VOP2/VOPC e32 forms), end to end.
+//! The vector ALU (e32, e64 and VOP3-only forms), end to end.
 
 use gpumemsim::exec::{Device, RunConfig, RunError};
 use gpumemsim::isa::asm::assemble;
@@ -321,23 +321,110 @@ fn vop3_fma_f32_is_fused_with_abs_and_neg() {
 }
 
 #[test]
-fn vop3_clamp_and_omod_are_loudly_unimplemented() {
+fn vop3_output_modifiers_and_clamp_apply_to_float_results() {
+    let dev = run(
+        "v_fma_f32 v10, v1, v2, v3 clamp\nv_add_f32_e64 v11, v1, v2 mul:2\n\
+         v_add_f32_e64 v12, v1, v2 div:2\nv_mul_f32_e64 v13, -v1, v2 clamp\n\
+         v_add_nc_u32_e64 v14, v4, v4 clamp\ns_endpgm",
+        |d| {
+            set3(d, |_| {
+                [0.75f32.to_bits(), 1.5f32.to_bits(), 0.25f32.to_bits()]
+            });
+            d.waves[0].set_vgpr(4, 0, 0x9000_0000);
+        },
+    );
+    let w = &dev.waves[0];
+    assert_eq!(
+        w.vgpr(10, 0),
+        1.0f32.to_bits(),
+        "0.75 × 1.5 + 0.25 clamps to 1"
+    );
+    assert_eq!(w.vgpr(11, 0), 4.5f32.to_bits());
+    assert_eq!(w.vgpr(12, 0), 1.125f32.to_bits());
+    assert_eq!(w.vgpr(13, 0), 0, "a negative result clamps to +0");
+    assert_eq!(
+        w.vgpr(14, 0),
+        u32::MAX,
+        "an unsigned add with clamp saturates"
+    );
+    // An integer clamp the executor does not model stops the run by name.
     let (_, r) = run_with(
-        "v_fma_f32 v10, v1, v2, v3 clamp\ns_endpgm",
+        "v_mad_u32_u24 v10, v1, v2, v3 clamp\ns_endpgm",
         &RunConfig::default(),
         |_| {},
     );
-    let e = r.expect_err("clamp is not implemented");
-    assert!(e.to_string().contains("v_fma_f32"), "{e}");
-    let (_, r) = run_with(
-        "v_perm_b32 v10, v1, v2, v3\ns_endpgm",
-        &RunConfig::default(),
-        |_| {},
-    );
-    assert!(r
-        .expect_err("unimplemented")
-        .to_string()
-        .contains("v_perm_b32"));
+    let e = r.expect_err("not implemented");
+    assert!(e.to_string().contains("v_mad_u32_u24"), "{e}");
+}
+
+#[test]
+fn e64_forms_read_any_source_and_write_sgpr_masks() {
+    // Compares to an SGPR pair of masks, a select by that mask, a carry chain through SGPRs.
+    let src = "v_cmp_gt_u32_e64 s10, v1, 15\nv_cndmask_b32_e64 v10, v1, -1, s10\n\
+               v_cmp_lt_f32_e64 s11, -v2, 0\n\
+               v_add_co_u32 v11, s12, v1, -1\nv_add_co_ci_u32_e64 v12, s13, 0, 0, s12\n\
+               v_cmpx_ne_u32_e64 v1, 3\nv_mov_b32 v13, 7\ns_endpgm";
+    let dev = run(src, |d| set3(d, |l| [l, (l as f32 - 16.0).to_bits(), 0]));
+    let w = &dev.waves[0];
+    let above15 = 0xffff_0000u32;
+    assert_eq!(w.sreg(10), above15);
+    for l in 0..32 {
+        assert_eq!(w.vgpr(10, l), if l > 15 { u32::MAX } else { l }, "lane {l}");
+        assert_eq!(w.vgpr(12, l), (l != 0) as u32, "carry of l + 0xffffffff");
+        assert_eq!(
+            w.vgpr(13, l),
+            if l == 3 { 0 } else { 7 },
+            "cmpx masks lane 3"
+        );
+    }
+    // -(l - 16) < 0  <=>  l > 16.
+    assert_eq!(w.sreg(11), 0xfffe_0000);
+    assert_eq!(w.sreg(12), 0xffff_fffe);
+    assert_eq!(w.sreg(13), 0);
+    assert_eq!(w.exec(), !(1u64 << 3) & 0xffff_ffff);
+}
+
+#[test]
+fn lane_ops_read_and_write_single_lanes() {
+    let src = "s_mov_b32 s0, 5\nv_readlane_b32 s1, v1, s0\nv_readlane_b32 s2, v1, 37\n\
+               v_writelane_b32 v2, s1, 9\nv_mbcnt_lo_u32_b32 v3, -1, 0\ns_endpgm";
+    let dev = run(src, |d| {
+        set3(d, |l| [100 + l, 0, 0]);
+        d.waves[0].set_exec(1);
+    });
+    let w = &dev.waves[0];
+    assert_eq!(w.sreg(1), 105);
+    assert_eq!(w.sreg(2), 105, "the lane select wraps at the wave size");
+    assert_eq!(w.vgpr(2, 9), 105, "writelane ignores EXEC");
+    assert_eq!(w.vgpr(2, 8), 0);
+}
+
+#[test]
+fn float_min_max_conversions_and_f64() {
+    let src = "v_min_f32 v10, v1, v2\nv_max_f32 v11, v1, v2\nv_cvt_i32_f32 v12, v3\n\
+               v_cvt_f64_f32 v[14:15], v3\nv_add_f64 v[16:17], v[14:15], v[14:15]\n\
+               v_cvt_f32_f64 v18, v[16:17]\nv_rndne_f32 v19, v3\nv_floor_f32 v20, v3\n\
+               v_cvt_u32_f32 v21, v2\nv_perm_b32 v22, v1, v2, 0x0c0d0007\n\
+               v_rcp_f32 v23, 4.0\nv_frexp_exp_i32_f32 v24, v3\ns_endpgm";
+    let dev = run(src, |d| {
+        set3(d, |_| [0x8000_0000, 0, 2.5f32.to_bits()]);
+        d.waves[0].set_exec(1);
+    });
+    let w = &dev.waves[0];
+    assert_eq!(w.vgpr(10, 0), 0x8000_0000, "min(-0, +0) = -0");
+    assert_eq!(w.vgpr(11, 0), 0, "max(-0, +0) = +0");
+    assert_eq!(w.vgpr(12, 0), 2);
+    let d = w.vgpr(16, 0) as u64 | (w.vgpr(17, 0) as u64) << 32;
+    assert_eq!(d, 5.0f64.to_bits());
+    assert_eq!(w.vgpr(18, 0), 5.0f32.to_bits());
+    assert_eq!(w.vgpr(19, 0), 2.0f32.to_bits(), "2.5 rounds to even");
+    assert_eq!(w.vgpr(20, 0), 2.0f32.to_bits());
+    assert_eq!(w.vgpr(21, 0), 0);
+    // perm selectors (high to low byte): 0x0c → 0, 0x0d → 0xff, 0x00 → byte 0 of src1 (0),
+    // 0x07 → byte 7 = the top byte of src0 (0x80).
+    assert_eq!(w.vgpr(22, 0), 0x00ff_0080);
+    assert_eq!(w.vgpr(23, 0), 0.25f32.to_bits());
+    assert_eq!(w.vgpr(24, 0), 2, "2.5 = 0.625 × 2^2");
 }
 
 #[test]

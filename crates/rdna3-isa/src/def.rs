@@ -112,6 +112,10 @@ pub enum Kind {
     Implicit(Implicit),
     /// `v_fmamk`/`v_fmaak`'s 32-bit constant K (always a literal, printed in hex).
     LitK,
+    /// A lane-mask source in a 9-bit VOP3 source field: one SGPR in wave32 (`vcc_lo`, `s6`,
+    /// `null`, `m0`; not EXEC) — `v_cndmask_b32_e64`'s mask, the carry-in of
+    /// `v_add_co_ci_u32_e64`.
+    LaneMask,
 }
 
 /// One operand: the field its value lives in and how that value is written.
@@ -153,15 +157,30 @@ impl Flags {
     pub const NO_GDS: Flags = Flags(64);
     /// VOP e32 16-bit "fake16" forms: only v0-v127 are encodable in their VGPR fields.
     pub const FAKE16: Flags = Flags(128);
-    /// VOP3 float operation: `abs`/`neg` on each source, `clamp` and the output modifier
-    /// (`mul:2`, `mul:4`, `div:2`). A VOP3 entry without it takes none of these.
-    pub const VOP3_MODS: Flags = Flags(256);
-    /// VOP3/VOP3SD integer operation that takes `clamp` (and no other modifier).
+    /// VOP3/VOP3SD: takes `clamp`.
     pub const VOP3_CLAMP: Flags = Flags(512);
+    /// VOP3: source 0 takes the float source modifiers `abs` and `neg` (`|x|`, `-x`).
+    pub const VOP3_NEG_ABS0: Flags = Flags(1024);
+    /// VOP3: source 1 takes `abs` and `neg`.
+    pub const VOP3_NEG_ABS1: Flags = Flags(2048);
+    /// VOP3: source 2 takes `abs` and `neg`.
+    pub const VOP3_NEG_ABS2: Flags = Flags(4096);
+    /// VOP3: takes the output modifier (`mul:2`, `mul:4`, `div:2`).
+    pub const VOP3_OMOD: Flags = Flags(8192);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// Both sets of flags (usable in the table's statics).
+    pub const fn or(self, other: Flags) -> Flags {
+        Flags(self.0 | other.0)
+    }
+
+    /// VOP3: whether source `i` (0-2) takes `abs` and `neg`.
+    pub const fn neg_abs(self, i: usize) -> bool {
+        self.0 >> (10 + i) & 1 == 1
     }
 }
 

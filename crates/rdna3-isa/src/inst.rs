@@ -79,11 +79,11 @@ fn field_mask(format: Format, f: Field) -> u64 {
 /// - FLAT-segment words need `saddr` = off (0x7c).
 /// - `s_atc_probe*` must not set `glc` or `dlc`.
 /// - SOPP instructions without an operand need `simm16` = 0.
-/// - VOP3: a source field the instruction does not use must be 0; without
-///   [`Flags::VOP3_MODS`], `abs` (unless VOP3SD's sdst lies there), `neg`, `omod` and
-///   (without [`Flags::VOP3_CLAMP`]) `clamp` must be 0, and with it the `abs` and `neg` bits
-///   of a missing source must be. (`op_sel` bits of these instructions are
-///   ignored: kept in the word, not printed.)
+/// - VOP3: a source field the instruction does not use must be 0; the `abs` and `neg` bits
+///   of a source without [`Flags::VOP3_NEG_ABS0`] (..2) must be 0 (abs is VOP3SD's sdst),
+///   `omod` without [`Flags::VOP3_OMOD`] and `clamp` without [`Flags::VOP3_CLAMP`]. An SGPR
+///   destination in vdst takes codes 0-127, and a scalar-only source no VGPR. (`op_sel`
+///   bits of these instructions are ignored: kept in the word, not printed.)
 fn accept_rules(d: &InstrDef) -> Accept {
     let f = d.format;
     let mut a = Accept {
@@ -130,28 +130,37 @@ fn accept_rules(d: &InstrDef) -> Accept {
             a.must_zero |= field_mask(f, Field::Simm16);
         }
         Format::Vop3 => {
-            let mut used = 0;
+            let sdst = d.operand(Field::Sdst).is_some();
             for (i, src) in [Field::Src0, Field::Src1, Field::Src2]
                 .into_iter()
                 .enumerate()
             {
-                if d.operand(src).is_some() {
-                    used |= 1 << i;
-                } else {
+                if d.operand(src).is_none() {
                     a.must_zero |= field_mask(f, src);
                 }
-            }
-            if d.flags.has(Flags::VOP3_MODS) {
-                let unused = (!used & 7) as u64;
-                a.must_zero |= unused << 8 | unused << 61;
-            } else {
-                a.must_zero |= field_mask(f, Field::Neg) | field_mask(f, Field::Omod);
-                if !d.flags.has(Flags::VOP3_CLAMP) {
-                    a.must_zero |= field_mask(f, Field::Clamp);
+                if d.operand(src).is_none() || !d.flags.neg_abs(i) {
+                    a.must_zero |= 1 << (61 + i);
+                    // VOP3SD's sdst overlays abs.
+                    if !sdst {
+                        a.must_zero |= 1 << (8 + i);
+                    }
                 }
-                // VOP3SD's sdst overlays abs.
-                if d.operand(Field::Sdst).is_none() {
-                    a.must_zero |= field_mask(f, Field::Abs);
+            }
+            if !d.flags.has(Flags::VOP3_OMOD) {
+                a.must_zero |= field_mask(f, Field::Omod);
+            }
+            if !d.flags.has(Flags::VOP3_CLAMP) {
+                a.must_zero |= field_mask(f, Field::Clamp);
+            }
+            // An SGPR destination in the 8-bit vdst field (compares, `v_readlane_b32`): the
+            // codes 128-255 are constants, which llvm-mc-19 prints as invalid.
+            if matches!(d.operand(Field::Vdst), Some(o) if matches!(o.kind, Kind::S(_))) {
+                a.must_zero |= 0x80;
+            }
+            // A scalar-only source in a 9-bit field: a VGPR there is not accepted.
+            for (src, lo) in [(Field::Src0, 40), (Field::Src1, 49), (Field::Src2, 58)] {
+                if matches!(d.operand(src), Some(o) if matches!(o.kind, Kind::Ssrc(_))) {
+                    a.must_zero |= 1 << lo;
                 }
             }
         }

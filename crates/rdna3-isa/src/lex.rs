@@ -54,7 +54,8 @@ pub struct Token<'a> {
     pub col: usize,
 }
 
-/// Splits `line` into tokens (`line` has no comment).
+/// Splits `line` into tokens (`line` has no line comment; a `/* ... */` block comment, as
+/// llvm-mc-19 prints after an invalid operand, is skipped like white space).
 pub fn tokenize(line: &str) -> PResult<Vec<Token<'_>>> {
     let b = line.as_bytes();
     let mut i = 0;
@@ -64,6 +65,11 @@ pub fn tokenize(line: &str) -> PResult<Vec<Token<'_>>> {
         let col = i + 1;
         if c.is_ascii_whitespace() {
             i += 1;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            match line[i + 2..].find("*/") {
+                Some(e) => i += e + 4,
+                None => return Err(ParseError::new(col, "unterminated comment")),
+            }
         } else if c.is_ascii_alphabetic() || c == b'_' || c == b'.' && !next_is_digit(b, i) {
             let s = i;
             while i < b.len()

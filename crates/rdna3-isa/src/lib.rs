@@ -33,7 +33,7 @@ pub mod regs;
 pub mod special;
 pub mod table;
 
-pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand};
+pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcTy};
 pub use fields::Field;
 pub use format::Format;
 pub use inst::{DecodeError, Instruction};

@@ -4,7 +4,7 @@
 //! (`offset:`, `glc`, `format:`, ...) in any order; then the cross-operand rules llvm-mc-19
 //! enforces (register widths that depend on modifiers, `glc` on returning atomics, `gds`).
 
-use crate::def::{lookup_name, Flags, Imm, Implicit, Kind, SrcTy};
+use crate::def::{lookup_name, Flags, Imm, Implicit, Kind, Opcode, SrcTy};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
@@ -32,6 +32,36 @@ const INVALID_OPERAND: &str = "invalid operand for instruction";
 
 /// Parses one instruction statement (no label definition, no comment).
 pub fn parse_instruction(text: &str) -> PResult<Parsed> {
+    let first = parse_as(text, None);
+    // A VOP1/VOP2/VOPC mnemonic without suffix names the e32 form; where its operands do
+    // not fit it (a modifier, an SGPR where e32 takes a VGPR, an SGPR result), llvm-mc-19
+    // takes the `_e64` form.
+    let Err(e32_error) = first else {
+        return first;
+    };
+    let toks = tokenize(text)?;
+    let Some(Tok::Ident(m)) = toks.first().map(|t| &t.tok) else {
+        return Err(e32_error);
+    };
+    let lower = m.to_ascii_lowercase();
+    if lower.ends_with("_e32") {
+        return Err(e32_error);
+    }
+    let e64 = match lookup_name(&lower) {
+        Some(op) if matches!(op.def().format, Format::Vop1 | Format::Vop2 | Format::Vopc) => {
+            let base = op.def().name.strip_suffix("_e32").unwrap_or(op.def().name);
+            lookup_name(&format!("{base}_e64"))
+        }
+        _ => None,
+    };
+    match e64 {
+        Some(op) => parse_as(text, Some(op)).map_err(|_| e32_error),
+        None => Err(e32_error),
+    }
+}
+
+/// Parses a statement as the instruction its mnemonic names, or as `forced`.
+fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
     let toks = tokenize(text)?;
     let end_col = text.trim_end().len() + 1;
     let mut c = Cursor::new(toks, end_col);
@@ -51,7 +81,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
             (e64 == matches!(op.def().format, Format::Vinterp | Format::Vop3)).then_some(op)
         })
     });
-    let Some(opcode) = found else {
+    let Some(opcode) = forced.or(found) else {
         return err(mcol, "invalid instruction");
     };
     c.bump();
@@ -64,6 +94,8 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
         Format::Smem if !d.operands.is_empty() => inst.set(Field::Soffset, SGPR_NULL),
         Format::Flat | Format::Global | Format::Scratch => inst.set(Field::Saddr, SGPR_NULL),
         Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
+        // `v_cmpx_*_e64` writes EXEC only; llvm-mc-19 puts 0x7e (exec_lo) in its vdst.
+        Format::Vop3 if d.operand(Field::Vdst).is_none() => inst.set(Field::Vdst, 0x7e),
         _ => {}
     }
     // Does a returning atomic's destination appear? Count operands at bracket depth 0.
@@ -90,8 +122,8 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
         }
         first = false;
         if d.format == Format::Vop3
-            && d.flags.has(Flags::VOP3_MODS)
             && matches!(o.kind, Kind::VSrc(..))
+            && d.flags.neg_abs(source_index(o.field))
         {
             vop3_source(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut hints)?;
         } else {
@@ -109,6 +141,15 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
     modifiers(&mut c, &mut inst, &mut hints)?;
     check(&inst, &widths, rtn_present)?;
     Ok(Parsed { inst, hints, label })
+}
+
+/// Which VOP3 source (0-2) a field is.
+fn source_index(f: Field) -> usize {
+    match f {
+        Field::Src0 => 0,
+        Field::Src1 => 1,
+        _ => 2,
+    }
 }
 
 /// A VOP3 float source with its modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`,
@@ -409,8 +450,21 @@ fn operand(
         }
         Kind::Ssrc(n) => {
             let (code, lit) = ssrc(c, n, true)?;
+            if lit.is_some() && fmt == Format::Vop3 && field == Field::Src1 {
+                // `v_readlane_b32`/`v_writelane_b32`'s lane select takes no literal.
+                return err(col, INVALID_OPERAND);
+            }
             if let Some(l) = lit {
                 set_literal(inst, l, col)?;
+            }
+            inst.set(field, code);
+        }
+        Kind::LaneMask => {
+            // One SGPR (wave32): `vcc_lo`, `s6`, `m0`, `null`; llvm-mc-19 also takes
+            // `exec_lo`/`exec_hi` (printing them as invalid), but no constant.
+            let (code, lit) = ssrc(c, 1, true)?;
+            if lit.is_some() || code >= 128 {
+                return err(col, INVALID_OPERAND);
             }
             inst.set(field, code);
         }
@@ -779,10 +833,7 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
             "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
             "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Offen),
             "clamp" if fmt == Format::Vinterp => Some(Field::Clamp),
-            "clamp"
-                if fmt == Format::Vop3
-                    && (d.flags.has(Flags::VOP3_MODS) || d.flags.has(Flags::VOP3_CLAMP)) =>
-            {
+            "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_CLAMP) => {
                 // llvm-mc-19 wants clamp before the output modifier.
                 if inst.get(Field::Omod) != 0 {
                     return err(col, INVALID_OPERAND);
@@ -844,7 +895,7 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
                 inst.set(Field::WaitVdst, v as u32);
             }
             ("mul" | "div", Format::Vop3)
-                if d.flags.has(Flags::VOP3_MODS) && inst.get(Field::Omod) == 0 =>
+                if d.flags.has(Flags::VOP3_OMOD) && inst.get(Field::Omod) == 0 =>
             {
                 let v = int_in(c, 1, 4, "invalid output modifier")?;
                 let omod = match (name.as_str(), v) {
@@ -890,7 +941,12 @@ fn check_constant_bus(inst: &Instruction) -> PResult<()> {
         used.push((crate::regs::VCC_LO, 2));
     }
     for o in d.operands {
-        let Kind::VSrc(n, ty) = o.kind else { continue };
+        let (n, ty) = match o.kind {
+            Kind::VSrc(n, ty) => (n, ty),
+            Kind::LaneMask => (1, SrcTy::B32),
+            Kind::Ssrc(n) if d.format == Format::Vop3 => (n, SrcTy::B32),
+            _ => continue,
+        };
         let code = inst.get(o.field);
         let n = if matches!(ty, SrcTy::F64 | SrcTy::B64) {
             2
@@ -923,6 +979,16 @@ fn check_constant_bus(inst: &Instruction) -> PResult<()> {
 /// Rules that involve several operands or modifiers.
 fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> {
     let d = inst.def();
+    // e32 forms with 16-bit sources reach v0-v127 only (llvm-mc-19 prints others with an
+    // "Invalid register" comment and refuses to assemble them).
+    if matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc)
+        && d.operand(Field::Src0)
+            .is_some_and(|o| matches!(o.kind, Kind::VSrc(_, SrcTy::F16 | SrcTy::I16)))
+        && (inst.get(Field::Src0) >= 384
+            || d.operand(Field::Vsrc1).is_some() && inst.get(Field::Vsrc1) >= 128)
+    {
+        return err(1, "operands are not valid for this GPU or mode");
+    }
     let width_of = |f: Field| widths.vregs.iter().find(|(x, _, _)| *x == f).copied();
     match d.format {
         Format::Vop2

@@ -147,26 +147,34 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         {
             FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
         }
-        Kind::VSrc(n, ty) if d.format == Format::Vop3 && d.flags.has(Flags::VOP3_MODS) => {
+        Kind::VSrc(n, ty) if d.format == Format::Vop3 && d.flags.neg_abs(source_index(field)) => {
             let text = vsrc_text(inst, v, n, ty);
-            let i = match field {
-                Field::Src0 => 0,
-                Field::Src1 => 1,
-                _ => 2,
-            };
+            let i = source_index(field);
             let neg = inst.get(Field::Neg) >> i & 1 == 1;
             let abs = inst.get(Field::Abs) >> i & 1 == 1;
             source_modifiers(text, v, neg, abs)
         }
         Kind::VSrc(n, ty) => {
             let text = vsrc_text(inst, v, n, ty);
-            if matches!(ty, SrcTy::F16 | SrcTy::I16) && v >= 384 {
+            if matches!(ty, SrcTy::F16 | SrcTy::I16) && v >= 384 && d.format != Format::Vop3 {
                 format!("{text}/*Invalid register, operand has 'VS_32_Lo128' register class*/")
             } else {
                 text
             }
         }
         Kind::VLoHi(_) => lohi_name(v),
+        Kind::LaneMask => match v {
+            0..=125 => sreg_or_raw(v, 1),
+            126 | 127 => format!(
+                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+                sreg_or_raw(v, 1)
+            ),
+            256.. => format!(
+                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+                vreg_name(v - 256, 1)
+            ),
+            _ => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
+        },
         Kind::Implicit(Implicit::VccLo) => "vcc_lo".into(),
         Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
         Kind::VinterpSrc(i) => {
@@ -183,6 +191,15 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             }
         }
     })
+}
+
+/// Which VOP3 source (0-2) a field is.
+fn source_index(f: Field) -> usize {
+    match f {
+        Field::Src0 => 0,
+        Field::Src1 => 1,
+        _ => 2,
+    }
 }
 
 /// SMEM's last operand: llvm-mc-19 prints the `soffset` register unless it is `null` with a

@@ -17,7 +17,6 @@ mod step;
 mod valu;
 mod vector_mem;
 mod vinterp;
-mod vop3;
 
 use std::collections::HashMap;
 

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
-use super::{salu, valu, vinterp, vop3, Counter, Device, Pending, RunConfig, RunError, Waiting};
+use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
 use crate::wave::Wave;
@@ -138,12 +138,8 @@ impl Device {
             Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
                 end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
             }
-            Format::Vop1 | Format::Vop2 | Format::Vopc => {
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
-            }
-            Format::Vop3 => {
-                vop3::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
             }
             Format::Vinterp => {

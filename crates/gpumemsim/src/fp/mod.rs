@@ -36,6 +36,7 @@
 //! arithmetic).
 
 mod add;
+pub mod arith;
 mod cmpstore;
 mod select;
 pub mod valu;

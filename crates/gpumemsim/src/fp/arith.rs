@@ -1,0 +1,429 @@
+//! Vector-ALU float arithmetic on raw bits, per AMD's RDNA3 pseudocode
+//! (`../shared/reference/rdna3-isa-pseudocode.txt`), for f32 and f64.
+//!
+//! Rules every function here follows (MODE decides the denormal control; rounding is
+//! round-to-nearest-even, the only FP_ROUND the executor runs):
+//! - **Denormals:** an input is read as ±0 (sign kept) when `ctl.flush_input`, a denormal
+//!   result written as ±0 when `ctl.flush_output`.
+//! - **NaN:** arithmetic with a NaN input returns the first NaN input in source order,
+//!   quieted (payload kept); a NaN made from non-NaN inputs (∞ − ∞, 0 × ∞) is the canonical
+//!   quiet NaN. This is our reading: the pseudocode writes the IEEE operation and names no
+//!   NaN-selection rule for these opcodes.
+//! - **Transcendental approximations** (`v_rcp_*`, `v_rsq_*`, `v_sqrt_*`): the hardware
+//!   gives a result within 1 ulp; we give the correctly rounded one (computed in f64 for
+//!   f32, or by the host's correctly rounded `sqrt` and division for f64), a named choice:
+//!   no public document gives the hardware's tables. Integer division sequences clang emits
+//!   (`v_rcp_iflag_f32` plus correction steps) give exact results either way.
+//! - **min/max:** exactly the pseudocode of `V_MIN_F32`/`V_MAX_F32`: −0 < +0; in IEEE mode a
+//!   signalling NaN input returns it quieted and a quiet NaN loses to a number; otherwise any
+//!   NaN loses to a number.
+
+use super::DenormCtl;
+
+/// f32 quiet bit.
+const QUIET32: u32 = 0x0040_0000;
+/// f64 quiet bit.
+const QUIET64: u64 = 0x0008_0000_0000_0000;
+/// The canonical quiet NaN (f32).
+pub const NAN32: u32 = 0x7fc0_0000;
+/// The canonical quiet NaN (f64).
+pub const NAN64: u64 = 0x7ff8_0000_0000_0000;
+
+/// `x` read as ±0 when it is a denormal and `on`.
+#[inline]
+pub fn flush32(x: u32, on: bool) -> u32 {
+    if on && x & 0x7f80_0000 == 0 {
+        x & 0x8000_0000
+    } else {
+        x
+    }
+}
+
+/// `x` read as ±0 when it is a denormal and `on` (f64).
+#[inline]
+pub fn flush64(x: u64, on: bool) -> u64 {
+    if on && x & 0x7ff0_0000_0000_0000 == 0 {
+        x & 0x8000_0000_0000_0000
+    } else {
+        x
+    }
+}
+
+#[inline]
+fn is_nan32(x: u32) -> bool {
+    x & 0x7fff_ffff > 0x7f80_0000
+}
+
+#[inline]
+fn is_nan64(x: u64) -> bool {
+    x & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000
+}
+
+/// The result of an f32 operation on (already flushed) inputs `ins`: the first NaN input
+/// quieted, else `op`'s result with a NaN canonicalised and a denormal flushed per `ctl`.
+#[inline]
+fn finish32(ins: &[u32], ctl: DenormCtl, op: impl FnOnce() -> f32) -> u32 {
+    for &x in ins {
+        if is_nan32(x) {
+            return x | QUIET32;
+        }
+    }
+    let r = op();
+    if r.is_nan() {
+        return NAN32;
+    }
+    flush32(r.to_bits(), ctl.flush_output)
+}
+
+#[inline]
+fn finish64(ins: &[u64], ctl: DenormCtl, op: impl FnOnce() -> f64) -> u64 {
+    for &x in ins {
+        if is_nan64(x) {
+            return x | QUIET64;
+        }
+    }
+    let r = op();
+    if r.is_nan() {
+        return NAN64;
+    }
+    flush64(r.to_bits(), ctl.flush_output)
+}
+
+/// A binary f32 operation (`+`, `-`, `×`) under the rules above.
+#[inline]
+pub fn bin32(a: u32, b: u32, ctl: DenormCtl, op: fn(f32, f32) -> f32) -> u32 {
+    let (a, b) = (flush32(a, ctl.flush_input), flush32(b, ctl.flush_input));
+    finish32(&[a, b], ctl, || op(f32::from_bits(a), f32::from_bits(b)))
+}
+
+/// A binary f64 operation under the rules above.
+#[inline]
+pub fn bin64(a: u64, b: u64, ctl: DenormCtl, op: fn(f64, f64) -> f64) -> u64 {
+    let (a, b) = (flush64(a, ctl.flush_input), flush64(b, ctl.flush_input));
+    finish64(&[a, b], ctl, || op(f64::from_bits(a), f64::from_bits(b)))
+}
+
+/// A unary f32 operation under the rules above.
+#[inline]
+pub fn un32(a: u32, ctl: DenormCtl, op: fn(f32) -> f32) -> u32 {
+    let a = flush32(a, ctl.flush_input);
+    finish32(&[a], ctl, || op(f32::from_bits(a)))
+}
+
+/// A unary f64 operation under the rules above.
+#[inline]
+pub fn un64(a: u64, ctl: DenormCtl, op: fn(f64) -> f64) -> u64 {
+    let a = flush64(a, ctl.flush_input);
+    finish64(&[a], ctl, || op(f64::from_bits(a)))
+}
+
+/// Fused `a × b + c` in f32 (one rounding; IEEE's fusedMultiplyAdd, which the host's
+/// `mul_add` computes exactly).
+#[inline]
+pub fn fma32(a: u32, b: u32, c: u32, ctl: DenormCtl) -> u32 {
+    let f = |x| flush32(x, ctl.flush_input);
+    let (a, b, c) = (f(a), f(b), f(c));
+    finish32(&[a, b, c], ctl, || {
+        f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c))
+    })
+}
+
+/// Fused `a × b + c` in f64.
+#[inline]
+pub fn fma64(a: u64, b: u64, c: u64, ctl: DenormCtl) -> u64 {
+    let f = |x| flush64(x, ctl.flush_input);
+    let (a, b, c) = (f(a), f(b), f(c));
+    finish64(&[a, b, c], ctl, || {
+        f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c))
+    })
+}
+
+/// `V_MUL_DX9_ZERO_F32`: like `×`, but 0 × anything (∞ and NaN included) is +0.
+pub fn mul_dx9_zero32(a: u32, b: u32, ctl: DenormCtl) -> u32 {
+    let (fa, fb) = (flush32(a, ctl.flush_input), flush32(b, ctl.flush_input));
+    if fa & 0x7fff_ffff == 0 || fb & 0x7fff_ffff == 0 {
+        return 0;
+    }
+    bin32(a, b, ctl, |x, y| x * y)
+}
+
+/// `V_MIN_F32` (`max == false`) or `V_MAX_F32` per the pseudocode, on f32 or f64 bits
+/// widened to u64 (`bits` 32 or 64), with −0 < +0.
+fn minmax(a: u64, b: u64, max: bool, ieee: bool, bits: u32) -> u64 {
+    let wide = bits == 64;
+    let nan = |x: u64| {
+        if wide {
+            is_nan64(x)
+        } else {
+            is_nan32(x as u32)
+        }
+    };
+    let quiet = if wide { QUIET64 } else { QUIET32 as u64 };
+    let sign = if wide { 1u64 << 63 } else { 1 << 31 };
+    let to_f64 = |x: u64| {
+        if wide {
+            f64::from_bits(x)
+        } else {
+            f32::from_bits(x as u32) as f64
+        }
+    };
+    let snan = |x: u64| nan(x) && x & quiet == 0;
+    let qnan = |x: u64| nan(x) && x & quiet != 0;
+    if ieee {
+        if snan(a) {
+            return a | quiet;
+        }
+        if snan(b) {
+            return b | quiet;
+        }
+        if qnan(b) {
+            return a;
+        }
+        if qnan(a) {
+            return b;
+        }
+    } else {
+        if nan(b) {
+            return a;
+        }
+        if nan(a) {
+            return b;
+        }
+    }
+    let (fa, fb) = (to_f64(a), to_f64(b));
+    let both_zero = fa == 0.0 && fb == 0.0;
+    let (sa, sb) = (a & sign != 0, b & sign != 0);
+    let pick_a = if max {
+        fa > fb || both_zero && !sa && sb
+    } else {
+        fa < fb || both_zero && sa && !sb
+    };
+    if pick_a {
+        a
+    } else {
+        b
+    }
+}
+
+/// `V_MIN_F32`/`V_MAX_F32` with inputs flushed per `ctl` (the result is one of them).
+pub fn minmax32(a: u32, b: u32, max: bool, ieee: bool, ctl: DenormCtl) -> u32 {
+    let (a, b) = (flush32(a, ctl.flush_input), flush32(b, ctl.flush_input));
+    minmax(a as u64, b as u64, max, ieee, 32) as u32
+}
+
+/// `V_MIN_F64`/`V_MAX_F64`.
+pub fn minmax64(a: u64, b: u64, max: bool, ieee: bool, ctl: DenormCtl) -> u64 {
+    let (a, b) = (flush64(a, ctl.flush_input), flush64(b, ctl.flush_input));
+    minmax(a, b, max, ieee, 64)
+}
+
+/// `V_FRACT_F32`: `x − floor(x)` (the pseudocode's formula: ±∞ gives NaN, a NaN itself).
+pub fn fract32(a: u32, ctl: DenormCtl) -> u32 {
+    un32(a, ctl, |x| x + -x.floor())
+}
+
+/// `V_FRACT_F64`.
+pub fn fract64(a: u64, ctl: DenormCtl) -> u64 {
+    un64(a, ctl, |x| x + -x.floor())
+}
+
+/// `V_FREXP_MANT_F32`: the significand in [0.5, 1) with the input's sign; ±∞ and NaN
+/// unchanged; ±0 stays ±0.
+pub fn frexp_mant32(a: u32, ctl: DenormCtl) -> u32 {
+    let a = flush32(a, ctl.flush_input);
+    if a & 0x7f80_0000 == 0x7f80_0000 || a & 0x7fff_ffff == 0 {
+        return a;
+    }
+    let (m, _) = frexp(f32::from_bits(a) as f64);
+    flush32((m as f32).to_bits(), ctl.flush_output)
+}
+
+/// `V_FREXP_EXP_I32_F32`: the exponent e with x = m × 2^e, m in [0.5, 1); 0 for ±∞, NaN, ±0.
+pub fn frexp_exp32(a: u32, ctl: DenormCtl) -> u32 {
+    let a = flush32(a, ctl.flush_input);
+    if a & 0x7f80_0000 == 0x7f80_0000 || a & 0x7fff_ffff == 0 {
+        return 0;
+    }
+    frexp(f32::from_bits(a) as f64).1 as u32
+}
+
+/// `V_FREXP_MANT_F64`.
+pub fn frexp_mant64(a: u64, ctl: DenormCtl) -> u64 {
+    let a = flush64(a, ctl.flush_input);
+    if a & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 || a << 1 == 0 {
+        return a;
+    }
+    frexp(f64::from_bits(a)).0.to_bits()
+}
+
+/// `V_FREXP_EXP_I32_F64`.
+pub fn frexp_exp64(a: u64, ctl: DenormCtl) -> u32 {
+    let a = flush64(a, ctl.flush_input);
+    if a & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 || a << 1 == 0 {
+        return 0;
+    }
+    frexp(f64::from_bits(a)).1 as u32
+}
+
+/// (m, e) with x = m × 2^e and |m| in [0.5, 1), for finite nonzero x.
+fn frexp(x: f64) -> (f64, i32) {
+    let mut bits = x.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i32;
+    let mut adjust = 0;
+    if e == 0 {
+        // Denormal: scale up by 2^64 first.
+        bits = (x * f64::from_bits(0x43f0_0000_0000_0000)).to_bits();
+        e = ((bits >> 52) & 0x7ff) as i32;
+        adjust = -64;
+    }
+    let m = f64::from_bits(bits & !(0x7ff << 52) | (1022u64 << 52));
+    (m, e - 1022 + adjust)
+}
+
+/// f32 → i32 as `V_CVT_I32_F32`: truncate toward zero, saturate, NaN → 0.
+#[inline]
+pub fn f32_to_i32(a: u32, ctl: DenormCtl) -> u32 {
+    f32::from_bits(flush32(a, ctl.flush_input)) as i32 as u32
+}
+
+/// f32 → u32 as `V_CVT_U32_F32`: truncate, saturate (negative → 0), NaN → 0.
+#[inline]
+pub fn f32_to_u32(a: u32, ctl: DenormCtl) -> u32 {
+    f32::from_bits(flush32(a, ctl.flush_input)) as u32
+}
+
+/// Applies the VOP3 output modifier (1 ×2, 2 ×4, 3 ÷2) and `clamp` to an f32 result.
+/// Clamp takes the result to [+0, 1.0]; a NaN becomes +0 when MODE.DX10_CLAMP is set, else
+/// stays (our reading of the MODE bit's description).
+pub fn out_mods32(r: u32, omod: u32, clamp: bool, dx10: bool, ctl: DenormCtl) -> u32 {
+    let mut r = r;
+    if omod != 0 && !is_nan32(r) {
+        let k = [1.0f32, 2.0, 4.0, 0.5][omod as usize & 3];
+        r = flush32((f32::from_bits(r) * k).to_bits(), ctl.flush_output);
+    }
+    if clamp {
+        if is_nan32(r) {
+            return if dx10 { 0 } else { r };
+        }
+        let f = f32::from_bits(r);
+        if f <= 0.0 {
+            return 0;
+        }
+        if f >= 1.0 {
+            return 0x3f80_0000;
+        }
+    }
+    r
+}
+
+/// The output modifier and clamp for an f64 result.
+pub fn out_mods64(r: u64, omod: u32, clamp: bool, dx10: bool, ctl: DenormCtl) -> u64 {
+    let mut r = r;
+    if omod != 0 && !is_nan64(r) {
+        let k = [1.0f64, 2.0, 4.0, 0.5][omod as usize & 3];
+        r = flush64((f64::from_bits(r) * k).to_bits(), ctl.flush_output);
+    }
+    if clamp {
+        if is_nan64(r) {
+            return if dx10 { 0 } else { r };
+        }
+        let f = f64::from_bits(r);
+        if f <= 0.0 {
+            return 0;
+        }
+        if f >= 1.0 {
+            return 1.0f64.to_bits();
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const N: DenormCtl = DenormCtl::FLUSH_NONE;
+    const F: DenormCtl = DenormCtl::FLUSH_ALL;
+
+    #[test]
+    fn min_and_max_order_signed_zeros_and_nans_as_the_pseudocode() {
+        let (pz, nz, one) = (0u32, 0x8000_0000u32, 0x3f80_0000u32);
+        let (qnan, snan) = (0x7fc0_0001u32, 0x7f80_0001u32);
+        assert_eq!(minmax32(pz, nz, false, true, N), nz, "min(+0, -0) = -0");
+        assert_eq!(minmax32(nz, pz, false, true, N), nz);
+        assert_eq!(minmax32(pz, nz, true, true, N), pz, "max(+0, -0) = +0");
+        assert_eq!(
+            minmax32(qnan, one, false, true, N),
+            one,
+            "a quiet NaN loses"
+        );
+        assert_eq!(minmax32(one, qnan, true, true, N), one);
+        assert_eq!(
+            minmax32(snan, one, false, true, N),
+            snan | QUIET32,
+            "IEEE: sNaN quieted"
+        );
+        assert_eq!(
+            minmax32(snan, one, false, false, N),
+            one,
+            "non-IEEE: any NaN loses"
+        );
+        assert_eq!(
+            minmax64(1.0f64.to_bits(), 2.0f64.to_bits(), true, true, N),
+            2.0f64.to_bits()
+        );
+    }
+
+    #[test]
+    fn arithmetic_nans_denormals_and_rounding() {
+        let den = 0x0000_0001u32;
+        assert_eq!(bin32(den, 0, F, |x, y| x + y), 0, "flushed input");
+        assert_eq!(bin32(den, 0, N, |x, y| x + y), den, "kept denormal");
+        assert_eq!(
+            bin32(0x7f80_0000, 0xff80_0000, N, |x, y| x + y),
+            NAN32,
+            "inf - inf"
+        );
+        assert_eq!(
+            bin32(0x7f80_0001, 0x7fc0_0002, N, |x, y| x + y),
+            0x7fc0_0001,
+            "first NaN quieted"
+        );
+        assert_eq!(
+            fma32(0x3f80_0001, 0x3f80_0001, 0xbf80_0002, N),
+            0x2880_0000,
+            "one rounding: 2^-46"
+        );
+        assert_eq!(fract32((-0.25f32).to_bits(), N), 0.75f32.to_bits());
+        assert_eq!(frexp_mant32(8.0f32.to_bits(), N), 0.5f32.to_bits());
+        assert_eq!(frexp_exp32(8.0f32.to_bits(), N), 4);
+        assert_eq!(
+            frexp_exp32(1, N),
+            (-148i32) as u32,
+            "the smallest denormal is 0.5 × 2^-148"
+        );
+        assert_eq!(frexp_exp64(3.0f64.to_bits(), N), 2);
+        assert_eq!(f32_to_i32(0xcf80_0000, N), i32::MIN as u32, "saturates");
+        assert_eq!(f32_to_u32((-1.0f32).to_bits(), N), 0);
+        assert_eq!(mul_dx9_zero32(0, 0x7f80_0000, N), 0, "0 × inf = +0");
+    }
+
+    #[test]
+    fn output_modifiers_and_clamp() {
+        let r = 0.75f32.to_bits();
+        assert_eq!(out_mods32(r, 1, false, true, N), 1.5f32.to_bits());
+        assert_eq!(out_mods32(r, 1, true, true, N), 1.0f32.to_bits());
+        assert_eq!(out_mods32(r, 3, false, true, N), 0.375f32.to_bits());
+        assert_eq!(out_mods32((-2.0f32).to_bits(), 0, true, true, N), 0);
+        assert_eq!(
+            out_mods32(NAN32, 0, true, true, N),
+            0,
+            "DX10 clamp: NaN to 0"
+        );
+        assert_eq!(out_mods32(NAN32, 0, true, false, N), NAN32);
+        assert_eq!(
+            out_mods64(0.75f64.to_bits(), 2, true, true, N),
+            1.0f64.to_bits()
+        );
+    }
+}
