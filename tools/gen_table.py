@@ -363,8 +363,45 @@ def survey_vop3():
         flags += ['VOP3_OMOD'] if m['omod'] else []
         rows.append(('Vop3', r['op'], r['name'], ops, flags))
 
+VOPD_OPS = ['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32',
+            'v_dual_sub_f32', 'v_dual_subrev_f32', 'v_dual_mul_dx9_zero_f32', 'v_dual_mov_b32', 'v_dual_cndmask_b32',
+            'v_dual_max_f32', 'v_dual_min_f32', 'v_dual_dot2acc_f32_f16', 'v_dual_dot2acc_f32_bf16',
+            None, None, 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32']
+
+def survey_vopd():
+    """VOPD's component operations, one row each by its OPY code (OPX 0-13 are the same
+    operations). Each name and operand order is checked here: llvm-mc-19 disassembles a word
+    with the operation as X (where it can be) and as Y, `v_dual_mov_b32` the other half."""
+    def word(opx, opy, lit=False):
+        # X: v6 = f(v1 or the literal, v2); Y: v7 = g(v3, v5); a mov has no vsrc1 (it must be 0).
+        w0 = 0xc8000000 | opx << 22 | opy << 17 | (0xff if lit else 0x101) | (0 if opx == 8 else 2) << 9
+        w1 = (0x103) | (0 if opy == 8 else 5) << 9 | 3 << 17 | 6 << 24
+        b = list(w0.to_bytes(4, 'little')) + list(w1.to_bytes(4, 'little'))
+        if lit:
+            b += [0x78, 0x56, 0x34, 0x12]
+        return b
+    for opy, name in enumerate(VOPD_OPS):
+        if name is None:
+            continue
+        k = 'fmaak' in name or 'fmamk' in name
+        texts = [dis(word(8, opy, k))] + ([dis(word(opy, 8, k))] if opy < 14 else [])
+        if texts[0] is None:
+            continue   # v_dual_dot2acc_f32_bf16: gfx1100 has no such component
+        for t in texts:
+            assert t is not None and name in t, (name, t)
+        if name == 'v_dual_mov_b32':
+            ops = [('Vdst', 'V(1)'), ('Src0', 'VSrc(1, B32)')]
+        elif 'fmaak' in name:
+            ops = [('Vdst', 'V(1)'), ('Src0', 'VSrc(1, B32)'), ('Vsrc1', 'V(1)'), ('Literal', 'LitK')]
+        elif 'fmamk' in name:
+            ops = [('Vdst', 'V(1)'), ('Src0', 'VSrc(1, B32)'), ('Literal', 'LitK'), ('Vsrc1', 'V(1)')]
+        else:
+            ty = 'PackedF16' if 'dot2acc' in name else 'B32'
+            ops = [('Vdst', 'V(1)'), ('Src0', 'VSrc(1, %s)' % ty), ('Vsrc1', 'V(1)')]
+        rows.append(('Vopd', opy, name, ops, []))
+
 def main():
-    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32(); survey_vop3()
+    survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32(); survey_vop3(); survey_vopd()
     print('//! THE instruction table of gfx1100 for the formats in scope: one line per instruction.')
     print('//!')
     print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')

@@ -299,7 +299,13 @@ fn index() -> &'static Index {
     INDEX.get_or_init(|| {
         let mut by_op: Vec<Vec<u16>> = vec![Vec::new(); ALL_FORMATS.len()];
         for f in ALL_FORMATS {
-            by_op[f.index()] = vec![NONE; 1 << f.op_range().width];
+            // VOPD's entries are numbered by the 5-bit OPY (its OPX field is 4 bits).
+            let width = if f == Format::Vopd {
+                5
+            } else {
+                f.op_range().width
+            };
+            by_op[f.index()] = vec![NONE; 1 << width];
         }
         let mut by_name = HashMap::with_hasher(FnvBuild::default());
         for (i, d) in INSTRUCTIONS.iter().enumerate() {

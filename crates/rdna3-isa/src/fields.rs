@@ -93,10 +93,19 @@ pub enum Field {
     Abs,
     /// VOP3 output modifier: 1 ×2, 2 ×4, 3 ÷2.
     Omod,
+    /// VOPD: the Y component's opcode (the X one is [`Field::Op`]).
+    OpY,
+    /// VOPD: the Y component's source 0 (9 bits; X uses [`Field::Src0`]).
+    Src0Y,
+    /// VOPD: the Y component's VGPR source 1 (X uses [`Field::Vsrc1`]).
+    Vsrc1Y,
+    /// VOPD: the Y component's destination VGPR, bits [7:1] (bit 0 is the complement of
+    /// bit 0 of the X destination, [`Field::Vdst`]).
+    VdstY,
 }
 
 /// Number of [`Field`] variants.
-pub const FIELD_COUNT: usize = Field::Omod as usize + 1;
+pub const FIELD_COUNT: usize = Field::VdstY as usize + 1;
 
 impl Field {
     /// The field's name as `gpumemsim explain` shows it.
@@ -147,6 +156,10 @@ impl Field {
             Vsrc1 => "vsrc1",
             Abs => "abs",
             Omod => "omod",
+            OpY => "opy",
+            Src0Y => "src0y",
+            Vsrc1Y => "vsrc1y",
+            VdstY => "vdsty",
         }
     }
 }

@@ -78,10 +78,14 @@ pub enum Format {
     Vopc,
     /// Vector ALU, up to three sources with modifiers (64-bit encoding).
     Vop3,
+    /// Dual issue: two vector-ALU operations, X and Y, in one 64-bit word (`v_dual_*`).
+    /// The table lists each component operation once, by its Y opcode (the X opcodes 0-13
+    /// are the same numbers); [`Field::Op`] holds OPX and [`Field::OpY`] OPY.
+    Vopd,
 }
 
 /// Number of formats.
-pub const FORMAT_COUNT: usize = 18;
+pub const FORMAT_COUNT: usize = 19;
 
 /// All formats, in decode-priority order.
 pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
@@ -103,6 +107,7 @@ pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
     Format::Vop1,
     Format::Vop2,
     Format::Vop3,
+    Format::Vopd,
 ];
 
 static SOP2: Layout = Layout {
@@ -284,6 +289,21 @@ static VOP1: Layout = Layout {
     ident: 0x7e00_0000,
     fields: &[br(Src0, 0, 9), br(Op, 9, 8), br(Vdst, 17, 8)],
 };
+static VOPD: Layout = Layout {
+    size: 8,
+    ident_mask: 0xfc00_0000,
+    ident: 0xc800_0000,
+    fields: &[
+        br(Src0, 0, 9),
+        br(Vsrc1, 9, 8),
+        br(OpY, 17, 5),
+        br(Op, 22, 4),
+        br(Src0Y, 32, 9),
+        br(Vsrc1Y, 41, 8),
+        br(VdstY, 49, 7),
+        br(Vdst, 56, 8),
+    ],
+};
 static VOP2: Layout = Layout {
     size: 4,
     ident_mask: 0x8000_0000,
@@ -345,6 +365,7 @@ impl Format {
             Format::Vop2 => &VOP2,
             Format::Vopc => &VOPC,
             Format::Vop3 => &VOP3,
+            Format::Vopd => &VOPD,
         }
     }
 
@@ -378,6 +399,7 @@ impl Format {
             Format::Vop2 => "VOP2",
             Format::Vopc => "VOPC",
             Format::Vop3 => "VOP3",
+            Format::Vopd => "VOPD",
         }
     }
 
@@ -403,6 +425,7 @@ impl Format {
         Some(match first >> 26 {
             0b11_0110 => Format::Ds,
             0b11_0101 => Format::Vop3,
+            0b11_0010 => Format::Vopd,
             0b11_0111 => match (first >> 16) & 3 {
                 0 => Format::Flat,
                 1 => Format::Scratch,
@@ -445,6 +468,7 @@ impl Format {
             Format::Vop2 => (25, 6),
             Format::Vopc => (17, 8),
             Format::Vop3 => (16, 10),
+            Format::Vopd => (22, 4),
         };
         br(Field::Op, lo, width)
     }

@@ -181,7 +181,56 @@ fn accept(op: Opcode) -> &'static Accept {
     &ACCEPT.get_or_init(|| INSTRUCTIONS.iter().map(accept_rules).collect())[op.0 as usize]
 }
 
+/// VOPD: the X operation is `x` (OPX 0-13); the Y one, [`Instruction::vopd_y`], must
+/// exist; a literal follows when either takes K or reads one as src0; a component without
+/// `vsrc1` (`v_dual_mov_b32`) needs that field 0 (llvm-mc-19 rejects the word otherwise).
+fn decode_vopd(bytes: &[u8], x: Opcode, word: u64) -> Result<(Instruction, usize), DecodeError> {
+    let mut inst = Instruction {
+        opcode: x,
+        word,
+        literal: None,
+    };
+    if x.def().opcode > 13 {
+        return Err(DecodeError::Invalid);
+    }
+    let y = inst.vopd_y().ok_or(DecodeError::Invalid)?;
+    let mut lit = false;
+    for (d, src0, vsrc1) in [
+        (x.def(), Field::Src0, Field::Vsrc1),
+        (y.def(), Field::Src0Y, Field::Vsrc1Y),
+    ] {
+        lit |= d.operands.iter().any(|o| o.kind == Kind::LitK) || inst.get(src0) == SRC_LITERAL;
+        if d.operand(Field::Vsrc1).is_none() && inst.get(vsrc1) != 0 {
+            return Err(DecodeError::Invalid);
+        }
+        // (`src_lds_direct`, 254, decodes and assembles in VOPD, unlike in VOP3.)
+        if matches!(inst.get(src0), 209..=234 | 249 | 250) {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    if lit {
+        let l = bytes.get(8..12).ok_or(DecodeError::Truncated)?;
+        inst.literal = Some(u32::from_le_bytes([l[0], l[1], l[2], l[3]]));
+        return Ok((inst, 12));
+    }
+    Ok((inst, 8))
+}
+
 impl Instruction {
+    /// VOPD: the Y component's table entry (by the OPY field).
+    pub fn vopd_y(&self) -> Option<Opcode> {
+        if self.def().format != Format::Vopd {
+            return None;
+        }
+        lookup_opcode(Format::Vopd, self.get(Field::OpY))
+    }
+
+    /// VOPD: the Y component's destination VGPR (`vdsty` bits [7:1], bit 0 the complement
+    /// of the X destination's bit 0).
+    pub fn vopd_vdst_y(&self) -> u32 {
+        self.get(Field::VdstY) << 1 | (!self.get(Field::Vdst) & 1)
+    }
+
     /// An instruction with every field 0 (except the opcode and FLAT segment).
     pub fn new(opcode: Opcode) -> Instruction {
         let d = opcode.def();
@@ -232,6 +281,13 @@ impl Instruction {
     /// Whether an operand uses the literal dword.
     pub fn needs_literal(&self) -> bool {
         let a = accept(self.opcode);
+        if let Some(y) = self.vopd_y() {
+            if y.def().operands.iter().any(|o| o.kind == Kind::LitK)
+                || self.get(Field::Src0Y) == SRC_LITERAL
+            {
+                return true;
+            }
+        }
         a.always_literal
             || a.literal_src.iter().any(|&(lo, width)| {
                 width != 0 && (self.word >> lo) & ((1 << width) - 1) == SRC_LITERAL as u64
@@ -295,6 +351,9 @@ impl Instruction {
             if matches!(src0, 233 | 234 | 250) {
                 return Err(DecodeError::Invalid);
             }
+        }
+        if format == Format::Vopd {
+            return decode_vopd(bytes, opcode, word);
         }
         if format == Format::Vop3 {
             // Source codes 209-234, 249, 250 and 254 name nothing a VOP3 source can be

@@ -35,6 +35,9 @@ pub fn print(inst: &Instruction) -> String {
 /// Canonical text of `inst` as llvm-mc-19 prints it after assembling text with `hints`.
 pub fn print_with(inst: &Instruction, hints: Hints) -> String {
     let d = inst.def();
+    if d.format == Format::Vopd {
+        return print_vopd(inst);
+    }
     let mut out = String::with_capacity(48);
     out.push_str(d.name);
     let mut first = true;
@@ -48,6 +51,52 @@ pub fn print_with(inst: &Instruction, hints: Hints) -> String {
     }
     modifiers(inst, hints, &mut out);
     out
+}
+
+/// `X :: Y`: each component as its operands say, Y's read from the Y fields.
+fn print_vopd(inst: &Instruction) -> String {
+    let mut out = String::with_capacity(64);
+    let y = inst.vopd_y();
+    // With K in either half, every literal prints by the 32-bit rules (llvm-mc-19 then
+    // shows a packed-f16 source's literal as for a b32 one).
+    let with_k = [Some(inst.opcode), y]
+        .iter()
+        .flatten()
+        .any(|op| op.def().operands.iter().any(|o| o.kind == Kind::LitK));
+    for (i, op) in [Some(inst.opcode), y].into_iter().enumerate() {
+        let Some(op) = op else { break };
+        let d = op.def();
+        if i == 1 {
+            out.push_str(" :: ");
+        }
+        out.push_str(d.name);
+        for (j, o) in d.operands.iter().enumerate() {
+            out.push_str(if j == 0 { " " } else { ", " });
+            let ty = match o.kind {
+                Kind::VSrc(_, ty) if !with_k => ty,
+                _ => SrcTy::B32,
+            };
+            let text = match (i, o.field) {
+                (1, Field::Vdst) => vreg_name(inst.vopd_vdst_y(), 1),
+                (1, Field::Src0) => ssrc_or_vgpr(inst, inst.get(Field::Src0Y), ty),
+                (1, Field::Vsrc1) => vreg_name(inst.get(Field::Vsrc1Y), 1),
+                (_, Field::Src0) => ssrc_or_vgpr(inst, inst.get(Field::Src0), ty),
+                (_, Field::Literal) => format!("0x{:x}", inst.literal.unwrap_or(0)),
+                (_, f) => vreg_name(inst.get(f), 1),
+            };
+            out.push_str(&text);
+        }
+    }
+    out
+}
+
+/// A 9-bit vector-ALU source of 32 bits: a VGPR (256+) or a scalar source.
+fn ssrc_or_vgpr(inst: &Instruction, v: u32, ty: SrcTy) -> String {
+    match v {
+        256.. => vreg_name(v - 256, 1),
+        254 => "src_lds_direct".into(),
+        _ => vsrc_text(inst, v, 1, ty),
+    }
 }
 
 fn sreg_or_raw(code: u32, dwords: u8) -> String {

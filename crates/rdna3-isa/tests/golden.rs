@@ -192,3 +192,22 @@ fn llvm_reference_encodings_disassemble_to_llvm_mc_19_text() {
     }
     report("reference encodings (disassemble)", rows.len(), &fails);
 }
+
+#[test]
+fn vopd_words_disassemble_to_llvm_mc_19_text() {
+    // tools/survey_vopd.py --golden: every OPX × OPY pair with varied operands and literals,
+    // plus invalid words.
+    let rows = golden("vopd.txt");
+    let mut fails = Vec::new();
+    for r in &rows {
+        let mut got = disasm_text(&bytes_of(&r[0]));
+        // The golden calls a word that is one instruction plus trailing bytes invalid.
+        if got.starts_with("<decoded") {
+            got = "<invalid>".into();
+        }
+        if norm(&got) != norm(&r[1]) {
+            fails.push(format!("{}\n   llvm: {}\n   ours: {}", r[0], r[1], got));
+        }
+    }
+    report("vopd.txt (disassemble)", rows.len(), &fails);
+}

@@ -142,6 +142,10 @@ impl Device {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
             }
+            Format::Vopd => {
+                valu::execute_vopd(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = t.valu;
+            }
             Format::Vinterp => {
                 // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值).
                 self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));

@@ -1189,6 +1189,94 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     Ok(())
 }
 
+/// One component of a VOPD instruction: its operation and where its operands live.
+struct Component {
+    op: Op,
+    vdst: u32,
+    src0: Loc,
+    /// The VGPR `vsrc1` (absent for `v_dual_mov_b32`).
+    vsrc1: Option<u32>,
+}
+
+fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ValuError> {
+    let opcode = if y {
+        inst.vopd_y().ok_or(ValuError::Unimplemented)?
+    } else {
+        inst.opcode
+    };
+    let d = opcode.def();
+    let base = d
+        .name
+        .strip_prefix("v_dual_")
+        .ok_or(ValuError::Unimplemented)?;
+    let op = op_of(&format!("v_{base}")).ok_or(ValuError::Unimplemented)?;
+    let (vdst, src0, vsrc1) = if y {
+        (
+            inst.vopd_vdst_y(),
+            inst.get(Field::Src0Y),
+            inst.get(Field::Vsrc1Y),
+        )
+    } else {
+        (
+            inst.get(Field::Vdst),
+            inst.get(Field::Src0),
+            inst.get(Field::Vsrc1),
+        )
+    };
+    let src0 = if src0 >= 256 {
+        Loc::Vgpr(src0 - 256)
+    } else {
+        Loc::Uniform(w.ssrc32(src0, inst.literal) as u64)
+    };
+    let vsrc1 = d.operand(Field::Vsrc1).map(|_| vsrc1);
+    Ok(Component {
+        op,
+        vdst,
+        src0,
+        vsrc1,
+    })
+}
+
+/// Executes a VOPD instruction: both operations read their sources, for every lane in
+/// EXEC, before either writes (they issue together), as their e32 forms do (`v_dual_fmac`
+/// accumulates into its destination, `v_dual_cndmask` selects by VCC, `fmaak`/`fmamk` take
+/// the literal K).
+pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    let parts = [component(inst, w, false)?, component(inst, w, true)?];
+    if parts.iter().any(|p| p.op.rounds()) && w.mode & 0xf != 0 {
+        return Err(ValuError::Unimplemented);
+    }
+    let ctx = Ctx {
+        ctl32: DenormCtl::from_mode_f32(w.mode),
+        ctl64: DenormCtl::from_mode_f64(w.mode),
+        ieee: w.mode >> 9 & 1 == 1,
+        k: inst.literal.unwrap_or(0),
+    };
+    let vcc = w.vcc();
+    let exec = w.exec();
+    let mut results = [[0u32; 64]; 2];
+    for (p, out) in parts.iter().zip(results.iter_mut()) {
+        let mut lanes = exec;
+        while lanes != 0 {
+            let l = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            let a = read(w, p.src0, l, 1);
+            let b = p.vsrc1.map_or(0, |r| w.vgpr(r, l) as u64);
+            let c = w.vgpr(p.vdst, l) as u64;
+            out[l as usize] = lane(p.op, [a, b, c], vcc >> l & 1 == 1, l, &ctx).0 as u32;
+        }
+    }
+    for (p, out) in parts.iter().zip(results.iter()) {
+        let mut lanes = exec;
+        while lanes != 0 {
+            let l = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            w.set_vgpr(p.vdst, l, out[l as usize]);
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,11 @@
 //! assert_eq!(cmpstore_f32(0x8000_0000, 0x0000_0000, 0x4000_0000, false), 0x4000_0000); // -0 == +0
 //! ```
 //!
+//! The vector ALU's arithmetic ([`arith`], [`valu`]) is the exception: it uses the host's
+//! IEEE-754 `+ - × ÷ sqrt mul_add` (correctly rounded, nearest-even, on every Rust target),
+//! and handles denormal flushing and NaN selection on the bits itself, so results are the
+//! same on every host too.
+//!
 //! Tests: `tests/fp.rs` (edge-case tables, and cross-checks against a model built on host IEEE
 //! arithmetic).
 
