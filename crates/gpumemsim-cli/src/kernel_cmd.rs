@@ -16,6 +16,8 @@ use crate::run_cmd::RunArgs;
 
 /// Where the kernel arguments are placed in global memory.
 pub const KERNARG_BASE: u64 = 0x7e00_0000_0000;
+/// Where the AQL dispatch packet is placed (the dispatch pointer's value).
+pub const DISPATCH_BASE: u64 = 0x7d00_0000_0000;
 /// Where the first buffer argument is placed; each next one 64 KiB-aligned after it.
 pub const BUFFER_BASE: u64 = 0x1_0000_0000;
 
@@ -358,7 +360,24 @@ pub fn run_kernel(
             d.kernarg_size
         ));
     }
+    // The hidden arguments, where the kernel's kernarg segment has room for them.
+    let hidden_at = kernarg.len().next_multiple_of(8);
+    if hidden_at + 66 <= d.kernarg_size as usize {
+        kernarg.resize(hidden_at, 0);
+        kernarg.extend(gpumemsim::loader::hidden_kernel_args(grid, block));
+    }
     dev.memory.write_bytes(KERNARG_BASE, &kernarg);
+    let grid_items = [0, 1, 2].map(|i| grid[i].saturating_mul(block[i]));
+    dev.memory.write_bytes(
+        DISPATCH_BASE,
+        &gpumemsim::loader::dispatch_packet(
+            block,
+            grid_items,
+            d.private_segment_fixed_size,
+            d.group_segment_fixed_size,
+            KERNARG_BASE,
+        ),
+    );
     for (wi, w) in dev.waves.iter_mut().enumerate() {
         let g = dev.wave_group[wi] as u32;
         let wave_in_group = w.id % waves;
@@ -366,6 +385,7 @@ pub fn run_kernel(
         w.set_sreg(0, 0);
         let v = DispatchValues {
             kernarg_ptr: KERNARG_BASE,
+            dispatch_ptr: DISPATCH_BASE,
             workgroup_id: gid,
             ..DispatchValues::default()
         };

@@ -209,3 +209,308 @@ fn run_without_a_program_runs_the_bundled_transpose() {
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("ds_load_2addr_b32"));
 }
+
+/// One corpus run: kernel file stem, kernel name, grid, block, arguments, and the check of
+/// the result against the CPU reference.
+struct Case {
+    stem: &'static str,
+    kernel: &'static str,
+    grid: &'static str,
+    block: &'static str,
+    args: Vec<String>,
+    check: fn(&serde_json::Value, &str),
+}
+
+fn u32s(j: &serde_json::Value, arg: usize) -> Vec<u64> {
+    j["args"][arg]["values"]
+        .as_array()
+        .expect("buffer values")
+        .iter()
+        .map(|v| v.as_u64().expect("unsigned"))
+        .collect()
+}
+
+fn f32s(j: &serde_json::Value, arg: usize) -> Vec<f32> {
+    j["args"][arg]["values"]
+        .as_array()
+        .expect("buffer values")
+        .iter()
+        .map(|v| v.as_f64().expect("number") as f32)
+        .collect()
+}
+
+/// The bytes `rand:7` gives a u8 buffer (the CLI's xorshift, reproduced).
+fn rand_bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// Matrix inputs for the matmul case: small integers and eighths, so every product is exact
+/// but the sums round (the check is bit-exact against the same fma order on the CPU).
+fn mat(n: usize, salt: usize) -> Vec<f32> {
+    (0..n * n)
+        .map(|i| ((i * 7 + salt) % 13) as f32 / 8.0 - 0.75 + (i % 5) as f32 * 1e-3)
+        .collect()
+}
+
+fn list<T: ToString>(v: &[T]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn cases() -> Vec<Case> {
+    let n = 32;
+    let (a, b) = (mat(n, 1), mat(n, 4));
+    vec![
+        Case {
+            stem: "lds_sum",
+            kernel: "lds_sum",
+            grid: "2",
+            block: "64",
+            args: vec!["buf:i32[128]=rand:5".into(), "buf:i32[2]=zeros".into()],
+            check: |j, what| {
+                let want: Vec<i64> = values(j, 0)
+                    .chunks(64)
+                    .map(|c| c.iter().fold(0i32, |s, &x| s.wrapping_add(x as i32)) as i64)
+                    .collect();
+                assert_eq!(values(j, 1), want, "{what}");
+            },
+        },
+        Case {
+            stem: "transpose",
+            kernel: "transpose_swizzled",
+            grid: "1",
+            block: "32",
+            args: vec!["buf:f32[1024]=iota".into(), "buf:f32[1024]=zeros".into()],
+            check: |j, what| {
+                let out = f32s(j, 1);
+                for y in 0..32 {
+                    for x in 0..32 {
+                        assert_eq!(out[y * 32 + x], (x * 32 + y) as f32, "{what} ({x}, {y})");
+                    }
+                }
+            },
+        },
+        Case {
+            stem: "private_array",
+            kernel: "private_array",
+            grid: "1",
+            block: "64",
+            args: vec![
+                "buf:i32[40]=iota".into(),
+                "buf:i32[64]=zeros".into(),
+                "i32:7".into(),
+            ],
+            check: |j, what| {
+                let want: Vec<i64> = (0..64).map(|l| ((7 + l) % 40) * l).collect();
+                assert_eq!(values(j, 1), want, "{what}");
+            },
+        },
+        Case {
+            stem: "grid3d",
+            kernel: "grid3d",
+            grid: "2,3,2",
+            block: "4,4,2",
+            args: vec!["buf:i32[32]=zeros".into()],
+            check: |j, what| assert_eq!(values(j, 0), vec![1 + 100 * 2 + 10000; 32], "{what}"),
+        },
+        Case {
+            stem: "histogram",
+            kernel: "histogram",
+            grid: "3",
+            block: "256",
+            args: vec![
+                "buf:u8[900]=rand:7".into(),
+                "buf:u32[256]=zeros".into(),
+                "u32:300".into(),
+            ],
+            check: |j, what| {
+                let mut want = vec![0u64; 256];
+                for b in rand_bytes(7, 900) {
+                    want[b as usize] += 1;
+                }
+                assert_eq!(u32s(j, 1), want, "{what}");
+            },
+        },
+        Case {
+            stem: "scan",
+            kernel: "scan",
+            grid: "2",
+            block: "160",
+            args: vec!["buf:i32[320]=rand:3".into(), "buf:i32[320]=zeros".into()],
+            check: |j, what| {
+                let input = values(j, 0);
+                let mut want = Vec::new();
+                for g in input.chunks(160) {
+                    let mut s = 0i32;
+                    for &x in g {
+                        s = s.wrapping_add(x as i32);
+                        want.push(s as i64);
+                    }
+                }
+                assert_eq!(values(j, 1), want, "{what}");
+            },
+        },
+        Case {
+            stem: "matmul",
+            kernel: "matmul",
+            grid: "2,2",
+            block: "16,16",
+            args: vec![
+                format!("buf:f32[{}]={}", n * n, list(&a)),
+                format!("buf:f32[{}]={}", n * n, list(&b)),
+                format!("buf:f32[{}]=zeros", n * n),
+                format!("i32:{n}"),
+            ],
+            check: |j, what| {
+                let n = 32;
+                let (a, b) = (mat(n, 1), mat(n, 4));
+                let c = f32s(j, 2);
+                for r in 0..n {
+                    for col in 0..n {
+                        let mut acc = 0.0f32;
+                        for k in 0..n {
+                            acc = a[r * n + k].mul_add(b[k * n + col], acc);
+                        }
+                        assert_eq!(
+                            c[r * n + col].to_bits(),
+                            acc.to_bits(),
+                            "{what} ({r}, {col})"
+                        );
+                    }
+                }
+            },
+        },
+        Case {
+            stem: "float_atomic",
+            kernel: "float_atomic",
+            grid: "4",
+            block: "64",
+            // Multiples of 1/8 below 2^10: every partial sum is exact in any order.
+            args: vec![
+                format!(
+                    "buf:f32[256]={}",
+                    list(
+                        &(0..256)
+                            .map(|i| (i * 37 % 200) as f32 / 8.0 - 9.0)
+                            .collect::<Vec<_>>()
+                    )
+                ),
+                "buf:f32[8]=zeros".into(),
+                "u32:8".into(),
+            ],
+            check: |j, what| {
+                let input = f32s(j, 0);
+                let mut want = [0.0f64; 8];
+                for (i, x) in input.iter().enumerate() {
+                    want[i % 64 % 8] += *x as f64;
+                }
+                let got = f32s(j, 1);
+                for k in 0..8 {
+                    assert_eq!(got[k] as f64, want[k], "{what} bin {k}");
+                }
+            },
+        },
+        Case {
+            stem: "const_buffer",
+            kernel: "const_buffer",
+            grid: "4",
+            block: "64",
+            args: vec![
+                "buf:i32[8]=3,5,100,200,300,400,7,7".into(),
+                "u32:8".into(),
+                "buf:i32[256]=rand:11".into(),
+                "buf:i32[256]=zeros".into(),
+            ],
+            check: |j, what| {
+                let c = [3i32, 5, 100, 200, 300, 400, 7, 7];
+                let input = values(j, 2);
+                let want: Vec<i64> = input
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| {
+                        let g = i / 64;
+                        // c[16] lies past num_records (32 bytes): the range check gives 0.
+                        (x as i32)
+                            .wrapping_mul(c[0])
+                            .wrapping_add(c[1])
+                            .wrapping_add(c[2 + (g & 3)]) as i64
+                    })
+                    .collect();
+                assert_eq!(values(j, 3), want, "{what}");
+                let range_events = j["events"]
+                    .as_array()
+                    .expect("events")
+                    .iter()
+                    .filter(|e| e["kind"] == "smem_range")
+                    .count();
+                assert!(
+                    range_events > 0,
+                    "{what}: the out-of-range read is reported"
+                );
+            },
+        },
+    ]
+}
+
+fn run_case(c: &Case, path: &str) -> serde_json::Value {
+    let mut argv = vec![
+        "run", path, "--kernel", c.kernel, "--grid", c.grid, "--block", c.block, "--json",
+    ];
+    for a in &c.args {
+        argv.push("--arg");
+        argv.push(a);
+    }
+    run_json(&argv)
+}
+
+#[test]
+fn the_whole_corpus_matches_the_cpu_in_wave32_and_wave64() {
+    for c in cases() {
+        for wave in ["w32", "w64"] {
+            let path = kernel(&format!("{}.{wave}.o", c.stem));
+            let j = run_case(&c, &path);
+            (c.check)(&j, &format!("{} {wave}", c.stem));
+        }
+    }
+}
+
+/// Every build of the corpus at -O0, -O1 and -O3 (examples/kernels/opt, from
+/// tools/build_kernels.sh) runs to the end and matches the same CPU references as -O2: each
+/// instruction clang emits at any level executes.
+#[test]
+fn every_optimisation_level_runs_and_matches() {
+    let mut builds = 0;
+    let mut mnemonics = std::collections::BTreeSet::new();
+    for c in cases() {
+        for opt in ["O0", "O1", "O3"] {
+            for wave in ["w32", "w64"] {
+                let path = kernel(&format!("opt/{}.{opt}.{wave}.o", c.stem));
+                let j = run_case(&c, &path);
+                (c.check)(&j, &format!("{} {opt} {wave}", c.stem));
+                for i in j["instructions"].as_array().expect("instructions") {
+                    if i["executions"].as_u64().unwrap_or(0) > 0 {
+                        let t = i["text"].as_str().expect("text");
+                        mnemonics.insert(t.split_whitespace().next().unwrap_or("").to_string());
+                    }
+                }
+                builds += 1;
+            }
+        }
+    }
+    assert_eq!(builds, 9 * 3 * 2);
+    eprintln!(
+        "{builds} builds; {} distinct mnemonics executed",
+        mnemonics.len()
+    );
+    assert!(mnemonics.len() > 60, "{mnemonics:?}");
+}

@@ -208,6 +208,60 @@ fn split(v: u64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
 }
 
+/// The 64-byte AQL kernel dispatch packet (`hsa_kernel_dispatch_packet_t`, AMDGPUUsage and
+/// the HSA runtime specification) a kernel reads through its dispatch pointer: clang reads
+/// `workgroup_size_*` (`__builtin_amdgcn_workgroup_size_x`) and `grid_size_*` there.
+/// `block` counts work-items per workgroup, `grid_items` work-items in all per dimension.
+pub fn dispatch_packet(
+    block: [u32; 3],
+    grid_items: [u32; 3],
+    private_segment_size: u32,
+    group_segment_size: u32,
+    kernarg: u64,
+) -> [u8; 64] {
+    let mut p = [0u8; 64];
+    // header: type KERNEL_DISPATCH (2); setup: dimensions used.
+    let dims = if block[2] > 1 || grid_items[2] > 1 {
+        3
+    } else if block[1] > 1 || grid_items[1] > 1 {
+        2
+    } else {
+        1
+    };
+    p[0..2].copy_from_slice(&2u16.to_le_bytes());
+    p[2..4].copy_from_slice(&(dims as u16).to_le_bytes());
+    for i in 0..3 {
+        p[4 + 2 * i..6 + 2 * i].copy_from_slice(&(block[i] as u16).to_le_bytes());
+        p[12 + 4 * i..16 + 4 * i].copy_from_slice(&grid_items[i].to_le_bytes());
+    }
+    p[24..28].copy_from_slice(&private_segment_size.to_le_bytes());
+    p[28..32].copy_from_slice(&group_segment_size.to_le_bytes());
+    p[40..48].copy_from_slice(&kernarg.to_le_bytes());
+    p
+}
+
+/// The hidden kernel arguments of code object v5 (AMDGPUUsage, "Code Object V5 Metadata"):
+/// clang places them after the explicit arguments, 8-byte aligned, and reads the workgroup
+/// size there (`__builtin_amdgcn_workgroup_size_x` loads `hidden_group_size_x`). Layout:
+/// block counts (3 × u32) at 0, group sizes (3 × u16) at 12, remainders (3 × u16) at 18,
+/// global offsets (3 × u64) at 40, grid dimensions (u16) at 64.
+pub fn hidden_kernel_args(grid: [u32; 3], block: [u32; 3]) -> [u8; 66] {
+    let mut h = [0u8; 66];
+    for i in 0..3 {
+        h[4 * i..4 * i + 4].copy_from_slice(&grid[i].to_le_bytes());
+        h[12 + 2 * i..14 + 2 * i].copy_from_slice(&(block[i] as u16).to_le_bytes());
+    }
+    let dims = if grid[2] > 1 || block[2] > 1 {
+        3u16
+    } else if grid[1] > 1 || block[1] > 1 {
+        2
+    } else {
+        1
+    };
+    h[64..66].copy_from_slice(&dims.to_le_bytes());
+    h
+}
+
 /// What a dispatch hands a wave in its SGPRs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DispatchValues {
