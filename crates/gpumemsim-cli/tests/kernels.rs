@@ -18,13 +18,22 @@ fn run_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).expect("json")
 }
 
-fn values(j: &serde_json::Value, arg: usize) -> Vec<i64> {
+/// A buffer argument's final values, each read by `f`.
+fn buffer<T>(
+    j: &serde_json::Value,
+    arg: usize,
+    f: impl Fn(&serde_json::Value) -> Option<T>,
+) -> Vec<T> {
     j["args"][arg]["values"]
         .as_array()
         .expect("buffer values")
         .iter()
-        .map(|v| v.as_i64().expect("integer"))
+        .map(|v| f(v).expect("a value of the buffer's type"))
         .collect()
+}
+
+fn values(j: &serde_json::Value, arg: usize) -> Vec<i64> {
+    buffer(j, arg, serde_json::Value::as_i64)
 }
 
 #[test]
@@ -222,21 +231,11 @@ struct Case {
 }
 
 fn u32s(j: &serde_json::Value, arg: usize) -> Vec<u64> {
-    j["args"][arg]["values"]
-        .as_array()
-        .expect("buffer values")
-        .iter()
-        .map(|v| v.as_u64().expect("unsigned"))
-        .collect()
+    buffer(j, arg, serde_json::Value::as_u64)
 }
 
 fn f32s(j: &serde_json::Value, arg: usize) -> Vec<f32> {
-    j["args"][arg]["values"]
-        .as_array()
-        .expect("buffer values")
-        .iter()
-        .map(|v| v.as_f64().expect("number") as f32)
-        .collect()
+    buffer(j, arg, |v| v.as_f64().map(|x| x as f32))
 }
 
 /// The bytes `rand:7` gives a u8 buffer (the CLI's xorshift, reproduced).

@@ -1216,3 +1216,61 @@ proptest! {
         prop_assert_eq!(cmpstore_f64(m, c, s, flush), want);
     }
 }
+
+/// The vector ALU's min/max share the DS rule's order but follow the VALU pseudocode where
+/// it differs: a tie gives S1, and without MODE.IEEE a signalling NaN just loses.
+#[test]
+fn valu_min_max_follow_the_valu_pseudocode() {
+    use gpumemsim::fp::{valu_minmax_f32, valu_minmax_f64};
+    let (pz, nz, one) = (0u32, 0x8000_0000u32, 0x3f80_0000u32);
+    let (qnan, snan, den) = (0x7fc0_0001u32, 0x7f80_0001u32, 0x0000_0001u32);
+    assert_eq!(
+        valu_minmax_f32(pz, nz, false, true, false),
+        nz,
+        "min(+0, -0) = -0"
+    );
+    assert_eq!(
+        valu_minmax_f32(nz, pz, true, true, false),
+        pz,
+        "max(-0, +0) = +0"
+    );
+    assert_eq!(
+        valu_minmax_f32(qnan, one, false, true, false),
+        one,
+        "a quiet NaN loses"
+    );
+    assert_eq!(valu_minmax_f32(one, qnan, true, true, false), one);
+    assert_eq!(
+        valu_minmax_f32(snan, one, false, true, false),
+        0x7fc0_0001,
+        "IEEE: sNaN quieted"
+    );
+    assert_eq!(
+        valu_minmax_f32(one, snan, true, false, false),
+        one,
+        "non-IEEE: any NaN loses"
+    );
+    assert_eq!(
+        valu_minmax_f32(snan, qnan, true, false, false),
+        snan,
+        "two NaNs: S0"
+    );
+    // Flushed inputs compare as +0 == +0: a tie, which gives S1, unflushed.
+    assert_eq!(
+        valu_minmax_f32(pz, den, false, true, true),
+        den,
+        "tie: S1, not flushed"
+    );
+    assert_eq!(valu_minmax_f32(den, pz, false, true, true), pz);
+    assert_eq!(
+        valu_minmax_f32(den, pz, false, true, false),
+        pz,
+        "unflushed: +0 < denormal"
+    );
+    // The DS rule keeps src0 on a tie.
+    assert_eq!(gpumemsim::fp::min_f32(pz, den, true), pz);
+    assert_eq!(
+        valu_minmax_f64(1.0f64.to_bits(), 2.0f64.to_bits(), true, true, false),
+        2.0f64.to_bits()
+    );
+}

@@ -108,6 +108,15 @@ pub enum Field {
 pub const FIELD_COUNT: usize = Field::VdstY as usize + 1;
 
 impl Field {
+    /// Which vector-ALU source (0-2) this field is: `src0`, `src1`, else 2.
+    pub(crate) fn source_index(self) -> usize {
+        match self {
+            Field::Src0 => 0,
+            Field::Src1 => 1,
+            _ => 2,
+        }
+    }
+
     /// The field's name as `gpumemsim explain` shows it.
     pub fn name(self) -> &'static str {
         use Field::*;

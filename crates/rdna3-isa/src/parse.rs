@@ -123,7 +123,7 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
         first = false;
         if d.format == Format::Vop3
             && matches!(o.kind, Kind::VSrc(..))
-            && d.flags.neg_abs(source_index(o.field))
+            && d.flags.neg_abs(o.field.source_index())
         {
             vop3_source(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut hints)?;
         } else {
@@ -141,15 +141,6 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
     modifiers(&mut c, &mut inst, &mut hints)?;
     check(&inst, &widths, rtn_present)?;
     Ok(Parsed { inst, hints, label })
-}
-
-/// Which VOP3 source (0-2) a field is.
-fn source_index(f: Field) -> usize {
-    match f {
-        Field::Src0 => 0,
-        Field::Src1 => 1,
-        _ => 2,
-    }
 }
 
 /// A VOP3 float source with its modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`,
@@ -215,11 +206,7 @@ fn vop3_source(
         // llvm-mc-19 refuses modifiers on a 64-bit float literal.
         return err(col, INVALID_OPERAND);
     }
-    let bit = match field {
-        Field::Src0 => 1,
-        Field::Src1 => 2,
-        _ => 4,
-    };
+    let bit = 1 << field.source_index();
     if neg {
         inst.set(Field::Neg, inst.get(Field::Neg) | bit);
     }
@@ -982,8 +969,7 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
     // e32 forms with 16-bit sources reach v0-v127 only (llvm-mc-19 prints others with an
     // "Invalid register" comment and refuses to assemble them).
     if matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc)
-        && d.operand(Field::Src0)
-            .is_some_and(|o| matches!(o.kind, Kind::VSrc(_, SrcTy::F16 | SrcTy::I16)))
+        && crate::print::sixteen_bit_sources(inst)
         && (inst.get(Field::Src0) >= 384
             || d.operand(Field::Vsrc1).is_some() && inst.get(Field::Vsrc1) >= 128)
     {

@@ -196,9 +196,9 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         {
             FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
         }
-        Kind::VSrc(n, ty) if d.format == Format::Vop3 && d.flags.neg_abs(source_index(field)) => {
+        Kind::VSrc(n, ty) if d.format == Format::Vop3 && d.flags.neg_abs(field.source_index()) => {
             let text = vsrc_text(inst, v, n, ty);
-            let i = source_index(field);
+            let i = field.source_index();
             let neg = inst.get(Field::Neg) >> i & 1 == 1;
             let abs = inst.get(Field::Abs) >> i & 1 == 1;
             source_modifiers(text, v, neg, abs)
@@ -242,15 +242,6 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
     })
 }
 
-/// Which VOP3 source (0-2) a field is.
-fn source_index(f: Field) -> usize {
-    match f {
-        Field::Src0 => 0,
-        Field::Src1 => 1,
-        _ => 2,
-    }
-}
-
 /// SMEM's last operand: llvm-mc-19 prints the `soffset` register unless it is `null` with a
 /// nonzero offset (then the offset alone), and echoes assembly text the way it was written.
 fn smem_offset_as_register(inst: &Instruction, hints: Hints) -> bool {
@@ -263,7 +254,7 @@ fn smem_offset_as_register(inst: &Instruction, hints: Hints) -> bool {
 }
 
 /// Whether the instruction's sources are 16-bit "fake16" operands (v0-v127 only).
-fn sixteen_bit_sources(inst: &Instruction) -> bool {
+pub(crate) fn sixteen_bit_sources(inst: &Instruction) -> bool {
     inst.def()
         .operand(Field::Src0)
         .is_some_and(|o| matches!(o.kind, Kind::VSrc(_, SrcTy::F16 | SrcTy::I16)))

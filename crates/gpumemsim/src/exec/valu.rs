@@ -32,7 +32,7 @@ use rdna3_isa::{Field, Format, Instruction, Kind, Opcode, SrcTy};
 
 use crate::fp::arith::{self as fa, flush32, flush64};
 use crate::fp::valu::{f16_to_f32, f32_to_f16, Round};
-use crate::fp::DenormCtl;
+use crate::fp::{is_nan_f32, valu_minmax_f32, valu_minmax_f64, DenormCtl};
 use crate::wave::Wave;
 
 /// Why a VALU instruction did not execute.
@@ -418,6 +418,67 @@ fn op_of(name: &str) -> Option<Op> {
 }
 
 impl Op {
+    /// The width of a float result the VOP3 output modifier and `clamp` apply to (32 or 64),
+    /// `None` for integer results, compares and moves.
+    fn float_result(self) -> Option<u8> {
+        use Op::*;
+        if matches!(
+            self,
+            AddF32
+                | SubF32
+                | SubrevF32
+                | MulF32
+                | MulDx9F32
+                | FmacF32
+                | FmaF32
+                | MinF32
+                | MaxF32
+                | Min3F32
+                | Max3F32
+                | Med3F32
+                | MinmaxF32
+                | MaxminF32
+                | CvtF32I32
+                | CvtF32U32
+                | TruncF32
+                | CeilF32
+                | RndneF32
+                | FloorF32
+                | FractF32
+                | RcpF32
+                | RsqF32
+                | SqrtF32
+                | FrexpMantF32
+                | CvtF32F16
+                | CvtF32F64
+                | CvtF32Ubyte(_)
+        ) {
+            return Some(32);
+        }
+        if matches!(
+            self,
+            AddF64
+                | MulF64
+                | FmaF64
+                | MinF64
+                | MaxF64
+                | CvtF64F32
+                | CvtF64I32
+                | CvtF64U32
+                | TruncF64
+                | CeilF64
+                | RndneF64
+                | FloorF64
+                | FractF64
+                | RcpF64
+                | RsqF64
+                | SqrtF64
+                | FrexpMantF64
+        ) {
+            return Some(64);
+        }
+        None
+    }
     /// Whether the operation is float arithmetic that MODE's rounding applies to.
     fn rounds(self) -> bool {
         use Op::*;
@@ -595,9 +656,21 @@ fn read(w: &Wave, loc: Loc, lane: u32, dwords: u8) -> u64 {
 struct Ctx {
     ctl32: DenormCtl,
     ctl64: DenormCtl,
+    /// MODE.IEEE (bit 9).
     ieee: bool,
     /// The literal (`v_fmamk`/`v_fmaak`'s K).
     k: u32,
+}
+
+impl Ctx {
+    fn new(w: &Wave, inst: &Instruction) -> Ctx {
+        Ctx {
+            ctl32: DenormCtl::from_mode_f32(w.mode),
+            ctl64: DenormCtl::from_mode_f64(w.mode),
+            ieee: w.mode >> 9 & 1 == 1,
+            k: inst.literal.unwrap_or(0),
+        }
+    }
 }
 
 fn class_bit(bits: u64, exp_bits: u32, man_bits: u32) -> u32 {
@@ -711,17 +784,12 @@ fn byte_permute(data: u64, sel: u32) -> u32 {
     }
 }
 
-/// `V_MED3_F32` per the pseudocode.
+/// `V_MED3_F32` per the pseudocode, from `V_MIN_F32`/`V_MAX_F32` (which return one of their
+/// inputs unflushed, so "the max is S0" is a comparison of bits).
 fn med3_f32(a: u32, b: u32, c: u32, ieee: bool, ctl: DenormCtl) -> u32 {
-    let nan = |x: u32| x & 0x7fff_ffff > 0x7f80_0000;
-    let min = |x, y| fa::minmax32(x, y, false, ieee, ctl);
-    let max = |x, y| fa::minmax32(x, y, true, ieee, ctl);
-    let (a, b, c) = (
-        flush32(a, ctl.flush_input),
-        flush32(b, ctl.flush_input),
-        flush32(c, ctl.flush_input),
-    );
-    if nan(a) || nan(b) || nan(c) {
+    let min = |x, y| valu_minmax_f32(x, y, false, ieee, ctl.flush_input);
+    let max = |x, y| valu_minmax_f32(x, y, true, ieee, ctl.flush_input);
+    if is_nan_f32(a) || is_nan_f32(b) || is_nan_f32(c) {
         return min(min(a, b), c);
     }
     let m = max(max(a, b), c);
@@ -876,24 +944,24 @@ fn lane(op: Op, s: [u64; 3], mask_in: bool, lane: u32, ctx: &Ctx) -> (u64, bool)
         FmacF32 | FmaF32 => fa::fma32(a, b, c, c32) as u64,
         FmamkF32 => fa::fma32(a, ctx.k, b, c32) as u64,
         FmaakF32 => fa::fma32(a, b, ctx.k, c32) as u64,
-        MinF32 => fa::minmax32(a, b, false, ctx.ieee, c32) as u64,
-        MaxF32 => fa::minmax32(a, b, true, ctx.ieee, c32) as u64,
+        MinF32 => valu_minmax_f32(a, b, false, ctx.ieee, c32.flush_input) as u64,
+        MaxF32 => valu_minmax_f32(a, b, true, ctx.ieee, c32.flush_input) as u64,
         Min3F32 => {
-            let m = fa::minmax32(a, b, false, ctx.ieee, c32);
-            fa::minmax32(m, c, false, ctx.ieee, c32) as u64
+            let m = valu_minmax_f32(a, b, false, ctx.ieee, c32.flush_input);
+            valu_minmax_f32(m, c, false, ctx.ieee, c32.flush_input) as u64
         }
         Max3F32 => {
-            let m = fa::minmax32(a, b, true, ctx.ieee, c32);
-            fa::minmax32(m, c, true, ctx.ieee, c32) as u64
+            let m = valu_minmax_f32(a, b, true, ctx.ieee, c32.flush_input);
+            valu_minmax_f32(m, c, true, ctx.ieee, c32.flush_input) as u64
         }
         Med3F32 => med3_f32(a, b, c, ctx.ieee, c32) as u64,
         MinmaxF32 => {
-            let m = fa::minmax32(a, b, false, ctx.ieee, c32);
-            fa::minmax32(m, c, true, ctx.ieee, c32) as u64
+            let m = valu_minmax_f32(a, b, false, ctx.ieee, c32.flush_input);
+            valu_minmax_f32(m, c, true, ctx.ieee, c32.flush_input) as u64
         }
         MaxminF32 => {
-            let m = fa::minmax32(a, b, true, ctx.ieee, c32);
-            fa::minmax32(m, c, false, ctx.ieee, c32) as u64
+            let m = valu_minmax_f32(a, b, true, ctx.ieee, c32.flush_input);
+            valu_minmax_f32(m, c, false, ctx.ieee, c32.flush_input) as u64
         }
         CvtF32I32 => (ai as f32).to_bits() as u64,
         CvtF32U32 => (a as f32).to_bits() as u64,
@@ -926,8 +994,8 @@ fn lane(op: Op, s: [u64; 3], mask_in: bool, lane: u32, ctx: &Ctx) -> (u64, bool)
         AddF64 => fa::bin64(s[0], s[1], c64, |x, y| x + y),
         MulF64 => fa::bin64(s[0], s[1], c64, |x, y| x * y),
         FmaF64 => fa::fma64(s[0], s[1], s[2], c64),
-        MinF64 => fa::minmax64(s[0], s[1], false, ctx.ieee, c64),
-        MaxF64 => fa::minmax64(s[0], s[1], true, ctx.ieee, c64),
+        MinF64 => valu_minmax_f64(s[0], s[1], false, ctx.ieee, c64.flush_input),
+        MaxF64 => valu_minmax_f64(s[0], s[1], true, ctx.ieee, c64.flush_input),
         CvtF64F32 => {
             let x = flush32(a, c32.flush_input);
             if x & 0x7fff_ffff > 0x7f80_0000 {
@@ -967,9 +1035,9 @@ fn lane(op: Op, s: [u64; 3], mask_in: bool, lane: u32, ctx: &Ctx) -> (u64, bool)
     (r, false)
 }
 
-/// Integer `clamp` (saturation) on the nc add/sub and the carry forms; `None` for an
-/// operation whose clamp we do not implement.
-fn clamp_int(op: Op, s: [u64; 3], r: u64, carry: bool) -> Option<u64> {
+/// Integer `clamp`: the saturating result of the nc add/sub and the carry forms (unsigned,
+/// or signed for the `_i32` ones); `None` for an operation whose clamp is not modelled.
+fn clamp_int(op: Op, s: [u64; 3]) -> Option<u64> {
     use Op::*;
     let (a, b) = (s[0] as u32, s[1] as u32);
     Some(match op {
@@ -978,10 +1046,7 @@ fn clamp_int(op: Op, s: [u64; 3], r: u64, carry: bool) -> Option<u64> {
         SubrevNc | SubrevCo => b.saturating_sub(a) as u64,
         AddNcI32 => (a as i32).saturating_add(b as i32) as u32 as u64,
         SubNcI32 => (a as i32).saturating_sub(b as i32) as u32 as u64,
-        _ => {
-            let _ = (r, carry);
-            return None;
-        }
+        _ => return None,
     })
 }
 
@@ -1063,70 +1128,18 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
             }
         }
     }
-    let float32 = matches!(
-        op,
-        Op::AddF32
-            | Op::SubF32
-            | Op::SubrevF32
-            | Op::MulF32
-            | Op::MulDx9F32
-            | Op::FmacF32
-            | Op::FmaF32
-            | Op::MinF32
-            | Op::MaxF32
-            | Op::Min3F32
-            | Op::Max3F32
-            | Op::Med3F32
-            | Op::MinmaxF32
-            | Op::MaxminF32
-            | Op::CvtF32I32
-            | Op::CvtF32U32
-            | Op::TruncF32
-            | Op::CeilF32
-            | Op::RndneF32
-            | Op::FloorF32
-            | Op::FractF32
-            | Op::RcpF32
-            | Op::RsqF32
-            | Op::SqrtF32
-            | Op::FrexpMantF32
-            | Op::CvtF32F16
-            | Op::CvtF32F64
-            | Op::CvtF32Ubyte(_)
-    );
-    let float64 = c.dst_dwords == 2
-        && matches!(
-            op,
-            Op::AddF64
-                | Op::MulF64
-                | Op::FmaF64
-                | Op::MinF64
-                | Op::MaxF64
-                | Op::CvtF64F32
-                | Op::CvtF64I32
-                | Op::CvtF64U32
-                | Op::TruncF64
-                | Op::CeilF64
-                | Op::RndneF64
-                | Op::FloorF64
-                | Op::FractF64
-                | Op::RcpF64
-                | Op::RsqF64
-                | Op::SqrtF64
-                | Op::FrexpMantF64
-        );
+    let (float32, float64) = match op.float_result() {
+        Some(32) => (true, false),
+        Some(_) => (false, true),
+        None => (false, false),
+    };
     if (omod != 0 || clamp) && !float32 && !float64 && !matches!(op, Op::Cmp(..)) {
         // Integer clamp: only the saturating adds are implemented.
-        if omod != 0 || clamp_int(op, [0; 3], 0, false).is_none() {
+        if omod != 0 || clamp_int(op, [0; 3]).is_none() {
             return Err(ValuError::Unimplemented);
         }
     }
-    let ctx = Ctx {
-        ctl32: DenormCtl::from_mode_f32(w.mode),
-        ctl64: DenormCtl::from_mode_f64(w.mode),
-        ieee: w.mode >> 9 & 1 == 1,
-        k: inst.literal.unwrap_or(0),
-    };
+    let ctx = Ctx::new(w, inst);
     let dx10 = w.mode >> 8 & 1 == 1;
     // The select / carry-in mask: e32 reads VCC, VOP3 its lane-mask source (src2).
     let uses_mask = matches!(op, Op::Cndmask | Op::AddCi | Op::SubCi | Op::SubrevCi);
@@ -1163,7 +1176,7 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
         } else if float64 && (omod != 0 || clamp) {
             r = fa::out_mods64(r, omod, clamp, dx10, ctx.ctl64);
         } else if clamp {
-            r = clamp_int(op, s, r, carry).unwrap_or(r);
+            r = clamp_int(op, s).unwrap_or(r);
         }
         w.set_vgpr(vdst, l, r as u32);
         if c.dst_dwords == 2 {
@@ -1246,12 +1259,7 @@ pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     if parts.iter().any(|p| p.op.rounds()) && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
     }
-    let ctx = Ctx {
-        ctl32: DenormCtl::from_mode_f32(w.mode),
-        ctl64: DenormCtl::from_mode_f64(w.mode),
-        ieee: w.mode >> 9 & 1 == 1,
-        k: inst.literal.unwrap_or(0),
-    };
+    let ctx = Ctx::new(w, inst);
     let vcc = w.vcc();
     let exec = w.exec();
     let mut results = [[0u32; 64]; 2];

@@ -14,16 +14,12 @@
 //!   f32, or by the host's correctly rounded `sqrt` and division for f64), a named choice:
 //!   no public document gives the hardware's tables. Integer division sequences clang emits
 //!   (`v_rcp_iflag_f32` plus correction steps) give exact results either way.
-//! - **min/max:** exactly the pseudocode of `V_MIN_F32`/`V_MAX_F32`: −0 < +0; in IEEE mode a
-//!   signalling NaN input returns it quieted and a quiet NaN loses to a number; otherwise any
-//!   NaN loses to a number.
+//! - **min/max** are not here: they share the DS atomics' selection rule in
+//!   [`super::valu_minmax_f32`].
 
 use super::DenormCtl;
+use super::{flush_denorm_f32, flush_denorm_f64, is_nan_f32, is_nan_f64, quiet_f32, quiet_f64};
 
-/// f32 quiet bit.
-const QUIET32: u32 = 0x0040_0000;
-/// f64 quiet bit.
-const QUIET64: u64 = 0x0008_0000_0000_0000;
 /// The canonical quiet NaN (f32).
 pub const NAN32: u32 = 0x7fc0_0000;
 /// The canonical quiet NaN (f64).
@@ -32,8 +28,8 @@ pub const NAN64: u64 = 0x7ff8_0000_0000_0000;
 /// `x` read as ±0 when it is a denormal and `on`.
 #[inline]
 pub fn flush32(x: u32, on: bool) -> u32 {
-    if on && x & 0x7f80_0000 == 0 {
-        x & 0x8000_0000
+    if on {
+        flush_denorm_f32(x)
     } else {
         x
     }
@@ -42,21 +38,11 @@ pub fn flush32(x: u32, on: bool) -> u32 {
 /// `x` read as ±0 when it is a denormal and `on` (f64).
 #[inline]
 pub fn flush64(x: u64, on: bool) -> u64 {
-    if on && x & 0x7ff0_0000_0000_0000 == 0 {
-        x & 0x8000_0000_0000_0000
+    if on {
+        flush_denorm_f64(x)
     } else {
         x
     }
-}
-
-#[inline]
-fn is_nan32(x: u32) -> bool {
-    x & 0x7fff_ffff > 0x7f80_0000
-}
-
-#[inline]
-fn is_nan64(x: u64) -> bool {
-    x & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000
 }
 
 /// The result of an f32 operation on (already flushed) inputs `ins`: the first NaN input
@@ -64,8 +50,8 @@ fn is_nan64(x: u64) -> bool {
 #[inline]
 fn finish32(ins: &[u32], ctl: DenormCtl, op: impl FnOnce() -> f32) -> u32 {
     for &x in ins {
-        if is_nan32(x) {
-            return x | QUIET32;
+        if is_nan_f32(x) {
+            return quiet_f32(x);
         }
     }
     let r = op();
@@ -78,8 +64,8 @@ fn finish32(ins: &[u32], ctl: DenormCtl, op: impl FnOnce() -> f32) -> u32 {
 #[inline]
 fn finish64(ins: &[u64], ctl: DenormCtl, op: impl FnOnce() -> f64) -> u64 {
     for &x in ins {
-        if is_nan64(x) {
-            return x | QUIET64;
+        if is_nan_f64(x) {
+            return quiet_f64(x);
         }
     }
     let r = op();
@@ -145,76 +131,6 @@ pub fn mul_dx9_zero32(a: u32, b: u32, ctl: DenormCtl) -> u32 {
         return 0;
     }
     bin32(a, b, ctl, |x, y| x * y)
-}
-
-/// `V_MIN_F32` (`max == false`) or `V_MAX_F32` per the pseudocode, on f32 or f64 bits
-/// widened to u64 (`bits` 32 or 64), with −0 < +0.
-fn minmax(a: u64, b: u64, max: bool, ieee: bool, bits: u32) -> u64 {
-    let wide = bits == 64;
-    let nan = |x: u64| {
-        if wide {
-            is_nan64(x)
-        } else {
-            is_nan32(x as u32)
-        }
-    };
-    let quiet = if wide { QUIET64 } else { QUIET32 as u64 };
-    let sign = if wide { 1u64 << 63 } else { 1 << 31 };
-    let to_f64 = |x: u64| {
-        if wide {
-            f64::from_bits(x)
-        } else {
-            f32::from_bits(x as u32) as f64
-        }
-    };
-    let snan = |x: u64| nan(x) && x & quiet == 0;
-    let qnan = |x: u64| nan(x) && x & quiet != 0;
-    if ieee {
-        if snan(a) {
-            return a | quiet;
-        }
-        if snan(b) {
-            return b | quiet;
-        }
-        if qnan(b) {
-            return a;
-        }
-        if qnan(a) {
-            return b;
-        }
-    } else {
-        if nan(b) {
-            return a;
-        }
-        if nan(a) {
-            return b;
-        }
-    }
-    let (fa, fb) = (to_f64(a), to_f64(b));
-    let both_zero = fa == 0.0 && fb == 0.0;
-    let (sa, sb) = (a & sign != 0, b & sign != 0);
-    let pick_a = if max {
-        fa > fb || both_zero && !sa && sb
-    } else {
-        fa < fb || both_zero && sa && !sb
-    };
-    if pick_a {
-        a
-    } else {
-        b
-    }
-}
-
-/// `V_MIN_F32`/`V_MAX_F32` with inputs flushed per `ctl` (the result is one of them).
-pub fn minmax32(a: u32, b: u32, max: bool, ieee: bool, ctl: DenormCtl) -> u32 {
-    let (a, b) = (flush32(a, ctl.flush_input), flush32(b, ctl.flush_input));
-    minmax(a as u64, b as u64, max, ieee, 32) as u32
-}
-
-/// `V_MIN_F64`/`V_MAX_F64`.
-pub fn minmax64(a: u64, b: u64, max: bool, ieee: bool, ctl: DenormCtl) -> u64 {
-    let (a, b) = (flush64(a, ctl.flush_input), flush64(b, ctl.flush_input));
-    minmax(a, b, max, ieee, 64)
 }
 
 /// `V_FRACT_F32`: `x − floor(x)` (the pseudocode's formula: ±∞ gives NaN, a NaN itself).
@@ -297,12 +213,12 @@ pub fn f32_to_u32(a: u32, ctl: DenormCtl) -> u32 {
 /// stays (our reading of the MODE bit's description).
 pub fn out_mods32(r: u32, omod: u32, clamp: bool, dx10: bool, ctl: DenormCtl) -> u32 {
     let mut r = r;
-    if omod != 0 && !is_nan32(r) {
+    if omod != 0 && !is_nan_f32(r) {
         let k = [1.0f32, 2.0, 4.0, 0.5][omod as usize & 3];
         r = flush32((f32::from_bits(r) * k).to_bits(), ctl.flush_output);
     }
     if clamp {
-        if is_nan32(r) {
+        if is_nan_f32(r) {
             return if dx10 { 0 } else { r };
         }
         let f = f32::from_bits(r);
@@ -319,12 +235,12 @@ pub fn out_mods32(r: u32, omod: u32, clamp: bool, dx10: bool, ctl: DenormCtl) ->
 /// The output modifier and clamp for an f64 result.
 pub fn out_mods64(r: u64, omod: u32, clamp: bool, dx10: bool, ctl: DenormCtl) -> u64 {
     let mut r = r;
-    if omod != 0 && !is_nan64(r) {
+    if omod != 0 && !is_nan_f64(r) {
         let k = [1.0f64, 2.0, 4.0, 0.5][omod as usize & 3];
         r = flush64((f64::from_bits(r) * k).to_bits(), ctl.flush_output);
     }
     if clamp {
-        if is_nan64(r) {
+        if is_nan_f64(r) {
             return if dx10 { 0 } else { r };
         }
         let f = f64::from_bits(r);
@@ -344,35 +260,6 @@ mod tests {
 
     const N: DenormCtl = DenormCtl::FLUSH_NONE;
     const F: DenormCtl = DenormCtl::FLUSH_ALL;
-
-    #[test]
-    fn min_and_max_order_signed_zeros_and_nans_as_the_pseudocode() {
-        let (pz, nz, one) = (0u32, 0x8000_0000u32, 0x3f80_0000u32);
-        let (qnan, snan) = (0x7fc0_0001u32, 0x7f80_0001u32);
-        assert_eq!(minmax32(pz, nz, false, true, N), nz, "min(+0, -0) = -0");
-        assert_eq!(minmax32(nz, pz, false, true, N), nz);
-        assert_eq!(minmax32(pz, nz, true, true, N), pz, "max(+0, -0) = +0");
-        assert_eq!(
-            minmax32(qnan, one, false, true, N),
-            one,
-            "a quiet NaN loses"
-        );
-        assert_eq!(minmax32(one, qnan, true, true, N), one);
-        assert_eq!(
-            minmax32(snan, one, false, true, N),
-            snan | QUIET32,
-            "IEEE: sNaN quieted"
-        );
-        assert_eq!(
-            minmax32(snan, one, false, false, N),
-            one,
-            "non-IEEE: any NaN loses"
-        );
-        assert_eq!(
-            minmax64(1.0f64.to_bits(), 2.0f64.to_bits(), true, true, N),
-            2.0f64.to_bits()
-        );
-    }
 
     #[test]
     fn arithmetic_nans_denormals_and_rounding() {

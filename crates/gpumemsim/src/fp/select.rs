@@ -1,9 +1,33 @@
-//! Float atomic min and max (DS_MIN_F32, DS_MAX_F32, DS_MIN_F64, DS_MAX_F64 and their `_RTN`
-//! forms).
+//! Float min and max: the DS atomics (DS_MIN_F32, DS_MAX_F32, DS_MIN_F64, DS_MAX_F64 and their
+//! `_RTN` forms) and the vector ALU's `V_MIN_F32`/`V_MAX_F32`/`V_MIN_F64`/`V_MAX_F64`, one
+//! selection rule with two knobs (which NaNs are special, which input a tie keeps).
 
 use super::{Layout, F32, F64};
 
-/// The shared selection rule; `larger` picks max, else min.
+/// How a caller's operation differs within the shared rule.
+#[derive(Clone, Copy)]
+struct Rule {
+    /// Pick the larger (max) or the smaller (min).
+    larger: bool,
+    /// Signalling NaNs are returned quieted (DS always; the VALU in MODE.IEEE). Without it
+    /// every NaN simply loses to a number (the VALU's non-IEEE branch).
+    snan_wins: bool,
+    /// Equal inputs give src1 (the VALU pseudocode's `else` branch) instead of src0 (the DS
+    /// pseudocode's, which writes DATA only when strictly better).
+    tie_src1: bool,
+}
+
+const DS_MIN: Rule = Rule {
+    larger: false,
+    snan_wins: true,
+    tie_src1: false,
+};
+const DS_MAX: Rule = Rule {
+    larger: true,
+    ..DS_MIN
+};
+
+/// The shared selection rule on `mem` (src0) and `data` (src1).
 ///
 /// `001_f218f1deb4d558c2.txt §NaN 处理 / FP Max 选择规则, FP最小选择规则`:
 /// ```text
@@ -14,11 +38,11 @@ use super::{Layout, F32, F64};
 /// Min order, smallest to largest: -inf, -float, -denorm, -0, +0, +denorm, +float, +inf, QNaN
 /// ```
 /// QNaN is at the losing end of both orders, so a QNaN loses to any number in min and in max.
-const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, larger: bool) -> u64 {
-    if l.is_snan(mem) {
+const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, r: Rule) -> u64 {
+    if r.snan_wins && l.is_snan(mem) {
         return l.quiet(mem);
     }
-    if l.is_snan(data) {
+    if r.snan_wins && l.is_snan(data) {
         return l.quiet(data);
     }
     match (l.is_nan(mem), l.is_nan(data)) {
@@ -35,10 +59,11 @@ const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, larger: bool)
                 (mem, data)
             };
             let (k_mem, k_data) = (l.order_key(c_mem), l.order_key(c_data));
-            let data_wins = if larger {
-                k_data > k_mem
-            } else {
-                k_data < k_mem
+            let data_wins = match (r.larger, r.tie_src1) {
+                (true, false) => k_data > k_mem,
+                (true, true) => k_data >= k_mem,
+                (false, false) => k_data < k_mem,
+                (false, true) => k_data <= k_mem,
             };
             if data_wins {
                 data
@@ -69,7 +94,7 @@ const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, larger: bool)
 /// Where the pseudocode differs (IEEE `<`, under which `-0 < +0` is false and any compare with
 /// NaN is false, so `mem` = QNaN would stay), the spec's order is followed.
 pub const fn min_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
-    select(F32, mem as u64, data as u64, flush_input, false) as u32
+    select(F32, mem as u64, data as u64, flush_input, DS_MIN) as u32
 }
 
 /// The new memory value of a float atomic max: the larger of `mem` (src0) and `data` (src1)
@@ -81,17 +106,43 @@ pub const fn min_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
 /// following the pseudocode `MEM = src > tmp ? src : tmp`); where the pseudocode's IEEE `>`
 /// differs (±0, NaN), the spec's order is followed.
 pub const fn max_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
-    select(F32, mem as u64, data as u64, flush_input, true) as u32
+    select(F32, mem as u64, data as u64, flush_input, DS_MAX) as u32
 }
 
 /// f64 version of [`min_f32`] (DS_MIN_F64, DS_MIN_RTN_F64); `flush_input` comes from the
 /// double-precision FP_DENORM bits (`001_f218f1deb4d558c2.txt §非正则？`: "denorm_double" affects
 /// F64).
 pub const fn min_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
-    select(F64, mem, data, flush_input, false)
+    select(F64, mem, data, flush_input, DS_MIN)
 }
 
 /// f64 version of [`max_f32`] (DS_MAX_F64, DS_MAX_RTN_F64).
 pub const fn max_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
-    select(F64, mem, data, flush_input, true)
+    select(F64, mem, data, flush_input, DS_MAX)
+}
+
+/// `V_MIN_F32` (`max` false) / `V_MAX_F32` of `s0`, `s1`, per the VALU pseudocode:
+/// - MODE.IEEE (`ieee`): a signalling NaN input (S0 first) gives it quieted; a quiet NaN
+///   loses to the other input. Without IEEE, any NaN loses (S1's checked first; two NaNs
+///   give S0).
+/// - Otherwise the smaller/larger with **-0 < +0**; equal values give S1 (the pseudocode's
+///   `LT_NEG_ZERO(S0, S1) ? S0 : S1`).
+/// - `flush_input`: denormals compare as ±0, and the result is the selected input
+///   unflushed (`001_f218f1deb4d558c2.txt §非正则？`: CMP, MIN and MAX use only the input
+///   denormal control, and min/max return the selected non-flushed input).
+pub const fn valu_minmax_f32(s0: u32, s1: u32, max: bool, ieee: bool, flush_input: bool) -> u32 {
+    select(F32, s0 as u64, s1 as u64, flush_input, valu_rule(max, ieee)) as u32
+}
+
+/// f64 version of [`valu_minmax_f32`] (`V_MIN_F64`, `V_MAX_F64`).
+pub const fn valu_minmax_f64(s0: u64, s1: u64, max: bool, ieee: bool, flush_input: bool) -> u64 {
+    select(F64, s0, s1, flush_input, valu_rule(max, ieee))
+}
+
+const fn valu_rule(max: bool, ieee: bool) -> Rule {
+    Rule {
+        larger: max,
+        snan_wins: ieee,
+        tie_src1: true,
+    }
 }
