@@ -1,6 +1,30 @@
 //! Sparse, paged global memory with 48-bit virtual addresses.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Hashes page numbers with one multiply (Fibonacci hashing). Page numbers are not chosen
+/// by an adversary, and the default SipHash took a tenth of a kernel run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PageHasher(u64);
+
+impl Hasher for PageHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A map keyed by page number.
+type PageMap<V> = HashMap<u64, V, BuildHasherDefault<PageHasher>>;
 
 /// Width of a virtual address (003_8127e07f2b7609f5.txt §global: the GPU shares the CPU's
 /// 48-bit virtual address space).
@@ -17,7 +41,134 @@ const ADDRESS_MASK: u64 = (1 << ADDRESS_BITS) - 1;
 /// (callers that give them a meaning — the flat apertures — decide before they get here).
 #[derive(Clone, Debug, Default)]
 pub struct GlobalMemory {
-    pages: HashMap<u64, Box<[u8; PAGE_BYTES as usize]>>,
+    pages: PageMap<Box<[u8; PAGE_BYTES as usize]>>,
+    /// Whether accesses are being logged (see [`GlobalMemory::start_log`]).
+    logging: bool,
+    /// The bytes read and written since logging started.
+    log: RefCell<AccessLog>,
+}
+
+/// One bit per byte of a page.
+type PageBits = Box<[u64; PAGE_BYTES as usize / 64]>;
+
+/// Which bytes of global memory were read and which were written, one bit per byte, kept
+/// while a workgroup runs on its own so the executor can check afterwards that no other
+/// workgroup touched what it wrote ([`AccessLog::first_conflict`]).
+#[derive(Clone, Debug, Default)]
+pub struct AccessLog {
+    reads: PageMap<PageBits>,
+    writes: PageMap<PageBits>,
+}
+
+/// Sets the bits of the `n` bytes from `addr` (wrapping at 2^48), one page lookup per page.
+fn mark(map: &mut PageMap<PageBits>, addr: u64, n: u64) {
+    let mut i = 0;
+    while i < n {
+        let a = addr.wrapping_add(i) & ADDRESS_MASK;
+        let off = (a % PAGE_BYTES) as usize;
+        let len = (PAGE_BYTES as usize - off).min((n - i) as usize);
+        let bits = map
+            .entry(a / PAGE_BYTES)
+            .or_insert_with(|| Box::new([0; PAGE_BYTES as usize / 64]));
+        let (mut b, end) = (off, off + len);
+        while b < end {
+            let k = (end - b).min(64 - b % 64);
+            let ones = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+            bits[b / 64] |= ones << (b % 64);
+            b += k;
+        }
+        i += len as u64;
+    }
+}
+
+impl AccessLog {
+    /// Bytes written.
+    pub fn written_bytes(&self) -> u64 {
+        count(&self.writes)
+    }
+
+    /// Bytes read.
+    pub fn read_bytes(&self) -> u64 {
+        count(&self.reads)
+    }
+
+    /// The written bytes' addresses, ascending.
+    pub fn written(&self) -> Vec<u64> {
+        let mut pages: Vec<_> = self.writes.iter().collect();
+        pages.sort_unstable_by_key(|(p, _)| **p);
+        let mut out = Vec::new();
+        for (page, bits) in pages {
+            for (w, &word) in bits.iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let b = m.trailing_zeros() as u64;
+                    out.push(page * PAGE_BYTES + w as u64 * 64 + b);
+                    m &= m - 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// The first pair of logs (by index: `(earlier, later)`) where one wrote a byte the other
+    /// read or wrote — where the order of the two matters — or `None` when every log's
+    /// writes are its own.
+    pub fn first_conflict(logs: &[&AccessLog]) -> Option<(usize, usize)> {
+        // Who wrote each byte (no byte twice, or that pair is the answer).
+        let mut writer: PageMap<Vec<u32>> = PageMap::default();
+        let mut conflict: Option<(usize, usize)> = None;
+        let mut note = |a: usize, b: usize| {
+            let pair = (a.min(b), a.max(b));
+            if conflict.is_none_or(|c| pair < c) {
+                conflict = Some(pair);
+            }
+        };
+        // Page owner bitmaps: the log index + 1 of the byte's writer, 0 for none.
+        for (i, log) in logs.iter().enumerate() {
+            for (page, bits) in &log.writes {
+                let owners = writer
+                    .entry(*page)
+                    .or_insert_with(|| vec![0; PAGE_BYTES as usize]);
+                for (w, &word) in bits.iter().enumerate() {
+                    let mut m = word;
+                    while m != 0 {
+                        let b = w * 64 + m.trailing_zeros() as usize;
+                        match owners[b] {
+                            0 => owners[b] = i as u32 + 1,
+                            o => note(o as usize - 1, i),
+                        }
+                        m &= m - 1;
+                    }
+                }
+            }
+        }
+        for (i, log) in logs.iter().enumerate() {
+            for (page, bits) in &log.reads {
+                let Some(owners) = writer.get(page) else {
+                    continue;
+                };
+                for (w, &word) in bits.iter().enumerate() {
+                    let mut m = word;
+                    while m != 0 {
+                        let b = w * 64 + m.trailing_zeros() as usize;
+                        match owners[b] {
+                            0 => {}
+                            o if o as usize - 1 == i => {}
+                            o => note(o as usize - 1, i),
+                        }
+                        m &= m - 1;
+                    }
+                }
+            }
+        }
+        conflict
+    }
+}
+
+fn count(map: &PageMap<PageBits>) -> u64 {
+    map.values()
+        .map(|b| b.iter().map(|w| w.count_ones() as u64).sum::<u64>())
+        .sum()
 }
 
 impl GlobalMemory {
@@ -31,9 +182,29 @@ impl GlobalMemory {
         self.pages.len()
     }
 
+    /// Starts logging which bytes are read and written, from an empty log.
+    pub fn start_log(&mut self) {
+        self.logging = true;
+        self.log = RefCell::default();
+    }
+
+    /// Stops logging and returns the log.
+    pub fn take_log(&mut self) -> AccessLog {
+        self.logging = false;
+        self.log.take()
+    }
+
+    #[inline]
+    fn log_read(&self, addr: u64, n: u64) {
+        if self.logging {
+            mark(&mut self.log.borrow_mut().reads, addr, n);
+        }
+    }
+
     /// Reads a byte.
     #[inline]
     pub fn read_u8(&self, addr: u64) -> u8 {
+        self.log_read(addr, 1);
         let a = addr & ADDRESS_MASK;
         self.pages
             .get(&(a / PAGE_BYTES))
@@ -43,6 +214,9 @@ impl GlobalMemory {
     /// Writes a byte.
     #[inline]
     pub fn write_u8(&mut self, addr: u64, v: u8) {
+        if self.logging {
+            mark(&mut self.log.get_mut().writes, addr, 1);
+        }
         let a = addr & ADDRESS_MASK;
         self.pages
             .entry(a / PAGE_BYTES)
@@ -55,6 +229,7 @@ impl GlobalMemory {
         let a = addr & ADDRESS_MASK;
         let off = (a % PAGE_BYTES) as usize;
         if off + N <= PAGE_BYTES as usize {
+            self.log_read(a, N as u64);
             return match self.pages.get(&(a / PAGE_BYTES)) {
                 Some(p) => {
                     let mut out = [0; N];
@@ -67,10 +242,38 @@ impl GlobalMemory {
         std::array::from_fn(|i| self.read_u8(a + i as u64))
     }
 
+    /// Fills `out` with the bytes from `addr` (wrapping at 2^48), one page lookup per page.
+    pub fn read_into(&self, addr: u64, out: &mut [u8]) {
+        self.log_read(addr, out.len() as u64);
+        let mut i = 0;
+        while i < out.len() {
+            let a = addr.wrapping_add(i as u64) & ADDRESS_MASK;
+            let off = (a % PAGE_BYTES) as usize;
+            let len = (PAGE_BYTES as usize - off).min(out.len() - i);
+            match self.pages.get(&(a / PAGE_BYTES)) {
+                Some(p) => out[i..i + len].copy_from_slice(&p[off..off + len]),
+                None => out[i..i + len].fill(0),
+            }
+            i += len;
+        }
+    }
+
     /// Writes bytes starting at `addr` (wrapping at 2^48).
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) {
-        for (i, b) in bytes.iter().enumerate() {
-            self.write_u8(addr.wrapping_add(i as u64), *b);
+        if self.logging {
+            mark(&mut self.log.get_mut().writes, addr, bytes.len() as u64);
+        }
+        let mut i = 0;
+        while i < bytes.len() {
+            let a = addr.wrapping_add(i as u64) & ADDRESS_MASK;
+            let off = (a % PAGE_BYTES) as usize;
+            let len = (PAGE_BYTES as usize - off).min(bytes.len() - i);
+            let page = self
+                .pages
+                .entry(a / PAGE_BYTES)
+                .or_insert_with(|| Box::new([0; PAGE_BYTES as usize]));
+            page[off..off + len].copy_from_slice(&bytes[i..i + len]);
+            i += len;
         }
     }
 
@@ -105,6 +308,7 @@ impl GlobalMemory {
                 i += 1;
                 continue;
             }
+            self.log_read(a, 4 * n as u64);
             match self.pages.get(&(a / PAGE_BYTES)) {
                 Some(p) => {
                     for (k, w) in out[i..i + n].iter_mut().enumerate() {
@@ -130,6 +334,53 @@ impl GlobalMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A log of what `f` did to a fresh logging memory.
+    fn logged(f: impl FnOnce(&mut GlobalMemory)) -> AccessLog {
+        let mut m = GlobalMemory::new();
+        m.start_log();
+        f(&mut m);
+        m.take_log()
+    }
+
+    #[test]
+    fn the_access_log_counts_bytes_across_pages() {
+        let log = logged(|m| {
+            m.write_bytes(PAGE_BYTES - 3, &[1; 8]);
+            let mut buf = [0; 100];
+            m.read_into(0x5000 - 50, &mut buf);
+            m.read_u32(0x9000);
+        });
+        assert_eq!(log.written_bytes(), 8);
+        assert_eq!(log.read_bytes(), 104);
+        let w: Vec<u64> = (PAGE_BYTES - 3..PAGE_BYTES + 5).collect();
+        assert_eq!(log.written(), w);
+    }
+
+    #[test]
+    fn conflicts_are_shared_written_bytes_and_reads_of_others_writes() {
+        let a = logged(|m| m.write_u32(0x100, 1));
+        let b = logged(|m| m.write_u32(0x104, 2));
+        let reads_a = logged(|m| {
+            m.read_u8(0x103);
+        });
+        let reads_own = logged(|m| {
+            m.write_u8(0x200, 1);
+            m.read_u8(0x200);
+        });
+        let writes_a = logged(|m| m.write_u8(0x102, 7));
+        assert_eq!(AccessLog::first_conflict(&[&a, &b, &reads_own]), None);
+        assert_eq!(AccessLog::first_conflict(&[&a, &b, &reads_a]), Some((0, 2)));
+        assert_eq!(AccessLog::first_conflict(&[&reads_a, &b, &a]), Some((0, 2)));
+        assert_eq!(
+            AccessLog::first_conflict(&[&b, &writes_a, &a]),
+            Some((1, 2))
+        );
+        // Logging off: nothing is logged.
+        let mut m = GlobalMemory::new();
+        m.write_u32(0, 1);
+        assert_eq!(m.take_log().written_bytes(), 0);
+    }
 
     #[test]
     fn unwritten_memory_reads_zero_and_allocates_nothing() {

@@ -8,5 +8,5 @@ mod scratch;
 
 pub use aperture::{Aperture, Apertures, APERTURE_BYTES, PRIVATE_BASE, SHARED_BASE};
 pub use buffer::BufferDescriptor;
-pub use memory::{GlobalMemory, ADDRESS_BITS, PAGE_BYTES};
+pub use memory::{AccessLog, GlobalMemory, ADDRESS_BITS, PAGE_BYTES};
 pub use scratch::{ScratchLayout, ELEMENT_BYTES};
