@@ -101,10 +101,18 @@ impl Lds {
     #[inline]
     pub fn read(&self, alloc: LdsAllocation, offset: u32, size: u32) -> Result<u64, AccessFault> {
         let i = Self::index(alloc, offset, size)?;
-        let n = size.min(8) as usize;
-        let mut buf = [0u8; 8];
-        buf[..n].copy_from_slice(&self.bytes[i..i + n]);
-        Ok(u64::from_le_bytes(buf))
+        // Fixed-size copies for the usual sizes (a variable-length copy is a memmove call).
+        let b = &self.bytes;
+        Ok(match size {
+            4 => u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as u64,
+            8 => u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes")),
+            _ => {
+                let n = size.min(8) as usize;
+                let mut buf = [0u8; 8];
+                buf[..n].copy_from_slice(&b[i..i + n]);
+                u64::from_le_bytes(buf)
+            }
+        })
     }
 
     /// Writes the low `size` (1..=8) bytes of `v` little-endian at `offset` in `alloc`.
@@ -117,8 +125,14 @@ impl Lds {
         v: u64,
     ) -> Result<(), AccessFault> {
         let i = Self::index(alloc, offset, size)?;
-        let n = size.min(8) as usize;
-        self.bytes[i..i + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        match size {
+            4 => self.bytes[i..i + 4].copy_from_slice(&(v as u32).to_le_bytes()),
+            8 => self.bytes[i..i + 8].copy_from_slice(&v.to_le_bytes()),
+            _ => {
+                let n = size.min(8) as usize;
+                self.bytes[i..i + n].copy_from_slice(&v.to_le_bytes()[..n]);
+            }
+        }
         Ok(())
     }
 

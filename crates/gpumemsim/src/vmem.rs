@@ -226,12 +226,23 @@ pub fn global_op_of(op: Opcode) -> Option<GlobalOp> {
     })[op.0 as usize]
 }
 
+/// Whether `op` is a `*_addtid_*` instruction (looked up once per process, not per lane).
+fn is_addtid(op: Opcode) -> bool {
+    static ADDTID: OnceLock<Vec<bool>> = OnceLock::new();
+    ADDTID.get_or_init(|| {
+        rdna3_isa::table::INSTRUCTIONS
+            .iter()
+            .map(|d| d.name.contains("addtid"))
+            .collect()
+    })[op.0 as usize]
+}
+
 /// The byte address lane `lane` of `wave` gives a GLOBAL or FLAT instruction (for FLAT, a
 /// flat address still to route through the apertures).
 pub fn global_address(inst: &Instruction, wave: &Wave, lane: u32) -> u64 {
     let offset = sext13(inst.get(Field::Offset));
     let saddr = inst.get(Field::Saddr);
-    let addtid = inst.def().name.contains("addtid");
+    let addtid = is_addtid(inst.opcode);
     let base = if addtid {
         let b = if saddr == SGPR_NULL {
             0
@@ -413,9 +424,7 @@ fn transfer(
             if store {
                 env.mem.write_bytes(a, buf);
             } else {
-                for (k, b) in buf.iter_mut().enumerate() {
-                    *b = env.mem.read_u8(a.wrapping_add(k as u64));
-                }
+                env.mem.read_into(a, buf);
             }
             true
         }

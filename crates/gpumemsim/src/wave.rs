@@ -47,7 +47,9 @@ pub struct Wave {
     pub size: u32,
     /// Scalar operand file, indexed by operand code 0..=127.
     sregs: [u32; 128],
-    /// VGPRs: `vgprs[reg * 64 + lane]`.
+    /// VGPRs: `vgprs[reg * size + lane]`, grown as registers are first written (a register
+    /// not yet stored reads 0, as every VGPR starts), so a wave takes memory for the
+    /// registers its program uses rather than for all 256.
     vgprs: Vec<u32>,
     /// Scalar condition code.
     pub scc: bool,
@@ -77,7 +79,7 @@ impl Wave {
             id,
             size,
             sregs: [0; 128],
-            vgprs: vec![0; VGPR_COUNT * 64],
+            vgprs: Vec::new(),
             scc: false,
             mode: mode::DEFAULT,
             lds_ready: true,
@@ -193,21 +195,53 @@ impl Wave {
         self.sregs[M0 as usize] = v;
     }
 
-    /// VGPR `reg` of `lane` (registers past v255 read 0).
+    /// VGPR `reg` of `lane` (registers past v255 and lanes past the wave's size read 0).
     #[inline]
     pub fn vgpr(&self, reg: u32, lane: u32) -> u32 {
+        if lane >= self.size {
+            return 0;
+        }
         self.vgprs
-            .get(reg as usize * 64 + lane as usize)
+            .get(reg as usize * self.size as usize + lane as usize)
             .copied()
             .unwrap_or(0)
     }
 
-    /// Writes VGPR `reg` of `lane` (registers past v255 are dropped).
+    /// Writes VGPR `reg` of `lane` (registers past v255 and lanes past the wave's size are
+    /// dropped).
     #[inline]
     pub fn set_vgpr(&mut self, reg: u32, lane: u32, v: u32) {
-        if let Some(x) = self.vgprs.get_mut(reg as usize * 64 + lane as usize) {
-            *x = v;
+        if lane >= self.size || reg as usize >= VGPR_COUNT {
+            return;
         }
+        let i = reg as usize * self.size as usize + lane as usize;
+        if i >= self.vgprs.len() {
+            self.vgprs
+                .resize((reg as usize + 1) * self.size as usize, 0);
+        }
+        self.vgprs[i] = v;
+    }
+
+    /// VGPR `reg`'s lanes (the wave's size of them), or `None` while it has never been
+    /// written (every lane 0) or past v255.
+    #[inline]
+    pub fn vgpr_row(&self, reg: u32) -> Option<&[u32]> {
+        let n = self.size as usize;
+        self.vgprs.get(reg as usize * n..(reg as usize + 1) * n)
+    }
+
+    /// VGPR `reg`'s lanes to write (`None` past v255).
+    #[inline]
+    pub fn vgpr_row_mut(&mut self, reg: u32) -> Option<&mut [u32]> {
+        if reg as usize >= VGPR_COUNT {
+            return None;
+        }
+        let n = self.size as usize;
+        let end = (reg as usize + 1) * n;
+        if end > self.vgprs.len() {
+            self.vgprs.resize(end, 0);
+        }
+        Some(&mut self.vgprs[end - n..end])
     }
 
     /// Every lane of VGPR `reg`, for the wave's size.

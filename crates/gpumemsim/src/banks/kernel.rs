@@ -483,19 +483,15 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
     if distinct_on_chain(head[fullest], &next, word_of) == most as u32 {
         return Some(most as u32);
     }
-    // Visit the fullest slots first; a slot can serve no more distinct words than it has
-    // lanes, so stop once the best found reaches the next count down.
+    // A slot serves no more distinct words than it has lanes: look only at slots that could
+    // beat the best found so far (one pass; a broadcast's full slot no longer sends it round
+    // every count down to the answer).
     let mut best = 0u32;
-    for target in (1..=most).rev() {
-        if best >= target as u32 {
-            break;
-        }
-        for (slot, &count) in counts.iter().enumerate() {
-            if count == target {
-                best = best.max(distinct_on_chain(head[slot], &next, word_of));
-                if best == target as u32 {
-                    return Some(best);
-                }
+    for (slot, &count) in counts.iter().enumerate() {
+        if count as u32 > best {
+            best = best.max(distinct_on_chain(head[slot], &next, word_of));
+            if best == most as u32 {
+                break;
             }
         }
     }

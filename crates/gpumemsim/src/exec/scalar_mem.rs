@@ -35,8 +35,9 @@ impl Device {
         s.latency_cycles += out.done_at - now;
         for (kind, message) in out.breaches.iter().cloned() {
             self.events.push(Event {
+                cycle: 0,
                 kind,
-                wave: wi as u32,
+                wave: self.waves[wi].id,
                 pc,
                 message,
             });
@@ -80,8 +81,9 @@ impl Device {
         };
         if let Some((kind, message)) = self.clauses[wi].observe(class) {
             self.events.push(Event {
+                cycle: 0,
                 kind,
-                wave: wi as u32,
+                wave: self.waves[wi].id,
                 pc,
                 message,
             });
@@ -107,8 +109,9 @@ impl Device {
             .map(|r| format!("s{r}"))
             .collect();
         self.events.push(Event {
+            cycle: 0,
             kind: "hazard",
-            wave: wi as u32,
+            wave: self.waves[wi].id,
             pc,
             message: format!(
                 "reads {} before its SMEM data arrived (missing s_waitcnt lgkmcnt): the old value is used",

@@ -636,6 +636,45 @@ fn locate(inst: &Instruction, w: &Wave, c: &Class, i: usize) -> Loc {
     Loc::Uniform(w.ssrc32(v, inst.literal) as u64)
 }
 
+/// Every lane's value of source `loc` (`out.len()` = the wave's size).
+fn gather(w: &Wave, loc: Loc, dwords: u8, out: &mut [u64]) {
+    match loc {
+        Loc::None => out.fill(0),
+        Loc::Uniform(v) => out.fill(v),
+        Loc::Vgpr(r) => {
+            match w.vgpr_row(r) {
+                Some(row) => out.iter_mut().zip(row).for_each(|(o, &x)| *o = x as u64),
+                None => out.fill(0),
+            }
+            if dwords == 2 {
+                if let Some(row) = w.vgpr_row(r + 1) {
+                    out.iter_mut()
+                        .zip(row)
+                        .for_each(|(o, &x)| *o |= (x as u64) << 32);
+                }
+            }
+        }
+    }
+}
+
+/// Writes bits `shift..shift + 32` of `values` to VGPR `reg` in the lanes of `mask`.
+fn scatter(w: &mut Wave, reg: u32, mask: u64, values: &[u64], shift: u32) {
+    let Some(row) = w.vgpr_row_mut(reg) else {
+        return;
+    };
+    if mask == u64::MAX >> (64 - row.len()) {
+        row.iter_mut()
+            .zip(values)
+            .for_each(|(x, &v)| *x = (v >> shift) as u32);
+    } else {
+        for (l, (x, &v)) in row.iter_mut().zip(values).enumerate() {
+            if mask >> l & 1 == 1 {
+                *x = (v >> shift) as u32;
+            }
+        }
+    }
+}
+
 #[inline]
 fn read(w: &Wave, loc: Loc, lane: u32, dwords: u8) -> u64 {
     match loc {
@@ -1152,35 +1191,47 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     };
     // fmac accumulates into its destination.
     let acc = matches!(op, Op::FmacF32);
+    // Gather every lane's sources (a VGPR's row or a uniform value), compute the active
+    // lanes, write the results back row by row: the loops over rows vectorize.
+    let n = w.size as usize;
+    let mut src = [[0u64; 64]; 3];
+    for i in 0..3 {
+        gather(w, locs[i], c.dwords[i], &mut src[i][..n]);
+        if and_mask[i] != u64::MAX || xor_mask[i] != 0 {
+            for x in &mut src[i][..n] {
+                *x = (*x & and_mask[i]) ^ xor_mask[i];
+            }
+        }
+    }
+    if acc {
+        gather(w, Loc::Vgpr(vdst), 1, &mut src[2][..n]);
+    }
+    let mut out = [0u64; 64];
     let mut mask_out = 0u64;
     let mut lanes = exec;
     while lanes != 0 {
         let l = lanes.trailing_zeros();
         lanes &= lanes - 1;
-        let mut s = [0u64; 3];
-        for i in 0..3 {
-            s[i] = (read(w, locs[i], l, c.dwords[i]) & and_mask[i]) ^ xor_mask[i];
-        }
-        if acc {
-            s[2] = w.vgpr(vdst, l) as u64;
-        }
-        let (mut r, carry) = lane(op, s, mask_in >> l & 1 == 1, l, &ctx);
+        let li = l as usize & 63;
+        let sl = [src[0][li], src[1][li], src[2][li]];
+        let (mut r, carry) = lane(op, sl, mask_in >> l & 1 == 1, l, &ctx);
         if carry {
             mask_out |= 1 << l;
-        }
-        if c.dst_dwords == 0 {
-            continue;
         }
         if float32 && (omod != 0 || clamp) {
             r = fa::out_mods32(r as u32, omod, clamp, dx10, ctx.ctl32) as u64;
         } else if float64 && (omod != 0 || clamp) {
             r = fa::out_mods64(r, omod, clamp, dx10, ctx.ctl64);
         } else if clamp {
-            r = clamp_int(op, s).unwrap_or(r);
+            r = clamp_int(op, sl).unwrap_or(r);
         }
-        w.set_vgpr(vdst, l, r as u32);
+        out[li] = r;
+    }
+    if c.dst_dwords != 0 && exec != 0 {
+        let mask = exec & (u64::MAX >> (64 - n));
+        scatter(w, vdst, mask, &out[..n], 0);
         if c.dst_dwords == 2 {
-            w.set_vgpr(vdst + 1, l, (r >> 32) as u32);
+            scatter(w, vdst + 1, mask, &out[..n], 32);
         }
     }
     match op {

@@ -36,8 +36,9 @@ impl Device {
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
         if let Some(f) = out.unsupported_format {
             self.events.push(Event {
+                cycle: 0,
                 kind: "unsupported_format",
-                wave: wi as u32,
+                wave: self.waves[wi].id,
                 pc,
                 message: format!(
                     "buffer format {f} ({}) is not implemented by the typed-buffer model",
@@ -67,8 +68,9 @@ impl Device {
         ] {
             if n > 0 {
                 self.events.push(Event {
+                    cycle: 0,
                     kind,
-                    wave: wi as u32,
+                    wave: self.waves[wi].id,
                     pc,
                     message: format!("{n} lane {what}: loads read 0, stores are dropped"),
                 });
