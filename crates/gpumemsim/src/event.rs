@@ -8,6 +8,9 @@ pub struct Event {
     pub kind: &'static str,
     /// Wave index (in creation order).
     pub wave: u32,
+    /// The wave's clock when it issued the instruction (the unit models leave it 0; the
+    /// executor stamps it).
+    pub cycle: u64,
     /// Index of the instruction in the program.
     pub pc: usize,
     /// Human-readable description.

@@ -435,6 +435,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
                 let a = wave.vgpr(addr_reg, l).wrapping_add(offset);
                 if !a.is_multiple_of(bytes) {
                     mem.env.events.push(Event {
+                        cycle: 0,
                         kind: "memviol",
                         wave: wave.id,
                         pc: mem.env.pc,
@@ -587,6 +588,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         let mut lanes = out_of_range;
         lanes.dedup();
         env.events.push(Event {
+            cycle: 0,
             kind: if gds {
                 "gds_out_of_range"
             } else {

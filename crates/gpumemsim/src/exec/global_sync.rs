@@ -26,8 +26,9 @@ use crate::gws::GwsResult;
 impl Device {
     fn rule(&mut self, wi: usize, pc: usize, message: String) {
         self.events.push(Event {
+            cycle: 0,
             kind: "gws_rule",
-            wave: wi as u32,
+            wave: self.waves[wi].id,
             pc,
             message,
         });
@@ -132,8 +133,9 @@ impl Device {
             Ok(r) => r,
             Err(clamped) => {
                 self.events.push(Event {
+                    cycle: 0,
                     kind: "gws_nack",
-                    wave: wi as u32,
+                    wave: self.waves[wi].id,
                     pc,
                     message: format!(
                         "{name}: resource id (VMID base {} + M0[21:16] {} + offset0 {}) mod 64 is outside the VMID's {} resources: clamped to {clamped}, NACK; the wave rewinds and stalls",
@@ -160,11 +162,11 @@ impl Device {
             GwsResult::Done { released } => {
                 let now = self.clocks[wi];
                 for w in released {
-                    self.waits[w] = None;
                     if let Some(p) = self.waves[w].pc.checked_sub(1) {
                         self.stats[p].stall_cycles += now.saturating_sub(self.clocks[w]);
                     }
                     self.clocks[w] = self.clocks[w].max(now);
+                    self.wake(w);
                 }
             }
             GwsResult::Wait => self.waits[wi] = Some(Waiting::Gws { rid, pc }),

@@ -4,13 +4,15 @@
 //!
 //! Scheduling: waves are created workgroup by workgroup, wave by wave (the creation order
 //! ordered count relies on). Each step runs one instruction of the runnable wave with the
-//! earliest clock (ties: the lowest index); with a nonzero seed, each candidate's clock gets a
-//! pseudo-random jitter of up to [`SEED_JITTER`] cycles first, so different seeds give
-//! different (and each reproducible) interleavings. Waves that wait — at `s_barrier`, on a GWS
+//! earliest clock (ties: the lowest index), taken from a priority queue of runnable waves, so
+//! a step costs O(log waves) however many waves the grid has. With a nonzero seed, a wave's
+//! clock gets a pseudo-random jitter of up to [`SEED_JITTER`] cycles each time it is queued,
+//! so different seeds give different (and each reproducible) interleavings. Waves that wait — at `s_barrier`, on a GWS
 //! semaphore or barrier, for their ordered-count turn, or after a GWS NACK — block until woken;
 //! when every live wave is blocked the run stops with a deadlock report.
 
 mod global_sync;
+mod grid;
 mod salu;
 mod scalar_mem;
 mod step;
@@ -18,7 +20,8 @@ mod valu;
 mod vector_mem;
 mod vinterp;
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use rdna3_isa::asm::AsmLine;
 
@@ -32,6 +35,8 @@ use crate::lds::{AlignMode, Lds, LdsAllocation, LdsMode};
 use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWrite, SmemOutcome};
 use crate::timing::TimingParams;
 use crate::wave::Wave;
+
+pub use grid::{device_wide_instruction, run_grid, GridRun, Schedule, TogetherBecause};
 
 /// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
 pub const DEFAULT_SCRATCH_BASE: u64 = 0x7f00_0000_0000;
@@ -78,6 +83,10 @@ pub struct RunConfig {
     pub scratch_size: u32,
     /// The denormal rules of float atomics to memory (see [`MemoryFloatRules`]).
     pub memory_float_rules: MemoryFloatRules,
+    /// Host threads [`run_grid`] runs independent workgroups on (0: one per core).
+    pub threads: usize,
+    /// Makes [`run_grid`] run every workgroup together even where it could run them apart.
+    pub together: bool,
 }
 
 impl Default for RunConfig {
@@ -101,6 +110,8 @@ impl Default for RunConfig {
             scratch_base: DEFAULT_SCRATCH_BASE,
             scratch_size: 0,
             memory_float_rules: MemoryFloatRules::default(),
+            threads: 0,
+            together: false,
         }
     }
 }
@@ -236,8 +247,12 @@ pub enum Waiting {
 pub struct Device {
     /// Waves in creation order.
     pub waves: Vec<Wave>,
-    /// Each wave's workgroup.
+    /// Each wave's workgroup, counted from [`Device::first_group`] (see
+    /// [`Device::workgroup_of`]).
     pub wave_group: Vec<usize>,
+    /// The grid index of the device's first workgroup (0 unless the device holds a part of
+    /// the grid).
+    pub first_group: u32,
     /// Each workgroup's LDS (one WGP each).
     pub lds: Vec<Lds>,
     /// The allocation every workgroup gets.
@@ -275,12 +290,27 @@ pub struct Device {
     pending: Vec<Vec<Pending>>,
     lds_free_at: Vec<u64>,
     rng: u64,
+    /// Whether queued clocks get a jitter.
+    seeded: bool,
+    /// Waves in each workgroup (wave `i` is in workgroup `i / group_waves`).
+    group_waves: usize,
+    /// Runnable waves by (clock + jitter, index, queue generation); an entry whose
+    /// generation is not the wave's current one is stale and skipped.
+    ready: BinaryHeap<Reverse<(u64, usize, u32)>>,
+    /// Each wave's queue generation.
+    queued: Vec<u32>,
 }
 
 impl Device {
     /// A device for `cfg`, waves initialised as the `run` command defines (v0 = work-item id
     /// = lane + wave-in-group × wave size; s0 = workgroup id; everything else 0, EXEC all ones).
     pub fn new(cfg: &RunConfig, program_len: usize) -> Result<Device, RunError> {
+        Device::check(cfg)?;
+        Device::with_groups(cfg, program_len, 0..cfg.workgroups)
+    }
+
+    /// Whether `cfg` can be run.
+    pub(crate) fn check(cfg: &RunConfig) -> Result<(), RunError> {
         if cfg.wave_size != 32 && cfg.wave_size != 64 {
             return Err(RunError::Config(format!(
                 "wave size must be 32 or 64, not {}",
@@ -306,13 +336,27 @@ impl Device {
                 cfg.gws.base + cfg.gws.size
             )));
         }
+        LdsAllocation::new(cfg.lds_size, cfg.lds_mode).map_err(RunError::Config)?;
+        ScalarCache::new(cfg.kcache).map_err(RunError::Config)?;
+        Ok(())
+    }
+
+    /// A device holding workgroups `groups` of the grid `cfg` describes: wave ids, `s0` and
+    /// scratch regions are those of the whole grid, so the workgroups run alone exactly as
+    /// they run beside the others.
+    pub(crate) fn with_groups(
+        cfg: &RunConfig,
+        program_len: usize,
+        groups: std::ops::Range<u32>,
+    ) -> Result<Device, RunError> {
         let alloc = LdsAllocation::new(cfg.lds_size, cfg.lds_mode).map_err(RunError::Config)?;
         let kcache = ScalarCache::new(cfg.kcache).map_err(RunError::Config)?;
         let mut waves = Vec::new();
         let mut wave_group = Vec::new();
-        for g in 0..cfg.workgroups {
+        let count = groups.len();
+        for g in groups.clone() {
             for i in 0..cfg.waves {
-                let mut w = Wave::new(waves.len() as u32, cfg.wave_size);
+                let mut w = Wave::new(g * cfg.waves + i, cfg.wave_size);
                 w.apertures = cfg.apertures;
                 w.flat_scratch = ScratchLayout {
                     base: cfg.scratch_base,
@@ -325,14 +369,15 @@ impl Device {
                 }
                 w.set_sreg(0, g);
                 waves.push(w);
-                wave_group.push(g as usize);
+                wave_group.push((g - groups.start) as usize);
             }
         }
         let n = waves.len();
         Ok(Device {
             waves,
             wave_group,
-            lds: (0..cfg.workgroups)
+            first_group: groups.start,
+            lds: (0..count)
                 .map(|_| Lds::new(cfg.lds_mode, cfg.align))
                 .collect(),
             alloc,
@@ -345,16 +390,61 @@ impl Device {
             steps: 0,
             waits: vec![None; n],
             memory: GlobalMemory::new(),
-            kcache: vec![kcache; cfg.workgroups as usize],
+            kcache: vec![kcache; count],
             clauses: vec![ClauseTracker::default(); n],
             sgpr_returns: vec![Vec::new(); n],
             sgpr_late: vec![0; n],
             read_masks: vec![None; program_len],
             smem_out: SmemOutcome::default(),
             pending: vec![Vec::new(); n],
-            lds_free_at: vec![0; cfg.workgroups as usize],
+            lds_free_at: vec![0; count],
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
+            group_waves: cfg.waves as usize,
+            ready: BinaryHeap::new(),
+            queued: vec![0; n],
+            seeded: cfg.seed != 0,
         })
+    }
+
+    /// Appends the waves and workgroups of `o`, a device holding the workgroups that follow
+    /// `self`'s, and adds its statistics to `self`'s. Global memory and the device-wide
+    /// units stay `self`'s.
+    pub(crate) fn absorb(&mut self, o: Device) {
+        let groups = self.lds.len();
+        self.waves.extend(o.waves);
+        self.wave_group
+            .extend(o.wave_group.into_iter().map(|g| g + groups));
+        self.lds.extend(o.lds);
+        self.events.extend(o.events);
+        for (s, x) in self.stats.iter_mut().zip(&o.stats) {
+            s.executions += x.executions;
+            s.cycles += x.cycles;
+            s.conflict_cycles += x.conflict_cycles;
+            s.stall_cycles += x.stall_cycles;
+            s.latency_cycles += x.latency_cycles;
+            s.cache_hits += x.cache_hits;
+            s.cache_misses += x.cache_misses;
+        }
+        self.clocks.extend(o.clocks);
+        self.steps += o.steps;
+        self.waits.extend(o.waits);
+        self.kcache.extend(o.kcache);
+        self.clauses.extend(o.clauses);
+        self.sgpr_returns.extend(o.sgpr_returns);
+        self.sgpr_late.extend(o.sgpr_late);
+        for (m, x) in self.read_masks.iter_mut().zip(o.read_masks) {
+            if m.is_none() {
+                *m = x;
+            }
+        }
+        self.pending.extend(o.pending);
+        self.lds_free_at.extend(o.lds_free_at);
+        self.queued.extend(o.queued);
+    }
+
+    /// The grid index of wave `wi`'s workgroup.
+    pub fn workgroup_of(&self, wi: usize) -> u32 {
+        self.first_group + self.wave_group[wi] as u32
     }
 
     /// Total cycles: the latest wave clock.
@@ -373,8 +463,8 @@ impl Device {
         t
     }
 
-    fn jitter(&mut self, seeded: bool) -> u64 {
-        if !seeded {
+    fn jitter(&mut self) -> u64 {
+        if !self.seeded {
             return 0;
         }
         // xorshift64*
@@ -386,6 +476,30 @@ impl Device {
         x.wrapping_mul(0x2545_f491_4f6c_dd1d) % SEED_JITTER
     }
 
+    /// Queues wave `wi` at its current clock (plus the seed's jitter), replacing any entry it
+    /// had.
+    pub(crate) fn queue(&mut self, wi: usize) {
+        self.queued[wi] = self.queued[wi].wrapping_add(1);
+        let key = self.clocks[wi] + self.jitter();
+        self.ready.push(Reverse((key, wi, self.queued[wi])));
+    }
+
+    /// Unblocks wave `wi` and queues it.
+    pub(crate) fn wake(&mut self, wi: usize) {
+        self.waits[wi] = None;
+        self.queue(wi);
+    }
+
+    /// The runnable wave to step next, or `None` when no wave can run.
+    fn next_wave(&mut self) -> Option<usize> {
+        while let Some(Reverse((_, wi, generation))) = self.ready.pop() {
+            if generation == self.queued[wi] && !self.waves[wi].done && self.waits[wi].is_none() {
+                return Some(wi);
+            }
+        }
+        None
+    }
+
     /// Runs `program` until every wave ends.
     pub fn run(&mut self, program: &[AsmLine], cfg: &RunConfig) -> Result<(), RunError> {
         let by_address: HashMap<u32, usize> = program
@@ -393,18 +507,14 @@ impl Device {
             .enumerate()
             .map(|(i, l)| (l.address, i))
             .collect();
-        loop {
-            let mut best: Option<(u64, usize)> = None;
-            for i in 0..self.waves.len() {
-                if self.waves[i].done || self.waits[i].is_some() {
-                    continue;
-                }
-                let key = self.clocks[i] + self.jitter(cfg.seed != 0);
-                if best.is_none_or(|(k, _)| key < k) {
-                    best = Some((key, i));
-                }
+        self.ready.clear();
+        for i in 0..self.waves.len() {
+            if !self.waves[i].done && self.waits[i].is_none() {
+                self.queue(i);
             }
-            let Some((_, wi)) = best else {
+        }
+        loop {
+            let Some(wi) = self.next_wave() else {
                 if self.waves.iter().all(|w| w.done) {
                     return Ok(());
                 }
@@ -422,7 +532,15 @@ impl Device {
                 self.end_wave(wi);
                 continue;
             };
-            self.step(wi, pc, line, program, cfg, &by_address)?;
+            let (first_event, at) = (self.events.len(), self.clocks[wi]);
+            let stepped = self.step(wi, pc, line, program, cfg, &by_address);
+            for e in &mut self.events[first_event..] {
+                e.cycle = at;
+            }
+            stepped?;
+            if !self.waves[wi].done && self.waits[wi].is_none() {
+                self.queue(wi);
+            }
         }
     }
 
@@ -464,21 +582,19 @@ impl Device {
 
     /// Releases workgroup `g`'s `s_barrier` if every live wave of it has arrived.
     fn try_release_barrier(&mut self, g: usize) {
-        let members: Vec<usize> = (0..self.waves.len())
-            .filter(|&i| self.wave_group[i] == g && !self.waves[i].done)
-            .collect();
-        let all_there = !members.is_empty()
-            && members
-                .iter()
-                .all(|&i| matches!(self.waits[i], Some(Waiting::Barrier { .. })));
+        let members = g * self.group_waves..(g + 1) * self.group_waves;
+        let live = || members.clone().filter(|&i| !self.waves[i].done);
+        let all_there = live().next().is_some()
+            && live().all(|i| matches!(self.waits[i], Some(Waiting::Barrier { .. })));
         if !all_there {
             return;
         }
-        let t = members.iter().map(|&i| self.clocks[i]).max().unwrap_or(0);
-        for &i in &members {
-            if let Some(Waiting::Barrier { pc }) = self.waits[i].take() {
+        let t = live().map(|i| self.clocks[i]).max().unwrap_or(0);
+        for i in members {
+            if let Some(Waiting::Barrier { pc }) = self.waits[i] {
                 self.stats[pc].stall_cycles += t - self.clocks[i];
                 self.clocks[i] = t;
+                self.wake(i);
             }
         }
     }
@@ -489,7 +605,7 @@ impl Device {
         for i in 0..self.waves.len() {
             if let Some(Waiting::Ordered { index, .. }) = self.waits[i] {
                 if self.ordered.is_turn(index, i, &ended) {
-                    self.waits[i] = None;
+                    self.wake(i);
                 }
             }
         }
