@@ -17,6 +17,7 @@ pub mod expr;
 pub mod fp;
 pub mod gds;
 pub mod gws;
+pub mod launch;
 pub mod lds;
 pub mod loader;
 pub mod smem;

@@ -1,0 +1,251 @@
+//! Running a grid: every workgroup of a dispatch, together or apart.
+//!
+//! Workgroups of one dispatch share nothing on the chip but the device-wide units (GDS, GWS,
+//! ordered count): each has its own LDS, scalar cache and waves, and the timing model gives
+//! them no shared resource. What they can share is global memory. So a program that uses no
+//! device-wide unit can run one workgroup at a time — on as many threads as there are
+//! cores, with the few live waves of one workgroup hot in the host's caches — and give the
+//! result of running them all together, as long as no workgroup read or wrote a byte another
+//! one wrote (then the order between them would matter). The run logs every global byte each
+//! workgroup reads and writes ([`AccessLog`]) and checks exactly that afterwards; when the
+//! check fails (a global atomic counter, a workgroup reading another's output), when a part
+//! stops with an error, or when the program uses a device-wide unit, the grid runs again
+//! with every workgroup together, as [`Device::run`] schedules them.
+//!
+//! Run apart, the result is the one run together gives: the same memory, registers, clocks,
+//! statistics and step count, whatever the number of threads. The events are the same events;
+//! they are listed by [`Event::cycle`](crate::event::Event), then wave (run together they are
+//! listed in the order the scheduler met them, which can differ between waves at one cycle).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use rdna3_isa::asm::AsmLine;
+use rdna3_isa::Format;
+
+use super::{Device, RunConfig, RunError};
+use crate::addr::{AccessLog, GlobalMemory};
+use crate::ds::{self, DsKind};
+use crate::gws::OrderedCount;
+use crate::wave::Wave;
+
+/// How a grid ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every workgroup together, in one clock-ordered schedule.
+    Together,
+    /// One workgroup at a time, on `threads` threads.
+    Apart {
+        /// Host threads used.
+        threads: usize,
+    },
+}
+
+/// Why a grid ran together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TogetherBecause {
+    /// It ran apart (the field is unused).
+    NotTogether,
+    /// One workgroup, [`RunConfig::together`], or a scheduling seed (seeds choose between
+    /// interleavings of all the grid's waves).
+    Asked,
+    /// The program uses GDS, GWS or ordered count (named: the first such instruction).
+    DeviceWide(String),
+    /// Workgroups touched the same global bytes (named: the first such workgroups).
+    SharedMemory(u32, u32),
+    /// A workgroup run alone stopped with an error; run together, the error is the one the
+    /// whole grid meets.
+    Error,
+}
+
+/// What [`run_grid`] did.
+pub struct GridRun {
+    /// The device after the run: every wave, LDS, memory and statistic of the grid.
+    pub device: Device,
+    /// How the run ended.
+    pub result: Result<(), RunError>,
+    /// How it ran.
+    pub schedule: Schedule,
+    /// Why it ran together (when it did).
+    pub together_because: TogetherBecause,
+}
+
+/// The first instruction of `program` that reaches a device-wide unit (GDS, GWS, ordered
+/// count, the GS registers), if any.
+pub fn device_wide_instruction(program: &[AsmLine]) -> Option<&AsmLine> {
+    program.iter().find(|l| {
+        l.inst.def().format == Format::Ds
+            && (l.inst.get(rdna3_isa::Field::Gds) == 1
+                || matches!(
+                    ds::ds_kind(l.inst.opcode),
+                    Some(DsKind::GlobalSync | DsKind::GsReg { .. })
+                ))
+    })
+}
+
+/// The threads [`RunConfig::threads`] asks for (0: one per core).
+fn thread_count(cfg: &RunConfig) -> usize {
+    match cfg.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Runs every workgroup of `cfg`'s grid on `program`, apart where that gives the result of
+/// running them together (see the module text), else together.
+///
+/// `memory` is global memory as the host left it. `init` sets up each wave after it is created
+/// (registers, EXEC, MODE), given its workgroup's index in the grid; a wave's index in its
+/// workgroup is `wave.id % cfg.waves`. It is called once per wave, and again for every wave if
+/// the grid has to run a second time together.
+pub fn run_grid(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: GlobalMemory,
+    init: &(dyn Fn(u32, &mut Wave) + Sync),
+) -> Result<GridRun, RunError> {
+    let threads = thread_count(cfg).min(cfg.workgroups as usize).max(1);
+    let because = if cfg.workgroups < 2 || cfg.seed != 0 || cfg.together {
+        Some(TogetherBecause::Asked)
+    } else {
+        device_wide_instruction(program)
+            .map(|l| TogetherBecause::DeviceWide(format!("line {} `{}`", l.line, l.text())))
+    };
+    if let Some(because) = because {
+        return together(program, cfg, memory, init, because);
+    }
+    Device::check(cfg)?;
+    match apart(program, cfg, &memory, init, threads) {
+        Ok(device) => Ok(GridRun {
+            device,
+            result: Ok(()),
+            schedule: Schedule::Apart { threads },
+            together_because: TogetherBecause::NotTogether,
+        }),
+        Err(because) => together(program, cfg, memory, init, because),
+    }
+}
+
+fn together(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: GlobalMemory,
+    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    because: TogetherBecause,
+) -> Result<GridRun, RunError> {
+    let mut device = Device::new(cfg, program.len())?;
+    device.memory = memory;
+    for wi in 0..device.waves.len() {
+        let g = device.workgroup_of(wi);
+        init(g, &mut device.waves[wi]);
+    }
+    let result = device.run(program, cfg);
+    Ok(GridRun {
+        device,
+        result,
+        schedule: Schedule::Together,
+        together_because: because,
+    })
+}
+
+/// One workgroup run alone: its device, the log of its global accesses, and the thread
+/// (memory copy) that ran it.
+struct Part {
+    device: Device,
+    log: AccessLog,
+    thread: usize,
+}
+
+fn apart(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: &GlobalMemory,
+    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    threads: usize,
+) -> Result<Device, TogetherBecause> {
+    let groups = cfg.workgroups as usize;
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..groups).map(|_| None).collect());
+    // Each thread runs workgroups on its own copy of memory. A workgroup may see what an
+    // earlier one on its thread wrote: that matters only if it read a byte another workgroup
+    // wrote, and then the check below sends the grid to run together anyway.
+    let memories: Vec<GlobalMemory> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (next, failed, parts) = (&next, &failed, &parts);
+                let mut mem = memory.clone();
+                s.spawn(move || {
+                    loop {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        if g >= groups || failed.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let Ok(mut device) =
+                            Device::with_groups(cfg, program.len(), g as u32..g as u32 + 1)
+                        else {
+                            failed.store(true, Ordering::Relaxed);
+                            break;
+                        };
+                        for w in &mut device.waves {
+                            init(g as u32, w);
+                        }
+                        device.memory = std::mem::take(&mut mem);
+                        device.memory.start_log();
+                        let result = device.run(program, cfg);
+                        let log = device.memory.take_log();
+                        mem = std::mem::take(&mut device.memory);
+                        if result.is_err() {
+                            failed.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                        parts.lock().expect("a worker panicked")[g] = Some(Part {
+                            device,
+                            log,
+                            thread: t,
+                        });
+                    }
+                    mem
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a grid worker panicked"))
+            .collect()
+    });
+    if failed.load(Ordering::Relaxed) {
+        return Err(TogetherBecause::Error);
+    }
+    let parts: Vec<Part> = parts
+        .into_inner()
+        .expect("a worker panicked")
+        .into_iter()
+        .map(|p| p.expect("every workgroup ran"))
+        .collect();
+    if parts.iter().map(|p| p.device.steps).sum::<u64>() > cfg.max_steps {
+        return Err(TogetherBecause::Error);
+    }
+    let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
+    if let Some((a, b)) = AccessLog::first_conflict(&logs) {
+        return Err(TogetherBecause::SharedMemory(a as u32, b as u32));
+    }
+    // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
+    // thread that ran it (no other workgroup wrote that byte).
+    let mut merged = memory.clone();
+    for p in &parts {
+        let from = &memories[p.thread];
+        for a in p.log.written() {
+            merged.write_u8(a, from.read_u8(a));
+        }
+    }
+    let mut parts = parts.into_iter();
+    let mut device = parts.next().expect("at least two workgroups").device;
+    for p in parts {
+        device.absorb(p.device);
+    }
+    device.memory = merged;
+    device.ordered = OrderedCount::new(device.waves.len(), cfg.ordered_rings);
+    device.events.sort_by_key(|e| (e.cycle, e.wave));
+    Ok(device)
+}

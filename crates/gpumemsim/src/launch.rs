@@ -1,0 +1,258 @@
+//! The host side of running a code-object kernel: kernel arguments and buffers in global
+//! memory, the AQL dispatch packet and hidden arguments, the gfx11 initial register state of
+//! every wave, the grid run ([`run_grid`]) and the buffers read back.
+//!
+//! ```no_run
+//! use gpumemsim::launch::{launch, KernelArg, Launch};
+//! use gpumemsim::loader::CodeObject;
+//!
+//! let bytes = std::fs::read("examples/kernels/transpose.w32.o").expect("the corpus");
+//! let obj = CodeObject::parse(&bytes).expect("a code object");
+//! let input: Vec<u8> = (0..1024u32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+//! let done = launch(&Launch {
+//!     block: [32, 1, 1],
+//!     args: vec![KernelArg::Buffer(input), KernelArg::Buffer(vec![0; 4096])],
+//!     ..Launch::new(obj.kernel("transpose_naive").expect("the kernel"))
+//! })
+//! .expect("a valid launch");
+//! done.run.result.expect("the kernel ran");
+//! let transposed: &[u8] = &done.buffers[1];
+//! ```
+
+use crate::addr::GlobalMemory;
+use crate::exec::{run_grid, GridRun, RunConfig};
+use crate::isa::asm::AsmLine;
+use crate::isa::print::Hints;
+use crate::isa::Instruction;
+use crate::loader::{dispatch_packet, hidden_kernel_args, DispatchValues, Kernel};
+use crate::wave::Wave;
+
+/// Where the kernel arguments are placed in global memory.
+pub const KERNARG_BASE: u64 = 0x7e00_0000_0000;
+/// Where the AQL dispatch packet is placed (the dispatch pointer's value).
+pub const DISPATCH_BASE: u64 = 0x7d00_0000_0000;
+/// Where the first buffer argument is placed; each next one 64 KiB-aligned after it.
+pub const BUFFER_BASE: u64 = 0x1_0000_0000;
+/// Work-items a workgroup may have.
+pub const MAX_BLOCK: u32 = 1024;
+
+/// One kernel argument, in the kernel's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelArg {
+    /// A value passed in the kernarg segment: its little-endian bytes (placed at their
+    /// natural alignment: a 4-byte value 4-aligned, an 8-byte one 8-aligned).
+    Scalar(Vec<u8>),
+    /// A buffer: its initial bytes, placed in global memory; the kernel gets its 64-bit
+    /// address.
+    Buffer(Vec<u8>),
+}
+
+/// A dispatch of one kernel.
+#[derive(Clone, Debug)]
+pub struct Launch<'a> {
+    /// The kernel.
+    pub kernel: &'a Kernel,
+    /// Workgroups per dimension (as HIP launches count them).
+    pub grid: [u32; 3],
+    /// Work-items per workgroup per dimension.
+    pub block: [u32; 3],
+    /// The kernel arguments, in order.
+    pub args: Vec<KernelArg>,
+    /// Instructions (all waves) before the run is stopped.
+    pub max_steps: u64,
+    /// Scheduling seed (see [`RunConfig::seed`]).
+    pub seed: u64,
+    /// Host threads (see [`RunConfig::threads`]).
+    pub threads: usize,
+    /// Run every workgroup together (see [`RunConfig::together`]).
+    pub together: bool,
+}
+
+impl<'a> Launch<'a> {
+    /// A launch of `kernel`: one workgroup of 64 work-items, no arguments, [`RunConfig`]'s
+    /// limits.
+    pub fn new(kernel: &'a Kernel) -> Launch<'a> {
+        let d = RunConfig::default();
+        Launch {
+            kernel,
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            args: Vec::new(),
+            max_steps: d.max_steps,
+            seed: d.seed,
+            threads: d.threads,
+            together: d.together,
+        }
+    }
+}
+
+/// What a launch did.
+pub struct Launched {
+    /// The kernel's code as it ran (line = instruction number, address = byte offset).
+    pub program: Vec<AsmLine>,
+    /// The run: the device afterwards, how it ended, how it was scheduled.
+    pub run: GridRun,
+    /// 32 or 64.
+    pub wave_size: u32,
+    /// Each argument's address in global memory (buffers) or kernarg offset (scalars).
+    pub addresses: Vec<u64>,
+    /// Each argument's final bytes: a buffer's contents after the run, a scalar's value.
+    pub buffers: Vec<Vec<u8>>,
+}
+
+/// The kernel's code as program lines (line = instruction number, address = byte offset).
+pub fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    while at < k.code.len() {
+        let (inst, size) = Instruction::decode(&k.code[at..]).map_err(|e| {
+            format!(
+                "kernel `{}`: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
+                k.name,
+                &k.code[at..(at + 8).min(k.code.len())]
+            )
+        })?;
+        lines.push(AsmLine {
+            line: lines.len() + 1,
+            address: at as u32,
+            inst,
+            hints: Hints::default(),
+        });
+        at += size;
+    }
+    Ok(lines)
+}
+
+/// Runs `l`: places the arguments, runs the grid, reads the buffers back. `Err` is a launch
+/// that cannot start (its message names the problem); a run that starts and then stops
+/// (an unimplemented instruction, a deadlock) is `Ok` with the error in `run.result`.
+pub fn launch(l: &Launch) -> Result<Launched, String> {
+    let kernel = l.kernel;
+    let d = kernel.descriptor;
+    let wave_size = if d.wave32() { 32 } else { 64 };
+    let (grid, block) = (l.grid, l.block);
+    if grid.contains(&0) || block.contains(&0) {
+        return Err(format!(
+            "grid {grid:?} and block {block:?} must be at least 1 in every dimension"
+        ));
+    }
+    let block_size = block.iter().try_fold(1u32, |a, &b| a.checked_mul(b));
+    let Some(block_size) = block_size.filter(|&n| n <= MAX_BLOCK) else {
+        return Err(format!(
+            "block {block:?}: at most {MAX_BLOCK} work-items per workgroup"
+        ));
+    };
+    let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
+    let waves = block_size.div_ceil(wave_size);
+    let program = program(kernel)?;
+    let cfg = RunConfig {
+        wave_size,
+        waves,
+        workgroups: u32::try_from(groups).map_err(|_| "grid: too many workgroups".to_string())?,
+        lds_size: d.group_segment_fixed_size.max(4).next_multiple_of(4),
+        scratch_size: d.private_segment_fixed_size,
+        max_steps: l.max_steps,
+        seed: l.seed,
+        threads: l.threads,
+        together: l.together,
+        ..RunConfig::default()
+    };
+    let mut memory = GlobalMemory::new();
+    // Kernel arguments: scalars and buffer addresses at their natural alignment.
+    let mut kernarg = Vec::new();
+    let mut addresses = Vec::new();
+    let mut next_buf = BUFFER_BASE;
+    for a in &l.args {
+        match a {
+            KernelArg::Scalar(b) => {
+                let align = b.len().next_power_of_two().clamp(1, 8);
+                kernarg.resize(kernarg.len().next_multiple_of(align), 0);
+                addresses.push(kernarg.len() as u64);
+                kernarg.extend(b);
+            }
+            KernelArg::Buffer(b) => {
+                memory.write_bytes(next_buf, b);
+                addresses.push(next_buf);
+                kernarg.resize(kernarg.len().next_multiple_of(8), 0);
+                kernarg.extend(next_buf.to_le_bytes());
+                next_buf = (next_buf + b.len() as u64).next_multiple_of(1 << 16);
+            }
+        }
+    }
+    if kernarg.len() > d.kernarg_size as usize {
+        return Err(format!(
+            "the arguments take {} bytes; kernel `{}` takes {}",
+            kernarg.len(),
+            kernel.name,
+            d.kernarg_size
+        ));
+    }
+    // The hidden arguments, where the kernel's kernarg segment has room for them.
+    let hidden_at = kernarg.len().next_multiple_of(8);
+    if hidden_at + 66 <= d.kernarg_size as usize {
+        kernarg.resize(hidden_at, 0);
+        kernarg.extend(hidden_kernel_args(grid, block));
+    }
+    memory.write_bytes(KERNARG_BASE, &kernarg);
+    let grid_items = [0, 1, 2].map(|i| grid[i].saturating_mul(block[i]));
+    memory.write_bytes(
+        DISPATCH_BASE,
+        &dispatch_packet(
+            block,
+            grid_items,
+            d.private_segment_fixed_size,
+            d.group_segment_fixed_size,
+            KERNARG_BASE,
+        ),
+    );
+    let init = |g: u32, w: &mut Wave| {
+        let wave_in_group = w.id % waves;
+        let gid = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
+        w.set_sreg(0, 0);
+        let v = DispatchValues {
+            kernarg_ptr: KERNARG_BASE,
+            dispatch_ptr: DISPATCH_BASE,
+            workgroup_id: gid,
+            ..DispatchValues::default()
+        };
+        for (r, val) in d.initial_sgprs(&v) {
+            w.set_sreg(r, val);
+        }
+        w.mode = d.initial_mode();
+        let mut exec = 0u64;
+        for lane in 0..wave_size {
+            let t = wave_in_group * wave_size + lane;
+            let local = [
+                t % block[0],
+                t / block[0] % block[1],
+                t / (block[0] * block[1]),
+            ];
+            w.set_vgpr(0, lane, d.initial_v0(local));
+            if t < block_size {
+                exec |= 1 << lane;
+            }
+        }
+        w.set_exec(exec);
+    };
+    let run = run_grid(&program, &cfg, memory, &init).map_err(|e| e.to_string())?;
+    let buffers = l
+        .args
+        .iter()
+        .zip(&addresses)
+        .map(|(a, &at)| match a {
+            KernelArg::Scalar(b) => b.clone(),
+            KernelArg::Buffer(b) => {
+                let mut out = vec![0; b.len()];
+                run.device.memory.read_into(at, &mut out);
+                out
+            }
+        })
+        .collect();
+    Ok(Launched {
+        program,
+        run,
+        wave_size,
+        addresses,
+        buffers,
+    })
+}

@@ -1,0 +1,131 @@
+//! `run_grid`: workgroups run apart when that gives the result of running them together,
+//! and together when they share a device-wide unit or global bytes.
+
+use gpumemsim::addr::GlobalMemory;
+use gpumemsim::exec::{run_grid, GridRun, RunConfig, Schedule, TogetherBecause};
+use gpumemsim::isa::asm::assemble;
+use gpumemsim::wave::Wave;
+
+/// Each lane stores (workgroup id + 1) to `s[2:3]` + 4 × v0 (lane + 32 × wave in group),
+/// plus 4 × 64 × group when `stride_groups`.
+fn store_program(stride_groups: bool, extra: &str) -> String {
+    let index = if stride_groups {
+        "s_lshl_b32 s4, s0, 6\nv_add_nc_u32 v1, s4, v0\n"
+    } else {
+        "v_mov_b32 v1, v0\n"
+    };
+    format!(
+        "{index}v_lshlrev_b32 v1, 2, v1\ns_add_u32 s5, s0, 1\nv_mov_b32 v2, s5\n{extra}global_store_b32 v1, v2, s[2:3]\ns_endpgm\n"
+    )
+}
+
+fn run(text: &str, cfg: &RunConfig) -> GridRun {
+    let prog = assemble(text);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    let init = |g: u32, w: &mut Wave| {
+        w.set_sreg(0, g);
+        w.set_sreg(2, 0x1000);
+    };
+    let run = run_grid(&prog.lines, cfg, GlobalMemory::new(), &init).expect("config");
+    run.result.clone().expect("the program runs");
+    run
+}
+
+fn words(r: &GridRun, n: u64) -> Vec<u32> {
+    r.device.memory.words(0x1000, 0x1000 + 4 * n)
+}
+
+#[test]
+fn disjoint_workgroups_run_apart_and_match_running_together() {
+    let cfg = RunConfig {
+        workgroups: 6,
+        waves: 2,
+        threads: 2,
+        ..RunConfig::default()
+    };
+    let text = store_program(true, "");
+    let apart = run(&text, &cfg);
+    let together = run(
+        &text,
+        &RunConfig {
+            together: true,
+            ..cfg.clone()
+        },
+    );
+    assert_eq!(
+        apart.schedule,
+        Schedule::Apart { threads: 2 },
+        "{:?}",
+        apart.together_because
+    );
+    assert_eq!(together.schedule, Schedule::Together);
+    let want: Vec<u32> = (0..6 * 64).map(|i| i / 64 + 1).collect();
+    assert_eq!(words(&apart, 6 * 64), want);
+    assert_eq!(words(&together, 6 * 64), want);
+    assert_eq!(apart.device.stats, together.device.stats);
+    assert_eq!(apart.device.clocks, together.device.clocks);
+    assert_eq!(apart.device.steps, together.device.steps);
+    let ids: Vec<u32> = apart.device.waves.iter().map(|w| w.id).collect();
+    assert_eq!(ids, (0..12).collect::<Vec<u32>>());
+    assert_eq!(
+        (0..12)
+            .map(|i| apart.device.workgroup_of(i))
+            .collect::<Vec<_>>(),
+        (0..12).map(|i| i as u32 / 2).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn workgroups_writing_the_same_bytes_run_together() {
+    let cfg = RunConfig {
+        workgroups: 3,
+        waves: 1,
+        ..RunConfig::default()
+    };
+    let r = run(&store_program(false, ""), &cfg);
+    assert_eq!(r.schedule, Schedule::Together);
+    assert_eq!(r.together_because, TogetherBecause::SharedMemory(0, 1));
+    // Together, the last workgroup's store lands last.
+    assert_eq!(words(&r, 32), vec![3; 32]);
+}
+
+#[test]
+fn a_device_wide_unit_keeps_the_grid_together() {
+    let cfg = RunConfig {
+        workgroups: 2,
+        ..RunConfig::default()
+    };
+    let r = run(
+        &store_program(
+            true,
+            "v_mov_b32 v3, 0\nds_add_u32 v3, v2 gds\ns_waitcnt lgkmcnt(0)\n",
+        ),
+        &cfg,
+    );
+    assert_eq!(r.schedule, Schedule::Together);
+    let TogetherBecause::DeviceWide(at) = &r.together_because else {
+        panic!("{:?}", r.together_because);
+    };
+    assert!(at.contains("ds_add_u32"), "{at}");
+}
+
+#[test]
+fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
+    // Workgroup 1 meets an instruction the executor lacks.
+    let text = "s_cmp_eq_u32 s0, 1\ns_cbranch_scc0 1\nv_exp_f32 v1, v0\ns_endpgm\n";
+    let prog = assemble(text);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    let cfg = RunConfig {
+        workgroups: 3,
+        ..RunConfig::default()
+    };
+    let init = |g: u32, w: &mut Wave| w.set_sreg(0, g);
+    let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+    assert_eq!(r.schedule, Schedule::Together);
+    assert_eq!(r.together_because, TogetherBecause::Error);
+    let e = r
+        .result
+        .expect_err("v_exp_f32 is not implemented")
+        .to_string();
+    assert!(e.contains("v_exp_f32"), "{e}");
+}
