@@ -5,21 +5,12 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use gpumemsim::exec::{Device, RunConfig};
-use gpumemsim::isa::asm::AsmLine;
-use gpumemsim::isa::print::Hints;
-use gpumemsim::isa::Instruction;
-use gpumemsim::loader::{CodeObject, DispatchValues, Kernel};
+use gpumemsim::exec::{Schedule, TogetherBecause};
+use gpumemsim::launch::{launch, KernelArg, Launch, MAX_BLOCK};
+use gpumemsim::loader::CodeObject;
 use serde_json::{json, Value};
 
 use crate::run_cmd::RunArgs;
-
-/// Where the kernel arguments are placed in global memory.
-pub const KERNARG_BASE: u64 = 0x7e00_0000_0000;
-/// Where the AQL dispatch packet is placed (the dispatch pointer's value).
-pub const DISPATCH_BASE: u64 = 0x7d00_0000_0000;
-/// Where the first buffer argument is placed; each next one 64 KiB-aligned after it.
-pub const BUFFER_BASE: u64 = 0x1_0000_0000;
 
 /// Element types of buffer arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,8 +113,8 @@ impl Elem {
 enum Arg {
     /// A scalar: its type name and bytes.
     Scalar(&'static str, Vec<u8>),
-    /// A buffer: element type, element count, initial bytes.
-    Buffer(Elem, usize, Vec<u8>),
+    /// A buffer: element type, initial bytes.
+    Buffer(Elem, Vec<u8>),
 }
 
 fn parse_arg(text: &str) -> Result<Arg, String> {
@@ -204,7 +195,7 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
             );
         }
     }
-    Ok(Arg::Buffer(e, len, bytes))
+    Ok(Arg::Buffer(e, bytes))
 }
 
 fn parse_dims(opt: &str, text: &str) -> Result<[u32; 3], String> {
@@ -222,29 +213,6 @@ fn parse_dims(opt: &str, text: &str) -> Result<[u32; 3], String> {
             .ok_or_else(|| format!("{opt} {text}: `{p}` is not a positive integer"))?;
     }
     Ok(d)
-}
-
-/// The kernel's code as program lines (line = instruction number, address = byte offset).
-fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
-    let mut lines = Vec::new();
-    let mut at = 0;
-    while at < k.code.len() {
-        let (inst, size) = Instruction::decode(&k.code[at..]).map_err(|e| {
-            format!(
-                "kernel `{}`: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
-                k.name,
-                &k.code[at..(at + 8).min(k.code.len())]
-            )
-        })?;
-        lines.push(AsmLine {
-            line: lines.len() + 1,
-            address: at as u32,
-            inst,
-            hints: Hints::default(),
-        });
-        at += size;
-    }
-    Ok(lines)
 }
 
 /// The clang-19 build (wave32, -O2) of examples/kernels/transpose.cl that `gpumemsim run`
@@ -308,122 +276,45 @@ pub fn run_kernel(
     }
     let grid = parse_dims("--grid", &args.grid)?;
     let block = parse_dims("--block", block_text)?;
-    let block_size = block[0] * block[1] * block[2];
-    if block_size > 1024 {
+    if block.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
         return Err(format!(
-            "--block {}: at most 1024 work-items per workgroup",
-            block_text
+            "--block {block_text}: at most {MAX_BLOCK} work-items per workgroup"
         ));
     }
-    let waves = block_size.div_ceil(wave_size);
-    let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
     let kernel_args: Vec<Arg> = arg_list
         .iter()
         .map(|a| parse_arg(a))
         .collect::<Result<_, _>>()?;
-    let lines = program(kernel)?;
-    let cfg = RunConfig {
-        wave_size,
-        waves,
-        workgroups: u32::try_from(groups).map_err(|_| "--grid: too many workgroups".to_string())?,
-        lds_size: d.group_segment_fixed_size.max(4).next_multiple_of(4),
-        scratch_size: d.private_segment_fixed_size,
+    let done = launch(&Launch {
+        grid,
+        block,
+        args: kernel_args
+            .iter()
+            .map(|a| match a {
+                Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
+                Arg::Buffer(_, b) => KernelArg::Buffer(b.clone()),
+            })
+            .collect(),
         max_steps: args.max_steps,
         seed: args.seed,
-        ..RunConfig::default()
-    };
-    let mut dev = Device::new(&cfg, lines.len()).map_err(|e| e.to_string())?;
-    // Kernel arguments: scalars and buffer addresses at their natural alignment.
-    let mut kernarg = Vec::new();
-    let mut buffers = Vec::new();
-    let mut next_buf = BUFFER_BASE;
-    for a in &kernel_args {
-        match a {
-            Arg::Scalar(_, b) => {
-                kernarg.resize(kernarg.len().next_multiple_of(b.len()), 0);
-                kernarg.extend(b);
-            }
-            Arg::Buffer(_, _, b) => {
-                dev.memory.write_bytes(next_buf, b);
-                buffers.push(next_buf);
-                kernarg.resize(kernarg.len().next_multiple_of(8), 0);
-                kernarg.extend(next_buf.to_le_bytes());
-                next_buf = (next_buf + b.len() as u64).next_multiple_of(1 << 16);
-            }
-        }
-    }
-    if kernarg.len() > d.kernarg_size as usize {
-        return Err(format!(
-            "the arguments take {} bytes; kernel `{}` takes {} (check --arg)",
-            kernarg.len(),
-            kernel.name,
-            d.kernarg_size
-        ));
-    }
-    // The hidden arguments, where the kernel's kernarg segment has room for them.
-    let hidden_at = kernarg.len().next_multiple_of(8);
-    if hidden_at + 66 <= d.kernarg_size as usize {
-        kernarg.resize(hidden_at, 0);
-        kernarg.extend(gpumemsim::loader::hidden_kernel_args(grid, block));
-    }
-    dev.memory.write_bytes(KERNARG_BASE, &kernarg);
-    let grid_items = [0, 1, 2].map(|i| grid[i].saturating_mul(block[i]));
-    dev.memory.write_bytes(
-        DISPATCH_BASE,
-        &gpumemsim::loader::dispatch_packet(
-            block,
-            grid_items,
-            d.private_segment_fixed_size,
-            d.group_segment_fixed_size,
-            KERNARG_BASE,
-        ),
-    );
-    for (wi, w) in dev.waves.iter_mut().enumerate() {
-        let g = dev.wave_group[wi] as u32;
-        let wave_in_group = w.id % waves;
-        let gid = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
-        w.set_sreg(0, 0);
-        let v = DispatchValues {
-            kernarg_ptr: KERNARG_BASE,
-            dispatch_ptr: DISPATCH_BASE,
-            workgroup_id: gid,
-            ..DispatchValues::default()
-        };
-        for (r, val) in d.initial_sgprs(&v) {
-            w.set_sreg(r, val);
-        }
-        w.mode = d.initial_mode();
-        let mut exec = 0u64;
-        for lane in 0..wave_size {
-            let t = wave_in_group * wave_size + lane;
-            let local = [
-                t % block[0],
-                t / block[0] % block[1],
-                t / (block[0] * block[1]),
-            ];
-            w.set_vgpr(0, lane, d.initial_v0(local));
-            if t < block_size {
-                exec |= 1 << lane;
-            }
-        }
-        w.set_exec(exec);
-    }
-    let result = dev.run(&lines, &cfg);
+        threads: args.threads,
+        together: args.together,
+        ..Launch::new(kernel)
+    })
+    .map_err(|e| format!("{file}: {e}"))?;
+    let (lines, run) = (&done.program, &done.run);
+    let result = &run.result;
+    let dev = &run.device;
     let mut arg_values = Vec::new();
-    let mut bi = 0;
     for a in &kernel_args {
         match a {
             Arg::Scalar(t, b) => arg_values.push(
                 json!({"type": t, "value": Elem::parse(t).map_or(json!(null), |e| e.decode(b))}),
             ),
-            Arg::Buffer(e, len, _) => {
-                let addr = buffers[bi];
-                bi += 1;
+            Arg::Buffer(e, _) => {
+                let i = arg_values.len();
+                let (addr, raw) = (done.addresses[i], &done.buffers[i]);
                 let n = e.bytes();
-                let mut raw = vec![0u8; len * n];
-                for (i, x) in raw.iter_mut().enumerate() {
-                    *x = dev.memory.read_u8(addr + i as u64);
-                }
                 if let Some(dir) = &args.out_dir {
                     let p = std::path::Path::new(dir).join(format!(
                         "arg{}.{}.bin",
@@ -431,7 +322,7 @@ pub fn run_kernel(
                         e.name()
                     ));
                     std::fs::create_dir_all(dir).map_err(|err| format!("{dir}: {err}"))?;
-                    std::fs::write(&p, &raw).map_err(|err| format!("{}: {err}", p.display()))?;
+                    std::fs::write(&p, raw).map_err(|err| format!("{}: {err}", p.display()))?;
                 }
                 let values: Vec<Value> = raw.chunks(n).map(|c| e.decode(c)).collect();
                 arg_values.push(json!({"type": e.name(), "address": addr, "values": values}));
@@ -449,19 +340,20 @@ pub fn run_kernel(
             "kernel": kernel.name,
             "args": arg_values,
             "events": events,
-            "instructions": crate::run_cmd::instructions_json(&lines, &dev),
+            "instructions": crate::run_cmd::instructions_json(lines, dev),
             "cycles": dev.cycles(),
             "steps": dev.steps,
             "grid": grid,
             "block": block,
-            "wave_size": wave_size,
+            "wave_size": done.wave_size,
+            "schedule": schedule_json(&run.schedule, &run.together_because),
         });
         if let Some(e) = &error {
             obj["error"] = json!(e);
         }
         println!("{obj}");
     } else {
-        let mut s = crate::run_cmd::summary(&lines, &dev, &serde_json::Map::new());
+        let mut s = crate::run_cmd::summary(lines, dev, &serde_json::Map::new());
         for (i, a) in arg_values.iter().enumerate() {
             let _ = writeln!(s, "\narg {i}: {a}");
         }
@@ -472,4 +364,21 @@ pub fn run_kernel(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the grid ran, for `--json`: `{"workgroups": "apart", "threads": N}` or
+/// `{"workgroups": "together", "reason": ...}`.
+pub fn schedule_json(schedule: &Schedule, because: &TogetherBecause) -> Value {
+    match schedule {
+        Schedule::Apart { threads } => json!({"workgroups": "apart", "threads": threads}),
+        Schedule::Together => json!({
+            "workgroups": "together",
+            "reason": match because {
+                TogetherBecause::NotTogether | TogetherBecause::Asked => "asked (one workgroup, --together or --seed)".to_string(),
+                TogetherBecause::DeviceWide(at) => format!("{at} uses a device-wide unit (GDS, GWS, ordered count)"),
+                TogetherBecause::SharedMemory(a, b) => format!("workgroups {a} and {b} touch the same global memory"),
+                TogetherBecause::Error => "a workgroup run alone stopped with an error".to_string(),
+            }
+        }),
+    }
 }

@@ -35,7 +35,7 @@ enum Command {
         file: Option<String>,
     },
     /// Run an assembly program on one workgroup and report what the memory system did.
-    Run(run_cmd::RunArgs),
+    Run(Box<run_cmd::RunArgs>),
     /// Show an encoding's fields with their bit ranges and values.
     Explain {
         /// The encoding: bytes (`0x10,0x00,0x00,0xd8,0x01,0x02,0x00,0x00`) or one hexadecimal

@@ -106,6 +106,13 @@ pub struct RunArgs {
     /// Stop after this many instructions (all waves together).
     #[arg(long, default_value_t = 10_000_000)]
     pub max_steps: u64,
+    /// Host threads for independent workgroups (0: one per core). The result does not depend
+    /// on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Run every workgroup in one schedule even where they could run one at a time.
+    #[arg(long)]
+    pub together: bool,
     /// Code objects: the kernel to run (optional when there is one).
     #[arg(long)]
     pub kernel: Option<String>,

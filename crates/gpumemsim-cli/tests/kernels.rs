@@ -513,3 +513,73 @@ fn every_optimisation_level_runs_and_matches() {
     );
     assert!(mnemonics.len() > 60, "{mnemonics:?}");
 }
+
+/// The JSON of a run without its schedule, with its events in one canonical order (run apart,
+/// events are listed by cycle; run together, in the order the scheduler met them).
+fn canonical(mut j: serde_json::Value) -> serde_json::Value {
+    j.as_object_mut().expect("an object").remove("schedule");
+    if let Some(e) = j["events"].as_array_mut() {
+        e.sort_by_key(|x| x.to_string());
+    }
+    j
+}
+
+/// Workgroups that share no global bytes run one at a time, on any number of threads, and
+/// give exactly what running them together gives; workgroups that share bytes (global
+/// atomics on one counter) run together, and say why.
+#[test]
+fn workgroups_run_apart_give_the_result_of_running_together() {
+    let mut apart = 0;
+    for c in cases() {
+        let path = kernel(&format!("{}.w32.o", c.stem));
+        let default = run_case(&c, &path);
+        let schedule = default["schedule"].clone();
+        let with = |extra: &str| {
+            let mut argv = vec![
+                "run", &path, "--kernel", c.kernel, "--grid", c.grid, "--block", c.block, "--json",
+                extra,
+            ];
+            for a in &c.args {
+                argv.push("--arg");
+                argv.push(a);
+            }
+            run_json(&argv)
+        };
+        let together = with("--together");
+        let one_thread = with("--threads=1");
+        assert_eq!(together["schedule"]["workgroups"], "together", "{}", c.stem);
+        assert_eq!(
+            canonical(default.clone()),
+            canonical(together),
+            "{}: apart and together differ",
+            c.stem
+        );
+        assert_eq!(
+            canonical(default.clone()),
+            canonical(one_thread),
+            "{}: the thread count changed the result",
+            c.stem
+        );
+        (c.check)(&default, c.stem);
+        let groups: u32 = c
+            .grid
+            .split(',')
+            .map(|x| x.parse::<u32>().expect("grid"))
+            .product();
+        let reason = schedule["reason"].as_str().unwrap_or("");
+        match c.stem {
+            // Every workgroup adds to the same bins / the same sum in global memory, or (grid3d)
+            // writes the same 32 ints, the last one winning.
+            "histogram" | "float_atomic" | "grid3d" => {
+                assert_eq!(schedule["workgroups"], "together", "{}", c.stem);
+                assert!(reason.contains("touch the same global memory"), "{reason}");
+            }
+            _ if groups > 1 => {
+                assert_eq!(schedule["workgroups"], "apart", "{}: {schedule}", c.stem);
+                apart += 1;
+            }
+            _ => assert!(reason.starts_with("asked"), "{}: {reason}", c.stem),
+        }
+    }
+    assert!(apart >= 4, "{apart} kernels ran apart");
+}
