@@ -463,15 +463,27 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
     // Lanes per slot (an aligned lane's words start at its slot's first bank, and two lanes'
     // slots are equal or disjoint): an upper bound on the distinct words each bank serves, and
     // the answer when every lane is served on its own. Each slot also chains its lanes.
+    // The same pass notes whether any slot sees two different words: when none does (lanes
+    // sharing words, as a tiled kernel's broadcast reads do), every bank serves one word.
     let mut counts = [0u8; 64];
     let mut head = [NO_LANE; 64];
     let mut next = [NO_LANE; 64];
+    let mut first_word = [0u64; 64];
+    let mut mixed = false;
     for_each_lane_indexed(lanes, addrs, |lane, x| {
         let slot = slot_of(x);
+        if counts[slot] == 0 {
+            first_word[slot] = x >> shift;
+        } else {
+            mixed |= first_word[slot] != x >> shift;
+        }
         counts[slot] += 1;
         next[lane & 63] = head[slot];
         head[slot] = lane as u8;
     });
+    if !mixed && same != SameWord::PerLane {
+        return Some(1);
+    }
     // (Both reductions over the 64 counts vectorize.)
     let most = counts.iter().copied().max().unwrap_or(0);
     let fullest = counts.iter().position(|&c| c == most).unwrap_or(0);

@@ -18,7 +18,7 @@
 
 use rdna3_isa::{Field, Instruction};
 
-use super::{DsEnv, LaneAccess};
+use super::{DsEnv, DsOutcome};
 use crate::event::Event;
 use crate::lds::LdsMode;
 use crate::wave::Wave;
@@ -45,7 +45,7 @@ fn event(env: &mut DsEnv, wave: &Wave, kind: &'static str, message: String) {
 }
 
 /// Executes an LDSDIR instruction; returns the lane accesses.
-pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Vec<LaneAccess> {
+pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> DsOutcome {
     let d = inst.def();
     if env.lds.mode == LdsMode::Wgp {
         event(
@@ -57,12 +57,12 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Vec<Lane
                 d.name
             ),
         );
-        return Vec::new();
+        return DsOutcome::default();
     }
     let vdst = inst.get(Field::Vdst);
     let lanes = quad_exec(wave.exec()) & wave.lane_mask();
     let m0 = wave.m0();
-    let mut accesses = Vec::new();
+    let mut accesses = DsOutcome::default();
     let mut out_of_range = false;
     if d.name == "lds_direct_load" {
         let addr = m0 & 0xffff;
@@ -99,11 +99,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Vec<Lane
             _ => raw as u32,
         };
         for l in (0..wave.size).filter(|l| lanes >> l & 1 == 1) {
-            accesses.push(LaneAccess {
-                lane: l,
-                addr,
-                bytes,
-            });
+            accesses.record(l, addr);
             wave.set_vgpr(vdst, l, v);
         }
     } else {
@@ -128,11 +124,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Vec<Lane
                 let v = if p < 3 {
                     let dword = attr * prims_in_wave * 12 + prim * 12 + p * 4 + chan;
                     let addr = param_offset + dword * 4;
-                    accesses.push(LaneAccess {
-                        lane,
-                        addr,
-                        bytes: 4,
-                    });
+                    accesses.record(lane, addr);
                     match env.lds.read(env.alloc, addr, 4) {
                         Ok(v) => v as u32,
                         Err(_) => {

@@ -26,24 +26,53 @@ use crate::gds::Gds;
 use crate::lds::{Lds, LdsAllocation};
 use crate::wave::Wave;
 
-/// One lane's memory access, for the bank model and statistics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LaneAccess {
-    /// Lane.
-    pub lane: u32,
-    /// Byte address within the allocation (LDS) or the GDS.
-    pub addr: u32,
-    /// Bytes.
-    pub bytes: u32,
-}
-
-/// What a DS instruction did, beyond register and memory contents.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Which lanes accessed which byte addresses, for the bank model: each lane's first access
+/// and, for the 2addr forms, its second. (A lane's later accesses, which only the BVH stack
+/// makes and the bank model does not cost, replace its second.)
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DsOutcome {
-    /// Every lane access in issue order (2addr forms give two per lane).
-    pub accesses: Vec<LaneAccess>,
+    /// Lanes with a first access.
+    pub lanes: u64,
+    /// Each lane's first byte address within the allocation (LDS) or the GDS.
+    pub addrs: [u32; 64],
+    /// Lanes with a second access.
+    pub lanes2: u64,
+    /// Each lane's second byte address.
+    pub addrs2: [u32; 64],
     /// The instruction accessed GDS.
     pub gds: bool,
+}
+
+impl Default for DsOutcome {
+    fn default() -> DsOutcome {
+        DsOutcome {
+            lanes: 0,
+            addrs: [0; 64],
+            lanes2: 0,
+            addrs2: [0; 64],
+            gds: false,
+        }
+    }
+}
+
+impl DsOutcome {
+    /// Records an access of `lane` at `addr`.
+    #[inline]
+    pub(crate) fn record(&mut self, lane: u32, addr: u32) {
+        let (bit, l) = (1u64 << (lane & 63), (lane & 63) as usize);
+        if self.lanes & bit == 0 {
+            self.lanes |= bit;
+            self.addrs[l] = addr;
+        } else {
+            self.lanes2 |= bit;
+            self.addrs2[l] = addr;
+        }
+    }
+
+    /// Whether no lane accessed memory.
+    pub fn is_empty(&self) -> bool {
+        self.lanes == 0
+    }
 }
 
 /// Why a DS instruction could not execute.
@@ -83,8 +112,9 @@ struct Mem<'e, 'a> {
 }
 
 impl Mem<'_, '_> {
+    #[inline]
     fn read(&mut self, lane: u32, addr: u32, bytes: u32) -> u64 {
-        self.outcome.accesses.push(LaneAccess { lane, addr, bytes });
+        self.outcome.record(lane, addr);
         let value = match self.space {
             Space::Lds => self.env.lds.read(self.env.alloc, addr, bytes).ok(),
             Space::Gds(m0) => self
@@ -100,11 +130,7 @@ impl Mem<'_, '_> {
     }
 
     fn read_wide(&mut self, lane: u32, addr: u32, dwords: u32) -> Vec<u32> {
-        self.outcome.accesses.push(LaneAccess {
-            lane,
-            addr,
-            bytes: dwords * 4,
-        });
+        self.outcome.record(lane, addr);
         let mut out = Vec::with_capacity(dwords as usize);
         for k in 0..dwords {
             let a = addr + 4 * k;
@@ -135,8 +161,9 @@ impl Mem<'_, '_> {
         }
     }
 
+    #[inline]
     fn write(&mut self, lane: u32, addr: u32, bytes: u32, v: u64) {
-        self.outcome.accesses.push(LaneAccess { lane, addr, bytes });
+        self.outcome.record(lane, addr);
         self.write_quiet(lane, addr, bytes, v);
     }
 
@@ -160,7 +187,7 @@ impl Mem<'_, '_> {
 
     fn write_wide(&mut self, lane: u32, addr: u32, words: &[u32]) {
         let bytes = 4 * words.len() as u32;
-        self.outcome.accesses.push(LaneAccess { lane, addr, bytes });
+        self.outcome.record(lane, addr);
         if !self.in_range(addr, bytes) {
             self.out_of_range.push(lane);
             return;
@@ -168,6 +195,37 @@ impl Mem<'_, '_> {
         for (k, w) in words.iter().enumerate() {
             self.write_quiet(lane, addr + 4 * k as u32, 4, *w as u64);
         }
+    }
+}
+
+/// VGPR `reg` of every lane (lanes past the wave's size and never-written registers read 0).
+#[inline]
+fn row(w: &Wave, reg: u32) -> [u32; 64] {
+    let mut r = [0u32; 64];
+    if let Some(x) = w.vgpr_row(reg) {
+        r[..x.len()].copy_from_slice(x);
+    }
+    r
+}
+
+/// Writes `vals` into VGPR `reg` for the lanes in `lanes`.
+#[inline]
+fn write_row(w: &mut Wave, reg: u32, lanes: u64, vals: &[u32; 64]) {
+    if let Some(r) = w.vgpr_row_mut(reg) {
+        for (l, x) in r.iter_mut().enumerate() {
+            if lanes >> l & 1 == 1 {
+                *x = vals[l];
+            }
+        }
+    }
+}
+
+/// Calls `f` for every lane in `lanes`, lowest first.
+#[inline]
+fn for_lanes(mut lanes: u64, mut f: impl FnMut(usize)) {
+    while lanes != 0 {
+        f(lanes.trailing_zeros() as usize);
+        lanes &= lanes - 1;
     }
 }
 
@@ -299,8 +357,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         },
         out_of_range: Vec::new(),
         outcome: DsOutcome {
-            accesses: Vec::with_capacity(64),
             gds,
+            ..DsOutcome::default()
         },
     };
     let active = |l: u32| lanes >> l & 1 == 1;
@@ -315,6 +373,45 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
                 wave.set_vgpr(vdst, l, rtn);
                 wave.set_vgpr(addr_reg, l, addr);
             }
+        }
+        // The common dword forms on LDS, a register row at a time (the same semantics as
+        // the general arms below, without their per-lane register lookups).
+        DsKind::Load {
+            bytes: 4,
+            d16: D16::No,
+            ..
+        } if !gds => {
+            let addr_row = row(wave, addr_reg);
+            let mut vals = [0u32; 64];
+            for_lanes(lanes, |l| {
+                let a = mem.env.lds.effective(addr_row[l].wrapping_add(offset), 4);
+                vals[l] = mem.read(l as u32, a, 4) as u32;
+            });
+            write_row(wave, vdst, lanes, &vals);
+        }
+        DsKind::Store {
+            bytes: 4,
+            hi: false,
+        } if !gds => {
+            let (addr_row, data_row) = (row(wave, addr_reg), row(wave, d0));
+            for_lanes(lanes, |l| {
+                let a = mem.env.lds.effective(addr_row[l].wrapping_add(offset), 4);
+                mem.write(l as u32, a, 4, data_row[l] as u64);
+            });
+        }
+        DsKind::Load2 { elem: 4, stride64 } if !gds => {
+            let adj = if stride64 { 256 } else { 4 };
+            let addr_row = row(wave, addr_reg);
+            let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
+            for_lanes(lanes, |l| {
+                let base = addr_row[l];
+                let a0 = mem.env.lds.effective(base.wrapping_add(off0 * adj), 4);
+                let a1 = mem.env.lds.effective(base.wrapping_add(off1 * adj), 4);
+                v0[l] = mem.read(l as u32, a0, 4) as u32;
+                v1[l] = mem.read(l as u32, a1, 4) as u32;
+            });
+            write_row(wave, vdst, lanes, &v0);
+            write_row(wave, vdst + 1, lanes, &v1);
         }
         DsKind::Load { bytes, signed, d16 } => {
             for l in (0..wave.size).filter(|&l| active(l)) {

@@ -484,6 +484,22 @@ impl Device {
         self.ready.push(Reverse((key, wi, self.queued[wi])));
     }
 
+    /// Queues wave `wi` after its step, unless it is the wave [`Device::next_wave`] would
+    /// pick next anyway (its key is below every queued one): then returns `true` and the
+    /// caller steps it again without the heap round trip (the same order, the same jitter).
+    fn requeue_or_keep(&mut self, wi: usize) -> bool {
+        self.queued[wi] = self.queued[wi].wrapping_add(1);
+        let key = self.clocks[wi] + self.jitter();
+        let keep = match self.ready.peek() {
+            None => true,
+            Some(Reverse((k, w, _))) => (key, wi) < (*k, *w),
+        };
+        if !keep {
+            self.ready.push(Reverse((key, wi, self.queued[wi])));
+        }
+        keep
+    }
+
     /// Unblocks wave `wi` and queues it.
     pub(crate) fn wake(&mut self, wi: usize) {
         self.waits[wi] = None;
@@ -513,8 +529,9 @@ impl Device {
                 self.queue(i);
             }
         }
+        let mut kept = None;
         loop {
-            let Some(wi) = self.next_wave() else {
+            let Some(wi) = kept.take().or_else(|| self.next_wave()) else {
                 if self.waves.iter().all(|w| w.done) {
                     return Ok(());
                 }
@@ -538,8 +555,8 @@ impl Device {
                 e.cycle = at;
             }
             stepped?;
-            if !self.waves[wi].done && self.waits[wi].is_none() {
-                self.queue(wi);
+            if !self.waves[wi].done && self.waits[wi].is_none() && self.requeue_or_keep(wi) {
+                kept = Some(wi);
             }
         }
     }
@@ -615,13 +632,18 @@ impl Device {
     /// operation adds its weight until it completes, in whatever order they complete.
     fn wait_for(&mut self, wi: usize, counter: Counter, n: u32) {
         let now = self.clocks[wi];
-        let mut ops: Vec<(u64, u32)> = self.pending[wi]
+        let outstanding = |p: &&Pending| p.counter == counter && p.done_at > now;
+        let mut count: u32 = self.pending[wi]
             .iter()
-            .filter(|p| p.counter == counter && p.done_at > now)
-            .map(|p| (p.done_at, p.weight))
-            .collect();
-        let mut count: u32 = ops.iter().map(|o| o.1).sum();
+            .filter(outstanding)
+            .map(|p| p.weight)
+            .sum();
         if count > n {
+            let mut ops: Vec<(u64, u32)> = self.pending[wi]
+                .iter()
+                .filter(outstanding)
+                .map(|p| (p.done_at, p.weight))
+                .collect();
             ops.sort_unstable();
             for (done_at, weight) in ops {
                 count -= weight;

@@ -247,7 +247,7 @@ impl Device {
         wi: usize,
         cfg: &RunConfig,
     ) -> Option<(u64, u64)> {
-        if outcome.gds || outcome.accesses.is_empty() {
+        if outcome.gds || outcome.is_empty() {
             return None;
         }
         let banks::DsAccess { width, kind } = ds_bank_access(inst.opcode)?;
@@ -255,18 +255,7 @@ impl Device {
             ds::ds_kind(inst.opcode),
             Some(DsKind::Load2 { .. } | DsKind::Store2 { .. } | DsKind::Xchg2 { .. })
         );
-        let mut addrs = [0u32; 64];
-        let mut addrs1 = [0u32; 64];
-        let mut active = 0u64;
-        for a in &outcome.accesses {
-            let l = a.lane as usize;
-            if two && active >> l & 1 == 1 {
-                addrs1[l] = a.addr;
-            } else {
-                addrs[l] = a.addr;
-            }
-            active |= 1 << l;
-        }
+        let (addrs, addrs1, active) = (&outcome.addrs, &outcome.addrs2, outcome.lanes);
         let size = self.waves[wi].size as usize;
         let wave = if size == 64 {
             banks::WaveSize::Wave64
