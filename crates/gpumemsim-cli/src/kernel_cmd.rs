@@ -281,6 +281,7 @@ pub fn run_kernel(
             "--block {block_text}: at most {MAX_BLOCK} work-items per workgroup"
         ));
     }
+    let config = crate::run_cmd::device_config(args)?;
     let kernel_args: Vec<Arg> = arg_list
         .iter()
         .map(|a| parse_arg(a))
@@ -295,10 +296,7 @@ pub fn run_kernel(
                 Arg::Buffer(_, b) => KernelArg::Buffer(b.clone()),
             })
             .collect(),
-        max_steps: args.max_steps,
-        seed: args.seed,
-        threads: args.threads,
-        together: args.together,
+        config: config.clone(),
         ..Launch::new(kernel)
     })
     .map_err(|e| format!("{file}: {e}"))?;
@@ -333,7 +331,7 @@ pub fn run_kernel(
     let events: Vec<Value> = dev
         .events
         .iter()
-        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "message": e.message}))
+        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message}))
         .collect();
     if args.json {
         let mut obj = json!({
@@ -342,6 +340,8 @@ pub fn run_kernel(
             "events": events,
             "instructions": crate::run_cmd::instructions_json(lines, dev),
             "cycles": dev.cycles(),
+            "totals": crate::run_cmd::totals_json(dev),
+            "timing": crate::run_cmd::timing_json(&config),
             "steps": dev.steps,
             "grid": grid,
             "block": block,

@@ -8,6 +8,7 @@ use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::expr::Expr;
 use gpumemsim::isa::asm::{assemble, AsmLine};
 use gpumemsim::lds::{AlignMode, LdsMode};
+use gpumemsim::timing::TimingParams;
 use serde_json::{json, Map, Value};
 
 use crate::read_input;
@@ -116,6 +117,10 @@ pub struct RunArgs {
     /// Code objects: the kernel to run (optional when there is one).
     #[arg(long)]
     pub kernel: Option<String>,
+    /// Timing parameters in cycles, NAME=CYCLES[,...]: salu, valu, lds_issue, lds_latency,
+    /// vmem_latency, kcache_hit, kcache_miss (docs/timing.md).
+    #[arg(long, value_name = "NAME=CYCLES,...")]
+    pub timing: Option<String>,
     /// Code objects: workgroups per dimension, X[,Y,Z].
     #[arg(long, default_value = "1")]
     pub grid: String,
@@ -374,24 +379,10 @@ pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
 }
 
 /// `gpumemsim run`.
-pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
-    let Some(program) = &args.program else {
-        return crate::kernel_cmd::run_bundled(args);
-    };
-    if program != "-" {
-        let bytes = std::fs::read(program).map_err(|e| format!("{program}: {e}"))?;
-        if bytes.starts_with(b"\x7fELF") {
-            return crate::kernel_cmd::run_kernel(args, program, &bytes, None);
-        }
-    }
-    let (name, text) = read_input(program)?;
-    let prog = assemble(&text);
-    if !prog.errors.is_empty() {
-        for e in &prog.errors {
-            eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
-        }
-        return Ok(ExitCode::from(1));
-    }
+/// The device settings the run flags give (the kernel path takes its wave size, waves,
+/// workgroups and LDS/scratch sizes from the code object instead).
+pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
+    let (timing, kcache_hit, kcache_miss) = parse_timing(args.timing.as_deref())?;
     let mut rings = [None; 4];
     for r in &args.ordered_ring {
         let (i, n) = parse_pair("--ordered-ring", r)?;
@@ -402,7 +393,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         rings[i as usize] = Some(n as u32);
     }
-    let cfg = RunConfig {
+    Ok(RunConfig {
         wave_size: if args.wave64 { 64 } else { 32 },
         waves: args.waves,
         workgroups: args.workgroups,
@@ -430,6 +421,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             AlignArg::Unaligned => AlignMode::Unaligned,
         },
         max_steps: args.max_steps,
+        threads: args.threads,
+        together: args.together,
         scratch_size: args.scratch_size,
         scratch_base: args.scratch_base,
         apertures: gpumemsim::addr::Apertures::with_bases(args.shared_base, args.private_base),
@@ -441,10 +434,110 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             size: args.kcache_size,
             line: args.kcache_line,
             ways: args.kcache_ways,
-            ..Default::default()
+            hit_latency: kcache_hit,
+            miss_latency: kcache_miss,
         },
+        timing,
         ..RunConfig::default()
+    })
+}
+
+/// `--timing NAME=CYCLES,...`: the timing model's parameters (see docs/timing.md), starting
+/// from the defaults.
+fn parse_timing(text: Option<&str>) -> Result<(TimingParams, u64, u64), String> {
+    let mut t = TimingParams::default();
+    let k = gpumemsim::smem::KcacheConfig::default();
+    let (mut hit, mut miss) = (k.hit_latency, k.miss_latency);
+    for item in text.unwrap_or("").split(',').filter(|x| !x.is_empty()) {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--timing {item}: expected NAME=CYCLES"))?;
+        let v: u64 = parse_u64(value.trim())
+            .ok_or_else(|| format!("--timing {item}: `{value}` is not a cycle count"))?;
+        let slot = match name.trim() {
+            "salu" => &mut t.salu,
+            "valu" => &mut t.valu,
+            "lds_issue" => &mut t.lds_issue,
+            "lds_latency" => &mut t.lds_latency,
+            "vmem_latency" => &mut t.vmem_latency,
+            "kcache_hit" => &mut hit,
+            "kcache_miss" => &mut miss,
+            other => {
+                return Err(format!(
+                    "--timing {item}: unknown parameter `{other}` (known: {})",
+                    TIMING_NAMES.join(", ")
+                ))
+            }
+        };
+        *slot = v;
+    }
+    Ok((t, hit, miss))
+}
+
+/// The names `--timing` knows, in the order the JSON report lists them.
+const TIMING_NAMES: [&str; 7] = [
+    "salu",
+    "valu",
+    "lds_issue",
+    "lds_latency",
+    "vmem_latency",
+    "kcache_hit",
+    "kcache_miss",
+];
+
+/// The timing parameters a run used, for `--json`.
+pub(crate) fn timing_json(cfg: &RunConfig) -> Value {
+    let t = cfg.timing;
+    let values = [
+        t.salu,
+        t.valu,
+        t.lds_issue,
+        t.lds_latency,
+        t.vmem_latency,
+        cfg.kcache.hit_latency,
+        cfg.kcache.miss_latency,
+    ];
+    Value::Object(
+        TIMING_NAMES
+            .iter()
+            .zip(values)
+            .map(|(n, v)| (n.to_string(), json!(v)))
+            .collect(),
+    )
+}
+
+/// Every instruction's statistics added up, for `--json`.
+pub(crate) fn totals_json(wg: &Device) -> Value {
+    let t = wg.totals();
+    json!({
+        "cycles": wg.cycles(),
+        "wave_instructions": t.executions,
+        "issue_cycles": t.cycles,
+        "conflict_cycles": t.conflict_cycles,
+        "stall_cycles": t.stall_cycles,
+        "latency_cycles": t.latency_cycles,
+    })
+}
+
+pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
+    let Some(program) = &args.program else {
+        return crate::kernel_cmd::run_bundled(args);
     };
+    if program != "-" {
+        let bytes = std::fs::read(program).map_err(|e| format!("{program}: {e}"))?;
+        if bytes.starts_with(b"\x7fELF") {
+            return crate::kernel_cmd::run_kernel(args, program, &bytes, None);
+        }
+    }
+    let (name, text) = read_input(program)?;
+    let prog = assemble(&text);
+    if !prog.errors.is_empty() {
+        for e in &prog.errors {
+            eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
+        }
+        return Ok(ExitCode::from(1));
+    }
+    let cfg = device_config(args)?;
     let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
     apply_sets(&args.sets, &mut wg)?;
     for m in &args.mems {
@@ -470,7 +563,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let events: Vec<Value> = wg
         .events
         .iter()
-        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "message": e.message}))
+        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message}))
         .collect();
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
     let kc = wg.kcache_stats();
@@ -480,6 +573,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             "events": events,
             "instructions": instructions_json(&prog.lines, &wg),
             "cycles": wg.cycles(),
+            "totals": totals_json(&wg),
+            "timing": timing_json(&cfg),
             "steps": wg.steps,
             "waves": cfg.waves,
             "workgroups": cfg.workgroups,
@@ -530,6 +625,12 @@ pub(crate) fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Valu
             l.text()
         );
     }
+    let t = wg.totals();
+    let _ = writeln!(
+        s,
+        "total {:>12} {:>7} {:>9} {:>6}",
+        t.executions, t.cycles, t.conflict_cycles, t.stall_cycles
+    );
     let kc = wg.kcache_stats();
     if kc.hits + kc.misses + kc.invalidations > 0 {
         let _ = writeln!(

@@ -583,3 +583,79 @@ fn workgroups_run_apart_give_the_result_of_running_together() {
     }
     assert!(apart >= 4, "{apart} kernels ran apart");
 }
+
+/// The report's totals add up its instructions, its timing lists the parameters used, and
+/// `--timing` changes them: a longer LDS latency makes the transpose take longer and every
+/// DS instruction's latency grow by the difference.
+#[test]
+fn totals_add_up_and_timing_parameters_apply() {
+    let path = kernel("transpose.w32.o");
+    let base = [
+        "run",
+        path.as_str(),
+        "--kernel",
+        "transpose_naive",
+        "--block",
+        "32",
+        "--arg",
+        "buf:f32[1024]=iota",
+        "--arg",
+        "buf:f32[1024]=zeros",
+        "--json",
+    ];
+    let plain = run_json(&base);
+    let sum = |key: &str| -> u64 {
+        plain["instructions"]
+            .as_array()
+            .expect("instructions")
+            .iter()
+            .map(|i| i[key].as_u64().expect("a count"))
+            .sum()
+    };
+    let t = &plain["totals"];
+    assert_eq!(t["wave_instructions"].as_u64(), Some(sum("executions")));
+    assert_eq!(t["issue_cycles"].as_u64(), Some(sum("cycles")));
+    assert_eq!(t["conflict_cycles"].as_u64(), Some(sum("conflict_cycles")));
+    assert_eq!(t["stall_cycles"].as_u64(), Some(sum("stall_cycles")));
+    assert_eq!(t["latency_cycles"].as_u64(), Some(sum("latency_cycles")));
+    assert_eq!(t["cycles"], plain["cycles"]);
+    assert!(
+        t["conflict_cycles"].as_u64() > Some(0),
+        "the naive transpose conflicts"
+    );
+    assert_eq!(plain["timing"]["lds_latency"].as_u64(), Some(64));
+
+    let mut slow = base.to_vec();
+    slow.extend(["--timing", "lds_latency=164,valu=1"]);
+    let slow = run_json(&slow);
+    assert_eq!(slow["timing"]["lds_latency"].as_u64(), Some(164));
+    assert!(slow["cycles"].as_u64() > plain["cycles"].as_u64());
+    let ds_latency = |j: &serde_json::Value| -> Vec<(u64, u64)> {
+        j["instructions"]
+            .as_array()
+            .expect("instructions")
+            .iter()
+            .filter(|i| i["text"].as_str().is_some_and(|s| s.starts_with("ds_")))
+            .map(|i| {
+                (
+                    i["executions"].as_u64().expect("executions"),
+                    i["latency_cycles"].as_u64().expect("latency"),
+                )
+            })
+            .collect()
+    };
+    for ((n, a), (_, b)) in ds_latency(&plain).into_iter().zip(ds_latency(&slow)) {
+        assert_eq!(b, a + 100 * n);
+    }
+
+    let o = run(
+        &[&base[..base.len() - 1], &["--timing", "lds_speed=3"]].concat(),
+        "",
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--timing lds_speed=3: unknown parameter `lds_speed`"),
+        "{err}"
+    );
+}

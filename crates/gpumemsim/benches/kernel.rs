@@ -51,11 +51,9 @@ fn matmul(c: &mut Criterion) {
         ("matmul256_threads_2", 2, false),
         ("matmul256_together", 1, true),
     ] {
-        let l = Launch {
-            threads,
-            together,
-            ..base.clone()
-        };
+        let mut l = base.clone();
+        l.config.threads = threads;
+        l.config.together = together;
         g.bench_function(name, |b| {
             b.iter(|| {
                 let done = launch(&l).expect("launch");

@@ -58,30 +58,22 @@ pub struct Launch<'a> {
     pub block: [u32; 3],
     /// The kernel arguments, in order.
     pub args: Vec<KernelArg>,
-    /// Instructions (all waves) before the run is stopped.
-    pub max_steps: u64,
-    /// Scheduling seed (see [`RunConfig::seed`]).
-    pub seed: u64,
-    /// Host threads (see [`RunConfig::threads`]).
-    pub threads: usize,
-    /// Run every workgroup together (see [`RunConfig::together`]).
-    pub together: bool,
+    /// The device's settings: bank model, timing, scalar cache, float rules, limits, seed,
+    /// threads. The launch sets the wave size, waves, workgroups and the LDS and scratch
+    /// sizes from the kernel and the grid; every other field is used as given.
+    pub config: RunConfig,
 }
 
 impl<'a> Launch<'a> {
-    /// A launch of `kernel`: one workgroup of 64 work-items, no arguments, [`RunConfig`]'s
-    /// limits.
+    /// A launch of `kernel`: one workgroup of 64 work-items, no arguments, the default
+    /// [`RunConfig`].
     pub fn new(kernel: &'a Kernel) -> Launch<'a> {
-        let d = RunConfig::default();
         Launch {
             kernel,
             grid: [1, 1, 1],
             block: [64, 1, 1],
             args: Vec::new(),
-            max_steps: d.max_steps,
-            seed: d.seed,
-            threads: d.threads,
-            together: d.together,
+            config: RunConfig::default(),
         }
     }
 }
@@ -151,11 +143,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         workgroups: u32::try_from(groups).map_err(|_| "grid: too many workgroups".to_string())?,
         lds_size: d.group_segment_fixed_size.max(4).next_multiple_of(4),
         scratch_size: d.private_segment_fixed_size,
-        max_steps: l.max_steps,
-        seed: l.seed,
-        threads: l.threads,
-        together: l.together,
-        ..RunConfig::default()
+        ..l.config.clone()
     };
     let mut memory = GlobalMemory::new();
     // Kernel arguments: scalars and buffer addresses at their natural alignment.

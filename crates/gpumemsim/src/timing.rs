@@ -7,7 +7,8 @@
 //! `s_waitcnt` advances the wave's clock to the completion it waits for; `s_barrier`
 //! advances every wave of the workgroup to the latest arrival. The numbers are assumptions of
 //! this simulator (AMD publishes no cycle tables for RDNA3), chosen to be plausible and kept
-//! here so they can be calibrated.
+//! here so they can be calibrated. `docs/timing.md` describes the whole model; the CLI sets
+//! every parameter with `--timing NAME=CYCLES,...` and reports them under `"timing"`.
 
 /// Timing parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -452,6 +452,22 @@ impl Device {
         self.clocks.iter().copied().max().unwrap_or(0)
     }
 
+    /// Every instruction's statistics added up: wave-instructions executed, issue cycles,
+    /// conflict, stall and latency cycles, scalar-cache hits and misses (all waves).
+    pub fn totals(&self) -> InstStats {
+        let mut t = InstStats::default();
+        for s in &self.stats {
+            t.executions += s.executions;
+            t.cycles += s.cycles;
+            t.conflict_cycles += s.conflict_cycles;
+            t.stall_cycles += s.stall_cycles;
+            t.latency_cycles += s.latency_cycles;
+            t.cache_hits += s.cache_hits;
+            t.cache_misses += s.cache_misses;
+        }
+        t
+    }
+
     /// Scalar-cache counts of every workgroup together.
     pub fn kcache_stats(&self) -> KcacheStats {
         let mut t = KcacheStats::default();
