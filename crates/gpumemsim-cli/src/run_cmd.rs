@@ -438,7 +438,6 @@ pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
             miss_latency: kcache_miss,
         },
         timing,
-        ..RunConfig::default()
     })
 }
 
