@@ -51,49 +51,34 @@ impl Device {
         };
         self.before_issue(wi, pc, inst);
         match d.format {
-            Format::Sopp => match d.name {
-                "s_endpgm" | "s_endpgm_saved" | "s_code_end" => self.end_wave(wi),
-                "s_nop"
-                | "s_sleep"
-                | "s_clause"
-                | "s_delay_alu"
-                | "s_waitcnt_depctr"
-                | "s_set_inst_prefetch_distance"
-                | "s_setprio"
-                | "s_icache_inv"
-                | "s_wait_idle"
-                | "s_wakeup"
-                | "s_ttracedata"
-                | "s_ttracedata_imm"
-                | "s_incperflevel"
-                | "s_decperflevel"
-                | "s_sendmsg" => {
+            Format::Sopp => match program_control(inst.opcode) {
+                Some(Control::End) => self.end_wave(wi),
+                Some(Control::Nothing) => {
                     // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
                     // end, ...): nothing in the memory system changes.
                 }
-                "s_waitcnt" => {
+                Some(Control::Waitcnt) => {
                     // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
                     let v = inst.get(Field::Simm16);
                     self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
                     self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
                     self.wait_for(wi, Counter::Exp, v & 7);
                 }
-                "s_barrier" => {
+                Some(Control::Barrier) => {
                     self.waits[wi] = Some(Waiting::Barrier { pc });
                     self.try_release_barrier(self.wave_group[wi]);
                 }
-                "s_branch" | "s_cbranch_scc0" | "s_cbranch_scc1" | "s_cbranch_vccz"
-                | "s_cbranch_vccnz" | "s_cbranch_execz" | "s_cbranch_execnz" => {
+                Some(Control::Branch(cond)) => {
                     let w = &self.waves[wi];
                     let vccz = w.vcc() & w.lane_mask() == 0;
-                    let taken = match d.name {
-                        "s_branch" => true,
-                        "s_cbranch_scc0" => !w.scc,
-                        "s_cbranch_scc1" => w.scc,
-                        "s_cbranch_vccz" => vccz,
-                        "s_cbranch_vccnz" => !vccz,
-                        "s_cbranch_execz" => w.exec() == 0,
-                        _ => w.exec() != 0,
+                    let taken = match cond {
+                        BranchIf::Always => true,
+                        BranchIf::Scc0 => !w.scc,
+                        BranchIf::Scc1 => w.scc,
+                        BranchIf::Vccz => vccz,
+                        BranchIf::Vccnz => !vccz,
+                        BranchIf::Execz => w.exec() == 0,
+                        BranchIf::Execnz => w.exec() != 0,
                     };
                     if taken {
                         let off = inst.get(Field::Simm16) as u16 as i16 as i64;
@@ -107,7 +92,7 @@ impl Device {
                             })?;
                     }
                 }
-                _ => return Err(unimplemented()),
+                None => return Err(unimplemented()),
             },
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
                 if d.name.starts_with("s_waitcnt_") {
@@ -297,6 +282,74 @@ impl Device {
 
 /// How each table entry touches the LDS banks ([`banks::ds_access`]), classified once per
 /// process: the classification matches on names, too slow to repeat per executed instruction.
+/// What a program-control (SOPP) instruction does in the executor.
+#[derive(Clone, Copy)]
+enum Control {
+    /// Ends the wave.
+    End,
+    /// Nothing the memory system sees (hints, priorities, messages to the host, ...).
+    Nothing,
+    /// `s_waitcnt`.
+    Waitcnt,
+    /// `s_barrier`.
+    Barrier,
+    /// A branch, taken when the condition holds.
+    Branch(BranchIf),
+}
+
+/// A branch's condition.
+#[derive(Clone, Copy)]
+enum BranchIf {
+    Always,
+    Scc0,
+    Scc1,
+    Vccz,
+    Vccnz,
+    Execz,
+    Execnz,
+}
+
+/// [`Control`] of each SOPP instruction the executor runs (`None`: not implemented), looked
+/// up once per process.
+fn program_control(op: Opcode) -> Option<Control> {
+    static TABLE: OnceLock<Vec<Option<Control>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        rdna3_isa::table::INSTRUCTIONS
+            .iter()
+            .map(|d| {
+                Some(match d.name {
+                    "s_endpgm" | "s_endpgm_saved" | "s_code_end" => Control::End,
+                    "s_nop"
+                    | "s_sleep"
+                    | "s_clause"
+                    | "s_delay_alu"
+                    | "s_waitcnt_depctr"
+                    | "s_set_inst_prefetch_distance"
+                    | "s_setprio"
+                    | "s_icache_inv"
+                    | "s_wait_idle"
+                    | "s_wakeup"
+                    | "s_ttracedata"
+                    | "s_ttracedata_imm"
+                    | "s_incperflevel"
+                    | "s_decperflevel"
+                    | "s_sendmsg" => Control::Nothing,
+                    "s_waitcnt" => Control::Waitcnt,
+                    "s_barrier" => Control::Barrier,
+                    "s_branch" => Control::Branch(BranchIf::Always),
+                    "s_cbranch_scc0" => Control::Branch(BranchIf::Scc0),
+                    "s_cbranch_scc1" => Control::Branch(BranchIf::Scc1),
+                    "s_cbranch_vccz" => Control::Branch(BranchIf::Vccz),
+                    "s_cbranch_vccnz" => Control::Branch(BranchIf::Vccnz),
+                    "s_cbranch_execz" => Control::Branch(BranchIf::Execz),
+                    "s_cbranch_execnz" => Control::Branch(BranchIf::Execnz),
+                    _ => return None,
+                })
+            })
+            .collect()
+    })[op.0 as usize]
+}
+
 fn ds_bank_access(op: Opcode) -> Option<banks::DsAccess> {
     static CACHE: OnceLock<Vec<Option<banks::DsAccess>>> = OnceLock::new();
     CACHE.get_or_init(|| {
