@@ -66,6 +66,10 @@ pub struct Launch<'a> {
     pub threads: usize,
     /// Run every workgroup together (see [`RunConfig::together`]).
     pub together: bool,
+    /// Record DS samples for the bank heat maps (see [`RunConfig::record_ds`]).
+    pub record_ds: bool,
+    /// Progress counters (see [`RunConfig::progress`]).
+    pub progress: Option<std::sync::Arc<crate::exec::RunProgress>>,
 }
 
 impl<'a> Launch<'a> {
@@ -82,6 +86,8 @@ impl<'a> Launch<'a> {
             seed: d.seed,
             threads: d.threads,
             together: d.together,
+            record_ds: d.record_ds,
+            progress: d.progress,
         }
     }
 }
@@ -155,6 +161,8 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         seed: l.seed,
         threads: l.threads,
         together: l.together,
+        record_ds: l.record_ds,
+        progress: l.progress.clone(),
         ..RunConfig::default()
     };
     let mut memory = GlobalMemory::new();
