@@ -285,6 +285,9 @@ pub fn run_kernel(
         .iter()
         .map(|a| parse_arg(a))
         .collect::<Result<_, _>>()?;
+    let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
+        * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
+    let bar = crate::progress::ProgressBar::start(total_waves, args.json);
     let done = launch(&Launch {
         grid,
         block,
@@ -299,9 +302,12 @@ pub fn run_kernel(
         seed: args.seed,
         threads: args.threads,
         together: args.together,
+        record_ds: args.html.is_some(),
+        progress: bar.counters(),
         ..Launch::new(kernel)
     })
     .map_err(|e| format!("{file}: {e}"))?;
+    bar.finish();
     let (lines, run) = (&done.program, &done.run);
     let result = &run.result;
     let dev = &run.device;
@@ -358,6 +364,16 @@ pub fn run_kernel(
             let _ = writeln!(s, "\narg {i}: {a}");
         }
         print!("{s}");
+    }
+    if let Some(path) = &args.html {
+        let source = crate::html_out::RunSource {
+            title: &kernel.name,
+            file,
+            error: error.clone(),
+        };
+        // launch() prices LDS accesses with the default model (RunConfig::default().banks).
+        let model = gpumemsim::exec::RunConfig::default().banks;
+        crate::html_out::write_run_report(path, source, lines, dev, &model)?;
     }
     if let Some(e) = error {
         eprintln!("error: {e}");

@@ -131,6 +131,11 @@ pub struct RunArgs {
     /// Code objects: write each buffer argument's final contents to DIR/argN.TYPE.bin.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<String>,
+    /// Also write an HTML report to PATH (one self-contained file): the instructions,
+    /// hottest first, and a bank × phase heat map of each DS instruction's costliest
+    /// execution.
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<String>,
 }
 
 /// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).
@@ -402,6 +407,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         rings[i as usize] = Some(n as u32);
     }
+    let bar = crate::progress::ProgressBar::start(
+        u64::from(args.waves) * u64::from(args.workgroups),
+        args.json,
+    );
     let cfg = RunConfig {
         wave_size: if args.wave64 { 64 } else { 32 },
         waves: args.waves,
@@ -443,6 +452,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             ways: args.kcache_ways,
             ..Default::default()
         },
+        record_ds: args.html.is_some(),
+        progress: bar.counters(),
         ..RunConfig::default()
     };
     let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
@@ -463,6 +474,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         dump_value(d, &wg)?;
     }
     let result = wg.run(&prog.lines, &cfg);
+    bar.finish();
     let mut dumps = Map::new();
     for d in &args.dumps {
         dumps.insert(d.clone(), dump_value(d, &wg)?);
@@ -496,6 +508,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         println!("{obj}");
     } else {
         print!("{}", summary(&prog.lines, &wg, &dumps));
+    }
+    if let Some(path) = &args.html {
+        let source = crate::html_out::RunSource {
+            title: &name,
+            file: &name,
+            error: error.clone(),
+        };
+        crate::html_out::write_run_report(path, source, &prog.lines, &wg, &cfg.banks)?;
     }
     if let Some(e) = error {
         eprintln!("error: {e}");
