@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -41,8 +42,11 @@ fn chromium(test: &str) -> Option<PathBuf> {
             std::env::var_os("CI").is_none(),
             "{test}: chromium is not installed; .ci/run installs it (apt-get install -y chromium)"
         );
-        println!("SKIPPED (no chromium) {test}: install it with `apt-get install -y chromium`");
-        eprintln!("SKIPPED (no chromium) {test}: install it with `apt-get install -y chromium`");
+        // Written to the process's stderr directly: the test harness captures eprintln!.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no chromium) {test}: install it with `apt-get install -y chromium`"
+        );
     }
     found
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -24,7 +25,8 @@ fn on_terminal(test: &str, args: &str) -> Option<String> {
             std::env::var_os("CI").is_none(),
             "{test}: `script` (util-linux) is missing"
         );
-        println!("SKIPPED (no `script` command) {test}");
+        // Written to the process's stderr directly: the test harness captures eprintln!.
+        let _ = writeln!(std::io::stderr(), "SKIPPED (no `script` command) {test}");
         return None;
     };
     let command = format!("{} {args}", env!("CARGO_BIN_EXE_gpumemsim"));

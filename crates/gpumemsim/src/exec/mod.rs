@@ -564,7 +564,7 @@ impl Device {
                 });
             }
             self.steps += 1;
-            if self.steps % PROGRESS_STEPS == 0 {
+            if self.steps.is_multiple_of(PROGRESS_STEPS) {
                 if let Some(p) = &cfg.progress {
                     mark.report(p, self.steps);
                 }

@@ -120,7 +120,7 @@ fn page(title: &str, body: &str, script: bool) -> String {
         escape(title)
     );
     if script {
-        let _ = write!(s, "<script>{SCRIPT}</script>\n");
+        let _ = writeln!(s, "<script>{SCRIPT}</script>");
     }
     s.push_str("</body>\n</html>\n");
     s
