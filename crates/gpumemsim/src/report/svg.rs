@@ -109,7 +109,11 @@ pub fn heat_map_svg(h: &HeatMap, style: SvgStyle, id: &str) -> String {
         h.unit_name()
     );
     // Bank labels.
-    let label_size = if labels { 10 } else { 7 };
+    let label_size = match (labels, ch >= 10) {
+        (true, true) => 10,
+        (true, false) => 8,
+        (false, _) => 7,
+    };
     for b in 0..h.banks {
         let every = if labels && ch >= 10 {
             1
