@@ -49,6 +49,10 @@ pub struct BanksArgs {
     /// Search padding and XOR-swizzle layouts that lower the cost; print the best few.
     #[arg(long)]
     suggest: bool,
+    /// Also write an HTML page to PATH: the bank × phase heat map of the access and, with
+    /// --suggest, of each suggested layout side by side.
+    #[arg(long, value_name = "PATH")]
+    html: Option<String>,
 }
 
 /// What `--op` names, resolved against the architecture.
@@ -115,6 +119,15 @@ pub fn banks(args: &BanksArgs) -> Result<ExitCode, String> {
             suggestions.as_deref(),
         )
     };
+    if let Some(path) = &args.html {
+        crate::html_out::write_banks_report(
+            path,
+            &model,
+            &op.name,
+            &access,
+            suggestions.as_deref(),
+        )?;
+    }
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

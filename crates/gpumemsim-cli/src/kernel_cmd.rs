@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use gpumemsim::exec::{Schedule, TogetherBecause};
+use gpumemsim::exec::{RunConfig, Schedule, TogetherBecause};
 use gpumemsim::launch::{launch, KernelArg, Launch, MAX_BLOCK};
 use gpumemsim::loader::CodeObject;
 use serde_json::{json, Value};
@@ -286,6 +286,9 @@ pub fn run_kernel(
         .iter()
         .map(|a| parse_arg(a))
         .collect::<Result<_, _>>()?;
+    let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
+        * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
+    let bar = crate::progress::ProgressBar::start(total_waves, args.json);
     let done = launch(&Launch {
         grid,
         block,
@@ -296,10 +299,15 @@ pub fn run_kernel(
                 Arg::Buffer(_, b) => KernelArg::Buffer(b.clone()),
             })
             .collect(),
-        config: config.clone(),
+        config: RunConfig {
+            record_ds: args.html.is_some(),
+            progress: bar.counters(),
+            ..config.clone()
+        },
         ..Launch::new(kernel)
     })
     .map_err(|e| format!("{file}: {e}"))?;
+    bar.finish();
     let (lines, run) = (&done.program, &done.run);
     let result = &run.result;
     let dev = &run.device;
@@ -358,6 +366,14 @@ pub fn run_kernel(
             let _ = writeln!(s, "\narg {i}: {a}");
         }
         print!("{s}");
+    }
+    if let Some(path) = &args.html {
+        let source = crate::html_out::RunSource {
+            title: &kernel.name,
+            file,
+            error: error.clone(),
+        };
+        crate::html_out::write_run_report(path, source, lines, dev, &config.banks)?;
     }
     if let Some(e) = error {
         eprintln!("error: {e}");

@@ -7,8 +7,10 @@ use clap::{Parser, Subcommand};
 
 mod addr_cmd;
 mod banks_cmd;
+mod html_out;
 mod isa_cmds;
 mod kernel_cmd;
+mod progress;
 mod run_cmd;
 
 /// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).

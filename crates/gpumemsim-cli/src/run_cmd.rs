@@ -136,6 +136,11 @@ pub struct RunArgs {
     /// Code objects: write each buffer argument's final contents to DIR/argN.TYPE.bin.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<String>,
+    /// Also write an HTML report to PATH (one self-contained file): the instructions,
+    /// hottest first, and a bank × phase heat map of each DS instruction's costliest
+    /// execution.
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<String>,
 }
 
 /// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).
@@ -438,6 +443,8 @@ pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
             miss_latency: kcache_miss,
         },
         timing,
+        record_ds: false,
+        progress: None,
     })
 }
 
@@ -536,7 +543,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::from(1));
     }
-    let cfg = device_config(args)?;
+    let bar = crate::progress::ProgressBar::start(
+        u64::from(args.waves) * u64::from(args.workgroups),
+        args.json,
+    );
+    let cfg = RunConfig {
+        record_ds: args.html.is_some(),
+        progress: bar.counters(),
+        ..device_config(args)?
+    };
     let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
     apply_sets(&args.sets, &mut wg)?;
     for m in &args.mems {
@@ -555,6 +570,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         dump_value(d, &wg)?;
     }
     let result = wg.run(&prog.lines, &cfg);
+    bar.finish();
     let mut dumps = Map::new();
     for d in &args.dumps {
         dumps.insert(d.clone(), dump_value(d, &wg)?);
@@ -590,6 +606,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         println!("{obj}");
     } else {
         print!("{}", summary(&prog.lines, &wg, &dumps));
+    }
+    if let Some(path) = &args.html {
+        let source = crate::html_out::RunSource {
+            title: &name,
+            file: &name,
+            error: error.clone(),
+        };
+        crate::html_out::write_run_report(path, source, &prog.lines, &wg, &cfg.banks)?;
     }
     if let Some(e) = error {
         eprintln!("error: {e}");

@@ -20,6 +20,7 @@ pub mod gws;
 pub mod launch;
 pub mod lds;
 pub mod loader;
+pub mod report;
 pub mod smem;
 pub mod timing;
 pub mod vmem;

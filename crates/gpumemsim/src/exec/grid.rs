@@ -122,7 +122,12 @@ pub fn run_grid(
             schedule: Schedule::Apart { threads },
             together_because: TogetherBecause::NotTogether,
         }),
-        Err(because) => together(program, cfg, memory, init, because),
+        Err(because) => {
+            if let Some(p) = &cfg.progress {
+                p.restart();
+            }
+            together(program, cfg, memory, init, because)
+        }
     }
 }
 

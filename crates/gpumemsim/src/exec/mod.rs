@@ -11,8 +11,10 @@
 //! semaphore or barrier, for their ordered-count turn, or after a GWS NACK — block until woken;
 //! when every live wave is blocked the run stops with a deadlock report.
 
+mod ds_sample;
 mod global_sync;
 mod grid;
+mod progress;
 mod salu;
 mod scalar_mem;
 mod step;
@@ -22,6 +24,7 @@ mod vinterp;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
 
 use rdna3_isa::asm::AsmLine;
 
@@ -36,7 +39,9 @@ use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWri
 use crate::timing::TimingParams;
 use crate::wave::Wave;
 
+pub use ds_sample::DsSample;
 pub use grid::{device_wide_instruction, run_grid, GridRun, Schedule, TogetherBecause};
+pub use progress::{RunProgress, PROGRESS_STEPS};
 
 /// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
 pub const DEFAULT_SCRATCH_BASE: u64 = 0x7f00_0000_0000;
@@ -87,6 +92,13 @@ pub struct RunConfig {
     pub threads: usize,
     /// Makes [`run_grid`] run every workgroup together even where it could run them apart.
     pub together: bool,
+    /// Record each DS instruction's costliest execution ([`Device::ds_worst`]) for the bank
+    /// heat maps of the HTML report. Off by default; a run that leaves it off pays one
+    /// untaken branch per DS instruction.
+    pub record_ds: bool,
+    /// Counters the run adds to as it goes, for a progress bar ([`RunProgress`]); `None` by
+    /// default.
+    pub progress: Option<Arc<RunProgress>>,
 }
 
 impl Default for RunConfig {
@@ -112,6 +124,8 @@ impl Default for RunConfig {
             memory_float_rules: MemoryFloatRules::default(),
             threads: 0,
             together: false,
+            record_ds: false,
+            progress: None,
         }
     }
 }
@@ -267,6 +281,10 @@ pub struct Device {
     pub events: Vec<Event>,
     /// Per-instruction statistics, indexed like the program.
     pub stats: Vec<InstStats>,
+    /// With [`RunConfig::record_ds`]: each DS instruction's costliest execution (the bank
+    /// model's view of it), indexed like the program (`None` for instructions that made no
+    /// LDS bank access); empty otherwise.
+    pub ds_worst: Vec<Option<DsSample>>,
     /// Each wave's clock (cycles).
     pub clocks: Vec<u64>,
     /// Instructions executed.
@@ -386,6 +404,11 @@ impl Device {
             ordered: OrderedCount::new(n, cfg.ordered_rings),
             events: Vec::new(),
             stats: vec![InstStats::default(); program_len],
+            ds_worst: if cfg.record_ds {
+                vec![None; program_len]
+            } else {
+                Vec::new()
+            },
             clocks: vec![0; n],
             steps: 0,
             waits: vec![None; n],
@@ -416,6 +439,7 @@ impl Device {
             .extend(o.wave_group.into_iter().map(|g| g + groups));
         self.lds.extend(o.lds);
         self.events.extend(o.events);
+        self.absorb_ds_samples(o.ds_worst);
         for (s, x) in self.stats.iter_mut().zip(&o.stats) {
             s.executions += x.executions;
             s.cycles += x.cycles;
@@ -534,6 +558,20 @@ impl Device {
 
     /// Runs `program` until every wave ends.
     pub fn run(&mut self, program: &[AsmLine], cfg: &RunConfig) -> Result<(), RunError> {
+        let mut mark = progress::ProgressMark::at(self.steps);
+        let result = self.run_steps(program, cfg, &mut mark);
+        if let Some(p) = &cfg.progress {
+            mark.report(p, self.steps);
+        }
+        result
+    }
+
+    fn run_steps(
+        &mut self,
+        program: &[AsmLine],
+        cfg: &RunConfig,
+        mark: &mut progress::ProgressMark,
+    ) -> Result<(), RunError> {
         let by_address: HashMap<u32, usize> = program
             .iter()
             .enumerate()
@@ -559,10 +597,16 @@ impl Device {
                 });
             }
             self.steps += 1;
+            if self.steps.is_multiple_of(PROGRESS_STEPS) {
+                if let Some(p) = &cfg.progress {
+                    mark.report(p, self.steps);
+                }
+            }
             let pc = self.waves[wi].pc;
             let Some(line) = program.get(pc) else {
                 // Running off the end of the program ends the wave.
                 self.end_wave(wi);
+                mark.ended += 1;
                 continue;
             };
             let (first_event, at) = (self.events.len(), self.clocks[wi]);
@@ -571,7 +615,9 @@ impl Device {
                 e.cycle = at;
             }
             stepped?;
-            if !self.waves[wi].done && self.waits[wi].is_none() && self.requeue_or_keep(wi) {
+            if self.waves[wi].done {
+                mark.ended += 1;
+            } else if self.waits[wi].is_none() && self.requeue_or_keep(wi) {
                 kept = Some(wi);
             }
         }

@@ -209,9 +209,14 @@ impl Device {
         let passes = (self.waves[wi].size as u64).div_ceil(32);
         let (wave, mut env) = self.ds_env(wi, pc);
         let outcome = ds::execute(inst, wave, &mut env)?;
-        let (busy, ideal) = self
-            .bank_cycles(inst, &outcome, wi, cfg)
-            .unwrap_or((cfg.timing.lds_issue * passes, cfg.timing.lds_issue * passes));
+        let priced = self.bank_cycles(inst, &outcome, wi, cfg);
+        if cfg.record_ds {
+            if let Some(cost) = priced {
+                self.record_ds_sample(pc, wi, inst, &outcome, cost);
+            }
+        }
+        let (busy, ideal) =
+            priced.unwrap_or((cfg.timing.lds_issue * passes, cfg.timing.lds_issue * passes));
         let mut end = StepEnd {
             next_pc: pc + 1,
             cost: 0,

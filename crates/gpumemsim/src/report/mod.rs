@@ -1,0 +1,32 @@
+//! Reports for people: the HTML report of a run (the instruction table, hottest first, and a
+//! bank × phase heat map of each DS instruction) and of a `banks` access (with the suggested
+//! layouts side by side). Each page is one self-contained file: inline CSS and SVG, one small
+//! inline script to sort the table, nothing fetched from anywhere.
+//!
+//! The data ([`RunReport`], [`BanksReport`], [`HeatMap`]) is built from what the executor and
+//! the bank model return; [`run_page`] and [`banks_page`] turn it into HTML, [`heat_map_svg`]
+//! draws one access.
+//!
+//! ```
+//! use gpumemsim::banks::{Access, AccessKind, AccessShape, BankModel, WaveSize};
+//! use gpumemsim::report::{banks_page, BanksReport};
+//! // A column read of a 32×32 float tile: every lane on bank 0.
+//! let addrs: Vec<u64> = (0..32).map(|t| t * 128).collect();
+//! let access = Access::new(AccessShape::new(4, AccessKind::Load, WaveSize::Wave32), &addrs);
+//! let report = BanksReport::new(&BankModel::rdna3(), "ds_load_b32", &access, None)?;
+//! assert_eq!(report.access.heat.ways(), 32);
+//! assert!(banks_page(&report).contains("32-way conflict"));
+//! # Ok::<(), gpumemsim::banks::AccessError>(())
+//! ```
+
+mod banks;
+mod heatmap;
+mod html;
+mod run;
+mod svg;
+
+pub use banks::{BanksReport, LayoutPanel};
+pub use heatmap::{group_label, HeatMap};
+pub use html::{banks_page, escape, run_page};
+pub use run::{percent, DsPanel, InstructionRow, RunReport, MAX_DS_PANELS};
+pub use svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};

@@ -1,0 +1,218 @@
+//! The data of a run's report: every instruction with its statistics, hottest first, and a
+//! heat map for each DS instruction's costliest execution ([`crate::exec::DsSample`]).
+
+use std::cmp::Reverse;
+
+use crate::banks::{ds_access, Access, AccessShape, BankModel, WaveSize};
+use crate::exec::{Device, DsSample, InstStats};
+use crate::isa::asm::AsmLine;
+
+use super::heatmap::HeatMap;
+
+/// At most this many DS heat maps are drawn (the hottest); the rest are listed by name.
+pub const MAX_DS_PANELS: usize = 48;
+
+/// One instruction of the program and what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstructionRow {
+    /// Index in the program.
+    pub pc: usize,
+    /// Source line (for code objects: the instruction's number).
+    pub line: usize,
+    /// Byte offset in the code.
+    pub address: u32,
+    /// The instruction in LLVM syntax.
+    pub text: String,
+    /// Its statistics over the whole run.
+    pub stats: InstStats,
+    /// For a DS instruction with a recorded execution: its worst bank conflict's ways.
+    pub ways: Option<u32>,
+}
+
+/// A heat map of DS instructions that share a pattern (see [`HeatMap::same_pattern`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DsPanel {
+    /// The instructions (pcs), in program order; the first one's sample is drawn.
+    pub pcs: Vec<usize>,
+    /// The first instruction's text.
+    pub text: String,
+    /// The recorded execution drawn.
+    pub sample: DsSample,
+    /// Its picture.
+    pub heat: HeatMap,
+    /// All executions of all the panel's instructions.
+    pub executions: u64,
+    /// Their issue cycles.
+    pub cycles: u64,
+    /// Their conflict cycles.
+    pub conflict_cycles: u64,
+}
+
+/// Everything the HTML report of a run shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunReport {
+    /// The page's title (e.g. the kernel's name).
+    pub title: String,
+    /// Labelled facts for the header (source, model, waves, cycles, ...), in order.
+    pub facts: Vec<(String, String)>,
+    /// Why the run stopped early, if it did.
+    pub error: Option<String>,
+    /// The bank model's name and its banks × width, e.g. `rdna3: 32 banks × 4 B`.
+    pub model: String,
+    /// Every instruction, in program order.
+    pub instructions: Vec<InstructionRow>,
+    /// DS heat maps, hottest first (most conflict cycles, then most cycles, then program
+    /// order).
+    pub ds: Vec<DsPanel>,
+}
+
+impl RunReport {
+    /// The report of `device` after running `program`, DS accesses priced by `model` (the
+    /// model the run used: the heat maps are recomputed from the recorded addresses). The
+    /// device must have run with [`crate::exec::RunConfig::record_ds`] for heat maps to appear.
+    pub fn new(title: &str, program: &[AsmLine], device: &Device, model: &BankModel) -> RunReport {
+        let mut instructions = Vec::with_capacity(program.len());
+        let mut maps: Vec<(usize, DsSample, HeatMap)> = Vec::new();
+        for (pc, (line, stats)) in program.iter().zip(&device.stats).enumerate() {
+            let sample = device.ds_worst.get(pc).and_then(|s| s.as_ref());
+            let heat = sample.and_then(|s| sample_heat_map(model, line, s));
+            instructions.push(InstructionRow {
+                pc,
+                line: line.line,
+                address: line.address,
+                text: line.text(),
+                stats: *stats,
+                ways: heat.as_ref().map(HeatMap::ways),
+            });
+            if let (Some(s), Some(h)) = (sample, heat) {
+                maps.push((pc, s.clone(), h));
+            }
+        }
+        let mut ds: Vec<DsPanel> = Vec::new();
+        for (pc, sample, heat) in maps {
+            let st = device.stats[pc];
+            match ds.iter_mut().find(|p| p.heat.same_pattern(&heat)) {
+                Some(p) => {
+                    p.pcs.push(pc);
+                    p.executions += st.executions;
+                    p.cycles += st.cycles;
+                    p.conflict_cycles += st.conflict_cycles;
+                }
+                None => ds.push(DsPanel {
+                    pcs: vec![pc],
+                    text: program[pc].text(),
+                    sample,
+                    heat,
+                    executions: st.executions,
+                    cycles: st.cycles,
+                    conflict_cycles: st.conflict_cycles,
+                }),
+            }
+        }
+        ds.sort_by_key(|p| (Reverse(p.conflict_cycles), Reverse(p.cycles), p.pcs[0]));
+        let waves = device.waves.len();
+        let wave_size = device.waves.first().map_or(32, |w| w.size);
+        let groups = device.lds.len();
+        let total_cycles: u64 = device.stats.iter().map(|s| s.cycles).sum();
+        let total_conflicts: u64 = device.stats.iter().map(|s| s.conflict_cycles).sum();
+        let facts = vec![
+            (
+                "waves".to_string(),
+                format!("{waves} wave(s) of {wave_size} lanes in {groups} workgroup(s)"),
+            ),
+            (
+                "instructions executed".to_string(),
+                device.steps.to_string(),
+            ),
+            (
+                "run time".to_string(),
+                format!("{} cycles", device.cycles()),
+            ),
+            (
+                "bank-conflict cycles".to_string(),
+                format!(
+                    "{total_conflicts} of {total_cycles} issue cycles ({:.1}%)",
+                    percent(total_conflicts, total_cycles)
+                ),
+            ),
+        ];
+        RunReport {
+            title: title.to_string(),
+            facts,
+            error: None,
+            model: format!(
+                "{}: {} banks × {} B",
+                model.name(),
+                model.banks(),
+                model.bank_width()
+            ),
+            instructions,
+            ds,
+        }
+    }
+
+    /// Adds a fact at the top of the header.
+    pub fn with_fact(mut self, label: &str, value: &str) -> RunReport {
+        self.facts.insert(0, (label.to_string(), value.to_string()));
+        self
+    }
+
+    /// Records why the run stopped early.
+    pub fn with_error(mut self, error: Option<String>) -> RunReport {
+        self.error = error;
+        self
+    }
+
+    /// The instructions hottest first: most issue cycles, then most conflict cycles, then most
+    /// stall cycles, then program order.
+    pub fn hottest(&self) -> Vec<&InstructionRow> {
+        let mut rows: Vec<&InstructionRow> = self.instructions.iter().collect();
+        rows.sort_by_key(|r| {
+            (
+                Reverse(r.stats.cycles),
+                Reverse(r.stats.conflict_cycles),
+                Reverse(r.stats.stall_cycles),
+                r.pc,
+            )
+        });
+        rows
+    }
+
+    /// The DS panel with the most conflict cycles, if any instruction conflicted.
+    pub fn worst_ds(&self) -> Option<&DsPanel> {
+        self.ds.first().filter(|p| p.heat.ways() > 1)
+    }
+
+    /// Issue cycles of the whole program and of its bank conflicts.
+    pub fn totals(&self) -> (u64, u64) {
+        self.instructions.iter().fold((0, 0), |(c, k), r| {
+            (c + r.stats.cycles, k + r.stats.conflict_cycles)
+        })
+    }
+}
+
+/// `part` as a percentage of `whole` (0 for an empty whole).
+pub fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// The heat map of a recorded execution of the DS instruction on `line`.
+fn sample_heat_map(model: &BankModel, line: &AsmLine, s: &DsSample) -> Option<HeatMap> {
+    let a = ds_access(line.inst.def()).ok()?;
+    let shape = AccessShape {
+        width: a.width,
+        kind: a.kind,
+        active: s.active,
+        wave: WaveSize::from_lanes(s.wave_size)?,
+    };
+    let access = Access {
+        shape,
+        addrs: &s.addrs,
+        addrs1: s.addrs1.as_deref(),
+    };
+    HeatMap::new(model, &access).ok()
+}

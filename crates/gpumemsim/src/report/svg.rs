@@ -1,0 +1,295 @@
+//! Drawing a [`HeatMap`] as SVG, by hand: a bank × lane grid for each group (phase) of the
+//! access, a column of passes per bank after each group, and the group's cost underneath.
+//!
+//! A cell (bank, lane) is filled when the lane reads or writes a word in that bank; its colour
+//! is the heat of that bank in that group: how many passes the bank needs ([`heat_colour`]),
+//! green when one pass serves it, through yellow and orange to dark red for 17 or more. A
+//! 32-way column conflict is one dark-red row across all 32 lanes; a conflict-free access is a
+//! green diagonal or permutation. Every filled cell has a tooltip with the lane, its address
+//! and word, and the bank's passes.
+
+use std::fmt::Write as _;
+
+use super::heatmap::{group_label, HeatMap};
+use super::html::escape;
+
+/// The colour buckets of the heat scale: (least passes, fill, text colour on it, legend label).
+pub const HEAT_SCALE: [(u32, &str, &str, &str); 6] = [
+    (1, "#41ab5d", "#ffffff", "1 pass (no conflict)"),
+    (2, "#fed976", "#1f2328", "2"),
+    (3, "#feb24c", "#1f2328", "3–4"),
+    (5, "#fd8d3c", "#1f2328", "5–8"),
+    (9, "#e31a1c", "#ffffff", "9–16"),
+    (17, "#800026", "#ffffff", "17 or more"),
+];
+
+/// The fill and text colours for a bank that needs `passes` passes.
+pub fn heat_colour(passes: u32) -> (&'static str, &'static str) {
+    let mut colour = (HEAT_SCALE[0].1, HEAT_SCALE[0].2);
+    for &(least, fill, text, _) in &HEAT_SCALE {
+        if passes >= least {
+            colour = (fill, text);
+        }
+    }
+    colour
+}
+
+/// Cell sizes and labels of a drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SvgStyle {
+    /// Cell width in pixels.
+    pub cell_w: u32,
+    /// Cell height in pixels.
+    pub cell_h: u32,
+    /// Whether to number the lanes and print the passes in their cells.
+    pub labels: bool,
+}
+
+impl SvgStyle {
+    /// Full size, with lane numbers and passes: for one access on its own.
+    pub fn full(banks: u32) -> SvgStyle {
+        SvgStyle {
+            cell_w: 14,
+            cell_h: if banks > 32 { 8 } else { 12 },
+            labels: true,
+        }
+    }
+
+    /// Small, for several layouts side by side.
+    pub fn compact(banks: u32) -> SvgStyle {
+        SvgStyle {
+            cell_w: 8,
+            cell_h: if banks > 32 { 5 } else { 7 },
+            labels: false,
+        }
+    }
+}
+
+const BACKGROUND: &str = "#eef0f3";
+const CONFLICT_TEXT: &str = "#b00020";
+
+/// The heat map of `h` as an `<svg>` element (no XML prolog: it is meant to be inlined in
+/// HTML). `id` becomes the element's id.
+pub fn heat_map_svg(h: &HeatMap, style: SvgStyle, id: &str) -> String {
+    let SvgStyle {
+        cell_w: cw,
+        cell_h: ch,
+        labels,
+    } = style;
+    let left = if labels { 56 } else { 30 };
+    let header = if labels { 30 } else { 16 };
+    let footer = 18;
+    let pass_w = if labels { 30 } else { 16 };
+    let gap = if labels { 16 } else { 10 };
+    let groups = &h.report.groups;
+    let group_lanes: Vec<Vec<u32>> = groups.iter().map(HeatMap::group_lanes).collect();
+    let block_w = |lanes: usize| lanes as u32 * cw + 3 + pass_w;
+    let width = left
+        + group_lanes
+            .iter()
+            .map(|l| block_w(l.len()) + gap)
+            .sum::<u32>()
+            .max(120)
+        + 4;
+    let height = header + h.banks * ch + footer;
+    let conflicting = h.conflicting_banks();
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg id="{}" class="heatmap" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" font-family="system-ui, sans-serif">"##,
+        escape(id)
+    );
+    let _ = write!(
+        s,
+        "<title>{} banks × {} lanes: {}-way worst conflict, {} {}</title>",
+        h.banks,
+        h.wave_lanes,
+        h.ways(),
+        h.report.cost.cost,
+        h.unit_name()
+    );
+    // Bank labels.
+    let label_size = match (labels, ch >= 10) {
+        (true, true) => 10,
+        (true, false) => 8,
+        (false, _) => 7,
+    };
+    for b in 0..h.banks {
+        let every = if labels && ch >= 10 {
+            1
+        } else if labels {
+            2
+        } else {
+            8
+        };
+        let hot = conflicting.binary_search(&b).is_ok();
+        if b % every != 0 && !hot {
+            continue;
+        }
+        let y = header + b * ch + ch / 2 + 3;
+        let text = if labels {
+            format!("bank {b}")
+        } else {
+            format!("{b}")
+        };
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{y}" font-size="{label_size}" text-anchor="end" fill="{}"{}>{text}</text>"##,
+            left - 4,
+            if hot { CONFLICT_TEXT } else { "#57606a" },
+            if hot { r##" font-weight="bold""## } else { "" },
+        );
+    }
+    let mut x = left;
+    for (g, lanes) in groups.iter().zip(&group_lanes) {
+        let lanes_w = lanes.len() as u32 * cw;
+        let top = header;
+        // Group title.
+        let _ = write!(
+            s,
+            r##"<text x="{x}" y="{}" font-size="{}" font-weight="600" fill="#1f2328">{}</text>"##,
+            if labels { 11 } else { 10 },
+            if labels { 11 } else { 8 },
+            escape(&group_label(g))
+        );
+        if labels {
+            for (i, lane) in lanes.iter().enumerate() {
+                let _ = write!(
+                    s,
+                    r##"<text x="{}" y="{}" font-size="7" text-anchor="middle" fill="#57606a">{lane}</text>"##,
+                    x + i as u32 * cw + cw / 2,
+                    header - 4
+                );
+            }
+            let _ = write!(
+                s,
+                r##"<text x="{}" y="{}" font-size="7" text-anchor="middle" fill="#57606a">passes</text>"##,
+                x + lanes_w + 3 + pass_w / 2,
+                header - 4
+            );
+        }
+        let _ = write!(
+            s,
+            r##"<rect x="{x}" y="{top}" width="{lanes_w}" height="{}" fill="{BACKGROUND}"/>"##,
+            h.banks * ch
+        );
+        // Guides every 8 banks.
+        for b in (8..h.banks).step_by(8) {
+            let _ = write!(
+                s,
+                r##"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="#d0d7de" stroke-width="1"/>"##,
+                x + lanes_w,
+                y = top + b * ch
+            );
+        }
+        for u in &g.banks {
+            let (fill, ink) = heat_colour(u.accesses);
+            let y = top + u.bank * ch;
+            for (i, &lane) in lanes.iter().enumerate() {
+                if u.lanes >> lane & 1 == 0 {
+                    continue;
+                }
+                let addr = h.lane_addresses(g, lane);
+                let word = h.lane_word(g, lane, u.bank);
+                let addr_text: Vec<String> = addr.iter().map(|a| format!("{a:#x}")).collect();
+                let _ = write!(
+                    s,
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}"><title>lane {lane}: address {} → bank {}, word {}; the bank serves {} word(s) in {} pass(es)</title></rect>"##,
+                    x + i as u32 * cw,
+                    y,
+                    cw.saturating_sub(1).max(1),
+                    ch.saturating_sub(1).max(1),
+                    addr_text.join(" and "),
+                    u.bank,
+                    word.map_or_else(|| "?".to_string(), |w| w.to_string()),
+                    u.words.len(),
+                    u.accesses
+                );
+            }
+            // The passes column.
+            let px = x + lanes_w + 3;
+            let _ = write!(
+                s,
+                r##"<rect x="{px}" y="{y}" width="{}" height="{}" fill="{fill}"><title>bank {}: {} pass(es)</title></rect>"##,
+                pass_w - 1,
+                ch.saturating_sub(1).max(1),
+                u.bank,
+                u.accesses
+            );
+            if labels && ch >= 8 {
+                let _ = write!(
+                    s,
+                    r##"<text x="{}" y="{}" font-size="{}" text-anchor="middle" fill="{ink}">{}</text>"##,
+                    px + pass_w / 2,
+                    y + ch - 3,
+                    if ch >= 10 { 9 } else { 7 },
+                    if u.accesses > 1 {
+                        format!("×{}", u.accesses)
+                    } else {
+                        "1".to_string()
+                    }
+                );
+            }
+        }
+        // Cost under the group.
+        let _ = write!(
+            s,
+            r##"<text x="{x}" y="{}" font-size="{}" fill="{}">{}</text>"##,
+            top + h.banks * ch + 13,
+            if labels { 10 } else { 8 },
+            if g.cost > 1 { CONFLICT_TEXT } else { "#57606a" },
+            h.amount(g.cost as u64)
+        );
+        x += block_w(lanes.len()) + gap;
+    }
+    if groups.is_empty() {
+        let _ = write!(
+            s,
+            r##"<text x="{left}" y="{}" font-size="11" fill="#57606a">no active lanes</text>"##,
+            header + 12
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::banks::{Access, AccessKind, AccessShape, BankModel, WaveSize};
+
+    fn svg_of(addrs: &[u32]) -> String {
+        let shape = AccessShape::new(4, AccessKind::Load, WaveSize::Wave32);
+        let h = HeatMap::new(&BankModel::rdna3(), &Access::new(shape, addrs)).expect("valid");
+        heat_map_svg(&h, SvgStyle::full(32), "m")
+    }
+
+    #[test]
+    fn heat_buckets() {
+        assert_eq!(heat_colour(1).0, "#41ab5d");
+        assert_eq!(heat_colour(2).0, "#fed976");
+        assert_eq!(heat_colour(4).0, "#feb24c");
+        assert_eq!(heat_colour(8).0, "#fd8d3c");
+        assert_eq!(heat_colour(16).0, "#e31a1c");
+        assert_eq!(heat_colour(32).0, "#800026");
+    }
+
+    #[test]
+    fn a_column_read_fills_one_bank_row_with_the_hottest_colour() {
+        let column: Vec<u32> = (0..32).map(|t| t * 128).collect();
+        let svg = svg_of(&column);
+        // 32 lane cells and the passes cell, all dark red; no green.
+        assert_eq!(svg.matches(r##"fill="#800026""##).count(), 33);
+        assert!(!svg.contains("#41ab5d"));
+        assert!(svg.contains("×32"));
+        assert!(svg.contains("lane 31: address 0xf80 → bank 0, word 992"));
+    }
+
+    #[test]
+    fn a_row_read_is_green() {
+        let row: Vec<u32> = (0..32).map(|t| t * 4).collect();
+        let svg = svg_of(&row);
+        assert_eq!(svg.matches(r##"fill="#41ab5d""##).count(), 64);
+        assert!(!svg.contains("#800026"));
+    }
+}
