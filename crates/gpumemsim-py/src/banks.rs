@@ -185,8 +185,8 @@ fn lane_addresses(flag: &str, obj: &Bound<'_, PyAny>, wave: WaveSize) -> PyResul
         if array.ndim() != 1 {
             return Err(error(format!(
                 "{flag}: expected one address per lane (a 1-D array), got an array of shape \
-                 {:?}",
-                array.shape()
+                 {}",
+                shape_text(array.shape())
             )));
         }
     }
@@ -241,4 +241,15 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()
         .map_or_else(|_| "?".to_string(), |n| n.to_string())
+}
+
+/// An array shape as NumPy prints it: `(32,)`, `(2, 32)`.
+pub fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            format!("({})", dims.join(", "))
+        }
+    }
 }

@@ -17,6 +17,7 @@
 
 use pyo3::prelude::*;
 
+mod addresses;
 mod banks;
 mod batch;
 mod buffers;
@@ -56,5 +57,21 @@ fn gpumemsim_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(isa::assemble, m)?)?;
     m.add_function(wrap_pyfunction!(isa::disassemble, m)?)?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    // Names `from gpumemsim import *` gives (the package's __init__ re-exports by it).
+    m.add(
+        "__all__",
+        [
+            "ARCHITECTURES",
+            "Error",
+            "KernelError",
+            "__version__",
+            "assemble",
+            "banks",
+            "banks_batch",
+            "disassemble",
+            "run",
+        ]
+        .to_vec(),
+    )?;
     Ok(())
 }

@@ -214,6 +214,8 @@ fn dims(name: &str, obj: Option<&Bound<'_, PyAny>>, default: u32) -> PyResult<[u
     let shown = shown(obj);
     let items: Vec<Bound<'_, PyAny>> = if obj.extract::<i128>().is_ok() {
         vec![obj.clone()]
+    } else if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(error(format!("{name} {shown}: expected X[,Y,Z]")));
     } else {
         obj.try_iter()
             .and_then(|it| it.collect::<PyResult<Vec<_>>>())
