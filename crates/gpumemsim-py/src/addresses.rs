@@ -146,23 +146,22 @@ pub fn narrow(view: AddressView<'_>, start: usize, end: usize, buf: &mut ChunkBu
         AddressView::U64(_) => false,
         AddressView::I64(v) => {
             let mut high = 0u64;
-            let cols = v.ncols();
+            let mut low = |x: i64| {
+                high |= x as u64;
+                x as u32
+            };
             buf.u32s.clear();
-            buf.u32s.resize((end - start) * cols, 0);
             match v.to_slice() {
-                Some(all) => {
-                    for (out, &x) in buf.u32s.iter_mut().zip(&all[start * cols..end * cols]) {
-                        high |= x as u64;
-                        *out = x as u32;
-                    }
-                }
-                None => {
-                    let rows = v.slice_axis(Axis(0), (start..end).into());
-                    for (out, &x) in buf.u32s.iter_mut().zip(rows.iter()) {
-                        high |= x as u64;
-                        *out = x as u32;
-                    }
-                }
+                Some(all) => buf.u32s.extend(
+                    all[start * v.ncols()..end * v.ncols()]
+                        .iter()
+                        .map(|&x| low(x)),
+                ),
+                None => buf.u32s.extend(
+                    v.slice_axis(Axis(0), (start..end).into())
+                        .iter()
+                        .map(|&x| low(x)),
+                ),
             }
             high <= u32::MAX as u64
         }

@@ -276,12 +276,11 @@ impl Job<'_> {
                 _ => Err("addrs1: dtype must match addrs".to_string()),
             };
             done?;
-            for c in &costs {
-                out.requests.push(c.requests);
-                out.cost.push(c.cost);
-                out.ideal.push(c.ideal);
-                out.conflicts.push(c.conflicts());
-            }
+            // One pass per counter: each is a plain copy the compiler vectorizes.
+            out.requests.extend(costs.iter().map(|c| c.requests));
+            out.cost.extend(costs.iter().map(|c| c.cost));
+            out.ideal.extend(costs.iter().map(|c| c.ideal));
+            out.conflicts.extend(costs.iter().map(|c| c.cost - c.ideal));
             start = end;
         }
         Ok(out)
