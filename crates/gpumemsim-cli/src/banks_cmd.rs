@@ -5,12 +5,11 @@ use std::process::ExitCode;
 
 use clap::builder::PossibleValuesParser;
 use clap::Args;
+use gpumemsim::banks::query::{lane_values, operation, parse_lanes, Operation};
 use gpumemsim::banks::{
-    ds_access, suggest_layouts, Access, AccessKind, AccessReport, AccessShape, BankModel,
-    CostUnits, GroupReport, GroupSource, Suggestion, WaveSize, PRESET_NAMES,
+    suggest_layouts, Access, AccessReport, AccessShape, BankModel, CostUnits, GroupReport,
+    GroupSource, Suggestion, WaveSize, PRESET_NAMES,
 };
-use gpumemsim::expr::Expr;
-use gpumemsim::isa::def::lookup_name;
 
 /// How many layouts `--suggest` prints.
 const SUGGESTIONS: usize = 6;
@@ -53,14 +52,6 @@ pub struct BanksArgs {
     /// --suggest, of each suggested layout side by side.
     #[arg(long, value_name = "PATH")]
     html: Option<String>,
-}
-
-/// What `--op` names, resolved against the architecture.
-struct Operation {
-    /// The name to print (canonical for DS mnemonics).
-    name: String,
-    width: u32,
-    kind: AccessKind,
 }
 
 /// `gpumemsim banks ...`.
@@ -132,175 +123,15 @@ pub fn banks(args: &BanksArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Resolves `--op` for the architecture.
-fn operation(model: &BankModel, op: &str) -> Result<Operation, String> {
-    let lower = op.to_ascii_lowercase();
-    let nvidia_op = nvidia_operation(&lower);
-    match model.units() {
-        CostUnits::Wavefronts => nvidia_op.ok_or_else(|| {
-            format!(
-                "`{op}` is not an NVIDIA shared-memory access: --arch {} takes \
-                 lds.32, lds.64, lds.128, sts.32, sts.64 or sts.128",
-                model.name()
-            )
-        }),
-        CostUnits::Cycles => {
-            if nvidia_op.is_some() {
-                return Err(format!(
-                    "`{op}` is an NVIDIA access: --arch {} takes a DS mnemonic such as \
-                     ds_load_b32",
-                    model.name()
-                ));
-            }
-            let def = lookup_name(&lower)
-                .ok_or_else(|| format!("unknown instruction `{op}`"))?
-                .def();
-            let access = ds_access(def).map_err(|e| e.to_string())?;
-            Ok(Operation {
-                name: def.name.to_string(),
-                width: access.width,
-                kind: access.kind,
-            })
-        }
-    }
-}
-
-fn nvidia_operation(op: &str) -> Option<Operation> {
-    let (kind, bits) = op.split_once('.')?;
-    let kind = match kind {
-        "lds" => AccessKind::Load,
-        "sts" => AccessKind::Store,
-        _ => return None,
-    };
-    let width = match bits {
-        "32" => 4,
-        "64" => 8,
-        "128" => 16,
-        _ => return None,
-    };
-    Some(Operation {
-        name: op.to_string(),
-        width,
-        kind,
-    })
-}
-
 fn wave_size(model: &BankModel, wave: Option<&str>) -> Result<WaveSize, String> {
-    let waves = model.waves();
-    let Some(text) = wave else {
-        return Ok(waves.default);
+    let lanes = match wave {
+        Some(text) => Some(
+            text.parse()
+                .map_err(|_| format!("--wave {text}: must be 32 or 64"))?,
+        ),
+        None => None,
     };
-    let wave = text
-        .parse()
-        .ok()
-        .and_then(WaveSize::from_lanes)
-        .ok_or_else(|| format!("--wave {text}: must be 32 or 64"))?;
-    if waves.allows(wave) {
-        Ok(wave)
-    } else {
-        Err(format!(
-            "{} runs waves of {} lanes only, not {}",
-            model.name(),
-            waves.default.lanes(),
-            wave.lanes()
-        ))
-    }
-}
-
-/// Parses `--active`: `0-15,20`, or a mask `0xffff`.
-fn parse_lanes(text: &str, wave: WaveSize) -> Result<u64, String> {
-    let lanes = wave.lanes();
-    let bad = |why: String| format!("--active `{text}`: {why}");
-    if let Some(hex) = text.trim().strip_prefix("0x") {
-        let mask =
-            u64::from_str_radix(hex, 16).map_err(|_| bad("not a hexadecimal mask".into()))?;
-        if mask & !wave.lane_mask() != 0 {
-            return Err(bad(format!("names lanes beyond {}", lanes - 1)));
-        }
-        return Ok(mask);
-    }
-    let lane = |s: &str| -> Result<u32, String> {
-        let n: u32 = s
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("`{}` is not a lane number", s.trim())))?;
-        if n >= lanes {
-            return Err(bad(format!("lane {n} is outside the wave of {lanes}")));
-        }
-        Ok(n)
-    };
-    let mut mask = 0u64;
-    for part in text.split(',') {
-        let (lo, hi) = match part.split_once('-') {
-            Some((a, b)) => (lane(a)?, lane(b)?),
-            None => {
-                let n = lane(part)?;
-                (n, n)
-            }
-        };
-        if lo > hi {
-            return Err(bad(format!("range {lo}-{hi} runs backwards")));
-        }
-        for l in lo..=hi {
-            mask |= 1 << l;
-        }
-    }
-    Ok(mask)
-}
-
-/// Evaluates an address argument: an expression in `t` (or `lane`), or a comma list of one
-/// expression per lane. Errors point at the column within the argument.
-fn lane_values(flag: &str, text: &str, wave: WaveSize) -> Result<Vec<u64>, String> {
-    let lanes = wave.lanes() as usize;
-    let items: Vec<(usize, &str)> = if text.contains(',') {
-        let mut offset = 0;
-        text.split(',')
-            .map(|item| {
-                let start = offset;
-                offset += item.chars().count() + 1;
-                (start, item)
-            })
-            .collect()
-    } else {
-        vec![(0, text)]
-    };
-    if items.len() > 1 && items.len() != lanes {
-        return Err(format!(
-            "{flag} lists {} values; the wave has {lanes} lanes (give one per lane, or an \
-             expression in the lane id t)",
-            items.len()
-        ));
-    }
-    let point = |col: usize, msg: &str| {
-        format!(
-            "{flag} `{text}`: column {col}: {msg}\n  {text}\n  {}^",
-            " ".repeat(col.saturating_sub(1))
-        )
-    };
-    let exprs = items
-        .iter()
-        .map(|&(start, item)| {
-            Expr::parse(item, &["t", "lane"])
-                .map(|e| (start, e))
-                .map_err(|e| point(start + e.col, &e.msg))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    (0..lanes)
-        .map(|lane| {
-            let (start, expr) = &exprs[if exprs.len() == 1 { 0 } else { lane }];
-            let vars = |name: &str| matches!(name, "t" | "lane").then_some(lane as i64);
-            let value = expr.eval(&vars).map_err(|e| {
-                let msg = if e.msg.starts_with("unknown variable") {
-                    format!("{} (the lane id is `t`)", e.msg)
-                } else {
-                    format!("{} (lane {lane})", e.msg)
-                };
-                point(start + e.col, &msg)
-            })?;
-            u64::try_from(value)
-                .map_err(|_| format!("{flag}: lane {lane}: address {value} is negative"))
-        })
-        .collect()
+    gpumemsim::banks::query::wave_size(model, lanes)
 }
 
 /// Lanes of a mask as ranges: `0-15,20`.

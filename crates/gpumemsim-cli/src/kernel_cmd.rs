@@ -389,12 +389,7 @@ pub fn schedule_json(schedule: &Schedule, because: &TogetherBecause) -> Value {
         Schedule::Apart { threads } => json!({"workgroups": "apart", "threads": threads}),
         Schedule::Together => json!({
             "workgroups": "together",
-            "reason": match because {
-                TogetherBecause::NotTogether | TogetherBecause::Asked => "asked (one workgroup, --together or --seed)".to_string(),
-                TogetherBecause::DeviceWide(at) => format!("{at} uses a device-wide unit (GDS, GWS, ordered count)"),
-                TogetherBecause::SharedMemory(a, b) => format!("workgroups {a} and {b} touch the same global memory"),
-                TogetherBecause::Error => "a workgroup run alone stopped with an error".to_string(),
-            }
+            "reason": because.to_string(),
         }),
     }
 }

@@ -8,7 +8,6 @@ use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::expr::Expr;
 use gpumemsim::isa::asm::{assemble, AsmLine};
 use gpumemsim::lds::{AlignMode, LdsMode};
-use gpumemsim::timing::TimingParams;
 use serde_json::{json, Map, Value};
 
 use crate::read_input;
@@ -387,7 +386,6 @@ pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
 /// The device settings the run flags give (the kernel path takes its wave size, waves,
 /// workgroups and LDS/scratch sizes from the code object instead).
 pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
-    let (timing, kcache_hit, kcache_miss) = parse_timing(args.timing.as_deref())?;
     let mut rings = [None; 4];
     for r in &args.ordered_ring {
         let (i, n) = parse_pair("--ordered-ring", r)?;
@@ -398,7 +396,7 @@ pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
         }
         rings[i as usize] = Some(n as u32);
     }
-    Ok(RunConfig {
+    let mut cfg = RunConfig {
         wave_size: if args.wave64 { 64 } else { 32 },
         waves: args.waves,
         workgroups: args.workgroups,
@@ -439,74 +437,40 @@ pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
             size: args.kcache_size,
             line: args.kcache_line,
             ways: args.kcache_ways,
-            hit_latency: kcache_hit,
-            miss_latency: kcache_miss,
+            ..Default::default()
         },
-        timing,
         record_ds: false,
         progress: None,
-    })
+        ..RunConfig::default()
+    };
+    apply_timing(args.timing.as_deref(), &mut cfg)?;
+    Ok(cfg)
 }
 
-/// `--timing NAME=CYCLES,...`: the timing model's parameters (see docs/timing.md), starting
-/// from the defaults.
-fn parse_timing(text: Option<&str>) -> Result<(TimingParams, u64, u64), String> {
-    let mut t = TimingParams::default();
-    let k = gpumemsim::smem::KcacheConfig::default();
-    let (mut hit, mut miss) = (k.hit_latency, k.miss_latency);
+/// Applies `--timing NAME=CYCLES,...` (see docs/timing.md) to `cfg`.
+fn apply_timing(text: Option<&str>, cfg: &mut RunConfig) -> Result<(), String> {
     for item in text.unwrap_or("").split(',').filter(|x| !x.is_empty()) {
         let (name, value) = item
             .split_once('=')
             .ok_or_else(|| format!("--timing {item}: expected NAME=CYCLES"))?;
         let v: u64 = parse_u64(value.trim())
             .ok_or_else(|| format!("--timing {item}: `{value}` is not a cycle count"))?;
-        let slot = match name.trim() {
-            "salu" => &mut t.salu,
-            "valu" => &mut t.valu,
-            "lds_issue" => &mut t.lds_issue,
-            "lds_latency" => &mut t.lds_latency,
-            "vmem_latency" => &mut t.vmem_latency,
-            "kcache_hit" => &mut hit,
-            "kcache_miss" => &mut miss,
-            other => {
-                return Err(format!(
-                    "--timing {item}: unknown parameter `{other}` (known: {})",
-                    TIMING_NAMES.join(", ")
-                ))
-            }
-        };
-        *slot = v;
+        if !cfg.set_timing(name.trim(), v) {
+            return Err(format!(
+                "--timing {item}: unknown parameter `{}` (known: {})",
+                name.trim(),
+                RunConfig::TIMING_NAMES.join(", ")
+            ));
+        }
     }
-    Ok((t, hit, miss))
+    Ok(())
 }
-
-/// The names `--timing` knows, in the order the JSON report lists them.
-const TIMING_NAMES: [&str; 7] = [
-    "salu",
-    "valu",
-    "lds_issue",
-    "lds_latency",
-    "vmem_latency",
-    "kcache_hit",
-    "kcache_miss",
-];
 
 /// The timing parameters a run used, for `--json`.
 pub(crate) fn timing_json(cfg: &RunConfig) -> Value {
-    let t = cfg.timing;
-    let values = [
-        t.salu,
-        t.valu,
-        t.lds_issue,
-        t.lds_latency,
-        t.vmem_latency,
-        cfg.kcache.hit_latency,
-        cfg.kcache.miss_latency,
-    ];
     Value::Object(
-        TIMING_NAMES
+        cfg.timing_entries()
             .iter()
-            .zip(values)
             .map(|(n, v)| (n.to_string(), json!(v)))
             .collect(),
     )

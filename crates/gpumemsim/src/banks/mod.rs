@@ -25,6 +25,8 @@
 //! - [`BankModel::analyze`]: the per-group breakdown (lanes, banks, words, collisions).
 //! - [`ds_cost`] / [`ds_report`]: the same for an executed DS instruction's table entry.
 //! - [`suggest_layouts`]: padding and XOR-swizzle fixes for a conflicting pattern.
+//! - [`query`]: operation names, wave sizes, lane lists and address expressions as the CLI
+//!   and the Python package take them.
 //!
 //! ```
 //! use gpumemsim::banks::{Access, AccessKind, AccessShape, BankModel, WaveSize};
@@ -44,6 +46,7 @@ mod groups;
 mod kernel;
 mod model;
 mod presets;
+pub mod query;
 mod report;
 mod suggest;
 

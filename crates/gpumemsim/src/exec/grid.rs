@@ -58,6 +58,24 @@ pub enum TogetherBecause {
     Error,
 }
 
+impl std::fmt::Display for TogetherBecause {
+    /// The reason as `gpumemsim run --json` reports it under `schedule.reason`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TogetherBecause::NotTogether | TogetherBecause::Asked => {
+                write!(f, "asked (one workgroup, --together or --seed)")
+            }
+            TogetherBecause::DeviceWide(at) => {
+                write!(f, "{at} uses a device-wide unit (GDS, GWS, ordered count)")
+            }
+            TogetherBecause::SharedMemory(a, b) => {
+                write!(f, "workgroups {a} and {b} touch the same global memory")
+            }
+            TogetherBecause::Error => write!(f, "a workgroup run alone stopped with an error"),
+        }
+    }
+}
+
 /// What [`run_grid`] did.
 pub struct GridRun {
     /// The device after the run: every wave, LDS, memory and statistic of the grid.

@@ -101,6 +101,52 @@ pub struct RunConfig {
     pub progress: Option<Arc<RunProgress>>,
 }
 
+impl RunConfig {
+    /// Names of the timing model's parameters (`docs/timing.md`): [`TimingParams`]' fields
+    /// and the scalar cache's latencies, in the order [`RunConfig::timing_entries`] gives.
+    pub const TIMING_NAMES: [&'static str; 7] = [
+        "salu",
+        "valu",
+        "lds_issue",
+        "lds_latency",
+        "vmem_latency",
+        "kcache_hit",
+        "kcache_miss",
+    ];
+
+    /// Every timing parameter in effect, by name (cycles).
+    pub fn timing_entries(&self) -> [(&'static str, u64); 7] {
+        let t = self.timing;
+        let values = [
+            t.salu,
+            t.valu,
+            t.lds_issue,
+            t.lds_latency,
+            t.vmem_latency,
+            self.kcache.hit_latency,
+            self.kcache.miss_latency,
+        ];
+        std::array::from_fn(|i| (Self::TIMING_NAMES[i], values[i]))
+    }
+
+    /// Sets the timing parameter `name` (one of [`RunConfig::TIMING_NAMES`]) to `cycles`;
+    /// `false` for an unknown name.
+    pub fn set_timing(&mut self, name: &str, cycles: u64) -> bool {
+        let slot = match name {
+            "salu" => &mut self.timing.salu,
+            "valu" => &mut self.timing.valu,
+            "lds_issue" => &mut self.timing.lds_issue,
+            "lds_latency" => &mut self.timing.lds_latency,
+            "vmem_latency" => &mut self.timing.vmem_latency,
+            "kcache_hit" => &mut self.kcache.hit_latency,
+            "kcache_miss" => &mut self.kcache.miss_latency,
+            _ => return false,
+        };
+        *slot = cycles;
+        true
+    }
+}
+
 impl Default for RunConfig {
     fn default() -> RunConfig {
         RunConfig {

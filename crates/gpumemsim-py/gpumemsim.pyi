@@ -1,0 +1,217 @@
+"""gpumemsim: a bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100 first).
+
+Bank-conflict costs of LDS / shared-memory accesses on AMD and NVIDIA architectures, the
+gfx1100 assembler and disassembler, and runs of clang-19 kernels with NumPy buffers.
+
+Errors: every failure raises gpumemsim.Error (a ValueError). Where the command-line tool
+checks the same thing, the message is the CLI's, word for word, and may name its flags
+(`--arch`, `--addr`, `--wave`, `--active`, `--kernel`); checks only Python has (dtypes,
+shapes, types) name the Python argument (`addrs`, `args[1]`, ...).
+"""
+
+import os
+from typing import Literal, Sequence, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+ARCHITECTURES: list[str]
+"""The architecture presets: rdna3, cdna3, cdna4, rdna4 (AMD) and sm70, sm80, sm90 (NVIDIA)."""
+
+class Error(ValueError):
+    """Bad input (the message says which argument and why) or a launch that cannot start."""
+
+class KernelError(Error):
+    """A kernel started and then stopped (an unimplemented instruction, a deadlock, the step
+    limit). The buffers were updated in place as far as the run got."""
+
+    report: "RunReport"
+    """What `run` would have returned, with its "error" key set to the message."""
+
+Addresses = Union[str, Sequence[int], npt.NDArray[np.integer]]
+"""One byte address per lane: a sequence or 1-D integer array, or an expression in the lane
+id `t` (`"t*128"`, `"(t^1)*4 + 64"`) or a comma list with one value per lane."""
+
+ActiveLanes = Union[None, int, str]
+"""None (every lane), an int mask (`0xffff`), or lanes and ranges as a string (`"0-15,20"`,
+`"0xffff"`)."""
+
+class BankUse(TypedDict):
+    bank: int
+    lanes: list[int]
+    words: list[int]
+    """The distinct words (byte address / bank width) the bank serves, ascending."""
+    accesses: int
+    """Passes the bank needs; more than 1 is a conflict."""
+
+class Group(TypedDict):
+    addresses: Literal["first", "second", "both"]
+    phases: list[int]
+    lanes: list[int]
+    cost: int
+    banks: list[BankUse]
+    conflicts: list[BankUse]
+
+def banks(
+    arch: str,
+    op: str,
+    addrs: Addresses,
+    active: ActiveLanes = None,
+    wave: Union[int, None] = None,
+    *,
+    addrs1: Union[Addresses, None] = None,
+    suggest: Union[bool, int, None] = None,
+) -> dict:
+    """The bank cost of one LDS / shared-memory access, as `gpumemsim banks --json` reports it.
+
+    Args:
+        arch: an architecture preset (see ARCHITECTURES).
+        op: a DS mnemonic for AMD (`ds_load_b32`, `ds_store_b128`, `ds_load_2addr_b32`,
+            `ds_add_u32`, aliases such as `ds_read_b32`, any case), or `lds.32`, `lds.64`,
+            `lds.128`, `sts.32`, `sts.64`, `sts.128` for NVIDIA.
+        addrs: each lane's byte address (for 2addr instructions, the first address with its
+            offset applied).
+        active: the active lanes.
+        wave: 32 or 64 lanes; None for the architecture's default (64 on CDNA, else 32).
+        addrs1: the second addresses of 2addr instructions (required for them, refused
+            otherwise).
+        suggest: True for the CLI's 6 padding / XOR-swizzle layouts that lower the cost, or
+            how many; listed under "suggestions".
+
+    Returns:
+        A dict equal to the CLI's JSON object: "arch", "op" (canonical), "kind", "width",
+        "wave", "active" (hex string), "banks", "bank_width", the counters (AMD: "cycles",
+        "ideal_cycles", "conflict_cycles"; NVIDIA: "requests", "wavefronts",
+        "ideal_wavefronts", "bank_conflicts"), "groups" (a list of Group) and, with suggest,
+        "suggestions" (each "layout", "expression", "overhead" and the counters).
+
+    Example:
+        >>> import numpy as np, gpumemsim
+        >>> r = gpumemsim.banks("rdna3", "ds_load_b32", np.arange(32) * 128)
+        >>> r["cycles"], r["conflict_cycles"]
+        (32, 31)
+    """
+
+def banks_batch(
+    arch: str,
+    op: str,
+    addrs: npt.ArrayLike,
+    active: Union[ActiveLanes, npt.NDArray[np.integer], Sequence[int]] = None,
+    wave: Union[int, None] = None,
+    *,
+    addrs1: Union[npt.ArrayLike, None] = None,
+) -> dict[str, npt.NDArray[np.uint32]]:
+    """The per-access counters of many accesses of one shape, costed without the GIL.
+
+    Args:
+        addrs: a 2-D array, one row per access and one column per lane: uint32, uint64,
+            int32 or int64 (read in place when C-contiguous uint32 / uint64; anything
+            numpy.asarray turns into one of those is accepted).
+        active: one mask for every access (as in `banks`), or a 1-D integer array with one
+            mask per access.
+        wave: 32 or 64; None for the architecture's default.
+        addrs1: the second addresses of 2addr instructions: same shape and dtype as addrs.
+
+    Returns:
+        Counter name -> 1-D uint32 array with one entry per access: AMD "cycles",
+        "ideal_cycles", "conflict_cycles"; NVIDIA "requests", "wavefronts",
+        "ideal_wavefronts", "bank_conflicts". Row k's counters equal `banks` on row k.
+
+    Example:
+        >>> t = np.arange(32, dtype=np.uint32)
+        >>> gpumemsim.banks_batch("rdna3", "ds_load_b32", np.stack([4 * t, 128 * t]))["cycles"]
+        array([ 1, 32], dtype=uint32)
+    """
+
+def assemble(text: str, name: str = "<string>") -> bytes:
+    """Assembles gfx1100 assembly (LLVM syntax, as llvm-mc-19 -mcpu=gfx1100 takes it) into
+    machine code: every instruction's encoding, concatenated.
+
+    Raises gpumemsim.Error listing every error as `gpumemsim asm` prints them, one per line:
+    `NAME:LINE:COL: error: MESSAGE`.
+    """
+
+def disassemble(data: Union[bytes, bytearray, memoryview, npt.NDArray]) -> list[str]:
+    """Disassembles gfx1100 machine code into one canonical line per instruction (the text
+    `llvm-mc-19 --disassemble` prints). A NumPy array gives its raw bytes.
+
+    Raises gpumemsim.Error at the first word that is no instruction:
+    `invalid instruction encoding at byte OFFSET`.
+    """
+
+ScalarType = Literal["u32", "i32", "f32", "u64"]
+
+KernelArgument = Union[
+    npt.NDArray,
+    tuple[ScalarType, Union[int, float]],
+    np.uint32,
+    np.int32,
+    np.float32,
+    np.uint64,
+]
+"""A buffer: a C-contiguous, writable NumPy array of uint8, uint16, uint32, int32, uint64,
+float16, float32 or float64 (1 to 2**26 elements, any shape, read in C order), placed in
+global memory and written back in place. A scalar: a (type, value) pair such as ("u32", 5)
+or ("f32", 2.0), or a NumPy scalar of those types (numpy.float32(2.0))."""
+
+class RunReport(TypedDict, total=False):
+    kernel: str
+    args: list[dict]
+    """Buffers: {"type", "address", "values": the array itself}; scalars: {"type", "value"}."""
+    events: list[dict]
+    """Diagnostics: {"kind", "wave", "pc", "message"}."""
+    instructions: list[dict]
+    """Per instruction: "pc", "address", "line", "text", "executions", "cycles",
+    "conflict_cycles", "stall_cycles", "latency_cycles", "cache_hits", "cache_misses"."""
+    cycles: int
+    steps: int
+    grid: list[int]
+    block: list[int]
+    wave_size: int
+    schedule: dict
+    """{"workgroups": "apart", "threads": N} or {"workgroups": "together", "reason": ...}."""
+    error: str
+    """Only in KernelError.report."""
+
+Dims = Union[int, Sequence[int]]
+
+def run(
+    kernel_path: Union[str, os.PathLike, bytes],
+    kernel: Union[str, None] = None,
+    grid: Union[Dims, None] = None,
+    block: Union[Dims, None] = None,
+    args: Union[Sequence[KernelArgument], None] = None,
+    *,
+    max_steps: int = 10_000_000,
+    seed: int = 0,
+    threads: int = 0,
+    together: bool = False,
+) -> RunReport:
+    """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
+    -mcpu=gfx1100) on a grid of workgroups, as `gpumemsim run KERNEL.o --json` does.
+
+    Args:
+        kernel_path: the code object's path, or its bytes.
+        kernel: the kernel's name; optional when the object has one kernel.
+        grid: workgroups per dimension: X or (X, Y, Z); default 1.
+        block: work-items per workgroup: X or (X, Y, Z), at most 1024 in all; default 64.
+        args: the kernel's arguments in order (see KernelArgument).
+        max_steps, seed, threads, together: the CLI's --max-steps, --seed, --threads
+            (0: one per core) and --together.
+
+    Returns:
+        The report (RunReport): the keys of the CLI's JSON.
+
+    Raises:
+        Error: the launch cannot start (the CLI's message).
+        KernelError: the kernel started and then stopped; `.report` holds the report.
+
+    Example:
+        >>> src = np.arange(1024, dtype=np.float32); dst = np.zeros_like(src)
+        >>> r = gpumemsim.run("examples/kernels/transpose.w32.o", "transpose_naive",
+        ...                   grid=1, block=32, args=[src, dst])
+        >>> bool((dst.reshape(32, 32) == src.reshape(32, 32).T).all())
+        True
+    """

@@ -1,0 +1,295 @@
+//! Kernel arguments from Python: NumPy arrays as buffers (their dtype is the element type;
+//! they are written back in place) and typed scalars.
+
+use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyFloat, PyInt, PyString, PyTuple};
+
+use crate::banks::type_name;
+use crate::guard::error;
+
+/// The element types of buffer arguments: `gpumemsim run --arg buf:TYPE[LEN]`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elem {
+    U8,
+    U16,
+    U32,
+    I32,
+    U64,
+    F16,
+    F32,
+    F64,
+}
+
+/// The most elements a buffer may have (as the CLI's `LEN`).
+const MAX_ELEMENTS: usize = 1 << 26;
+
+impl Elem {
+    /// The CLI's name of the type (`f32`), as the report's `type` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Elem::U8 => "u8",
+            Elem::U16 => "u16",
+            Elem::U32 => "u32",
+            Elem::I32 => "i32",
+            Elem::U64 => "u64",
+            Elem::F16 => "f16",
+            Elem::F32 => "f32",
+            Elem::F64 => "f64",
+        }
+    }
+}
+
+/// A value with its bytes in a buffer: converts between the array and little-endian bytes.
+trait BufferValue: numpy::Element + Copy {
+    /// Bytes per element.
+    const SIZE: usize;
+    /// Appends the value's little-endian bytes.
+    fn put(self, out: &mut Vec<u8>);
+    /// The value of `SIZE` little-endian bytes.
+    fn get(bytes: &[u8]) -> Option<Self>;
+}
+
+macro_rules! buffer_value {
+    ($($t:ty),*) => {$(
+        impl BufferValue for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> Option<Self> {
+                Some(<$t>::from_le_bytes(bytes.try_into().ok()?))
+            }
+        }
+    )*};
+}
+
+buffer_value!(u8, u16, u32, i32, u64, half::f16, f32, f64);
+
+/// Calls `$f::<T>($args)` with `T` the Rust type of `$elem`.
+macro_rules! with_elem {
+    ($elem:expr, $f:ident, $($args:expr),*) => {
+        match $elem {
+            Elem::U8 => $f::<u8>($($args),*),
+            Elem::U16 => $f::<u16>($($args),*),
+            Elem::U32 => $f::<u32>($($args),*),
+            Elem::I32 => $f::<i32>($($args),*),
+            Elem::U64 => $f::<u64>($($args),*),
+            Elem::F16 => $f::<half::f16>($($args),*),
+            Elem::F32 => $f::<f32>($($args),*),
+            Elem::F64 => $f::<f64>($($args),*),
+        }
+    };
+}
+
+fn is<T: BufferValue>(array: &Bound<'_, PyAny>) -> bool {
+    array.cast::<PyArrayDyn<T>>().is_ok()
+}
+
+fn read<T: BufferValue>(array: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let typed = array.cast::<PyArrayDyn<T>>()?;
+    let readonly = typed.try_readonly()?;
+    let values = readonly
+        .as_slice()
+        .map_err(|_| error("the array is not C-contiguous"))?;
+    let mut out = Vec::with_capacity(values.len() * T::SIZE);
+    for &v in values {
+        v.put(&mut out);
+    }
+    Ok(out)
+}
+
+fn write<T: BufferValue>(array: &Bound<'_, PyAny>, bytes: &[u8]) -> PyResult<()> {
+    let typed = array.cast::<PyArrayDyn<T>>()?;
+    let mut readwrite = typed.try_readwrite()?;
+    let values = readwrite
+        .as_slice_mut()
+        .map_err(|_| error("the array is not C-contiguous"))?;
+    for (v, b) in values.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
+        if let Some(x) = T::get(b) {
+            *v = x;
+        }
+    }
+    Ok(())
+}
+
+fn writable<T: BufferValue>(array: &Bound<'_, PyAny>) -> bool {
+    array
+        .cast::<PyArrayDyn<T>>()
+        .is_ok_and(|a| a.try_readwrite().is_ok())
+}
+
+/// One kernel argument as given.
+pub enum Arg<'py> {
+    /// A scalar: the CLI's type name and its little-endian bytes.
+    Scalar(&'static str, Vec<u8>),
+    /// A buffer: the array (written back after the run) and its element type.
+    Buffer(Bound<'py, PyAny>, Elem),
+}
+
+impl<'py> Arg<'py> {
+    /// Reads argument `index`: a NumPy array (a buffer), a `(type, value)` pair or a NumPy
+    /// scalar (`numpy.uint32(5)`; a scalar).
+    pub fn new(py: Python<'py>, index: usize, obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
+        let bad = |why: &str| error(format!("args[{index}]: {why}"));
+        if let Ok(array) = obj.cast::<PyUntypedArray>() {
+            if array.ndim() > 0 {
+                return buffer(index, obj, array);
+            }
+        }
+        if let Ok(pair) = obj.cast::<PyTuple>() {
+            if pair.len() != 2 {
+                return Err(bad("a scalar is a (type, value) pair such as (\"u32\", 5)"));
+            }
+            let ty = pair.get_item(0)?;
+            let ty: String = ty
+                .extract()
+                .map_err(|_| bad("a scalar's type is a string: u32, i32, f32 or u64"))?;
+            return scalar(index, &ty, &pair.get_item(1)?);
+        }
+        let generic = py.import("numpy")?.getattr("generic")?;
+        if obj.is_instance(&generic)? || obj.cast::<PyUntypedArray>().is_ok() {
+            let dtype = obj.getattr("dtype")?.str()?.to_string();
+            let ty = match dtype.as_str() {
+                "uint32" => "u32",
+                "int32" => "i32",
+                "float32" => "f32",
+                "uint64" => "u64",
+                _ => {
+                    return Err(bad(&format!(
+                        "a numpy.{dtype} scalar: scalar types are u32, i32, f32, u64 \
+                         (numpy.uint32, numpy.int32, numpy.float32, numpy.uint64)"
+                    )))
+                }
+            };
+            return scalar(index, ty, &obj.call_method0("item")?);
+        }
+        if obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>() {
+            return Err(bad(
+                "give a scalar's type: (\"u32\", 5), (\"f32\", 2.0) or numpy.uint32(5)",
+            ));
+        }
+        Err(bad(&format!(
+            "expected a NumPy array (a buffer), a (type, value) pair or a NumPy scalar; got {}",
+            type_name(obj)
+        )))
+    }
+
+    /// The bytes the kernel gets.
+    pub fn bytes(&self) -> PyResult<Vec<u8>> {
+        match self {
+            Arg::Scalar(_, b) => Ok(b.clone()),
+            Arg::Buffer(array, elem) => with_elem!(*elem, read, array),
+        }
+    }
+}
+
+fn buffer<'py>(
+    index: usize,
+    obj: &Bound<'py, PyAny>,
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Arg<'py>> {
+    let bad = |why: String| error(format!("args[{index}]: {why}"));
+    let elem = [
+        Elem::U8,
+        Elem::U16,
+        Elem::U32,
+        Elem::I32,
+        Elem::U64,
+        Elem::F16,
+        Elem::F32,
+        Elem::F64,
+    ]
+    .into_iter()
+    .find(|&e| with_elem!(e, is, obj))
+    .ok_or_else(|| {
+        bad(format!(
+            "dtype {}: buffer types are u8 u16 u32 i32 u64 f16 f32 f64 (numpy.uint8, \
+             uint16, uint32, int32, uint64, float16, float32, float64)",
+            array.dtype()
+        ))
+    })?;
+    let len = array.len();
+    if len == 0 || len > MAX_ELEMENTS {
+        return Err(bad(format!(
+            "a buffer has 1 to 2^26 elements; this one has {len}"
+        )));
+    }
+    if !array.is_c_contiguous() {
+        return Err(bad(
+            "the array is not C-contiguous (buffers are updated in place: pass \
+             numpy.ascontiguousarray(a) and keep it)"
+                .into(),
+        ));
+    }
+    if !with_elem!(elem, writable, obj) {
+        return Err(bad(
+            "the array is read-only (buffers are updated in place)".into()
+        ));
+    }
+    Ok(Arg::Buffer(obj.clone(), elem))
+}
+
+/// A `(type, value)` scalar as `--arg TYPE:VALUE` encodes it.
+fn scalar<'py>(index: usize, ty: &str, value: &Bound<'_, PyAny>) -> PyResult<Arg<'py>> {
+    let bad = |why: &str| error(format!("args[{index}]: {why}"));
+    let fits = || bad("value does not fit the type");
+    let is_bool = value.is_instance_of::<pyo3::types::PyBool>();
+    let int = || -> PyResult<i128> {
+        if is_bool || value.is_instance_of::<PyString>() {
+            return Err(fits());
+        }
+        value.extract::<i128>().map_err(|_| fits())
+    };
+    Ok(match ty {
+        "u32" => Arg::Scalar(
+            "u32",
+            u32::try_from(int()?)
+                .map_err(|_| fits())?
+                .to_le_bytes()
+                .to_vec(),
+        ),
+        "i32" => Arg::Scalar(
+            "i32",
+            i32::try_from(int()?)
+                .map_err(|_| fits())?
+                .to_le_bytes()
+                .to_vec(),
+        ),
+        "u64" => Arg::Scalar(
+            "u64",
+            u64::try_from(int()?)
+                .map_err(|_| fits())?
+                .to_le_bytes()
+                .to_vec(),
+        ),
+        "f32" => {
+            if is_bool || value.is_instance_of::<PyString>() {
+                return Err(fits());
+            }
+            let v: f64 = value.extract().map_err(|_| fits())?;
+            Arg::Scalar("f32", (v as f32).to_bits().to_le_bytes().to_vec())
+        }
+        _ => return Err(bad("scalar types are u32, i32, f32, u64")),
+    })
+}
+
+/// Writes a buffer's final bytes back into its array.
+pub fn write_back(array: &Bound<'_, PyAny>, elem: Elem, bytes: &[u8]) -> PyResult<()> {
+    with_elem!(elem, write, array, bytes)
+}
+
+/// A scalar's value for the report, decoded from its bytes as the CLI decodes it.
+pub fn scalar_value<'py>(py: Python<'py>, ty: &str, b: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let mut x = [0u8; 8];
+    let n = b.len().min(8);
+    x[..n].copy_from_slice(&b[..n]);
+    let u = u64::from_le_bytes(x);
+    Ok(match ty {
+        "i32" => (u as u32 as i32).into_pyobject(py)?.into_any(),
+        "f32" => (f32::from_bits(u as u32) as f64)
+            .into_pyobject(py)?
+            .into_any(),
+        _ => u.into_pyobject(py)?.into_any(),
+    })
+}

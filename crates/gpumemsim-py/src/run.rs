@@ -1,0 +1,265 @@
+//! `gpumemsim.run`: a kernel of a clang-19 code object on a grid, through
+//! `gpumemsim::launch`, reported as `gpumemsim run KERNEL.o --json` reports it.
+
+use std::path::PathBuf;
+
+use gpumemsim::exec::{RunConfig, Schedule};
+use gpumemsim::launch::{launch, KernelArg, Launch, MAX_BLOCK};
+use gpumemsim::loader::CodeObject;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use crate::banks::type_name;
+use crate::buffers::{scalar_value, write_back, Arg};
+use crate::guard::{error, guard};
+use crate::KernelError;
+
+/// Runs a kernel of a gfx1100 code object (built by `clang-19 -target amdgcn-amd-amdhsa
+/// -mcpu=gfx1100`) on a grid of workgroups, as `gpumemsim run KERNEL.o` does.
+///
+/// kernel_path: the code object's path (or its bytes). kernel: the kernel's name (optional
+/// when the object has one). grid: workgroups per dimension, an int or 1 to 3 ints. block:
+/// work-items per workgroup, likewise (at most 1024 in all). args: the kernel's arguments
+/// in order: a NumPy array is a buffer (dtype uint8, uint16, uint32, int32, uint64, float16,
+/// float32 or float64; C-contiguous and writable) placed in global memory and written back
+/// in place after the run; a scalar is a `(type, value)` pair with type "u32", "i32", "f32"
+/// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`). max_steps, seed,
+/// threads, together: as the CLI's --max-steps, --seed, --threads, --together.
+///
+/// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
+/// address and values, the values being the array itself; each scalar's type and value),
+/// events, instructions (per-instruction executions, cycles, conflict cycles, stalls,
+/// latency, cache hits and misses), cycles, steps, grid, block, wave_size, schedule.
+/// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError (with the
+/// report as `.report`) when the kernel starts and then stops.
+#[pyfunction]
+#[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
+                    max_steps=10_000_000, seed=0, threads=0, together=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn run<'py>(
+    py: Python<'py>,
+    kernel_path: &Bound<'py, PyAny>,
+    kernel: Option<&str>,
+    grid: Option<&Bound<'py, PyAny>>,
+    block: Option<&Bound<'py, PyAny>>,
+    args: Option<&Bound<'py, PyAny>>,
+    max_steps: u64,
+    seed: u64,
+    threads: usize,
+    together: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let (file, bytes) = code_object(kernel_path)?;
+        let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
+        let kernel = match kernel {
+            Some(n) => obj.kernel(n).map_err(|e| error(format!("{file}: {e}")))?,
+            None if obj.kernels.len() == 1 => &obj.kernels[0],
+            None => {
+                let names: Vec<&str> = obj.kernels.iter().map(|k| k.name.as_str()).collect();
+                return Err(error(format!(
+                    "{file}: choose a kernel with --kernel ({})",
+                    names.join(", ")
+                )));
+            }
+        };
+        let grid = dims("grid", grid, 1)?;
+        let block_dims = dims("block", block, 64)?;
+        if block_dims.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
+            return Err(error(format!(
+                "block {}: at most {MAX_BLOCK} work-items per workgroup",
+                block.map_or_else(|| "64".to_string(), shown)
+            )));
+        }
+        let items: Vec<Bound<'py, PyAny>> = match args {
+            None => Vec::new(),
+            Some(a) => a
+                .try_iter()
+                .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+                .map_err(|_| {
+                    error(format!(
+                        "args: expected a list of kernel arguments, got {}",
+                        type_name(a)
+                    ))
+                })?,
+        };
+        let kernel_args: Vec<Arg<'py>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Arg::new(py, i, a))
+            .collect::<PyResult<_>>()?;
+        let launch_args = kernel_args
+            .iter()
+            .map(|a| {
+                Ok(match a {
+                    Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
+                    Arg::Buffer(..) => KernelArg::Buffer(a.bytes()?),
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let config = Launch {
+            grid,
+            block: block_dims,
+            args: launch_args,
+            config: RunConfig {
+                max_steps,
+                seed,
+                threads,
+                together,
+                ..RunConfig::default()
+            },
+            ..Launch::new(kernel)
+        };
+        let done = py
+            .detach(|| launch(&config))
+            .map_err(|e| error(format!("{file}: {e}")))?;
+        let (run, dev) = (&done.run, &done.run.device);
+        let report = PyDict::new(py);
+        report.set_item("kernel", &kernel.name)?;
+        let arg_list = PyList::empty(py);
+        for (i, a) in kernel_args.iter().enumerate() {
+            let d = PyDict::new(py);
+            let (address, bytes) = (
+                done.addresses.get(i).copied().unwrap_or(0),
+                done.buffers.get(i).map_or(&[][..], Vec::as_slice),
+            );
+            match a {
+                Arg::Scalar(ty, b) => {
+                    d.set_item("type", *ty)?;
+                    d.set_item("value", scalar_value(py, ty, b)?)?;
+                }
+                Arg::Buffer(array, elem) => {
+                    write_back(array, *elem, bytes)?;
+                    d.set_item("type", elem.name())?;
+                    d.set_item("address", address)?;
+                    d.set_item("values", array)?;
+                }
+            }
+            arg_list.append(d)?;
+        }
+        report.set_item("args", arg_list)?;
+        let events = PyList::empty(py);
+        for e in &dev.events {
+            let d = PyDict::new(py);
+            d.set_item("kind", e.kind)?;
+            d.set_item("wave", e.wave)?;
+            d.set_item("pc", e.pc)?;
+            d.set_item("cycle", e.cycle)?;
+            d.set_item("message", &e.message)?;
+            events.append(d)?;
+        }
+        report.set_item("events", events)?;
+        let instructions = PyList::empty(py);
+        for (pc, (l, s)) in done.program.iter().zip(&dev.stats).enumerate() {
+            let d = PyDict::new(py);
+            d.set_item("pc", pc)?;
+            d.set_item("address", l.address)?;
+            d.set_item("line", l.line)?;
+            d.set_item("text", l.text())?;
+            d.set_item("executions", s.executions)?;
+            d.set_item("cycles", s.cycles)?;
+            d.set_item("conflict_cycles", s.conflict_cycles)?;
+            d.set_item("stall_cycles", s.stall_cycles)?;
+            d.set_item("latency_cycles", s.latency_cycles)?;
+            d.set_item("cache_hits", s.cache_hits)?;
+            d.set_item("cache_misses", s.cache_misses)?;
+            instructions.append(d)?;
+        }
+        report.set_item("instructions", instructions)?;
+        report.set_item("cycles", dev.cycles())?;
+        let t = dev.totals();
+        let totals = PyDict::new(py);
+        totals.set_item("cycles", dev.cycles())?;
+        totals.set_item("wave_instructions", t.executions)?;
+        totals.set_item("issue_cycles", t.cycles)?;
+        totals.set_item("conflict_cycles", t.conflict_cycles)?;
+        totals.set_item("stall_cycles", t.stall_cycles)?;
+        totals.set_item("latency_cycles", t.latency_cycles)?;
+        report.set_item("totals", totals)?;
+        let timing = PyDict::new(py);
+        for (name, cycles) in config.config.timing_entries() {
+            timing.set_item(name, cycles)?;
+        }
+        report.set_item("timing", timing)?;
+        report.set_item("steps", dev.steps)?;
+        report.set_item("grid", grid.to_vec())?;
+        report.set_item("block", block_dims.to_vec())?;
+        report.set_item("wave_size", done.wave_size)?;
+        let schedule = PyDict::new(py);
+        match run.schedule {
+            Schedule::Apart { threads } => {
+                schedule.set_item("workgroups", "apart")?;
+                schedule.set_item("threads", threads)?;
+            }
+            Schedule::Together => {
+                schedule.set_item("workgroups", "together")?;
+                schedule.set_item("reason", run.together_because.to_string())?;
+            }
+        }
+        report.set_item("schedule", schedule)?;
+        if let Err(e) = &run.result {
+            let msg = format!("{file}: {e}");
+            report.set_item("error", &msg)?;
+            let err = KernelError::new_err(msg);
+            err.value(py).setattr("report", &report)?;
+            return Err(err);
+        }
+        Ok(report)
+    })
+}
+
+/// The code object: a path (str or os.PathLike; named by it in messages) or its bytes.
+fn code_object(obj: &Bound<'_, PyAny>) -> PyResult<(String, Vec<u8>)> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(("<bytes>".to_string(), b.as_bytes().to_vec()));
+    }
+    let path: PathBuf = obj.extract().map_err(|_| {
+        error(format!(
+            "kernel_path: expected a path (str or os.PathLike) or bytes, got {}",
+            type_name(obj)
+        ))
+    })?;
+    let file = path.display().to_string();
+    let bytes = std::fs::read(&path).map_err(|e| error(format!("{file}: {e}")))?;
+    Ok((file, bytes))
+}
+
+/// Grid or block dimensions: an int (X) or 1 to 3 positive ints (X, Y, Z); `None` gives
+/// `default` workgroups or work-items in X.
+fn dims(name: &str, obj: Option<&Bound<'_, PyAny>>, default: u32) -> PyResult<[u32; 3]> {
+    let Some(obj) = obj else {
+        return Ok([default, 1, 1]);
+    };
+    let shown = shown(obj);
+    let items: Vec<Bound<'_, PyAny>> = if obj.extract::<i128>().is_ok() {
+        vec![obj.clone()]
+    } else if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(error(format!("{name} {shown}: expected X[,Y,Z]")));
+    } else {
+        obj.try_iter()
+            .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+            .map_err(|_| error(format!("{name} {shown}: expected X[,Y,Z]")))?
+    };
+    if items.is_empty() || items.len() > 3 {
+        return Err(error(format!("{name} {shown}: expected X[,Y,Z]")));
+    }
+    let mut d = [1u32; 3];
+    for (i, item) in items.iter().enumerate() {
+        d[i] = item
+            .extract::<u32>()
+            .ok()
+            .filter(|&v| v > 0 && !item.is_instance_of::<pyo3::types::PyBool>())
+            .ok_or_else(|| {
+                error(format!(
+                    "{name} {shown}: `{}` is not a positive integer",
+                    self::shown(item)
+                ))
+            })?;
+    }
+    Ok(d)
+}
+
+/// `repr(obj)`, for messages.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string())
+}

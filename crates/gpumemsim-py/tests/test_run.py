@@ -1,0 +1,241 @@
+"""gpumemsim.run on the corpus of clang-19 kernels (examples/kernels): buffers updated in
+place match CPU references, and reports equal `gpumemsim run KERNEL.o --json`."""
+
+import json
+
+import numpy as np
+import pytest
+
+import gpumemsim
+from conftest import KERNELS
+
+
+def kernel(name: str) -> str:
+    return str(KERNELS / name)
+
+
+def cli_run(cli, path, kernel_name, grid, block, args, *extra):
+    """`gpumemsim run PATH --kernel K --grid G --block B --arg ... --json`: (exit status,
+    report)."""
+    argv = ["run", path, "--kernel", kernel_name, "--grid", grid, "--block", block]
+    for a in args:
+        argv += ["--arg", a]
+    done = cli.run(*argv, *extra, "--json")
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def plain(report: dict) -> dict:
+    """A report with each buffer's array as a list, as JSON has it."""
+    out = dict(report)
+    out["args"] = [
+        {**a, "values": a["values"].tolist()} if "values" in a else a for a in report["args"]
+    ]
+    return out
+
+
+def values(array: np.ndarray) -> str:
+    return ",".join(str(x) for x in array.tolist())
+
+
+@pytest.mark.parametrize("wave", ["w32", "w64"])
+@pytest.mark.parametrize("variant", ["naive", "padded", "swizzled"])
+def test_transpose_updates_the_buffer_and_equals_the_cli(cli, wave, variant):
+    path = kernel(f"transpose.{wave}.o")
+    src = np.arange(1024, dtype=np.float32)
+    dst = np.zeros(1024, dtype=np.float32)
+    report = gpumemsim.run(path, f"transpose_{variant}", 1, 32, [src, dst])
+    assert np.array_equal(dst.reshape(32, 32), src.reshape(32, 32).T)
+    assert np.array_equal(src, np.arange(1024, dtype=np.float32)), "the input is unchanged"
+    assert report["args"][1]["values"] is dst
+    conflicts = sum(i["conflict_cycles"] for i in report["instructions"])
+    # The naive column read is a 32-way conflict on each of its 32 loads; swizzling removes it.
+    assert conflicts == {"naive": 32 * 31, "padded": conflicts, "swizzled": 0}[variant]
+    status, want = cli_run(
+        cli, path, f"transpose_{variant}", "1", "32", ["buf:f32[1024]=iota", "buf:f32[1024]=zeros"]
+    )
+    assert status == 0
+    assert plain(report) == want
+
+
+def test_lds_sum_matches_the_cpu():
+    src = (np.arange(256, dtype=np.int32) * 37 % 101) - 50
+    out = np.full(4, -1, dtype=np.int32)
+    report = gpumemsim.run(kernel("lds_sum.w64.o"), None, 4, 64, [src, out])
+    assert out.tolist() == src.reshape(4, 64).sum(axis=1).tolist()
+    assert report["events"] == [] and report["wave_size"] == 64
+    assert report["grid"] == [4, 1, 1] and report["block"] == [64, 1, 1]
+
+
+@pytest.mark.parametrize("k", [("i32", 7), np.int32(7), np.array(7, dtype=np.int32)])
+def test_scalar_arguments(cli, k):
+    src = np.arange(40, dtype=np.int32)
+    out = np.zeros(64, dtype=np.int32)
+    report = gpumemsim.run(kernel("private_array.w32.o"), "private_array", 1, 64, [src, out, k])
+    lanes = np.arange(64)
+    assert out.tolist() == (((7 + lanes) % 40) * lanes).tolist()
+    assert report["args"][2] == {"type": "i32", "value": 7}
+    _, want = cli_run(
+        cli, kernel("private_array.w32.o"), "private_array", "1", "64",
+        ["buf:i32[40]=iota", "buf:i32[64]=zeros", "i32:7"],
+    )
+    assert plain(report) == want
+
+
+def test_histogram_of_bytes_and_a_u32_scalar():
+    data = np.random.default_rng(7).integers(0, 256, size=900, dtype=np.uint8)
+    hist = np.zeros(256, dtype=np.uint32)
+    gpumemsim.run(kernel("histogram.w32.o"), "histogram", (3,), (256,), [data, hist, ("u32", 300)])
+    assert hist.tolist() == np.bincount(data, minlength=256).tolist()
+
+
+def test_matmul_equals_the_cli_bit_for_bit(cli):
+    n = 32
+    i = np.arange(n * n)
+    a = (((i * 7 + 1) % 13) / 8.0 - 0.75 + (i % 5) * 1e-3).astype(np.float32)
+    b = (((i * 7 + 4) % 13) / 8.0 - 0.75 + (i % 5) * 1e-3).astype(np.float32)
+    c = np.zeros(n * n, dtype=np.float32)
+    report = gpumemsim.run(kernel("matmul.w32.o"), "matmul", (2, 2), (16, 16), [a, b, c, ("i32", n)])
+    assert np.allclose(c.reshape(n, n), a.reshape(n, n) @ b.reshape(n, n), atol=1e-4)
+    _, want = cli_run(
+        cli, kernel("matmul.w32.o"), "matmul", "2,2", "16,16",
+        [f"buf:f32[{n * n}]={values(a)}", f"buf:f32[{n * n}]={values(b)}",
+         f"buf:f32[{n * n}]=zeros", f"i32:{n}"],
+    )
+    assert plain(report) == want
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float16, np.uint64, np.float64])
+def test_buffers_of_every_type_carry_their_bytes(dtype):
+    # transpose_naive moves 4-byte words: any dtype's bytes go in and come back as they are.
+    words = np.arange(1024, dtype=np.float32)
+    src = words.view(dtype).copy()
+    dst = np.zeros_like(src)
+    report = gpumemsim.run(kernel("transpose.w32.o"), "transpose_naive", 1, 32, [src, dst])
+    assert np.array_equal(dst.view(np.float32).reshape(32, 32), words.reshape(32, 32).T)
+    name = {np.uint8: "u8", np.uint16: "u16", np.float16: "f16", np.uint64: "u64",
+            np.float64: "f64"}[dtype]
+    assert report["args"][1]["type"] == name
+
+
+def test_a_2d_buffer_is_flattened_in_c_order():
+    src = np.arange(1024, dtype=np.float32).reshape(32, 32)
+    dst = np.zeros((32, 32), dtype=np.float32)
+    gpumemsim.run(kernel("transpose.w32.o"), "transpose_naive", 1, 32, [src, dst])
+    assert np.array_equal(dst, src.T)
+
+
+def test_code_object_bytes():
+    data = (KERNELS / "transpose.w32.o").read_bytes()
+    dst = np.zeros(1024, dtype=np.float32)
+    gpumemsim.run(data, "transpose_padded", 1, 32, [np.arange(1024, dtype=np.float32), dst])
+    assert dst[1] == 32.0
+
+
+def test_schedules_equal_the_clis(cli):
+    args = ["buf:i32[128]=iota", "buf:i32[2]=zeros"]
+    for extra, kwargs in [([], {}), (["--together"], {"together": True}),
+                          (["--threads", "1"], {"threads": 1}), (["--seed", "3"], {"seed": 3})]:
+        src = np.arange(128, dtype=np.int32)
+        out = np.zeros(2, dtype=np.int32)
+        report = gpumemsim.run(kernel("lds_sum.w32.o"), "lds_sum", 2, 64, [src, out], **kwargs)
+        _, want = cli_run(cli, kernel("lds_sum.w32.o"), "lds_sum", "2", "64", args, *extra)
+        assert plain(report) == want, extra
+        assert out.tolist() == [sum(range(64)), sum(range(64, 128))]
+
+
+def test_a_kernel_that_stops_raises_with_the_report(cli):
+    src = np.arange(1024, dtype=np.float32)
+    dst = np.zeros(1024, dtype=np.float32)
+    with pytest.raises(gpumemsim.KernelError) as raised:
+        gpumemsim.run(kernel("transpose.w32.o"), "transpose_naive", 1, 32, [src, dst], max_steps=10)
+    status, want = cli_run(
+        cli, kernel("transpose.w32.o"), "transpose_naive", "1", "32",
+        ["buf:f32[1024]=iota", "buf:f32[1024]=zeros"], "--max-steps", "10",
+    )
+    assert status == 1
+    assert str(raised.value) == want["error"]
+    assert "stopped after 10 instructions" in want["error"]
+    assert plain(raised.value.report) == want
+
+
+# (CLI arguments after the path, Python call) that fail with the same message.
+CLI_ERRORS = [
+    pytest.param(["--kernel", "nope"], dict(kernel="nope"), id="no-such-kernel"),
+    pytest.param([], dict(), id="choose-a-kernel"),
+    pytest.param(
+        ["--kernel", "transpose_naive", "--arg", "u32:1", "--arg", "u64:2", "--arg", "u64:3"],
+        dict(kernel="transpose_naive", args=[("u32", 1), ("u64", 2), np.uint64(3)]),
+        id="too-many-argument-bytes",
+    ),
+]
+
+
+@pytest.mark.parametrize("cli_args, call", CLI_ERRORS)
+def test_launch_errors_are_the_clis(cli, cli_args, call):
+    path = kernel("transpose.w32.o")
+    with pytest.raises(gpumemsim.Error) as raised:
+        gpumemsim.run(path, **call)
+    assert str(raised.value) == cli.error("run", path, *cli_args)
+
+
+def test_a_missing_file_is_the_clis_message(cli):
+    with pytest.raises(gpumemsim.Error) as raised:
+        gpumemsim.run("no/such/kernel.o")
+    assert str(raised.value) == cli.error("run", "no/such/kernel.o")
+
+
+def read_only():
+    a = np.zeros(1024, dtype=np.float32)
+    a.setflags(write=False)
+    return a
+
+
+SRC = np.arange(1024, dtype=np.float32)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        ([SRC, np.zeros(1024, np.int64)], {}, "args[1]: dtype int64: buffer types are u8 u16"),
+        ([SRC, np.zeros(1024, bool)], {}, "args[1]: dtype bool: buffer types are"),
+        ([SRC, np.zeros(2048, np.float32)[::2]], {}, "args[1]: the array is not C-contiguous"),
+        ([SRC, read_only()], {}, "args[1]: the array is read-only"),
+        ([SRC, np.zeros(0, np.float32)], {}, "args[1]: a buffer has 1 to 2^26 elements; this one has 0"),
+        ([SRC, 5], {}, "args[1]: give a scalar's type"),
+        ([SRC, 2.0], {}, "args[1]: give a scalar's type"),
+        ([SRC, "x"], {}, "args[1]: expected a NumPy array (a buffer), a (type, value) pair"),
+        ([SRC, ("u32", -1)], {}, "args[1]: value does not fit the type"),
+        ([SRC, ("u32", 2**32)], {}, "args[1]: value does not fit the type"),
+        ([SRC, ("i32", 2**31)], {}, "args[1]: value does not fit the type"),
+        ([SRC, ("u32", 1.5)], {}, "args[1]: value does not fit the type"),
+        ([SRC, ("u32", True)], {}, "args[1]: value does not fit the type"),
+        ([SRC, ("f32", "2.0")], {}, "args[1]: value does not fit the type"),
+        ([SRC, ("u16", 1)], {}, "args[1]: scalar types are u32, i32, f32, u64"),
+        ([SRC, (1, 2)], {}, "args[1]: a scalar's type is a string"),
+        ([SRC, ("u32", 1, 2)], {}, "args[1]: a scalar is a (type, value) pair"),
+        ([SRC, np.float64(1.0)], {}, "args[1]: a numpy.float64 scalar: scalar types are"),
+        (5, {}, "args: expected a list of kernel arguments, got int"),
+        ([SRC, SRC.copy()], {"grid": 0}, "grid 0: `0` is not a positive integer"),
+        ([SRC, SRC.copy()], {"grid": (1, 2, 3, 4)}, "grid (1, 2, 3, 4): expected X[,Y,Z]"),
+        ([SRC, SRC.copy()], {"grid": "4"}, "grid '4': expected X[,Y,Z]"),
+        ([SRC, SRC.copy()], {"block": (64, 32)}, "block (64, 32): at most 1024 work-items per workgroup"),
+        ([SRC, SRC.copy()], {"block": (32, -1)}, "block (32, -1): `-1` is not a positive integer"),
+    ],
+)
+def test_bad_arguments(args, kwargs, message):
+    call = {"grid": 1, "block": 32, **kwargs}
+    with pytest.raises(gpumemsim.Error) as raised:
+        gpumemsim.run(kernel("transpose.w32.o"), "transpose_naive", args=args, **call)
+    assert message in str(raised.value)
+
+
+def test_bad_code_objects(tmp_path):
+    with pytest.raises(gpumemsim.Error, match="kernel_path: expected a path"):
+        gpumemsim.run(5)
+    text = tmp_path / "k.s"
+    text.write_text("s_endpgm\n")
+    with pytest.raises(gpumemsim.Error, match="k.s: "):
+        gpumemsim.run(str(text))
+    with pytest.raises(gpumemsim.Error, match="<bytes>: "):
+        gpumemsim.run(b"\x7fELF" + bytes(60))
