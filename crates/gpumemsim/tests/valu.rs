@@ -215,13 +215,17 @@ fn f32_arithmetic_is_ieee_nearest_even_with_mode_flushing() {
 }
 
 #[test]
-fn unimplemented_valu_instructions_and_round_modes_stop_the_run_by_name() {
+fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
+    // An output modifier on an integer result has no documented meaning.
     let (_, r) = run_with(
-        "v_sin_f32 v1, v2\ns_endpgm\n",
+        "v_cvt_i32_f32_e64 v1, v2 mul:2\ns_endpgm\n",
         &RunConfig::default(),
         |_| {},
     );
-    assert!(r.expect_err("stops").to_string().contains("v_sin_f32_e32"));
+    assert!(r
+        .expect_err("stops")
+        .to_string()
+        .contains("v_cvt_i32_f32_e64"));
     let (_, r) = run_with(
         "v_add_f32 v1, v2, v3\ns_endpgm\n",
         &RunConfig::default(),
@@ -347,14 +351,18 @@ fn vop3_output_modifiers_and_clamp_apply_to_float_results() {
         u32::MAX,
         "an unsigned add with clamp saturates"
     );
-    // An integer clamp the executor does not model stops the run by name.
-    let (_, r) = run_with(
-        "v_mad_u32_u24 v10, v1, v2, v3 clamp\ns_endpgm",
-        &RunConfig::default(),
-        |_| {},
+    // Integer clamp saturates the exact result: 0xffffff × 0xffffff + 0xffffffff > u32::MAX.
+    let dev = run(
+        "v_mad_u32_u24 v10, v1, v2, v3 clamp\nv_mad_u32_u24 v11, v1, v2, v3\ns_endpgm",
+        |d| set3(d, |_| [0xff_ffff, 0xff_ffff, 0xffff_ffff]),
     );
-    let e = r.expect_err("not implemented");
-    assert!(e.to_string().contains("v_mad_u32_u24"), "{e}");
+    let w = &dev.waves[0];
+    assert_eq!(w.vgpr(10, 0), u32::MAX, "saturated");
+    assert_eq!(
+        w.vgpr(11, 0),
+        (0xff_ffffu64 * 0xff_ffff + 0xffff_ffff) as u32,
+        "wraps without clamp"
+    );
 }
 
 #[test]
