@@ -141,7 +141,7 @@ pub fn f32_to_u8(a: u32, ctl: DenormCtl) -> u8 {
     f32_value(a, ctl) as u8
 }
 
-/// `V_CVT_OFF_F32_I4`: the signed 4-bit integer in bits [3:0] divided by 16 (the ISA's
+/// `V_CVT_OFF_F32_I4`: the signed 4-bit integer in bits `[3:0]` divided by 16 (the ISA's
 /// lookup table runs from -0.5 for 1000b to +0.4375 for 0111b in steps of 0.0625).
 pub fn cvt_off_f32_i4(x: u32) -> u32 {
     let n = ((x as i32) << 28) >> 28;

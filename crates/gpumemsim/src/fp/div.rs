@@ -233,7 +233,7 @@ pub fn ldexp64(a: u64, e: i32, ctl: DenormCtl) -> u64 {
     super::arith::flush64(r.to_bits(), ctl.flush_output)
 }
 
-/// `V_TRIG_PREOP_F64`: the 53-bit segment of 2/π selected by `sel` (S1[4:0]) and the exponent
+/// `V_TRIG_PREOP_F64`: the 53-bit segment of 2/π selected by `sel` (`S1[4:0]`) and the exponent
 /// of `a` (S0), scaled to its place value, per the pseudocode. The scaling rounds toward
 /// zero ("Rounding is toward zero", ISA notes), which only matters when it underflows.
 pub fn trig_preop(a: u64, sel: u32) -> u64 {

@@ -5,7 +5,7 @@
 //! modifiers of an f16 result.
 //!
 //! # Denormals
-//! f16 shares MODE's *double-precision* denormal control (FP_DENORM bits [7:6]): LLVM's
+//! f16 shares MODE's *double-precision* denormal control (FP_DENORM bits `[7:6]`): LLVM's
 //! AMDGPU target names the feature "fp64-fp16-denormals" ("Denormal handling for fp64 and
 //! fp16 is controlled by the same config register", AMDGPU.td, LLVM review D27703), and the
 //! ISA notes of `V_CVT_F16_F32`/`V_CVT_F32_F16` say "flush denorms ... based on DP denorm

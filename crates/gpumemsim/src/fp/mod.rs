@@ -32,7 +32,7 @@
 //! assert_eq!(cmpstore_f32(0x8000_0000, 0x0000_0000, 0x4000_0000, false), 0x4000_0000); // -0 == +0
 //! ```
 //!
-//! The vector ALU's arithmetic ([`arith`] for f32/f64, [`f16`], [`trans`] for the
+//! The vector ALU's arithmetic ([`arith`] for f32/f64, [`f16`](mod@f16), [`trans`] for the
 //! transcendental unit, [`div`] for the division helpers and `ldexp`, [`convert`] for the
 //! integer and normalised conversions, [`valu`] for f16 ↔ f32) is the exception: it uses the
 //! host's IEEE-754 `+ - × ÷ sqrt mul_add` (correctly rounded, nearest-even, on every Rust
@@ -41,7 +41,9 @@
 //! results are the same on every host too.
 //!
 //! Tests: `tests/fp.rs` (edge-case tables, and cross-checks against a model built on host IEEE
-//! arithmetic).
+//! arithmetic), `tests/fp_f16.rs` (f16 arithmetic against an exact integer oracle),
+//! `tests/fp_trans.rs` (the transcendental unit: the ISA's functional examples, every f16
+//! input and a sample of f32 inputs against the host's f64 functions), `tests/fp_div.rs`.
 
 mod add;
 pub mod arith;
@@ -121,7 +123,7 @@ impl DenormCtl {
     }
 
     /// The half-precision control from a MODE register value: the double-precision bits
-    /// `[7:6]`, which f16 shares (see [`f16`]'s module documentation for the sources).
+    /// `[7:6]`, which f16 shares (see [`f16`](mod@f16)'s module documentation for the sources).
     pub const fn from_mode_f16(mode: u32) -> DenormCtl {
         DenormCtl::from_mode_f64(mode)
     }

@@ -63,7 +63,8 @@ pub fn round_f64(hi: f64, lo: f64, f: Format) -> u64 {
     let mut q = top.max(emin) - f.man as i32;
     let drop = q - e;
     let mut n = if drop <= 0 {
-        m << (-drop) as u32
+        // Not reached for f16/f32 (an f64 has more bits), kept total.
+        m.checked_shl((-drop) as u32).unwrap_or(0)
     } else if drop > 63 {
         // m × 2^e < 2^(q - 11): far below half a quantum, rounds to zero.
         0

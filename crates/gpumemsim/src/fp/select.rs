@@ -1,6 +1,7 @@
 //! Float min and max: the DS atomics (DS_MIN_F32, DS_MAX_F32, DS_MIN_F64, DS_MAX_F64 and their
-//! `_RTN` forms) and the vector ALU's `V_MIN_F32`/`V_MAX_F32`/`V_MIN_F64`/`V_MAX_F64`, one
-//! selection rule with two knobs (which NaNs are special, which input a tie keeps).
+//! `_RTN` forms) and the vector ALU's `V_MIN/V_MAX` in f16, f32 and f64, one selection rule
+//! with three knobs (which NaNs are special, which input a tie keeps, whether a flushed input
+//! is returned flushed).
 
 use super::{Layout, F16, F32, F64};
 
