@@ -1255,13 +1255,30 @@ fn valu_min_max_follow_the_valu_pseudocode() {
         snan,
         "two NaNs: S0"
     );
-    // Flushed inputs compare as +0 == +0: a tie, which gives S1, unflushed.
+    // Flushed inputs compare as +0 == +0: a tie, which gives S1 — flushed, as the VALU's
+    // result "cannot be a denorm value" when input denormals are disabled (RDNA3.5 ISA notes
+    // on V_MIN_F32/V_MAX_F32).
     assert_eq!(
         valu_minmax_f32(pz, den, false, true, true),
-        den,
-        "tie: S1, not flushed"
+        pz,
+        "tie: S1, flushed"
     );
     assert_eq!(valu_minmax_f32(den, pz, false, true, true), pz);
+    assert_eq!(
+        valu_minmax_f32(den, 0x8000_0001, false, true, true),
+        0x8000_0000,
+        "min(+denormal, -denormal) flushed: -0 < +0, the -0"
+    );
+    assert_eq!(
+        valu_minmax_f32(den, 0x3f80_0000, false, true, true),
+        0,
+        "min(+denormal, 1) with input flushing is +0"
+    );
+    assert_eq!(
+        valu_minmax_f32(den, 0x3f80_0000, false, true, false),
+        den,
+        "with denormals allowed the denormal itself"
+    );
     assert_eq!(
         valu_minmax_f32(den, pz, false, true, false),
         pz,

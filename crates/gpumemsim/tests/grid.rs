@@ -111,8 +111,9 @@ fn a_device_wide_unit_keeps_the_grid_together() {
 
 #[test]
 fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
-    // Workgroup 1 meets an instruction the executor lacks.
-    let text = "s_cmp_eq_u32 s0, 1\ns_cbranch_scc0 1\nv_exp_f32 v1, v0\ns_endpgm\n";
+    // Workgroup 1 meets an instruction the executor does not model (an output modifier on
+    // an integer result).
+    let text = "s_cmp_eq_u32 s0, 1\ns_cbranch_scc0 2\nv_cvt_i32_f32_e64 v1, v0 mul:2\ns_endpgm\n";
     let prog = assemble(text);
     assert!(prog.errors.is_empty(), "{:?}", prog.errors);
     let cfg = RunConfig {
@@ -125,7 +126,7 @@ fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
     assert_eq!(r.together_because, TogetherBecause::Error);
     let e = r
         .result
-        .expect_err("v_exp_f32 is not implemented")
+        .expect_err("omod on an integer result is not implemented")
         .to_string();
-    assert!(e.contains("v_exp_f32"), "{e}");
+    assert!(e.contains("v_cvt_i32_f32_e64"), "{e}");
 }

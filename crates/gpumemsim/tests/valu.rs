@@ -215,13 +215,17 @@ fn f32_arithmetic_is_ieee_nearest_even_with_mode_flushing() {
 }
 
 #[test]
-fn unimplemented_valu_instructions_and_round_modes_stop_the_run_by_name() {
+fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
+    // An output modifier on an integer result has no documented meaning.
     let (_, r) = run_with(
-        "v_sin_f32 v1, v2\ns_endpgm\n",
+        "v_cvt_i32_f32_e64 v1, v2 mul:2\ns_endpgm\n",
         &RunConfig::default(),
         |_| {},
     );
-    assert!(r.expect_err("stops").to_string().contains("v_sin_f32_e32"));
+    assert!(r
+        .expect_err("stops")
+        .to_string()
+        .contains("v_cvt_i32_f32_e64"));
     let (_, r) = run_with(
         "v_add_f32 v1, v2, v3\ns_endpgm\n",
         &RunConfig::default(),
@@ -347,14 +351,18 @@ fn vop3_output_modifiers_and_clamp_apply_to_float_results() {
         u32::MAX,
         "an unsigned add with clamp saturates"
     );
-    // An integer clamp the executor does not model stops the run by name.
-    let (_, r) = run_with(
-        "v_mad_u32_u24 v10, v1, v2, v3 clamp\ns_endpgm",
-        &RunConfig::default(),
-        |_| {},
+    // Integer clamp saturates the exact result: 0xffffff × 0xffffff + 0xffffffff > u32::MAX.
+    let dev = run(
+        "v_mad_u32_u24 v10, v1, v2, v3 clamp\nv_mad_u32_u24 v11, v1, v2, v3\ns_endpgm",
+        |d| set3(d, |_| [0xff_ffff, 0xff_ffff, 0xffff_ffff]),
     );
-    let e = r.expect_err("not implemented");
-    assert!(e.to_string().contains("v_mad_u32_u24"), "{e}");
+    let w = &dev.waves[0];
+    assert_eq!(w.vgpr(10, 0), u32::MAX, "saturated");
+    assert_eq!(
+        w.vgpr(11, 0),
+        (0xff_ffffu64 * 0xff_ffff + 0xffff_ffff) as u32,
+        "wraps without clamp"
+    );
 }
 
 #[test]
@@ -474,4 +482,63 @@ fn vop3sd_carry_outs_go_to_the_sgpr_destination() {
     assert_eq!(w.sreg(106), rsub_c, "vcc_lo");
     assert_eq!(w.sreg(22), madu_c);
     assert_eq!(w.sreg(23), madi_c);
+}
+
+#[test]
+fn integer_clamp_saturates_the_exact_result() {
+    // a = 0xffffff (max u24, -1 as i24), b = 0x7fffff (max i24), c = 0x7fffffff.
+    let src = "v_mul_u32_u24_e64 v10, v1, v1 clamp\nv_mul_i32_i24_e64 v11, v2, v4 clamp\n\
+               v_mad_i32_i24 v12, v2, v2, v3 clamp\nv_mad_i32_i24 v13, v2, v2, v3\n\
+               v_sub_nc_u32_e64 v14, 5, v1 clamp\nv_add_co_ci_u32_e64 v15, s20, v3, v3, s21 clamp\n\
+               v_sub_co_ci_u32_e64 v16, s22, 0, 0, s21 clamp\n\
+               v_mad_u64_u32 v[18:19], s23, v1, v1, v[6:7] clamp\n\
+               v_mad_i64_i32 v[20:21], s24, v3, v3, v[8:9] clamp\ns_endpgm";
+    let dev = run(src, |d| {
+        let w = &mut d.waves[0];
+        w.set_exec(1);
+        w.set_sreg(21, 1); // carry-in set
+        for (r, v) in [
+            (1, 0xff_ffff),
+            (2, 0x7f_ffff),
+            (3, 0x7fff_ffff),
+            (4, 0xff80_0000u32), // -2^23 as i24
+            (6, u32::MAX),
+            (7, u32::MAX),
+            (8, u32::MAX),
+            (9, 0x7fff_ffff),
+        ] {
+            w.set_vgpr(r, 0, v);
+        }
+    });
+    let w = &dev.waves[0];
+    let wide = |r: u32| w.vgpr(r, 0) as u64 | (w.vgpr(r + 1, 0) as u64) << 32;
+    assert_eq!(w.vgpr(10, 0), u32::MAX, "0xffffff² > u32::MAX");
+    assert_eq!(
+        w.vgpr(11, 0),
+        i32::MIN as u32,
+        "(2^23 - 1) × -2^23 < i32::MIN"
+    );
+    assert_eq!(
+        w.vgpr(12, 0),
+        i32::MAX as u32,
+        "(2^23 - 1)² + 0x7fffffff > i32::MAX"
+    );
+    let exact = 0x7f_ffffi64 * 0x7f_ffff + 0x7fff_ffff;
+    assert_eq!(w.vgpr(13, 0), exact as u32, "wraps without clamp");
+    assert_eq!(w.vgpr(14, 0), 0, "5 - 0xffffff floors at 0");
+    assert_eq!(
+        w.vgpr(15, 0),
+        u32::MAX,
+        "2 × 0x7fffffff + 1 = 2^32 - 1: no saturation needed"
+    );
+    assert_eq!(w.sreg(20) & 1, 0);
+    assert_eq!(w.vgpr(16, 0), 0, "0 - 0 - 1 floors at 0");
+    assert_eq!(w.sreg(22) & 1, 1, "the borrow is still reported");
+    assert_eq!(wide(18), u64::MAX, "0xffffff² + u64::MAX saturates");
+    assert_eq!(w.sreg(23) & 1, 1, "and carries");
+    assert_eq!(
+        wide(20),
+        i64::MAX as u64,
+        "0x7fffffff² + i64::MAX saturates"
+    );
 }

@@ -9,11 +9,10 @@
 //!   quieted (payload kept); a NaN made from non-NaN inputs (∞ − ∞, 0 × ∞) is the canonical
 //!   quiet NaN. This is our reading: the pseudocode writes the IEEE operation and names no
 //!   NaN-selection rule for these opcodes.
-//! - **Transcendental approximations** (`v_rcp_*`, `v_rsq_*`, `v_sqrt_*`): the hardware
-//!   gives a result within 1 ulp; we give the correctly rounded one (computed in f64 for
-//!   f32, or by the host's correctly rounded `sqrt` and division for f64), a named choice:
-//!   no public document gives the hardware's tables. Integer division sequences clang emits
-//!   (`v_rcp_iflag_f32` plus correction steps) give exact results either way.
+//! - **Transcendental approximations** (`v_rcp_*`, `v_rsq_*`, `v_sqrt_*`, `v_exp`, `v_log`,
+//!   `v_sin`, `v_cos`) are in [`super::trans`]: correctly rounded, a named choice. Integer
+//!   division sequences clang emits (`v_rcp_iflag_f32` plus correction steps) give exact
+//!   results either way.
 //! - **min/max** are not here: they share the DS atomics' selection rule in
 //!   [`super::valu_minmax_f32`].
 
@@ -133,14 +132,30 @@ pub fn mul_dx9_zero32(a: u32, b: u32, ctl: DenormCtl) -> u32 {
     bin32(a, b, ctl, |x, y| x * y)
 }
 
-/// `V_FRACT_F32`: `x − floor(x)` (the pseudocode's formula: ±∞ gives NaN, a NaN itself).
+/// `V_FRACT_F32`: `x − floor(x)` (the pseudocode's formula: ±∞ gives NaN, a NaN itself),
+/// at most `0x3f7fffff`, the largest f32 below 1.0 (RDNA3.5 ISA notes: "result clamped to
+/// 0x3f7fffff"; without the clamp -2^-30 would round to 1.0).
 pub fn fract32(a: u32, ctl: DenormCtl) -> u32 {
-    un32(a, ctl, |x| x + -x.floor())
+    un32(a, ctl, |x| {
+        let r = x + -x.floor();
+        if r > f32::from_bits(0x3f7f_ffff) {
+            f32::from_bits(0x3f7f_ffff)
+        } else {
+            r
+        }
+    })
 }
 
-/// `V_FRACT_F64`.
+/// `V_FRACT_F64`, at most `0x3fefffffffffffff` (the ISA notes' clamp).
 pub fn fract64(a: u64, ctl: DenormCtl) -> u64 {
-    un64(a, ctl, |x| x + -x.floor())
+    un64(a, ctl, |x| {
+        let r = x + -x.floor();
+        if r > f64::from_bits(0x3fef_ffff_ffff_ffff) {
+            f64::from_bits(0x3fef_ffff_ffff_ffff)
+        } else {
+            r
+        }
+    })
 }
 
 /// `V_FREXP_MANT_F32`: the significand in [0.5, 1) with the input's sign; ±∞ and NaN

@@ -32,23 +32,37 @@
 //! assert_eq!(cmpstore_f32(0x8000_0000, 0x0000_0000, 0x4000_0000, false), 0x4000_0000); // -0 == +0
 //! ```
 //!
-//! The vector ALU's arithmetic ([`arith`], [`valu`]) is the exception: it uses the host's
-//! IEEE-754 `+ - × ÷ sqrt mul_add` (correctly rounded, nearest-even, on every Rust target),
-//! and handles denormal flushing and NaN selection on the bits itself, so results are the
-//! same on every host too.
+//! The vector ALU's arithmetic ([`arith`] for f32/f64, [`f16`](mod@f16), [`trans`] for the
+//! transcendental unit, [`div`] for the division helpers and `ldexp`, [`convert`] for the
+//! integer and normalised conversions, [`valu`] for f16 ↔ f32) is the exception: it uses the
+//! host's IEEE-754 `+ - × ÷ sqrt mul_add` (correctly rounded, nearest-even, on every Rust
+//! target) and double-double arithmetic built from them ([`dd`]), rounds to narrower formats
+//! with [`round`], and handles denormal flushing and NaN selection on the bits itself, so
+//! results are the same on every host too.
 //!
 //! Tests: `tests/fp.rs` (edge-case tables, and cross-checks against a model built on host IEEE
-//! arithmetic).
+//! arithmetic), `tests/fp_f16.rs` (f16 arithmetic against an exact integer oracle),
+//! `tests/fp_trans.rs` (the transcendental unit: the ISA's functional examples, every f16
+//! input and a sample of f32 inputs against the host's f64 functions), `tests/fp_div.rs`.
 
 mod add;
 pub mod arith;
 mod cmpstore;
+mod consts;
+pub mod convert;
+pub mod dd;
+pub mod div;
+pub mod f16;
+pub mod round;
 mod select;
+pub mod trans;
 pub mod valu;
 
 pub use add::{add_f32, ADD_F32_INVALID_NAN};
 pub use cmpstore::{cmpstore_f32, cmpstore_f64};
-pub use select::{max_f32, max_f64, min_f32, min_f64, valu_minmax_f32, valu_minmax_f64};
+pub use select::{
+    max_f32, max_f64, min_f32, min_f64, valu_minmax_f16, valu_minmax_f32, valu_minmax_f64,
+};
 
 /// Denormal flushing for one float operation: whether denormal inputs are read as zero and
 /// whether a denormal result is written as zero. A flushed value keeps its sign (±0).
@@ -107,6 +121,12 @@ impl DenormCtl {
     pub const fn from_mode_f64(mode: u32) -> DenormCtl {
         DenormCtl::from_field(mode >> 6)
     }
+
+    /// The half-precision control from a MODE register value: the double-precision bits
+    /// `[7:6]`, which f16 shares (see [`f16`](mod@f16)'s module documentation for the sources).
+    pub const fn from_mode_f16(mode: u32) -> DenormCtl {
+        DenormCtl::from_mode_f64(mode)
+    }
 }
 
 /// A binary float layout, on `u64` so that f32 and f64 share one implementation.
@@ -123,6 +143,13 @@ pub(crate) const F32: Layout = Layout {
     exp: 0xff << 23,
     mant: (1 << 23) - 1,
     quiet: 1 << 22,
+};
+
+pub(crate) const F16: Layout = Layout {
+    sign: 1 << 15,
+    exp: 0x1f << 10,
+    mant: (1 << 10) - 1,
+    quiet: 1 << 9,
 };
 
 pub(crate) const F64: Layout = Layout {

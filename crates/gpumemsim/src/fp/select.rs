@@ -1,8 +1,9 @@
 //! Float min and max: the DS atomics (DS_MIN_F32, DS_MAX_F32, DS_MIN_F64, DS_MAX_F64 and their
-//! `_RTN` forms) and the vector ALU's `V_MIN_F32`/`V_MAX_F32`/`V_MIN_F64`/`V_MAX_F64`, one
-//! selection rule with two knobs (which NaNs are special, which input a tie keeps).
+//! `_RTN` forms) and the vector ALU's `V_MIN/V_MAX` in f16, f32 and f64, one selection rule
+//! with three knobs (which NaNs are special, which input a tie keeps, whether a flushed input
+//! is returned flushed).
 
-use super::{Layout, F32, F64};
+use super::{Layout, F16, F32, F64};
 
 /// How a caller's operation differs within the shared rule.
 #[derive(Clone, Copy)]
@@ -15,12 +16,16 @@ struct Rule {
     /// Equal inputs give src1 (the VALU pseudocode's `else` branch) instead of src0 (the DS
     /// pseudocode's, which writes DATA only when strictly better).
     tie_src1: bool,
+    /// With input flushing, the selected number is returned flushed (the VALU) rather than
+    /// as it was (the DS atomics).
+    flush_result: bool,
 }
 
 const DS_MIN: Rule = Rule {
     larger: false,
     snan_wins: true,
     tie_src1: false,
+    flush_result: false,
 };
 const DS_MAX: Rule = Rule {
     larger: true,
@@ -65,10 +70,11 @@ const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, r: Rule) -> u
                 (false, false) => k_data < k_mem,
                 (false, true) => k_data <= k_mem,
             };
-            if data_wins {
-                data
-            } else {
-                mem
+            match (data_wins, r.flush_result) {
+                (true, false) => data,
+                (false, false) => mem,
+                (true, true) => c_data,
+                (false, true) => c_mem,
             }
         }
     }
@@ -127,9 +133,13 @@ pub const fn max_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
 ///   give S0).
 /// - Otherwise the smaller/larger with **-0 < +0**; equal values give S1 (the pseudocode's
 ///   `LT_NEG_ZERO(S0, S1) ? S0 : S1`).
-/// - `flush_input`: denormals compare as ±0, and the result is the selected input
-///   unflushed (`001_f218f1deb4d558c2.txt §非正则？`: CMP, MIN and MAX use only the input
-///   denormal control, and min/max return the selected non-flushed input).
+/// - `flush_input`: denormals are read as ±0, and the selected value is that ±0. The RDNA3.5
+///   ISA reference's note on `V_MIN_F32`/`V_MAX_F32`/`V_MIN_F64`/`V_MIN_F16`: "If input denorm
+///   mode is disabling denorm, the internal result of a min/max operation cannot be a denorm
+///   value, so output denorm mode is irrelevant. If input denorm mode is enabling denorm, the
+///   internal min/max result can be a denorm and this operation outputs as a denorm regardless
+///   of output denorm mode." (The DS atomics return the unflushed input instead, per
+///   `001_f218f1deb4d558c2.txt §非正则？`.)
 pub const fn valu_minmax_f32(s0: u32, s1: u32, max: bool, ieee: bool, flush_input: bool) -> u32 {
     select(F32, s0 as u64, s1 as u64, flush_input, valu_rule(max, ieee)) as u32
 }
@@ -139,10 +149,17 @@ pub const fn valu_minmax_f64(s0: u64, s1: u64, max: bool, ieee: bool, flush_inpu
     select(F64, s0, s1, flush_input, valu_rule(max, ieee))
 }
 
+/// f16 version of [`valu_minmax_f32`] (`V_MIN_F16`, `V_MAX_F16`; `flush_input` from MODE's
+/// double/half control).
+pub const fn valu_minmax_f16(s0: u16, s1: u16, max: bool, ieee: bool, flush_input: bool) -> u16 {
+    select(F16, s0 as u64, s1 as u64, flush_input, valu_rule(max, ieee)) as u16
+}
+
 const fn valu_rule(max: bool, ieee: bool) -> Rule {
     Rule {
         larger: max,
         snan_wins: ieee,
         tie_src1: true,
+        flush_result: true,
     }
 }

@@ -1,0 +1,372 @@
+//! The vector ALU in every encoding the table holds — VOP1, VOP2, VOPC (e32), their VOP3
+//! forms (`_e64`), the VOP3-only and VOP3SD instructions and the VOPD dual issue — executed
+//! per AMD's pseudocode (`../shared/reference/rdna3-isa-pseudocode.txt`).
+//!
+//! An instruction is classified once per table entry ([`class`]) into an [`op::Op`] — its
+//! operation, in one of the families below, whatever its encoding — and its operand
+//! [`op::Shape`]. Execution gathers every lane's sources (e32: `src0` and the VGPR `vsrc1`;
+//! VOP3: `src0..src2` with `abs`/`neg` on the sources the table says take them; scalar and
+//! constant sources read once), runs the family's per-lane `match` over the lanes in EXEC,
+//! applies the output modifier and `clamp`, and writes the results back row by row.
+//!
+//! Families and where they live:
+//! - [`int`]: 32/64-bit integer and bit operations, carries, 24-bit multiplies, `v_perm`,
+//!   `v_mbcnt`, three-input selections;
+//! - [`int16`]: 16-bit integer operations (`v_mul_lo_u16`, shifts, min/max, `v_cndmask_b16`,
+//!   `v_sat_pk_u8_i16`, and the `op_sel` forms `v_add_nc_u16`, `v_mad_u16`, ...);
+//! - [`sad`]: `v_sad_*`, `v_msad_u8`, `v_qsad`/`v_mqsad`, `v_lerp_u8`;
+//! - [`f16`], [`f32`], [`f64`]: float arithmetic, the transcendental unit, the division
+//!   helpers, cube-map operations;
+//! - [`convert`]: conversions between types;
+//! - [`compare`]: every `v_cmp_*`/`v_cmpx_*`;
+//! - [`cross_lane`] and [`movrel`]: operations over the whole wave (`v_readlane`,
+//!   `v_permlane*`, `v_movrel*`, `v_swap*`), and `v_mqsad_u32_u8` (128-bit results) in
+//!   [`sad`].
+//!
+//! 16-bit operands are register halves ([`class`] explains how the half is chosen); a 16-bit
+//! result keeps the other half of its destination.
+//!
+//! Float arithmetic runs in round-to-nearest-even only: a MODE.FP_ROUND other than
+//! nearest-even stops an instruction that rounds as unimplemented rather than give wrong
+//! bits, as does an output modifier on an integer result. Compares write VCC (e32), their
+//! SGPR destination (e64) or EXEC (`v_cmpx`); bits of inactive lanes are 0.
+
+mod class;
+mod compare;
+mod convert;
+mod cross_lane;
+mod f16;
+mod f32;
+mod f64;
+mod int;
+mod int16;
+mod movrel;
+mod names;
+mod op;
+mod regs;
+mod sad;
+#[cfg(test)]
+mod tests;
+
+use std::sync::OnceLock;
+
+use rdna3_isa::{Field, Format, Instruction, Opcode};
+
+use crate::fp::{arith as fa, f16::out_mods16};
+use crate::wave::{Wave, VCC_LO};
+use class::{class, Class};
+use op::{Ctx, MaskIn, Op, Res, WholeOp};
+use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
+
+/// Why a VALU instruction did not execute.
+pub enum ValuError {
+    /// Not implemented.
+    Unimplemented,
+}
+
+/// Runs `f(sources, mask bit, lane)` for the lanes in `exec`, storing results in `out`;
+/// returns the lanes whose carry/flag bit `f` set.
+#[inline(always)]
+fn run(
+    exec: u64,
+    src: &[[u64; 64]; 3],
+    mask_in: u64,
+    out: &mut [u64; 64],
+    f: impl Fn([u64; 3], bool, u32) -> (u64, bool),
+) -> u64 {
+    let mut mask_out = 0u64;
+    let mut lanes = exec;
+    while lanes != 0 {
+        let l = lanes.trailing_zeros();
+        lanes &= lanes - 1;
+        let li = l as usize & 63;
+        let (r, bit) = f(
+            [src[0][li], src[1][li], src[2][li]],
+            mask_in >> l & 1 == 1,
+            l,
+        );
+        out[li] = r;
+        mask_out |= (bit as u64) << l;
+    }
+    mask_out
+}
+
+/// The destination VGPR and, for a 16-bit result, which half.
+fn destination(inst: &Instruction, c: &Class, op_sel: u32) -> (u32, bool) {
+    let vdst = inst.get(Field::Vdst);
+    match (c.shape.dst16, c.vop3) {
+        (true, false) => half_of(vdst),
+        (true, true) => (vdst, op_sel >> 3 & 1 == 1),
+        (false, _) => (vdst, false),
+    }
+}
+
+/// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC.
+pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
+    let shape = c.shape;
+    if shape.rounds && w.mode & 0xf != 0 {
+        return Err(ValuError::Unimplemented);
+    }
+    let op_sel = if c.vop3 && !c.sdst {
+        inst.get(Field::OpSel)
+    } else {
+        0
+    };
+    let (clamp, omod) = if c.vop3 {
+        (inst.get(Field::Clamp) != 0, inst.get(Field::Omod))
+    } else {
+        (false, 0)
+    };
+    if omod != 0 && matches!(shape.res, Res::Int | Res::Mask) {
+        return Err(ValuError::Unimplemented);
+    }
+    let locs = [
+        locate(inst, w, c, 0, op_sel),
+        locate(inst, w, c, 1, op_sel),
+        locate(inst, w, c, 2, op_sel),
+    ];
+    if let Op::Whole(o) = c.op {
+        whole(o, inst, w, c, locs, clamp);
+        return Ok(());
+    }
+    let abs = if c.vop3 && !c.sdst {
+        inst.get(Field::Abs)
+    } else {
+        0
+    };
+    let neg = if c.vop3 { inst.get(Field::Neg) } else { 0 };
+    let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), clamp);
+    let dx10 = w.mode >> 8 & 1 == 1;
+    let mask_in = match shape.mask {
+        MaskIn::None => 0,
+        MaskIn::VccOrSrc2 if c.vop3 => get_mask(w, inst.get(Field::Src2)),
+        MaskIn::VccOrSrc2 | MaskIn::Vcc => w.vcc(),
+    };
+    let (vdst, dst_hi) = destination(inst, c, op_sel);
+    let exec = w.exec();
+    // Gather every lane's sources (a VGPR's row or a uniform value), compute the active
+    // lanes, write the results back row by row: the loops over rows vectorize.
+    let n = w.size as usize;
+    let mut src = [[0u64; 64]; 3];
+    for (i, row) in src.iter_mut().enumerate() {
+        let half = shape.src16 >> i & 1 == 1;
+        gather(w, locs[i], c.dwords[i], half, &mut row[..n]);
+        // abs clears the sign bit, neg flips it (abs first).
+        let and = if abs >> i & 1 == 1 { !c.sign[i] } else { !0 };
+        let xor = if neg >> i & 1 == 1 { c.sign[i] } else { 0 };
+        if and != !0 || xor != 0 {
+            row[..n].iter_mut().for_each(|x| *x = (*x & and) ^ xor);
+        }
+    }
+    if shape.acc {
+        // The e32 accumulating forms read their destination as source 2.
+        let acc = Loc::Vgpr {
+            reg: vdst,
+            hi: dst_hi,
+        };
+        gather(w, acc, 1, shape.dst16, &mut src[2][..n]);
+    }
+    let mut out = [0u64; 64];
+    let mask_out = match c.op {
+        Op::Int(o) => run(exec, &src, mask_in, &mut out, |s, m, l| {
+            o.eval(s, m, l, &cx)
+        }),
+        Op::I16(o) => run(exec, &src, mask_in, &mut out, |s, m, _| {
+            (o.eval(s, m, &cx), false)
+        }),
+        Op::Sad(o) => run(exec, &src, 0, &mut out, |s, _, _| (o.eval(s, &cx), false)),
+        Op::F16(o) => run(exec, &src, 0, &mut out, |s, _, _| (o.eval(s, &cx), false)),
+        Op::F32(o) => run(exec, &src, mask_in, &mut out, |s, m, _| o.eval(s, m, &cx)),
+        Op::F64(o) => run(exec, &src, mask_in, &mut out, |s, m, _| o.eval(s, m, &cx)),
+        Op::Cvt(o) => run(exec, &src, 0, &mut out, |s, _, _| (o.eval(s, &cx), false)),
+        Op::Cmp(p, t) => run(exec, &src, 0, &mut out, |s, _, _| {
+            (0, compare::compare(p, t, s[0], s[1], &cx))
+        }),
+        Op::Whole(_) => 0,
+    };
+    if omod != 0 || clamp {
+        output_modifiers(&mut out, exec, shape.res, omod, clamp, dx10, &cx);
+    }
+    if c.dst_dwords != 0 && exec != 0 {
+        let mask = exec & (u64::MAX >> (64 - n));
+        if shape.dst16 {
+            scatter16(w, vdst, dst_hi, mask, &out[..n]);
+        } else {
+            scatter(w, vdst, mask, &out[..n], 0);
+            if c.dst_dwords == 2 {
+                scatter(w, vdst + 1, mask, &out[..n], 32);
+            }
+        }
+    }
+    match c.op {
+        Op::Cmp(..) if c.cmpx => w.set_exec(mask_out),
+        Op::Cmp(..) if c.vop3 => set_mask(w, inst.get(Field::Vdst), mask_out),
+        Op::Cmp(..) => set_mask(w, VCC_LO, mask_out),
+        _ if c.sdst => set_mask(w, inst.get(Field::Sdst), mask_out),
+        _ if shape.mask == MaskIn::VccOrSrc2 && !c.vop3 && mask_out_written(c.op) => {
+            set_mask(w, VCC_LO, mask_out)
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Whether the e32 form writes its carry-out to VCC (`v_add_co_ci_u32_e32` and the subs).
+fn mask_out_written(op: Op) -> bool {
+    use int::IntOp::*;
+    matches!(op, Op::Int(AddCi | SubCi | SubrevCi))
+}
+
+/// The VOP3 output modifier (1 ×2, 2 ×4, 3 ÷2) and `clamp` on the float results of the
+/// lanes in `exec` (integer `clamp` was applied by the operation).
+fn output_modifiers(
+    out: &mut [u64; 64],
+    exec: u64,
+    res: Res,
+    omod: u32,
+    clamp: bool,
+    dx10: bool,
+    cx: &Ctx,
+) {
+    let mut lanes = exec;
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize & 63;
+        lanes &= lanes - 1;
+        let r = out[l];
+        out[l] = match res {
+            Res::F16 => out_mods16(r as u16, omod, clamp, dx10, cx.ctl16) as u64,
+            Res::PkF16 => {
+                let h = |x: u64| out_mods16(x as u16, omod, clamp, dx10, cx.ctl16) as u64;
+                h(r) | h(r >> 16) << 16
+            }
+            Res::F32 => fa::out_mods32(r as u32, omod, clamp, dx10, cx.ctl32) as u64,
+            Res::F64 => fa::out_mods64(r, omod, clamp, dx10, cx.ctl64),
+            Res::Int | Res::Mask => r,
+        };
+    }
+}
+
+/// Executes an operation over the whole wave.
+fn whole(o: WholeOp, inst: &Instruction, w: &mut Wave, c: &Class, locs: [Loc; 3], clamp: bool) {
+    match o {
+        WholeOp::Readfirstlane
+        | WholeOp::Readlane
+        | WholeOp::Writelane
+        | WholeOp::Permlane64
+        | WholeOp::Permlane16
+        | WholeOp::Permlanex16 => cross_lane::execute(o, inst, w, locs),
+        WholeOp::MqsadU32U8 => {
+            let src2 = match locs[2] {
+                Loc::Vgpr { reg, .. } => reg,
+                _ => 0,
+            };
+            let dwords = c.dwords;
+            sad::mqsad_u32_u8(w, inst.get(Field::Vdst), src2, clamp, |w, i, l| {
+                read(w, locs[i], l, dwords[i])
+            });
+        }
+        _ => movrel::execute(o, inst, w, locs[0]),
+    }
+}
+
+/// The operation of a VOPD component (table entry `v_dual_<name>`), worked out once.
+fn vopd_op(opcode: Opcode) -> Option<Op> {
+    static CACHE: OnceLock<Vec<Option<Op>>> = OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            rdna3_isa::table::INSTRUCTIONS
+                .iter()
+                .map(|d| {
+                    let base = d.name.strip_prefix("v_dual_")?;
+                    (d.format == Format::Vopd)
+                        .then(|| names::op_of(&format!("v_{base}")))
+                        .flatten()
+                })
+                .collect()
+        })
+        .get(opcode.0 as usize)
+        .copied()
+        .flatten()
+}
+
+/// One component of a VOPD instruction: its operation and where its operands live.
+struct Component {
+    op: Op,
+    vdst: u32,
+    src0: Loc,
+    /// The VGPR `vsrc1` (absent for `v_dual_mov_b32`).
+    vsrc1: Option<u32>,
+}
+
+fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ValuError> {
+    let opcode = if y {
+        inst.vopd_y().ok_or(ValuError::Unimplemented)?
+    } else {
+        inst.opcode
+    };
+    let op = vopd_op(opcode).ok_or(ValuError::Unimplemented)?;
+    let (vdst, src0, vsrc1) = if y {
+        (
+            inst.vopd_vdst_y(),
+            inst.get(Field::Src0Y),
+            inst.get(Field::Vsrc1Y),
+        )
+    } else {
+        (
+            inst.get(Field::Vdst),
+            inst.get(Field::Src0),
+            inst.get(Field::Vsrc1),
+        )
+    };
+    let src0 = if src0 >= 256 {
+        Loc::Vgpr {
+            reg: src0 - 256,
+            hi: false,
+        }
+    } else {
+        Loc::Uniform(w.ssrc32(src0, inst.literal) as u64)
+    };
+    let vsrc1 = opcode.def().operand(Field::Vsrc1).map(|_| vsrc1);
+    Ok(Component {
+        op,
+        vdst,
+        src0,
+        vsrc1,
+    })
+}
+
+/// Executes a VOPD instruction: both operations read their sources, for every lane in
+/// EXEC, before either writes (they issue together), as their e32 forms do (`v_dual_fmac`
+/// and `v_dual_dot2acc` accumulate into their destination, `v_dual_cndmask` selects by VCC,
+/// `fmaak`/`fmamk` take the literal K).
+pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    let parts = [component(inst, w, false)?, component(inst, w, true)?];
+    if parts.iter().any(|p| p.op.shape().rounds) && w.mode & 0xf != 0 {
+        return Err(ValuError::Unimplemented);
+    }
+    let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
+    let vcc = w.vcc();
+    let exec = w.exec();
+    let mut results = [[0u32; 64]; 2];
+    for (p, out) in parts.iter().zip(results.iter_mut()) {
+        let mut lanes = exec;
+        while lanes != 0 {
+            let l = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            let a = read(w, p.src0, l, 1);
+            let b = p.vsrc1.map_or(0, |r| w.vgpr(r, l) as u64);
+            let c = w.vgpr(p.vdst, l) as u64;
+            out[l as usize & 63] = p.op.eval([a, b, c], vcc >> l & 1 == 1, l, &cx).0 as u32;
+        }
+    }
+    for (p, out) in parts.iter().zip(results.iter()) {
+        let mut lanes = exec;
+        while lanes != 0 {
+            let l = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            w.set_vgpr(p.vdst, l, out[l as usize & 63]);
+        }
+    }
+    Ok(())
+}

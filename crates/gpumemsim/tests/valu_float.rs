@@ -1,0 +1,233 @@
+//! f32/f64 instructions beyond plain arithmetic, end to end: the transcendental unit, the
+//! cube-map operations, `v_mullit`, the DX9 zero rules, the division helpers (VCC as the
+//! scale flag), `v_fract`'s clamp, and the conversions to packed and normalised integers.
+//! Expected values are hand-derived from the pseudocode (or exact host arithmetic).
+
+mod common;
+
+use common::*;
+
+fn d(x: f64) -> [u32; 2] {
+    let b = x.to_bits();
+    [b as u32, (b >> 32) as u32]
+}
+
+#[test]
+fn transcendentals_execute_in_every_encoding() {
+    let dev = run(
+        "v_exp_f32 v10, v1\nv_log_f32_e64 v11, v2\nv_sin_f32 v12, v3\nv_cos_f32_e64 v13, -v3\n\
+         v_rcp_f32 v14, v2\nv_rsq_f32 v15, v2\nv_sqrt_f32 v16, v2\nv_rcp_iflag_f32 v17, v2\n\
+         v_exp_f32_e64 v18, v1 mul:2\nv_sqrt_f32_e64 v19, v4 clamp\ns_endpgm",
+        |d| set_lanes(d, [1, 2, 3, 4], |_| [f(-3.0), f(16.0), f(0.125), f(0.25)]),
+    );
+    let w = &dev.waves[0];
+    let want = [
+        f(0.125),
+        f(4.0),
+        f(std::f32::consts::FRAC_1_SQRT_2),
+        f(std::f32::consts::FRAC_1_SQRT_2),
+        f(0.0625),
+        f(0.25),
+        f(4.0),
+        f(0.0625),
+        f(0.25),
+        f(0.5),
+    ];
+    for (i, v) in want.iter().enumerate() {
+        assert_eq!(w.vgpr(10 + i as u32, 0), *v, "v{}", 10 + i);
+    }
+    // "Denormals are flushed" whatever MODE says: rcp of a denormal is +inf.
+    let dev = run("v_rcp_f32 v10, v1\nv_sin_f32 v11, v1\ns_endpgm", |d| {
+        d.waves[0].mode = mode(3, 3);
+        set_lanes(d, [1], |_| [0x0000_0100]);
+    });
+    assert_eq!(dev.waves[0].vgpr(10, 0), f(f32::INFINITY));
+    assert_ne!(dev.waves[0].vgpr(11, 0), 0, "sin keeps its denormal input");
+    // f64 reciprocal, square root and reciprocal square root.
+    let dev = run(
+        "v_rcp_f64 v[10:11], v[2:3]\nv_sqrt_f64 v[12:13], v[2:3]\nv_rsq_f64 v[14:15], v[2:3]\ns_endpgm",
+        |dv| set_lanes(dv, [2, 3], |_| d(4.0)),
+    );
+    let w = &dev.waves[0];
+    let get = |r: u32| f64::from_bits(w.vgpr(r, 0) as u64 | (w.vgpr(r + 1, 0) as u64) << 32);
+    assert_eq!((get(10), get(12), get(14)), (0.25, 2.0, 0.5));
+}
+
+#[test]
+fn cube_map_operations_follow_the_major_axis() {
+    // (x, y, z) per lane; expected (id, sc, tc, ma) from the pseudocode's branches.
+    let dirs: [([f32; 3], [f32; 4]); 6] = [
+        ([0.5, -0.25, -2.0], [5.0, -0.5, 0.25, -4.0]), // |z| major, z < 0
+        ([0.5, -0.25, 2.0], [4.0, 0.5, 0.25, 4.0]),    // |z| major, z >= 0
+        ([0.5, -3.0, 2.0], [3.0, 0.5, -2.0, -6.0]),    // |y| major, y < 0
+        ([0.5, 3.0, 2.0], [2.0, 0.5, 2.0, 6.0]),       // |y| major, y >= 0
+        ([-4.0, 3.0, 2.0], [1.0, 2.0, -3.0, -8.0]),    // |x| major, x < 0
+        ([4.0, 3.0, 2.0], [0.0, -2.0, -3.0, 8.0]),     // |x| major, x >= 0
+    ];
+    let dev = run(
+        "v_cubeid_f32 v10, v1, v2, v3\nv_cubesc_f32 v11, v1, v2, v3\n\
+         v_cubetc_f32 v12, v1, v2, v3\nv_cubema_f32 v13, v1, v2, v3\ns_endpgm",
+        |d| {
+            set_lanes(d, [1, 2, 3], |l| {
+                let [x, y, z] = dirs[l as usize % 6].0;
+                [f(x), f(y), f(z)]
+            })
+        },
+    );
+    for (l, (_, want)) in dirs.iter().enumerate() {
+        for (i, v) in want.iter().enumerate() {
+            assert_eq!(
+                dev.waves[0].vgpr(10 + i as u32, l as u32),
+                f(*v),
+                "lane {l} op {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn mullit_and_the_dx9_zero_rules() {
+    // v_mullit: -MAX_FLOAT when S1 is -MAX_FLOAT/-inf/NaN or S2 <= 0 or NaN, else S0 × S1.
+    let cases: [([f32; 3], f32); 5] = [
+        ([2.0, 3.0, 1.0], 6.0),
+        ([2.0, 3.0, 0.0], -f32::MAX),
+        ([2.0, f32::NEG_INFINITY, 1.0], -f32::MAX),
+        ([2.0, 3.0, f32::NAN], -f32::MAX),
+        ([f32::INFINITY, 0.0, 1.0], f32::NAN),
+    ];
+    let dev = run("v_mullit_f32 v10, v1, v2, v3\ns_endpgm", |d| {
+        set_lanes(d, [1, 2, 3], |l| {
+            let [a, b, c] = cases[l as usize % 5].0;
+            [f(a), f(b), f(c)]
+        })
+    });
+    for (l, (_, want)) in cases.iter().enumerate() {
+        let got = dev.waves[0].vgpr(10, l as u32);
+        if want.is_nan() {
+            assert_eq!(got, 0x7fc0_0000, "inf × 0 is the canonical NaN");
+        } else {
+            assert_eq!(got, f(*want), "lane {l}");
+        }
+    }
+    // DX9: 0 × anything adds nothing — fma_dx9 gives S2, fmac_dx9 keeps the accumulator,
+    // mul_dx9 gives +0 — even for ∞ and NaN factors.
+    let dev = run(
+        "v_fma_dx9_zero_f32 v10, v1, v2, v3\nv_fmac_dx9_zero_f32 v11, v1, v2\n\
+         v_mul_dx9_zero_f32 v12, v1, v2\nv_fma_dx9_zero_f32 v13, v4, v4, v3\ns_endpgm",
+        |d| {
+            set_lanes(d, [1, 2, 3, 4, 11], |_| {
+                [0, f(f32::INFINITY), f(-7.0), f(1.5), f(5.0)]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    assert_eq!(w.vgpr(10, 0), f(-7.0));
+    assert_eq!(w.vgpr(11, 0), f(5.0));
+    assert_eq!(w.vgpr(12, 0), 0);
+    assert_eq!(
+        w.vgpr(13, 0),
+        f(1.5f32.mul_add(1.5, -7.0)),
+        "no zero: a fused fma"
+    );
+}
+
+#[test]
+fn division_helpers_read_vcc_as_the_scale_flag() {
+    // div_fmas scales by 2^32 in lanes whose VCC bit is set, in its VOP3 encoding too.
+    let dev = run(
+        "s_mov_b32 vcc_lo, 0xaaaaaaaa\nv_div_fmas_f32 v10, v1, v2, v3\n\
+         v_div_fixup_f32 v11, v4, v2, v1\nv_div_fixup_f32 v12, v4, v5, v5\ns_endpgm",
+        |d| {
+            set_lanes(d, [1, 2, 3, 4, 5], |_| {
+                [f(1.5), f(-2.0), f(0.25), f(0.75), 0]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    for l in 0..32 {
+        let want = if l % 2 == 1 {
+            -2.75 * 2f32.powi(32)
+        } else {
+            -2.75
+        };
+        assert_eq!(w.vgpr(10, l), f(want), "lane {l}");
+        // fixup(q = 0.75, den = -2, num = 1.5): the quotient's sign, |q|.
+        assert_eq!(w.vgpr(11, l), f(-0.75));
+        assert_eq!(w.vgpr(12, l), 0xffc0_0000, "0/0");
+    }
+    let dev = run(
+        "s_mov_b32 vcc_lo, 1\nv_div_fmas_f64 v[10:11], v[2:3], v[4:5], v[6:7]\n\
+         v_div_fixup_f64 v[12:13], v[2:3], v[8:9], v[4:5]\ns_endpgm",
+        |dv| {
+            set_lanes(dv, [2, 3, 4, 5, 6, 7, 8, 9], |_| {
+                let [a, b, c, e] = [d(1.5), d(2.0), d(0.25), d(0.0)];
+                [a[0], a[1], b[0], b[1], c[0], c[1], e[0], e[1]]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    let get = |r: u32, l: u32| w.vgpr(r, l) as u64 | (w.vgpr(r + 1, l) as u64) << 32;
+    assert_eq!(get(10, 0), (3.25 * 2f64.powi(64)).to_bits());
+    assert_eq!(get(10, 1), 3.25f64.to_bits());
+    assert_eq!(get(12, 0), f64::INFINITY.to_bits(), "2/+0");
+}
+
+#[test]
+fn fract_is_clamped_below_one() {
+    // x - floor(x) for x = -2^-30 is 1 - 2^-30, which rounds to 1.0 in f32: clamped to
+    // 0x3f7fffff (ISA notes: "result clamped to 0x3f7fffff").
+    let dev = run(
+        "v_fract_f32 v10, v1\nv_fract_f32 v11, v2\nv_fract_f64 v[12:13], v[4:5]\ns_endpgm",
+        |dv| {
+            set_lanes(dv, [1, 2, 4, 5], |_| {
+                let x = d(-(2f64.powi(-60)));
+                [f(-(2f32.powi(-30))), f(-1.25), x[0], x[1]]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    assert_eq!(w.vgpr(10, 0), 0x3f7f_ffff);
+    assert_eq!(w.vgpr(11, 0), f(0.75));
+    assert_eq!(
+        w.vgpr(12, 0) as u64 | (w.vgpr(13, 0) as u64) << 32,
+        0x3fef_ffff_ffff_ffff
+    );
+}
+
+#[test]
+fn conversions_to_packed_and_normalised_integers() {
+    let dev = run(
+        "v_cvt_pk_i16_f32 v10, v1, v2\nv_cvt_pk_u16_f32 v11, v1, v2\n\
+         v_cvt_pk_norm_i16_f32 v12, v3, v4\nv_cvt_pk_norm_u16_f32 v13, v3, v4\n\
+         v_cvt_off_f32_i4 v14, v5\nv_cvt_pk_rtz_f16_f32_e64 v15, v6, v7 clamp\ns_endpgm",
+        |d| {
+            set_lanes(d, [1, 2, 3, 4, 5, 6, 7], |l| {
+                [
+                    f(-40000.5),
+                    f(1234.9),
+                    f(0.5),
+                    f(-0.25),
+                    l,
+                    f(-3.0),
+                    f(0.3333),
+                ]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    // Truncate and saturate: -40000.5 → i16 -32768 / u16 0; 1234.9 → 1234.
+    assert_eq!(w.vgpr(10, 0), 1234 << 16 | 0x8000);
+    assert_eq!(w.vgpr(11, 0), 1234 << 16);
+    // snorm: 0.5 × 32767 = 16383.5 → 16384 (even); -0.25 × 32767 = -8191.75 → -8192.
+    assert_eq!(w.vgpr(12, 0), ((-8192i16) as u16 as u32) << 16 | 16384);
+    // unorm: 0.5 × 65535 = 32767.5 → 32768; -0.25 → 0.
+    assert_eq!(w.vgpr(13, 0), 32768);
+    // The signed 4-bit table: 0..7 → n/16, 8..15 → (n - 16)/16.
+    for l in 0..32u32 {
+        let n = (l & 15) as i32;
+        let n = if n >= 8 { n - 16 } else { n };
+        assert_eq!(w.vgpr(14, l), f(n as f32 / 16.0), "lane {l}");
+    }
+    // rtz then clamp on each half: -3 → 0, 0.3333 → 0.33325195 (toward zero).
+    assert_eq!(w.vgpr(15, 0), 0x3555 << 16);
+}
