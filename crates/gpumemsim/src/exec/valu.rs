@@ -1109,6 +1109,11 @@ fn get_mask(w: &Wave, code: u32) -> u64 {
 
 /// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC.
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    // DPP16/DPP8 forms (src0 = 250/233/234 with a DPP dword) read source 0 across lanes:
+    // not modelled yet, so they stop the run rather than read src0 as a constant.
+    if inst.dpp_kind().is_some() {
+        return Err(ValuError::Unimplemented);
+    }
     let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
     let op = c.op;
     if op.rounds() && w.mode & 0xf != 0 {
