@@ -250,10 +250,45 @@ fn accept_rules(d: &InstrDef) -> Accept {
             if d.flags.has(Flags::FAKE16) && d.operand(Field::Vdst).is_some() =>
         {
             a.must_zero |= field_mask(f, Field::Vdst) & !(field_mask(f, Field::Vdst) >> 1);
+            // `v_ldexp_f16`'s exponent (vsrc1) in v128-v255 is rejected too (survey_dpp.py
+            // probe `vsrc1_v200`; other fake16 sources decode with a comment).
+            if d.name == "v_ldexp_f16_e32" {
+                a.must_zero |= 1 << 16;
+            }
         }
         _ => {}
     }
     a
+}
+
+/// A VOP3P register operand of `n` registers that llvm-mc-19 decodes: a VGPR range that ends
+/// by v255; a scalar register range that fits once aligned (SGPRs below 106, TTMPs below
+/// 124; 2 or 4 registers apart), `vcc`, `exec`, `null`; a constant, `src_*` or the literal.
+/// (WMMA's matrices; checked on the disassembler tool's probes, survey_dpp.py.)
+fn vop3p_reg_ok(code: u32, n: u32) -> bool {
+    let align = n.min(4);
+    match code {
+        256.. => code - 256 + n <= 256,
+        0..=105 => (code & !(align - 1)) + n <= 106,
+        108..=123 => ((code - 108) & !(align - 1)) + n <= 16,
+        106 | 124 | 126 => true,
+        107 | 125 | 127 => false,
+        _ => true,
+    }
+}
+
+/// VOP3P operands with more than one register (WMMA): the destination and the matrix
+/// sources must name registers that exist (see [`vop3p_reg_ok`]).
+fn vop3p_regs_ok(d: &InstrDef, word: u64) -> bool {
+    d.operands.iter().all(|o| {
+        let p = positions()[Format::Vop3p.index()][o.field as usize];
+        let v = p.read(word);
+        match o.kind {
+            Kind::V(n) if n > 1 => v + n as u32 <= 256,
+            Kind::WmmaAB(n) | Kind::WmmaC(n) => vop3p_reg_ok(v, n as u32),
+            _ => true,
+        }
+    })
 }
 
 fn accept(op: Opcode) -> &'static Accept {
@@ -581,6 +616,9 @@ impl Instruction {
                 }
                 inst.dpp = dword;
                 end += 4;
+            }
+            if format == Format::Vop3p && !vop3p_regs_ok(d, word) {
+                return Err(DecodeError::Invalid);
             }
             if matches!(format, Format::Vop3 | Format::Vop3p) {
                 // Source codes 209-234, 249, 250 and 254 name nothing a VOP3 source can be

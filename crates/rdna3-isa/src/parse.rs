@@ -760,8 +760,8 @@ fn operand(
             inst.set(field, code);
         }
         Kind::WmmaAB(n) | Kind::WmmaC(n) => {
-            // A range of exactly `n` VGPRs (no alignment needed); C also an inline constant
-            // or `src_scc` (an SGPR or a literal llvm-mc-19 refuses).
+            // A range of exactly `n` VGPRs (no alignment needed); C also an inline constant,
+            // `null` or a `src_*` register (an SGPR or a literal llvm-mc-19 refuses).
             let save = c.save();
             if let Some(RegRef::V { first, count }) = reg(c) {
                 if count != n as u32 {
@@ -775,7 +775,7 @@ fn operand(
                 return err(col, INVALID_OPERAND);
             }
             let (code, lit) = ssrc(c, 2, false)?;
-            if lit.is_some() || !matches!(code, 128..=208 | 240..=248 | 253) {
+            if lit.is_some() || !matches!(code, SGPR_NULL | 128..=208 | 235..=248 | 253) {
                 return err(col, INVALID_OPERAND);
             }
             inst.set(field, code);

@@ -229,10 +229,21 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         }
         Kind::VSrc(n, ty) if matches!(d.format, Format::Vop3 | Format::Vop3p) => {
             let i = field.source_index();
+            let mix_dpp_src1 =
+                d.flags.has(Flags::MIX) && i == 1 && v < 256 && inst.dpp_kind().is_some();
+            // (llvm-mc-19 prints such a constant by the 32-bit rules.)
+            let ty = if mix_dpp_src1 { SrcTy::B32 } else { ty };
             let mut text = vsrc_text(inst, v, n, ty);
-            if d.format == Format::Vop3p && i == 1 && v < 256 && inst.dpp_kind().is_some() {
-                // VOP3P DPP: src1 is a VGPR (llvm-mc-19 marks anything else).
-                text.push_str("/*Invalid register, operand has 'VGPR_32' register class*/");
+            if mix_dpp_src1 {
+                // `v_fma_mix*` DPP: src1 is a VGPR; llvm-mc-19 marks scalar registers and
+                // constants (not `null` and the `src_*` registers).
+                match v {
+                    0..=123 | 125..=127 => {
+                        text.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
+                    }
+                    128..=208 | 240..=248 | SRC_LITERAL => text.push_str("/*Invalid immediate*/"),
+                    _ => {}
+                }
             }
             let (neg, abs) = source_mod_bits(inst, i);
             apply_mods(text, v, source_mods_of(inst, i), neg, abs)
@@ -336,32 +347,36 @@ fn apply_mods(text: String, code: u32, mods: SrcMods, neg: bool, abs: bool) -> S
     }
 }
 
-/// A WMMA matrix operand: a VGPR range; C also an inline constant (printed as an f64 one)
-/// or `src_scc`.
+/// A WMMA matrix operand: a VGPR range; C also an inline constant (printed as an f64 one).
+/// Scalar registers llvm-mc-19 prints with a comment (A/B also constants); `null` and the
+/// `src_*` registers plain.
 /// Anything else llvm-mc-19 prints with a comment (and will not assemble).
 fn wmma_text(inst: &Instruction, v: u32, n: u8, c: bool) -> String {
     match v {
         256.. => vreg_name(v - 256, n),
         128..=208 | 240..=248 if c => vsrc_text(inst, v, 2, SrcTy::F64),
         SRC_LITERAL if c => vsrc_text(inst, v, 2, SrcTy::F64),
-        253 if c => "src_scc".into(),
         128..=208 | 240..=248 | SRC_LITERAL => {
             format!("{}/*Invalid immediate*/", vsrc_text(inst, v, 1, SrcTy::B32))
         }
         SGPR_NULL => "null".into(),
-        _ => {
+        0..=127 => {
+            // A scalar range, aligned down as llvm-mc-19 prints it (the decoder refuses the
+            // ranges that do not exist).
+            let align = (n as u32).min(4);
             let name = match v {
-                106 => "vcc".to_string(),
-                126 => "exec".to_string(),
-                _ => sreg_name(v, n)
-                    .or_else(|| ssrc_name(v, 1))
-                    .unwrap_or_else(|| format!("<invalid source code {v}>")),
-            };
+                106 => Some("vcc".to_string()),
+                126 => Some("exec".to_string()),
+                108..=123 => sreg_name(108 + ((v - 108) & !(align - 1)), n),
+                _ => sreg_name(v & !(align - 1), n),
+            }
+            .unwrap_or_else(|| format!("<invalid register code {v}>"));
             format!(
                 "{name}/*Invalid register, operand has 'VReg_{}' register class*/",
                 32 * n as u32
             )
         }
+        _ => ssrc_name(v, 1).unwrap_or_else(|| format!("<invalid source code {v}>")),
     }
 }
 
@@ -452,6 +467,13 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
             format!("0x{:x}", F16_CONSTANTS[(v - 240) as usize])
         }
         SrcTy::F64 | SrcTy::B64 => {
+            // A 64-bit SGPR or TTMP pair ignores the low bit of its number
+            // (tools/VOP3_NOTES.md: `s1` prints as `s[0:1]`).
+            let v = if matches!(v, 0..=105 | 108..=123) {
+                v & !1
+            } else {
+                v
+            };
             ssrc_name(v, 2).unwrap_or_else(|| format!("<invalid source code {v}>"))
         }
         _ => ssrc_name(v, n).unwrap_or_else(|| format!("<invalid source code {v}>")),
