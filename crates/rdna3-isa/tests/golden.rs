@@ -282,3 +282,23 @@ fn dpp_vop3p_and_op_sel_assembly_matches_llvm_mc() {
     // promotions, VOP3P modifier lists and sources, WMMA, op_sel lists, errors.
     asm_golden("dpp_vop3p_asm.txt");
 }
+
+#[test]
+fn dpp_vop3p_decoder_only_words_disassemble_to_llvm_mc_19_text() {
+    // tools/survey_dpp.py --golden: words whose text llvm-mc-19 prints but will not assemble
+    // back, or rejects (WMMA matrices in scalar registers, ranges past v255, DPP words with
+    // ignored bits or invalid controls, 16-bit sources in v128+, DPP selectors without their
+    // dword, ...).
+    let rows = golden("dpp_vop3p_disasm.txt");
+    let mut fails = Vec::new();
+    for r in &rows {
+        let mut got = disasm_text(&bytes_of(&r[0]));
+        if got.starts_with("<decoded") {
+            got = "<invalid>".into();
+        }
+        if norm(&got) != norm(&r[1]) {
+            fails.push(format!("{}\n   llvm: {}\n   ours: {}", r[0], r[1], got));
+        }
+    }
+    report("dpp_vop3p_disasm.txt", rows.len(), &fails);
+}
