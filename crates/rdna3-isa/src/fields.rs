@@ -104,7 +104,8 @@ pub enum Field {
     /// bit 0 of the X destination, [`Field::Vdst`]).
     VdstY,
     /// VOP3P: negate the low-half operand of each source (bit `i` = source `i`); in
-    /// `v_fma_mix*` negate source `i` (printed `-x`).
+    /// `v_fma_mix*` negate source `i` (printed `-x`); in `v_dot4_i32_iu8`, `v_dot8_i32_iu4`
+    /// and the integer WMMA, bits 0/1 say A/B are signed (`tools/DPP_VOP3P_NOTES.md` §6.3).
     NegLo,
     /// VOP3P: negate the high-half operand of each source (bit `i` = source `i`); in
     /// `v_fma_mix*` take the absolute value of source `i` (printed `|x|`).

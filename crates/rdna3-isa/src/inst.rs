@@ -424,8 +424,15 @@ impl Instruction {
     }
 
     /// Everything the DPP form says, decoded (`None` when the instruction is not a DPP form).
+    /// `neg`/`abs` are the e32 DPP16 source modifiers; in a VOP3/VOP3P form, whose word has
+    /// its own, they are 0 (the dword's bits 20-23 are unused there).
     pub fn dpp(&self) -> Option<Dpp> {
         let kind = self.dpp_kind()?;
+        let e32 = matches!(
+            self.def().format,
+            Format::Vop1 | Format::Vop2 | Format::Vopc
+        );
+        let e32_mod = |f: Field| if e32 { self.get(f) } else { 0 };
         Some(match kind {
             DppKind::Dpp16 => Dpp {
                 kind,
@@ -436,8 +443,8 @@ impl Instruction {
                 bank_mask: self.get(Field::BankMask),
                 bound_ctrl: self.get(Field::BoundCtrl) == 1,
                 fi: self.get(Field::Fi) == 1,
-                neg: self.get(Field::DppNeg),
-                abs: self.get(Field::DppAbs),
+                neg: e32_mod(Field::DppNeg),
+                abs: e32_mod(Field::DppAbs),
             },
             DppKind::Dpp8 => Dpp {
                 kind,
@@ -639,5 +646,101 @@ impl Instruction {
             return Ok((inst, end + 4));
         }
         Ok((inst, end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dpp::DppControl;
+
+    fn decode(bytes: &[u8]) -> Instruction {
+        let (inst, size) = Instruction::decode(bytes).expect("decodes");
+        assert_eq!(size, bytes.len());
+        inst
+    }
+
+    #[test]
+    fn an_e32_dpp16_word_exposes_its_control_masks_and_modifiers() {
+        // tools/DPP_VOP3P_NOTES.md §1.2: v_add_f32_dpp v40, -|v10|, v20 quad_perm:[3,2,1,0]
+        // row_mask:0x5 bank_mask:0xa bound_ctrl:1 fi:1 (dword bits 18-21 set).
+        let inst = decode(&[0xfa, 0x28, 0x50, 0x06, 0x0a, 0x1b, 0x3c, 0x5a]);
+        assert_eq!(inst.mnemonic(), "v_add_f32_dpp");
+        assert_eq!(inst.get(Field::Src0), 250);
+        assert_eq!(inst.get(Field::Vsrc1), 20);
+        assert_eq!(inst.get(Field::DppSrc0), 10);
+        assert_eq!(inst.get(Field::DppCtrl), 0x1b);
+        assert_eq!(
+            (inst.get(Field::RowMask), inst.get(Field::BankMask)),
+            (5, 0xa)
+        );
+        assert_eq!((inst.get(Field::BoundCtrl), inst.get(Field::Fi)), (1, 1));
+        assert_eq!((inst.get(Field::DppNeg), inst.get(Field::DppAbs)), (1, 1));
+        let d = inst.dpp().expect("a DPP form");
+        assert_eq!(d.kind, DppKind::Dpp16);
+        assert_eq!(d.ctrl, Some(DppControl::QuadPerm([3, 2, 1, 0])));
+        assert_eq!((d.src0, d.row_mask, d.bank_mask), (10, 5, 0xa));
+        assert!(d.bound_ctrl && d.fi);
+        assert_eq!((d.neg, d.abs), (1, 1));
+    }
+
+    #[test]
+    fn a_dpp8_word_takes_fi_from_src0() {
+        // §1.3: v_add_f32_dpp v40, v10, v20 dpp8:[3,1,4,1,5,2,6,5] fi:1 (src0 = 234).
+        let mut inst = decode(&[0xea, 0x28, 0x50, 0x06, 0x0a, 0x0b, 0x53, 0xb9]);
+        let d = inst.dpp().expect("a DPP form");
+        assert_eq!((d.kind, d.src0, d.fi), (DppKind::Dpp8, 10, true));
+        assert_eq!(d.sel, [3, 1, 4, 1, 5, 2, 6, 5]);
+        assert_eq!(d.ctrl, None);
+        assert_eq!(inst.get(Field::Dpp8Sel), 0xb9530b);
+        assert_eq!(inst.get(Field::DppCtrl), 0, "DPP8 has no control field");
+        inst.set(Field::Fi, 0);
+        assert_eq!(inst.get(Field::Src0), 233);
+        assert_eq!(inst.encode()[0], 0xe9);
+        assert_eq!(inst.dpp().map(|d| d.sel), Some([3, 1, 4, 1, 5, 2, 6, 5]));
+    }
+
+    #[test]
+    fn a_vop3_dpp_word_keeps_the_unused_dword_bits_but_reports_no_e32_modifiers() {
+        // §1.4: dword bits 20-23 set in v_fma_f32_e64_dpp are ignored (and kept).
+        let bytes = [
+            0x28, 0x00, 0x13, 0xd6, 0xfa, 0x28, 0x7a, 0x04, 0x0a, 0x1b, 0xf0, 0x5a,
+        ];
+        let inst = decode(&bytes);
+        assert_eq!(inst.mnemonic(), "v_fma_f32_e64_dpp");
+        assert_eq!(inst.encode(), bytes);
+        assert_eq!(inst.get(Field::DppNeg), 3, "the raw bits are kept");
+        let d = inst.dpp().expect("a DPP form");
+        assert_eq!((d.neg, d.abs), (0, 0));
+        assert_eq!(inst.get(Field::Src1), 256 + 20);
+    }
+
+    #[test]
+    fn vop3p_op_sel_hi_reads_and_writes_both_pieces() {
+        // §1.5: v_pk_fma_f16 op_sel_hi:[0,1,1] clears bit 59 only.
+        let mut inst = decode(&[0x28, 0x40, 0x0e, 0xcc, 0x0a, 0x29, 0x7a, 0x14]);
+        assert_eq!(inst.get(Field::OpSelHi), 0b110);
+        inst.set(Field::OpSelHi, 0b011);
+        assert_eq!(inst.word() >> 59 & 3, 3);
+        assert_eq!(inst.word() >> 14 & 1, 0);
+        assert_eq!(inst.get(Field::OpSelHi), 0b011);
+        inst.set(Field::NegLo, 0b100);
+        inst.set(Field::NegHi, 0b001);
+        assert_eq!((inst.word() >> 61, inst.word() >> 8 & 7), (0b100, 0b001));
+    }
+
+    #[test]
+    fn dpp_fields_read_zero_and_ignore_writes_outside_dpp_forms() {
+        let mut inst = decode(&[0x01, 0x05, 0x00, 0x06]); // v_add_f32_e32 v0, v1, v2
+        inst.set(Field::DppCtrl, 0x101);
+        assert_eq!(inst.get(Field::DppCtrl), 0);
+        assert_eq!(inst.dpp(), None);
+        assert_eq!(inst.encode(), [0x01, 0x05, 0x00, 0x06]);
+        // Selecting DPP16 makes the dword appear; leaving it drops the dword again.
+        inst.set(Field::Src0, 250);
+        inst.set(Field::DppCtrl, 0x101);
+        assert_eq!(inst.size(), 8);
+        inst.set(Field::Src0, 257);
+        assert_eq!((inst.size(), inst.dpp_dword()), (4, 0));
     }
 }
