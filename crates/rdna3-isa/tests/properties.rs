@@ -170,6 +170,9 @@ proptest! {
         "ds_add_u32", "s_waitcnt", "global_load_b32", "s_mov_b64", "v1", "v[2:3]", "s[4:7]", ",", " ", "offset:",
         "-", "0x", "65535", "4294967296", "99999999999999999999", "(", ")", "[", "]", "{", "}", ":", "hwreg(", "sendmsg(",
         "swizzle(", "format:[", "vmcnt(", "|", "&", "\"", "1.5", "attr99.q", "off", "null", "gds", "glc",
+        "v_mov_b32_dpp", "v_add_f32", "v_fma_f32_e64_dpp", "v_pk_fma_f16", "v_fma_mix_f32", "v_add_nc_u16",
+        "v_wmma_f32_16x16x16_f16", "v[0:7]", "row_shl:", "quad_perm:[", "dpp8:[", "row_mask:", "bound_ctrl:",
+        "fi:", "op_sel:[", "op_sel_hi:[", "neg_lo:[", "sext(", "row_mirror", "0,1", "7]", "vcc_lo",
     ]), 0..12)) {
         let _ = parse_instruction(&parts.concat());
     }
