@@ -4,8 +4,11 @@
 Research aid for adding these formats to crates/rdna3-isa; standard library only.
 
   python3 tools/survey_dpp.py              > /tmp/dpp.json   JSON survey (about 20 s)
-  python3 tools/survey_dpp.py --golden     writes tools/out/dpp_golden.txt and tools/out/vop3p_golden.txt
-                                           (about 15 s; prints the counts as JSON)
+  python3 tools/survey_dpp.py --golden     writes tests/golden/dpp.txt, vop3p.txt, vop3_opsel.txt (words
+                                           that round-trip through llvm-mc-19), dpp_vop3p_asm.txt
+                                           (assembler inputs) and dpp_vop3p_disasm.txt (decoder-only
+                                           words), read by crates/rdna3-isa/tests/golden.rs
+                                           (about 30 s; prints the counts as JSON)
   python3 tools/survey_dpp.py --examples   the lines quoted in tools/DPP_VOP3P_NOTES.md
 
 Encodings (the survey re-derives every field from single-bit flips; see "layout" in the JSON):
@@ -1066,30 +1069,229 @@ def roundtrip_filter(words):
             keep.append((w, t, fam))
     return keep, drop, samples
 
+# VOP3 instructions whose op_sel / sext / ignored modifiers the table describes (the op_sel
+# forms of the 16-bit VOP3 instructions and the sext() sources, tools/VOP3_NOTES.md): read
+# off crates/rdna3-isa/src/table.rs, so that the golden covers exactly those rows.
+TABLE_ROW = re.compile(r'InstrDef::new\(Vop3, 0x([0-9a-f]+), "(\w+)", &\[(.*?)\], (Flags::[^\n]*)\),\n')
+
+def table_opsel_rows():
+    path = os.path.join(os.path.dirname(HERE), 'crates/rdna3-isa/src/table.rs')
+    rows = []
+    for m in TABLE_ROW.finditer(open(path).read()):
+        flags = set(re.findall(r'Flags::(\w+)', m.group(4)))
+        if not flags & {'OP_SEL', 'SEXT'}:
+            continue
+        ops = re.findall(r'O::new\((\w+), (\w+)(?:\(([\w, ]+)\))?\)', m.group(3))
+        rows.append((int(m.group(1), 16), m.group(2), ops, flags))
+    return rows
+
+def opsel_golden_words(rng):
+    """Random VOP3 words of the op_sel/sext rows: op_sel, the neg/abs bits each source takes,
+    clamp/omod where taken, VGPR/SGPR/constant/literal sources; plus wild words."""
+    words = []
+    lits = [0x12345678, 0x3c00, 0x3f800000, 0x40, 0xffffffef, 0x1234, 0x3118]
+    for op, name, ops, flags in table_opsel_rows():
+        fields = {f: (k, a) for f, k, a in ops}
+        srcs = [f for f in ('Src0', 'Src1', 'Src2') if f in fields]
+        for i in range(40):
+            k = dict(vdst=rng.randrange(255), b8=0, clamp=0, omod=0, neg=0)
+            lit = None
+            for f in srcs:
+                kind, args = fields[f]
+                x = rng.random()
+                if kind == 'Ssrc':
+                    code = rng.choice([rng.randrange(106), 106, 124, 125, 129, 193, 242])
+                elif 'VgprOnly' in args or x < 0.5:
+                    code = V + rng.randrange(256)
+                elif x < 0.65:
+                    code = rng.choice([rng.randrange(106), 106, 124, 125, 253])
+                elif x < 0.85:
+                    code = rng.choice([128, 129, 192, 193, 208, 240, 242, 247, 248])
+                else:
+                    code = LIT
+                    lit = rng.choice(lits) if lit is None else lit
+                k[f.lower()] = code
+            negabs = [i for i, f in enumerate(srcs) if 'VOP3_NEG_ABS%d' % i in flags]
+            sext = [i for i, f in enumerate(srcs) if 'SEXT' in flags and i not in negabs]
+            k['neg'] = sum(1 << j for j in negabs + sext if rng.random() < 0.3)
+            absb = sum(1 << j for j in negabs if rng.random() < 0.3)
+            opsel = rng.randrange(16) if 'OP_SEL' in flags and rng.random() < 0.8 else 0
+            k['b8'] = absb | opsel << 3
+            if 'VOP3_CLAMP' in flags:
+                k['clamp'] = int(rng.random() < 0.3)
+            if 'VOP3_OMOD' in flags:
+                k['omod'] = rng.choice([0, 0, 1, 2, 3])
+            words.append((vop3(op, lit=lit, **k), 'vop3 op_sel'))
+        for i in range(4):      # wild words
+            k = dict(vdst=rng.randrange(256), b8=rng.randrange(128), clamp=rng.randrange(2), omod=rng.randrange(4),
+                     neg=rng.randrange(8), src0=rng.randrange(512), src1=rng.randrange(512), src2=rng.randrange(512))
+            lit = rng.getrandbits(32) if LIT in (k['src0'], k['src1'], k['src2']) else None
+            words.append((vop3(op, lit=lit, **k), 'wild vop3 op_sel'))
+    return words
+
+# Assembler inputs for the op_sel forms and the sext() sources (tools/VOP3_NOTES.md §op_sel):
+# list lengths, entries the instruction has no bit for, order, errors.
+OPSEL_ASM_PROBES = [
+    'v_add_nc_u16 v0, v1, v2 op_sel:[0,0,1]', 'v_add_nc_u16 v0, v1, v2 op_sel:[0,0,0,1]', 'v_add_nc_u16 v0, v1, v2 op_sel:[0,0,1,0]',
+    'v_add_nc_u16 v0, v1, v2 op_sel:[1]', 'v_add_nc_u16 v0, v1, v2 op_sel:[1,1,1,1,1]', 'v_add_nc_u16 v0, v1, v2 op_sel:[2,0,0]',
+    'v_add_nc_u16 v0, v1, v2 op_sel:[]', 'v_add_nc_u16 v0, v1, v2 op_sel:1', 'v_add_nc_u16_e64 v0, v1, v2 op_sel:[1,0,0]',
+    'v_add_nc_u16 v0, v1, v2 op_sel:[0,0,1] clamp', 'v_add_nc_u16 v0, v1, v2 clamp op_sel:[0,0,1]',
+    'v_add_nc_u16 v0, v1, v2 op_sel:[0,0,1] op_sel:[0,0,1]', 'v_add_nc_u16 v0, -v1, v2', 'v_add_nc_u16 v0, sext(v1), v2',
+    'v_sub_nc_i16 v0, 0x1234, v2 op_sel:[0,1,1]', 'v_add_nc_i16 v0, s1, 1.0 op_sel:[1,0,0]',
+    'v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,0]', 'v_fma_f16 v0, v1, v2, v3 op_sel:[0,0,0,1]', 'v_fma_f16 v0, v1, v2, v3 op_sel:[1,1]',
+    'v_fma_f16 v0, -|v1|, -v2, |v3| op_sel:[1,1,1,1] clamp mul:2', 'v_fma_f16 v0, v1, v2, v3 clamp op_sel:[1,0,0,0]',
+    'v_fma_f16 v0, v1, v2, v3 mul:2 clamp', 'v_fma_f16 v0, 0x1234, v2, 1.0 op_sel:[1,0,0,0]',
+    'v_fmac_f16_e64 v0, v1, v2 op_sel:[0,0,0,1]', 'v_fmac_f16_e64 v0, v1, v2 op_sel:[1,1]', 'v_fmac_f16_e64 v0, -v1, |v2| op_sel:[1,0,0,1] clamp div:2',
+    'v_dot2_f16_f16 v0, v1, v2, v3 op_sel:[0,0,1,1]', 'v_dot2_f16_f16 v0, v1, v2, v3 op_sel:[0,1,0,0]', 'v_dot2_f16_f16 v0, v1, v2, v3 op_sel:[0,0,1]',
+    'v_dot2_bf16_bf16 v0, v1, v2, v3 op_sel:[0,0,0,1]', 'v_dot2_bf16_bf16 v0, -v1, v2, |v3|',
+    'v_permlane16_b32 v0, v1, s2, s3 op_sel:[1,1]', 'v_permlane16_b32 v0, v1, s2, s3 op_sel:[1,1,1]',
+    'v_permlane16_b32 v0, v1, s2, s3 op_sel:[1,1,0,0]', 'v_permlane16_b32 v0, v1, s2, s3 op_sel:[1]', 'v_permlanex16_b32 v0, v1, m0, 1 op_sel:[0,1]',
+    'v_cvt_f16_f32_e64 v0, v1 op_sel:[0,1]', 'v_cvt_f16_f32 v0, v1 op_sel:[0,1]', 'v_add_f16_e64 v0, v1, v2 op_sel:[0,0,1]',
+    'v_mad_u32_u16 v0, v1, v2, v3 op_sel:[1,1,1,1]', 'v_mad_u16 v0, v1, v2, v3 op_sel:[1,0,1,0] clamp', 'v_mad_i32_i16 v0, v1, s2, 1 op_sel:[0,1,0,0]',
+    'v_min3_i16 v0, v1, v2, v3 op_sel:[0,0,0,1]', 'v_med3_f16 v0, -v1, v2, v3 op_sel:[0,0,1,0] div:2', 'v_max3_u16 v0, v1, v2, v3',
+    'v_div_fixup_f16 v0, v1, v2, v3 op_sel:[1,0,0,1]', 'v_pack_b32_f16 v0, v1, v2 op_sel:[1,1,0]', 'v_pack_b32_f16 v0, -v1, |v2| op_sel:[0,0,1]',
+    'v_cvt_pk_norm_i16_f16 v0, v1, v2 op_sel:[1,0,0]', 'v_cvt_pk_norm_u16_f16 v0, v1, v2 op_sel:[0,1,1]',
+    'v_ldexp_f32 v0, v1, sext(v2)', 'v_ldexp_f32 v0, -v1, sext(1)', 'v_ldexp_f32 v0, v1, -v2', 'v_ldexp_f32 v0, |v1|, v2 clamp mul:4',
+    'v_ldexp_f64 v[0:1], v[2:3], sext(v4)', 'v_trig_preop_f64 v[0:1], -v[2:3], sext(s4) div:2',
+    'v_cvt_pk_u8_f32 v0, v1, sext(v2), sext(v3)', 'v_cvt_pk_u8_f32 v0, -v1, v2, sext(v3) clamp',
+    'v_add_nc_u16_e64_dpp v5, sext(v1), v2 row_shl:1', 'v_add_nc_u16 v5, sext(v1), v2 row_shl:1',
+    'v_mad_u32_u16 v5, v1, v2, sext(v3) row_shl:1', 'v_ldexp_f16 v5, v1, sext(v2) row_shl:1', 'v_ldexp_f16_e64 v5, v1, -v2 row_shl:1',
+    'v_mov_b16 v5.l, sext(v1.l) row_shl:1', 'v_add_nc_u16 v5, v1, v2 op_sel:[1,0,1] dpp8:[0,1,2,3,4,5,6,7] fi:1',
+    'v_fma_f16 v5, v1, v2, v3 op_sel:[0,1,0,1] clamp row_xmask:3 bank_mask:0x5', 'v_ldexp_f32 v5, v1, sext(v2) row_ror:3',
+    'v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7] op_sel_hi:[1,1,1]',
+    'v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], 1', 'v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], 0.15915494309189532',
+    'v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], -4.0', 'v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], src_scc',
+    'v_wmma_f16_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7] op_sel_hi:[0,0,0]',
+    'v_pk_add_f16 v5, v1, v2 op_sel_hi:[2,0]', 'v_pk_add_f16 v5, v1, v2 neg_lo:[2,0]', 'v_pk_add_f16 v5, v1, v2 neg_hi:[]',
+    'v_pk_fma_f16 v5, v1, v2, v3 op_sel_hi:[0]', 'v_fma_mix_f32 v5, v1, v2, v3 op_sel_hi:[1]', 'v_fma_mix_f32 v5, -1.0, v2, v3',
+    'v_fma_mix_f32 v5, |1.0|, v2, v3', 'v_cmp_eq_u32 v1, v2', 'v_cmp_eq_f32 v1, v2 row_shl:1',
+]
+
+# Assembler inputs left out of the golden: those whose text llvm-mc-19 echoes as written
+# although the encoding says otherwise (the echo is not a property of the instruction), and
+# one oddity the notes say not to copy.
+ASM_ECHOES = {
+    'v_add_nc_u16 v0, v1, v2 op_sel:[0,0,1,0]',     # echoed as op_sel:[0,0,1], encodes bit 14
+    'v_fmac_f16_e64 v0, v1, v2 op_sel:[0,0,1,0]',   # echoed with op_sel, encodes 0
+    'v_mov_b32 v5, v1 row_shl:1 fi:3',              # encodes fi = 1, echoes no fi:1
+    'v_mov_b32_e32_dpp v5, v1 row_shl:1',           # `_e32_dpp` on 31 VOP1 ops only (notes §2)
+}
+
+def disasm_probe_words():
+    """Words whose text llvm-mc-19 prints but will not assemble back (or that it rejects):
+    decoder-only cases for tests/golden/dpp_vop3p_disasm.txt. WMMA matrices in scalar
+    registers (aligned down, nonexistent ranges invalid), constants and `src_*` registers;
+    VGPR ranges past v255; `v_fma_mix*` DPP src1 that is not a VGPR; DPP words with ignored
+    bits (17, VOP3 20-23), unsupported and invalid dpp_ctrl values, and neg/abs bits an
+    instruction does not take; e32 DPP 16-bit sources in v128+; 64-bit SGPR sources with an
+    odd register number; a DPP selector without its dword."""
+    w = []
+    for op, n in ((0x40, 8), (0x44, 4), (0x45, 2)):
+        for c in (0, 1, 2, 3, 4, 5, 97, 100, 101, 103, 104, 105, 106, 107, 108, 109, 112, 116, 120, 124, 125,
+                  126, 127, 128, 242, 235, 251, 253):
+            w.append(vop3p(op, src0=c, src1=V + 16, src2=V, op_sel_hi=7))
+            w.append(vop3p(op, src0=V + 8, src1=V + 16, src2=c, op_sel_hi=7))
+        for v in (248, 249, 252, 253, 255):
+            w.append(vop3p(op, vdst=v, src0=V + 8, src1=V + 16, src2=V, op_sel_hi=7))
+            w.append(vop3p(op, src0=V + v, src1=V + 16, src2=V, op_sel_hi=7))
+            w.append(vop3p(op, src0=V + 8, src1=V + 16, src2=V + v, op_sel_hi=7))
+        w.append(vop3p(op, src0=LIT, src1=V + 16, src2=V, op_sel_hi=7, lit=0x12345678))
+    for op in (0x20, 0x21, 0x13):
+        for c in (0, 106, 124, 125, 126, 128, 193, 242, 253, 235):
+            w.append(vop3p_dpp(op, dpp16(), vdst=5, src1=c, src2=V + 3, op_sel_hi=7 if op == 0x13 else 0))
+        w.append(vop3p_dpp(op, dpp16(), vdst=5, src1=LIT, src2=V + 3) + le(0x12345678, 4))
+    for ctrl in (0x100, 0x110, 0x130, 0x134, 0x138, 0x13c, 0x142, 0x143, 0x144, 0x170, 0x1ff):
+        w.append(e32_dpp('Vop1', 1, dpp16(ctrl=ctrl), 5))
+        w.append(vop3_dpp(0x213, dpp16(ctrl=ctrl), vdst=5, src1=V + 2, src2=V + 3))
+    for kw in (dict(bit17=1), dict(neg0=1), dict(abs0=1), dict(neg1=1), dict(abs1=1)):
+        w.append(e32_dpp('Vop2', 3, dpp16(**kw), 5, 2))        # v_add_f32
+        w.append(e32_dpp('Vop2', 37, dpp16(**kw), 5, 2))       # v_add_nc_u32
+        w.append(e32_dpp('Vop2', 59, dpp16(**kw), 5, 2))       # v_ldexp_f16
+        w.append(e32_dpp('Vop1', 28, dpp16(**kw), 5))          # v_mov_b16
+        w.append(vop3_dpp(0x213, dpp16(**kw), vdst=5, src1=V + 2, src2=V + 3))
+    for vdst, vsrc1, src0 in ((200, 2, 1), (5, 200, 1), (5, 2, 200)):
+        w.append(e32_dpp('Vop2', 50, dpp16(src0=src0), vdst, vsrc1))   # v_add_f16
+        w.append(e32_dpp('Vop2', 59, dpp16(src0=src0), vdst, vsrc1))   # v_ldexp_f16
+        w.append(e32_dpp('Vopc', 2, dpp16(src0=src0), 0, vsrc1))       # v_cmp_eq_f16
+    w.append(le(e32('Vop2', 59, 5, 200, V + 1), 4))                    # v_ldexp_f16_e32 v200 exponent
+    for c in (1, 5, 69, 109):
+        w.append(vop3(0x32b, vdst=2, src0=c, src1=V + 4))              # v_ldexp_f64, odd SGPR pairs
+        w.append(vop3(0x327, vdst=2, src0=V + 6, src1=c))              # v_add_f64
+    w.append(le(e32('Vop1', 1, 5, 0, S_DPP16), 4))                     # DPP16 selector, no dword
+    w.append(vop3(0x213, vdst=5, src0=S_DPP8, src1=V + 2, src2=V + 3)) # DPP8 selector, no dword
+    return w
+
+def write_disasm_golden(fname, words):
+    """BYTES<TAB>TEXT, TEXT <invalid> unless llvm-mc-19 decodes exactly these bytes."""
+    res = dis(words)
+    lines = ['# Generated by tools/survey_dpp.py --golden from llvm-mc-19 -mcpu=gfx1100 --disassemble (wave32). BYTES<TAB>TEXT',
+             '# Decoder-only DPP/VOP3P/VOP3 cases (texts llvm-mc-19 will not assemble back); TEXT is <invalid> unless',
+             '# llvm-mc-19 decodes exactly these bytes as one instruction.']
+    seen = set()
+    for b, t in zip(words, res):
+        if tuple(b) in seen:
+            continue
+        seen.add(tuple(b))
+        lines.append('%s\t%s' % (hexb(b), t if t is not None else '<invalid>'))
+    lines.append('# %d words, %d invalid' % (len(seen), sum(1 for l in lines if l.endswith('<invalid>'))))
+    with open(os.path.join(GOLDEN_DIR, fname), 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+    return OrderedDict(words=len(seen))
+
+GOLDEN_DIR = os.path.join(os.path.dirname(HERE), 'tests', 'golden')
+
+def write_roundtrip_golden(fname, keep, drop, what):
+    names = Counter(t.split()[0] for _, t, _ in keep)
+    lines = ['# Generated by tools/survey_dpp.py --golden from llvm-mc-19 -mcpu=gfx1100 --disassemble (wave32). BYTES<TAB>TEXT',
+             '# %s. Every line round-trips: llvm-mc-19 disassembles BYTES to exactly TEXT and' % what,
+             '# assembles TEXT to exactly BYTES (words that do not were dropped; counts at the end).']
+    for w, t, fam in keep:
+        lines.append('%s\t%s' % (hexb(w), t))
+    lines.append('# %d lines, %d mnemonics; dropped: %s' % (
+        len(keep), len(names), '; '.join('%d %s' % (n, k) for k, n in sorted(drop.items())) or 'none'))
+    with open(os.path.join(GOLDEN_DIR, fname), 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+    return OrderedDict(lines=len(keep), mnemonics=len(names), by_family=dict(Counter(f for _, _, f in keep)),
+                       dropped=dict(drop))
+
+def write_asm_golden(fname, inputs):
+    """asm.txt's format: INPUT<TAB>CANONICAL<TAB>BYTES or INPUT<TAB><error><TAB>MESSAGE."""
+    lines = ['# Generated by tools/survey_dpp.py --golden from llvm-mc-19 -mcpu=gfx1100 -show-encoding (wave32): DPP, VOP3P and',
+             '# VOP3 op_sel/sext assembler inputs (tools/DPP_VOP3P_NOTES.md, tools/VOP3_NOTES.md). INPUT<TAB>CANONICAL<TAB>BYTES or',
+             '# INPUT<TAB><error><TAB>MESSAGE']
+    res = asm(inputs)
+    errors = 0
+    for l, r in zip(inputs, res):
+        if r[0] == 'ERR':
+            lines.append('%s\t<error>\t%s' % (l, r[1]))
+            errors += 1
+        else:
+            lines.append('%s\t%s\t%s' % (l, r[1], hexb(r[0])))
+    lines.append('# %d inputs, %d errors' % (len(inputs), errors))
+    with open(os.path.join(GOLDEN_DIR, fname), 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+    return OrderedDict(inputs=len(inputs), errors=errors)
+
 def golden():
+    """Writes tests/golden/dpp.txt, vop3p.txt, vop3_opsel.txt (round-trip words),
+    dpp_vop3p_asm.txt (assembler inputs) and dpp_vop3p_disasm.txt (decoder-only words).
+    Seeded: the same llvm-mc-19 gives the same files."""
     rng = random.Random(20240611)
     e32r = e32_survey()
     v3r = vop3_dpp_survey()
     v3pr = vop3p_survey()
-    dkeep, ddrop, dsamp = roundtrip_filter(golden_words(e32r, v3r, v3pr, rng))
-    pkeep, pdrop, psamp = roundtrip_filter(vop3p_golden_words(v3pr, rng))
-    os.makedirs(os.path.join(HERE, 'out'), exist_ok=True)
+    dkeep, ddrop, _ = roundtrip_filter(golden_words(e32r, v3r, v3pr, rng))
+    pkeep, pdrop, _ = roundtrip_filter(vop3p_golden_words(v3pr, rng))
+    okeep, odrop, _ = roundtrip_filter(opsel_golden_words(random.Random(20240612)))
     stats = OrderedDict()
-    for fname, keep, drop, samp, what in (('dpp_golden.txt', dkeep, ddrop, dsamp, 'DPP16/DPP8 forms of VOP1, VOP2, VOPC, VOP3 and VOP3P'),
-                                          ('vop3p_golden.txt', pkeep, pdrop, psamp, 'VOP3P (packed math, dot, fma_mix, WMMA)')):
-        names = Counter(t.split()[0] for _, t, _ in keep)
-        lines = ['# Generated by tools/survey_dpp.py --golden from llvm-mc-19 -mcpu=gfx1100 --disassemble (wave32). BYTES<TAB>TEXT',
-                 '# %s. Every line round-trips: llvm-mc-19 disassembles BYTES to exactly TEXT and' % what,
-                 '# assembles TEXT to exactly BYTES (words that do not were dropped; counts at the end).']
-        for w, t, fam in keep:
-            lines.append('%s\t%s' % (hexb(w), t))
-        lines.append('# %d lines, %d mnemonics; dropped: %s' % (
-            len(keep), len(names), '; '.join('%d %s' % (n, k) for k, n in sorted(drop.items())) or 'none'))
-        with open(os.path.join(HERE, 'out', fname), 'w') as fh:
-            fh.write('\n'.join(lines) + '\n')
-        stats[fname] = OrderedDict(lines=len(keep), mnemonics=len(names),
-                                   by_family=dict(Counter(f for _, _, f in keep)), dropped=dict(drop),
-                                   dropped_samples=samp)
+    stats['dpp.txt'] = write_roundtrip_golden('dpp.txt', dkeep, ddrop, 'DPP16/DPP8 forms of VOP1, VOP2, VOPC, VOP3 and VOP3P')
+    stats['vop3p.txt'] = write_roundtrip_golden('vop3p.txt', pkeep, pdrop, 'VOP3P (packed math, dot, fma_mix, WMMA)')
+    stats['vop3_opsel.txt'] = write_roundtrip_golden(
+        'vop3_opsel.txt', okeep, odrop, 'VOP3 op_sel forms of the 16-bit instructions and sext() sources')
+    probes = [l for l in ASM_PROBES + OPSEL_ASM_PROBES if l not in ASM_ECHOES]
+    probes = list(OrderedDict.fromkeys(probes))
+    stats['dpp_vop3p_asm.txt'] = write_asm_golden('dpp_vop3p_asm.txt', probes)
+    stats['dpp_vop3p_disasm.txt'] = write_disasm_golden('dpp_vop3p_disasm.txt', disasm_probe_words())
     return stats
 
 # ---------------------------------------------------------------- assembler probes

@@ -51,6 +51,12 @@ pub enum SrcTy {
     B64,
     /// Two packed f16: a literal that is an inline integer or f16 constant prints as it.
     PackedF16,
+    /// Two packed bf16 (`v_dot2_f32_bf16`, `v_dot2_bf16_bf16` A/B): inline constants by
+    /// name, a literal as an inline integer or in hex (never as a float).
+    PackedBf16,
+    /// One bf16 (`v_dot2_bf16_bf16` C): a literal whose low 16 bits are an inline integer
+    /// prints as it, others as all 32 bits in hex.
+    Bf16,
     /// A VGPR only (llvm-mc-19 marks anything else invalid).
     VgprOnly,
     /// True16 register halves (`v1.l`/`v1.h`), 16-bit bits otherwise.
@@ -112,6 +118,11 @@ pub enum Kind {
     Implicit(Implicit),
     /// `v_fmamk`/`v_fmaak`'s 32-bit constant K (always a literal, printed in hex).
     LitK,
+    /// WMMA's A or B matrix: a range of `n` VGPRs in a 9-bit source field (llvm-mc-19 prints
+    /// anything else with an "invalid" comment and will not assemble it).
+    WmmaAB(u8),
+    /// WMMA's C matrix: a range of `n` VGPRs, or an inline constant printed as an f64 one.
+    WmmaC(u8),
     /// A lane-mask source in a 9-bit VOP3 source field: one SGPR in wave32 (`vcc_lo`, `s6`,
     /// `null`, `m0`; not EXEC) — `v_cndmask_b32_e64`'s mask, the carry-in of
     /// `v_add_co_ci_u32_e64`.
@@ -167,6 +178,34 @@ impl Flags {
     pub const VOP3_NEG_ABS2: Flags = Flags(4096);
     /// VOP3: takes the output modifier (`mul:2`, `mul:4`, `div:2`).
     pub const VOP3_OMOD: Flags = Flags(8192);
+    /// Has DPP16 and DPP8 forms (`tools/DPP_VOP3P_NOTES.md` §2). On an e32 (VOP1/VOP2/VOPC)
+    /// entry, `VOP3_NEG_ABS0`/`VOP3_NEG_ABS1` then say which sources take `abs`/`neg` in the
+    /// DPP16 form (the DPP dword's bits), as they do for the entry's VOP3 form.
+    pub const DPP: Flags = Flags(256);
+    /// A source without `VOP3_NEG_ABSi` takes `sext(x)`: its neg bit prints as `sext`, its
+    /// abs bit is ignored (`v_ldexp_f32`'s exponent, `v_cvt_pk_u8_f32`, and the DPP forms
+    /// `v_ldexp_f16_dpp`, `v_mov_b16_dpp`).
+    pub const SEXT: Flags = Flags(1 << 14);
+    /// The neg/abs bits of the sources without modifiers decode and are ignored (the 16-bit
+    /// integer op_sel instructions and the permlanes; elsewhere they make the word invalid).
+    /// In the DPP forms (`v_add_nc_u16_e64_dpp`, ...) llvm-mc-19 prints the neg bit as
+    /// `sext(x)` instead.
+    pub const MODS_IGNORED: Flags = Flags(1 << 16);
+    /// VOP3 `op_sel`: printed with four entries although the instruction has two sources
+    /// (`v_fmac_f16_e64`); the third entry is ignored.
+    pub const OP_SEL4: Flags = Flags(1 << 17);
+    /// VOP3 `op_sel`: only the src2 and dst entries are used, bits 11/12 are ignored
+    /// (`v_dot2_f16_f16`, `v_dot2_bf16_bf16`).
+    pub const OP_SEL_SRC2_DST: Flags = Flags(1 << 18);
+    /// VOP3 `op_sel`: two entries (bits 11 and 12: `fi` and `bound_ctrl` of the permlanes);
+    /// bits 13/14 are ignored.
+    pub const OP_SEL2: Flags = Flags(1 << 19);
+    /// VOP3P `v_fma_mix*`: `op_sel_hi` defaults to 0, and `neg_lo`/`neg_hi` are written on
+    /// the operands as `-x`/`|x|`.
+    pub const MIX: Flags = Flags(1 << 20);
+    /// VOP3P WMMA with an f32/i32 result: `op_sel` bits make the word invalid, `op_sel_hi`
+    /// bits are ignored (written as 1s, not writable in assembly).
+    pub const NO_OP_SEL: Flags = Flags(1 << 21);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {
@@ -182,6 +221,31 @@ impl Flags {
     pub const fn neg_abs(self, i: usize) -> bool {
         self.0 >> (10 + i) & 1 == 1
     }
+}
+
+/// What a source's neg and abs bits mean (VOP3 word bits, or an e32 DPP16 dword's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcMods {
+    /// None: a set bit makes the word invalid.
+    None,
+    /// Float negate and absolute value (`-x`, `|x|`, `-|x|`, `neg(c)`).
+    NegAbs,
+    /// Sign extension of an integer (`sext(x)`); the abs bit is ignored.
+    Sext,
+    /// Both bits decode and are ignored (not printed, not writable).
+    Ignored,
+}
+
+/// How an instruction's VOP3 `op_sel` bits (11-14) are written: `entries[k]` is the word bit
+/// of printed entry `k`, or `None` for an entry that is printed as 0 and ignored when written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpSelLayout {
+    /// Word bits of the printed entries (2, 3 or 4 of them).
+    pub entries: [Option<u8>; 4],
+    /// How many entries are printed.
+    pub count: usize,
+    /// Bits that make the word invalid when set.
+    pub rejected: u64,
 }
 
 impl std::ops::BitOr for Flags {
@@ -229,6 +293,102 @@ impl InstrDef {
         self.operands.iter().find(|o| o.field == field)
     }
 
+    /// The field of vector-ALU source `i` (0-2): `src0`, then `src1` (VOP3/VOP3P) or
+    /// `vsrc1` (VOP2/VOPC), then `src2`; `None` when the instruction has no such source.
+    pub fn source_field(&self, i: usize) -> Option<Field> {
+        let f = match i {
+            0 => Field::Src0,
+            1 if self.operand(Field::Vsrc1).is_some() => Field::Vsrc1,
+            1 => Field::Src1,
+            2 => Field::Src2,
+            _ => return None,
+        };
+        self.operand(f).map(|o| o.field)
+    }
+
+    /// Number of vector-ALU sources (`src0` .. `src2`, `vsrc1`).
+    pub fn source_count(&self) -> usize {
+        (0..3).filter(|&i| self.source_field(i).is_some()).count()
+    }
+
+    /// What source `i`'s neg and abs bits mean in the VOP3 form.
+    pub fn source_mods(&self, i: usize) -> SrcMods {
+        if self.source_field(i).is_none() {
+            SrcMods::None
+        } else if self.flags.neg_abs(i) {
+            SrcMods::NegAbs
+        } else if self.flags.has(Flags::SEXT) {
+            SrcMods::Sext
+        } else if self.flags.has(Flags::MODS_IGNORED) {
+            SrcMods::Ignored
+        } else {
+            SrcMods::None
+        }
+    }
+
+    /// What source `i`'s neg and abs bits mean in a DPP form (VOP1/VOP2/VOPC: the DPP16
+    /// dword's bits; VOP3: the word's): as [`InstrDef::source_mods`], except that the
+    /// ignored bits of [`Flags::MODS_IGNORED`] print as `sext` there (llvm-mc-19).
+    pub fn dpp_source_mods(&self, i: usize) -> SrcMods {
+        match self.source_mods(i) {
+            SrcMods::Ignored => SrcMods::Sext,
+            m => m,
+        }
+    }
+
+    /// VOP3: how `op_sel` is printed and parsed, for an instruction with [`Flags::OP_SEL`]
+    /// (`tools/VOP3_NOTES.md` §op_sel, checked with llvm-mc-19): one entry per source then
+    /// the destination (bits 11, 12[, 13], 14; a two-source instruction rejects bit 13);
+    /// [`Flags::OP_SEL4`], [`Flags::OP_SEL_SRC2_DST`] and [`Flags::OP_SEL2`] are the
+    /// exceptions.
+    pub fn op_sel_layout(&self) -> Option<OpSelLayout> {
+        if self.format != Format::Vop3 || !self.flags.has(Flags::OP_SEL) {
+            return None;
+        }
+        let two = self.source_count() == 2;
+        Some(if self.flags.has(Flags::OP_SEL2) {
+            OpSelLayout {
+                entries: [Some(11), Some(12), None, None],
+                count: 2,
+                rejected: 0,
+            }
+        } else if self.flags.has(Flags::OP_SEL_SRC2_DST) {
+            OpSelLayout {
+                entries: [None, None, Some(13), Some(14)],
+                count: 4,
+                rejected: 0,
+            }
+        } else if self.flags.has(Flags::OP_SEL4) {
+            OpSelLayout {
+                entries: [Some(11), Some(12), None, Some(14)],
+                count: 4,
+                rejected: 1 << 13,
+            }
+        } else if two {
+            OpSelLayout {
+                entries: [Some(11), Some(12), Some(14), None],
+                count: 3,
+                rejected: 1 << 13,
+            }
+        } else {
+            OpSelLayout {
+                entries: [Some(11), Some(12), Some(13), Some(14)],
+                count: 4,
+                rejected: 0,
+            }
+        })
+    }
+
+    /// VOP3P: the `op_sel_hi` value the assembler writes when the text gives none (and that
+    /// is not printed): 0 for `v_fma_mix*`, else all ones.
+    pub fn default_op_sel_hi(&self) -> u32 {
+        if self.flags.has(Flags::MIX) {
+            0
+        } else {
+            7
+        }
+    }
+
     /// Bytes of memory one lane reads or writes, from the mnemonic's data type
     /// (`b8`/`u8`/`i8` 1, 16-bit 2, `b32` 4, `b64` 8, `b96` 12, `b128` 16, `b256` 32, `b512` 64; 2addr counts one
     /// element); 0 for instructions that are not memory accesses of a fixed width.
@@ -261,6 +421,12 @@ impl Opcode {
     pub fn def(self) -> &'static InstrDef {
         &INSTRUCTIONS[self.0 as usize]
     }
+
+    /// The mnemonic of the instruction's DPP16/DPP8 forms (`v_add_f32_dpp`,
+    /// `v_fma_f32_e64_dpp`, ...), if it has them.
+    pub fn dpp_name(self) -> Option<&'static str> {
+        index().dpp_names.get(self.0 as usize)?.as_deref()
+    }
 }
 
 /// FNV-1a: mnemonic lookup is on the assembler's hot path and needs no DoS resistance.
@@ -290,6 +456,26 @@ struct Index {
     /// Per format, table index by opcode (`NONE`: no instruction).
     by_op: Vec<Vec<u16>>,
     by_name: HashMap<&'static str, Opcode, FnvBuild>,
+    /// Per table entry, the mnemonic of its DPP forms (entries with [`Flags::DPP`]).
+    dpp_names: Vec<Option<String>>,
+    /// DPP mnemonics (`v_add_f32_dpp`, `v_cmp_eq_f32`, `v_fma_f32_e64_dpp`, ...) by name.
+    by_dpp_name: HashMap<String, Opcode, FnvBuild>,
+}
+
+/// The mnemonic llvm-mc-19 prints for the DPP forms of `d` (`tools/DPP_VOP3P_NOTES.md` §2):
+/// VOP1/VOP2: the e32 name without `_e32`, plus `_dpp`; VOPC: the e32 name without `_e32`;
+/// VOP3: the `_e64` name plus `_dpp` (VOP3-only names get `_e64_dpp`); VOP3P: `_e64_dpp`.
+fn dpp_name_of(d: &InstrDef) -> Option<String> {
+    if !d.flags.has(Flags::DPP) {
+        return None;
+    }
+    let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
+    Some(match d.format {
+        Format::Vop1 | Format::Vop2 => format!("{stem}_dpp"),
+        Format::Vopc => stem.to_string(),
+        Format::Vop3 if d.name.ends_with("_e64") => format!("{}_dpp", d.name),
+        _ => format!("{}_e64_dpp", d.name),
+    })
 }
 
 const NONE: u16 = u16::MAX;
@@ -323,8 +509,26 @@ fn index() -> &'static Index {
                 by_name.entry(alias).or_insert(op);
             }
         }
-        Index { by_op, by_name }
+        let dpp_names: Vec<Option<String>> = INSTRUCTIONS.iter().map(dpp_name_of).collect();
+        let mut by_dpp_name = HashMap::with_hasher(FnvBuild::default());
+        for (i, n) in dpp_names.iter().enumerate() {
+            if let Some(n) = n {
+                by_dpp_name.insert(n.clone(), Opcode(i as u16));
+            }
+        }
+        Index {
+            by_op,
+            by_name,
+            dpp_names,
+            by_dpp_name,
+        }
     })
+}
+
+/// The instruction whose DPP forms a DPP mnemonic names (`v_add_f32_dpp`, `v_cmp_eq_f32`,
+/// `v_add_f32_e64_dpp`, `v_fma_mix_f32_e64_dpp`; lower case).
+pub fn lookup_dpp_name(name: &str) -> Option<Opcode> {
+    index().by_dpp_name.get(name).copied()
 }
 
 /// The instruction with `opcode` in `format`.

@@ -75,7 +75,8 @@ pub enum Field {
     WaitVdst,
     /// VINTERP wait_exp.
     WaitExp,
-    /// VINTERP and VOP3 op_sel.
+    /// VINTERP, VOP3 and VOP3P op_sel (VOP3P: bit `i` = source `i` picks its high half for
+    /// the low half of the operation).
     OpSel,
     /// VINTERP and VOP3 clamp.
     Clamp,
@@ -102,17 +103,55 @@ pub enum Field {
     /// VOPD: the Y component's destination VGPR, bits [7:1] (bit 0 is the complement of
     /// bit 0 of the X destination, [`Field::Vdst`]).
     VdstY,
+    /// VOP3P: negate the low-half operand of each source (bit `i` = source `i`); in
+    /// `v_fma_mix*` negate source `i` (printed `-x`); in `v_dot4_i32_iu8`, `v_dot8_i32_iu4`
+    /// and the integer WMMA, bits 0/1 say A/B are signed (`tools/DPP_VOP3P_NOTES.md` §6.3).
+    NegLo,
+    /// VOP3P: negate the high-half operand of each source (bit `i` = source `i`); in
+    /// `v_fma_mix*` take the absolute value of source `i` (printed `|x|`).
+    NegHi,
+    /// VOP3P: per source, which half feeds the high half of the operation (1 = bits
+    /// [31:16]). A logical 3-bit value: bits 0-1 are word bits [60:59], bit 2 is word bit 14.
+    /// In `v_fma_mix*` a 0 selects the whole source as f32, a 1 the f16 half that
+    /// [`Field::OpSel`] names.
+    OpSelHi,
+    /// DPP (DPP16 and DPP8): the VGPR source 0 reads across lanes (8 bits, `vN`; a true16
+    /// half `vN.l`/`vN.h` for `v_mov_b16`). The instruction word's [`Field::Src0`] holds the
+    /// DPP selector then (250 DPP16, 233 DPP8, 234 DPP8 with `fi:1`).
+    DppSrc0,
+    /// DPP16: the 9-bit lane-selection control (`quad_perm`, `row_shl`, ...; see
+    /// [`crate::dpp`]).
+    DppCtrl,
+    /// DPP: fetch inactive lanes (`fi:1`). DPP16: a bit of the DPP dword; DPP8: read from
+    /// [`Field::Src0`] (234 = 1), and setting it picks 233/234.
+    Fi,
+    /// DPP16: `bound_ctrl:1`, out-of-range source lanes read 0 (else the lane is not written).
+    BoundCtrl,
+    /// e32 DPP16: negate bits of source 0 (bit 0, dword bit 20) and the VGPR source 1 (bit 1,
+    /// dword bit 22). VOP3/VOP3P DPP forms keep these dword bits unused: [`Field::Neg`]
+    /// applies there.
+    DppNeg,
+    /// e32 DPP16: absolute-value bits of source 0 (bit 0, dword bit 21) and source 1 (bit 1,
+    /// dword bit 23).
+    DppAbs,
+    /// DPP16: bank mask, bit `b` enables lanes with `(lane >> 2) & 3 == b` in every row.
+    BankMask,
+    /// DPP16: row mask, bit `r` enables the 16 lanes of row `r`.
+    RowMask,
+    /// DPP8: eight 3-bit lane selects, select `i` (bits `3i+2..3i`) for lane `i` of each group
+    /// of eight.
+    Dpp8Sel,
 }
 
 /// Number of [`Field`] variants.
-pub const FIELD_COUNT: usize = Field::VdstY as usize + 1;
+pub const FIELD_COUNT: usize = Field::Dpp8Sel as usize + 1;
 
 impl Field {
-    /// Which vector-ALU source (0-2) this field is: `src0`, `src1`, else 2.
+    /// Which vector-ALU source (0-2) this field is: `src0`, `src1`/`vsrc1`, else 2.
     pub(crate) fn source_index(self) -> usize {
         match self {
             Field::Src0 => 0,
-            Field::Src1 => 1,
+            Field::Src1 | Field::Vsrc1 => 1,
             _ => 2,
         }
     }
@@ -169,6 +208,25 @@ impl Field {
             Src0Y => "src0y",
             Vsrc1Y => "vsrc1y",
             VdstY => "vdsty",
+            NegLo => "neg_lo",
+            NegHi => "neg_hi",
+            OpSelHi => "op_sel_hi",
+            DppSrc0 => "dpp_src0",
+            DppCtrl => "dpp_ctrl",
+            Fi => "fi",
+            BoundCtrl => "bound_ctrl",
+            DppNeg => "dpp_neg",
+            DppAbs => "dpp_abs",
+            BankMask => "bank_mask",
+            RowMask => "row_mask",
+            Dpp8Sel => "dpp8_sel",
         }
+    }
+
+    /// Whether the field lives in the DPP dword that follows a DPP instruction's word
+    /// (rather than in the word itself).
+    #[inline]
+    pub fn in_dpp_dword(self) -> bool {
+        (self as u8) >= Field::DppSrc0 as u8
     }
 }

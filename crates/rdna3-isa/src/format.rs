@@ -4,6 +4,10 @@
 use crate::fields::Field::{self, *};
 
 /// One field placed at bits `lo .. lo + width` of the (up to 64-bit) instruction word.
+///
+/// A field may be split over two places of a word (VOP3P `op_sel_hi`, the e32 DPP `neg`/`abs`
+/// pairs): each piece is a `BitRange`, and `at` says which bit of the field's value the
+/// piece's lowest bit is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BitRange {
     /// Which field.
@@ -12,10 +16,27 @@ pub struct BitRange {
     pub lo: u8,
     /// Number of bits.
     pub width: u8,
+    /// The bit of the field's value this piece starts at (0 unless the field is split).
+    pub at: u8,
 }
 
 const fn br(field: Field, lo: u8, width: u8) -> BitRange {
-    BitRange { field, lo, width }
+    BitRange {
+        field,
+        lo,
+        width,
+        at: 0,
+    }
+}
+
+/// A piece of a split field: bits `lo .. lo + width` are bits `at ..` of the field's value.
+const fn piece(field: Field, lo: u8, width: u8, at: u8) -> BitRange {
+    BitRange {
+        field,
+        lo,
+        width,
+        at,
+    }
 }
 
 impl BitRange {
@@ -82,10 +103,13 @@ pub enum Format {
     /// The table lists each component operation once, by its Y opcode (the X opcodes 0-13
     /// are the same numbers); [`Field::Op`] holds OPX and [`Field::OpY`] OPY.
     Vopd,
+    /// Packed math, dot products, `v_fma_mix*` and WMMA (64-bit encoding, byte 3 = 0xcc):
+    /// per-source `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi`.
+    Vop3p,
 }
 
 /// Number of formats.
-pub const FORMAT_COUNT: usize = 19;
+pub const FORMAT_COUNT: usize = 20;
 
 /// All formats, in decode-priority order.
 pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
@@ -108,6 +132,7 @@ pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
     Format::Vop2,
     Format::Vop3,
     Format::Vopd,
+    Format::Vop3p,
 ];
 
 static SOP2: Layout = Layout {
@@ -343,6 +368,54 @@ static VOP3: Layout = Layout {
     ],
 };
 
+/// VOP3P (`tools/DPP_VOP3P_NOTES.md` §1.5, every bit checked against llvm-mc-19).
+static VOP3P: Layout = Layout {
+    size: 8,
+    ident_mask: 0xff80_0000,
+    ident: 0xcc00_0000,
+    fields: &[
+        br(Vdst, 0, 8),
+        br(NegHi, 8, 3),
+        br(OpSel, 11, 3),
+        piece(OpSelHi, 14, 1, 2),
+        br(Clamp, 15, 1),
+        br(Op, 16, 7),
+        br(Src0, 32, 9),
+        br(Src1, 41, 9),
+        br(Src2, 50, 9),
+        br(OpSelHi, 59, 2),
+        br(NegLo, 61, 3),
+    ],
+};
+
+/// The DPP16 dword that follows an instruction word whose src0 is 250 (bit positions within
+/// the dword; bit 17 is unused, and in VOP3/VOP3P forms so are bits 20-23).
+pub static DPP16_DWORD: Layout = Layout {
+    size: 4,
+    ident_mask: 0,
+    ident: 0,
+    fields: &[
+        br(DppSrc0, 0, 8),
+        br(DppCtrl, 8, 9),
+        br(Fi, 18, 1),
+        br(BoundCtrl, 19, 1),
+        br(DppNeg, 20, 1),
+        br(DppAbs, 21, 1),
+        piece(DppNeg, 22, 1, 1),
+        piece(DppAbs, 23, 1, 1),
+        br(BankMask, 24, 4),
+        br(RowMask, 28, 4),
+    ],
+};
+
+/// The DPP8 dword that follows an instruction word whose src0 is 233 or 234 (`fi:1`).
+pub static DPP8_DWORD: Layout = Layout {
+    size: 4,
+    ident_mask: 0,
+    ident: 0,
+    fields: &[br(DppSrc0, 0, 8), br(Dpp8Sel, 8, 24)],
+};
+
 impl Format {
     /// The bit layout of this format.
     pub fn layout(self) -> &'static Layout {
@@ -366,6 +439,7 @@ impl Format {
             Format::Vopc => &VOPC,
             Format::Vop3 => &VOP3,
             Format::Vopd => &VOPD,
+            Format::Vop3p => &VOP3P,
         }
     }
 
@@ -400,6 +474,7 @@ impl Format {
             Format::Vopc => "VOPC",
             Format::Vop3 => "VOP3",
             Format::Vopd => "VOPD",
+            Format::Vop3p => "VOP3P",
         }
     }
 
@@ -435,9 +510,10 @@ impl Format {
             0b11_1101 => Format::Smem,
             0b11_1000 => Format::Mubuf,
             0b11_1010 => Format::Mtbuf,
-            0b11_0011 => match first >> 24 {
-                0xcd => Format::Vinterp,
-                0xce => Format::Ldsdir,
+            0b11_0011 => match first >> 23 {
+                0x19a | 0x19b => Format::Vinterp,
+                0x19c | 0x19d => Format::Ldsdir,
+                0x198 => Format::Vop3p,
                 _ => return None,
             },
             _ if first >> 30 == 0b10 => match first >> 23 {
@@ -469,6 +545,7 @@ impl Format {
             Format::Vopc => (17, 8),
             Format::Vop3 => (16, 10),
             Format::Vopd => (22, 4),
+            Format::Vop3p => (16, 7),
         };
         br(Field::Op, lo, width)
     }
@@ -488,6 +565,29 @@ mod tests {
                     Format::identify_by_layout(first),
                     "{first:#x}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn split_fields_cover_their_value_once() {
+        for l in ALL_FORMATS
+            .iter()
+            .map(|f| f.layout())
+            .chain([&DPP16_DWORD, &DPP8_DWORD])
+        {
+            let mut seen: Vec<(Field, u32)> = Vec::new();
+            for b in l.fields {
+                let bits = ((1u32 << b.width) - 1) << b.at;
+                if let Some(s) = seen.iter_mut().find(|(f, _)| *f == b.field) {
+                    assert_eq!(s.1 & bits, 0, "{:?} overlaps itself", b.field);
+                    s.1 |= bits;
+                } else {
+                    seen.push((b.field, bits));
+                }
+            }
+            for (f, bits) in seen {
+                assert!((bits + 1).is_power_of_two(), "{f:?}: pieces leave a gap");
             }
         }
     }

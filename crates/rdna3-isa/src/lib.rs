@@ -1,7 +1,8 @@
 //! The gfx1100 (RDNA3) instruction set for gpumemsim.
 //!
 //! One table ([`table::INSTRUCTIONS`]) describes every instruction of the formats in scope: DS,
-//! SMEM, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, LDSDIR, VINTERP, SOP1/SOP2/SOPK/SOPC/SOPP. The
+//! SMEM, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, LDSDIR, VINTERP, SOP1/SOP2/SOPK/SOPC/SOPP,
+//! VOP1/VOP2/VOPC/VOP3/VOP3P/VOPD and the DPP16/DPP8 forms ([`dpp`]). The
 //! decoder ([`Instruction::decode`]), encoder ([`Instruction::encode`]), parser
 //! ([`parse::parse_instruction`], [`asm::assemble`]) and printer ([`print::print`]) are all driven
 //! by it, and agree byte-for-byte and text-for-text with `llvm-mc-19 -mcpu=gfx1100`.
@@ -22,6 +23,7 @@
 pub mod aliases;
 pub mod asm;
 pub mod def;
+pub mod dpp;
 pub mod explain;
 pub mod fields;
 pub mod format;
@@ -33,7 +35,8 @@ pub mod regs;
 pub mod special;
 pub mod table;
 
-pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcTy};
+pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcMods, SrcTy};
+pub use dpp::{Dpp, DppControl, DppKind};
 pub use fields::Field;
 pub use format::Format;
 pub use inst::{DecodeError, Instruction};

@@ -4,7 +4,10 @@
 //! (`offset:`, `glc`, `format:`, ...) in any order; then the cross-operand rules llvm-mc-19
 //! enforces (register widths that depend on modifiers, `glc` on returning atomics, `gds`).
 
-use crate::def::{lookup_name, Flags, Imm, Implicit, Kind, Opcode, SrcTy};
+use crate::def::{
+    lookup_dpp_name, lookup_name, Flags, Imm, Implicit, Kind, Opcode, SrcMods, SrcTy,
+};
+use crate::dpp::{self, DppText};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
@@ -30,12 +33,14 @@ fn err<T>(col: usize, msg: impl Into<String>) -> PResult<T> {
 
 const INVALID_OPERAND: &str = "invalid operand for instruction";
 
+const NOT_VALID: &str = "not a valid operand.";
+
 /// Parses one instruction statement (no label definition, no comment).
 pub fn parse_instruction(text: &str) -> PResult<Parsed> {
     let first = parse_as(text, None);
     // A VOP1/VOP2/VOPC mnemonic without suffix names the e32 form; where its operands do
-    // not fit it (a modifier, an SGPR where e32 takes a VGPR, an SGPR result), llvm-mc-19
-    // takes the `_e64` form.
+    // not fit it (a modifier, an SGPR where e32 takes a VGPR, an SGPR result, a DPP form the
+    // e32 DPP encoding cannot hold), llvm-mc-19 takes the `_e64` (or `_e64_dpp`) form.
     let Err(e32_error) = first else {
         return first;
     };
@@ -44,7 +49,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
         return Err(e32_error);
     };
     let lower = m.to_ascii_lowercase();
-    if lower.ends_with("_e32") {
+    if lower.ends_with("_e32") || lower.ends_with("_dpp") {
         return Err(e32_error);
     }
     let e64 = match lookup_name(&lower) {
@@ -60,17 +65,10 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
     }
 }
 
-/// Parses a statement as the instruction its mnemonic names, or as `forced`.
-fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
-    let toks = tokenize(text)?;
-    let end_col = text.trim_end().len() + 1;
-    let mut c = Cursor::new(toks, end_col);
-    let mcol = c.col();
-    let Some(mnemonic) = c.peek_ident() else {
-        return err(mcol, "expected an instruction mnemonic");
-    };
-    // llvm-mc-19 also accepts upper case and an `_e32` suffix (`_e64` for VINTERP and VOP3).
-    let found = lookup_name(mnemonic).or_else(|| {
+/// The instruction a mnemonic names: canonical, alias, upper case, or with an `_e32` suffix
+/// (`_e64` for VINTERP, VOP3 and VOP3P), as llvm-mc-19 accepts them.
+fn resolve(mnemonic: &str) -> Option<Opcode> {
+    lookup_name(mnemonic).or_else(|| {
         let lower = mnemonic.to_ascii_lowercase();
         lookup_name(&lower).or_else(|| {
             let (base, e64) = match lower.strip_suffix("_e32") {
@@ -78,14 +76,67 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
                 None => (lower.strip_suffix("_e64")?, true),
             };
             let op = lookup_name(base)?;
-            (e64 == matches!(op.def().format, Format::Vinterp | Format::Vop3)).then_some(op)
+            let promoted = matches!(
+                op.def().format,
+                Format::Vinterp | Format::Vop3 | Format::Vop3p
+            );
+            (e64 == promoted).then_some(op)
         })
-    });
-    let Some(opcode) = forced.or(found) else {
-        return err(mcol, "invalid instruction");
+    })
+}
+
+/// A `..._dpp` mnemonic: the instruction whose DPP form it names, or llvm-mc-19's error
+/// (`tools/DPP_VOP3P_NOTES.md` §2, "Names the assembler accepts").
+fn resolve_dpp(lower: &str, col: usize) -> PResult<Opcode> {
+    if let Some(op) = lookup_dpp_name(lower) {
+        return Ok(op);
+    }
+    let Some(base) = lower.strip_suffix("_dpp") else {
+        return err(col, "invalid instruction");
+    };
+    // VOPC: `v_cmp_eq_f32_dpp` is accepted besides the bare DPP name.
+    if let Some(op) = lookup_dpp_name(base).filter(|op| op.def().format == Format::Vopc) {
+        return Ok(op);
+    }
+    if resolve(base).is_some() {
+        let msg = if base.ends_with("_e64") {
+            "e64_dpp variant of this instruction is not supported"
+        } else {
+            "dpp variant of this instruction is not supported"
+        };
+        return err(col, msg);
+    }
+    err(col, "invalid instruction")
+}
+
+/// Parses a statement as the instruction its mnemonic names, or as `forced`.
+///
+/// A statement is a DPP form when its mnemonic ends in `_dpp` or it contains a DPP word
+/// (`row_shl`, `dpp8`, `row_mask`, ... — [`crate::dpp::DPP_WORDS`]) and names an
+/// instruction with DPP forms without an `_e32`/`_e64` suffix. Its source 0 must then be a
+/// VGPR (it goes to the DPP dword), and the DPP part ends the statement.
+fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
+    let toks = tokenize(text)?;
+    let dpp_words = dpp::mentions_dpp(&toks);
+    let end_col = text.trim_end().len() + 1;
+    let mut c = Cursor::new(toks, end_col);
+    let mcol = c.col();
+    let Some(mnemonic) = c.peek_ident() else {
+        return err(mcol, "expected an instruction mnemonic");
+    };
+    let lower = mnemonic.to_ascii_lowercase();
+    let suffixed = lower.ends_with("_e32") || lower.ends_with("_e64");
+    let (opcode, dpp_named) = match forced {
+        Some(op) => (op, false),
+        None => match resolve(mnemonic) {
+            Some(op) => (op, false),
+            None if lower.ends_with("_dpp") => (resolve_dpp(&lower, mcol)?, true),
+            None => return err(mcol, "invalid instruction"),
+        },
     };
     c.bump();
     let d = opcode.def();
+    let dpp_mode = dpp_named || dpp_words && !suffixed && d.flags.has(Flags::DPP);
     let mut inst = Instruction::new(opcode);
     let mut hints = Hints::default();
     let mut label = None;
@@ -96,6 +147,7 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
         Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
         // `v_cmpx_*_e64` writes EXEC only; llvm-mc-19 puts 0x7e (exec_lo) in its vdst.
         Format::Vop3 if d.operand(Field::Vdst).is_none() => inst.set(Field::Vdst, 0x7e),
+        Format::Vop3p => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, d.default_op_sel_hi())),
         _ => {}
     }
     // Does a returning atomic's destination appear? Count operands at bracket depth 0.
@@ -103,12 +155,12 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
     let with_rtn = d.operands.iter().any(|o| matches!(o.kind, Kind::VRtn(_)));
     let rtn_present = with_rtn && count_top_level_commas(&mut c) + 1 >= total_ops;
     let mut widths = Widths::default();
-    let mut first = true;
-    for o in d.operands {
+    let mut need_comma = false;
+    for (k, o) in d.operands.iter().enumerate() {
         if matches!(o.kind, Kind::VRtn(_)) && !rtn_present {
             continue;
         }
-        if !first {
+        if need_comma {
             if c.at_end() {
                 return err(c.col(), "too few operands for instruction");
             }
@@ -120,12 +172,33 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
             }
             return err(c.col(), "too few operands for instruction");
         }
-        first = false;
-        if d.format == Format::Vop3
-            && matches!(o.kind, Kind::VSrc(..))
-            && d.flags.neg_abs(o.field.source_index())
+        // VOPC writes VCC; llvm-mc-19 takes the e32 form's `vcc_lo` as optional.
+        if k == 0
+            && d.format == Format::Vopc
+            && o.kind == Kind::Implicit(Implicit::VccLo)
+            && c.peek_ident() != Some("vcc_lo")
         {
-            vop3_source(&mut c, &mut inst, o.field, o.kind, &mut widths, &mut hints)?;
+            continue;
+        }
+        need_comma = true;
+        let col = c.col();
+        let i = o.field.source_index();
+        let is_source = matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)
+            || o.field == Field::Vsrc1 && dpp_mode;
+        let mods = if !is_source {
+            SrcMods::None
+        } else {
+            match d.format {
+                Format::Vop3 | Format::Vop1 | Format::Vop2 | Format::Vopc if dpp_mode => {
+                    d.dpp_source_mods(i)
+                }
+                Format::Vop3 => d.source_mods(i),
+                Format::Vop3p if d.flags.has(Flags::MIX) => SrcMods::NegAbs,
+                _ => SrcMods::None,
+            }
+        };
+        let (neg, abs) = if matches!(mods, SrcMods::NegAbs | SrcMods::Sext) {
+            modded_source(&mut c, &mut inst, o, mods, &mut widths, &mut hints)?
         } else {
             operand(
                 &mut c,
@@ -136,24 +209,92 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
                 &mut label,
                 &mut hints,
             )?;
+            (false, false)
+        };
+        if dpp_mode {
+            dpp_source(&mut inst, o.field, col)?;
+        }
+        let (nf, af) = match d.format {
+            Format::Vop3 => (Field::Neg, Field::Abs),
+            Format::Vop3p => (Field::NegLo, Field::NegHi),
+            _ => (Field::DppNeg, Field::DppAbs),
+        };
+        if neg {
+            inst.set(nf, inst.get(nf) | 1 << i);
+        }
+        if abs {
+            inst.set(af, inst.get(af) | 1 << i);
         }
     }
-    modifiers(&mut c, &mut inst, &mut hints)?;
+    modifiers(&mut c, &mut inst, &mut hints, dpp_mode, suffixed)?;
     check(&inst, &widths, rtn_present)?;
     Ok(Parsed { inst, hints, label })
 }
 
-/// A VOP3 float source with its modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`,
-/// `neg(|x|)`... (a `-` before a number is part of the constant, as in `-1.0`).
-fn vop3_source(
+/// VOP3P: the `op_sel_hi` field for the written bits `v`; a two-source instruction always
+/// has bit 2 set (llvm-mc-19 writes the unused source's bit as 1).
+fn vop3p_op_sel_hi(d: &crate::def::InstrDef, v: u32) -> u32 {
+    if d.source_count() == 2 {
+        v | 4
+    } else {
+        v
+    }
+}
+
+/// DPP forms: source 0 is a VGPR that goes to the DPP dword (the word's `src0` becomes the
+/// DPP16 selector until a `dpp8:` part says otherwise); a VOP3/VOP3P source 1 must be a VGPR,
+/// and no source takes a literal.
+fn dpp_source(inst: &mut Instruction, field: Field, col: usize) -> PResult<()> {
+    let v = inst.get(field);
+    match field {
+        Field::Src0 => {
+            if v < 256 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(Field::Src0, crate::dpp::SRC_DPP16);
+            inst.set(Field::DppSrc0, v - 256);
+        }
+        Field::Src1 if v < 256 => {
+            let msg = if matches!(v, 128..=208 | 240..=248) {
+                "src1 immediate operand invalid for instruction"
+            } else {
+                INVALID_OPERAND
+            };
+            return err(col, msg);
+        }
+        Field::Src2 if v == SRC_LITERAL => return err(col, INVALID_OPERAND),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A source with modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`, `neg(|x|)`... for
+/// [`SrcMods::NegAbs`] (a `-` before a number is part of the constant, as in `-1.0`),
+/// `sext(x)` for [`SrcMods::Sext`]. Returns whether the source was negated (or
+/// sign-extended) and whether it was under `abs`.
+fn modded_source(
     c: &mut Cursor,
     inst: &mut Instruction,
-    field: Field,
-    kind: Kind,
+    o: &crate::def::Operand,
+    mods: SrcMods,
     widths: &mut Widths,
     hints: &mut Hints,
-) -> PResult<()> {
+) -> PResult<(bool, bool)> {
+    let (field, kind) = (o.field, o.kind);
     let col = c.col();
+    if mods == SrcMods::Sext {
+        let sext = c.peek_ident() == Some("sext") && c.peek2() == Some(&Tok::Punct('('));
+        if sext {
+            c.bump();
+            c.bump();
+        }
+        let mut label = None;
+        operand(c, inst, field, kind, widths, &mut label, hints)?;
+        if sext {
+            c.expect_punct(')', INVALID_OPERAND)?;
+        }
+        return Ok((sext, false));
+    }
     let mut neg = false;
     let mut neg_paren = false;
     if c.is_punct('-') && matches!(c.peek2(), Some(Tok::Punct('|') | Tok::Ident(_))) {
@@ -180,7 +321,7 @@ fn vop3_source(
         Some(RegRef::S {
             code: code @ (251 | 252),
             ..
-        }) if neg || abs_close.is_some() => Some(code),
+        }) if (neg || abs_close.is_some()) && inst.def().format == Format::Vop3 => Some(code),
         _ => None,
     };
     if let Some(code) = vccz {
@@ -206,14 +347,7 @@ fn vop3_source(
         // llvm-mc-19 refuses modifiers on a 64-bit float literal.
         return err(col, INVALID_OPERAND);
     }
-    let bit = 1 << field.source_index();
-    if neg {
-        inst.set(Field::Neg, inst.get(Field::Neg) | bit);
-    }
-    if abs_close.is_some() {
-        inst.set(Field::Abs, inst.get(Field::Abs) | bit);
-    }
-    Ok(())
+    Ok((neg, abs_close.is_some()))
 }
 
 fn count_top_level_commas(c: &mut Cursor) -> usize {
@@ -615,11 +749,34 @@ fn operand(
             let (code, lit) = match ty {
                 SrcTy::F16 | SrcTy::I16 | SrcTy::B16LoHi => src16(c, col, ty == SrcTy::F16)?,
                 SrcTy::PackedF16 => packed16(c, col)?,
+                SrcTy::PackedBf16 => bf16_source(c, col, true)?,
+                SrcTy::Bf16 => bf16_source(c, col, false)?,
                 SrcTy::F64 | SrcTy::B64 => ssrc(c, 2, true)?,
                 _ => ssrc(c, n, true)?,
             };
             if let Some(l) = lit {
                 set_literal(inst, l, col)?;
+            }
+            inst.set(field, code);
+        }
+        Kind::WmmaAB(n) | Kind::WmmaC(n) => {
+            // A range of exactly `n` VGPRs (no alignment needed); C also an inline constant,
+            // `null` or a `src_*` register (an SGPR or a literal llvm-mc-19 refuses).
+            let save = c.save();
+            if let Some(RegRef::V { first, count }) = reg(c) {
+                if count != n as u32 {
+                    return err(col, INVALID_OPERAND);
+                }
+                inst.set(field, 256 + first);
+                return Ok(());
+            }
+            c.restore(save);
+            if matches!(kind, Kind::WmmaAB(_)) {
+                return err(col, INVALID_OPERAND);
+            }
+            let (code, lit) = ssrc(c, 2, false)?;
+            if lit.is_some() || !matches!(code, SGPR_NULL | 128..=208 | 235..=248 | 253) {
+                return err(col, INVALID_OPERAND);
             }
             inst.set(field, code);
         }
@@ -725,6 +882,54 @@ fn packed16(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
     Ok((SRC_LITERAL, Some(bits)))
 }
 
+/// A bf16 source constant (`v_dot2_f32_bf16`, `v_dot2_bf16_bf16`), as llvm-mc-19 reads it:
+/// inline integers and float constants; an integer equal to an inline float's bf16 bits
+/// (`0x3f80` = 1.0) inlined; another float becomes its bf16 bits (rounded to nearest even) in
+/// a literal; other integers are literals as written (`packed`: 32 bits; else 16 bits).
+fn bf16_source(c: &mut Cursor, col: usize, packed: bool) -> PResult<(u32, Option<u32>)> {
+    if c.peek_ident().is_some() {
+        return ssrc(c, 1, false);
+    }
+    let neg = c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    if neg {
+        c.bump();
+    }
+    let inline_bf16 = |bits: u32| FLOAT_CONSTANTS.iter().position(|(_, b, _)| b >> 16 == bits);
+    if let Some(Tok::Float(f)) = c.peek().cloned() {
+        c.bump();
+        let f = if neg { -f } else { f };
+        if f == 0.0 {
+            return Ok((128, None));
+        }
+        let bits = (f as f32).to_bits();
+        let bf16 = ((bits as u64 + 0x7fff + (bits as u64 >> 16 & 1)) >> 16) as u32 & 0xffff;
+        let exact = FLOAT_CONSTANTS.iter().position(|(_, b, _)| {
+            f32::from_bits(*b) as f64 == f || (f == 0.15915494 && *b == 0x3e22_f983)
+        });
+        return Ok(match exact.or_else(|| inline_bf16(bf16)) {
+            Some(i) => (240 + i as u32, None),
+            None => (SRC_LITERAL, Some(bf16)),
+        });
+    }
+    let v = c.expr(&no_symbols)?;
+    if (-16..=64).contains(&v) {
+        return int_source(v, 1, col);
+    }
+    let range = if packed {
+        -(1i64 << 31)..(1i64 << 32)
+    } else {
+        -32768..65536
+    };
+    if !range.contains(&v) {
+        return err(col, INVALID_OPERAND);
+    }
+    let bits = if packed { v as u32 } else { v as u32 & 0xffff };
+    Ok(match inline_bf16(bits) {
+        Some(i) => (240 + i as u32, None),
+        None => (SRC_LITERAL, Some(bits)),
+    })
+}
+
 /// A 16-bit source constant: an inline integer or float constant, or a 16-bit literal. A
 /// value equal to an f16 constant's bits is inlined only for float operands (llvm-mc-19
 /// keeps `0x3c00` a literal for integer ones).
@@ -779,15 +984,52 @@ fn int_in(c: &mut Cursor, lo: i64, hi: i64, msg: &str) -> PResult<i64> {
     Ok(v)
 }
 
-fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResult<()> {
+/// The modifiers after the operands, then (in a DPP form) the DPP part, which ends the
+/// statement.
+fn modifiers(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    hints: &mut Hints,
+    dpp_mode: bool,
+    suffixed: bool,
+) -> PResult<()> {
     let d = inst.def();
     let fmt = d.format;
     let mut seen: Vec<String> = Vec::new();
+    // VOP3 and VOP3P modifiers come in a fixed order; `stage` is the rank of the last one.
+    let mut stage = 0;
+    let mut saw_dpp = false;
     while !c.at_end() {
         let col = c.col();
         let Some(name) = c.peek_ident().map(str::to_string) else {
             return err(col, INVALID_OPERAND);
         };
+        if dpp::DPP_WORDS.contains(&name.as_str()) {
+            if !dpp_mode {
+                return err(col, if suffixed { INVALID_OPERAND } else { NOT_VALID });
+            }
+            let t = dpp::parse_dpp(c)?;
+            apply_dpp(inst, t, col)?;
+            saw_dpp = true;
+            break;
+        }
+        let rank = match (fmt, name.as_str()) {
+            (Format::Vop3, "op_sel") => 1,
+            (Format::Vop3, "clamp") => 2,
+            (Format::Vop3, "mul" | "div") => 3,
+            (Format::Vop3p, "op_sel") => 1,
+            (Format::Vop3p, "op_sel_hi") => 2,
+            (Format::Vop3p, "neg_lo") => 3,
+            (Format::Vop3p, "neg_hi") => 4,
+            (Format::Vop3p, "clamp") => 5,
+            _ => 0,
+        };
+        if rank != 0 {
+            if rank <= stage {
+                return err(col, NOT_VALID);
+            }
+            stage = rank;
+        }
         c.bump();
         if seen.contains(&name) && name != "offset" {
             return err(col, INVALID_OPERAND);
@@ -827,6 +1069,7 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
                 }
                 Some(Field::Clamp)
             }
+            "clamp" if fmt == Format::Vop3p && d.flags.has(Flags::VOP3_CLAMP) => Some(Field::Clamp),
             _ => None,
         };
         if let Some(f) = flag_field {
@@ -898,6 +1141,50 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
                 let v = int_in(c, 0, 7, "invalid wait_exp value")?;
                 inst.set(Field::WaitExp, v as u32);
             }
+            ("op_sel", Format::Vop3) => {
+                let Some(l) = d.op_sel_layout() else {
+                    return err(col, NOT_VALID);
+                };
+                let bits = bit_list(c, "op_sel")?;
+                let mut v = 0u32;
+                for (k, (b, bcol)) in bits.into_iter().enumerate() {
+                    match l.entries.get(k).copied().flatten() {
+                        Some(bit) => v |= b << (bit - 11),
+                        // An entry llvm-mc-19 has no bit for: dropped past the printed ones
+                        // (and the third of v_fmac_f16_e64), refused where it is a source
+                        // the instruction reads whole (dot2 sources, permlane src2/dst).
+                        None if b == 1
+                            && (d.flags.has(Flags::OP_SEL_SRC2_DST)
+                                || d.flags.has(Flags::OP_SEL2)) =>
+                        {
+                            return err(bcol, "invalid op_sel operand");
+                        }
+                        None => {}
+                    }
+                }
+                inst.set(Field::OpSel, v);
+            }
+            ("op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi", Format::Vop3p) => {
+                let n = d.source_count();
+                let no_op_sel = d.flags.has(Flags::NO_OP_SEL);
+                if no_op_sel && name.starts_with("op_sel")
+                    || d.flags.has(Flags::MIX) && name.starts_with("neg")
+                {
+                    return err(col, NOT_VALID);
+                }
+                let bits = bit_list(c, &name)?;
+                let v = bits
+                    .iter()
+                    .take(n)
+                    .enumerate()
+                    .fold(0u32, |acc, (k, (b, _))| acc | b << k);
+                match name.as_str() {
+                    "op_sel" => inst.set(Field::OpSel, v),
+                    "op_sel_hi" => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, v)),
+                    "neg_lo" => inst.set(Field::NegLo, v),
+                    _ => inst.set(Field::NegHi, v),
+                }
+            }
             ("op_sel", Format::Vinterp) if d.flags.has(Flags::OP_SEL) => {
                 c.expect_punct('[', "expected a left square bracket")?;
                 let mut v = 0;
@@ -911,6 +1198,66 @@ fn modifiers(c: &mut Cursor, inst: &mut Instruction, hints: &mut Hints) -> PResu
                 inst.set(Field::OpSel, v);
             }
             _ => return err(col, INVALID_OPERAND),
+        }
+    }
+    if dpp_mode && !saw_dpp {
+        return err(c.col(), "too few operands for instruction");
+    }
+    Ok(())
+}
+
+/// `[b0,b1,...]`: one to four 0/1 entries (llvm-mc-19's `op_sel`, `op_sel_hi`, `neg_lo`,
+/// `neg_hi` lists), each with its column.
+fn bit_list(c: &mut Cursor, what: &str) -> PResult<Vec<(u32, usize)>> {
+    c.expect_punct('[', "expected a left square bracket")?;
+    if c.is_punct(']') {
+        return err(c.col(), "unknown token in expression");
+    }
+    let mut out = Vec::with_capacity(4);
+    loop {
+        let col = c.col();
+        let v = c.expr(&no_symbols)?;
+        if !(0..=1).contains(&v) {
+            return err(col, format!("invalid {what} value."));
+        }
+        out.push((v as u32, col));
+        if out.len() == 4 || !c.eat_punct(',') {
+            break;
+        }
+    }
+    c.expect_punct(']', "expected a closing square bracket")?;
+    Ok(out)
+}
+
+/// Writes the parsed DPP part into a DPP form whose source 0 is already in the DPP dword.
+/// DPP8 has no neg/abs bits: an e32 form with source modifiers cannot be DPP8 (llvm-mc-19
+/// then takes the VOP3 DPP8 form, or refuses an explicit `_dpp`).
+fn apply_dpp(inst: &mut Instruction, t: DppText, col: usize) -> PResult<()> {
+    match t {
+        DppText::Dpp16 {
+            ctrl,
+            row_mask,
+            bank_mask,
+            bound_ctrl,
+            fi,
+        } => {
+            inst.set(Field::DppCtrl, ctrl);
+            inst.set(Field::RowMask, row_mask);
+            inst.set(Field::BankMask, bank_mask);
+            inst.set(Field::BoundCtrl, bound_ctrl as u32);
+            inst.set(Field::Fi, fi as u32);
+        }
+        DppText::Dpp8 { sel, fi } => {
+            if inst.get(Field::DppNeg) != 0 || inst.get(Field::DppAbs) != 0 {
+                return err(col, INVALID_OPERAND);
+            }
+            let src0 = inst.get(Field::DppSrc0);
+            inst.set(
+                Field::Src0,
+                if fi { dpp::SRC_DPP8_FI } else { dpp::SRC_DPP8 },
+            );
+            inst.set(Field::DppSrc0, src0);
+            inst.set(Field::Dpp8Sel, sel);
         }
     }
     Ok(())
@@ -971,6 +1318,7 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
     if matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc)
         && crate::print::sixteen_bit_sources(inst)
         && (inst.get(Field::Src0) >= 384
+            || inst.dpp_kind().is_some() && inst.get(Field::DppSrc0) >= 128
             || d.operand(Field::Vsrc1).is_some() && inst.get(Field::Vsrc1) >= 128)
     {
         return err(1, "operands are not valid for this GPU or mode");
@@ -1002,7 +1350,7 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
                 );
             }
         }
-        Format::Vop3 => check_constant_bus(inst)?,
+        Format::Vop3 | Format::Vop3p => check_constant_bus(inst)?,
         Format::Sopk if d.name.starts_with("s_waitcnt_") && inst.get(Field::Sdst) != SGPR_NULL => {
             return err(1, "src0 must be null");
         }

@@ -2,7 +2,8 @@
 
 use std::fmt::Write;
 
-use crate::def::{Flags, Imm, Implicit, Kind, SrcTy};
+use crate::def::{Flags, Imm, Implicit, Kind, SrcMods, SrcTy};
+use crate::dpp::{dpp16_text, dpp8_text, DppKind};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
@@ -39,7 +40,7 @@ pub fn print_with(inst: &Instruction, hints: Hints) -> String {
         return print_vopd(inst);
     }
     let mut out = String::with_capacity(48);
-    out.push_str(d.name);
+    out.push_str(inst.mnemonic());
     let mut first = true;
     for o in d.operands {
         let Some(text) = operand_text(inst, o.field, o.kind, hints) else {
@@ -116,6 +117,22 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
     let d = inst.def();
     let v = inst.get(field);
     Some(match kind {
+        Kind::V(n) if field == Field::Vsrc1 && inst.dpp_kind() == Some(DppKind::Dpp16) => {
+            // e32 DPP16: vsrc1 takes the DPP dword's neg/abs bit 1.
+            let text = if v >= 128 && sixteen_bit_sources(inst) {
+                format!(
+                    "{}/*Invalid register, operand has 'VGPR_32_Lo128' register class*/",
+                    vreg_name(v, n)
+                )
+            } else {
+                vreg_name(v, n)
+            };
+            let (neg, abs) = (
+                inst.get(Field::DppNeg) >> 1 & 1,
+                inst.get(Field::DppAbs) >> 1 & 1,
+            );
+            apply_mods(text, 256 + v, d.source_mods(1), neg == 1, abs == 1)
+        }
         Kind::V(n) if field == Field::Vsrc1 && v >= 128 && sixteen_bit_sources(inst) => format!(
             "{}/*Invalid register, operand has 'VGPR_32_Lo128' register class*/",
             vreg_name(v, n)
@@ -196,13 +213,43 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         {
             FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
         }
-        Kind::VSrc(n, ty) if d.format == Format::Vop3 && d.flags.neg_abs(field.source_index()) => {
-            let text = vsrc_text(inst, v, n, ty);
-            let i = field.source_index();
-            let neg = inst.get(Field::Neg) >> i & 1 == 1;
-            let abs = inst.get(Field::Abs) >> i & 1 == 1;
-            source_modifiers(text, v, neg, abs)
+        Kind::VSrc(n, ty) if field == Field::Src0 && inst.dpp_kind().is_some() => {
+            // The DPP source 0: a VGPR from the DPP dword, with the modifiers of the form.
+            let r = inst.get(Field::DppSrc0);
+            let mut text = match ty {
+                SrcTy::B16LoHi => lohi_name(r),
+                _ => vreg_name(r, n),
+            };
+            let e32 = matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc);
+            if e32 && r >= 128 && sixteen_bit_sources(inst) {
+                text.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/");
+            }
+            let (neg, abs) = source_mod_bits(inst, 0);
+            apply_mods(text, 256 + r, source_mods_of(inst, 0), neg, abs)
         }
+        Kind::VSrc(n, ty) if matches!(d.format, Format::Vop3 | Format::Vop3p) => {
+            let i = field.source_index();
+            let mix_dpp_src1 =
+                d.flags.has(Flags::MIX) && i == 1 && v < 256 && inst.dpp_kind().is_some();
+            // (llvm-mc-19 prints such a constant by the 32-bit rules.)
+            let ty = if mix_dpp_src1 { SrcTy::B32 } else { ty };
+            let mut text = vsrc_text(inst, v, n, ty);
+            if mix_dpp_src1 {
+                // `v_fma_mix*` DPP: src1 is a VGPR; llvm-mc-19 marks scalar registers and
+                // constants (not `null` and the `src_*` registers).
+                match v {
+                    0..=123 | 125..=127 => {
+                        text.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
+                    }
+                    128..=208 | 240..=248 | SRC_LITERAL => text.push_str("/*Invalid immediate*/"),
+                    _ => {}
+                }
+            }
+            let (neg, abs) = source_mod_bits(inst, i);
+            apply_mods(text, v, source_mods_of(inst, i), neg, abs)
+        }
+        Kind::WmmaAB(n) => wmma_text(inst, v, n, false),
+        Kind::WmmaC(n) => wmma_text(inst, v, n, true),
         Kind::VSrc(n, ty) => {
             let text = vsrc_text(inst, v, n, ty);
             if matches!(ty, SrcTy::F16 | SrcTy::I16) && v >= 384 && d.format != Format::Vop3 {
@@ -263,6 +310,74 @@ pub(crate) fn sixteen_bit_sources(inst: &Instruction) -> bool {
 /// `vN.l` / `vN.h` of an 8-bit true16 register field.
 fn lohi_name(v: u32) -> String {
     format!("v{}.{}", v & 0x7f, if v & 0x80 != 0 { 'h' } else { 'l' })
+}
+
+/// Which of the form's neg/abs bits apply to vector-ALU source `i`: VOP3's `neg`/`abs`, an
+/// e32 DPP16 dword's `dpp_neg`/`dpp_abs`, or `v_fma_mix*`'s `neg_lo`/`neg_hi`.
+fn source_mod_bits(inst: &Instruction, i: usize) -> (bool, bool) {
+    let (nf, af) = match inst.def().format {
+        Format::Vop3 => (Field::Neg, Field::Abs),
+        Format::Vop3p => (Field::NegLo, Field::NegHi),
+        _ if inst.dpp_kind() == Some(DppKind::Dpp16) => (Field::DppNeg, Field::DppAbs),
+        _ => return (false, false),
+    };
+    (inst.get(nf) >> i & 1 == 1, inst.get(af) >> i & 1 == 1)
+}
+
+/// What source `i`'s modifier bits mean in this instruction's form.
+fn source_mods_of(inst: &Instruction, i: usize) -> SrcMods {
+    let d = inst.def();
+    match d.format {
+        // `v_fma_mix*` write neg_lo/neg_hi on the operands; other VOP3P list them.
+        Format::Vop3p if d.flags.has(Flags::MIX) => SrcMods::NegAbs,
+        Format::Vop3p => SrcMods::None,
+        Format::Vop3 if inst.dpp_kind().is_some() => d.dpp_source_mods(i),
+        Format::Vop3 => d.source_mods(i),
+        _ if inst.dpp_kind() == Some(DppKind::Dpp16) => d.dpp_source_mods(i),
+        _ => SrcMods::None,
+    }
+}
+
+/// A source's text with its modifiers as [`SrcMods`] says they print.
+fn apply_mods(text: String, code: u32, mods: SrcMods, neg: bool, abs: bool) -> String {
+    match mods {
+        SrcMods::NegAbs => source_modifiers(text, code, neg, abs),
+        SrcMods::Sext if neg => format!("sext({text})"),
+        _ => text,
+    }
+}
+
+/// A WMMA matrix operand: a VGPR range; C also an inline constant (printed as an f64 one).
+/// Scalar registers llvm-mc-19 prints with a comment (A/B also constants); `null` and the
+/// `src_*` registers plain.
+/// Anything else llvm-mc-19 prints with a comment (and will not assemble).
+fn wmma_text(inst: &Instruction, v: u32, n: u8, c: bool) -> String {
+    match v {
+        256.. => vreg_name(v - 256, n),
+        128..=208 | 240..=248 if c => vsrc_text(inst, v, 2, SrcTy::F64),
+        SRC_LITERAL if c => vsrc_text(inst, v, 2, SrcTy::F64),
+        128..=208 | 240..=248 | SRC_LITERAL => {
+            format!("{}/*Invalid immediate*/", vsrc_text(inst, v, 1, SrcTy::B32))
+        }
+        SGPR_NULL => "null".into(),
+        0..=127 => {
+            // A scalar range, aligned down as llvm-mc-19 prints it (the decoder refuses the
+            // ranges that do not exist).
+            let align = (n as u32).min(4);
+            let name = match v {
+                106 => Some("vcc".to_string()),
+                126 => Some("exec".to_string()),
+                108..=123 => sreg_name(108 + ((v - 108) & !(align - 1)), n),
+                _ => sreg_name(v & !(align - 1), n),
+            }
+            .unwrap_or_else(|| format!("<invalid register code {v}>"));
+            format!(
+                "{name}/*Invalid register, operand has 'VReg_{}' register class*/",
+                32 * n as u32
+            )
+        }
+        _ => ssrc_name(v, 1).unwrap_or_else(|| format!("<invalid source code {v}>")),
+    }
 }
 
 /// A VOP3 source with its `neg`/`abs` bits, as llvm-mc-19 prints them: registers as `-x`,
@@ -331,12 +446,34 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
                     format!("0x{:x}", lit & 0xffff)
                 }
             }
+            SrcTy::PackedBf16 => {
+                if (-16..=64).contains(&(lit as i32)) {
+                    (lit as i32).to_string()
+                } else {
+                    format!("0x{lit:x}")
+                }
+            }
+            SrcTy::Bf16 => {
+                let i = (lit & 0xffff) as u16 as i16;
+                if (-16..=64).contains(&i) {
+                    i.to_string()
+                } else {
+                    format!("0x{lit:x}")
+                }
+            }
             SrcTy::B32 | SrcTy::VgprOnly => special::literal_text(lit, 1),
         },
         SrcTy::I16 | SrcTy::B16LoHi if (240..=248).contains(&v) => {
             format!("0x{:x}", F16_CONSTANTS[(v - 240) as usize])
         }
         SrcTy::F64 | SrcTy::B64 => {
+            // A 64-bit SGPR or TTMP pair ignores the low bit of its number
+            // (tools/VOP3_NOTES.md: `s1` prints as `s[0:1]`).
+            let v = if matches!(v, 0..=105 | 108..=123) {
+                v & !1
+            } else {
+                v
+            };
             ssrc_name(v, 2).unwrap_or_else(|| format!("<invalid source code {v}>"))
         }
         _ => ssrc_name(v, n).unwrap_or_else(|| format!("<invalid source code {v}>")),
@@ -441,6 +578,13 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
             let _ = write!(out, " wait_exp:{}", inst.get(Field::WaitExp));
         }
         Format::Vop3 => {
+            if let Some(l) = d.op_sel_layout() {
+                let bit = |k: usize| l.entries[k].map_or(0, |b| (inst.word() >> b & 1) as u32);
+                if (0..l.count).any(|k| bit(k) == 1) {
+                    let list: Vec<String> = (0..l.count).map(|k| bit(k).to_string()).collect();
+                    let _ = write!(out, " op_sel:[{}]", list.join(","));
+                }
+            }
             flag(inst, Field::Clamp, "clamp", out);
             match inst.get(Field::Omod) {
                 1 => out.push_str(" mul:2"),
@@ -449,6 +593,59 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
                 _ => {}
             }
         }
+        Format::Vop3p => vop3p_modifiers(inst, out),
         _ => {}
     }
+    match inst.dpp_kind() {
+        Some(DppKind::Dpp16) => {
+            out.push(' ');
+            out.push_str(&dpp16_text(
+                inst.get(Field::DppCtrl),
+                inst.get(Field::RowMask),
+                inst.get(Field::BankMask),
+                inst.get(Field::BoundCtrl) == 1,
+                inst.get(Field::Fi) == 1,
+            ));
+        }
+        Some(DppKind::Dpp8) => {
+            out.push(' ');
+            out.push_str(&dpp8_text(
+                inst.get(Field::Dpp8Sel),
+                inst.get(Field::Fi) == 1,
+            ));
+        }
+        None => {}
+    }
+}
+
+/// VOP3P modifiers as llvm-mc-19 prints them (`tools/DPP_VOP3P_NOTES.md` §5.2): `op_sel`
+/// when any bit of a source is set, `op_sel_hi` when it differs from the instruction's
+/// default, `neg_lo`/`neg_hi` when set (not for `v_fma_mix*`, which write them on the
+/// operands), then `clamp`; one list entry per source.
+fn vop3p_modifiers(inst: &Instruction, out: &mut String) {
+    let d = inst.def();
+    let n = d.source_count();
+    let m = (1u32 << n) - 1;
+    let list = |v: u32| {
+        let b: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
+        format!("[{}]", b.join(","))
+    };
+    let no_op_sel = d.flags.has(Flags::NO_OP_SEL);
+    let op_sel = inst.get(Field::OpSel) & m;
+    if !no_op_sel && op_sel != 0 {
+        let _ = write!(out, " op_sel:{}", list(op_sel));
+    }
+    let hi = inst.get(Field::OpSelHi) & m;
+    if !no_op_sel && hi != d.default_op_sel_hi() & m {
+        let _ = write!(out, " op_sel_hi:{}", list(hi));
+    }
+    if !d.flags.has(Flags::MIX) {
+        for (f, name) in [(Field::NegLo, "neg_lo"), (Field::NegHi, "neg_hi")] {
+            let v = inst.get(f) & m;
+            if v != 0 {
+                let _ = write!(out, " {name}:{}", list(v));
+            }
+        }
+    }
+    flag(inst, Field::Clamp, "clamp", out);
 }

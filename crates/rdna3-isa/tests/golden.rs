@@ -75,9 +75,10 @@ fn disassembly_of_random_valid_words_matches_llvm_mc() {
     report("disasm.txt", rows.len(), &fails);
 }
 
-#[test]
-fn assembly_matches_llvm_mc_bytes_and_text() {
-    let rows = golden("asm.txt");
+/// An assembler golden (`INPUT<TAB>CANONICAL<TAB>BYTES` or `INPUT<TAB><error><TAB>MESSAGE`):
+/// each input must assemble to those bytes and print as CANONICAL, or be refused.
+fn asm_golden(name: &str) {
+    let rows = golden(name);
     let mut fails = Vec::new();
     for r in &rows {
         let parsed = parse_instruction(&r[0]);
@@ -106,7 +107,12 @@ fn assembly_matches_llvm_mc_bytes_and_text() {
             }
         }
     }
-    report("asm.txt", rows.len(), &fails);
+    report(name, rows.len(), &fails);
+}
+
+#[test]
+fn assembly_matches_llvm_mc_bytes_and_text() {
+    asm_golden("asm.txt");
 }
 
 /// One case of LLVM's gfx11 assembler tests: where, the input, the encoding or an error.
@@ -210,4 +216,89 @@ fn vopd_words_disassemble_to_llvm_mc_19_text() {
         }
     }
     report("vopd.txt (disassemble)", rows.len(), &fails);
+}
+
+/// A round-trip golden (`BYTES<TAB>TEXT`, every line checked by llvm-mc-19 both ways): each
+/// BYTES must decode to exactly TEXT, and TEXT must assemble to exactly BYTES and print back
+/// as TEXT.
+fn round_trip_golden(name: &str) {
+    let rows = golden(name);
+    let mut fails = Vec::new();
+    for r in &rows {
+        let want = bytes_of(&r[0]);
+        let got = disasm_text(&want);
+        if norm(&got) != norm(&r[1]) {
+            fails.push(format!(
+                "{}\n   llvm: {}\n   ours: {} (disassembling)",
+                r[0], r[1], got
+            ));
+            continue;
+        }
+        match parse_instruction(&r[1]) {
+            Ok(p) => {
+                let bytes = p.inst.encode();
+                let text = print_with(&p.inst, p.hints);
+                if bytes != want || norm(&text) != norm(&r[1]) {
+                    fails.push(format!(
+                        "{}\n   llvm: {} {:02x?}\n   ours: {} {:02x?} (assembling)",
+                        r[1], r[1], want, text, bytes
+                    ));
+                }
+            }
+            Err(e) => fails.push(format!(
+                "{}\n   llvm: {:02x?}\n   ours: error at {}: {} (assembling)",
+                r[1], want, e.col, e.msg
+            )),
+        }
+    }
+    report(name, rows.len(), &fails);
+}
+
+#[test]
+fn dpp_forms_round_trip_like_llvm_mc() {
+    // tools/survey_dpp.py --golden: every DPP16/DPP8 mnemonic of VOP1, VOP2, VOPC, VOP3 and
+    // VOP3P, with every dpp_ctrl kind, masks, bound_ctrl, fi and the modifiers each takes.
+    round_trip_golden("dpp.txt");
+}
+
+#[test]
+fn vop3p_forms_round_trip_like_llvm_mc() {
+    // tools/survey_dpp.py --golden: all 34 VOP3P opcodes with op_sel, op_sel_hi, neg_lo,
+    // neg_hi, clamp, and VGPR/SGPR/constant/literal sources.
+    round_trip_golden("vop3p.txt");
+}
+
+#[test]
+fn vop3_op_sel_forms_round_trip_like_llvm_mc() {
+    // tools/survey_dpp.py --golden: the VOP3 op_sel forms of the 16-bit instructions
+    // (v_add_nc_u16, v_fma_f16, v_mad_u32_u16, v_dot2_f16_f16, v_permlane16_b32, ...) and the
+    // sext() sources (v_ldexp_f32, v_cvt_pk_u8_f32, ...), as the table lists them.
+    round_trip_golden("vop3_opsel.txt");
+}
+
+#[test]
+fn dpp_vop3p_and_op_sel_assembly_matches_llvm_mc() {
+    // tools/survey_dpp.py --golden: assembler inputs for DPP controls, masks, suffixes and
+    // promotions, VOP3P modifier lists and sources, WMMA, op_sel lists, errors.
+    asm_golden("dpp_vop3p_asm.txt");
+}
+
+#[test]
+fn dpp_vop3p_decoder_only_words_disassemble_to_llvm_mc_19_text() {
+    // tools/survey_dpp.py --golden: words whose text llvm-mc-19 prints but will not assemble
+    // back, or rejects (WMMA matrices in scalar registers, ranges past v255, DPP words with
+    // ignored bits or invalid controls, 16-bit sources in v128+, DPP selectors without their
+    // dword, ...).
+    let rows = golden("dpp_vop3p_disasm.txt");
+    let mut fails = Vec::new();
+    for r in &rows {
+        let mut got = disasm_text(&bytes_of(&r[0]));
+        if got.starts_with("<decoded") {
+            got = "<invalid>".into();
+        }
+        if norm(&got) != norm(&r[1]) {
+            fails.push(format!("{}\n   llvm: {}\n   ours: {}", r[0], r[1], got));
+        }
+    }
+    report("dpp_vop3p_disasm.txt", rows.len(), &fails);
 }

@@ -103,6 +103,11 @@ fn destination(inst: &Instruction, c: &Class, op_sel: u32) -> (u32, bool) {
 
 /// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC.
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    // DPP16/DPP8 forms (src0 = 250/233/234 with a DPP dword) read source 0 across lanes:
+    // not modelled yet, so they stop the run rather than read src0 as a constant.
+    if inst.dpp_kind().is_some() {
+        return Err(ValuError::Unimplemented);
+    }
     let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
     let shape = c.shape;
     if shape.rounds && w.mode & 0xf != 0 {
