@@ -133,7 +133,7 @@ fn buffer(a: &BufferArgs) -> Result<ExitCode, String> {
     let address = d.address(index, a.offset, a.soffset);
     let in_range = d.in_range(index, a.offset);
     if a.json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "address": address,
@@ -144,9 +144,9 @@ fn buffer(a: &BufferArgs) -> Result<ExitCode, String> {
             })
         );
     } else if in_range {
-        println!("{address:#x}");
+        outln!("{address:#x}");
     } else {
-        println!("out of range");
+        outln!("out of range");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -185,11 +185,11 @@ fn flat(a: &FlatArgs) -> Result<ExitCode, String> {
         if aperture == Aperture::Private {
             j["flat_scratch"] = json!(layout.flat_scratch(a.wave_id));
         }
-        println!("{j}");
+        outln!("{j}");
         return Ok(ExitCode::SUCCESS);
     }
     match aperture {
-        Aperture::Shared => println!(
+        Aperture::Shared => outln!(
             "shared aperture: LDS offset {offset:#x}{}",
             if in_range {
                 String::new()
@@ -197,7 +197,7 @@ fn flat(a: &FlatArgs) -> Result<ExitCode, String> {
                 format!(" (outside the {}-byte allocation)", a.lds_size)
             }
         ),
-        Aperture::Private => println!(
+        Aperture::Private => outln!(
             "private aperture: offset {offset:#x} of lane {} in wave {} -> global {address:#x} (flat_scratch {:#x}){}",
             a.lane,
             a.wave_id,
@@ -208,7 +208,7 @@ fn flat(a: &FlatArgs) -> Result<ExitCode, String> {
                 format!(" (outside the {}-byte scratch of a lane)", a.scratch_size)
             }
         ),
-        Aperture::Global => println!("global: {address:#x}"),
+        Aperture::Global => outln!("global: {address:#x}"),
     }
     Ok(ExitCode::SUCCESS)
 }

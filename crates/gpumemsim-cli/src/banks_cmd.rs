@@ -119,7 +119,7 @@ pub fn banks(args: &BanksArgs) -> Result<ExitCode, String> {
             suggestions.as_deref(),
         )?;
     }
-    print!("{out}");
+    out!("{out}");
     Ok(ExitCode::SUCCESS)
 }
 

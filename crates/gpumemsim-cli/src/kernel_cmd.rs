@@ -359,13 +359,13 @@ pub fn run_kernel(
         if let Some(e) = &error {
             obj["error"] = json!(e);
         }
-        println!("{obj}");
+        outln!("{obj}");
     } else {
         let mut s = crate::run_cmd::summary(lines, dev, &serde_json::Map::new());
         for (i, a) in arg_values.iter().enumerate() {
             let _ = writeln!(s, "\narg {i}: {a}");
         }
-        print!("{s}");
+        out!("{s}");
     }
     if let Some(path) = &args.html {
         let source = crate::html_out::RunSource {

@@ -5,6 +5,23 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `print!` that does not panic when standard output is closed (`gpumemsim ... | head`):
+/// the rest of the output is dropped.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `println!` that does not panic when standard output is closed (see [`out!`]).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 mod addr_cmd;
 mod banks_cmd;
 mod html_out;

@@ -567,9 +567,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         if let Some(e) = &error {
             obj["error"] = json!(e);
         }
-        println!("{obj}");
+        outln!("{obj}");
     } else {
-        print!("{}", summary(&prog.lines, &wg, &dumps));
+        out!("{}", summary(&prog.lines, &wg, &dumps));
     }
     if let Some(path) = &args.html {
         let source = crate::html_out::RunSource {

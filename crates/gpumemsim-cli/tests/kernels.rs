@@ -659,3 +659,47 @@ fn totals_add_up_and_timing_parameters_apply() {
         "{err}"
     );
 }
+
+/// `gpumemsim run ... | head -c 16`: the reader goes away after a few bytes; the run
+/// neither panics nor fails (the rest of its output is dropped).
+#[test]
+fn a_closed_output_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // A buffer of 200,000 values prints far more than a pipe holds, so the write meets the
+    // closed pipe.
+    let path = kernel("lds_sum.w32.o");
+    let big = [
+        "run",
+        path.as_str(),
+        "--grid",
+        "4",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[200000]=iota",
+        "--arg",
+        "buf:i32[4]=zeros",
+    ];
+    let big_json = [&big[..], &["--json"]].concat();
+    for args in [&big[..], &big_json[..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn gpumemsim");
+        let mut first = [0u8; 16];
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_exact(&mut first)
+            .expect("the first bytes");
+        // The pipe's reading end is closed here (dropped with the ChildStdout).
+        let out = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
+    }
+}
