@@ -117,6 +117,26 @@ fn parse_explain_input(args: &[String]) -> Result<Vec<u8>, String> {
     parse_byte_list(&joined).map_err(|(_, msg)| msg)
 }
 
+/// One line per field: its bit range in `word`, name, value and bits.
+fn field_lines(out: &mut impl Write, fields: &[gpumemsim::isa::explain::FieldValue], word: u64) {
+    for f in fields {
+        let bitstr: String = (f.lo..=f.hi)
+            .rev()
+            .map(|b| if word >> b & 1 == 1 { '1' } else { '0' })
+            .collect();
+        let range = if f.hi == f.lo {
+            format!("{}", f.lo)
+        } else {
+            format!("{}:{}", f.hi, f.lo)
+        };
+        let _ = writeln!(
+            out,
+            "  [{range:>5}] {:<10} = {:>6} (0x{:x})  {bitstr}",
+            f.name, f.value, f.value
+        );
+    }
+}
+
 /// `gpumemsim explain 0x...`.
 pub fn explain(args: &[String]) -> Result<ExitCode, String> {
     if args.is_empty() {
@@ -152,21 +172,10 @@ pub fn explain(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     let _ = writeln!(out, "bits  {bits}");
-    for f in &e.fields {
-        let bitstr: String = (f.lo..=f.hi)
-            .rev()
-            .map(|b| if e.word >> b & 1 == 1 { '1' } else { '0' })
-            .collect();
-        let range = if f.hi == f.lo {
-            format!("{}", f.lo)
-        } else {
-            format!("{}:{}", f.hi, f.lo)
-        };
-        let _ = writeln!(
-            out,
-            "  [{range:>5}] {:<10} = {:>6} (0x{:x})  {bitstr}",
-            f.name, f.value, f.value
-        );
+    field_lines(&mut out, &e.fields, e.word);
+    if let Some(d) = e.dpp_dword {
+        let _ = writeln!(out, "dpp dword 0x{d:08x}");
+        field_lines(&mut out, &e.dpp_fields, d as u64);
     }
     if let Some(l) = e.literal {
         let _ = writeln!(out, "  literal            = 0x{l:08x}");

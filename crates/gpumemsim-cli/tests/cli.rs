@@ -119,3 +119,21 @@ fn explain_shows_fields_and_bit_ranges() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("invalid instruction encoding"));
 }
+
+/// A DPP16 form: the VOP1 word, then its DPP dword field by field (bytes from llvm-mc-19,
+/// tests/golden/dpp.txt).
+#[test]
+fn explain_shows_the_dpp_dword() {
+    let o = run(&["explain", "0xfa,0x02,0x7e,0x7e,0x0f,0x15,0x01,0xff"], "");
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        out.starts_with("v_mov_b32_dpp v63, v15 row_shr:5 row_mask:0xf bank_mask:0xf"),
+        "{out}"
+    );
+    assert!(out.contains("[  8:0] src0       =    250"), "{out}");
+    assert!(out.contains("dpp dword 0xff01150f"), "{out}");
+    assert!(out.contains("[ 16:8] dpp_ctrl   =    277 (0x115)"), "{out}");
+    assert!(out.contains("[  7:0] dpp_src0   =     15"), "{out}");
+    assert!(out.contains("[31:28] row_mask   =     15"), "{out}");
+}
