@@ -241,12 +241,27 @@ fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
             "`v_add_f32_e64_dpp`",
         ),
         ("v_pk_add_f16 v1, v2, v3", "`v_pk_add_f16`"),
-        ("v_add_nc_u16 v1, v2, v3 op_sel:[1,0,0]", "`v_add_nc_u16`"),
     ] {
         let (_, r) = run_with(&format!("{src}\ns_endpgm\n"), &RunConfig::default(), |_| {});
         let e = r.expect_err("stops").to_string();
         assert!(e.contains(name), "{src}: {e}");
     }
+}
+
+#[test]
+fn op_sel_forms_in_the_table_read_and_write_the_selected_halves() {
+    // op_sel:[1,0,1]: src0's high half + src1's low half, into v1's high half.
+    let (dev, r) = run_with(
+        "v_add_nc_u16 v1, v2, v3 op_sel:[1,0,1]\ns_endpgm\n",
+        &RunConfig::default(),
+        |d| set3(d, |_| [0x1111_2222, 0x0030_0004, 0x0500_0006]),
+    );
+    r.expect("runs");
+    assert_eq!(
+        dev.waves[0].vgpr(1, 3),
+        0x0036_2222,
+        "0x30 + 6 in the high half"
+    );
 }
 
 /// Sets v1, v2, v3 of every lane from `f(lane)`.

@@ -140,6 +140,19 @@ fn op_sel_float_forms() {
     let a = h(2.0) << 16 | h(1.5);
     let b = h(0.5) << 16 | h(4.0);
     assert_eq!(eval("v_dot2_f16_f16", [a, b, h(0.25)], false).0, h(7.25));
+    // dot2_bf16_bf16: the same on bf16 (top halves of f32): 0.25 + 1.5×4 + 2×0.5 = 7.25.
+    let bf = |x: f32| (x.to_bits() >> 16) as u64;
+    let a = bf(2.0) << 16 | bf(1.5);
+    let b = bf(0.5) << 16 | bf(4.0);
+    assert_eq!(
+        eval("v_dot2_bf16_bf16", [a, b, bf(0.25)], false).0,
+        bf(7.25)
+    );
+    // 256 + 1×1 + 0×0: 257 is not a bf16 (8 significant bits), ties to even → 256.
+    assert_eq!(
+        eval("v_dot2_bf16_bf16", [bf(1.0), bf(1.0), bf(256.0)], false).0,
+        bf(256.0)
+    );
     assert_eq!(
         eval("v_cvt_pk_norm_i16_f16", [h(1.0), h(-0.5), 0], false).0,
         ((-16384i16) as u16 as u64) << 16 | 32767
