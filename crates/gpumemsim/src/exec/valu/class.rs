@@ -33,7 +33,8 @@ pub(super) struct Class {
     pub fields: [Option<Field>; 3],
     /// Dwords of each source.
     pub dwords: [u8; 3],
-    /// Sign bit of each source for `abs`/`neg` (VOP3 float sources), 0: none.
+    /// Sign bit of each source for `abs`/`neg` (VOP3 float sources, and the e32 DPP16
+    /// sources that take the DPP dword's modifiers), 0: none.
     pub sign: [u64; 3],
     /// Sources whose inline float constants are f16 values.
     pub f16_const: [bool; 3],
@@ -104,7 +105,9 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
         c.dwords[i] = n;
         c.f16_const[i] = matches!(ty, SrcTy::F16 | SrcTy::I16 | SrcTy::B16LoHi);
         c.bf16_const[i] = ty == SrcTy::Bf16;
-        if vop3 && d.flags.neg_abs(i) {
+        // e32 entries carry these flags only where their DPP16 form takes the DPP dword's
+        // neg/abs bits (`Flags::DPP`); elsewhere e32 has no modifiers to apply.
+        if d.flags.neg_abs(i) {
             c.sign[i] = match n {
                 2 => 1 << 63,
                 _ if half => 1 << 15,
