@@ -232,8 +232,24 @@ fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
         |d| d.waves[0].mode = 0xf1,
     );
     assert!(r.expect_err("stops").to_string().contains("v_add_f32_e32"));
-    // VOP3P is decoded but not executed yet: it stops the run by the name it is written with.
-    for (src, name) in [("v_pk_add_f16 v1, v2, v3", "`v_pk_add_f16`")] {
+    // Packed f16 math rounds, so it stops under a non-default round mode too.
+    let (_, r) = run_with(
+        "v_pk_add_f16 v1, v2, v3\ns_endpgm\n",
+        &RunConfig::default(),
+        |d| d.waves[0].mode = 0xf1,
+    );
+    assert!(r.expect_err("stops").to_string().contains("v_pk_add_f16"));
+    // WMMA is decoded but not executed yet: it stops the run by the name it is written with.
+    for (src, name) in [
+        (
+            "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]",
+            "`v_wmma_f32_16x16x16_f16`",
+        ),
+        (
+            "v_wmma_i32_16x16x16_iu8 v[0:7], v[8:11], v[16:19], v[0:7]",
+            "`v_wmma_i32_16x16x16_iu8`",
+        ),
+    ] {
         let (_, r) = run_with(&format!("{src}\ns_endpgm\n"), &RunConfig::default(), |_| {});
         let e = r.expect_err("stops").to_string();
         assert!(e.contains(name), "{src}: {e}");

@@ -217,7 +217,7 @@ fn row_mask_disables_whole_rows() {
         );
         for (l, &v) in got.iter().enumerate() {
             let l = l as u32;
-            let want = if (l >> 4) % 2 == 0 {
+            let want = if (l >> 4).is_multiple_of(2) {
                 100 + (l ^ 1)
             } else {
                 1000 + l
@@ -267,7 +267,7 @@ fn vop2_modifiers_vopc_and_vop3_dpp_forms() {
                v_fma_f32_e64_dpp v6, v1, v2, v3 clamp quad_perm:[0,0,0,0] row_mask:0x1\n\
                s_endpgm";
     let x = |l: u32| l as f32 * 0.25;
-    let y = |l: u32| if l % 3 == 0 { -1.0 } else { 2.0 };
+    let y = |l: u32| if l.is_multiple_of(3) { -1.0 } else { 2.0 };
     let dev = run(src, |d| {
         set_lanes(d, [1, 2, 3, 5, 6], |l| [f(x(l)), f(y(l)), f(-0.5), 0, 7]);
     });

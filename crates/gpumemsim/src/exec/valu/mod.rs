@@ -48,6 +48,7 @@ mod regs;
 mod sad;
 #[cfg(test)]
 mod tests;
+mod vop3p;
 
 use std::sync::OnceLock;
 
@@ -58,6 +59,7 @@ use crate::wave::{Wave, VCC_LO};
 use class::{class, Class};
 use op::{Ctx, MaskIn, Op, Res, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
+pub use vop3p::execute_vop3p;
 
 /// Why a VALU instruction did not execute.
 pub enum ValuError {

@@ -34,6 +34,20 @@ fn every_valu_table_entry_is_classified() {
     assert!(n > 700, "{n} entries walked");
 }
 
+/// Every VOP3P entry executes except the six WMMA ones, which stop by name.
+#[test]
+fn every_vop3p_entry_but_wmma_executes() {
+    let mut run = 0;
+    for d in rdna3_isa::table::INSTRUCTIONS {
+        if d.format == Format::Vop3p {
+            let wmma = d.name.starts_with("v_wmma_");
+            assert_eq!(super::vop3p::executes(d), !wmma, "{}", d.name);
+            run += !wmma as u32;
+        }
+    }
+    assert_eq!(run, 28, "34 VOP3P opcodes, 6 of them WMMA");
+}
+
 /// The operations named here but not yet in the table (the `op_sel`, `sext()` and VOP3SD
 /// scale forms, the permlanes) classify as the family the pseudocode puts them in.
 #[test]
@@ -266,7 +280,7 @@ fn lane_v1(l: u32) -> u32 {
     0x3f80_0000u32.wrapping_add(l.wrapping_mul(0x0001_1111)) ^ (l & 1) << 31
 }
 
-/// Every VOP1/VOP2/VOPC/VOP3 entry with DPP forms executes as DPP16 and DPP8, and equals its
+/// Every VOP1/VOP2/VOPC/VOP3/VOP3P entry with DPP forms executes as DPP16 and DPP8, and equals its
 /// plain form run on source 0 already remapped: `row_shr:1 bound_ctrl:1` (lane l reads lane
 /// l - 1 of its row, row starts read 0) and `dpp8:[7,6,5,4,3,2,1,0] fi:1` (lane l reads lane
 /// l ^ 7), in wave32 and wave64.
@@ -279,14 +293,14 @@ fn every_dpp_capable_entry_executes_as_its_plain_form_on_remapped_source_0() {
         if !d.flags.has(Flags::DPP)
             || !matches!(
                 d.format,
-                Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+                Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Vop3p
             )
         {
             continue;
         }
         n += 1;
         let op = Opcode(idx as u16);
-        let vop3 = d.format == Format::Vop3;
+        let vop3 = matches!(d.format, Format::Vop3 | Format::Vop3p);
         let base = |src0: u32| {
             let mut i = Instruction::new(op);
             i.set(Field::Vdst, 10);
@@ -335,8 +349,15 @@ fn every_dpp_capable_entry_executes_as_its_plain_form_on_remapped_source_0() {
                     lane_v1(l - 1)
                 }
             });
-            let rd = super::execute(&di, &mut wd).is_ok();
-            let rp = super::execute(&plain, &mut wp).is_ok();
+            let exec = |i: &Instruction, w: &mut crate::wave::Wave| {
+                if d.format == Format::Vop3p {
+                    super::execute_vop3p(i, w).is_ok()
+                } else {
+                    super::execute(i, w).is_ok()
+                }
+            };
+            let rd = exec(&di, &mut wd);
+            let rp = exec(&plain, &mut wp);
             let same = (0..size).all(|l| (10..14).all(|r| wd.vgpr(r, l) == wp.vgpr(r, l)))
                 && wd.sreg64(4) == wp.sreg64(4)
                 && wd.sreg64(6) == wp.sreg64(6)
