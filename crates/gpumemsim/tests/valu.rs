@@ -239,7 +239,11 @@ fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
         |d| d.waves[0].mode = 0xf1,
     );
     assert!(r.expect_err("stops").to_string().contains("v_pk_add_f16"));
-    // WMMA is decoded but not executed yet: it stops the run by the name it is written with.
+    // WMMA runs in wave32 only: in wave64 it stops the run by the name it is written with.
+    let wave64 = RunConfig {
+        wave_size: 64,
+        ..RunConfig::default()
+    };
     for (src, name) in [
         (
             "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]",
@@ -250,7 +254,7 @@ fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
             "`v_wmma_i32_16x16x16_iu8`",
         ),
     ] {
-        let (_, r) = run_with(&format!("{src}\ns_endpgm\n"), &RunConfig::default(), |_| {});
+        let (_, r) = run_with(&format!("{src}\ns_endpgm\n"), &wave64, |_| {});
         let e = r.expect_err("stops").to_string();
         assert!(e.contains(name), "{src}: {e}");
     }

@@ -49,6 +49,7 @@ mod sad;
 #[cfg(test)]
 mod tests;
 mod vop3p;
+mod wmma;
 
 use std::sync::OnceLock;
 

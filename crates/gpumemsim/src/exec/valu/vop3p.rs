@@ -1,6 +1,6 @@
 //! VOP3P: packed 16-bit math (`v_pk_*`), the dot products (`v_dot2_f32_f16/bf16`,
 //! `v_dot4_*`, `v_dot8_*`) and `v_fma_mix*`, per AMD's pseudocode (`=== VOP3P n`), with their
-//! DPP forms. WMMA is not executed (it stops the run by name).
+//! DPP forms, and WMMA in wave32 ([`super::wmma`]).
 //!
 //! Each table entry is classified once ([`pclass`]). Per instruction the modifiers are read
 //! once; per lane the operation is a `match` on a small enum.
@@ -42,6 +42,7 @@ use rdna3_isa::{Field, Format, InstrDef, Instruction, Kind, Opcode, SrcTy};
 
 use super::dpp;
 use super::op::Ctx;
+use super::wmma::{self, Wmma};
 use super::ValuError;
 use crate::fp::arith as fa;
 use crate::fp::convert::{f16_to_f32_mode, f32_to_f16 as cvt_f32_f16};
@@ -95,6 +96,8 @@ enum POp {
     },
     /// `v_fma_mix_f32` (None), `v_fma_mixlo_f16` (Some(false)), `v_fma_mixhi_f16` (Some(true)).
     Mix(Option<bool>),
+    /// A whole-wave matrix multiply.
+    Wmma(Wmma),
 }
 
 /// How a VOP3P table entry executes.
@@ -144,10 +147,18 @@ fn op_of(name: &str) -> Option<POp> {
     })
 }
 
-/// The executor's view of a VOP3P table entry, `None` when it does not execute it (WMMA).
+/// The executor's view of a VOP3P table entry.
 fn classify(d: &InstrDef) -> Option<PClass> {
     if d.format != Format::Vop3p {
         return None;
+    }
+    if let Some(o) = Wmma::of(d.name) {
+        return Some(PClass {
+            op: POp::Wmma(o),
+            nsrc: 3,
+            ty: [SrcTy::B32; 3],
+            rounds: !matches!(o, Wmma::I32Iu8 | Wmma::I32Iu4),
+        });
     }
     let op = op_of(d.name)?;
     let mut c = PClass {
@@ -391,6 +402,8 @@ fn eval(c: &PClass, s: [u32; 3], m: &Mods, cx: &Ctx, dx10: bool, mix_f32: [u32; 
                 }
             }
         }
+        // Executed over the whole wave before lanes are visited.
+        POp::Wmma(_) => 0,
     }
 }
 
@@ -425,6 +438,9 @@ pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> 
     let c = pclass(inst.opcode).ok_or(ValuError::Unimplemented)?;
     if c.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
+    }
+    if let POp::Wmma(o) = c.op {
+        return wmma::execute(o, inst, w);
     }
     let remap = match inst.dpp() {
         Some(d) => Some((
