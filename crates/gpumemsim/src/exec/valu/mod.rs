@@ -1,6 +1,7 @@
 //! The vector ALU in every encoding the table holds — VOP1, VOP2, VOPC (e32), their VOP3
-//! forms (`_e64`), the VOP3-only and VOP3SD instructions and the VOPD dual issue — executed
-//! per AMD's pseudocode (`../shared/reference/rdna3-isa-pseudocode.txt`).
+//! forms (`_e64`), the VOP3-only and VOP3SD instructions, VOP3P ([`vop3p`], [`wmma`]), the
+//! DPP16/DPP8 forms of all of them ([`dpp`]) and the VOPD dual issue — executed per AMD's
+//! pseudocode (`../shared/reference/rdna3-isa-pseudocode.txt`).
 //!
 //! An instruction is classified once per table entry ([`class`]) into an [`op::Op`] — its
 //! operation, in one of the families below, whatever its encoding — and its operand
@@ -21,7 +22,13 @@
 //! - [`compare`]: every `v_cmp_*`/`v_cmpx_*`;
 //! - [`cross_lane`] and [`movrel`]: operations over the whole wave (`v_readlane`,
 //!   `v_permlane*`, `v_movrel*`, `v_swap*`), and `v_mqsad_u32_u8` (128-bit results) in
-//!   [`sad`].
+//!   [`sad`];
+//! - [`vop3p`]: packed 16-bit math, dot products, `v_fma_mix*`; [`wmma`]: the matrix ops.
+//!
+//! A DPP form gathers source 0 through the lane remap of [`dpp`] (worked out once per
+//! instruction) and then runs as the plain form, for the lanes the DPP masks leave. The
+//! `sext` modifier of the DPP forms that take it (`v_mov_b16_dpp`, `v_ldexp_f16_dpp`) is
+//! ignored, as the VOP3 `sext` bits are.
 //!
 //! 16-bit operands are register halves ([`class`] explains how the half is chosen); a 16-bit
 //! result keeps the other half of its destination.
