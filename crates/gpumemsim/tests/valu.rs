@@ -232,21 +232,48 @@ fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
         |d| d.waves[0].mode = 0xf1,
     );
     assert!(r.expect_err("stops").to_string().contains("v_add_f32_e32"));
-    // DPP forms and VOP3P are decoded but not executed yet: they stop the run by the name
-    // they are written with.
+    // Packed f16 math rounds, so it stops under a non-default round mode too.
+    let (_, r) = run_with(
+        "v_pk_add_f16 v1, v2, v3\ns_endpgm\n",
+        &RunConfig::default(),
+        |d| d.waves[0].mode = 0xf1,
+    );
+    assert!(r.expect_err("stops").to_string().contains("v_pk_add_f16"));
+    // WMMA runs in wave32 only: in wave64 it stops the run by the name it is written with.
+    let wave64 = RunConfig {
+        wave_size: 64,
+        ..RunConfig::default()
+    };
     for (src, name) in [
-        ("v_mov_b32 v1, v2 row_shr:1", "`v_mov_b32_dpp`"),
         (
-            "v_add_f32_e64_dpp v1, v2, v3 dpp8:[1,0,3,2,5,4,7,6]",
-            "`v_add_f32_e64_dpp`",
+            "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]",
+            "`v_wmma_f32_16x16x16_f16`",
         ),
-        ("v_pk_add_f16 v1, v2, v3", "`v_pk_add_f16`"),
-        ("v_add_nc_u16 v1, v2, v3 op_sel:[1,0,0]", "`v_add_nc_u16`"),
+        (
+            "v_wmma_i32_16x16x16_iu8 v[0:7], v[8:11], v[16:19], v[0:7]",
+            "`v_wmma_i32_16x16x16_iu8`",
+        ),
     ] {
-        let (_, r) = run_with(&format!("{src}\ns_endpgm\n"), &RunConfig::default(), |_| {});
+        let (_, r) = run_with(&format!("{src}\ns_endpgm\n"), &wave64, |_| {});
         let e = r.expect_err("stops").to_string();
         assert!(e.contains(name), "{src}: {e}");
     }
+}
+
+#[test]
+fn op_sel_forms_in_the_table_read_and_write_the_selected_halves() {
+    // op_sel:[1,0,1]: src0's high half + src1's low half, into v1's high half.
+    let (dev, r) = run_with(
+        "v_add_nc_u16 v1, v2, v3 op_sel:[1,0,1]\ns_endpgm\n",
+        &RunConfig::default(),
+        |d| set3(d, |_| [0x1111_2222, 0x0030_0004, 0x0500_0006]),
+    );
+    r.expect("runs");
+    assert_eq!(
+        dev.waves[0].vgpr(1, 3),
+        0x0036_2222,
+        "0x30 + 6 in the high half"
+    );
 }
 
 /// Sets v1, v2, v3 of every lane from `f(lane)`.

@@ -274,3 +274,36 @@ fn f16_compares_flush_per_the_f16_bits() {
     });
     assert_eq!(dev.waves[0].vcc() as u32, u32::MAX);
 }
+
+/// bf16 bits of an f32 value that is a bf16 (its top half).
+fn bf(x: f32) -> u32 {
+    x.to_bits() >> 16
+}
+
+#[test]
+fn dot2_bf16_reads_halves_by_op_sel_and_bf16_inline_constants() {
+    // The inline 1.0 in a bf16 source is 0x3f80 in the low half (as f16 constants are);
+    // op_sel:[0,0,0,1] writes the high half of v3 (low half kept): 1 + 1.5×4 + 2×0.5 = 8.
+    // With v4, op_sel[2] picks its half: low 0.25 → 7.25, high -3 → 4.
+    let dev = run(
+        "v_dot2_bf16_bf16 v3, v1, v2, 1.0 op_sel:[0,0,0,1]\n\
+         v_dot2_bf16_bf16 v5, v1, v2, v4\n\
+         v_dot2_bf16_bf16 v6, v1, v2, v4 op_sel:[0,0,1,0]\ns_endpgm",
+        |d| {
+            set_lanes(d, [1, 2, 3, 4, 5, 6], |_| {
+                [
+                    bf(2.0) << 16 | bf(1.5),
+                    bf(0.5) << 16 | bf(4.0),
+                    0x1234,
+                    bf(-3.0) << 16 | bf(0.25),
+                    KEEP,
+                    KEEP,
+                ]
+            });
+        },
+    );
+    let w = &dev.waves[0];
+    assert_eq!(w.vgpr(3, 5), bf(8.0) << 16 | 0x1234);
+    assert_eq!(w.vgpr(5, 5), KEEP | bf(7.25));
+    assert_eq!(w.vgpr(6, 5), KEEP | bf(4.0), "-3 + 6 + 1");
+}

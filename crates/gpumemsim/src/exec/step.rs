@@ -123,8 +123,11 @@ impl Device {
             Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
                 end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
             }
-            // Packed math, dot products, fma_mix and WMMA have no semantics here yet.
-            Format::Vop3p => return Err(unimplemented()),
+            // Packed math, dot products and fma_mix (WMMA stops by name).
+            Format::Vop3p => {
+                valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+            }
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);

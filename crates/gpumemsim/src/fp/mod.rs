@@ -47,6 +47,7 @@
 
 mod add;
 pub mod arith;
+pub mod bf16;
 mod cmpstore;
 mod consts;
 pub mod convert;

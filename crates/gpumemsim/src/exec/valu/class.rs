@@ -33,10 +33,15 @@ pub(super) struct Class {
     pub fields: [Option<Field>; 3],
     /// Dwords of each source.
     pub dwords: [u8; 3],
-    /// Sign bit of each source for `abs`/`neg` (VOP3 float sources), 0: none.
+    /// Sign bit of each source for `abs`/`neg` (VOP3 float sources, and the e32 DPP16
+    /// sources that take the DPP dword's modifiers), 0: none.
     pub sign: [u64; 3],
     /// Sources whose inline float constants are f16 values.
     pub f16_const: [bool; 3],
+    /// Sources whose inline float constants are bf16 values: the top half of the f32
+    /// constant, in the low 16 bits (our choice, as the f16 constants sit there; exact for
+    /// every inline constant but 1/(2π), whose f32 bits are truncated).
+    pub bf16_const: [bool; 3],
     /// Result VGPRs: 1, 2 or 4 (0 for compares and scalar results).
     pub dst_dwords: u8,
     /// VOP3 encoding.
@@ -75,6 +80,7 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
         dwords: [1; 3],
         sign: [0; 3],
         f16_const: [false; 3],
+        bf16_const: [false; 3],
         dst_dwords: 0,
         vop3,
         sdst: d.operand(Field::Sdst).is_some(),
@@ -98,7 +104,10 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
         c.fields[i] = Some(f);
         c.dwords[i] = n;
         c.f16_const[i] = matches!(ty, SrcTy::F16 | SrcTy::I16 | SrcTy::B16LoHi);
-        if vop3 && d.flags.neg_abs(i) {
+        c.bf16_const[i] = ty == SrcTy::Bf16;
+        // e32 entries carry these flags only where their DPP16 form takes the DPP dword's
+        // neg/abs bits (`Flags::DPP`); elsewhere e32 has no modifiers to apply.
+        if d.flags.neg_abs(i) {
             c.sign[i] = match n {
                 2 => 1 << 63,
                 _ if half => 1 << 15,

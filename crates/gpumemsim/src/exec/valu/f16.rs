@@ -4,7 +4,7 @@
 
 use super::op::{Ctx, Res, Shape};
 use crate::fp::f16 as h;
-use crate::fp::{div, trans};
+use crate::fp::{bf16, div, trans};
 
 /// An f16 operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +44,9 @@ pub(super) enum F16Op {
     PkFmac,
     /// `V_DOT2_F16_F16`: packed f16 S0 and S1, an f16 S2 and result.
     Dot2,
+    /// `V_DOT2_BF16_BF16`: packed bf16 S0 and S1, a bf16 S2 and result
+    /// ([`crate::fp::bf16::dot2`]: MODE's f32 denormal control, each step rounded).
+    Dot2Bf16,
 }
 
 impl F16Op {
@@ -56,6 +59,8 @@ impl F16Op {
             FrexpExp => Shape::F16.exact().res(Res::Int),
             PkFmac => Shape::F16.halves(0, false).res(Res::PkF16).acc(),
             Dot2 => Shape::F16.halves(0b100, true),
+            // No f16 output modifier applies to a bf16 result (the entry takes no clamp).
+            Dot2Bf16 => Shape::F16.halves(0b100, true).res(Res::Int),
             _ => Shape::F16,
         }
     }
@@ -115,6 +120,7 @@ impl F16Op {
                 let t = h::add16(c, h::mul16(x(s[0], 0), x(s[1], 0), ctl), ctl);
                 h::add16(t, h::mul16(x(s[0], 16), x(s[1], 16), ctl), ctl)
             }
+            Dot2Bf16 => bf16::dot2(s[0] as u32, s[1] as u32, c, cx.ctl32),
         };
         r as u64
     }

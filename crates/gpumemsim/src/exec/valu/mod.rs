@@ -1,6 +1,7 @@
 //! The vector ALU in every encoding the table holds — VOP1, VOP2, VOPC (e32), their VOP3
-//! forms (`_e64`), the VOP3-only and VOP3SD instructions and the VOPD dual issue — executed
-//! per AMD's pseudocode (`../shared/reference/rdna3-isa-pseudocode.txt`).
+//! forms (`_e64`), the VOP3-only and VOP3SD instructions, VOP3P ([`vop3p`], [`wmma`]), the
+//! DPP16/DPP8 forms of all of them ([`dpp`]) and the VOPD dual issue — executed per AMD's
+//! pseudocode (`../shared/reference/rdna3-isa-pseudocode.txt`).
 //!
 //! An instruction is classified once per table entry ([`class`]) into an [`op::Op`] — its
 //! operation, in one of the families below, whatever its encoding — and its operand
@@ -21,7 +22,13 @@
 //! - [`compare`]: every `v_cmp_*`/`v_cmpx_*`;
 //! - [`cross_lane`] and [`movrel`]: operations over the whole wave (`v_readlane`,
 //!   `v_permlane*`, `v_movrel*`, `v_swap*`), and `v_mqsad_u32_u8` (128-bit results) in
-//!   [`sad`].
+//!   [`sad`];
+//! - [`vop3p`]: packed 16-bit math, dot products, `v_fma_mix*`; [`wmma`]: the matrix ops.
+//!
+//! A DPP form gathers source 0 through the lane remap of [`dpp`] (worked out once per
+//! instruction) and then runs as the plain form, for the lanes the DPP masks leave. The
+//! `sext` modifier of the DPP forms that take it (`v_mov_b16_dpp`, `v_ldexp_f16_dpp`) is
+//! ignored, as the VOP3 `sext` bits are.
 //!
 //! 16-bit operands are register halves ([`class`] explains how the half is chosen); a 16-bit
 //! result keeps the other half of its destination.
@@ -35,6 +42,7 @@ mod class;
 mod compare;
 mod convert;
 mod cross_lane;
+mod dpp;
 mod f16;
 mod f32;
 mod f64;
@@ -47,6 +55,8 @@ mod regs;
 mod sad;
 #[cfg(test)]
 mod tests;
+mod vop3p;
+mod wmma;
 
 use std::sync::OnceLock;
 
@@ -57,6 +67,7 @@ use crate::wave::{Wave, VCC_LO};
 use class::{class, Class};
 use op::{Ctx, MaskIn, Op, Res, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
+pub use vop3p::execute_vop3p;
 
 /// Why a VALU instruction did not execute.
 pub enum ValuError {
@@ -103,12 +114,16 @@ fn destination(inst: &Instruction, c: &Class, op_sel: u32) -> (u32, bool) {
 
 /// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC.
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
-    // DPP16/DPP8 forms (src0 = 250/233/234 with a DPP dword) read source 0 across lanes:
-    // not modelled yet, so they stop the run rather than read src0 as a constant.
-    if inst.dpp_kind().is_some() {
-        return Err(ValuError::Unimplemented);
-    }
     let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
+    // DPP16/DPP8 forms (src0 = 250/233/234 with a DPP dword) read source 0 across lanes
+    // ([`dpp`]): the remap and the lanes that execute, worked out once.
+    let dpp = match inst.dpp() {
+        Some(d) => Some((
+            d,
+            dpp::remap(&d, w.size, w.exec()).ok_or(ValuError::Unimplemented)?,
+        )),
+        None => None,
+    };
     let shape = c.shape;
     if shape.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
@@ -126,21 +141,25 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     if omod != 0 && matches!(shape.res, Res::Int | Res::Mask) {
         return Err(ValuError::Unimplemented);
     }
-    let locs = [
+    let mut locs = [
         locate(inst, w, c, 0, op_sel),
         locate(inst, w, c, 1, op_sel),
         locate(inst, w, c, 2, op_sel),
     ];
-    if let Op::Whole(o) = c.op {
-        whole(o, inst, w, c, locs, clamp);
-        return Ok(());
+    if let Some((d, _)) = &dpp {
+        locs[0] = dpp_src0(c, d.src0, op_sel);
     }
-    let abs = if c.vop3 && !c.sdst {
-        inst.get(Field::Abs)
-    } else {
-        0
+    let remap = dpp.as_ref().map(|(_, m)| m);
+    if let Op::Whole(o) = c.op {
+        return whole(o, inst, w, c, locs, clamp, remap);
+    }
+    let (abs, neg) = match &dpp {
+        // e32 DPP16: the DPP dword's bits (bit 0 source 0, bit 1 source 1).
+        Some((d, _)) if !c.vop3 => (d.abs, d.neg),
+        _ if c.vop3 && !c.sdst => (inst.get(Field::Abs), inst.get(Field::Neg)),
+        _ if c.vop3 => (0, inst.get(Field::Neg)),
+        _ => (0, 0),
     };
-    let neg = if c.vop3 { inst.get(Field::Neg) } else { 0 };
     let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), clamp);
     let dx10 = w.mode >> 8 & 1 == 1;
     let mask_in = match shape.mask {
@@ -149,14 +168,21 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
         MaskIn::VccOrSrc2 | MaskIn::Vcc => w.vcc(),
     };
     let (vdst, dst_hi) = destination(inst, c, op_sel);
-    let exec = w.exec();
+    let exec = remap.map_or(w.exec(), |m| m.exec);
     // Gather every lane's sources (a VGPR's row or a uniform value), compute the active
     // lanes, write the results back row by row: the loops over rows vectorize.
     let n = w.size as usize;
     let mut src = [[0u64; 64]; 3];
     for (i, row) in src.iter_mut().enumerate() {
         let half = shape.src16 >> i & 1 == 1;
-        gather(w, locs[i], c.dwords[i], half, &mut row[..n]);
+        match remap {
+            Some(m) if i == 0 => {
+                let mut own = [0u64; 64];
+                gather(w, locs[0], c.dwords[0], half, &mut own[..n]);
+                dpp::apply(m, &own[..n], &mut row[..n]);
+            }
+            _ => gather(w, locs[i], c.dwords[i], half, &mut row[..n]),
+        }
         // abs clears the sign bit, neg flips it (abs first).
         let and = if abs >> i & 1 == 1 { !c.sign[i] } else { !0 };
         let xor = if neg >> i & 1 == 1 { c.sign[i] } else { 0 };
@@ -217,6 +243,22 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     Ok(())
 }
 
+/// Source 0 of a DPP form: the DPP dword's VGPR, a register half for a 16-bit operand (e32:
+/// bit 7 of the number, as everywhere in e32; VOP3: `op_sel` bit 0).
+fn dpp_src0(c: &Class, reg: u32, op_sel: u32) -> Loc {
+    match (c.shape.src16 & 1 == 1, c.vop3) {
+        (true, false) => {
+            let (reg, hi) = half_of(reg);
+            Loc::Vgpr { reg, hi }
+        }
+        (true, true) => Loc::Vgpr {
+            reg,
+            hi: op_sel & 1 == 1,
+        },
+        (false, _) => Loc::Vgpr { reg, hi: false },
+    }
+}
+
 /// Whether the e32 form writes its carry-out to VCC (`v_add_co_ci_u32_e32` and the subs).
 fn mask_out_written(op: Op) -> bool {
     use int::IntOp::*;
@@ -252,8 +294,24 @@ fn output_modifiers(
     }
 }
 
-/// Executes an operation over the whole wave.
-fn whole(o: WholeOp, inst: &Instruction, w: &mut Wave, c: &Class, locs: [Loc; 3], clamp: bool) {
+/// Executes an operation over the whole wave (with DPP only the register-indexed moves,
+/// the only ones of these with DPP forms).
+fn whole(
+    o: WholeOp,
+    inst: &Instruction,
+    w: &mut Wave,
+    c: &Class,
+    locs: [Loc; 3],
+    clamp: bool,
+    dpp: Option<&dpp::Remap>,
+) -> Result<(), ValuError> {
+    let movrel = matches!(
+        o,
+        WholeOp::Movreld | WholeOp::Movrels | WholeOp::Movrelsd | WholeOp::Movrelsd2
+    );
+    if dpp.is_some() && !movrel {
+        return Err(ValuError::Unimplemented);
+    }
     match o {
         WholeOp::Readfirstlane
         | WholeOp::Readlane
@@ -271,8 +329,9 @@ fn whole(o: WholeOp, inst: &Instruction, w: &mut Wave, c: &Class, locs: [Loc; 3]
                 read(w, locs[i], l, dwords[i])
             });
         }
-        _ => movrel::execute(o, inst, w, locs[0]),
+        _ => movrel::execute(o, inst, w, locs[0], dpp),
     }
+    Ok(())
 }
 
 /// The operation of a VOPD component (table entry `v_dual_<name>`), worked out once.

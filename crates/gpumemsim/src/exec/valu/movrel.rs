@@ -6,15 +6,25 @@
 //! and M0[25:16] for the destination in the `_2` and `swaprel` forms). An index past v255
 //! reads 0 and its write is dropped — our choice: the pseudocode does not bound the index,
 //! and the wave has no register there.
+//!
+//! DPP forms (`v_movrels_b32_dpp`, ...) read the source register of lane `from[l]` of the
+//! [`Remap`] (0 for an invalid source lane) and execute for its lanes only.
 
 use rdna3_isa::{Field, Instruction};
 
+use super::dpp::Remap;
 use super::op::WholeOp;
 use super::regs::{read, Loc};
 use crate::wave::Wave;
 
 /// Executes a register-indexed operation; `src0` is the located source 0.
-pub(super) fn execute(op: WholeOp, inst: &Instruction, w: &mut Wave, src0: Loc) {
+pub(super) fn execute(
+    op: WholeOp,
+    inst: &Instruction,
+    w: &mut Wave,
+    src0: Loc,
+    dpp: Option<&Remap>,
+) {
     let m0 = w.m0();
     let vdst = inst.get(Field::Vdst);
     // SRC0's raw VGPR number (the table makes it a VGPR for the forms that index it).
@@ -26,22 +36,28 @@ pub(super) fn execute(op: WholeOp, inst: &Instruction, w: &mut Wave, src0: Loc) 
         WholeOp::Movrelsd2 | WholeOp::Swaprel => (m0 & 0x3ff, m0 >> 16 & 0x3ff),
         _ => (m0, m0),
     };
-    let exec = w.exec();
+    let exec = dpp.map_or(w.exec(), |m| m.exec);
+    // The lane source 0 is read from (None: an invalid DPP source lane, read as 0).
+    let from = |l: u32| match dpp {
+        None => Some(l),
+        Some(m) if m.invalid >> l & 1 == 1 => None,
+        Some(m) => Some(m.from[l as usize & 63] as u32),
+    };
     let mut lanes = exec;
     while lanes != 0 {
         let l = lanes.trailing_zeros();
         lanes &= lanes - 1;
         match op {
             WholeOp::Movreld => {
-                let v = read(w, src0, l, 1) as u32;
+                let v = from(l).map_or(0, |s| read(w, src0, s, 1) as u32);
                 set(w, vdst, dst_off, l, v);
             }
             WholeOp::Movrels => {
-                let v = get(w, s0, src_off, l);
+                let v = from(l).map_or(0, |s| get(w, s0, src_off, s));
                 w.set_vgpr(vdst, l, v);
             }
             WholeOp::Movrelsd | WholeOp::Movrelsd2 => {
-                let v = get(w, s0, src_off, l);
+                let v = from(l).map_or(0, |s| get(w, s0, src_off, s));
                 set(w, vdst, dst_off, l, v);
             }
             WholeOp::Swap => {

@@ -208,6 +208,7 @@ fn f16(name: &str) -> Option<F16Op> {
         "v_div_fixup_f16" => DivFixup,
         "v_pk_fmac_f16" => PkFmac,
         "v_dot2_f16_f16" => Dot2,
+        "v_dot2_bf16_bf16" => Dot2Bf16,
         _ => return None,
     })
 }

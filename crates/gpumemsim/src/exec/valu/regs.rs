@@ -59,6 +59,8 @@ pub(super) fn locate(inst: &Instruction, w: &Wave, c: &Class, i: usize, op_sel: 
     let x = if c.f16_const[i] && (240..=248).contains(&v) {
         // An inline float constant in a 16-bit source is the f16 value.
         f32_to_f16(w.ssrc32(v, None), Round::NearestEven) as u32
+    } else if c.bf16_const[i] && (240..=248).contains(&v) {
+        w.ssrc32(v, None) >> 16
     } else {
         w.ssrc32(v, inst.literal)
     };

@@ -34,6 +34,19 @@ fn every_valu_table_entry_is_classified() {
     assert!(n > 700, "{n} entries walked");
 }
 
+/// Every VOP3P entry executes (WMMA in wave32 only).
+#[test]
+fn every_vop3p_entry_executes() {
+    let mut run = 0;
+    for d in rdna3_isa::table::INSTRUCTIONS {
+        if d.format == Format::Vop3p {
+            assert!(super::vop3p::executes(d), "{}", d.name);
+            run += 1;
+        }
+    }
+    assert_eq!(run, 34, "34 VOP3P opcodes");
+}
+
 /// The operations named here but not yet in the table (the `op_sel`, `sext()` and VOP3SD
 /// scale forms, the permlanes) classify as the family the pseudocode puts them in.
 #[test]
@@ -140,6 +153,19 @@ fn op_sel_float_forms() {
     let a = h(2.0) << 16 | h(1.5);
     let b = h(0.5) << 16 | h(4.0);
     assert_eq!(eval("v_dot2_f16_f16", [a, b, h(0.25)], false).0, h(7.25));
+    // dot2_bf16_bf16: the same on bf16 (top halves of f32): 0.25 + 1.5×4 + 2×0.5 = 7.25.
+    let bf = |x: f32| (x.to_bits() >> 16) as u64;
+    let a = bf(2.0) << 16 | bf(1.5);
+    let b = bf(0.5) << 16 | bf(4.0);
+    assert_eq!(
+        eval("v_dot2_bf16_bf16", [a, b, bf(0.25)], false).0,
+        bf(7.25)
+    );
+    // 256 + 1×1 + 0×0: 257 is not a bf16 (8 significant bits), ties to even → 256.
+    assert_eq!(
+        eval("v_dot2_bf16_bf16", [bf(1.0), bf(1.0), bf(256.0)], false).0,
+        bf(256.0)
+    );
     assert_eq!(
         eval("v_cvt_pk_norm_i16_f16", [h(1.0), h(-0.5), 0], false).0,
         ((-16384i16) as u16 as u64) << 16 | 32767
@@ -229,4 +255,125 @@ fn permlanes_gather_within_and_across_rows() {
             assert_eq!(w.vgpr(2, l), want, "{o:?} lane {l}");
         }
     }
+}
+
+/// A wave of `size` lanes with v1-v3 set from the lane number (mixed float-ish bit patterns),
+/// v10-v13 and the mask SGPRs set to known values, half the lanes of each bank active.
+fn dpp_wave(size: u32, v1: impl Fn(u32) -> u32) -> crate::wave::Wave {
+    let mut w = crate::wave::Wave::new(0, size);
+    for l in 0..size {
+        w.set_vgpr(1, l, v1(l));
+        w.set_vgpr(2, l, 0x4000_0000 ^ l.wrapping_mul(0x0001_3579));
+        w.set_vgpr(3, l, 0x3f00_0000 | l.wrapping_mul(0x0002_4681) & 0xffff);
+        for r in 10..14 {
+            w.set_vgpr(r, l, 0xdead_0000 | r << 8 | l);
+        }
+    }
+    w.set_sreg64(crate::wave::VCC_LO, 0x5555_aaaa_3333_cccc);
+    w.set_sreg64(4, 0x0f0f_f0f0_00ff_ff00);
+    w.set_exec(0xffff_7777_ffff_7777 & w.lane_mask());
+    w
+}
+
+fn lane_v1(l: u32) -> u32 {
+    0x3f80_0000u32.wrapping_add(l.wrapping_mul(0x0001_1111)) ^ (l & 1) << 31
+}
+
+/// Every VOP1/VOP2/VOPC/VOP3/VOP3P entry with DPP forms executes as DPP16 and DPP8, and equals its
+/// plain form run on source 0 already remapped: `row_shr:1 bound_ctrl:1` (lane l reads lane
+/// l - 1 of its row, row starts read 0) and `dpp8:[7,6,5,4,3,2,1,0] fi:1` (lane l reads lane
+/// l ^ 7), in wave32 and wave64.
+#[test]
+fn every_dpp_capable_entry_executes_as_its_plain_form_on_remapped_source_0() {
+    use rdna3_isa::{Field, Flags, Instruction, Opcode};
+    let mut n = 0;
+    let mut failed = Vec::new();
+    for (idx, d) in rdna3_isa::table::INSTRUCTIONS.iter().enumerate() {
+        if !d.flags.has(Flags::DPP)
+            || !matches!(
+                d.format,
+                Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Vop3p
+            )
+        {
+            continue;
+        }
+        n += 1;
+        let op = Opcode(idx as u16);
+        let vop3 = matches!(d.format, Format::Vop3 | Format::Vop3p);
+        let base = |src0: u32| {
+            let mut i = Instruction::new(op);
+            i.set(Field::Vdst, 10);
+            i.set(Field::Src0, src0);
+            if vop3 {
+                i.set(Field::Src1, 258);
+                i.set(
+                    Field::Src2,
+                    if d.name.contains("cndmask") || d.name.contains("_ci_") {
+                        4
+                    } else {
+                        259
+                    },
+                );
+                if d.name.starts_with("v_cmp") {
+                    i.set(Field::Vdst, 4);
+                }
+                if d.operand(Field::Sdst).is_some() {
+                    i.set(Field::Sdst, 6);
+                }
+            } else {
+                i.set(Field::Vsrc1, 2);
+            }
+            i
+        };
+        for (size, dpp8) in [(32, false), (64, false), (32, true), (64, true)] {
+            let mut di = base(if dpp8 { 234 } else { 250 });
+            di.set(Field::DppSrc0, 1);
+            if dpp8 {
+                di.set(Field::Dpp8Sel, 0o01234567);
+            } else {
+                di.set(Field::DppCtrl, 0x111);
+                di.set(Field::RowMask, 0xf);
+                di.set(Field::BankMask, 0xf);
+                di.set(Field::BoundCtrl, 1);
+                di.set(Field::Fi, 1);
+            }
+            let plain = base(257);
+            let mut wd = dpp_wave(size, lane_v1);
+            let mut wp = dpp_wave(size, |l| {
+                if dpp8 {
+                    lane_v1(l ^ 7)
+                } else if l & 15 == 0 {
+                    0
+                } else {
+                    lane_v1(l - 1)
+                }
+            });
+            let exec = |i: &Instruction, w: &mut crate::wave::Wave| {
+                if d.format == Format::Vop3p {
+                    super::execute_vop3p(i, w).is_ok()
+                } else {
+                    super::execute(i, w).is_ok()
+                }
+            };
+            let rd = exec(&di, &mut wd);
+            let rp = exec(&plain, &mut wp);
+            let same = (0..size).all(|l| (10..14).all(|r| wd.vgpr(r, l) == wp.vgpr(r, l)))
+                && wd.sreg64(4) == wp.sreg64(4)
+                && wd.sreg64(6) == wp.sreg64(6)
+                && wd.vcc() == wp.vcc()
+                && wd.exec() == wp.exec();
+            if !(rd && rp && same) {
+                failed.push(format!(
+                    "{} wave{size} dpp8={dpp8}: ran {rd}/{rp} same {same}",
+                    d.name
+                ));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} failing runs over {n} entries: {failed:#?}",
+        failed.len()
+    );
+    assert!(n > 500, "{n} entries walked");
 }
