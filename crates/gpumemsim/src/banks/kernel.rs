@@ -459,6 +459,16 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
             return Some(most);
         }
     }
+    // When no slot sees two different words (lanes sharing words, as a tiled kernel's
+    // broadcast reads do), every bank serves one word: each lane's word against the one the
+    // last lane of its slot left.
+    let mut last = [0u64; 64];
+    for_each_lane(lanes, addrs, |x| last[slot_of(x)] = x >> shift);
+    let mut mixed = false;
+    for_each_lane(lanes, addrs, |x| mixed |= last[slot_of(x)] != x >> shift);
+    if !mixed && same == SameWord::Once {
+        return Some(1);
+    }
     // Lanes per slot (an aligned lane's words start at its slot's first bank, and two lanes'
     // slots are equal or disjoint): an upper bound on the distinct words each bank serves, and
     // the answer when every lane is served on its own. Each slot also chains its lanes
