@@ -42,10 +42,17 @@ fn bench(c: &mut Criterion) {
         ("rdna3_b32_conflict_free", waves(32, |_, t| 4 * t)),
         ("rdna3_b32_broadcast", waves(32, |_, _| 64)),
         ("rdna3_b32_stride8", waves(32, |_, t| 8 * t)),
+        // Stride 8 words (lane * 32 bytes): 8-way.
+        ("rdna3_b32_stride8_words", waves(32, |_, t| 32 * t)),
         ("rdna3_b32_column_32way", waves(32, |_, t| 128 * t)),
         (
             "rdna3_b32_random",
             waves(32, |r, _| (r.next() % 16384) as u32 * 4),
+        ),
+        // Random lanes over 8 words: broadcasts and conflicts mixed.
+        (
+            "rdna3_b32_random_few_words",
+            waves(32, |r, _| (r.next() % 8) as u32 * 68),
         ),
     ];
     // A mix: one access of each pattern in turn.
@@ -61,6 +68,16 @@ fn bench(c: &mut Criterion) {
         let batch = Batch::new(b32, addrs.as_slice());
         g.bench_function(*name, |b| {
             b.iter(|| rdna3.cost_batch(black_box(&batch)).map(|t| t.cost))
+        });
+        // The path the Python binding and the executor take: per-access costs into a vector.
+        let mut out = Vec::with_capacity(ACCESSES);
+        g.bench_function(format!("{name}_into"), |b| {
+            b.iter(|| {
+                out.clear();
+                rdna3
+                    .cost_batch_into(black_box(&batch), &mut out)
+                    .map(|t| t.cost)
+            })
         });
     }
     let sm80 = BankModel::sm80();

@@ -278,3 +278,77 @@ proptest! {
         prop_assert_eq!(sum, totals);
     }
 }
+
+/// Whole-wave patterns the fast paths single out, in elements (lane addresses are these times
+/// the width): lanes in arithmetic progression (broadcasts, columns, strides of any sign and
+/// size, some wrapping round the address space), random lanes over a few words (broadcasts
+/// and conflicts mixed), and random lanes far apart.
+fn pattern() -> impl Strategy<Value = Vec<u64>> {
+    prop_oneof![
+        (
+            any::<u32>(),
+            prop::sample::select(vec![
+                0i64,
+                1,
+                2,
+                3,
+                4,
+                8,
+                16,
+                32,
+                33,
+                64,
+                128,
+                256,
+                1024,
+                -1,
+                -8,
+                -32,
+                1 << 22,
+                1 << 30
+            ])
+        )
+            .prop_map(|(base, stride)| (0..64)
+                .map(|l| (base as u64).wrapping_add((stride * l) as u64))
+                .collect()),
+        (any::<u64>(), -64i64..64).prop_map(|(base, stride)| (0..64)
+            .map(|l| base.wrapping_add((stride * l) as u64))
+            .collect()),
+        (
+            any::<u16>(),
+            1u64..12,
+            prop::sample::select(vec![1u64, 16, 32, 64, 128]),
+            prop::collection::vec(any::<u64>(), 64)
+        )
+            .prop_map(|(base, few, apart, picks)| picks
+                .iter()
+                .map(|p| base as u64 + (p % few) * apart)
+                .collect()),
+        (any::<u16>(), prop::collection::vec(0u64..16384, 64))
+            .prop_map(|(base, picks)| picks.iter().map(|p| base as u64 + p).collect()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// On structured waves too, the fast path, the batches and the breakdown agree.
+    #[test]
+    fn fast_cost_matches_breakdown_on_patterns(
+        model in 0..models().len(),
+        width in prop::sample::select(vec![1u32, 2, 4, 8, 16]),
+        kind in prop::sample::select(vec![AccessKind::Load, AccessKind::Store, AccessKind::Atomic]),
+        wave64 in any::<bool>(),
+        full in any::<bool>(),
+        active in any::<u64>(),
+        elements in pattern(),
+    ) {
+        let models = models();
+        let a0: Vec<u64> = elements.iter().map(|e| e.wrapping_mul(width as u64)).collect();
+        let active = if full { u64::MAX } else { active };
+        let c = Case { model, width, kind, wave64, active, a0, a1: vec![0; 64] };
+        if let Some((cost, report, _)) = c.run(&models[model]) {
+            prop_assert_eq!(cost, report.cost);
+        }
+    }
+}

@@ -288,26 +288,6 @@ fn for_each_lane<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(u64)
     }
 }
 
-/// [`for_each_lane`] with each lane's number.
-#[inline(always)]
-fn for_each_lane_indexed<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(usize, u64)) {
-    if let Some(slice) = consecutive_lanes(lanes, addrs) {
-        let low = lanes.trailing_zeros() as usize;
-        for (i, a) in slice.iter().enumerate() {
-            f(low + i, a.byte_address());
-        }
-        return;
-    }
-    let mut m = lanes;
-    while m != 0 {
-        let i = m.trailing_zeros() as usize;
-        m &= m - 1;
-        if let Some(a) = addrs.get(i) {
-            f(i, a.byte_address());
-        }
-    }
-}
-
 /// The OR of the lanes' addresses and of their bank bits (`WORDS` bits from each lane's
 /// first bank; a power of two up to 16). Consecutive lanes OR their addresses in a loop that
 /// vectorizes and their bank bits with four accumulators, so the ORs do not form one long
@@ -433,9 +413,13 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
         return Some(1);
     }
     let slot_of = |x: u64| ((x >> shift) & bank_mask) as usize;
+    // Lanes in arithmetic progression (broadcasts, columns, strides): a closed form.
+    if let Some(cost) = progression_cost(geometry, lanes, addrs, same) {
+        return Some(cost);
+    }
     if banks_touched == words_per_lane {
-        // Every lane on one slot (a column read, a broadcast): count distinct rows as bits of
-        // one word while they lie within 32 rows of the first lane's.
+        // Every lane on one slot (a column read): count distinct rows as bits of one word
+        // while they lie within 32 rows of the first lane's.
         if same == SameWord::PerLane {
             return Some(words / words_per_lane);
         }
@@ -452,101 +436,335 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
         if in_window {
             return Some(rows.count_ones());
         }
-        return Some(distinct_in_slot(
+        return Some(distinct_in_slot::<A, G, 64>(
+            geometry,
             lanes,
             addrs,
-            shift,
-            bank_mask,
             slot_of(addrs.get(first_lane)?.byte_address()),
+            words / words_per_lane,
         ));
+    }
+    // Scattered lanes (random addresses): which slots hold at least 1, 2, ... lanes, as bit
+    // masks kept in registers, gives the lanes of the fullest slot when it holds fewer than
+    // `LEVELS`;
+    // when that slot has no repeated word, that is the answer.
+    let level = slot_levels(lanes, addrs, |x| BIT[slot_of(x)]);
+    if level[LEVELS - 1] == 0 {
+        let most = level.iter().take_while(|&&l| l != 0).count() as u32;
+        if same == SameWord::PerLane {
+            return Some(most);
+        }
+        let fullest = level[(most as usize).saturating_sub(1)].trailing_zeros() as u64;
+        if distinct_few(geometry, lanes, addrs, fullest) == most {
+            return Some(most);
+        }
+    }
+    // When no slot sees two different words (lanes sharing words, as a tiled kernel's
+    // broadcast reads do), every bank serves one word: each lane's word against the one the
+    // last lane of its slot left.
+    let mut last = [0u64; 64];
+    for_each_lane(lanes, addrs, |x| last[slot_of(x)] = x >> shift);
+    let mut mixed = false;
+    for_each_lane(lanes, addrs, |x| mixed |= last[slot_of(x)] != x >> shift);
+    if !mixed && same == SameWord::Once {
+        return Some(1);
     }
     // Lanes per slot (an aligned lane's words start at its slot's first bank, and two lanes'
     // slots are equal or disjoint): an upper bound on the distinct words each bank serves, and
-    // the answer when every lane is served on its own. Each slot also chains its lanes.
-    // The same pass notes whether any slot sees two different words: when none does (lanes
-    // sharing words, as a tiled kernel's broadcast reads do), every bank serves one word.
+    // the answer when every lane is served on its own. Each slot also chains its lanes
+    // (`head`, then `next`; only the first `counts[slot]` links are read, so nothing needs
+    // clearing).
     let mut counts = [0u8; 64];
-    let mut head = [NO_LANE; 64];
-    let mut next = [NO_LANE; 64];
-    let mut first_word = [0u64; 64];
-    let mut mixed = false;
-    for_each_lane_indexed(lanes, addrs, |lane, x| {
+    let mut head = [0u8; 64];
+    let mut next = [0u8; 64];
+    let mut link = |lane: usize, x: u64| {
         let slot = slot_of(x);
-        if counts[slot] == 0 {
-            first_word[slot] = x >> shift;
-        } else {
-            mixed |= first_word[slot] != x >> shift;
-        }
-        counts[slot] += 1;
         next[lane & 63] = head[slot];
         head[slot] = lane as u8;
-    });
-    if !mixed && same != SameWord::PerLane {
-        return Some(1);
-    }
-    // (Both reductions over the 64 counts vectorize.)
-    let most = counts.iter().copied().max().unwrap_or(0);
-    let fullest = counts.iter().position(|&c| c == most).unwrap_or(0);
-    if same == SameWord::PerLane {
-        return Some(most as u32);
-    }
-    let word_of = |lane: u8| addrs.get(lane as usize).map(|a| a.byte_address() >> shift);
-    // Usually the first fullest slot has no repeated word: then it is the answer.
-    if distinct_on_chain(head[fullest], &next, word_of) == most as u32 {
-        return Some(most as u32);
-    }
-    // A slot serves no more distinct words than it has lanes: look only at slots that could
-    // beat the best found so far (one pass; a broadcast's full slot no longer sends it round
-    // every count down to the answer).
-    let mut best = 0u32;
-    for (slot, &count) in counts.iter().enumerate() {
-        if count as u32 > best {
-            best = best.max(distinct_on_chain(head[slot], &next, word_of));
-            if best == most as u32 {
-                break;
+        counts[slot] += 1;
+    };
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        let low = lanes.trailing_zeros() as usize;
+        for (i, a) in slice.iter().enumerate() {
+            link(low + i, a.byte_address());
+        }
+    } else {
+        let mut m = lanes;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(a) = addrs.get(i) {
+                link(i, a.byte_address());
             }
+        }
+    }
+    // (The reduction over the 64 counts vectorizes.)
+    let most = counts.iter().copied().max().unwrap_or(0) as u32;
+    if same == SameWord::PerLane {
+        return Some(most);
+    }
+    let chain = Chains {
+        head: &head,
+        next: &next,
+        addrs,
+        shift,
+    };
+    // Usually the first fullest slot has no repeated word (random addresses): then it is the
+    // answer.
+    let mut fullest = 0;
+    let mut m = touched;
+    while m != 0 {
+        let bank = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if u32::from(counts[bank]) == most {
+            fullest = bank;
+            break;
+        }
+    }
+    let mut best = chain.distinct(geometry, fullest, most);
+    // Repeated words (shared reads): a slot serves no more distinct words than it has lanes,
+    // so only slots that could beat the best so far are counted.
+    let mut m = touched;
+    while m != 0 && best < most {
+        let slot = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let count = u32::from(counts[slot]);
+        if count > best && slot != fullest {
+            best = best.max(chain.distinct(geometry, slot, count));
         }
     }
     Some(best)
 }
 
-/// "No lane" in the slot chains.
-const NO_LANE: u8 = u8::MAX;
+/// The lanes of each slot, chained: `head[slot]`, then `next[lane]`.
+struct Chains<'a, A> {
+    head: &'a [u8; 64],
+    next: &'a [u8; 64],
+    addrs: &'a [A],
+    shift: u32,
+}
 
-/// The number of distinct words among the lanes of one chain (`head`, then `next[lane]`):
-/// a lane counts unless a lane later in the chain has its word.
-fn distinct_on_chain(head: u8, next: &[u8; 64], word_of: impl Fn(u8) -> Option<u64>) -> u32 {
-    let mut distinct = 0;
-    let mut a = head;
-    while a != NO_LANE {
-        let word = word_of(a);
-        let mut b = next[a as usize & 63];
-        while b != NO_LANE && word_of(b) != word {
-            b = next[b as usize & 63];
+impl<A: LaneAddress> Chains<'_, A> {
+    /// The number of distinct words among the `count` lanes chained from `slot`.
+    fn distinct<G: Geometry>(&self, geometry: G, slot: usize, count: u32) -> u32 {
+        if count <= 4 {
+            self.distinct_n::<G, 4>(geometry, slot, count)
+        } else {
+            self.distinct_n::<G, 64>(geometry, slot, count)
         }
-        distinct += u32::from(b == NO_LANE);
-        a = next[a as usize & 63];
+    }
+
+    fn distinct_n<G: Geometry, const CAP: usize>(
+        &self,
+        geometry: G,
+        slot: usize,
+        count: u32,
+    ) -> u32 {
+        let mut words = [0u64; CAP];
+        let n = (count as usize).min(CAP);
+        let mut lane = self.head[slot & 63];
+        for w in words[..n].iter_mut() {
+            *w = self
+                .addrs
+                .get(lane as usize)
+                .map_or(0, |a| a.byte_address() >> self.shift);
+            lane = self.next[lane as usize & 63];
+        }
+        distinct_words(geometry, &mut words[..n])
+    }
+}
+
+/// The cost of a group whose lanes are consecutive and whose addresses step by one stride
+/// that is a multiple of the bank width (a broadcast's is zero), `None` otherwise. Lane `i`'s
+/// first word is `w0 + i * s`: lanes `i` and `j` share a slot exactly when `(i - j) * s` is a
+/// multiple of the banks `B`, which repeats with period `p = B / gcd(s, B)`, so the fullest
+/// slot holds `ceil(n / p)` lanes, on distinct words while `|s|` is small enough that no two
+/// of them wrap round onto one address.
+#[inline(always)]
+fn progression_cost<A: LaneAddress, G: Geometry>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    same: SameWord,
+) -> Option<u32> {
+    let slice = consecutive_lanes(lanes, addrs)?;
+    let (first, rest) = slice.split_first()?;
+    let a0 = first.byte_address();
+    let step = rest.first()?.byte_address().wrapping_sub(a0);
+    // (Differences of neighbours, ORed as XORs with the first: a loop that vectorizes.)
+    let mut odd = 0u64;
+    let mut previous = a0;
+    for a in rest {
+        let x = a.byte_address();
+        odd |= x.wrapping_sub(previous) ^ step;
+        previous = x;
+    }
+    if odd != 0 {
+        return None;
+    }
+    let n = slice.len() as u32;
+    if step == 0 {
+        return Some(match same {
+            SameWord::Once => 1,
+            SameWord::PerLane => n,
+        });
+    }
+    let shift = geometry.bank_shift();
+    // Strides of whole words only (sub-word lanes may share a word), and small: n * |step|
+    // stays far below 2^32, so no two lanes' addresses coincide.
+    if step & ((1 << shift) - 1) != 0 || (step as i64).unsigned_abs() >= 1 << 24 {
+        return None;
+    }
+    let row_shift = geometry.row_shift();
+    let s = (step as i64) >> shift;
+    let gcd_log = (s.trailing_zeros()).min(row_shift);
+    let period = 1u32 << (row_shift - gcd_log);
+    Some(n.div_ceil(period))
+}
+
+/// The number of distinct words among the (at most `count`, at most `CAP`) lanes whose slot
+/// (first bank) is `slot`: one pass over the lanes gathers their words, stopping at the
+/// `count`-th.
+fn distinct_in_slot<A: LaneAddress, G: Geometry, const CAP: usize>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    slot: usize,
+    count: u32,
+) -> u32 {
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
+    let mut words = [0u64; CAP];
+    let want = (count as usize).min(CAP);
+    let mut n = 0usize;
+    let mut take = |x: u64| {
+        let w = x >> shift;
+        if (w & bank_mask) as usize == slot {
+            if let Some(entry) = words.get_mut(n) {
+                *entry = w;
+            }
+            n += 1;
+        }
+        n < want
+    };
+    if let Some(slice) = consecutive_lanes(lanes, addrs) {
+        for a in slice {
+            if !take(a.byte_address()) {
+                break;
+            }
+        }
+    } else {
+        let mut m = lanes;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if !addrs.get(i).is_some_and(|a| take(a.byte_address())) {
+                break;
+            }
+        }
+    }
+    distinct_words(geometry, &mut words[..n.min(want)])
+}
+
+/// The number of distinct words among the lanes whose slot is `slot`, which holds fewer than
+/// [`LEVELS`] of them: one branch-free pass gathers their words (each lane writes its word at the next
+/// free place, which only a lane of the slot claims), then they are compared pairwise.
+#[inline(always)]
+fn distinct_few<A: LaneAddress, G: Geometry>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    slot: u64,
+) -> u32 {
+    let shift = geometry.bank_shift();
+    let bank_mask = geometry.bank_mask();
+    let mut words = [0u64; LEVELS];
+    let mut n = 0usize;
+    let mut take = |x: u64| {
+        let w = x >> shift;
+        words[n.min(LEVELS - 1)] = w;
+        n += usize::from(w & bank_mask == slot);
+    };
+    match consecutive_lanes(lanes, addrs) {
+        Some(slice) => {
+            if let Ok(fixed) = <&[A; 32]>::try_from(slice) {
+                for a in fixed {
+                    take(a.byte_address());
+                }
+            } else {
+                for a in slice {
+                    take(a.byte_address());
+                }
+            }
+        }
+        None => for_each_lane(lanes, addrs, take),
+    }
+    let n = n.min(LEVELS - 1);
+    let mut distinct = 0;
+    for i in 0..n {
+        distinct += u32::from(words[i + 1..n].iter().all(|&w| w != words[i]));
     }
     distinct
 }
 
-/// The number of distinct words among the lanes whose slot (first bank) is `slot`.
-fn distinct_in_slot<A: LaneAddress>(
+/// For `k` in `1..=LEVELS`, the slots (as the bits `bit_of` gives a lane's address) holding at least
+/// `k` of `lanes`. Register-only, so scattered lanes cost no stores.
+#[inline(always)]
+fn slot_levels<A: LaneAddress>(
     lanes: u64,
     addrs: &[A],
-    shift: u32,
-    bank_mask: u64,
-    slot: usize,
-) -> u32 {
-    let mut head = NO_LANE;
-    let mut next = [NO_LANE; 64];
-    for_each_lane_indexed(lanes, addrs, |lane, x| {
-        if ((x >> shift) & bank_mask) as usize == slot {
-            next[lane & 63] = head;
-            head = lane as u8;
+    bit_of: impl Fn(u64) -> u64,
+) -> [u64; LEVELS] {
+    let mut l = [0u64; LEVELS];
+    let mut add = |b: u64| {
+        for k in (1..LEVELS).rev() {
+            l[k] |= l[k - 1] & b;
         }
-    });
-    distinct_on_chain(head, &next, |lane| {
-        addrs.get(lane as usize).map(|a| a.byte_address() >> shift)
-    })
+        l[0] |= b;
+    };
+    match consecutive_lanes(lanes, addrs) {
+        Some(slice) => {
+            if let Ok(fixed) = <&[A; 32]>::try_from(slice) {
+                for a in fixed {
+                    add(bit_of(a.byte_address()));
+                }
+            } else {
+                for a in slice {
+                    add(bit_of(a.byte_address()));
+                }
+            }
+        }
+        None => for_each_lane(lanes, addrs, |x| add(bit_of(x))),
+    }
+    l
+}
+
+/// How many lanes per slot [`slot_levels`] tells apart (32 lanes over 32 banks at random put 8
+/// on one bank in about 3 waves in 10,000).
+const LEVELS: usize = 8;
+
+/// The number of distinct words among `words`, all of one slot (so they differ only in their
+/// rows): as bits of one row window when the rows lie within 64 of the lowest, else by sorting.
+fn distinct_words<G: Geometry>(geometry: G, words: &mut [u64]) -> u32 {
+    match words {
+        [] => 0,
+        [_] => 1,
+        [a, b] => 1 + u32::from(a != b),
+        _ => {
+            let row_shift = geometry.row_shift();
+            let low = words.iter().copied().min().unwrap_or(0) >> row_shift;
+            let mut in_window = true;
+            let mut rows = 0u64;
+            for &w in words.iter() {
+                let r = (w >> row_shift).wrapping_sub(low);
+                in_window &= r < 64;
+                rows |= BIT[(r & 63) as usize];
+            }
+            if in_window {
+                return rows.count_ones();
+            }
+            words.sort_unstable();
+            1 + words.windows(2).filter(|p| p[0] != p[1]).count() as u32
+        }
+    }
 }
