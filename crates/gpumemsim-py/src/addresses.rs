@@ -136,79 +136,61 @@ pub struct ChunkBuffers {
     u64s: Vec<u64>,
 }
 
-/// Whether rows `start..end` of `view` can be read as 32-bit addresses (uint32, int32),
-/// must be 64-bit (uint64), or, for int64, whether every value fits 32 bits: that is
-/// found while converting them into `buf.u32s` (for [`chunk`] to hand out), in one pass
-/// that ORs the values (an OR vectorizes where a 64-bit comparison may not).
-pub fn narrow(view: AddressView<'_>, start: usize, end: usize, buf: &mut ChunkBuffers) -> bool {
-    match view {
-        AddressView::U32(_) | AddressView::I32(_) => true,
-        AddressView::U64(_) => false,
-        AddressView::I64(v) => {
-            let mut high = 0u64;
-            let mut low = |x: i64| {
-                high |= x as u64;
-                x as u32
-            };
-            buf.u32s.clear();
-            match v.to_slice() {
-                Some(all) => buf.u32s.extend(
-                    all[start * v.ncols()..end * v.ncols()]
-                        .iter()
-                        .map(|&x| low(x)),
-                ),
-                None => buf.u32s.extend(
-                    v.slice_axis(Axis(0), (start..end).into())
-                        .iter()
-                        .map(|&x| low(x)),
-                ),
-            }
-            high <= u32::MAX as u64
-        }
-    }
-}
-
-/// Rows `start..end` of `view` as 32-bit addresses, or 64-bit ones where `wide`: the
-/// array's own memory where it is C-contiguous and of that width, else converted into
-/// `buf` (checking that no address is negative). `int64` rows read narrow were converted
-/// by [`narrow`].
+/// Rows `start..end` of `view` as addresses: 32-bit for uint32 and int32, 64-bit for
+/// uint64 and int64 (the batch path's vector kernel reads a wave of 64-bit addresses that
+/// all fit 32 bits as 32-bit ones, without a pass of its own). The array's own memory where
+/// it is C-contiguous and of that width (int64 read as uint64: [`negative_at`] then tells
+/// a negative address), else converted into `buf` (checking that no address is negative).
 pub fn chunk<'c, 'v: 'c>(
     name: &str,
     view: AddressView<'v>,
     start: usize,
     end: usize,
-    wide: bool,
     buf: &'c mut ChunkBuffers,
 ) -> Result<Chunk<'c>, String> {
     let (u32s, u64s) = (&mut buf.u32s, &mut buf.u64s);
-    match (view, wide) {
-        (AddressView::U32(v), false) => match v.to_slice() {
-            Some(s) => Ok(Chunk::U32(&s[start * v.ncols()..end * v.ncols()])),
+    let rows = |cols: usize| start * cols..end * cols;
+    match view {
+        AddressView::U32(v) => match v.to_slice() {
+            Some(s) => Ok(Chunk::U32(&s[rows(v.ncols())])),
             None => fill(name, v, start, end, u32s, Some).map(Chunk::U32),
         },
-        (AddressView::U32(v), true) => {
-            fill(name, v, start, end, u64s, |x| Some(u64::from(x))).map(Chunk::U64)
-        }
-        (AddressView::U64(v), _) => match v.to_slice() {
-            Some(s) => Ok(Chunk::U64(&s[start * v.ncols()..end * v.ncols()])),
+        AddressView::U64(v) => match v.to_slice() {
+            Some(s) => Ok(Chunk::U64(&s[rows(v.ncols())])),
             None => fill(name, v, start, end, u64s, Some).map(Chunk::U64),
         },
-        (AddressView::I32(v), false) => {
+        AddressView::I32(v) => {
             fill(name, v, start, end, u32s, |x| u32::try_from(x).ok()).map(Chunk::U32)
         }
-        (AddressView::I32(v), true) => {
-            fill(name, v, start, end, u64s, |x| u64::try_from(x).ok()).map(Chunk::U64)
-        }
-        // `narrow` converted them.
-        (AddressView::I64(_), false) => Ok(Chunk::U32(u32s.as_slice())),
-        (AddressView::I64(v), true) => {
-            fill(name, v, start, end, u64s, |x| u64::try_from(x).ok()).map(Chunk::U64)
-        }
+        AddressView::I64(v) => match v.to_slice() {
+            Some(s) => Ok(Chunk::U64(bytemuck::cast_slice(&s[rows(v.ncols())]))),
+            None => fill(name, v, start, end, u64s, |x| u64::try_from(x).ok()).map(Chunk::U64),
+        },
     }
 }
 
+/// For an int64 `view` read in place by [`chunk`], the message naming the first negative
+/// address of rows `start..end`, if there is one. (Checked after the rows are costed, while
+/// they are in cache: an OR of the values is negative exactly when one is.)
+pub fn negative_at(name: &str, view: AddressView<'_>, start: usize, end: usize) -> Option<String> {
+    let AddressView::I64(v) = view else {
+        return None;
+    };
+    let rows = &v.to_slice()?[start * v.ncols()..end * v.ncols()];
+    if rows.iter().fold(0, |acc, &x| acc | x) >= 0 {
+        return None;
+    }
+    let at = rows.iter().position(|&x| x < 0)?;
+    Some(format!(
+        "{name}[{}, {}]: address {} is negative",
+        start + at / v.ncols(),
+        at % v.ncols(),
+        rows[at]
+    ))
+}
+
 /// Copies rows `start..end` of `view` into `buf` through `convert` (`None`: a negative
-/// address; [`narrow`] has ruled out values too large for `A`).
+/// address).
 fn fill<'a, T: Copy + std::fmt::Display, A: Default>(
     name: &str,
     view: ArrayView2<'_, T>,

@@ -8,7 +8,9 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntype
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::addresses::{as_array, chunk, narrow, AddressArray, AddressView, Chunk, ChunkBuffers};
+use crate::addresses::{
+    as_array, chunk, negative_at, AddressArray, AddressView, Chunk, ChunkBuffers,
+};
 use crate::banks::shape_text;
 use crate::guard::{error, guard};
 use crate::query::Query;
@@ -252,13 +254,9 @@ impl Job<'_> {
         let mut start = 0;
         while start < self.count {
             let end = self.count.min(start + CHUNK);
-            let wide = !narrow(self.first, start, end, &mut buf0)
-                || self
-                    .second
-                    .is_some_and(|v| !narrow(v, start, end, &mut buf1));
-            let a0 = chunk("addrs", self.first, start, end, wide, &mut buf0)?;
+            let a0 = chunk("addrs", self.first, start, end, &mut buf0)?;
             let a1 = match self.second {
-                Some(v) => Some(chunk("addrs1", v, start, end, wide, &mut buf1)?),
+                Some(v) => Some(chunk("addrs1", v, start, end, &mut buf1)?),
                 None => None,
             };
             let masks = self.masks.map(|m| &m[start..end]);
@@ -275,6 +273,14 @@ impl Job<'_> {
                 // Both arrays have one dtype and one width per chunk.
                 _ => Err("addrs1: dtype must match addrs".to_string()),
             };
+            // A negative int64 address read in place is refused before anything else.
+            let negative = negative_at("addrs", self.first, start, end).or_else(|| {
+                self.second
+                    .and_then(|v| negative_at("addrs1", v, start, end))
+            });
+            if let Some(message) = negative {
+                return Err(message);
+            }
             done?;
             // One pass per counter: each is a plain copy the compiler vectorizes.
             out.requests.extend(costs.iter().map(|c| c.requests));

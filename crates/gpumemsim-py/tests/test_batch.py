@@ -127,6 +127,23 @@ def test_addresses_beyond_32_bits():
     assert_same(got, one_by_one("rdna3", "ds_load_2addr_b32", addrs, addrs1=second))
 
 
+@pytest.mark.parametrize("arch, op", [("rdna3", "ds_load_b32"), ("rdna3", "ds_add_u32"),
+                                      ("sm80", "lds.32"), ("rdna3", "ds_load_u16")])
+def test_scattered_lanes_with_repeated_words(arch, op):
+    # Random lanes over a wide range (rows far apart), some rows taking their words from a
+    # few that repeat: the batch path's vector kernel (where the CPU has AVX2) against the
+    # one-access path, for each address dtype.
+    rng = np.random.default_rng(11)
+    width = 2 if op.endswith("16") else 4
+    addrs = rng.integers(0, 1 << 24, size=(600, 32)) * width
+    pool = rng.integers(0, 1 << 24, size=8) * width
+    few = rng.integers(0, 8, size=(300, 32))
+    addrs[::2] = np.where(rng.random((300, 32)) < 0.5, pool[few], addrs[::2])
+    want = one_by_one(arch, op, addrs)
+    for dtype in (np.uint32, np.uint64, np.int32, np.int64):
+        assert_same(gpumemsim.banks_batch(arch, op, addrs.astype(dtype)), want)
+
+
 def test_empty_batch():
     out = gpumemsim.banks_batch("sm80", "lds.32", np.zeros((0, 32), dtype=np.uint32))
     assert list(out) == ["requests", "wavefronts", "ideal_wavefronts", "bank_conflicts"]
@@ -169,6 +186,14 @@ def test_threads_share_the_module():
         (lambda: gpumemsim.banks_batch(
             "rdna3", "ds_load_b32", np.full((3, 64), -8)[:, ::2]),
          "addrs[0, 0]: address -8 is negative"),
+        # A negative address is named before a misaligned one ahead of it (in one chunk of
+        # the accesses the library takes at a time).
+        (lambda: gpumemsim.banks_batch(
+            "sm80", "lds.64", np.select(
+                [np.arange(64000).reshape(2000, 32) == 1500 * 32 + 3,
+                 np.arange(64000).reshape(2000, 32) == 1100 * 32],
+                [-8, 4], np.arange(64000).reshape(2000, 32) * 8)),
+         "addrs[1500, 3]: address -8 is negative"),
         (lambda: gpumemsim.banks_batch(
             "sm80", "lds.64", np.array([np.arange(32) * 8, np.arange(32) * 8 + 4])),
          "addrs[1]: lane 0: address 4 (0x4) is not a multiple of 8 (this architecture needs "

@@ -80,6 +80,15 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // Atomics serve lanes on one word one by one: the bank counts alone.
+    let random = &patterns[5].1;
+    let atomic = Batch::new(
+        AccessShape::new(4, AccessKind::Atomic, WaveSize::Wave32),
+        random.as_slice(),
+    );
+    g.bench_function("rdna3_b32_random_atomic", |b| {
+        b.iter(|| rdna3.cost_batch(black_box(&atomic)).map(|t| t.cost))
+    });
     let sm80 = BankModel::sm80();
     let lds64 = waves(32, |_, t| 8 * t);
     let batch = Batch::new(

@@ -158,6 +158,25 @@ impl Case {
             (Err(_), Err(_)) => {}
             (got, want) => panic!("batch {got:?}, single {want:?}"),
         }
+        // The same batch with the addresses cut to `u32` (the type the vector kernel of
+        // whole-wave one-word batches reads) costs what the breakdown of one such access says.
+        let narrow0: Vec<u32> = twice0.iter().map(|&a| a as u32).collect();
+        let narrow1: Option<Vec<u32>> = twice1
+            .as_ref()
+            .map(|a| a.iter().map(|&x| x as u32).collect());
+        let single = model.analyze(&Access {
+            shape,
+            addrs: &narrow0[..lanes],
+            addrs1: narrow1.as_deref().map(|a| &a[..lanes]),
+        });
+        let mut narrow = Batch::new(shape, &narrow0);
+        narrow.addrs1 = narrow1.as_deref();
+        let mut each = Vec::new();
+        match (model.cost_batch_into(&narrow, &mut each), &single) {
+            (Ok(_), Ok(r)) => assert_eq!(each, [r.cost, r.cost]),
+            (Err(_), Err(_)) => {}
+            (got, want) => panic!("u32 batch {got:?}, breakdown {want:?}"),
+        }
         Some((cost.ok()?, report.ok()?, shape.active))
     }
 }
@@ -349,6 +368,47 @@ proptest! {
         let c = Case { model, width, kind, wave64, active, a0, a1: vec![0; 64] };
         if let Some((cost, report, _)) = c.run(&models[model]) {
             prop_assert_eq!(cost, report.cost);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Whole-wave batches of one word per lane in `u32` (the vector kernel's input, where the
+    /// CPU has AVX2): lanes drawn from a few words spread over the whole address space (words
+    /// that repeat, rows far apart), from a small window, or anywhere, cost what the breakdown
+    /// of each access says.
+    #[test]
+    fn one_word_u32_batches_match_breakdown(
+        model in 0..PRESET_NAMES.len(),
+        width in prop::sample::select(vec![1u32, 2, 4]),
+        kind in prop::sample::select(vec![AccessKind::Load, AccessKind::Store, AccessKind::Atomic]),
+        pool in prop::collection::vec(any::<u32>(), 1..40),
+        picks in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u32>()), 32 * 4),
+    ) {
+        let model = BankModel::preset(PRESET_NAMES[model]).expect("the test input is valid");
+        let shape = AccessShape::new(width, kind, WaveSize::Wave32);
+        let addrs: Vec<u32> = picks
+            .iter()
+            .map(|(i, how, any)| {
+                let a = match how {
+                    0 | 1 => *i.get(&pool),
+                    2 => pool[0] % 4096 + any % 512,
+                    _ => *any,
+                };
+                a / width * width
+            })
+            .collect();
+        let mut each = Vec::new();
+        match model.cost_batch_into(&Batch::new(shape, &addrs), &mut each) {
+            Ok(_) => {
+                for (k, wave) in addrs.chunks(32).enumerate() {
+                    let report = model.analyze(&Access::new(shape, wave)).expect("the batch was accepted");
+                    prop_assert_eq!(each[k], report.cost, "access {}", k);
+                }
+            }
+            Err(e) => prop_assert!(model.analyze(&Access::new(shape, &addrs[..32])).is_err() || addrs.chunks(32).any(|w| model.analyze(&Access::new(shape, w)).is_err()), "{e}"),
         }
     }
 }

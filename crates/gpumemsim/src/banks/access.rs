@@ -9,6 +9,18 @@ pub trait LaneAddress: Copy {
 
     /// The bitwise OR of all `addrs` (in their own width, so the loop vectorizes).
     fn or_all(addrs: &[Self]) -> u64;
+
+    /// `addrs` as `u32`s, if that is their type (the batch path's vector kernel reads those).
+    fn as_u32s(addrs: &[Self]) -> Option<&[u32]> {
+        let _ = addrs;
+        None
+    }
+
+    /// `addrs` as `u64`s, if that is their type.
+    fn as_u64s(addrs: &[Self]) -> Option<&[u64]> {
+        let _ = addrs;
+        None
+    }
 }
 
 impl LaneAddress for u32 {
@@ -21,6 +33,10 @@ impl LaneAddress for u32 {
     fn or_all(addrs: &[u32]) -> u64 {
         addrs.iter().fold(0, |a, &x| a | x) as u64
     }
+
+    fn as_u32s(addrs: &[u32]) -> Option<&[u32]> {
+        Some(addrs)
+    }
 }
 
 impl LaneAddress for u64 {
@@ -32,6 +48,10 @@ impl LaneAddress for u64 {
     #[inline(always)]
     fn or_all(addrs: &[u64]) -> u64 {
         addrs.iter().fold(0, |a, &x| a | x)
+    }
+
+    fn as_u64s(addrs: &[u64]) -> Option<&[u64]> {
+        Some(addrs)
     }
 }
 

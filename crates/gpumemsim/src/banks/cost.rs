@@ -318,10 +318,9 @@ impl BankModel {
         let all_banks = u64::MAX >> (63 - bank_mask);
         let every_bank_once = words == bank_mask as u32 + 1;
         let bits_of = |x: u64| BIT[((x >> shift) & bank_mask) as usize].wrapping_mul(lane_bits);
-        let mut totals = BatchTotals::default();
-        for chunk in batch.addrs.chunks_exact(N) {
+        let wave_cost = |chunk: &[A]| {
             let Ok(wave) = <&[A; N]>::try_from(chunk) else {
-                continue; // (chunks_exact gives N)
+                return self.general_group_cost(group, chunk, None, shape.width, same);
             };
             let (all, touched) = scan_fixed(wave, bits_of);
             // One bit per word: no bank touched twice (with as many words as banks, that is
@@ -331,7 +330,7 @@ impl BankModel {
             } else {
                 touched.count_ones() == words
             };
-            let cost = if all & align_mask != 0 {
+            if all & align_mask != 0 {
                 self.general_group_cost(group, chunk, None, shape.width, same)
             } else if conflict_free {
                 1
@@ -340,7 +339,10 @@ impl BankModel {
                     .unwrap_or_else(|| {
                         self.general_group_cost(group, chunk, None, shape.width, same)
                     })
-            };
+            }
+        };
+        let mut totals = BatchTotals::default();
+        let mut add = |cost: u32| {
             let c = AccessCost {
                 requests: 1,
                 cost,
@@ -348,6 +350,22 @@ impl BankModel {
             };
             totals.add(c);
             each(c);
+        };
+        #[cfg(target_arch = "x86_64")]
+        if let (1, 32, Some(waves)) = (WORDS, N, vector_waves(batch.addrs)) {
+            let one_word = super::avx2::OneWordShape {
+                bank_shift: shift,
+                bank_mask: bank_mask as u32,
+                align_mask: align_mask as u32,
+                same,
+            };
+            let exact = |k: usize| wave_cost(&batch.addrs[k * N..(k + 1) * N]);
+            if super::avx2::one_word_waves(waves, one_word, exact, &mut add) {
+                return totals;
+            }
+        }
+        for chunk in batch.addrs.chunks_exact(N) {
+            add(wave_cost(chunk));
         }
         totals
     }
@@ -405,4 +423,13 @@ impl BankModel {
             ideal,
         }
     }
+}
+
+/// A batch's addresses as the vector kernel reads them.
+#[cfg(target_arch = "x86_64")]
+fn vector_waves<A: LaneAddress>(addrs: &[A]) -> Option<super::avx2::Waves<'_>> {
+    use super::avx2::Waves;
+    A::as_u32s(addrs)
+        .map(Waves::U32)
+        .or_else(|| A::as_u64s(addrs).map(Waves::U64))
 }

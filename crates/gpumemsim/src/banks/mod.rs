@@ -39,6 +39,8 @@
 //! ```
 
 mod access;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod cost;
 mod counters;
 mod ds;
