@@ -50,21 +50,10 @@ pub fn banks<'py>(
         let active = q.active(active)?;
         let limit = suggestion_count(suggest)?;
         let first = lane_addresses("--addr", addrs, q.wave)?;
-        let second = match (addrs1, q.op.kind.is_two_addr()) {
-            (Some(obj), true) => Some(lane_addresses("--addr1", obj, q.wave)?),
-            (None, true) => {
-                return Err(error(format!(
-                    "{} takes two addresses per lane: give --addr1 as well",
-                    q.op.name
-                )))
-            }
-            (Some(_), false) => {
-                return Err(error(format!(
-                    "--addr1 is for 2addr instructions; {} has one address per lane",
-                    q.op.name
-                )))
-            }
-            (None, false) => None,
+        q.check_addr1(addrs1.is_some())?;
+        let second = match addrs1 {
+            Some(obj) => Some(lane_addresses("--addr1", obj, q.wave)?),
+            None => None,
         };
         let shape = AccessShape {
             width: q.op.width,

@@ -47,8 +47,9 @@ pub fn banks_batch<'py>(
         let lanes = q.wave.lanes() as usize;
         let first = AddressArray::new(py, "addrs", addrs)?;
         let count = first.accesses(lanes)?;
-        let second = match (addrs1, q.op.kind.is_two_addr()) {
-            (Some(obj), true) => {
+        q.check_addr1(addrs1.is_some())?;
+        let second = match addrs1 {
+            Some(obj) => {
                 let second = AddressArray::new(py, "addrs1", obj)?;
                 if second.shape() != first.shape() || second.dtype() != first.dtype() {
                     return Err(error(format!(
@@ -61,19 +62,7 @@ pub fn banks_batch<'py>(
                 }
                 Some(second)
             }
-            (None, true) => {
-                return Err(error(format!(
-                    "{} takes two addresses per lane: give --addr1 as well",
-                    q.op.name
-                )))
-            }
-            (Some(_), false) => {
-                return Err(error(format!(
-                    "--addr1 is for 2addr instructions; {} has one address per lane",
-                    q.op.name
-                )))
-            }
-            (None, false) => None,
+            None => None,
         };
         let masks = Masks::new(py, &q, active, count)?;
         let shape = AccessShape {

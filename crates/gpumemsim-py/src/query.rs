@@ -19,6 +19,22 @@ pub struct Query {
 }
 
 impl Query {
+    /// Checks that second addresses are `given` exactly when the operation is a 2addr one
+    /// (with the CLI's messages).
+    pub fn check_addr1(&self, given: bool) -> PyResult<()> {
+        match (given, self.op.kind.is_two_addr()) {
+            (false, true) => Err(error(format!(
+                "{} takes two addresses per lane: give --addr1 as well",
+                self.op.name
+            ))),
+            (true, false) => Err(error(format!(
+                "--addr1 is for 2addr instructions; {} has one address per lane",
+                self.op.name
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Resolves the architecture preset, the operation and the wave size (`None`: the
     /// architecture's default).
     pub fn resolve(arch: &str, op: &str, wave: Option<u32>) -> PyResult<Query> {
