@@ -6,105 +6,23 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use gpumemsim::exec::{RunConfig, Schedule, TogetherBecause};
-use gpumemsim::launch::{launch, KernelArg, Launch, MAX_BLOCK};
+use gpumemsim::launch::{launch, ElementType, KernelArg, Launch, MAX_BLOCK, MAX_BUFFER_ELEMENTS};
 use gpumemsim::loader::CodeObject;
 use serde_json::{json, Value};
 
 use crate::run_cmd::RunArgs;
 
-/// Element types of buffer arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Elem {
-    U8,
-    U16,
-    U32,
-    I32,
-    U64,
-    F16,
-    F32,
-    F64,
-}
-
-impl Elem {
-    fn parse(t: &str) -> Option<Elem> {
-        Some(match t {
-            "u8" => Elem::U8,
-            "u16" => Elem::U16,
-            "u32" => Elem::U32,
-            "i32" => Elem::I32,
-            "u64" => Elem::U64,
-            "f16" => Elem::F16,
-            "f32" => Elem::F32,
-            "f64" => Elem::F64,
-            _ => return None,
-        })
-    }
-    fn bytes(self) -> usize {
-        match self {
-            Elem::U8 => 1,
-            Elem::U16 | Elem::F16 => 2,
-            Elem::U32 | Elem::I32 | Elem::F32 => 4,
-            Elem::U64 | Elem::F64 => 8,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Elem::U8 => "u8",
-            Elem::U16 => "u16",
-            Elem::U32 => "u32",
-            Elem::I32 => "i32",
-            Elem::U64 => "u64",
-            Elem::F16 => "f16",
-            Elem::F32 => "f32",
-            Elem::F64 => "f64",
-        }
-    }
-    /// The little-endian bytes of a value written in text.
-    fn encode(self, text: &str) -> Option<Vec<u8>> {
-        let t = text.trim();
-        let int = || -> Option<i128> {
-            match t.strip_prefix("0x") {
-                Some(h) => i128::from_str_radix(h, 16).ok(),
-                None => t.parse().ok(),
-            }
-        };
-        let n = self.bytes();
-        Some(match self {
-            Elem::F32 => t.parse::<f32>().ok()?.to_bits().to_le_bytes().to_vec(),
-            Elem::F64 => t.parse::<f64>().ok()?.to_bits().to_le_bytes().to_vec(),
-            Elem::F16 => {
-                let f = t.parse::<f32>().ok()?.to_bits();
-                gpumemsim::fp::valu::f32_to_f16(f, gpumemsim::fp::valu::Round::NearestEven)
-                    .to_le_bytes()
-                    .to_vec()
-            }
-            _ => {
-                let v = int()?;
-                let bits = 8 * n as u32;
-                let (lo, hi) = if self == Elem::I32 {
-                    (i32::MIN as i128, i32::MAX as i128)
-                } else {
-                    (0, (1i128 << bits) - 1)
-                };
-                if v < lo || v > hi {
-                    return None;
-                }
-                (v as u64).to_le_bytes()[..n].to_vec()
-            }
-        })
-    }
-    /// A value read back, as a JSON number.
-    fn decode(self, b: &[u8]) -> Value {
-        let mut x = [0u8; 8];
-        x[..b.len()].copy_from_slice(b);
-        let u = u64::from_le_bytes(x);
-        match self {
-            Elem::I32 => json!(u as u32 as i32),
-            Elem::F32 => json!(f32::from_bits(u as u32)),
-            Elem::F64 => json!(f64::from_bits(u)),
-            Elem::F16 => json!(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16))),
-            _ => json!(u),
-        }
+/// A value of type `e` read back (its little-endian bytes), as a JSON number.
+fn json_value(e: ElementType, b: &[u8]) -> Value {
+    let mut x = [0u8; 8];
+    x[..b.len()].copy_from_slice(b);
+    let u = u64::from_le_bytes(x);
+    match e {
+        ElementType::I32 => json!(u as u32 as i32),
+        ElementType::F32 => json!(f32::from_bits(u as u32)),
+        ElementType::F64 => json!(f64::from_bits(u)),
+        ElementType::F16 => json!(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16))),
+        _ => json!(u),
     }
 }
 
@@ -114,7 +32,7 @@ enum Arg {
     /// A scalar: its type name and bytes.
     Scalar(&'static str, Vec<u8>),
     /// A buffer: element type, initial bytes.
-    Buffer(Elem, Vec<u8>),
+    Buffer(ElementType, Vec<u8>),
 }
 
 fn parse_arg(text: &str) -> Result<Arg, String> {
@@ -124,14 +42,12 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
         .ok_or_else(|| bad("expected TYPE:VALUE or buf:TYPE[LEN]=INIT"))?;
     if kind != "buf" {
         let e = match kind {
-            "u32" => Elem::U32,
-            "i32" => Elem::I32,
-            "f32" => Elem::F32,
-            "u64" => Elem::U64,
-            _ => return Err(bad("scalar types are u32, i32, f32, u64")),
-        };
+            "u32" | "i32" | "f32" | "u64" => ElementType::from_name(kind),
+            _ => None,
+        }
+        .ok_or_else(|| bad("scalar types are u32, i32, f32, u64"))?;
         let b = e
-            .encode(rest)
+            .parse_value(rest)
             .ok_or_else(|| bad("value does not fit the type"))?;
         return Ok(Arg::Scalar(e.name(), b));
     }
@@ -142,12 +58,12 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
         .strip_suffix(']')
         .and_then(|d| d.split_once('['))
         .ok_or_else(|| bad("expected TYPE[LEN]"))?;
-    let e =
-        Elem::parse(ty).ok_or_else(|| bad("buffer types are u8 u16 u32 i32 u64 f16 f32 f64"))?;
+    let e = ElementType::from_name(ty)
+        .ok_or_else(|| bad("buffer types are u8 u16 u32 i32 u64 f16 f32 f64"))?;
     let len: usize = len
         .parse()
         .ok()
-        .filter(|&n| n > 0 && n <= 1 << 26)
+        .filter(|&n| n > 0 && n <= MAX_BUFFER_ELEMENTS)
         .ok_or_else(|| bad("LEN must be 1 to 2^26"))?;
     let n = e.bytes();
     let mut bytes = Vec::with_capacity(len * n);
@@ -156,7 +72,7 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
     } else if init == "iota" {
         for i in 0..len {
             bytes.extend(
-                e.encode(&i.to_string())
+                e.parse_value(&i.to_string())
                     .ok_or_else(|| bad("iota overflows the type"))?,
             );
         }
@@ -190,7 +106,7 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
         }
         for v in vals {
             bytes.extend(
-                e.encode(v)
+                e.parse_value(v)
                     .ok_or_else(|| bad(&format!("`{v}` is not a {ty}")))?,
             );
         }
@@ -315,7 +231,7 @@ pub fn run_kernel(
     for a in &kernel_args {
         match a {
             Arg::Scalar(t, b) => arg_values.push(
-                json!({"type": t, "value": Elem::parse(t).map_or(json!(null), |e| e.decode(b))}),
+                json!({"type": t, "value": ElementType::from_name(t).map_or(json!(null), |e| json_value(e, b))}),
             ),
             Arg::Buffer(e, _) => {
                 let i = arg_values.len();
@@ -330,7 +246,7 @@ pub fn run_kernel(
                     std::fs::create_dir_all(dir).map_err(|err| format!("{dir}: {err}"))?;
                     std::fs::write(&p, raw).map_err(|err| format!("{}: {err}", p.display()))?;
                 }
-                let values: Vec<Value> = raw.chunks(n).map(|c| e.decode(c)).collect();
+                let values: Vec<Value> = raw.chunks(n).map(|c| json_value(*e, c)).collect();
                 arg_values.push(json!({"type": e.name(), "address": addr, "values": values}));
             }
         }

@@ -5,40 +5,10 @@ use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyInt, PyString, PyTuple};
 
+use gpumemsim::launch::{ElementType, MAX_BUFFER_ELEMENTS};
+
 use crate::banks::type_name;
 use crate::guard::error;
-
-/// The element types of buffer arguments: `gpumemsim run --arg buf:TYPE[LEN]`'s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Elem {
-    U8,
-    U16,
-    U32,
-    I32,
-    U64,
-    F16,
-    F32,
-    F64,
-}
-
-/// The most elements a buffer may have (as the CLI's `LEN`).
-const MAX_ELEMENTS: usize = 1 << 26;
-
-impl Elem {
-    /// The CLI's name of the type (`f32`), as the report's `type` gives it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Elem::U8 => "u8",
-            Elem::U16 => "u16",
-            Elem::U32 => "u32",
-            Elem::I32 => "i32",
-            Elem::U64 => "u64",
-            Elem::F16 => "f16",
-            Elem::F32 => "f32",
-            Elem::F64 => "f64",
-        }
-    }
-}
 
 /// A value with its bytes in a buffer: converts between the array and little-endian bytes.
 trait BufferValue: numpy::Element + Copy {
@@ -70,14 +40,14 @@ buffer_value!(u8, u16, u32, i32, u64, half::f16, f32, f64);
 macro_rules! with_elem {
     ($elem:expr, $f:ident, $($args:expr),*) => {
         match $elem {
-            Elem::U8 => $f::<u8>($($args),*),
-            Elem::U16 => $f::<u16>($($args),*),
-            Elem::U32 => $f::<u32>($($args),*),
-            Elem::I32 => $f::<i32>($($args),*),
-            Elem::U64 => $f::<u64>($($args),*),
-            Elem::F16 => $f::<half::f16>($($args),*),
-            Elem::F32 => $f::<f32>($($args),*),
-            Elem::F64 => $f::<f64>($($args),*),
+            ElementType::U8 => $f::<u8>($($args),*),
+            ElementType::U16 => $f::<u16>($($args),*),
+            ElementType::U32 => $f::<u32>($($args),*),
+            ElementType::I32 => $f::<i32>($($args),*),
+            ElementType::U64 => $f::<u64>($($args),*),
+            ElementType::F16 => $f::<half::f16>($($args),*),
+            ElementType::F32 => $f::<f32>($($args),*),
+            ElementType::F64 => $f::<f64>($($args),*),
         }
     };
 }
@@ -124,7 +94,7 @@ pub enum Arg<'py> {
     /// A scalar: the CLI's type name and its little-endian bytes.
     Scalar(&'static str, Vec<u8>),
     /// A buffer: the array (written back after the run) and its element type.
-    Buffer(Bound<'py, PyAny>, Elem),
+    Buffer(Bound<'py, PyAny>, ElementType),
 }
 
 impl<'py> Arg<'py> {
@@ -190,27 +160,18 @@ fn buffer<'py>(
     array: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<Arg<'py>> {
     let bad = |why: String| error(format!("args[{index}]: {why}"));
-    let elem = [
-        Elem::U8,
-        Elem::U16,
-        Elem::U32,
-        Elem::I32,
-        Elem::U64,
-        Elem::F16,
-        Elem::F32,
-        Elem::F64,
-    ]
-    .into_iter()
-    .find(|&e| with_elem!(e, is, obj))
-    .ok_or_else(|| {
-        bad(format!(
-            "dtype {}: buffer types are u8 u16 u32 i32 u64 f16 f32 f64 (numpy.uint8, \
+    let elem = ElementType::ALL
+        .into_iter()
+        .find(|&e| with_elem!(e, is, obj))
+        .ok_or_else(|| {
+            bad(format!(
+                "dtype {}: buffer types are u8 u16 u32 i32 u64 f16 f32 f64 (numpy.uint8, \
              uint16, uint32, int32, uint64, float16, float32, float64)",
-            array.dtype()
-        ))
-    })?;
+                array.dtype()
+            ))
+        })?;
     let len = array.len();
-    if len == 0 || len > MAX_ELEMENTS {
+    if len == 0 || len > MAX_BUFFER_ELEMENTS {
         return Err(bad(format!(
             "a buffer has 1 to 2^26 elements; this one has {len}"
         )));
@@ -275,7 +236,7 @@ fn scalar<'py>(index: usize, ty: &str, value: &Bound<'_, PyAny>) -> PyResult<Arg
 }
 
 /// Writes a buffer's final bytes back into its array.
-pub fn write_back(array: &Bound<'_, PyAny>, elem: Elem, bytes: &[u8]) -> PyResult<()> {
+pub fn write_back(array: &Bound<'_, PyAny>, elem: ElementType, bytes: &[u8]) -> PyResult<()> {
     with_elem!(elem, write, array, bytes)
 }
 

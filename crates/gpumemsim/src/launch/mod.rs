@@ -19,6 +19,10 @@
 //! let transposed: &[u8] = &done.buffers[1];
 //! ```
 
+mod element;
+
+pub use element::{ElementType, MAX_BUFFER_ELEMENTS};
+
 use crate::addr::GlobalMemory;
 use crate::exec::{run_grid, GridRun, RunConfig};
 use crate::isa::asm::AsmLine;

@@ -1,0 +1,131 @@
+//! The element types of buffer arguments (`gpumemsim run --arg buf:TYPE[LEN]=INIT`, and the
+//! NumPy dtypes the Python package takes): one list for the CLI and the Python package.
+
+/// The most elements a buffer argument may have.
+pub const MAX_BUFFER_ELEMENTS: usize = 1 << 26;
+
+/// An element type of buffer arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementType {
+    U8,
+    U16,
+    U32,
+    I32,
+    U64,
+    F16,
+    F32,
+    F64,
+}
+
+impl ElementType {
+    /// Every element type, in the order error messages list them.
+    pub const ALL: [ElementType; 8] = [
+        ElementType::U8,
+        ElementType::U16,
+        ElementType::U32,
+        ElementType::I32,
+        ElementType::U64,
+        ElementType::F16,
+        ElementType::F32,
+        ElementType::F64,
+    ];
+
+    /// The type named `name` (`u8`, `f32`, ...).
+    pub fn from_name(name: &str) -> Option<ElementType> {
+        ElementType::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The type's name, as the CLI and the reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementType::U8 => "u8",
+            ElementType::U16 => "u16",
+            ElementType::U32 => "u32",
+            ElementType::I32 => "i32",
+            ElementType::U64 => "u64",
+            ElementType::F16 => "f16",
+            ElementType::F32 => "f32",
+            ElementType::F64 => "f64",
+        }
+    }
+
+    /// Bytes per element.
+    pub fn bytes(self) -> usize {
+        match self {
+            ElementType::U8 => 1,
+            ElementType::U16 | ElementType::F16 => 2,
+            ElementType::U32 | ElementType::I32 | ElementType::F32 => 4,
+            ElementType::U64 | ElementType::F64 => 8,
+        }
+    }
+
+    /// The little-endian bytes of a value written in text (decimal or `0x` hex for the
+    /// integer types, which must hold it; a decimal float for the float types, `f16` rounded
+    /// to nearest even); `None` if the text is not such a value.
+    pub fn parse_value(self, text: &str) -> Option<Vec<u8>> {
+        let t = text.trim();
+        let n = self.bytes();
+        Some(match self {
+            ElementType::F32 => t.parse::<f32>().ok()?.to_bits().to_le_bytes().to_vec(),
+            ElementType::F64 => t.parse::<f64>().ok()?.to_bits().to_le_bytes().to_vec(),
+            ElementType::F16 => {
+                let f = t.parse::<f32>().ok()?.to_bits();
+                crate::fp::valu::f32_to_f16(f, crate::fp::valu::Round::NearestEven)
+                    .to_le_bytes()
+                    .to_vec()
+            }
+            _ => {
+                let v: i128 = match t.strip_prefix("0x") {
+                    Some(h) => i128::from_str_radix(h, 16).ok()?,
+                    None => t.parse().ok()?,
+                };
+                let (lo, hi) = if self == ElementType::I32 {
+                    (i32::MIN as i128, i32::MAX as i128)
+                } else {
+                    (0, (1i128 << (8 * n)) - 1)
+                };
+                if v < lo || v > hi {
+                    return None;
+                }
+                (v as u64).to_le_bytes()[..n].to_vec()
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_sizes() {
+        for e in ElementType::ALL {
+            assert_eq!(ElementType::from_name(e.name()), Some(e));
+        }
+        assert_eq!(ElementType::from_name("f128"), None);
+        let sizes: Vec<usize> = ElementType::ALL.iter().map(|e| e.bytes()).collect();
+        assert_eq!(sizes, [1, 2, 4, 4, 8, 2, 4, 8]);
+    }
+
+    #[test]
+    fn values_parse_to_little_endian_bytes_within_range() {
+        assert_eq!(
+            ElementType::U16.parse_value("0x1234"),
+            Some(vec![0x34, 0x12])
+        );
+        assert_eq!(ElementType::U8.parse_value("256"), None);
+        assert_eq!(ElementType::U32.parse_value("-1"), None);
+        assert_eq!(ElementType::I32.parse_value("-1"), Some(vec![0xff; 4]));
+        assert_eq!(ElementType::I32.parse_value("2147483648"), None);
+        assert_eq!(
+            ElementType::F32.parse_value(" 1.5 "),
+            Some(1.5f32.to_le_bytes().to_vec())
+        );
+        // f16: 1/3 rounds to nearest even, 0x3555.
+        assert_eq!(
+            ElementType::F16.parse_value("0.33333334"),
+            Some(vec![0x55, 0x35])
+        );
+        assert_eq!(ElementType::F64.parse_value("x"), None);
+    }
+}
