@@ -77,6 +77,35 @@ fn div_fixup_f64_and_f16() {
     );
 }
 
+/// The underflow branch's threshold: exponents 150 apart (f32) or 1075 apart (f64) keep the
+/// quotient, one more gives the signed zero; f16 has no such branch.
+#[test]
+fn div_fixup_underflow_threshold() {
+    let f32_with_exp = |e: u32| e << 23 | 0x1234;
+    let q = f(-3.0);
+    assert_eq!(
+        div_fixup32(q, f32_with_exp(200), f32_with_exp(50), NONE),
+        f(3.0)
+    );
+    assert_eq!(div_fixup32(q, f32_with_exp(200), f32_with_exp(49), NONE), 0);
+    assert_eq!(
+        div_fixup32(q, f32_with_exp(200) | 1 << 31, f32_with_exp(49), NONE),
+        1 << 31
+    );
+    let f64_with_exp = |e: u64| e << 52 | 0x1234;
+    let q = d(-3.0);
+    assert_eq!(
+        div_fixup64(q, f64_with_exp(2000), f64_with_exp(925), NONE),
+        d(3.0)
+    );
+    assert_eq!(
+        div_fixup64(q, f64_with_exp(2000), f64_with_exp(924), NONE),
+        0
+    );
+    // f16: exponents 29 apart (the most a normal pair can be) still keep the quotient.
+    assert_eq!(div_fixup16(0xc200, 30 << 10 | 1, 1 << 10 | 1, NONE), 0x4200);
+}
+
 #[test]
 fn div_fmas_scales_by_2_to_the_32_or_64_when_vcc_is_set() {
     assert_eq!(div_fmas32(f(1.5), f(2.0), f(0.25), false, NONE), f(3.25));

@@ -7,10 +7,9 @@
 
 use super::arith::{fma32, fma64, NAN32, NAN64};
 use super::consts::TWO_OVER_PI_BITS;
-use super::f16::{flush16, is_nan16, quiet16};
 use super::trans::{NAN_INVALID_F16, NAN_INVALID_F32, NAN_INVALID_F64};
 use super::{is_nan_f32, is_nan_f64, quiet_f32, quiet_f64};
-use super::{DenormCtl, F32, F64};
+use super::{DenormCtl, Layout, F16, F32, F64};
 
 fn exp32(x: u32) -> i32 {
     (x >> 23 & 0xff) as i32
@@ -29,71 +28,58 @@ fn exp64(x: u64) -> i32 {
 /// such a quotient. Its `OVERFLOW_F32` branch (`exponent(S1) == 255`) cannot be reached: an
 /// infinite or NaN denominator was handled before it.
 pub fn div_fixup32(q: u32, den: u32, num: u32, ctl: DenormCtl) -> u32 {
-    let f = |x| super::arith::flush32(x, ctl.flush_input);
-    let (q, den, num) = (f(q), f(den), f(num));
-    let sign = (den ^ num) & 0x8000_0000;
-    let (d, n) = (den & 0x7fff_ffff, num & 0x7fff_ffff);
-    let r = if is_nan_f32(num) {
-        quiet_f32(num)
-    } else if is_nan_f32(den) {
-        quiet_f32(den)
-    } else if d == 0 && n == 0 || d == 0x7f80_0000 && n == 0x7f80_0000 {
-        NAN_INVALID_F32
-    } else if d == 0 || n == 0x7f80_0000 {
-        sign | 0x7f80_0000
-    } else if d == 0x7f80_0000 || n == 0 || exp32(num) - exp32(den) < -150 {
-        // x/inf, 0/y, and (UNDERFLOW_F32) a quotient below 2^-150.
-        sign
-    } else {
-        sign | (q & 0x7fff_ffff)
-    };
-    super::arith::flush32(r, ctl.flush_output)
+    let (q, den, num) = (q as u64, den as u64, num as u64);
+    div_fixup(F32, q, den, num, ctl, NAN_INVALID_F32 as u64, Some(-150)) as u32
 }
 
 /// `V_DIV_FIXUP_F64` (as [`div_fixup32`]; the underflow threshold is -1075).
 pub fn div_fixup64(q: u64, den: u64, num: u64, ctl: DenormCtl) -> u64 {
-    let f = |x| super::arith::flush64(x, ctl.flush_input);
-    let (q, den, num) = (f(q), f(den), f(num));
-    let sign = (den ^ num) & 1 << 63;
-    let abs = !(1u64 << 63);
-    let inf = 0x7ff0_0000_0000_0000;
-    let (d, n) = (den & abs, num & abs);
-    let r = if is_nan_f64(num) {
-        quiet_f64(num)
-    } else if is_nan_f64(den) {
-        quiet_f64(den)
-    } else if d == 0 && n == 0 || d == inf && n == inf {
-        NAN_INVALID_F64
-    } else if d == 0 || n == inf {
-        sign | inf
-    } else if d == inf || n == 0 || exp64(num) - exp64(den) < -1075 {
-        sign
-    } else {
-        sign | (q & abs)
-    };
-    super::arith::flush64(r, ctl.flush_output)
+    div_fixup(F64, q, den, num, ctl, NAN_INVALID_F64, Some(-1075))
 }
 
 /// `V_DIV_FIXUP_F16` (the pseudocode has no underflow or overflow branch for f16).
 pub fn div_fixup16(q: u16, den: u16, num: u16, ctl: DenormCtl) -> u16 {
-    let f = |x| flush16(x, ctl.flush_input);
-    let (q, den, num) = (f(q), f(den), f(num));
-    let sign = (den ^ num) & 0x8000;
-    let (d, n) = (den & 0x7fff, num & 0x7fff);
-    let r = if is_nan16(num) {
-        quiet16(num)
-    } else if is_nan16(den) {
-        quiet16(den)
-    } else if d == 0 && n == 0 || d == 0x7c00 && n == 0x7c00 {
-        NAN_INVALID_F16
-    } else if d == 0 || n == 0x7c00 {
-        sign | 0x7c00
-    } else if d == 0x7c00 || n == 0 {
+    let (q, den, num) = (q as u64, den as u64, num as u64);
+    div_fixup(F16, q, den, num, ctl, NAN_INVALID_F16 as u64, None) as u16
+}
+
+/// `V_DIV_FIXUP_*` in the float layout `l`: `invalid` is the layout's NaN of an invalid
+/// operation, and a quotient whose exponents differ by less than `underflow` (where the
+/// format's pseudocode has that branch) is the signed zero.
+fn div_fixup(
+    l: Layout,
+    q: u64,
+    den: u64,
+    num: u64,
+    ctl: DenormCtl,
+    invalid: u64,
+    underflow: Option<i64>,
+) -> u64 {
+    let flush = |x, on| if on { l.flush(x) } else { x };
+    let (q, den, num) = (
+        flush(q, ctl.flush_input),
+        flush(den, ctl.flush_input),
+        flush(num, ctl.flush_input),
+    );
+    let sign = (den ^ num) & l.sign;
+    let (d, n) = (den & l.abs_mask(), num & l.abs_mask());
+    let inf = l.exp;
+    let exponent = |x: u64| ((x & l.exp) >> l.exp.trailing_zeros()) as i64;
+    let r = if l.is_nan(num) {
+        l.quiet(num)
+    } else if l.is_nan(den) {
+        l.quiet(den)
+    } else if d == 0 && n == 0 || d == inf && n == inf {
+        invalid
+    } else if d == 0 || n == inf {
+        sign | inf
+    } else if d == inf || n == 0 || underflow.is_some_and(|t| exponent(num) - exponent(den) < t) {
+        // x/inf, 0/y, and (UNDERFLOW) a quotient below the format's smallest denormal.
         sign
     } else {
-        sign | (q & 0x7fff)
+        sign | (q & l.abs_mask())
     };
-    flush16(r, ctl.flush_output)
+    flush(r, ctl.flush_output)
 }
 
 /// `V_DIV_FMAS_F32`: `fma(a, b, c)`, times 2^32 in lanes whose VCC bit (`scale`) is set.
