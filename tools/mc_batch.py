@@ -96,3 +96,17 @@ def le(w, n):
 
 def hexb(b):
     return ','.join('0x%02x' % x for x in b)
+
+def print_round_trips(ex_words, invalid_note=lambda w: ''):
+    """For each (label, bytes) of `ex_words`: the text llvm-mc-19 prints for the bytes and
+    what it assembles that text back to (asm_desc: "same" = the bytes), one line each; bytes
+    it rejects print as invalid, followed by `invalid_note(bytes)`."""
+    ws = [w for _, w in ex_words]
+    res = dis(ws)
+    idx = [i for i, t in enumerate(res) if t is not None]
+    rt = dict(zip(idx, asm([res[i] for i in idx])))
+    for i, ((lab, w), t) in enumerate(zip(ex_words, res)):
+        if t is None:
+            print('[%s] -> invalid instruction encoding    # %s%s' % (hexb(w), lab, invalid_note(w)))
+        else:
+            print('[%s] -> %s ; asm: %s    # %s' % (hexb(w), t, asm_desc(rt[i], w), lab))

@@ -31,7 +31,7 @@ import json, os, random, re, subprocess, sys
 from collections import Counter, OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mc_batch import dis_full, dis, asm, asm_desc, le, hexb, MC
+from mc_batch import dis_full, dis, asm, asm_desc, le, hexb, MC, print_round_trips
 import survey_vop3
 from survey_vop3 import classify, SRC_PROBES, TYPE_KEYS, split, reg_of, MOD_PROBES
 
@@ -157,21 +157,6 @@ def vop3p_mods(n, op_sel, op_sel_hi, neg_lo, neg_hi, clamp, default_hi, mix=Fals
     return out
 
 # ---------------------------------------------------------------- helpers
-
-def split_text(text):
-    """'name a, b, c mods' -> (name, [operands], [modifier tokens]); /* */ comments kept as one token."""
-    if ' ' not in text:
-        return text, [], []
-    comments = re.findall(r'/\*.*?\*/', text)
-    text = re.sub(r'/\*.*?\*/', '\x00', text)
-    name, body = text.split(None, 1)
-    parts = body.split(', ')
-    last = parts[-1].split(' ')
-    toks = parts[:-1] + [last[0]]
-    it = iter(comments)
-    fix = lambda t: re.sub('\x00', lambda m: next(it), t)
-    toks = [fix(t) for t in toks]
-    return name, toks, [fix(t) for t in last[1:]]
 
 def flip(b, bit):
     b = list(b)
@@ -552,7 +537,7 @@ def vop3_dpp_survey():
     for op, sdt in zip(ops, sd):
         kind = 'dpp16' if (op, 'dpp16') in found else 'dpp8'
         kw, text = found[(op, kind)]
-        name, operands, mods = split_text(text)
+        name, operands, mods = split(text)
         is_sd = bool(sdt) and ' s50' in sdt
         r = OrderedDict(op=op, name=name, format='Vop3sd' if is_sd else 'Vop3', vop3_name=base[op][1].split()[0],
                         template=kw, dpp16=found.get((op, 'dpp16'), (None, None))[1], dpp8=found.get((op, 'dpp8'), (None, None))[1])
@@ -679,7 +664,7 @@ def vop3p_scan():
     for (op, t, vd, hi), r in zip(keys, res):
         if not r:
             continue
-        nm, ops_, mods = split_text(r)
+        nm, ops_, mods = split(r)
         score = ('Invalid' not in r, sum(c != '0' for c in t), vd != 0, sum(c == 'V' for c in t), -len(mods))
         if op not in found or score > found[op][0]:
             found[op] = (score, dict(vdst=vd, src0=val(t[0], 10), src1=val(t[1], 20), src2=val(t[2], 30), op_sel_hi=hi), r)
@@ -692,7 +677,7 @@ def vop3p_survey():
     defaults = dict(zip(found, asm([t for _, t in found.values()])))
     probes, keys = [], []
     for op, (kw, text) in found.items():
-        name, operands, mods = split_text(text)
+        name, operands, mods = split(text)
         fields = []
         for tok in operands:
             rg = reg_of(tok)
@@ -765,7 +750,7 @@ def vop3p_survey():
                     if x is None:
                         toks[lab] = None
                     else:
-                        ops_ = split_text(x[0])[1]
+                        ops_ = split(x[0])[1]
                         toks[lab] = ops_[idx] if idx < len(ops_) else x[0]
             acc = OrderedDict((lab, toks.get(lab) is not None and 'Invalid' not in (toks.get(lab) or ''))
                               for lab in ('vgpr', 'sgpr', 'c129', 'l12345678'))
@@ -1578,19 +1563,10 @@ EX_WORDS = [
 ]
 
 def examples():
-    ws = [w for _, w in EX_WORDS]
-    res = dis(ws)
-    lines, idx = [], []
-    for i, t in enumerate(res):
-        if t is not None:
-            lines.append(t); idx.append(i)
-    rt = dict(zip(idx, asm(lines)))
-    for i, ((lab, w), t) in enumerate(zip(EX_WORDS, res)):
-        if t is None:
-            alone = first_line(w)
-            print('[%s] -> invalid instruction encoding    # %s%s' % (hexb(w), lab, ('; alone: ' + alone) if alone else ''))
-        else:
-            print('[%s] -> %s ; asm: %s    # %s' % (hexb(w), t, asm_desc(rt[i], w), lab))
+    def alone(w):
+        line = first_line(w)
+        return ('; alone: ' + line) if line else ''
+    print_round_trips(EX_WORDS, alone)
     w64 = [('VOPC DPP16', e32_dpp('Vopc', 0x12, dpp16(src0=1, ctrl=0x101), 0, 2)),
            ('cndmask DPP8', e32_dpp('Vop2', 1, dpp8(1, range(8)), 5, 2, S_DPP8)),
            ('v_cmp_eq_f32_e64_dpp s4', vop3_dpp(0x12, dpp16(src0=1, ctrl=0x101), vdst=4, src1=V + 2)),

@@ -33,7 +33,8 @@ def vop3(op, vdst=0, b8=0, clamp=0, src0=0, src1=0, src2=0, omod=0, neg=0, lit=N
     return le(w, 8) + (le(lit, 4) if lit is not None else [])
 
 def split(text):
-    """'name a, b, c mods' -> (name, [operands], [modifiers])."""
+    """'name a, b, c mods' -> (name, [operands], [modifier tokens]); /* */ comments kept as one
+    token (also survey_dpp.py's)."""
     if ' ' not in text:
         return text, [], []
     comments = re.findall(r'/\*.*?\*/', text)
@@ -43,8 +44,9 @@ def split(text):
     last = parts[-1].split(' ')
     toks = parts[:-1] + [last[0]]
     it = iter(comments)
-    toks = [re.sub('\x00', lambda m: next(it), t) for t in toks]
-    return name, toks, last[1:]
+    fix = lambda t: re.sub('\x00', lambda m: next(it), t)
+    toks = [fix(t) for t in toks]
+    return name, toks, [fix(t) for t in last[1:]]
 
 REG = re.compile(r'([sv])(\d+)(?:\.[lh])?$|([sv])\[(\d+):(\d+)\]$')
 

@@ -29,7 +29,7 @@ PREFIX = 0x32                # bits [31:26]
 
 # ---------------------------------------------------------------- llvm-mc batching
 
-from mc_batch import _dis_once, dis_full, dis, asm, asm_desc, le, hexb
+from mc_batch import _dis_once, dis_full, dis, asm, asm_desc, le, hexb, print_round_trips
 
 # ---------------------------------------------------------------- VOPD words
 
@@ -1135,18 +1135,8 @@ EX_ASM = [
 ]
 
 def examples():
+    print_round_trips(EX_WORDS)
     ws = [w for _, w in EX_WORDS]
-    res = dis(ws)
-    lines, idx = [], []
-    for i, t in enumerate(res):
-        if t is not None:
-            lines.append(t); idx.append(i)
-    rt = dict(zip(idx, asm(lines)))
-    for i, ((lab, w), t) in enumerate(zip(EX_WORDS, res)):
-        if t is None:
-            print('[%s] -> invalid instruction encoding    # %s' % (hexb(w), lab))
-        else:
-            print('[%s] -> %s ; asm: %s    # %s' % (hexb(w), t, asm_desc(rt[i], w), lab))
     res64 = dis(ws[:3], W64)
     for w, t in zip(ws[:3], res64):
         print('wave64 [%s] -> %s' % (hexb(w), t or 'invalid instruction encoding'))
