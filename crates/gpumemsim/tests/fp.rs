@@ -1291,3 +1291,22 @@ fn valu_min_max_follow_the_valu_pseudocode() {
         2.0f64.to_bits()
     );
 }
+
+/// `V_MED3_F32` (`valu_med3_f32`): the middle value by the VALU min/max rule, the min of all
+/// three with a NaN input, flushed inputs compared as ±0.
+#[test]
+fn valu_med3_f32_cases() {
+    let f = |x: f32| x.to_bits();
+    assert_eq!(valu_med3_f32(f(3.0), f(-1.0), f(2.0), true, false), f(2.0));
+    assert_eq!(valu_med3_f32(f(2.0), f(2.0), f(1.0), true, false), f(2.0));
+    // -0 < +0: the middle of (-0, +0, 1) is +0.
+    assert_eq!(valu_med3_f32(NZ, PZ, f(1.0), true, false), PZ);
+    // A quiet NaN: the min of the three, where a quiet NaN loses.
+    assert_eq!(
+        valu_med3_f32(f(2.0), 0x7fc0_0000, f(1.0), true, false),
+        f(1.0)
+    );
+    // Denormals under input flushing are ±0: the middle of (+denorm, -denorm, 1) is +0.
+    assert_eq!(valu_med3_f32(1, 0x8000_0001, f(1.0), true, true), PZ);
+    assert_eq!(valu_med3_f32(1, 0x8000_0001, f(1.0), true, false), 1);
+}

@@ -124,29 +124,9 @@ pub fn minmax16(a: u16, b: u16, max: bool, ieee: bool, flush_input: bool) -> u16
     super::valu_minmax_f16(a, b, max, ieee, flush_input)
 }
 
-/// `V_MED3_F16` per the pseudocode, from the min/max rule (which returns one of its inputs,
-/// so "the max is S0" is a comparison of bits).
+/// `V_MED3_F16`: [`super::valu_med3_f16`].
 pub fn med3_16(a: u16, b: u16, c: u16, ieee: bool, flush_input: bool) -> u16 {
-    // With input flushing the selections return flushed inputs: flush first, then compare
-    // bits.
-    let (a, b, c) = (
-        flush16(a, flush_input),
-        flush16(b, flush_input),
-        flush16(c, flush_input),
-    );
-    let min = |x, y| minmax16(x, y, false, ieee, false);
-    let max = |x, y| minmax16(x, y, true, ieee, false);
-    if is_nan16(a) || is_nan16(b) || is_nan16(c) {
-        return min(min(a, b), c);
-    }
-    let m = max(max(a, b), c);
-    if m == a {
-        max(b, c)
-    } else if m == b {
-        max(a, c)
-    } else {
-        max(a, b)
-    }
+    super::valu_med3_f16(a, b, c, ieee, flush_input)
 }
 
 /// `V_LDEXP_F16`: `a × 2^e` rounded once (`e` is S1's signed 16 bits, or any i32).

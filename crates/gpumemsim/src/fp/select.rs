@@ -155,6 +155,36 @@ pub const fn valu_minmax_f16(s0: u16, s1: u16, max: bool, ieee: bool, flush_inpu
     select(F16, s0 as u64, s1 as u64, flush_input, valu_rule(max, ieee)) as u16
 }
 
+/// `V_MED3_F32` (and, as [`valu_med3_f16`], `V_MED3_F16`) per the pseudocode: with a NaN
+/// input, the min of all three; else the max of the two inputs that are not the max. The
+/// min/max rule ([`valu_minmax_f32`]) returns one of its (flushed) inputs, so "the max is
+/// S0" is a comparison of bits, after flushing the inputs when `flush_input`.
+pub fn valu_med3_f32(a: u32, b: u32, c: u32, ieee: bool, flush_input: bool) -> u32 {
+    med3(F32, [a as u64, b as u64, c as u64], ieee, flush_input) as u32
+}
+
+/// f16 version of [`valu_med3_f32`].
+pub fn valu_med3_f16(a: u16, b: u16, c: u16, ieee: bool, flush_input: bool) -> u16 {
+    med3(F16, [a as u64, b as u64, c as u64], ieee, flush_input) as u16
+}
+
+fn med3(l: Layout, s: [u64; 3], ieee: bool, flush_input: bool) -> u64 {
+    let [a, b, c] = s.map(|x| if flush_input { l.flush(x) } else { x });
+    let pick = |x, y, max| select(l, x, y, false, valu_rule(max, ieee));
+    let (min, max) = (|x, y| pick(x, y, false), |x, y| pick(x, y, true));
+    if l.is_nan(a) || l.is_nan(b) || l.is_nan(c) {
+        return min(min(a, b), c);
+    }
+    let m = max(max(a, b), c);
+    if m == a {
+        max(b, c)
+    } else if m == b {
+        max(a, c)
+    } else {
+        max(a, b)
+    }
+}
+
 const fn valu_rule(max: bool, ieee: bool) -> Rule {
     Rule {
         larger: max,

@@ -97,7 +97,7 @@ impl F32Op {
             Max => max(a, b),
             Min3 => min(min(a, b), c),
             Max3 => max(max(a, b), c),
-            Med3 => med3_f32(a, b, c, ieee, fi),
+            Med3 => crate::fp::valu_med3_f32(a, b, c, ieee, fi),
             Minmax => max(min(a, b), c),
             Maxmin => min(max(a, b), c),
             Trunc => fa::un32(a, ctl, f32::trunc),
@@ -126,29 +126,6 @@ impl F32Op {
             Dot2Acc => dot2acc(a, b, c, cx),
         };
         (r as u64, false)
-    }
-}
-
-/// `V_MED3_F32` per the pseudocode, from the min/max rule (which returns one of its
-/// (flushed) inputs, so "the max is S0" is a comparison of bits).
-pub(super) fn med3_f32(a: u32, b: u32, c: u32, ieee: bool, flush_input: bool) -> u32 {
-    let (a, b, c) = (
-        flush32(a, flush_input),
-        flush32(b, flush_input),
-        flush32(c, flush_input),
-    );
-    let min = |x, y| valu_minmax_f32(x, y, false, ieee, false);
-    let max = |x, y| valu_minmax_f32(x, y, true, ieee, false);
-    if crate::fp::is_nan_f32(a) || crate::fp::is_nan_f32(b) || crate::fp::is_nan_f32(c) {
-        return min(min(a, b), c);
-    }
-    let m = max(max(a, b), c);
-    if m == a {
-        max(b, c)
-    } else if m == b {
-        max(a, c)
-    } else {
-        max(a, b)
     }
 }
 
