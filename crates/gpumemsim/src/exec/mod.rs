@@ -196,6 +196,19 @@ pub struct InstStats {
     pub cache_misses: u64,
 }
 
+impl InstStats {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &InstStats) {
+        self.executions += other.executions;
+        self.cycles += other.cycles;
+        self.conflict_cycles += other.conflict_cycles;
+        self.stall_cycles += other.stall_cycles;
+        self.latency_cycles += other.latency_cycles;
+        self.cache_hits += other.cache_hits;
+        self.cache_misses += other.cache_misses;
+    }
+}
+
 /// Why a run stopped before every wave ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
@@ -487,13 +500,7 @@ impl Device {
         self.events.extend(o.events);
         self.absorb_ds_samples(o.ds_worst);
         for (s, x) in self.stats.iter_mut().zip(&o.stats) {
-            s.executions += x.executions;
-            s.cycles += x.cycles;
-            s.conflict_cycles += x.conflict_cycles;
-            s.stall_cycles += x.stall_cycles;
-            s.latency_cycles += x.latency_cycles;
-            s.cache_hits += x.cache_hits;
-            s.cache_misses += x.cache_misses;
+            s.add(x);
         }
         self.clocks.extend(o.clocks);
         self.steps += o.steps;
@@ -527,13 +534,7 @@ impl Device {
     pub fn totals(&self) -> InstStats {
         let mut t = InstStats::default();
         for s in &self.stats {
-            t.executions += s.executions;
-            t.cycles += s.cycles;
-            t.conflict_cycles += s.conflict_cycles;
-            t.stall_cycles += s.stall_cycles;
-            t.latency_cycles += s.latency_cycles;
-            t.cache_hits += s.cache_hits;
-            t.cache_misses += s.cache_misses;
+            t.add(s);
         }
         t
     }

@@ -128,13 +128,18 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
 /// The class of a table entry (computed for the whole table once).
 pub(super) fn class(op: Opcode) -> Option<&'static Class> {
     static CACHE: OnceLock<Vec<Option<Class>>> = OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            rdna3_isa::table::INSTRUCTIONS
-                .iter()
-                .map(classify)
-                .collect()
-        })
+    per_entry(&CACHE, op, classify)
+}
+
+/// `of(entry)` for table entry `op`, from `cache`, which holds it for every entry of the
+/// instruction table once the first lookup has filled it.
+pub(super) fn per_entry<T: Send + Sync>(
+    cache: &'static OnceLock<Vec<Option<T>>>,
+    op: Opcode,
+    of: fn(&InstrDef) -> Option<T>,
+) -> Option<&'static T> {
+    cache
+        .get_or_init(|| rdna3_isa::table::INSTRUCTIONS.iter().map(of).collect())
         .get(op.0 as usize)?
         .as_ref()
 }

@@ -190,15 +190,7 @@ pub(super) fn executes(d: &InstrDef) -> bool {
 
 fn pclass(op: Opcode) -> Option<&'static PClass> {
     static CACHE: OnceLock<Vec<Option<PClass>>> = OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            rdna3_isa::table::INSTRUCTIONS
-                .iter()
-                .map(classify)
-                .collect()
-        })
-        .get(op.0 as usize)?
-        .as_ref()
+    super::class::per_entry(&CACHE, op, classify)
 }
 
 /// The instruction's modifier bits, read once.
