@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use gpumemsim::exec::{RunConfig, Schedule, TogetherBecause};
 use gpumemsim::launch::{launch, ElementType, KernelArg, Launch, MAX_BLOCK, MAX_BUFFER_ELEMENTS};
-use gpumemsim::loader::CodeObject;
+use gpumemsim::loader::{CodeObject, Kernel};
 use serde_json::{json, Value};
 
 use crate::run_cmd::RunArgs;
@@ -19,6 +19,7 @@ fn json_value(e: ElementType, b: &[u8]) -> Value {
     let u = u64::from_le_bytes(x);
     match e {
         ElementType::I32 => json!(u as u32 as i32),
+        ElementType::I64 => json!(u as i64),
         ElementType::F32 => json!(f32::from_bits(u as u32)),
         ElementType::F64 => json!(f64::from_bits(u)),
         ElementType::F16 => json!(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16))),
@@ -29,27 +30,33 @@ fn json_value(e: ElementType, b: &[u8]) -> Value {
 /// One kernel argument.
 #[derive(Debug)]
 enum Arg {
-    /// A scalar: its type name and bytes.
-    Scalar(&'static str, Vec<u8>),
+    /// A scalar: its type and bytes.
+    Scalar(ElementType, Vec<u8>),
     /// A buffer: element type, initial bytes.
     Buffer(ElementType, Vec<u8>),
+    /// An OpenCL `__local` pointer argument: bytes of LDS.
+    Local(u32),
 }
 
 fn parse_arg(text: &str) -> Result<Arg, String> {
     let bad = |why: &str| format!("--arg {text}: {why}");
     let (kind, rest) = text
         .split_once(':')
-        .ok_or_else(|| bad("expected TYPE:VALUE or buf:TYPE[LEN]=INIT"))?;
+        .ok_or_else(|| bad("expected TYPE:VALUE, buf:TYPE[LEN]=INIT or local:BYTES"))?;
+    if kind == "local" {
+        let n = parse_u32(rest)
+            .filter(|&n| n > 0 && n <= gpumemsim::lds::MAX_ALLOCATION)
+            .ok_or_else(|| bad("local:BYTES takes 1 to 65536 bytes"))?;
+        return Ok(Arg::Local(n));
+    }
     if kind != "buf" {
-        let e = match kind {
-            "u32" | "i32" | "f32" | "u64" => ElementType::from_name(kind),
-            _ => None,
-        }
-        .ok_or_else(|| bad("scalar types are u32, i32, f32, u64"))?;
+        let e = ElementType::from_name(kind).ok_or_else(|| {
+            bad("scalar types are u8 u16 u32 i32 u64 i64 f16 f32 f64; buf:TYPE[LEN]=INIT is a buffer, local:BYTES local memory")
+        })?;
         let b = e
             .parse_value(rest)
             .ok_or_else(|| bad("value does not fit the type"))?;
-        return Ok(Arg::Scalar(e.name(), b));
+        return Ok(Arg::Scalar(e, b));
     }
     let (decl, init) = rest
         .split_once('=')
@@ -59,7 +66,7 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
         .and_then(|d| d.split_once('['))
         .ok_or_else(|| bad("expected TYPE[LEN]"))?;
     let e = ElementType::from_name(ty)
-        .ok_or_else(|| bad("buffer types are u8 u16 u32 i32 u64 f16 f32 f64"))?;
+        .ok_or_else(|| bad("buffer types are u8 u16 u32 i32 u64 i64 f16 f32 f64"))?;
     let len: usize = len
         .parse()
         .ok()
@@ -114,6 +121,15 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
     Ok(Arg::Buffer(e, bytes))
 }
 
+/// A byte count in decimal or 0x-hex.
+fn parse_u32(text: &str) -> Option<u32> {
+    let t = text.trim();
+    match t.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
+
 fn parse_dims(opt: &str, text: &str) -> Result<[u32; 3], String> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.is_empty() || parts.len() > 3 {
@@ -155,6 +171,61 @@ pub fn run_bundled(args: &RunArgs) -> Result<ExitCode, String> {
     )
 }
 
+/// The kernel of `obj` that `name` names, or its only kernel.
+fn choose_kernel<'a>(obj: &'a CodeObject, file: &str, name: Option<&str>) -> Result<&'a Kernel, String> {
+    match name {
+        Some(n) => obj.kernel(n).map_err(|e| format!("{file}: {e}")),
+        None if obj.kernels.len() == 1 => Ok(&obj.kernels[0]),
+        None if obj.kernels.is_empty() => Err(format!("{file}: the code object has no kernel")),
+        None => {
+            let names: Vec<String> = obj.kernels.iter().map(|k| k.display_name()).collect();
+            Err(format!(
+                "{file}: choose a kernel with --kernel ({})",
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+/// Parses the `--arg` list and checks it against the kernel's metadata: the count, each
+/// argument's kind, and a scalar's type (size, float or integer).
+fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
+    let parsed: Vec<Arg> = list.iter().map(|a| parse_arg(a)).collect::<Result<_, _>>()?;
+    let Some(meta) = &kernel.metadata else {
+        return Ok(parsed);
+    };
+    let n = meta.args.iter().filter(|m| !m.is_hidden()).count();
+    if let Some(extra) = list.get(n) {
+        return Err(format!(
+            "--arg {extra}: kernel `{}` takes {n} argument{}, {} given: this one is extra",
+            kernel.display_name(),
+            if n == 1 { "" } else { "s" },
+            list.len()
+        ));
+    }
+    let launch_args: Vec<KernelArg> = parsed.iter().map(Arg::launch_arg).collect();
+    gpumemsim::launch::check_args(&kernel.display_name(), meta, &launch_args)
+        .map_err(|e| format!("--arg: {e}"))?;
+    let explicit = meta.args.iter().filter(|m| !m.is_hidden());
+    for (i, ((m, a), text)) in explicit.zip(&parsed).zip(list).enumerate() {
+        if let Arg::Scalar(e, _) = a {
+            gpumemsim::launch::check_scalar_type(i, m, *e)
+                .map_err(|e| format!("--arg {text}: {e}"))?;
+        }
+    }
+    Ok(parsed)
+}
+
+impl Arg {
+    fn launch_arg(&self) -> KernelArg {
+        match self {
+            Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
+            Arg::Buffer(_, b) => KernelArg::Buffer(b.clone()),
+            Arg::Local(n) => KernelArg::Local(*n),
+        }
+    }
+}
+
 /// Runs a kernel of code object `bytes` as `args` describes; `defaults` gives the kernel,
 /// block and arguments to use where `args` names none (the bundled run).
 pub fn run_kernel(
@@ -171,23 +242,13 @@ pub fn run_kernel(
         .or(defaults.map(|d| d.1))
         .unwrap_or("64");
     let arg_list: &[String] = defaults.map_or(&args.args, |d| d.2);
-    let kernel = match kernel_name {
-        Some(n) => obj.kernel(n).map_err(|e| format!("{file}: {e}"))?,
-        None if obj.kernels.len() == 1 => &obj.kernels[0],
-        None => {
-            let names: Vec<&str> = obj.kernels.iter().map(|k| k.name.as_str()).collect();
-            return Err(format!(
-                "{file}: choose a kernel with --kernel ({})",
-                names.join(", ")
-            ));
-        }
-    };
+    let kernel = choose_kernel(&obj, file, kernel_name)?;
     let d = kernel.descriptor;
     let wave_size = if d.wave32() { 32 } else { 64 };
     if args.wave64 && wave_size == 32 {
         return Err(format!(
             "{file}: kernel `{}` was built for wave32",
-            kernel.name
+            kernel.display_name()
         ));
     }
     let grid = parse_dims("--grid", &args.grid)?;
@@ -198,23 +259,15 @@ pub fn run_kernel(
         ));
     }
     let config = crate::run_cmd::device_config(args)?;
-    let kernel_args: Vec<Arg> = arg_list
-        .iter()
-        .map(|a| parse_arg(a))
-        .collect::<Result<_, _>>()?;
+    let kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
     let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
         * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
     let bar = crate::progress::ProgressBar::start(total_waves, args.json);
     let done = launch(&Launch {
         grid,
         block,
-        args: kernel_args
-            .iter()
-            .map(|a| match a {
-                Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
-                Arg::Buffer(_, b) => KernelArg::Buffer(b.clone()),
-            })
-            .collect(),
+        args: kernel_args.iter().map(Arg::launch_arg).collect(),
+        dynamic_lds: args.dynamic_lds,
         config: RunConfig {
             record_ds: args.html.is_some(),
             progress: bar.counters(),
@@ -225,43 +278,16 @@ pub fn run_kernel(
     .map_err(|e| format!("{file}: {e}"))?;
     bar.finish();
     let (lines, run) = (&done.program, &done.run);
-    let result = &run.result;
     let dev = &run.device;
-    let mut arg_values = Vec::new();
-    for a in &kernel_args {
-        match a {
-            Arg::Scalar(t, b) => arg_values.push(
-                json!({"type": t, "value": ElementType::from_name(t).map_or(json!(null), |e| json_value(e, b))}),
-            ),
-            Arg::Buffer(e, _) => {
-                let i = arg_values.len();
-                let (addr, raw) = (done.addresses[i], &done.buffers[i]);
-                let n = e.bytes();
-                if let Some(dir) = &args.out_dir {
-                    let p = std::path::Path::new(dir).join(format!(
-                        "arg{}.{}.bin",
-                        arg_values.len(),
-                        e.name()
-                    ));
-                    std::fs::create_dir_all(dir).map_err(|err| format!("{dir}: {err}"))?;
-                    std::fs::write(&p, raw).map_err(|err| format!("{}: {err}", p.display()))?;
-                }
-                let values: Vec<Value> = raw.chunks(n).map(|c| json_value(*e, c)).collect();
-                arg_values.push(json!({"type": e.name(), "address": addr, "values": values}));
-            }
-        }
-    }
-    let error = result.as_ref().err().map(|e| format!("{file}: {e}"));
-    let events: Vec<Value> = dev
-        .events
-        .iter()
-        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message}))
-        .collect();
+    let arg_values = args_json(kernel, &kernel_args, &done, args.out_dir.as_deref())?;
+    let error = run.result.as_ref().err().map(|e| format!("{file}: {e}"));
+    let name = kernel.display_name();
     if args.json {
         let mut obj = json!({
-            "kernel": kernel.name,
+            "kernel": name,
+            "symbol": kernel.name,
             "args": arg_values,
-            "events": events,
+            "events": crate::run_cmd::events_json(dev),
             "instructions": crate::run_cmd::instructions_json(lines, dev),
             "cycles": dev.cycles(),
             "totals": crate::run_cmd::totals_json(dev),
@@ -270,6 +296,7 @@ pub fn run_kernel(
             "grid": grid,
             "block": block,
             "wave_size": done.wave_size,
+            "lds_bytes": done.lds_bytes,
             "schedule": schedule_json(&run.schedule, &run.together_because),
         });
         if let Some(e) = &error {
@@ -285,7 +312,7 @@ pub fn run_kernel(
     }
     if let Some(path) = &args.html {
         let source = crate::html_out::RunSource {
-            title: &kernel.name,
+            title: &name,
             file,
             error: error.clone(),
         };
@@ -296,6 +323,44 @@ pub fn run_kernel(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--json`'s `"args"`: one entry per kernel argument, in order (a value's type and value, a
+/// buffer's address and final values, a local argument's LDS offset and size), each with its
+/// name where the metadata has one. Buffers also go to `out_dir` when asked.
+fn args_json(
+    kernel: &Kernel,
+    kernel_args: &[Arg],
+    done: &gpumemsim::launch::Launched,
+    out_dir: Option<&str>,
+) -> Result<Vec<Value>, String> {
+    let names: Vec<Option<String>> = match &kernel.metadata {
+        Some(m) => m.args.iter().filter(|a| !a.is_hidden()).map(|a| a.name.clone()).collect(),
+        None => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (i, a) in kernel_args.iter().enumerate() {
+        let at = done.addresses[i];
+        let mut v = match a {
+            Arg::Scalar(e, b) => json!({"kind": "value", "type": e.name(), "value": json_value(*e, b)}),
+            Arg::Local(n) => json!({"kind": "local", "offset": at, "size": n}),
+            Arg::Buffer(e, _) => {
+                let raw = &done.buffers[i];
+                if let Some(dir) = out_dir {
+                    let p = std::path::Path::new(dir).join(format!("arg{i}.{}.bin", e.name()));
+                    std::fs::create_dir_all(dir).map_err(|err| format!("{dir}: {err}"))?;
+                    std::fs::write(&p, raw).map_err(|err| format!("{}: {err}", p.display()))?;
+                }
+                let values: Vec<Value> = raw.chunks(e.bytes()).map(|c| json_value(*e, c)).collect();
+                json!({"kind": "buffer", "type": e.name(), "address": at, "values": values})
+            }
+        };
+        if let Some(Some(n)) = names.get(i) {
+            v["name"] = json!(n);
+        }
+        out.push(v);
+    }
+    Ok(out)
 }
 
 /// How the grid ran, for `--json`: `{"workgroups": "apart", "threads": N}` or

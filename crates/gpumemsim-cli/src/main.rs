@@ -71,15 +71,24 @@ enum Command {
 
 /// Reads a named input: a path, or standard input for `-`. Returns (display name, text).
 pub fn read_input(file: &str) -> Result<(String, String), String> {
+    let (name, bytes) = read_input_bytes(file)?;
+    String::from_utf8(bytes)
+        .map(|s| (name.clone(), s))
+        .map_err(|_| format!("{name}: stream did not contain valid UTF-8"))
+}
+
+/// Reads a named input's bytes: a path, or standard input for `-`. Returns (display name,
+/// bytes).
+pub fn read_input_bytes(file: &str) -> Result<(String, Vec<u8>), String> {
     if file == "-" {
-        let mut s = String::new();
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut b)
             .map_err(|e| format!("<stdin>: {e}"))?;
-        Ok(("<stdin>".into(), s))
+        Ok(("<stdin>".into(), b))
     } else {
-        std::fs::read_to_string(file)
-            .map(|s| (file.to_string(), s))
+        std::fs::read(file)
+            .map(|b| (file.to_string(), b))
             .map_err(|e| format!("{file}: {e}"))
     }
 }

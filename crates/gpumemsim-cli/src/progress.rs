@@ -109,12 +109,15 @@ fn draw_until_stopped(
         // Draw before looking at `stop`: a bar due at once draws at least one frame.
         let elapsed = start.elapsed();
         if elapsed >= after {
-            let line = render(
+            let mut line = render(
                 counters.steps(),
                 counters.waves_ended(),
                 total_waves,
                 elapsed,
             );
+            if let Some(why) = counters.restart_reason() {
+                line = format!("{line}  ({why})");
+            }
             let _ = write!(out, "\r\x1b[2K{line}");
             let _ = out.flush();
             shown = true;

@@ -10,15 +10,17 @@ use gpumemsim::isa::asm::{assemble, AsmLine};
 use gpumemsim::lds::{AlignMode, LdsMode};
 use serde_json::{json, Map, Value};
 
-use crate::read_input;
 
 /// Options of `gpumemsim run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Assembly program (LLVM syntax, gfx1100), `-` for standard input, or a code object
-    /// (`.o`/`.hsaco` from clang-19; see --kernel, --grid, --block, --arg). Without it, runs
-    /// the bundled clang-19 build of examples/kernels/transpose.cl (`transpose_naive` unless
-    /// --kernel names another) on a 32×32 float tile.
+    /// Assembly program (LLVM syntax, gfx1100), `-` for standard input; a code object from
+    /// clang-19 (relocatable `.o`, linked `.hsaco`, or a HIP offload bundle, whose gfx1100
+    /// entry is taken; see --kernel, --grid, --block, --arg); or an OpenCL (`.cl`) or HIP
+    /// (`.hip`) source, which is compiled with clang-19 and AMD's device libraries first
+    /// (see --clang, --cflags, --device-libs). Without it, runs the bundled clang-19 build of
+    /// examples/kernels/transpose.cl (`transpose_naive` unless --kernel names another) on a
+    /// 32×32 float tile.
     pub program: Option<String>,
     /// Run waves of 64 lanes (default 32).
     #[arg(long)]
@@ -103,7 +105,8 @@ pub struct RunArgs {
     /// Print one JSON object instead of a readable summary.
     #[arg(long)]
     pub json: bool,
-    /// Stop after this many instructions (all waves together).
+    /// Stop a wave that has executed this many instructions without ending (the limit is per
+    /// wave: a runaway wave is stopped and named).
     #[arg(long, default_value_t = 10_000_000)]
     pub max_steps: u64,
     /// Host threads for independent workgroups (0: one per core). The result does not depend
@@ -127,11 +130,27 @@ pub struct RunArgs {
     /// transpose).
     #[arg(long)]
     pub block: Option<String>,
-    /// Code objects: a kernel argument, in order (repeatable): u32:V, i32:V, f32:V, u64:V, or
-    /// buf:TYPE[LEN]=INIT with TYPE u8|u16|u32|i32|u64|f16|f32|f64 and INIT zeros, iota,
-    /// rand:SEED, a comma list, or file:PATH.
+    /// Code objects: a kernel argument, one per explicit argument, in order (repeatable;
+    /// checked against the kernel's metadata): a value TYPE:V (TYPE u8|u16|u32|i32|u64|i64|
+    /// f16|f32|f64); a buffer buf:TYPE[LEN]=INIT with INIT zeros, iota, rand:SEED, a comma
+    /// list, or file:PATH; or local:BYTES for an OpenCL `__local` pointer argument (LDS
+    /// placed after the static LDS and the earlier local arguments).
     #[arg(long = "arg", value_name = "ARG")]
     pub args: Vec<String>,
+    /// Code objects: the launch's dynamic LDS bytes (HIP's shared-memory size for `extern
+    /// __shared__`), placed after the static LDS.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    pub dynamic_lds: u32,
+    /// Sources: the compiler (default: clang-19 from PATH).
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<String>,
+    /// Sources: more compiler flags, e.g. "-DN=256 -Iinclude" (split at spaces).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// Sources: the directory of AMD's device-library bitcode (default: where Debian's
+    /// rocm-device-libs puts it).
+    #[arg(long, value_name = "DIR")]
+    pub device_libs: Option<String>,
     /// Code objects: write each buffer argument's final contents to DIR/argN.TYPE.bin.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<String>,
@@ -357,6 +376,14 @@ fn unreachable_target(what: &str) -> Result<Value, String> {
     Err(format!("--dump {what}: not something to dump"))
 }
 
+/// The run's events, for `--json`.
+pub(crate) fn events_json(wg: &Device) -> Value {
+    wg.events
+        .iter()
+        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message}))
+        .collect()
+}
+
 pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
     Value::Array(
         program
@@ -493,13 +520,31 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let Some(program) = &args.program else {
         return crate::kernel_cmd::run_bundled(args);
     };
+    let path = std::path::Path::new(program);
     if program != "-" {
-        let bytes = std::fs::read(program).map_err(|e| format!("{program}: {e}"))?;
-        if bytes.starts_with(b"\x7fELF") {
+        if let Some(lang) = gpumemsim::loader::source::Language::of_path(path) {
+            let build = gpumemsim::loader::source::SourceBuild {
+                clang: args.clang.as_ref().map(Into::into),
+                device_libs: args.device_libs.as_ref().map(Into::into),
+                wave64: args.wave64,
+                cflags: args
+                    .cflags
+                    .as_deref()
+                    .map(|f| f.split_whitespace().map(String::from).collect())
+                    .unwrap_or_default(),
+            };
+            let bytes = gpumemsim::loader::source::compile(path, lang, &build)?;
             return crate::kernel_cmd::run_kernel(args, program, &bytes, None);
         }
     }
-    let (name, text) = read_input(program)?;
+    // Read the input once (a pipe cannot be read twice), then tell a code object from text.
+    let (name, bytes) = crate::read_input_bytes(program)?;
+    if bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"__CLANG_OFFLOAD_BUNDLE__") {
+        return crate::kernel_cmd::run_kernel(args, &name, &bytes, None);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!("{name}: neither assembly text (it is not UTF-8) nor a code object (no ELF or offload-bundle header)")
+    })?;
     let prog = assemble(&text);
     if !prog.errors.is_empty() {
         for e in &prog.errors {
@@ -539,11 +584,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     for d in &args.dumps {
         dumps.insert(d.clone(), dump_value(d, &wg)?);
     }
-    let events: Vec<Value> = wg
-        .events
-        .iter()
-        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message}))
-        .collect();
+    let events = events_json(&wg);
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
     let kc = wg.kcache_stats();
     if args.json {
@@ -586,6 +627,23 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `errors: 2 out_of_bounds, 1 memviol (see the events below)`, or `None` when the run met no
+/// error-class event.
+fn error_counts(wg: &Device) -> Option<String> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for e in wg.events.iter().filter(|e| e.is_error()) {
+        match counts.iter_mut().find(|(k, _)| *k == e.kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((e.kind, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    Some(format!("errors: {} (see the events below)", list.join(", ")))
+}
+
 pub(crate) fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -596,6 +654,9 @@ pub(crate) fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Valu
         wg.steps,
         wg.cycles()
     );
+    if let Some(line) = error_counts(wg) {
+        let _ = writeln!(s, "{line}");
+    }
     let _ = writeln!(
         s,
         "\n  pc  line  execs  cycles  conflict  stall  instruction"

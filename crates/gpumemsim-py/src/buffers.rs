@@ -45,6 +45,7 @@ macro_rules! with_elem {
             ElementType::U32 => $f::<u32>($($args),*),
             ElementType::I32 => $f::<i32>($($args),*),
             ElementType::U64 => $f::<u64>($($args),*),
+            ElementType::I64 => $f::<i64>($($args),*),
             ElementType::F16 => $f::<half::f16>($($args),*),
             ElementType::F32 => $f::<f32>($($args),*),
             ElementType::F64 => $f::<f64>($($args),*),

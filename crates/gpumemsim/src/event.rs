@@ -16,3 +16,24 @@ pub struct Event {
     /// Human-readable description.
     pub message: String,
 }
+
+/// The kinds of event that mean the program did something wrong (an access outside what it
+/// may touch, a memory violation): reports count them first, and `gpumemsim check` turns
+/// them into findings.
+pub const ERROR_KINDS: [&str; 8] = [
+    "out_of_bounds",
+    "memviol",
+    "lds_out_of_range",
+    "gds_out_of_range",
+    "scratch_out_of_range",
+    "buffer_out_of_range",
+    "smem_range",
+    "unsupported_format",
+];
+
+impl Event {
+    /// Whether the event is of an error kind ([`ERROR_KINDS`]).
+    pub fn is_error(&self) -> bool {
+        ERROR_KINDS.contains(&self.kind)
+    }
+}

@@ -336,6 +336,11 @@ pub struct VmemOutcome {
     pub scratch_out_of_range: u32,
     /// Buffer accesses with a component outside the V#'s range.
     pub buffer_out_of_range: u32,
+    /// Lanes (a mask) whose global access fell outside every host allocation
+    /// ([`crate::addr::Allocations`]).
+    pub out_of_bounds: u64,
+    /// The first such lane's address.
+    pub out_of_bounds_at: u64,
     /// A typed access met a buffer format [`BufferFormat`] does not implement (the value).
     pub unsupported_format: Option<u32>,
 }
@@ -381,7 +386,8 @@ pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) 
 /// out-of-range buffer loads return 0 and stores are dropped): any byte at or past
 /// `scratch_size` drops the whole access. Flat accesses to LDS follow the DS model's
 /// allocation bound (the whole access is dropped). Buffer accesses are checked per dword
-/// ([`BufferDescriptor::in_range`]).
+/// ([`BufferDescriptor::in_range`]). Global accesses must lie inside one host allocation
+/// when any is registered ([`crate::addr::Allocations`]); one that does not is dropped whole.
 fn transfer(
     env: &mut VmemEnv,
     desc: Option<&BufferDescriptor>,
@@ -421,6 +427,10 @@ fn transfer(
             all_in
         }
         Route::Global(a) => {
+            if !env.mem.allocations.contains(a, n as u64) {
+                buf.fill(0);
+                return false;
+            }
             if store {
                 env.mem.write_bytes(a, buf);
             } else {
@@ -765,6 +775,12 @@ pub fn execute(
             match r {
                 Route::Lds(_) => out.lds_out_of_range += 1,
                 Route::Buffer { .. } => out.buffer_out_of_range += 1,
+                Route::Global(a) => {
+                    if out.out_of_bounds == 0 {
+                        out.out_of_bounds_at = a;
+                    }
+                    out.out_of_bounds |= 1 << lane;
+                }
                 _ => out.scratch_out_of_range += 1,
             }
         }

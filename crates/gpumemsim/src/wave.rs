@@ -70,6 +70,8 @@ pub struct Wave {
     /// FLAT_SCRATCH: the start of the wave's scratch region (read with
     /// `s_getreg_b32 hwreg(HW_REG_FLAT_SCR_LO/HI)` on gfx11).
     pub flat_scratch: u64,
+    /// Instructions this wave has executed (the step limit is per wave).
+    pub steps: u64,
 }
 
 impl Wave {
@@ -88,6 +90,7 @@ impl Wave {
             done: false,
             apertures: Apertures::default(),
             flat_scratch: 0,
+            steps: 0,
         };
         w.set_exec(u64::MAX);
         w

@@ -4,6 +4,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::Allocations;
+
 /// Hashes page numbers with one multiply (Fibonacci hashing). Page numbers are not chosen
 /// by an adversary, and the default SipHash took a tenth of a kernel run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,6 +48,8 @@ pub struct GlobalMemory {
     logging: bool,
     /// The bytes read and written since logging started.
     log: RefCell<AccessLog>,
+    /// The host's allocations, which vector-memory accesses are checked against.
+    pub allocations: Allocations,
 }
 
 /// One bit per byte of a page.

@@ -142,7 +142,7 @@ pub fn run_grid(
         }),
         Err(because) => {
             if let Some(p) = &cfg.progress {
-                p.restart();
+                p.restart(format!("running again with every workgroup together: {because}"));
             }
             together(program, cfg, memory, init, because)
         }
@@ -246,9 +246,6 @@ fn apart(
         .into_iter()
         .map(|p| p.expect("every workgroup ran"))
         .collect();
-    if parts.iter().map(|p| p.device.steps).sum::<u64>() > cfg.max_steps {
-        return Err(TogetherBecause::Error);
-    }
     let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
     if let Some((a, b)) = AccessLog::first_conflict(&logs) {
         return Err(TogetherBecause::SharedMemory(a as u32, b as u32));

@@ -72,7 +72,7 @@ pub struct RunConfig {
     pub ordered_rings: [Option<u32>; ORDERED_COUNTERS],
     /// Scheduling seed (0: earliest clock first).
     pub seed: u64,
-    /// Instructions executed (all waves together) before the run is stopped.
+    /// Instructions one wave may execute before it is stopped (a runaway wave).
     pub max_steps: u64,
     /// Timing parameters.
     pub timing: TimingParams,
@@ -221,10 +221,16 @@ pub enum RunError {
         /// Source line.
         line: usize,
     },
-    /// More than `max_steps` instructions ran.
+    /// A wave executed `max_steps` instructions and had not ended.
     StepLimit {
         /// The limit.
         steps: u64,
+        /// The wave (index in creation order).
+        wave: u32,
+        /// Its workgroup.
+        workgroup: u32,
+        /// The instruction it was about to execute.
+        pc: usize,
     },
     /// A branch left the program.
     BadBranch {
@@ -246,9 +252,15 @@ impl std::fmt::Display for RunError {
                 f,
                 "line {line} (pc {pc}): instruction `{name}` is not implemented by the executor"
             ),
-            RunError::StepLimit { steps } => write!(
+            RunError::StepLimit {
+                steps,
+                wave,
+                workgroup,
+                pc,
+            } => write!(
                 f,
-                "stopped after {steps} instructions: the program may loop forever (raise the limit with --max-steps)"
+                "wave {wave} (workgroup {workgroup}) was stopped at pc {pc} after {steps} instructions: \
+                 it may loop forever (the limit is per wave: raise it with --max-steps)"
             ),
             RunError::BadBranch { pc, line } => {
                 write!(f, "line {line} (pc {pc}): branch target is outside the program")
@@ -638,11 +650,15 @@ impl Device {
                 }
                 return Err(RunError::Deadlock(self.describe_waits(program)));
             };
-            if self.steps >= cfg.max_steps {
+            if self.waves[wi].steps >= cfg.max_steps {
                 return Err(RunError::StepLimit {
                     steps: cfg.max_steps,
+                    wave: self.waves[wi].id,
+                    workgroup: self.workgroup_of(wi),
+                    pc: self.waves[wi].pc,
                 });
             }
+            self.waves[wi].steps += 1;
             self.steps += 1;
             if self.steps.is_multiple_of(PROGRESS_STEPS) {
                 if let Some(p) = &cfg.progress {

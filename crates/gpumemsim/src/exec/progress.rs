@@ -12,6 +12,7 @@
 //! [`run_grid`]: super::run_grid
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Instructions between two updates of the counters (a power of two).
 pub const PROGRESS_STEPS: u64 = 4096;
@@ -22,6 +23,7 @@ pub struct RunProgress {
     steps: AtomicU64,
     waves_ended: AtomicU64,
     restarts: AtomicU64,
+    restart_reason: Mutex<Option<String>>,
 }
 
 impl RunProgress {
@@ -46,14 +48,22 @@ impl RunProgress {
         self.restarts.load(Ordering::Relaxed)
     }
 
+    /// Why the run last started over (a grid run again together), for the bar to say.
+    pub fn restart_reason(&self) -> Option<String> {
+        self.restart_reason.lock().ok().and_then(|r| r.clone())
+    }
+
     /// Adds a batch of executed instructions and ended waves.
     pub(crate) fn add(&self, steps: u64, waves_ended: u64) {
         self.steps.fetch_add(steps, Ordering::Relaxed);
         self.waves_ended.fetch_add(waves_ended, Ordering::Relaxed);
     }
 
-    /// Sets the counters back to zero for a run that starts over.
-    pub(crate) fn restart(&self) {
+    /// Sets the counters back to zero for a run that starts over, and says why.
+    pub(crate) fn restart(&self, reason: String) {
+        if let Ok(mut r) = self.restart_reason.lock() {
+            *r = Some(reason);
+        }
         self.steps.store(0, Ordering::Relaxed);
         self.waves_ended.store(0, Ordering::Relaxed);
         self.restarts.fetch_add(1, Ordering::Relaxed);
@@ -101,7 +111,12 @@ mod tests {
         m.ended = 3;
         m.report(&p, 4200);
         assert_eq!((p.steps(), p.waves_ended()), (4190, 3));
-        p.restart();
+        assert_eq!(p.restart_reason(), None);
+        p.restart("workgroups 0 and 1 touch the same global memory".into());
         assert_eq!((p.steps(), p.waves_ended(), p.restarts()), (0, 0, 1));
+        assert_eq!(
+            p.restart_reason().as_deref(),
+            Some("workgroups 0 and 1 touch the same global memory")
+        );
     }
 }

@@ -76,6 +76,10 @@ impl Device {
                 });
             }
         }
+        if out.out_of_bounds != 0 {
+            let e = self.out_of_bounds_event(wi, pc, inst, &out);
+            self.events.push(e);
+        }
         let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
         let latency = cost + cfg.timing.vmem_latency;
         self.stats[pc].latency_cycles += latency;
@@ -106,4 +110,58 @@ impl Device {
         }
         Some(cost)
     }
+
+    /// The `out_of_bounds` event of a global access some lanes made outside every host
+    /// allocation: the lanes, the first one's address and the allocation it is nearest.
+    fn out_of_bounds_event(
+        &self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        out: &vmem::VmemOutcome,
+    ) -> Event {
+        let lanes = out.out_of_bounds;
+        let what = match vmem::global_op_of(inst.opcode) {
+            Some(GlobalOp::Store { .. } | GlobalOp::Format { store: true, .. }) => "the writes are dropped",
+            Some(GlobalOp::Atomic { .. }) => "the atomics are dropped (returning 0)",
+            _ => "the reads give 0",
+        };
+        Event {
+            cycle: 0,
+            kind: "out_of_bounds",
+            wave: self.waves[wi].id,
+            pc,
+            message: format!(
+                "{} ({} lane{}) accessed global memory outside every allocation: lane {} at {:#x}, {}; {what}",
+                lane_list(lanes),
+                lanes.count_ones(),
+                if lanes.count_ones() == 1 { "" } else { "s" },
+                lanes.trailing_zeros(),
+                out.out_of_bounds_at,
+                self.memory.allocations.describe(out.out_of_bounds_at),
+            ),
+        }
+    }
+}
+
+/// Lanes of a mask as ranges: `lanes 0-3, 8, 10-31`.
+pub(crate) fn lane_list(mask: u64) -> String {
+    let mut parts = Vec::new();
+    let mut lane = 0;
+    while lane < 64 {
+        if mask >> lane & 1 == 0 {
+            lane += 1;
+            continue;
+        }
+        let start = lane;
+        while lane < 64 && mask >> lane & 1 == 1 {
+            lane += 1;
+        }
+        parts.push(if lane - start == 1 {
+            format!("{start}")
+        } else {
+            format!("{start}-{}", lane - 1)
+        });
+    }
+    format!("lanes {}", parts.join(", "))
 }

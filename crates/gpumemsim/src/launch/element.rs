@@ -12,6 +12,7 @@ pub enum ElementType {
     U32,
     I32,
     U64,
+    I64,
     F16,
     F32,
     F64,
@@ -19,12 +20,13 @@ pub enum ElementType {
 
 impl ElementType {
     /// Every element type, in the order error messages list them.
-    pub const ALL: [ElementType; 8] = [
+    pub const ALL: [ElementType; 9] = [
         ElementType::U8,
         ElementType::U16,
         ElementType::U32,
         ElementType::I32,
         ElementType::U64,
+        ElementType::I64,
         ElementType::F16,
         ElementType::F32,
         ElementType::F64,
@@ -43,6 +45,7 @@ impl ElementType {
             ElementType::U32 => "u32",
             ElementType::I32 => "i32",
             ElementType::U64 => "u64",
+            ElementType::I64 => "i64",
             ElementType::F16 => "f16",
             ElementType::F32 => "f32",
             ElementType::F64 => "f64",
@@ -55,8 +58,13 @@ impl ElementType {
             ElementType::U8 => 1,
             ElementType::U16 | ElementType::F16 => 2,
             ElementType::U32 | ElementType::I32 | ElementType::F32 => 4,
-            ElementType::U64 | ElementType::F64 => 8,
+            ElementType::U64 | ElementType::I64 | ElementType::F64 => 8,
         }
+    }
+
+    /// Whether it is a float type.
+    pub fn is_float(self) -> bool {
+        matches!(self, ElementType::F16 | ElementType::F32 | ElementType::F64)
     }
 
     /// The little-endian bytes of a value written in text (decimal or `0x` hex for the
@@ -79,15 +87,15 @@ impl ElementType {
                     Some(h) => i128::from_str_radix(h, 16).ok()?,
                     None => t.parse().ok()?,
                 };
-                let (lo, hi) = if self == ElementType::I32 {
-                    (i32::MIN as i128, i32::MAX as i128)
-                } else {
-                    (0, (1i128 << (8 * n)) - 1)
+                let (lo, hi) = match self {
+                    ElementType::I32 => (i32::MIN as i128, i32::MAX as i128),
+                    ElementType::I64 => (i64::MIN as i128, i64::MAX as i128),
+                    _ => (0, (1i128 << (8 * n)) - 1),
                 };
                 if v < lo || v > hi {
                     return None;
                 }
-                (v as u64).to_le_bytes()[..n].to_vec()
+                (v as i64 as u64).to_le_bytes()[..n].to_vec()
             }
         })
     }
@@ -104,7 +112,7 @@ mod tests {
         }
         assert_eq!(ElementType::from_name("f128"), None);
         let sizes: Vec<usize> = ElementType::ALL.iter().map(|e| e.bytes()).collect();
-        assert_eq!(sizes, [1, 2, 4, 4, 8, 2, 4, 8]);
+        assert_eq!(sizes, [1, 2, 4, 4, 8, 8, 2, 4, 8]);
     }
 
     #[test]
@@ -117,6 +125,9 @@ mod tests {
         assert_eq!(ElementType::U32.parse_value("-1"), None);
         assert_eq!(ElementType::I32.parse_value("-1"), Some(vec![0xff; 4]));
         assert_eq!(ElementType::I32.parse_value("2147483648"), None);
+        assert_eq!(ElementType::I64.parse_value("-2"), Some(vec![0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]));
+        assert_eq!(ElementType::I64.parse_value("9223372036854775808"), None);
+        assert_eq!(ElementType::U64.parse_value("18446744073709551615"), Some(vec![0xff; 8]));
         assert_eq!(
             ElementType::F32.parse_value(" 1.5 "),
             Some(1.5f32.to_le_bytes().to_vec())

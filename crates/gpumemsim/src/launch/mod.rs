@@ -20,23 +20,29 @@
 //! ```
 
 mod element;
+mod kernarg;
 
 pub use element::{ElementType, MAX_BUFFER_ELEMENTS};
+pub use kernarg::{arg_hint, check_args, check_scalar_type, lay_out, scalar_type_of, Layout};
 
-use crate::addr::GlobalMemory;
+use crate::addr::{Allocation, Allocations, GlobalMemory};
 use crate::exec::{run_grid, GridRun, RunConfig};
 use crate::isa::asm::AsmLine;
 use crate::isa::print::Hints;
 use crate::isa::Instruction;
-use crate::loader::{dispatch_packet, hidden_kernel_args, DispatchValues, Kernel};
+use crate::loader::{demangle, dispatch_packet, DispatchValues, Kernel};
 use crate::wave::Wave;
 
 /// Where the kernel arguments are placed in global memory.
 pub const KERNARG_BASE: u64 = 0x7e00_0000_0000;
 /// Where the AQL dispatch packet is placed (the dispatch pointer's value).
 pub const DISPATCH_BASE: u64 = 0x7d00_0000_0000;
-/// Where the first buffer argument is placed; each next one 64 KiB-aligned after it.
+/// Where the first buffer argument is placed; each next one starts on a [`BUFFER_GAP`]
+/// boundary at least one gap after the end of the one before, so that a short overrun lands
+/// in no allocation.
 pub const BUFFER_BASE: u64 = 0x1_0000_0000;
+/// The alignment of buffer arguments and the unallocated gap after each.
+pub const BUFFER_GAP: u64 = 1 << 16;
 /// Work-items a workgroup may have.
 pub const MAX_BLOCK: u32 = 1024;
 
@@ -46,9 +52,13 @@ pub enum KernelArg {
     /// A value passed in the kernarg segment: its little-endian bytes (placed at their
     /// natural alignment: a 4-byte value 4-aligned, an 8-byte one 8-aligned).
     Scalar(Vec<u8>),
-    /// A buffer: its initial bytes, placed in global memory; the kernel gets its 64-bit
-    /// address.
+    /// A buffer: its initial bytes, placed in global memory, an allocation of its own; the
+    /// kernel gets its 64-bit address.
     Buffer(Vec<u8>),
+    /// An OpenCL `__local` pointer argument (`dynamic_shared_pointer`): this many bytes of
+    /// LDS, placed after the static LDS and the earlier local arguments; the kernel gets the
+    /// LDS offset.
+    Local(u32),
 }
 
 /// A dispatch of one kernel.
@@ -62,6 +72,9 @@ pub struct Launch<'a> {
     pub block: [u32; 3],
     /// The kernel arguments, in order.
     pub args: Vec<KernelArg>,
+    /// Dynamic LDS bytes of the launch (HIP's shared-memory size for `extern __shared__`),
+    /// placed after the static LDS and the local arguments.
+    pub dynamic_lds: u32,
     /// The device's settings: bank model, timing, scalar cache, float rules, limits, seed,
     /// threads. The launch sets the wave size, waves, workgroups and the LDS and scratch
     /// sizes from the kernel and the grid; every other field is used as given.
@@ -77,6 +90,7 @@ impl<'a> Launch<'a> {
             grid: [1, 1, 1],
             block: [64, 1, 1],
             args: Vec::new(),
+            dynamic_lds: 0,
             config: RunConfig::default(),
         }
     }
@@ -90,8 +104,11 @@ pub struct Launched {
     pub run: GridRun,
     /// 32 or 64.
     pub wave_size: u32,
-    /// Each argument's address in global memory (buffers) or kernarg offset (scalars).
+    /// Each argument's address in global memory (buffers), LDS offset (local arguments) or
+    /// kernarg offset (scalars).
     pub addresses: Vec<u64>,
+    /// LDS bytes per workgroup (static and dynamic).
+    pub lds_bytes: u32,
     /// Each argument's final bytes: a buffer's contents after the run, a scalar's value.
     pub buffers: Vec<Vec<u8>>,
 }
@@ -140,52 +157,57 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     };
     let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
     let waves = block_size.div_ceil(wave_size);
+    check_linked(kernel)?;
     let program = program(kernel)?;
+    let meta = kernel.metadata.as_ref().ok_or_else(|| {
+        format!(
+            "kernel `{}` has no entry in an AMDGPU metadata note (NT_AMDGPU_METADATA), which \
+             gives its arguments: build it with clang-19 -target amdgcn-amd-amdhsa",
+            kernel.name
+        )
+    })?;
+    let layout = lay_out(
+        &kernel.display_name(),
+        meta,
+        &l.args,
+        grid,
+        block,
+        l.dynamic_lds,
+        &l.config.apertures,
+    )?;
     let cfg = RunConfig {
         wave_size,
         waves,
         workgroups: u32::try_from(groups).map_err(|_| "grid: too many workgroups".to_string())?,
-        lds_size: d.group_segment_fixed_size.max(4).next_multiple_of(4),
+        lds_size: layout.lds_bytes.max(4).next_multiple_of(4),
         scratch_size: d.private_segment_fixed_size,
         ..l.config.clone()
     };
     let mut memory = GlobalMemory::new();
-    // Kernel arguments: scalars and buffer addresses at their natural alignment.
-    let mut kernarg = Vec::new();
-    let mut addresses = Vec::new();
-    let mut next_buf = BUFFER_BASE;
-    for a in &l.args {
-        match a {
-            KernelArg::Scalar(b) => {
-                let align = b.len().next_power_of_two().clamp(1, 8);
-                kernarg.resize(kernarg.len().next_multiple_of(align), 0);
-                addresses.push(kernarg.len() as u64);
-                kernarg.extend(b);
-            }
-            KernelArg::Buffer(b) => {
-                memory.write_bytes(next_buf, b);
-                addresses.push(next_buf);
-                kernarg.resize(kernarg.len().next_multiple_of(8), 0);
-                kernarg.extend(next_buf.to_le_bytes());
-                next_buf = (next_buf + b.len() as u64).next_multiple_of(1 << 16);
-            }
+    for (a, alloc) in l
+        .args
+        .iter()
+        .filter(|a| matches!(a, KernelArg::Buffer(_)))
+        .zip(&layout.buffers)
+    {
+        if let KernelArg::Buffer(b) = a {
+            memory.write_bytes(alloc.start, b);
         }
     }
-    if kernarg.len() > d.kernarg_size as usize {
-        return Err(format!(
-            "the arguments take {} bytes; kernel `{}` takes {}",
-            kernarg.len(),
-            kernel.name,
-            d.kernarg_size
-        ));
-    }
-    // The hidden arguments, where the kernel's kernarg segment has room for them.
-    let hidden_at = kernarg.len().next_multiple_of(8);
-    if hidden_at + 66 <= d.kernarg_size as usize {
-        kernarg.resize(hidden_at, 0);
-        kernarg.extend(hidden_kernel_args(grid, block));
-    }
-    memory.write_bytes(KERNARG_BASE, &kernarg);
+    let kernarg = &layout.kernarg;
+    let mut allocations = layout.buffers.clone();
+    allocations.push(Allocation {
+        start: KERNARG_BASE,
+        len: kernarg.len() as u64,
+        name: "the kernarg segment".into(),
+    });
+    allocations.push(Allocation {
+        start: DISPATCH_BASE,
+        len: 64,
+        name: "the dispatch packet".into(),
+    });
+    memory.allocations = Allocations::new(allocations);
+    memory.write_bytes(KERNARG_BASE, kernarg);
     let grid_items = [0, 1, 2].map(|i| grid[i].saturating_mul(block[i]));
     memory.write_bytes(
         DISPATCH_BASE,
@@ -193,7 +215,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             block,
             grid_items,
             d.private_segment_fixed_size,
-            d.group_segment_fixed_size,
+            layout.lds_bytes,
             KERNARG_BASE,
         ),
     );
@@ -230,9 +252,10 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let buffers = l
         .args
         .iter()
-        .zip(&addresses)
+        .zip(&layout.addresses)
         .map(|(a, &at)| match a {
             KernelArg::Scalar(b) => b.clone(),
+            KernelArg::Local(_) => Vec::new(),
             KernelArg::Buffer(b) => {
                 let mut out = vec![0; b.len()];
                 run.device.memory.read_into(at, &mut out);
@@ -244,7 +267,31 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         program,
         run,
         wave_size,
-        addresses,
+        addresses: layout.addresses,
+        lds_bytes: layout.lds_bytes,
         buffers,
     })
+}
+
+/// Checks that `kernel` calls nothing the code object leaves undefined: such a call is a
+/// device-library function that was not linked, and the error says how to link it.
+fn check_linked(kernel: &Kernel) -> Result<(), String> {
+    let Some(first) = kernel.undefined.first() else {
+        return Ok(());
+    };
+    let named = |s: &String| match demangle(s) {
+        Some(d) => format!("`{d}` (`{s}`)"),
+        None => format!("`{s}`"),
+    };
+    let all: Vec<String> = kernel.undefined.iter().map(named).collect();
+    Err(format!(
+        "kernel `{}` calls {}, which the code object does not define: {} a device-library \
+         function that was not linked. Give gpumemsim the source (`gpumemsim run FILE.cl` or \
+         `FILE.hip` links AMD's device libraries), or link them when you build: clang-19 \
+         -nogpulib -Xclang -mlink-builtin-bitcode -Xclang DIR/opencl.bc (hip.bc for HIP) and \
+         likewise ockl.bc, ocml.bc and the oclc_*.bc controls (docs/kernels.md)",
+        kernel.display_name(),
+        all.join(", "),
+        if all.len() == 1 && first.starts_with("_Z") { "it is" } else { "each is" }
+    ))
 }

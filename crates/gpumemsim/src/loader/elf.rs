@@ -1,5 +1,9 @@
-//! The little of ELF64 a code object needs: section headers, the symbol table and section
-//! bytes. Every offset is bounds-checked: malformed input is an error, never a panic.
+//! The ELF side of a code object, read with the `object` crate: the `e_flags` machine, the
+//! symbols with their bytes, the undefined symbols a kernel's code refers to (through its
+//! relocations), and the AMDGPU notes. Malformed input is an error, never a panic.
+
+use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
+use object::{LittleEndian, Object, ObjectSection, ObjectSymbol, RelocationTarget, SectionIndex};
 
 /// A loading error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,29 +17,20 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-fn err<T>(msg: impl Into<String>) -> Result<T, LoadError> {
-    Err(LoadError(msg.into()))
+impl From<object::Error> for LoadError {
+    fn from(e: object::Error) -> LoadError {
+        LoadError(format!("malformed ELF file: {e}"))
+    }
 }
 
 /// ELF machine number of AMDGPU.
 pub const EM_AMDGPU: u16 = 224;
 
-/// One section.
-#[derive(Clone, Debug)]
-pub struct Section {
-    /// Name.
-    pub name: String,
-    /// Virtual address (0 in relocatable objects).
-    pub addr: u64,
-    /// File offset.
-    pub offset: u64,
-    /// Size in bytes.
-    pub size: u64,
-    /// `SHT_*` type.
-    pub kind: u32,
-}
+/// `NT_AMDGPU_METADATA`: the note (owner `AMDGPU`) holding the code object's msgpack metadata
+/// (AMDGPUUsage, "Code Object V3 to V5 Metadata").
+pub const NT_AMDGPU_METADATA: u32 = 32;
 
-/// One symbol.
+/// One defined symbol.
 #[derive(Clone, Debug)]
 pub struct Symbol {
     /// Name.
@@ -45,116 +40,49 @@ pub struct Symbol {
     /// Size in bytes.
     pub size: u64,
     /// Index of its section.
-    pub section: u16,
+    pub section: usize,
 }
 
 /// A parsed ELF64 little-endian AMDGPU file.
 pub struct Elf<'a> {
-    data: &'a [u8],
-    /// Sections in header order.
-    pub sections: Vec<Section>,
-    /// Symbols of `.symtab`.
+    file: ElfFile64<'a, LittleEndian>,
+    /// Defined symbols of `.symtab`.
     pub symbols: Vec<Symbol>,
     /// `e_flags` (holds the GPU, `EF_AMDGPU_MACH`).
     pub flags: u32,
-}
-
-fn rd<const N: usize>(d: &[u8], at: u64) -> Result<[u8; N], LoadError> {
-    let at = usize::try_from(at).map_err(|_| LoadError("offset out of range".into()))?;
-    d.get(at..at.saturating_add(N))
-        .and_then(|s| s.try_into().ok())
-        .ok_or_else(|| LoadError(format!("truncated file: {N} bytes at offset {at:#x}")))
-}
-fn u16_at(d: &[u8], at: u64) -> Result<u16, LoadError> {
-    Ok(u16::from_le_bytes(rd(d, at)?))
-}
-fn u32_at(d: &[u8], at: u64) -> Result<u32, LoadError> {
-    Ok(u32::from_le_bytes(rd(d, at)?))
-}
-fn u64_at(d: &[u8], at: u64) -> Result<u64, LoadError> {
-    Ok(u64::from_le_bytes(rd(d, at)?))
-}
-
-fn cstr(d: &[u8], at: u64) -> Result<String, LoadError> {
-    let start = usize::try_from(at).map_err(|_| LoadError("string offset out of range".into()))?;
-    let rest = d
-        .get(start..)
-        .ok_or_else(|| LoadError(format!("string at {at:#x} is past the end of the file")))?;
-    let end = rest
-        .iter()
-        .position(|&b| b == 0)
-        .ok_or_else(|| LoadError("unterminated string".into()))?;
-    Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
 }
 
 impl<'a> Elf<'a> {
     /// Parses `data`.
     pub fn parse(data: &'a [u8]) -> Result<Elf<'a>, LoadError> {
         if data.get(..4) != Some(b"\x7fELF") {
-            return err("not an ELF file");
+            return Err(LoadError("not an ELF file".into()));
         }
         if data.get(4) != Some(&2) || data.get(5) != Some(&1) {
-            return err("not a 64-bit little-endian ELF file");
+            return Err(LoadError("not a 64-bit little-endian ELF file".into()));
         }
-        if u16_at(data, 18)? != EM_AMDGPU {
-            return err("not an AMDGPU code object (ELF machine is not EM_AMDGPU)");
-        }
-        let flags = u32_at(data, 48)?;
-        let shoff = u64_at(data, 40)?;
-        let shentsize = u16_at(data, 58)? as u64;
-        let shnum = u16_at(data, 60)? as u64;
-        let shstrndx = u16_at(data, 62)? as u64;
-        if shentsize < 64 {
-            return err("bad section header size");
-        }
-        let mut raw = Vec::new();
-        for i in 0..shnum {
-            let h = shoff
-                .checked_add(i * shentsize)
-                .ok_or_else(|| LoadError("bad section header offset".into()))?;
-            raw.push((
-                u32_at(data, h)?,
-                u32_at(data, h + 4)?,
-                u64_at(data, h + 16)?,
-                u64_at(data, h + 24)?,
-                u64_at(data, h + 32)?,
-                u32_at(data, h + 40)?,
+        let file = ElfFile64::<LittleEndian>::parse(data)?;
+        let header = file.elf_header();
+        if header.e_machine(LittleEndian) != EM_AMDGPU {
+            return Err(LoadError(
+                "not an AMDGPU code object (ELF machine is not EM_AMDGPU)".into(),
             ));
         }
-        let strtab_off = raw
-            .get(shstrndx as usize)
-            .map(|r| r.3)
-            .ok_or_else(|| LoadError("bad section-name table index".into()))?;
-        let mut sections = Vec::new();
-        for &(name, kind, addr, offset, size, _) in &raw {
-            sections.push(Section {
-                name: cstr(data, strtab_off.wrapping_add(name as u64))?,
-                addr,
-                offset,
-                size,
-                kind,
-            });
-        }
-        let mut symbols = Vec::new();
-        // SHT_SYMTAB = 2; its sh_link names the string table.
-        if let Some(&(_, _, _, off, size, link)) = raw.iter().find(|r| r.1 == 2) {
-            let str_off = raw
-                .get(link as usize)
-                .map(|r| r.3)
-                .ok_or_else(|| LoadError("bad symbol string table index".into()))?;
-            for k in 0..size / 24 {
-                let s = off.wrapping_add(24 * k);
-                symbols.push(Symbol {
-                    name: cstr(data, str_off.wrapping_add(u32_at(data, s)? as u64))?,
-                    section: u16_at(data, s + 6)?,
-                    value: u64_at(data, s + 8)?,
-                    size: u64_at(data, s + 16)?,
-                });
-            }
-        }
+        let flags = header.e_flags(LittleEndian);
+        let symbols = file
+            .symbols()
+            .filter_map(|s| {
+                let section = s.section_index()?.0;
+                Some(Symbol {
+                    name: s.name().ok()?.to_string(),
+                    value: s.address(),
+                    size: s.size(),
+                    section,
+                })
+            })
+            .collect();
         Ok(Elf {
-            data,
-            sections,
+            file,
             symbols,
             flags,
         })
@@ -163,22 +91,65 @@ impl<'a> Elf<'a> {
     /// `len` bytes of symbol `sym` starting `skip` bytes in.
     pub fn symbol_bytes(&self, sym: &Symbol, skip: u64, len: u64) -> Result<&'a [u8], LoadError> {
         let sec = self
-            .sections
-            .get(sym.section as usize)
-            .ok_or_else(|| LoadError(format!("symbol `{}` has no section", sym.name)))?;
-        // In a relocatable object the value is an offset in the section; in a linked one an
-        // address.
-        let in_sec = sym.value.wrapping_sub(sec.addr).wrapping_add(skip);
-        if in_sec.saturating_add(len) > sec.size {
-            return err(format!("symbol `{}` lies outside its section", sym.name));
-        }
-        let past_end = || LoadError(format!("symbol `{}` is past the end of the file", sym.name));
-        let start = sec.offset.checked_add(in_sec).ok_or_else(past_end)?;
-        let end = start.checked_add(len).ok_or_else(past_end)?;
-        let (start, end) = (
-            usize::try_from(start).map_err(|_| past_end())?,
-            usize::try_from(end).map_err(|_| past_end())?,
+            .file
+            .section_by_index(SectionIndex(sym.section))
+            .map_err(|_| LoadError(format!("symbol `{}` has no section", sym.name)))?;
+        // In a relocatable object the value is an offset in the section (whose address is 0);
+        // in a linked one an address: either way `data_range` takes it.
+        let start = sym.value.checked_add(skip);
+        start
+            .and_then(|a| sec.data_range(a, len).ok().flatten())
+            .ok_or_else(|| LoadError(format!("symbol `{}` lies outside its section", sym.name)))
+    }
+
+    /// The undefined symbols that relocations inside `sym`'s bytes refer to (a call to a
+    /// function the file does not define), each named once, in the order first met.
+    pub fn undefined_references(&self, sym: &Symbol) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let Ok(sec) = self.file.section_by_index(SectionIndex(sym.section)) else {
+            return out;
+        };
+        // Relocation offsets are section offsets in a relocatable object.
+        let (lo, hi) = (
+            sym.value.wrapping_sub(sec.address()),
+            sym.value.wrapping_sub(sec.address()).saturating_add(sym.size),
         );
-        self.data.get(start..end).ok_or_else(past_end)
+        for (at, r) in sec.relocations() {
+            let RelocationTarget::Symbol(i) = r.target() else {
+                continue;
+            };
+            if at < lo || at >= hi {
+                continue;
+            }
+            let Ok(s) = self.file.symbol_by_index(i) else {
+                continue;
+            };
+            if s.is_undefined() {
+                if let Ok(name) = s.name() {
+                    if !name.is_empty() && !out.iter().any(|n| n == name) {
+                        out.push(name.to_string());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The descriptions of every note of owner `AMDGPU` and type `kind`, in file order.
+    pub fn amdgpu_notes(&self, kind: u32) -> Result<Vec<&'a [u8]>, LoadError> {
+        let e = LittleEndian;
+        let data = self.file.data();
+        let mut out = Vec::new();
+        for sh in self.file.elf_section_table().iter() {
+            let Some(mut notes) = sh.notes(e, data)? else {
+                continue;
+            };
+            while let Some(n) = notes.next()? {
+                if n.name() == b"AMDGPU" && n.n_type(e) == kind {
+                    out.push(n.desc());
+                }
+            }
+        }
+        Ok(out)
     }
 }

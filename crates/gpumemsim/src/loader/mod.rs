@@ -8,13 +8,21 @@
 //! `compute_pgm_rsrc2` (52) and `kernel_code_properties` (56). A test checks every decoded
 //! field against the `.amdhsa_*` directives clang-19 prints for the same kernels.
 //!
+//! Clang offload bundles (HIP's default output) are unpacked to their gfx1100 entry; the
+//! `NT_AMDGPU_METADATA` note gives each kernel's arguments ([`KernelMetadata`]).
+//!
 //! The kernel's code is the bytes of its function symbol `NAME` (in a relocatable `.o` the
 //! descriptor's entry offset is still a relocation, so the symbol is what both kinds of
 //! file agree on).
 
+mod bundle;
 mod elf;
+mod metadata;
+pub mod source;
 
-pub use elf::{Elf, LoadError, Symbol};
+pub use bundle::{entries as bundle_entries, BundleEntry};
+pub use elf::{Elf, LoadError, Symbol, NT_AMDGPU_METADATA};
+pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
 /// A kernel descriptor, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,28 +248,6 @@ pub fn dispatch_packet(
     p
 }
 
-/// The hidden kernel arguments of code object v5 (AMDGPUUsage, "Code Object V5 Metadata"):
-/// clang places them after the explicit arguments, 8-byte aligned, and reads the workgroup
-/// size there (`__builtin_amdgcn_workgroup_size_x` loads `hidden_group_size_x`). Layout:
-/// block counts (3 × u32) at 0, group sizes (3 × u16) at 12, remainders (3 × u16) at 18,
-/// global offsets (3 × u64) at 40, grid dimensions (u16) at 64.
-pub fn hidden_kernel_args(grid: [u32; 3], block: [u32; 3]) -> [u8; 66] {
-    let mut h = [0u8; 66];
-    for i in 0..3 {
-        h[4 * i..4 * i + 4].copy_from_slice(&grid[i].to_le_bytes());
-        h[12 + 2 * i..14 + 2 * i].copy_from_slice(&(block[i] as u16).to_le_bytes());
-    }
-    let dims = if grid[2] > 1 || block[2] > 1 {
-        3u16
-    } else if grid[1] > 1 || block[1] > 1 {
-        2
-    } else {
-        1
-    };
-    h[64..66].copy_from_slice(&dims.to_le_bytes());
-    h
-}
-
 /// What a dispatch hands a wave in its SGPRs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DispatchValues {
@@ -288,12 +274,47 @@ pub struct DispatchValues {
 /// One kernel of a code object.
 #[derive(Clone, Debug)]
 pub struct Kernel {
-    /// Its name.
+    /// Its symbol name (mangled for HIP).
     pub name: String,
     /// Its descriptor.
     pub descriptor: KernelDescriptor,
     /// Its machine code.
     pub code: Vec<u8>,
+    /// Its entry of the code object's metadata note, when the object has one.
+    pub metadata: Option<KernelMetadata>,
+    /// Functions its code calls that the object does not define (a device-library call that
+    /// was not linked), by symbol name.
+    pub undefined: Vec<String>,
+}
+
+impl Kernel {
+    /// The name reports show: the demangled base name of a C++ (HIP) kernel
+    /// (`histogram256_block` for `_Z18histogram256_blockPhPji`), else the symbol name.
+    pub fn display_name(&self) -> String {
+        demangle_base(&self.name).unwrap_or_else(|| self.name.clone())
+    }
+
+    /// Whether `name` names this kernel: its symbol name, its demangled signature or its
+    /// demangled base name.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name
+            || demangle(&self.name).is_some_and(|d| d == name)
+            || demangle_base(&self.name).is_some_and(|d| d == name)
+    }
+}
+
+/// The demangled form of a C++ symbol (`get_local_id(unsigned int)`), `None` for a name that
+/// is not mangled.
+pub fn demangle(symbol: &str) -> Option<String> {
+    let s = cpp_demangle::Symbol::new(symbol).ok()?;
+    s.demangle().ok()
+}
+
+/// The demangled name without its parameter list (`histogram256_block`).
+pub fn demangle_base(symbol: &str) -> Option<String> {
+    let s = cpp_demangle::Symbol::new(symbol).ok()?;
+    s.demangle_with_options(&cpp_demangle::DemangleOptions::new().no_params())
+        .ok()
 }
 
 /// A loaded code object.
@@ -309,9 +330,28 @@ pub struct CodeObject {
 pub const EF_AMDGPU_MACH_GFX1100: u32 = 0x41;
 
 impl CodeObject {
-    /// Loads a code object from its bytes.
+    /// Loads a code object from its bytes: an ELF file (relocatable `.o` or linked `.hsaco`),
+    /// or a clang offload bundle, whose gfx1100 entry is taken.
     pub fn parse(data: &[u8]) -> Result<CodeObject, LoadError> {
+        if data.starts_with(bundle::BUNDLE_MAGIC) {
+            return CodeObject::parse_elf(bundle::gfx1100_entry(data)?);
+        }
+        if data.starts_with(bundle::COMPRESSED_BUNDLE_MAGIC) {
+            return Err(LoadError(
+                "a compressed offload bundle: build without --offload-compress, or unpack it with \
+                 `clang-offload-bundler-19 --unbundle --type=o --targets=hipv4-amdgcn-amd-amdhsa--gfx1100`"
+                    .into(),
+            ));
+        }
+        CodeObject::parse_elf(data)
+    }
+
+    fn parse_elf(data: &[u8]) -> Result<CodeObject, LoadError> {
         let elf = Elf::parse(data)?;
+        let metadata = match elf.amdgpu_notes(elf::NT_AMDGPU_METADATA)?.first() {
+            Some(desc) => Metadata::parse(desc)?,
+            None => Metadata::default(),
+        };
         let mut kernels = Vec::new();
         for kd in elf.symbols.iter().filter(|s| s.name.ends_with(".kd")) {
             let name = kd.name.trim_end_matches(".kd").to_string();
@@ -329,10 +369,17 @@ impl CodeObject {
                     ))
                 })?;
             let code = elf.symbol_bytes(func, 0, func.size)?.to_vec();
+            let meta = metadata
+                .kernels
+                .iter()
+                .find(|m| m.symbol == kd.name || m.name == name)
+                .cloned();
             kernels.push(Kernel {
+                undefined: elf.undefined_references(func),
                 name,
                 descriptor: KernelDescriptor::decode(bytes),
                 code,
+                metadata: meta,
             });
         }
         Ok(CodeObject {
@@ -341,14 +388,28 @@ impl CodeObject {
         })
     }
 
-    /// The kernel called `name`.
+    /// The kernel called `name` (see [`Kernel::answers_to`]): an error listing the kernels
+    /// when none or several answer.
     pub fn kernel(&self, name: &str) -> Result<&Kernel, LoadError> {
-        self.kernels.iter().find(|k| k.name == name).ok_or_else(|| {
-            let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
-            LoadError(format!(
+        let found: Vec<&Kernel> = self.kernels.iter().filter(|k| k.answers_to(name)).collect();
+        let list = |ks: &mut dyn Iterator<Item = &Kernel>| -> String {
+            ks.map(|k| match k.display_name() {
+                d if d == k.name => format!("`{d}`"),
+                d => format!("`{d}` ({})", k.name),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+        };
+        match found[..] {
+            [k] => Ok(k),
+            [] => Err(LoadError(format!(
                 "no kernel `{name}` in the code object (it has: {})",
-                names.join(", ")
-            ))
-        })
+                list(&mut self.kernels.iter())
+            ))),
+            _ => Err(LoadError(format!(
+                "`{name}` names several kernels: {}; give the mangled name",
+                list(&mut found.into_iter())
+            ))),
+        }
     }
 }

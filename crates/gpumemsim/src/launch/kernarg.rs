@@ -1,0 +1,254 @@
+//! The kernarg segment as the runtimes build it, from the kernel's metadata
+//! ([`KernelMetadata`]): each explicit argument checked against what the host gave and written
+//! at its `.offset`; OpenCL `__local` pointer arguments given LDS after the static LDS and the
+//! earlier ones, at their `.pointee_align` (their LDS offset is what the kernel reads); the
+//! hidden arguments of code object v5 (AMDGPUUsage, "Code Object V5 Metadata") filled by
+//! `.value_kind`.
+
+use super::{KernelArg, BUFFER_BASE, BUFFER_GAP};
+use crate::addr::{Allocation, Apertures};
+use crate::lds::MAX_ALLOCATION;
+use crate::loader::{ArgClass, ArgMetadata, KernelMetadata};
+
+/// What [`lay_out`] places.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// The kernarg segment's bytes.
+    pub kernarg: Vec<u8>,
+    /// Per argument: a buffer's address, a local argument's LDS offset, a value's kernarg
+    /// offset.
+    pub addresses: Vec<u64>,
+    /// Each buffer's allocation (named after its argument).
+    pub buffers: Vec<Allocation>,
+    /// LDS per workgroup: static, then the local arguments, then the launch's dynamic LDS.
+    pub lds_bytes: u32,
+    /// Of which dynamic (local arguments and the launch's dynamic size).
+    pub dynamic_lds_bytes: u32,
+}
+
+/// The `--arg` form that supplies an argument, for messages.
+pub fn arg_hint(m: &ArgMetadata) -> String {
+    match m.class() {
+        ArgClass::Buffer => "buf:TYPE[LEN]=INIT".into(),
+        ArgClass::Local => "local:BYTES".into(),
+        ArgClass::Other => format!("nothing: `{}` arguments are not supported", m.value_kind),
+        ArgClass::Value => format!("{}:VALUE", scalar_type_of(m).unwrap_or("u32")),
+    }
+}
+
+/// The scalar type (an [`super::ElementType`] name) whose values a by-value argument takes,
+/// from its type name where clang recorded one, else from its size.
+pub fn scalar_type_of(m: &ArgMetadata) -> Option<&'static str> {
+    let ty = m.type_name.as_deref().unwrap_or("").trim();
+    let by_name = match ty {
+        "float" => Some("f32"),
+        "double" => Some("f64"),
+        "half" | "_Float16" | "__half" => Some("f16"),
+        "int" | "int32_t" => Some("i32"),
+        "uint" | "unsigned int" | "uint32_t" => Some("u32"),
+        "long" | "long long" | "int64_t" => Some("i64"),
+        "ulong" | "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => Some("u64"),
+        "short" | "ushort" | "unsigned short" => Some("u16"),
+        "char" | "uchar" | "unsigned char" | "bool" => Some("u8"),
+        _ => None,
+    };
+    by_name.or(match m.size {
+        1 => Some("u8"),
+        2 => Some("u16"),
+        4 => Some("u32"),
+        8 => Some("u64"),
+        _ => None,
+    })
+}
+
+fn what_was_given(a: &KernelArg) -> String {
+    match a {
+        KernelArg::Scalar(b) => format!("a {}-byte value", b.len()),
+        KernelArg::Buffer(b) => format!("a buffer of {} bytes", b.len()),
+        KernelArg::Local(n) => format!("{n} bytes of local memory"),
+    }
+}
+
+/// Checks `args` against the kernel's explicit arguments: as many, each of the kind the
+/// metadata says (a buffer for a global pointer, local memory for a `__local` pointer, a
+/// value of the argument's size for a by-value one). The message names the argument (index,
+/// name, type) and what was given.
+pub fn check_args(kernel: &str, meta: &KernelMetadata, args: &[KernelArg]) -> Result<(), String> {
+    let explicit: Vec<&ArgMetadata> = meta.args.iter().filter(|a| !a.is_hidden()).collect();
+    let count = |n: usize| format!("{n} argument{}", if n == 1 { "" } else { "s" });
+    let head = format!(
+        "kernel `{kernel}` takes {}, {} given",
+        count(explicit.len()),
+        args.len()
+    );
+    if args.len() < explicit.len() {
+        let missing: Vec<String> = explicit[args.len()..]
+            .iter()
+            .enumerate()
+            .map(|(k, m)| {
+                format!(
+                    "argument {} {} is missing (--arg {})",
+                    args.len() + k,
+                    m.describe(),
+                    arg_hint(m)
+                )
+            })
+            .collect();
+        return Err(format!("{head}: {}", missing.join("; ")));
+    }
+    if args.len() > explicit.len() {
+        return Err(format!(
+            "{head}: argument {} ({}) is extra",
+            explicit.len(),
+            what_was_given(&args[explicit.len()])
+        ));
+    }
+    for (i, (m, a)) in explicit.iter().zip(args).enumerate() {
+        let fits = match (m.class(), a) {
+            (ArgClass::Buffer, KernelArg::Buffer(_)) | (ArgClass::Local, KernelArg::Local(_)) => {
+                true
+            }
+            (ArgClass::Value, KernelArg::Scalar(b)) => b.len() == m.size as usize,
+            _ => false,
+        };
+        if !fits {
+            return Err(format!(
+                "argument {i} {} takes --arg {}; given {}",
+                m.describe(),
+                arg_hint(m),
+                what_was_given(a)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that a by-value argument of scalar type `given` (an [`super::ElementType`] name)
+/// suits argument `index`: the same size, and a float for a float argument and an integer for
+/// an integer one where clang recorded the type.
+pub fn check_scalar_type(index: usize, m: &ArgMetadata, given: super::ElementType) -> Result<(), String> {
+    let want = scalar_type_of(m);
+    let want_float = want.is_some_and(|t| t.starts_with('f'));
+    let known = m.type_name.is_some();
+    if m.class() == ArgClass::Value
+        && (given.bytes() != m.size as usize || (known && want_float != given.is_float()))
+    {
+        return Err(format!(
+            "argument {index} {} takes --arg {}; given a {} value",
+            m.describe(),
+            arg_hint(m),
+            given.name()
+        ));
+    }
+    Ok(())
+}
+
+/// The grid's dimensions as `hidden_grid_dims` and the dispatch packet count them.
+pub fn grid_dims(grid: [u32; 3], block: [u32; 3]) -> u16 {
+    if grid[2] > 1 || block[2] > 1 {
+        3
+    } else if grid[1] > 1 || block[1] > 1 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The value of hidden argument `kind` (`hidden_block_count_x`, ...), `None` for one the
+/// simulator leaves 0 (the printf and hostcall buffers, the heap, the default queue, the
+/// completion action, the multigrid sync argument: none of them exists here).
+fn hidden_value(kind: &str, grid: [u32; 3], block: [u32; 3], dynamic_lds: u32, ap: &Apertures) -> Option<u64> {
+    let axis = |s: &str| match s {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    };
+    if let Some(i) = kind.strip_prefix("hidden_block_count_").and_then(axis) {
+        return Some(grid[i] as u64);
+    }
+    if let Some(i) = kind.strip_prefix("hidden_group_size_").and_then(axis) {
+        return Some(block[i] as u64);
+    }
+    match kind {
+        // Every workgroup is whole (the grid counts workgroups): no remainders, no offsets.
+        "hidden_grid_dims" => Some(grid_dims(grid, block) as u64),
+        "hidden_dynamic_lds_size" => Some(dynamic_lds as u64),
+        // The apertures' upper halves (the 32-bit values the ABI passes).
+        "hidden_shared_base" => Some(ap.shared_base >> 32),
+        "hidden_private_base" => Some(ap.private_base >> 32),
+        _ => None,
+    }
+}
+
+/// Lays out the kernarg segment of `meta`'s kernel for `args` (checked first, see
+/// [`check_args`]) on `grid` × `block` with `dynamic_lds` bytes of launch dynamic LDS.
+pub fn lay_out(
+    kernel: &str,
+    meta: &KernelMetadata,
+    args: &[KernelArg],
+    grid: [u32; 3],
+    block: [u32; 3],
+    dynamic_lds: u32,
+    apertures: &Apertures,
+) -> Result<Layout, String> {
+    check_args(kernel, meta, args)?;
+    let explicit: Vec<&ArgMetadata> = meta.args.iter().filter(|a| !a.is_hidden()).collect();
+    let end = meta
+        .args
+        .iter()
+        .map(|a| a.offset as usize + a.size as usize)
+        .max()
+        .unwrap_or(0);
+    let mut out = Layout {
+        kernarg: vec![0; end.max(meta.kernarg_segment_size as usize)],
+        ..Layout::default()
+    };
+    let mut lds = u64::from(meta.group_segment_fixed_size);
+    let mut next_buffer = BUFFER_BASE;
+    for (i, (m, a)) in explicit.iter().zip(args).enumerate() {
+        let at = m.offset as usize;
+        let value: Vec<u8> = match a {
+            KernelArg::Scalar(b) => {
+                out.addresses.push(at as u64);
+                b.clone()
+            }
+            KernelArg::Buffer(b) => {
+                out.addresses.push(next_buffer);
+                out.buffers.push(Allocation {
+                    start: next_buffer,
+                    len: b.len() as u64,
+                    name: format!("arg {i} {}", m.describe()),
+                });
+                let v = next_buffer.to_le_bytes()[..m.size.min(8) as usize].to_vec();
+                next_buffer = (next_buffer + b.len() as u64).next_multiple_of(BUFFER_GAP) + BUFFER_GAP;
+                v
+            }
+            KernelArg::Local(n) => {
+                let align = u64::from(m.pointee_align.unwrap_or(4).max(1));
+                let offset = lds.next_multiple_of(align);
+                lds = offset + u64::from(*n);
+                out.addresses.push(offset);
+                (offset as u32).to_le_bytes()[..m.size.min(4) as usize].to_vec()
+            }
+        };
+        out.kernarg[at..at + value.len()].copy_from_slice(&value);
+    }
+    let dynamic = lds - u64::from(meta.group_segment_fixed_size) + u64::from(dynamic_lds);
+    let total = lds + u64::from(dynamic_lds);
+    if total > u64::from(MAX_ALLOCATION) {
+        return Err(format!(
+            "kernel `{kernel}` needs {total} bytes of LDS per workgroup ({} static + {dynamic} dynamic); a workgroup may have at most {MAX_ALLOCATION}",
+            meta.group_segment_fixed_size
+        ));
+    }
+    (out.lds_bytes, out.dynamic_lds_bytes) = (total as u32, dynamic as u32);
+    for h in meta.args.iter().filter(|a| a.is_hidden()) {
+        if let Some(v) = hidden_value(&h.value_kind, grid, block, dynamic as u32, apertures) {
+            let n = (h.size as usize).min(8);
+            let at = h.offset as usize;
+            out.kernarg[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,198 @@
+//! Kernel sources in: OpenCL C (`.cl`) and HIP (`.hip`) compiled by clang-19 for gfx1100 and
+//! linked with AMD's device libraries, so that unmodified kernels (`get_global_id`,
+//! `barrier`, `threadIdx`, `__syncthreads`, `atomicAdd`, `__shfl_xor`, ...) build; the object
+//! then takes the path every code object takes.
+//!
+//! The device libraries are linked as clang's own driver links them for ROCm, one bitcode
+//! file at a time (`-Xclang -mlink-builtin-bitcode -Xclang DIR/NAME.bc`): the language's
+//! library (`opencl.bc` or `hip.bc`), `ockl.bc`, `ocml.bc`, and the `oclc_*` control
+//! libraries, which set constants the others read. Debian's `rocm-device-libs` (ROCm 5.2.3)
+//! has no ISA-version control for gfx1100, so `oclc_isa_version_1036.bc` stands in: it only
+//! sets `__oclc_ISA_version`, which the libraries test for features gfx1100 also has (a
+//! stand-in documented in docs/kernels.md). The float controls are the defaults of a build
+//! without fast-math options: denormals kept, NaN and infinity honoured, no unsafe math,
+//! correctly rounded square roots.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A source language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// OpenCL C 2.0 (`.cl`).
+    OpenCl,
+    /// HIP (`.hip`).
+    Hip,
+}
+
+impl Language {
+    /// The language of a file, by its extension.
+    pub fn of_path(path: &Path) -> Option<Language> {
+        match path.extension()?.to_str()? {
+            "cl" => Some(Language::OpenCl),
+            "hip" => Some(Language::Hip),
+            _ => None,
+        }
+    }
+
+    /// The language's device library (`opencl` or `hip`).
+    fn library(self) -> &'static str {
+        match self {
+            Language::OpenCl => "opencl",
+            Language::Hip => "hip",
+        }
+    }
+}
+
+/// Where Debian's `rocm-device-libs` and ROCm installations put the bitcode.
+pub const DEVICE_LIB_DIRS: [&str; 3] = [
+    "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+    "/opt/rocm/amdgcn/bitcode",
+    "/opt/rocm/lib/llvm/lib/clang/19/lib/amdgcn/bitcode",
+];
+
+/// How to build a source.
+#[derive(Clone, Debug, Default)]
+pub struct SourceBuild {
+    /// The compiler (default: `clang-19` from PATH).
+    pub clang: Option<PathBuf>,
+    /// The device-library directory (default: the first of [`DEVICE_LIB_DIRS`] that exists).
+    pub device_libs: Option<PathBuf>,
+    /// Build for waves of 64 lanes (`-mwavefrontsize64`).
+    pub wave64: bool,
+    /// More flags (`-D`, `-I`, `-O`), passed through.
+    pub cflags: Vec<String>,
+}
+
+/// The device-library bitcode files to link, in order.
+pub fn device_libraries(lang: Language, wave64: bool) -> Vec<String> {
+    let wave = if wave64 { "on" } else { "off" };
+    [
+        lang.library(),
+        "ockl",
+        "ocml",
+        "oclc_isa_version_1036",
+        "oclc_abi_version_500",
+        &format!("oclc_wavefrontsize64_{wave}"),
+        "oclc_daz_opt_off",
+        "oclc_finite_only_off",
+        "oclc_unsafe_math_off",
+        "oclc_correctly_rounded_sqrt_on",
+    ]
+    .iter()
+    .map(|n| format!("{n}.bc"))
+    .collect()
+}
+
+/// clang's arguments to build `src` into `out` with the libraries in `libs`.
+pub fn clang_args(src: &Path, out: &Path, lang: Language, b: &SourceBuild, libs: &Path) -> Vec<String> {
+    let mut a: Vec<String> = match lang {
+        Language::OpenCl => [
+            "-x",
+            "cl",
+            "-cl-std=CL2.0",
+            "-cl-kernel-arg-info",
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-mcpu=gfx1100",
+        ]
+        .map(String::from)
+        .to_vec(),
+        // A linked code object rather than an offload bundle: one file, one target.
+        Language::Hip => [
+            "-x",
+            "hip",
+            "--cuda-device-only",
+            "--offload-arch=gfx1100",
+            "--no-gpu-bundle-output",
+        ]
+        .map(String::from)
+        .to_vec(),
+    };
+    a.extend(["-nogpulib", "-O2", "-g"].map(String::from));
+    if b.wave64 {
+        a.push("-mwavefrontsize64".into());
+    }
+    for lib in device_libraries(lang, b.wave64) {
+        a.extend(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"].map(String::from));
+        a.push(libs.join(lib).display().to_string());
+    }
+    a.extend(b.cflags.iter().cloned());
+    a.extend(["-c".into(), src.display().to_string(), "-o".into(), out.display().to_string()]);
+    a
+}
+
+fn find_device_libs(b: &SourceBuild, lang: Language) -> Result<PathBuf, String> {
+    let has = |d: &Path| d.join(format!("{}.bc", lang.library())).is_file();
+    if let Some(d) = &b.device_libs {
+        return if has(d) {
+            Ok(d.clone())
+        } else {
+            Err(format!(
+                "--device-libs {}: no {}.bc there (AMD's device libraries: Debian package rocm-device-libs)",
+                d.display(),
+                lang.library()
+            ))
+        };
+    }
+    DEVICE_LIB_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .find(|d| has(d))
+        .ok_or_else(|| {
+            format!(
+                "AMD's device libraries ({}.bc, ockl.bc, ocml.bc, oclc_*.bc) are not in {}: \
+                 install Debian's rocm-device-libs (apt-get install rocm-device-libs), or give \
+                 their directory with --device-libs DIR",
+                lang.library(),
+                DEVICE_LIB_DIRS.join(" or ")
+            )
+        })
+}
+
+/// Compiles `src` and returns the code object's bytes; an error carries clang's diagnostics
+/// (which name file:line:col) or says what to install.
+pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, String> {
+    let libs = find_device_libs(b, lang)?;
+    let clang = b.clang.clone().unwrap_or_else(|| PathBuf::from("clang-19"));
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!(
+        "gpumemsim-{}-{n}-{}.o",
+        std::process::id(),
+        src.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel")
+    ));
+    let args = clang_args(src, &out, lang, b, &libs);
+    let result = Command::new(&clang).args(&args).output();
+    let output = match result {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "{} was not found{}: gpumemsim compiles {} with clang-19 (Debian packages clang-19 \
+                 and lld-19; give another compiler with --clang PATH)",
+                clang.display(),
+                if b.clang.is_some() { "" } else { " on PATH" },
+                src.display()
+            ))
+        }
+        Err(e) => return Err(format!("{}: {e}", clang.display())),
+    };
+    if !output.status.success() {
+        let _ = std::fs::remove_file(&out);
+        let text = String::from_utf8_lossy(&output.stderr);
+        let hint = if text.contains("hip/hip_runtime.h' file not found") {
+            "\nthe HIP headers are missing: install Debian's libamdhip64-dev (or pass -I DIR with --cflags)"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "{} did not compile {}:\n{}{hint}",
+            clang.display(),
+            src.display(),
+            text.trim_end()
+        ));
+    }
+    let bytes = std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()));
+    let _ = std::fs::remove_file(&out);
+    bytes
+}
