@@ -187,25 +187,13 @@ fn choose_kernel<'a>(obj: &'a CodeObject, file: &str, name: Option<&str>) -> Res
     }
 }
 
-/// Parses the `--arg` list and checks it against the kernel's metadata: the count, each
-/// argument's kind, and a scalar's type (size, float or integer).
+/// Parses the `--arg` list and checks each scalar's type against the kernel's metadata (size,
+/// float or integer); the launch checks the count and the kinds.
 fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
     let parsed: Vec<Arg> = list.iter().map(|a| parse_arg(a)).collect::<Result<_, _>>()?;
     let Some(meta) = &kernel.metadata else {
         return Ok(parsed);
     };
-    let n = meta.args.iter().filter(|m| !m.is_hidden()).count();
-    if let Some(extra) = list.get(n) {
-        return Err(format!(
-            "--arg {extra}: kernel `{}` takes {n} argument{}, {} given: this one is extra",
-            kernel.display_name(),
-            if n == 1 { "" } else { "s" },
-            list.len()
-        ));
-    }
-    let launch_args: Vec<KernelArg> = parsed.iter().map(Arg::launch_arg).collect();
-    gpumemsim::launch::check_args(&kernel.display_name(), meta, &launch_args)
-        .map_err(|e| format!("--arg: {e}"))?;
     let explicit = meta.args.iter().filter(|m| !m.is_hidden());
     for (i, ((m, a), text)) in explicit.zip(&parsed).zip(list).enumerate() {
         if let Arg::Scalar(e, _) = a {

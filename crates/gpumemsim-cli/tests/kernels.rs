@@ -153,7 +153,13 @@ fn kernel_errors_are_clear() {
         ],
         "",
     );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("the arguments take 24 bytes"));
+    // lds_sum(global const int *in, global int *out) takes two buffers.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("kernel `lds_sum` takes 2 arguments, 3 given: argument 2 (a value of 8 bytes) is extra"),
+        "{err}"
+    );
     let o = run(&["run", &kernel("lds_sum.w32.o"), "--grid", "0"], "");
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a positive integer"));
 }

@@ -97,7 +97,7 @@ fn unimplemented_instructions_and_runaway_loops_stop_with_a_clear_error() {
     assert!(j["error"]
         .as_str()
         .expect("error")
-        .contains("stopped after 100 instructions"));
+        .contains("wave 0 (workgroup 0) was stopped at pc 0 after 100 instructions"));
 }
 
 #[test]

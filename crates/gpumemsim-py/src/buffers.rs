@@ -96,6 +96,8 @@ pub enum Arg<'py> {
     Scalar(&'static str, Vec<u8>),
     /// A buffer: the array (written back after the run) and its element type.
     Buffer(Bound<'py, PyAny>, ElementType),
+    /// An OpenCL `__local` pointer argument: bytes of LDS (`("local", BYTES)`).
+    Local(u32),
 }
 
 impl<'py> Arg<'py> {
@@ -116,6 +118,15 @@ impl<'py> Arg<'py> {
             let ty: String = ty
                 .extract()
                 .map_err(|_| bad("a scalar's type is a string: u32, i32, f32 or u64"))?;
+            if ty == "local" {
+                let n: u32 = pair
+                    .get_item(1)?
+                    .extract()
+                    .ok()
+                    .filter(|&n| n > 0 && n <= gpumemsim::lds::MAX_ALLOCATION)
+                    .ok_or_else(|| bad("(\"local\", BYTES) takes 1 to 65536 bytes"))?;
+                return Ok(Arg::Local(n));
+            }
             return scalar(index, &ty, &pair.get_item(1)?);
         }
         let generic = py.import("numpy")?.getattr("generic")?;
@@ -151,6 +162,7 @@ impl<'py> Arg<'py> {
         match self {
             Arg::Scalar(_, b) => Ok(b.clone()),
             Arg::Buffer(array, elem) => with_elem!(*elem, read, array),
+            Arg::Local(_) => Ok(Vec::new()),
         }
     }
 }
@@ -166,8 +178,8 @@ fn buffer<'py>(
         .find(|&e| with_elem!(e, is, obj))
         .ok_or_else(|| {
             bad(format!(
-                "dtype {}: buffer types are u8 u16 u32 i32 u64 f16 f32 f64 (numpy.uint8, \
-             uint16, uint32, int32, uint64, float16, float32, float64)",
+                "dtype {}: buffer types are u8 u16 u32 i32 u64 i64 f16 f32 f64 (numpy.uint8, \
+             uint16, uint32, int32, uint64, int64, float16, float32, float64)",
                 array.dtype()
             ))
         })?;

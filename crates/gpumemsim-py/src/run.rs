@@ -23,8 +23,11 @@ use crate::KernelError;
 /// in order: a NumPy array is a buffer (dtype uint8, uint16, uint32, int32, uint64, float16,
 /// float32 or float64; C-contiguous and writable) placed in global memory and written back
 /// in place after the run; a scalar is a `(type, value)` pair with type "u32", "i32", "f32"
-/// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`). max_steps, seed,
-/// threads, together: as the CLI's --max-steps, --seed, --threads, --together.
+/// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`); an OpenCL `__local`
+/// pointer argument is `("local", BYTES)`. The arguments are checked against the kernel's
+/// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
+/// __shared__`). max_steps (per wave), seed, threads, together: as the CLI's --max-steps,
+/// --seed, --threads, --together.
 ///
 /// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
 /// address and values, the values being the array itself; each scalar's type and value),
@@ -34,7 +37,7 @@ use crate::KernelError;
 /// report as `.report`) when the kernel starts and then stops.
 #[pyfunction]
 #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
-                    max_steps=10_000_000, seed=0, threads=0, together=false))]
+                    dynamic_lds=0, max_steps=10_000_000, seed=0, threads=0, together=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -43,6 +46,7 @@ pub fn run<'py>(
     grid: Option<&Bound<'py, PyAny>>,
     block: Option<&Bound<'py, PyAny>>,
     args: Option<&Bound<'py, PyAny>>,
+    dynamic_lds: u32,
     max_steps: u64,
     seed: u64,
     threads: usize,
@@ -93,13 +97,26 @@ pub fn run<'py>(
                 Ok(match a {
                     Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
                     Arg::Buffer(..) => KernelArg::Buffer(a.bytes()?),
+                    Arg::Local(n) => KernelArg::Local(*n),
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
+        if let Some(meta) = &kernel.metadata {
+            let explicit = meta.args.iter().filter(|m| !m.is_hidden());
+            for (i, (m, a)) in explicit.zip(&kernel_args).enumerate() {
+                if let Arg::Scalar(ty, _) = a {
+                    let e = gpumemsim::launch::ElementType::from_name(ty)
+                        .expect("a scalar type is an element type");
+                    gpumemsim::launch::check_scalar_type(i, m, e)
+                        .map_err(|e| error(format!("{file}: args[{i}]: {e}")))?;
+                }
+            }
+        }
         let config = Launch {
             grid,
             block: block_dims,
             args: launch_args,
+            dynamic_lds,
             config: RunConfig {
                 max_steps,
                 seed,
@@ -114,7 +131,8 @@ pub fn run<'py>(
             .map_err(|e| error(format!("{file}: {e}")))?;
         let (run, dev) = (&done.run, &done.run.device);
         let report = PyDict::new(py);
-        report.set_item("kernel", &kernel.name)?;
+        report.set_item("kernel", kernel.display_name())?;
+        report.set_item("symbol", &kernel.name)?;
         let arg_list = PyList::empty(py);
         for (i, a) in kernel_args.iter().enumerate() {
             let d = PyDict::new(py);
@@ -126,6 +144,11 @@ pub fn run<'py>(
                 Arg::Scalar(ty, b) => {
                     d.set_item("type", *ty)?;
                     d.set_item("value", scalar_value(py, ty, b)?)?;
+                }
+                Arg::Local(n) => {
+                    d.set_item("kind", "local")?;
+                    d.set_item("offset", address)?;
+                    d.set_item("size", *n)?;
                 }
                 Arg::Buffer(array, elem) => {
                     write_back(array, *elem, bytes)?;

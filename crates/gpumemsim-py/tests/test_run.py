@@ -155,7 +155,7 @@ def test_a_kernel_that_stops_raises_with_the_report(cli):
     )
     assert status == 1
     assert str(raised.value) == want["error"]
-    assert "stopped after 10 instructions" in want["error"]
+    assert "after 10 instructions" in want["error"]
     assert plain(raised.value.report) == want
 
 
@@ -166,7 +166,7 @@ CLI_ERRORS = [
     pytest.param(
         ["--kernel", "transpose_naive", "--arg", "u32:1", "--arg", "u64:2", "--arg", "u64:3"],
         dict(kernel="transpose_naive", args=[("u32", 1), ("u64", 2), np.uint64(3)]),
-        id="too-many-argument-bytes",
+        id="an-extra-argument",
     ),
 ]
 
@@ -197,7 +197,7 @@ SRC = np.arange(1024, dtype=np.float32)
 @pytest.mark.parametrize(
     "args, kwargs, message",
     [
-        ([SRC, np.zeros(1024, np.int64)], {}, "args[1]: dtype int64: buffer types are u8 u16"),
+        ([SRC, np.zeros(1024, np.int8)], {}, "args[1]: dtype int8: buffer types are u8 u16"),
         ([SRC, np.zeros(1024, bool)], {}, "args[1]: dtype bool: buffer types are"),
         ([SRC, np.zeros(2048, np.float32)[::2]], {}, "args[1]: the array is not C-contiguous"),
         ([SRC, read_only()], {}, "args[1]: the array is read-only"),

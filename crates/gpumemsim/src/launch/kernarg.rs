@@ -63,7 +63,7 @@ pub fn scalar_type_of(m: &ArgMetadata) -> Option<&'static str> {
 
 fn what_was_given(a: &KernelArg) -> String {
     match a {
-        KernelArg::Scalar(b) => format!("a {}-byte value", b.len()),
+        KernelArg::Scalar(b) => format!("a value of {} bytes", b.len()),
         KernelArg::Buffer(b) => format!("a buffer of {} bytes", b.len()),
         KernelArg::Local(n) => format!("{n} bytes of local memory"),
     }
