@@ -172,7 +172,11 @@ pub fn run_bundled(args: &RunArgs) -> Result<ExitCode, String> {
 }
 
 /// The kernel of `obj` that `name` names, or its only kernel.
-fn choose_kernel<'a>(obj: &'a CodeObject, file: &str, name: Option<&str>) -> Result<&'a Kernel, String> {
+fn choose_kernel<'a>(
+    obj: &'a CodeObject,
+    file: &str,
+    name: Option<&str>,
+) -> Result<&'a Kernel, String> {
     match name {
         Some(n) => obj.kernel(n).map_err(|e| format!("{file}: {e}")),
         None if obj.kernels.len() == 1 => Ok(&obj.kernels[0]),
@@ -190,7 +194,10 @@ fn choose_kernel<'a>(obj: &'a CodeObject, file: &str, name: Option<&str>) -> Res
 /// Parses the `--arg` list and checks each scalar's type against the kernel's metadata (size,
 /// float or integer); the launch checks the count and the kinds.
 fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
-    let parsed: Vec<Arg> = list.iter().map(|a| parse_arg(a)).collect::<Result<_, _>>()?;
+    let parsed: Vec<Arg> = list
+        .iter()
+        .map(|a| parse_arg(a))
+        .collect::<Result<_, _>>()?;
     let Some(meta) = &kernel.metadata else {
         return Ok(parsed);
     };
@@ -323,14 +330,21 @@ fn args_json(
     out_dir: Option<&str>,
 ) -> Result<Vec<Value>, String> {
     let names: Vec<Option<String>> = match &kernel.metadata {
-        Some(m) => m.args.iter().filter(|a| !a.is_hidden()).map(|a| a.name.clone()).collect(),
+        Some(m) => m
+            .args
+            .iter()
+            .filter(|a| !a.is_hidden())
+            .map(|a| a.name.clone())
+            .collect(),
         None => Vec::new(),
     };
     let mut out = Vec::new();
     for (i, a) in kernel_args.iter().enumerate() {
         let at = done.addresses[i];
         let mut v = match a {
-            Arg::Scalar(e, b) => json!({"kind": "value", "type": e.name(), "value": json_value(*e, b)}),
+            Arg::Scalar(e, b) => {
+                json!({"kind": "value", "type": e.name(), "value": json_value(*e, b)})
+            }
             Arg::Local(n) => json!({"kind": "local", "offset": at, "size": n}),
             Arg::Buffer(e, _) => {
                 let raw = &done.buffers[i];

@@ -10,7 +10,6 @@ use gpumemsim::isa::asm::{assemble, AsmLine};
 use gpumemsim::lds::{AlignMode, LdsMode};
 use serde_json::{json, Map, Value};
 
-
 /// Options of `gpumemsim run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -641,7 +640,10 @@ fn error_counts(wg: &Device) -> Option<String> {
         return None;
     }
     let list: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    Some(format!("errors: {} (see the events below)", list.join(", ")))
+    Some(format!(
+        "errors: {} (see the events below)",
+        list.join(", ")
+    ))
 }
 
 pub(crate) fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> String {

@@ -157,7 +157,9 @@ fn kernel_errors_are_clear() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("kernel `lds_sum` takes 2 arguments, 3 given: argument 2 (a value of 8 bytes) is extra"),
+        err.contains(
+            "kernel `lds_sum` takes 2 arguments, 3 given: argument 2 (a value of 8 bytes) is extra"
+        ),
         "{err}"
     );
     let o = run(&["run", &kernel("lds_sum.w32.o"), "--grid", "0"], "");

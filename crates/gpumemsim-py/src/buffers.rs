@@ -34,7 +34,7 @@ macro_rules! buffer_value {
     )*};
 }
 
-buffer_value!(u8, u16, u32, i32, u64, half::f16, f32, f64);
+buffer_value!(u8, u16, u32, i32, u64, i64, half::f16, f32, f64);
 
 /// Calls `$f::<T>($args)` with `T` the Rust type of `$elem`.
 macro_rules! with_elem {

@@ -60,7 +60,8 @@ impl Allocations {
         let after = self.0.get(i);
         let show = |a: &Allocation| format!("{} ({} bytes at {:#x})", a.name, a.len, a.start);
         let past = |b: &Allocation| format!("{} bytes past the end of {}", addr - b.end(), show(b));
-        let ahead = |a: &Allocation| format!("{} bytes before the start of {}", a.start - addr, show(a));
+        let ahead =
+            |a: &Allocation| format!("{} bytes before the start of {}", a.start - addr, show(a));
         match (before, after) {
             (Some(b), _) if addr < b.end() => format!("straddles the end of {}", show(b)),
             (Some(b), Some(a)) if a.start - addr < addr - b.end() => ahead(a),
@@ -104,10 +105,25 @@ mod tests {
     #[test]
     fn the_nearest_allocation_is_named() {
         let a = two();
-        assert_eq!(a.describe(0x100c), "4 bytes past the end of a (8 bytes at 0x1000)");
-        assert_eq!(a.describe(0x1ffc), "4 bytes before the start of b (16 bytes at 0x2000)");
-        assert_eq!(a.describe(0x1006), "straddles the end of a (8 bytes at 0x1000)");
-        assert_eq!(a.describe(0x10), "4080 bytes before the start of a (8 bytes at 0x1000)");
-        assert_eq!(a.describe(0x3000), "4080 bytes past the end of b (16 bytes at 0x2000)");
+        assert_eq!(
+            a.describe(0x100c),
+            "4 bytes past the end of a (8 bytes at 0x1000)"
+        );
+        assert_eq!(
+            a.describe(0x1ffc),
+            "4 bytes before the start of b (16 bytes at 0x2000)"
+        );
+        assert_eq!(
+            a.describe(0x1006),
+            "straddles the end of a (8 bytes at 0x1000)"
+        );
+        assert_eq!(
+            a.describe(0x10),
+            "4080 bytes before the start of a (8 bytes at 0x1000)"
+        );
+        assert_eq!(
+            a.describe(0x3000),
+            "4080 bytes past the end of b (16 bytes at 0x2000)"
+        );
     }
 }

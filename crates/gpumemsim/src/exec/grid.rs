@@ -142,7 +142,9 @@ pub fn run_grid(
         }),
         Err(because) => {
             if let Some(p) = &cfg.progress {
-                p.restart(format!("running again with every workgroup together: {because}"));
+                p.restart(format!(
+                    "running again with every workgroup together: {because}"
+                ));
             }
             together(program, cfg, memory, init, because)
         }

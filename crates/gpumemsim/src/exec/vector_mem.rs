@@ -122,7 +122,9 @@ impl Device {
     ) -> Event {
         let lanes = out.out_of_bounds;
         let what = match vmem::global_op_of(inst.opcode) {
-            Some(GlobalOp::Store { .. } | GlobalOp::Format { store: true, .. }) => "the writes are dropped",
+            Some(GlobalOp::Store { .. } | GlobalOp::Format { store: true, .. }) => {
+                "the writes are dropped"
+            }
             Some(GlobalOp::Atomic { .. }) => "the atomics are dropped (returning 0)",
             _ => "the reads give 0",
         };

@@ -125,9 +125,15 @@ mod tests {
         assert_eq!(ElementType::U32.parse_value("-1"), None);
         assert_eq!(ElementType::I32.parse_value("-1"), Some(vec![0xff; 4]));
         assert_eq!(ElementType::I32.parse_value("2147483648"), None);
-        assert_eq!(ElementType::I64.parse_value("-2"), Some(vec![0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]));
+        assert_eq!(
+            ElementType::I64.parse_value("-2"),
+            Some(vec![0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])
+        );
         assert_eq!(ElementType::I64.parse_value("9223372036854775808"), None);
-        assert_eq!(ElementType::U64.parse_value("18446744073709551615"), Some(vec![0xff; 8]));
+        assert_eq!(
+            ElementType::U64.parse_value("18446744073709551615"),
+            Some(vec![0xff; 8])
+        );
         assert_eq!(
             ElementType::F32.parse_value(" 1.5 "),
             Some(1.5f32.to_le_bytes().to_vec())

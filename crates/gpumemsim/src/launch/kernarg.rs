@@ -39,8 +39,19 @@ pub fn arg_hint(m: &ArgMetadata) -> String {
 /// The scalar type (an [`super::ElementType`] name) whose values a by-value argument takes,
 /// from its type name where clang recorded one, else from its size.
 pub fn scalar_type_of(m: &ArgMetadata) -> Option<&'static str> {
-    let ty = m.type_name.as_deref().unwrap_or("").trim();
-    let by_name = match ty {
+    named_scalar_type(m).or(match m.size {
+        1 => Some("u8"),
+        2 => Some("u16"),
+        4 => Some("u32"),
+        8 => Some("u64"),
+        _ => None,
+    })
+}
+
+/// The scalar type of a by-value argument whose type name is a C, OpenCL or HIP scalar type;
+/// `None` for other names (a typedef such as PolyBench's `DATA_TYPE`, a struct).
+fn named_scalar_type(m: &ArgMetadata) -> Option<&'static str> {
+    match m.type_name.as_deref().unwrap_or("").trim() {
         "float" => Some("f32"),
         "double" => Some("f64"),
         "half" | "_Float16" | "__half" => Some("f16"),
@@ -51,14 +62,7 @@ pub fn scalar_type_of(m: &ArgMetadata) -> Option<&'static str> {
         "short" | "ushort" | "unsigned short" => Some("u16"),
         "char" | "uchar" | "unsigned char" | "bool" => Some("u8"),
         _ => None,
-    };
-    by_name.or(match m.size {
-        1 => Some("u8"),
-        2 => Some("u16"),
-        4 => Some("u32"),
-        8 => Some("u64"),
-        _ => None,
-    })
+    }
 }
 
 fn what_was_given(a: &KernelArg) -> String {
@@ -125,14 +129,16 @@ pub fn check_args(kernel: &str, meta: &KernelMetadata, args: &[KernelArg]) -> Re
 
 /// Checks that a by-value argument of scalar type `given` (an [`super::ElementType`] name)
 /// suits argument `index`: the same size, and a float for a float argument and an integer for
-/// an integer one where clang recorded the type.
-pub fn check_scalar_type(index: usize, m: &ArgMetadata, given: super::ElementType) -> Result<(), String> {
-    let want = scalar_type_of(m);
-    let want_float = want.is_some_and(|t| t.starts_with('f'));
-    let known = m.type_name.is_some();
-    if m.class() == ArgClass::Value
-        && (given.bytes() != m.size as usize || (known && want_float != given.is_float()))
-    {
+/// an integer one where the type name is a scalar type (a typedef's name says neither, so any
+/// type of the right size suits it).
+pub fn check_scalar_type(
+    index: usize,
+    m: &ArgMetadata,
+    given: super::ElementType,
+) -> Result<(), String> {
+    let float_mismatch =
+        named_scalar_type(m).is_some_and(|t| t.starts_with('f') != given.is_float());
+    if m.class() == ArgClass::Value && (given.bytes() != m.size as usize || float_mismatch) {
         return Err(format!(
             "argument {index} {} takes --arg {}; given a {} value",
             m.describe(),
@@ -157,7 +163,13 @@ pub fn grid_dims(grid: [u32; 3], block: [u32; 3]) -> u16 {
 /// The value of hidden argument `kind` (`hidden_block_count_x`, ...), `None` for one the
 /// simulator leaves 0 (the printf and hostcall buffers, the heap, the default queue, the
 /// completion action, the multigrid sync argument: none of them exists here).
-fn hidden_value(kind: &str, grid: [u32; 3], block: [u32; 3], dynamic_lds: u32, ap: &Apertures) -> Option<u64> {
+fn hidden_value(
+    kind: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    dynamic_lds: u32,
+    ap: &Apertures,
+) -> Option<u64> {
     let axis = |s: &str| match s {
         "x" => Some(0),
         "y" => Some(1),
@@ -221,7 +233,8 @@ pub fn lay_out(
                     name: format!("arg {i} {}", m.describe()),
                 });
                 let v = next_buffer.to_le_bytes()[..m.size.min(8) as usize].to_vec();
-                next_buffer = (next_buffer + b.len() as u64).next_multiple_of(BUFFER_GAP) + BUFFER_GAP;
+                next_buffer =
+                    (next_buffer + b.len() as u64).next_multiple_of(BUFFER_GAP) + BUFFER_GAP;
                 v
             }
             KernelArg::Local(n) => {
@@ -251,4 +264,76 @@ pub fn lay_out(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::ElementType;
+
+    fn value(type_name: Option<&str>, size: u32) -> ArgMetadata {
+        ArgMetadata {
+            type_name: type_name.map(String::from),
+            size,
+            value_kind: "by_value".into(),
+            ..ArgMetadata::default()
+        }
+    }
+
+    #[test]
+    fn scalar_types_follow_the_type_name_and_a_typedef_takes_any_type_of_its_size() {
+        let int = value(Some("int"), 4);
+        assert!(check_scalar_type(0, &int, ElementType::I32).is_ok());
+        assert!(check_scalar_type(0, &int, ElementType::U32).is_ok());
+        assert!(check_scalar_type(0, &int, ElementType::F32).is_err());
+        assert!(check_scalar_type(0, &int, ElementType::U64).is_err());
+        let float = value(Some("float"), 4);
+        assert!(check_scalar_type(0, &float, ElementType::I32).is_err());
+        // PolyBench's `typedef float DATA_TYPE`: the name says nothing of floats.
+        let typedef = value(Some("DATA_TYPE"), 4);
+        assert!(check_scalar_type(0, &typedef, ElementType::F32).is_ok());
+        assert!(check_scalar_type(0, &typedef, ElementType::I32).is_ok());
+        assert!(check_scalar_type(0, &typedef, ElementType::F64).is_err());
+        assert_eq!(scalar_type_of(&typedef), Some("u32"));
+        assert_eq!(scalar_type_of(&value(Some("ulong"), 8)), Some("u64"));
+    }
+
+    #[test]
+    fn hidden_arguments_are_written_at_their_metadata_offsets() {
+        let hidden = |kind: &str, offset, size| ArgMetadata {
+            value_kind: kind.into(),
+            offset,
+            size,
+            ..ArgMetadata::default()
+        };
+        let meta = KernelMetadata {
+            name: "k".into(),
+            args: vec![
+                ArgMetadata {
+                    offset: 0,
+                    ..value(Some("int"), 4)
+                },
+                hidden("hidden_block_count_y", 8, 4),
+                hidden("hidden_group_size_x", 12, 2),
+                hidden("hidden_grid_dims", 14, 2),
+                hidden("hidden_dynamic_lds_size", 16, 4),
+                hidden("hidden_printf_buffer", 24, 8),
+            ],
+            kernarg_segment_size: 40,
+            group_segment_fixed_size: 20,
+            ..KernelMetadata::default()
+        };
+        let ap = Apertures::default();
+        let args = [KernelArg::Scalar(7u32.to_le_bytes().to_vec())];
+        let l = lay_out("k", &meta, &args, [4, 5, 1], [64, 2, 1], 100, &ap).expect("lays out");
+        let k = &l.kernarg;
+        assert_eq!(k.len(), 40);
+        assert_eq!(k[0..4], 7u32.to_le_bytes());
+        assert_eq!(k[8..12], 5u32.to_le_bytes());
+        assert_eq!(k[12..14], 64u16.to_le_bytes());
+        assert_eq!(k[14..16], 2u16.to_le_bytes());
+        assert_eq!(k[16..20], 100u32.to_le_bytes());
+        assert_eq!(k[24..32], [0; 8], "no printf buffer");
+        assert_eq!((l.lds_bytes, l.dynamic_lds_bytes), (120, 100));
+    }
 }

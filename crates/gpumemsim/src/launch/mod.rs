@@ -292,6 +292,10 @@ fn check_linked(kernel: &Kernel) -> Result<(), String> {
          likewise ockl.bc, ocml.bc and the oclc_*.bc controls (docs/kernels.md)",
         kernel.display_name(),
         all.join(", "),
-        if all.len() == 1 && first.starts_with("_Z") { "it is" } else { "each is" }
+        if all.len() == 1 && first.starts_with("_Z") {
+            "it is"
+        } else {
+            "each is"
+        }
     ))
 }

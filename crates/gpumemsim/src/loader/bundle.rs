@@ -25,7 +25,9 @@ impl BundleEntry<'_> {
     /// `None` for other targets.
     pub fn processor(&self) -> Option<&str> {
         let (triple, target) = self.id.rsplit_once("--")?;
-        triple.contains("amdgcn").then(|| target.split(':').next().unwrap_or(target))
+        triple
+            .contains("amdgcn")
+            .then(|| target.split(':').next().unwrap_or(target))
     }
 }
 
@@ -52,7 +54,11 @@ pub fn entries(data: &[u8]) -> Result<Vec<BundleEntry<'_>>, LoadError> {
     at += 8;
     let mut out = Vec::new();
     for _ in 0..n {
-        let (offset, size, id_len) = (u64_at(data, at)?, u64_at(data, at + 8)?, u64_at(data, at + 16)?);
+        let (offset, size, id_len) = (
+            u64_at(data, at)?,
+            u64_at(data, at + 8)?,
+            u64_at(data, at + 16)?,
+        );
         at += 24;
         let id = slice(data, at as u64, id_len)?;
         at += id.len();

@@ -112,7 +112,9 @@ impl<'a> Elf<'a> {
         // Relocation offsets are section offsets in a relocatable object.
         let (lo, hi) = (
             sym.value.wrapping_sub(sec.address()),
-            sym.value.wrapping_sub(sec.address()).saturating_add(sym.size),
+            sym.value
+                .wrapping_sub(sec.address())
+                .saturating_add(sym.size),
         );
         for (at, r) in sec.relocations() {
             let RelocationTarget::Symbol(i) = r.target() else {

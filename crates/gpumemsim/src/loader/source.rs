@@ -85,7 +85,13 @@ pub fn device_libraries(lang: Language, wave64: bool) -> Vec<String> {
 }
 
 /// clang's arguments to build `src` into `out` with the libraries in `libs`.
-pub fn clang_args(src: &Path, out: &Path, lang: Language, b: &SourceBuild, libs: &Path) -> Vec<String> {
+pub fn clang_args(
+    src: &Path,
+    out: &Path,
+    lang: Language,
+    b: &SourceBuild,
+    libs: &Path,
+) -> Vec<String> {
     let mut a: Vec<String> = match lang {
         Language::OpenCl => [
             "-x",
@@ -118,7 +124,12 @@ pub fn clang_args(src: &Path, out: &Path, lang: Language, b: &SourceBuild, libs:
         a.push(libs.join(lib).display().to_string());
     }
     a.extend(b.cflags.iter().cloned());
-    a.extend(["-c".into(), src.display().to_string(), "-o".into(), out.display().to_string()]);
+    a.extend([
+        "-c".into(),
+        src.display().to_string(),
+        "-o".into(),
+        out.display().to_string(),
+    ]);
     a
 }
 

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Compiles the application-style kernel corpus in examples/apps/ (OpenCL C .cl and HIP .hip)
+# with clang-19 for gfx1100, linked against AMD's device libraries (get_global_id, barrier,
+# atomics, threadIdx, __shfl_* ... come from opencl.bc / hip.bc / ockl.bc), into
+# examples/apps/build/:
+#   NAME.o        OpenCL: a relocatable object, wave32;
+#                 HIP: clang's default output, an offload bundle whose gfx1100 entry is a
+#                 linked code object (hipv4-amdgcn-amd-amdhsa--gfx1100);
+#   NAME.w64.o    OpenCL, wave64, for the kernels in W64 below;
+#   NAME.hsaco    HIP, the linked code object alone (--no-gpu-bundle-output: clang links it
+#                 with lld), for the kernels in HSACO below.
+# All at -O2 -g. Outputs are committed, so tests need no clang.
+#   sh tools/build_apps.sh        (needs clang-19 and lld-19; Debian packages clang-19,
+#                                  lld-19, rocm-device-libs and libamdhip64-dev)
+# ROCM_DEVICE_LIBS overrides the bitcode folder. Debian's ROCm 5.2.3 device libraries have
+# no gfx1100 ISA-version file: oclc_isa_version_1036 stands in (it only sets the ISA version
+# constant, which none of these kernels reads).
+set -eu
+D="${ROCM_DEVICE_LIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}"
+W64="gemm_tiled histogram_local reduce_two_pass bitonic_sort_local"
+HSACO="histogram256 scan_blocked"
+cd "$(dirname "$0")/../examples/apps"
+mkdir -p build
+
+COMMON="ockl ocml oclc_isa_version_1036 oclc_abi_version_500"
+CONTROLS="oclc_daz_opt_off oclc_finite_only_off oclc_unsafe_math_off oclc_correctly_rounded_sqrt_on"
+for lib in opencl hip $COMMON oclc_wavefrontsize64_off oclc_wavefrontsize64_on $CONTROLS; do
+    [ -f "$D/$lib.bc" ] || { echo "build_apps.sh: no $D/$lib.bc (set ROCM_DEVICE_LIBS)" >&2; exit 1; }
+done
+
+# The -mlink-builtin-bitcode flags for language library $1 (opencl or hip), wave size $2.
+libs() {
+    wave=off
+    [ "$2" = 64 ] && wave=on
+    for lib in "$1" $COMMON "oclc_wavefrontsize64_$wave" $CONTROLS; do
+        printf ' -Xclang -mlink-builtin-bitcode -Xclang %s' "$D/$lib.bc"
+    done
+}
+
+contains() {
+    case " $1 " in *" $2 "*) return 0 ;; esac
+    return 1
+}
+
+for src in *.cl; do
+    base="${src%.cl}"
+    cl="-x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O2 -g"
+    clang-19 $cl -c "$src" -o "build/$base.o" $(libs opencl 32)
+    if contains "$W64" "$base"; then
+        clang-19 $cl -mwavefrontsize64 -c "$src" -o "build/$base.w64.o" $(libs opencl 64)
+    fi
+done
+
+for src in *.hip; do
+    base="${src%.hip}"
+    hip="-x hip --cuda-device-only --offload-arch=gfx1100 -nogpulib -O2 -g"
+    clang-19 $hip -c "$src" -o "build/$base.o" $(libs hip 32)
+    if contains "$HSACO" "$base"; then
+        clang-19 $hip --no-gpu-bundle-output -c "$src" -o "build/$base.hsaco" $(libs hip 32)
+    fi
+done
+
+# The front-door test's objects (crates/gpumemsim-cli/tests/front_door/): a linked OpenCL
+# kernel with two __local arguments, the same kernel without the device libraries (its calls
+# to get_local_id & co. stay undefined), a HIP offload bundle with extern __shared__, and the
+# same bundle built for gfx1030 only (no gfx1100 entry).
+cd ../../crates/gpumemsim-cli/tests/front_door
+cl="-x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O2"
+clang-19 $cl -g -c block_sum.cl -o block_sum.o $(libs opencl 32)
+clang-19 $cl -c block_sum.cl -o block_sum.unlinked.o
+hip="-x hip --cuda-device-only -nogpulib -O2"
+clang-19 $hip --offload-arch=gfx1100 -g -c reverse_block.hip -o reverse_block.o $(libs hip 32)
+clang-19 $hip --offload-arch=gfx1030 -c reverse_block.hip -o reverse_block.gfx1030.o $(libs hip 32)
