@@ -121,7 +121,7 @@ pub fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
         let (inst, size) = Instruction::decode(&k.code[at..]).map_err(|e| {
             format!(
                 "kernel `{}`: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
-                k.name,
+                k.display_name(),
                 &k.code[at..(at + 8).min(k.code.len())]
             )
         })?;
