@@ -146,6 +146,7 @@ ScalarType = Literal["u32", "i32", "f32", "u64"]
 KernelArgument = Union[
     npt.NDArray,
     tuple[ScalarType, Union[int, float]],
+    tuple[Literal["local"], int],
     np.uint32,
     np.int32,
     np.float32,
@@ -158,8 +159,15 @@ or ("f32", 2.0), or a NumPy scalar of those types (numpy.float32(2.0))."""
 
 class RunReport(TypedDict, total=False):
     kernel: str
+    """The kernel's name, demangled for HIP."""
+    symbol: str
+    """Its symbol (mangled for HIP)."""
     args: list[dict]
-    """Buffers: {"type", "address", "values": the array itself}; scalars: {"type", "value"}."""
+    """One per argument, with "name" where the metadata has one. Buffers: {"kind": "buffer",
+    "type", "address", "values": the array itself}; scalars: {"kind": "value", "type",
+    "value"}; local memory: {"kind": "local", "offset", "size"}."""
+    lds_bytes: int
+    """LDS per workgroup: static and dynamic."""
     events: list[dict]
     """Diagnostics: {"kind", "wave", "pc", "message"}."""
     instructions: list[dict]
@@ -184,6 +192,7 @@ def run(
     block: Union[Dims, None] = None,
     args: Union[Sequence[KernelArgument], None] = None,
     *,
+    dynamic_lds: int = 0,
     max_steps: int = 10_000_000,
     seed: int = 0,
     threads: int = 0,
@@ -197,9 +206,12 @@ def run(
         kernel: the kernel's name; optional when the object has one kernel.
         grid: workgroups per dimension: X or (X, Y, Z); default 1.
         block: work-items per workgroup: X or (X, Y, Z), at most 1024 in all; default 64.
-        args: the kernel's arguments in order (see KernelArgument).
-        max_steps, seed, threads, together: the CLI's --max-steps, --seed, --threads
-            (0: one per core) and --together.
+        args: the kernel's arguments in order (see KernelArgument), checked against the
+            kernel's metadata (count, kinds, scalar types) as the CLI checks them.
+        dynamic_lds: HIP's launch shared-memory size in bytes (`extern __shared__`), the
+            CLI's --dynamic-lds.
+        max_steps, seed, threads, together: the CLI's --max-steps (per wave), --seed,
+            --threads (0: one per core) and --together.
 
     Returns:
         The report (RunReport): the keys of the CLI's JSON.

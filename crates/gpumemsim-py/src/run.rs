@@ -133,15 +133,26 @@ pub fn run<'py>(
         let report = PyDict::new(py);
         report.set_item("kernel", kernel.display_name())?;
         report.set_item("symbol", &kernel.name)?;
+        let names: Vec<Option<String>> = kernel.metadata.as_ref().map_or_else(Vec::new, |m| {
+            m.args
+                .iter()
+                .filter(|a| !a.is_hidden())
+                .map(|a| a.name.clone())
+                .collect()
+        });
         let arg_list = PyList::empty(py);
         for (i, a) in kernel_args.iter().enumerate() {
             let d = PyDict::new(py);
+            if let Some(Some(n)) = names.get(i) {
+                d.set_item("name", n)?;
+            }
             let (address, bytes) = (
                 done.addresses.get(i).copied().unwrap_or(0),
                 done.buffers.get(i).map_or(&[][..], Vec::as_slice),
             );
             match a {
                 Arg::Scalar(ty, b) => {
+                    d.set_item("kind", "value")?;
                     d.set_item("type", *ty)?;
                     d.set_item("value", scalar_value(py, ty, b)?)?;
                 }
@@ -152,6 +163,7 @@ pub fn run<'py>(
                 }
                 Arg::Buffer(array, elem) => {
                     write_back(array, *elem, bytes)?;
+                    d.set_item("kind", "buffer")?;
                     d.set_item("type", elem.name())?;
                     d.set_item("address", address)?;
                     d.set_item("values", array)?;
@@ -207,6 +219,7 @@ pub fn run<'py>(
         report.set_item("grid", grid.to_vec())?;
         report.set_item("block", block_dims.to_vec())?;
         report.set_item("wave_size", done.wave_size)?;
+        report.set_item("lds_bytes", done.lds_bytes)?;
         let schedule = PyDict::new(py);
         match run.schedule {
             Schedule::Apart { threads } => {

@@ -74,7 +74,7 @@ def test_scalar_arguments(cli, k):
     report = gpumemsim.run(kernel("private_array.w32.o"), "private_array", 1, 64, [src, out, k])
     lanes = np.arange(64)
     assert out.tolist() == (((7 + lanes) % 40) * lanes).tolist()
-    assert report["args"][2] == {"type": "i32", "value": 7}
+    assert report["args"][2] == {"kind": "value", "type": "i32", "value": 7}
     _, want = cli_run(
         cli, kernel("private_array.w32.o"), "private_array", "1", "64",
         ["buf:i32[40]=iota", "buf:i32[64]=zeros", "i32:7"],
@@ -239,3 +239,51 @@ def test_bad_code_objects(tmp_path):
         gpumemsim.run(str(text))
     with pytest.raises(gpumemsim.Error, match="<bytes>: "):
         gpumemsim.run(b"\x7fELF" + bytes(60))
+
+
+APPS = KERNELS.parent / "apps" / "build"
+
+
+def test_local_arguments_and_dynamic_lds_as_the_cli_runs_them(cli):
+    # histogram_local_bins(data, n, hist, fullest, __local uint *bins): a __local argument.
+    data = (np.arange(500) * 37 % 256).astype(np.uint8)
+    hist = np.zeros(64, np.uint32)
+    fullest = np.zeros(1, np.uint32)
+    path = str(APPS / "histogram_local.o")
+    report = gpumemsim.run(path, "histogram_local_bins", 2, 128,
+                           [data, ("u32", 500), hist, fullest, ("local", 256)])
+    assert hist.tolist() == np.bincount(data >> 2, minlength=64).tolist()
+    assert report["args"][4] == {"kind": "local", "offset": 4, "size": 256, "name": "bins"}
+    assert report["args"][0]["name"] == "data"
+    # HIP's extern __shared__: the launch's dynamic LDS.
+    data = np.arange(1024, dtype=np.int32)
+    out = np.zeros(1024, np.int32)
+    sums = np.zeros(8, np.int32)
+    path = str(APPS / "scan_blocked.o")
+    report = gpumemsim.run(path, "scan_block_inclusive", 8, 128,
+                           [data, out, sums, ("i32", 1024)], dynamic_lds=512)
+    assert out.tolist() == np.concatenate([np.cumsum(c) for c in data.reshape(8, 128)]).tolist()
+    assert report["kernel"] == "scan_block_inclusive" and report["events"] == []
+    _, want = cli_run(
+        cli, path, "scan_block_inclusive", "8", "128",
+        ["buf:i32[1024]=iota", "buf:i32[1024]=zeros", "buf:i32[8]=zeros", "i32:1024"],
+        "--dynamic-lds", "512",
+    )
+    assert plain(report) == want
+
+
+@pytest.mark.parametrize("args, message", [
+    ([np.zeros(4, np.uint8), ("u32", 4), np.zeros(64, np.uint32), np.zeros(1, np.uint32)],
+     "kernel `histogram_local_bins` takes 5 arguments, 4 given: argument 4 `bins` (uint*) is "
+     "missing (--arg local:BYTES)"),
+    ([np.zeros(4, np.uint8), ("f32", 4.0), np.zeros(64, np.uint32), np.zeros(1, np.uint32),
+      ("local", 256)],
+     "args[1]: argument 1 `n` (uint) takes --arg u32:VALUE; given a f32 value"),
+    ([np.zeros(4, np.uint8), ("u32", 4), np.zeros(64, np.uint32), np.zeros(1, np.uint32),
+      ("local", 0)],
+     'args[4]: ("local", BYTES) takes 1 to 65536 bytes'),
+])
+def test_launch_arguments_are_checked_against_the_metadata(args, message):
+    with pytest.raises(gpumemsim.Error) as raised:
+        gpumemsim.run(str(APPS / "histogram_local.o"), "histogram_local_bins", 1, 64, args)
+    assert message in str(raised.value)
