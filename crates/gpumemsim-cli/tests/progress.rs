@@ -68,3 +68,23 @@ fn piped_output_draws_no_bar() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.is_empty(), "{err:?}");
 }
+
+#[test]
+fn a_grid_that_runs_again_together_says_why_on_the_bar() {
+    // The histogram's workgroups all add to the same global bins: run apart, they touch the
+    // same bytes, so the grid runs again with every workgroup together.
+    let args = format!(
+        "run {}/../../examples/apps/build/histogram256.o --kernel histogram256_block --grid 6 \
+         --block 128 --arg buf:u8[3000]=rand:7 --arg i32:3000 --arg buf:u32[256]=zeros",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let Some(screen) = on_terminal("a_grid_that_runs_again_together_says_why", &args) else {
+        return;
+    };
+    assert!(
+        screen.contains(
+            "(running again with every workgroup together: workgroups 0 and 1 touch the same global memory)"
+        ),
+        "{screen:?}"
+    );
+}
