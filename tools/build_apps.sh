@@ -19,7 +19,11 @@ set -eu
 D="${ROCM_DEVICE_LIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}"
 W64="gemm_tiled histogram_local reduce_two_pass bitonic_sort_local"
 HSACO="histogram256 scan_blocked"
-cd "$(dirname "$0")/../examples/apps"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# Debug info names sources relative to the repository root (./examples/apps/NAME.cl), not
+# this machine's checkout, so reports find the source text from a clone's root.
+MAP="-fdebug-prefix-map=$ROOT=."
+cd "$ROOT/examples/apps"
 mkdir -p build
 
 COMMON="ockl ocml oclc_isa_version_1036 oclc_abi_version_500"
@@ -44,7 +48,7 @@ contains() {
 
 for src in *.cl; do
     base="${src%.cl}"
-    cl="-x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O2 -g"
+    cl="-x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O2 -g $MAP"
     clang-19 $cl -c "$src" -o "build/$base.o" $(libs opencl 32)
     if contains "$W64" "$base"; then
         clang-19 $cl -mwavefrontsize64 -c "$src" -o "build/$base.w64.o" $(libs opencl 64)
@@ -53,7 +57,7 @@ done
 
 for src in *.hip; do
     base="${src%.hip}"
-    hip="-x hip --cuda-device-only --offload-arch=gfx1100 -nogpulib -O2 -g"
+    hip="-x hip --cuda-device-only --offload-arch=gfx1100 -nogpulib -O2 -g $MAP"
     clang-19 $hip -c "$src" -o "build/$base.o" $(libs hip 32)
     if contains "$HSACO" "$base"; then
         clang-19 $hip --no-gpu-bundle-output -c "$src" -o "build/$base.hsaco" $(libs hip 32)
@@ -66,8 +70,8 @@ done
 # same bundle built for gfx1030 only (no gfx1100 entry).
 cd ../../crates/gpumemsim-cli/tests/front_door
 cl="-x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O2"
-clang-19 $cl -g -c block_sum.cl -o block_sum.o $(libs opencl 32)
+clang-19 $cl -g $MAP -c block_sum.cl -o block_sum.o $(libs opencl 32)
 clang-19 $cl -c block_sum.cl -o block_sum.unlinked.o
 hip="-x hip --cuda-device-only -nogpulib -O2"
-clang-19 $hip --offload-arch=gfx1100 -g -c reverse_block.hip -o reverse_block.o $(libs hip 32)
+clang-19 $hip --offload-arch=gfx1100 -g $MAP -c reverse_block.hip -o reverse_block.o $(libs hip 32)
 clang-19 $hip --offload-arch=gfx1030 -c reverse_block.hip -o reverse_block.gfx1030.o $(libs hip 32)

@@ -137,6 +137,11 @@ impl<'a> Elf<'a> {
         out
     }
 
+    /// The inline chains of the code in each `(start, len)` range (see [`super::dwarf`]).
+    pub fn source_maps(&self, ranges: &[(u64, u64)]) -> Vec<super::dwarf::SourceMap> {
+        super::dwarf::source_maps(&self.file, ranges)
+    }
+
     /// The descriptions of every note of owner `AMDGPU` and type `kind`, in file order.
     pub fn amdgpu_notes(&self, kind: u32) -> Result<Vec<&'a [u8]>, LoadError> {
         let e = LittleEndian;

@@ -16,11 +16,13 @@
 //! file agree on).
 
 mod bundle;
+mod dwarf;
 mod elf;
 mod metadata;
 pub mod source;
 
 pub use bundle::{entries as bundle_entries, BundleEntry};
+pub use dwarf::{SourceFrame, SourceLocation, SourceMap};
 pub use elf::{Elf, LoadError, Symbol, NT_AMDGPU_METADATA};
 pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
@@ -285,6 +287,9 @@ pub struct Kernel {
     /// Functions its code calls that the object does not define (a device-library call that
     /// was not linked), by symbol name.
     pub undefined: Vec<String>,
+    /// The inline chain (innermost frame first) of each instruction, by byte offset in
+    /// `code`, from the object's DWARF; empty without `-g`.
+    pub source: SourceMap,
 }
 
 impl Kernel {
@@ -292,6 +297,22 @@ impl Kernel {
     /// (`histogram256_block` for `_Z18histogram256_blockPhPji`), else the symbol name.
     pub fn display_name(&self) -> String {
         demangle_base(&self.name).unwrap_or_else(|| self.name.clone())
+    }
+
+    /// The inline chain of the instruction at byte `offset`, innermost frame first.
+    pub fn frames_at(&self, offset: u32) -> Option<&[SourceFrame]> {
+        let i = self.source.binary_search_by_key(&offset, |e| e.0).ok()?;
+        Some(&self.source[i].1)
+    }
+
+    /// The source line an instruction is attributed to: the outermost frame of its inline
+    /// chain that has a location — the line of the kernel's own code that the instruction
+    /// (or the inlined call it belongs to) comes from.
+    pub fn source_at(&self, offset: u32) -> Option<&SourceLocation> {
+        self.frames_at(offset)?
+            .iter()
+            .rev()
+            .find_map(|f| f.location.as_ref())
     }
 
     /// Whether `name` names this kernel: its symbol name, its demangled signature or its
@@ -353,6 +374,7 @@ impl CodeObject {
             None => Metadata::default(),
         };
         let mut kernels = Vec::new();
+        let mut ranges = Vec::new();
         for kd in elf.symbols.iter().filter(|s| s.name.ends_with(".kd")) {
             let name = kd.name.trim_end_matches(".kd").to_string();
             let bytes: &[u8; 64] = elf
@@ -374,13 +396,18 @@ impl CodeObject {
                 .iter()
                 .find(|m| m.symbol == kd.name || m.name == name)
                 .cloned();
+            ranges.push((func.value, func.size));
             kernels.push(Kernel {
+                source: SourceMap::new(),
                 undefined: elf.undefined_references(func),
                 name,
                 descriptor: KernelDescriptor::decode(bytes),
                 code,
                 metadata: meta,
             });
+        }
+        for (k, map) in kernels.iter_mut().zip(elf.source_maps(&ranges)) {
+            k.source = map;
         }
         Ok(CodeObject {
             kernels,

@@ -1,0 +1,73 @@
+//! Source lines from DWARF against llvm-addr2line-19: every instruction of every kernel of
+//! the committed `-g` objects has the inline chain (function, file, line, column per frame,
+//! innermost first) that llvm-addr2line-19 -f -i -C gives for its address
+//! (tests/golden/source_lines.txt, written by tools/gen_line_goldens.py).
+
+use std::collections::HashMap;
+
+use gpumemsim::loader::{CodeObject, SourceFrame};
+
+fn chain(frames: Option<&[SourceFrame]>) -> String {
+    let Some(frames) = frames else {
+        return "@:0:0".into();
+    };
+    frames
+        .iter()
+        .map(|f| {
+            let (file, line, col) = f
+                .location
+                .as_ref()
+                .map_or(("", 0, 0), |l| (l.file.as_str(), l.line, l.column));
+            format!(
+                "{}@{file}:{line}:{col}",
+                f.function.as_deref().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" <- ")
+}
+
+#[test]
+fn every_instruction_has_llvm_addr2lines_inline_chain() {
+    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
+    let golden = std::fs::read_to_string(format!(
+        "{}/tests/golden/source_lines.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the golden file");
+    let mut objects: HashMap<&str, CodeObject> = HashMap::new();
+    let (mut checked, mut wrong) = (0, Vec::new());
+    for line in golden.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [path, symbol, offset, want] = f[..] else {
+            panic!("bad golden line: {line}");
+        };
+        let obj = objects.entry(path).or_insert_with(|| {
+            let bytes = std::fs::read(format!("{root}/{path}")).expect("a committed object");
+            CodeObject::parse(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
+        });
+        let Some(k) = obj.kernels.iter().find(|k| k.name == symbol) else {
+            // llvm-objdump also lists non-kernel symbols; every kernel must be found.
+            assert!(
+                !symbol.starts_with("_Z") || want == "@:0:0",
+                "{path}: no kernel {symbol}"
+            );
+            continue;
+        };
+        let offset = u32::from_str_radix(offset.trim_start_matches("0x"), 16).expect("offset");
+        let got = chain(k.frames_at(offset));
+        checked += 1;
+        if got != want {
+            wrong.push(format!(
+                "{path} {symbol} {offset:#x}:\n  want {want}\n  got  {got}"
+            ));
+        }
+    }
+    assert!(checked > 3000, "{checked} instructions checked");
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} differ; first:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(8)].join("\n")
+    );
+}
