@@ -277,13 +277,15 @@ pub fn run_kernel(
     let arg_values = args_json(kernel, &kernel_args, &done, args.out_dir.as_deref())?;
     let error = run.result.as_ref().err().map(|e| format!("{file}: {e}"));
     let name = kernel.display_name();
+    let sources = gpumemsim::report::kernel_sources(kernel, lines);
     if args.json {
         let mut obj = json!({
             "kernel": name,
             "symbol": kernel.name,
             "args": arg_values,
-            "events": crate::run_cmd::events_json(dev),
-            "instructions": crate::run_cmd::instructions_json(lines, dev),
+            "events": crate::run_cmd::events_json(lines, dev, &sources),
+            "instructions": crate::run_cmd::instructions_json(lines, dev, &sources),
+            "lines": crate::run_cmd::lines_json(lines, dev, &sources),
             "cycles": dev.cycles(),
             "totals": crate::run_cmd::totals_json(dev),
             "timing": crate::run_cmd::timing_json(&config),
@@ -299,9 +301,19 @@ pub fn run_kernel(
         }
         outln!("{obj}");
     } else {
-        let mut s = crate::run_cmd::summary(lines, dev, &serde_json::Map::new());
+        let view = crate::run_text::TextView {
+            title: format!("kernel `{name}`"),
+            program: lines,
+            sources: &sources,
+            base: kernel.address,
+            device: dev,
+            top: args.top,
+            by: args.by,
+        };
+        let mut s = crate::run_text::render(&view, &serde_json::Map::new());
+        let _ = writeln!(s, "\nargs:");
         for (i, a) in arg_values.iter().enumerate() {
-            let _ = writeln!(s, "\narg {i}: {a}");
+            let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
         }
         out!("{s}");
     }
@@ -318,6 +330,26 @@ pub fn run_kernel(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One argument of the text report: `` `out` buffer i32 at 0x100000000: 4 values ... ``.
+fn arg_text(a: &Value, full: bool) -> String {
+    let name = a["name"]
+        .as_str()
+        .map_or(String::new(), |n| format!("`{n}` "));
+    match a["kind"].as_str() {
+        Some("buffer") => format!(
+            "{name}buffer {} at {:#x}: {}",
+            a["type"].as_str().unwrap_or(""),
+            a["address"].as_u64().unwrap_or(0),
+            crate::run_text::summarise(a["values"].as_array().map_or(&[], Vec::as_slice), full)
+        ),
+        Some("local") => format!(
+            "{name}local memory: {} bytes at LDS offset {}",
+            a["size"], a["offset"]
+        ),
+        _ => format!("{name}{} {}", a["type"].as_str().unwrap_or(""), a["value"]),
+    }
 }
 
 /// `--json`'s `"args"`: one entry per kernel argument, in order (a value's type and value, a

@@ -29,6 +29,7 @@ mod isa_cmds;
 mod kernel_cmd;
 mod progress;
 mod run_cmd;
+mod run_text;
 
 /// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).
 #[derive(Parser)]

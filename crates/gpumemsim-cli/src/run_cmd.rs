@@ -1,6 +1,5 @@
 //! `gpumemsim run PROG.s`: run an assembly program on one workgroup.
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -104,6 +103,15 @@ pub struct RunArgs {
     /// Print one JSON object instead of a readable summary.
     #[arg(long)]
     pub json: bool,
+    /// The text report's instruction table: the N hottest instructions (0: all).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub top: usize,
+    /// What the text report's first table groups by.
+    #[arg(long, value_enum, default_value_t = crate::run_text::By::Line)]
+    pub by: crate::run_text::By,
+    /// Print every value of each buffer argument (the text report summarises them).
+    #[arg(long)]
+    pub full: bool,
     /// Stop a wave that has executed this many instructions without ending (the limit is per
     /// wave: a runaway wave is stopped and named).
     #[arg(long, default_value_t = 10_000_000)]
@@ -375,22 +383,47 @@ fn unreachable_target(what: &str) -> Result<Value, String> {
     Err(format!("--dump {what}: not something to dump"))
 }
 
-/// The run's events, for `--json`.
-pub(crate) fn events_json(wg: &Device) -> Value {
+/// The run's events, for `--json`: each with its instruction's address and source line where
+/// known.
+pub(crate) fn events_json(
+    program: &[AsmLine],
+    wg: &Device,
+    sources: &[Option<gpumemsim::report::InstSource>],
+) -> Value {
     wg.events
         .iter()
-        .map(|e| json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message}))
+        .map(|e| {
+            let mut r = json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message});
+            if let Some(l) = program.get(e.pc) {
+                r["address"] = json!(l.address);
+            }
+            if let Some(Some(src)) = sources.get(e.pc) {
+                r["source"] = location_json(&src.location);
+            }
+            r
+        })
         .collect()
 }
 
-pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
+/// A source location as JSON.
+fn location_json(l: &gpumemsim::loader::SourceLocation) -> Value {
+    json!({"file": l.file, "line": l.line, "column": l.column})
+}
+
+/// The per-instruction records of `--json`: statistics, and the source line and inline chain
+/// (innermost frame first) where the program has them.
+pub(crate) fn instructions_json(
+    program: &[AsmLine],
+    wg: &Device,
+    sources: &[Option<gpumemsim::report::InstSource>],
+) -> Value {
     Value::Array(
         program
             .iter()
             .zip(&wg.stats)
             .enumerate()
             .map(|(pc, (l, s))| {
-                json!({
+                let mut r = json!({
                     "pc": pc,
                     "address": l.address,
                     "line": l.line,
@@ -402,10 +435,50 @@ pub(crate) fn instructions_json(program: &[AsmLine], wg: &Device) -> Value {
                     "latency_cycles": s.latency_cycles,
                     "cache_hits": s.cache_hits,
                     "cache_misses": s.cache_misses,
-                })
+                });
+                if let Some(Some(src)) = sources.get(pc) {
+                    r["source"] = location_json(&src.location);
+                    if !src.chain.is_empty() {
+                        r["inlined"] = src
+                            .chain
+                            .iter()
+                            .map(|f| {
+                                json!({
+                                    "function": f.function,
+                                    "source": f.location.as_ref().map(location_json),
+                                })
+                            })
+                            .collect();
+                    }
+                }
+                r
             })
             .collect(),
     )
+}
+
+/// `--json`'s `"lines"`: one record per source line, hottest first.
+pub(crate) fn lines_json(
+    program: &[AsmLine],
+    wg: &Device,
+    sources: &[Option<gpumemsim::report::InstSource>],
+) -> Value {
+    let mut texts = gpumemsim::report::SourceTexts::new();
+    gpumemsim::report::by_line(sources, &wg.stats)
+        .iter()
+        .map(|r| {
+            json!({
+                "file": r.file,
+                "line": r.line,
+                "text": texts.line(&r.file, r.line),
+                "cycles": r.stats.cycles,
+                "conflict_cycles": r.stats.conflict_cycles,
+                "stall_cycles": r.stats.stall_cycles,
+                "executions": r.stats.executions,
+                "instructions": r.instructions.iter().map(|&pc| program[pc].address).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
 
 /// `gpumemsim run`.
@@ -583,14 +656,16 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     for d in &args.dumps {
         dumps.insert(d.clone(), dump_value(d, &wg)?);
     }
-    let events = events_json(&wg);
+    let sources = gpumemsim::report::assembly_sources(&name, &prog.lines);
+    let events = events_json(&prog.lines, &wg, &sources);
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
     let kc = wg.kcache_stats();
     if args.json {
         let mut obj = json!({
             "dump": Value::Object(dumps),
             "events": events,
-            "instructions": instructions_json(&prog.lines, &wg),
+            "instructions": instructions_json(&prog.lines, &wg, &sources),
+            "lines": lines_json(&prog.lines, &wg, &sources),
             "cycles": wg.cycles(),
             "totals": totals_json(&wg),
             "timing": timing_json(&cfg),
@@ -609,7 +684,16 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         outln!("{obj}");
     } else {
-        out!("{}", summary(&prog.lines, &wg, &dumps));
+        let view = crate::run_text::TextView {
+            title: name.clone(),
+            program: &prog.lines,
+            sources: &sources,
+            base: 0,
+            device: &wg,
+            top: args.top,
+            by: args.by,
+        };
+        out!("{}", crate::run_text::render(&view, &dumps));
     }
     if let Some(path) = &args.html {
         let source = crate::html_out::RunSource {
@@ -628,7 +712,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
 
 /// `errors: 2 out_of_bounds, 1 memviol (see the events below)`, or `None` when the run met no
 /// error-class event.
-fn error_counts(wg: &Device) -> Option<String> {
+pub(crate) fn error_counts(wg: &Device) -> Option<String> {
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for e in wg.events.iter().filter(|e| e.is_error()) {
         match counts.iter_mut().find(|(k, _)| *k == e.kind) {
@@ -644,93 +728,4 @@ fn error_counts(wg: &Device) -> Option<String> {
         "errors: {} (see the events below)",
         list.join(", ")
     ))
-}
-
-pub(crate) fn summary(program: &[AsmLine], wg: &Device, dumps: &Map<String, Value>) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{} wave(s) of {} lanes, {} instructions executed, {} cycles",
-        wg.waves.len(),
-        wg.waves.first().map_or(32, |w| w.size),
-        wg.steps,
-        wg.cycles()
-    );
-    if let Some(line) = error_counts(wg) {
-        let _ = writeln!(s, "{line}");
-    }
-    let _ = writeln!(
-        s,
-        "\n  pc  line  execs  cycles  conflict  stall  instruction"
-    );
-    for (pc, (l, st)) in program.iter().zip(&wg.stats).enumerate() {
-        let _ = writeln!(
-            s,
-            "{pc:>4} {:>5} {:>6} {:>7} {:>9} {:>6}  {}",
-            l.line,
-            st.executions,
-            st.cycles,
-            st.conflict_cycles,
-            st.stall_cycles,
-            l.text()
-        );
-    }
-    let t = wg.totals();
-    let _ = writeln!(
-        s,
-        "total {:>12} {:>7} {:>9} {:>6}",
-        t.executions, t.cycles, t.conflict_cycles, t.stall_cycles
-    );
-    let kc = wg.kcache_stats();
-    if kc.hits + kc.misses + kc.invalidations > 0 {
-        let _ = writeln!(
-            s,
-            "\nscalar cache: {} hits, {} misses, {} invalidations",
-            kc.hits, kc.misses, kc.invalidations
-        );
-    }
-    if !wg.events.is_empty() {
-        let _ = writeln!(s, "\nevents:");
-        for e in &wg.events {
-            let _ = writeln!(
-                s,
-                "  [{}] wave {} pc {}: {}",
-                e.kind, e.wave, e.pc, e.message
-            );
-        }
-    }
-    for (what, v) in dumps {
-        let _ = writeln!(s, "\n{what}:");
-        match v {
-            Value::Array(items) if ["lds:", "gds:", "mem:"].iter().any(|p| what.starts_with(p)) => {
-                for (i, chunk) in items.chunks(8).enumerate() {
-                    let words: Vec<String> = chunk
-                        .iter()
-                        .map(|x| format!("{:08x}", x.as_u64().unwrap_or(0)))
-                        .collect();
-                    let _ = writeln!(s, "  +{:#06x}: {}", i * 32, words.join(" "));
-                }
-            }
-            Value::Array(waves) => {
-                for (w, x) in waves.iter().enumerate() {
-                    match x {
-                        Value::Array(lanes) => {
-                            let vals: Vec<String> = lanes
-                                .iter()
-                                .map(|v| v.as_u64().unwrap_or(0).to_string())
-                                .collect();
-                            let _ = writeln!(s, "  wave {w}: [{}]", vals.join(", "));
-                        }
-                        other => {
-                            let _ = writeln!(s, "  wave {w}: {:#x}", other.as_u64().unwrap_or(0));
-                        }
-                    }
-                }
-            }
-            other => {
-                let _ = writeln!(s, "  {other}");
-            }
-        }
-    }
-    s
 }

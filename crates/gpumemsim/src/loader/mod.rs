@@ -282,6 +282,9 @@ pub struct Kernel {
     pub descriptor: KernelDescriptor,
     /// Its machine code.
     pub code: Vec<u8>,
+    /// The address of its code as `llvm-objdump-19 -d` prints it (its symbol's value: an
+    /// offset in `.text` in a relocatable object, an address in a linked one).
+    pub address: u64,
     /// Its entry of the code object's metadata note, when the object has one.
     pub metadata: Option<KernelMetadata>,
     /// Functions its code calls that the object does not define (a device-library call that
@@ -306,13 +309,14 @@ impl Kernel {
     }
 
     /// The source line an instruction is attributed to: the outermost frame of its inline
-    /// chain that has a location — the line of the kernel's own code that the instruction
-    /// (or the inlined call it belongs to) comes from.
+    /// chain that has a line — the line of the kernel's own code that the instruction (or the
+    /// inlined call it belongs to) comes from. `None` for code on DWARF's line 0 (code the
+    /// compiler made, attributed to no line).
     pub fn source_at(&self, offset: u32) -> Option<&SourceLocation> {
         self.frames_at(offset)?
             .iter()
             .rev()
-            .find_map(|f| f.location.as_ref())
+            .find_map(|f| f.location.as_ref().filter(|l| l.line > 0))
     }
 
     /// Whether `name` names this kernel: its symbol name, its demangled signature or its
@@ -398,6 +402,7 @@ impl CodeObject {
                 .cloned();
             ranges.push((func.value, func.size));
             kernels.push(Kernel {
+                address: func.value,
                 source: SourceMap::new(),
                 undefined: elf.undefined_references(func),
                 name,

@@ -23,10 +23,14 @@ mod banks;
 mod heatmap;
 mod html;
 mod run;
+mod source;
 mod svg;
 
 pub use banks::{BanksReport, LayoutPanel};
 pub use heatmap::{group_label, HeatMap};
 pub use html::{banks_page, escape, run_page};
 pub use run::{percent, DsPanel, InstructionRow, RunReport, MAX_DS_PANELS};
+pub use source::{
+    assembly_sources, by_function, by_line, kernel_sources, InstSource, SourceRow, SourceTexts,
+};
 pub use svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};

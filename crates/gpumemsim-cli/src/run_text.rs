@@ -1,0 +1,287 @@
+//! The text report of `gpumemsim run`, made to read at a glance: a header that says what each
+//! total is, the error-class events counted, the source lines hottest first with their text
+//! (`--by line`, the default), the top instructions (`--top N`), the events, and the dumps.
+
+use std::fmt::Write as _;
+
+use clap::ValueEnum;
+use gpumemsim::exec::Device;
+use gpumemsim::isa::asm::AsmLine;
+use gpumemsim::report::{by_function, by_line, InstSource, SourceRow, SourceTexts};
+use serde_json::{Map, Value};
+
+/// `--by`: what the first table groups by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    /// Source lines (the instruction table follows).
+    Line,
+    /// Instructions only.
+    Instruction,
+    /// The innermost function of each instruction's inline chain.
+    Function,
+}
+
+/// What the text report shows.
+pub struct TextView<'a> {
+    /// The first line's subject: `kernel `k`` or the program's file.
+    pub title: String,
+    /// The program.
+    pub program: &'a [AsmLine],
+    /// Each instruction's source, if known.
+    pub sources: &'a [Option<InstSource>],
+    /// The address `pc` is printed relative to (a kernel's symbol value; 0 for assembly).
+    pub base: u64,
+    /// The device after the run.
+    pub device: &'a Device,
+    /// `--top` (0: all).
+    pub top: usize,
+    /// `--by`.
+    pub by: By,
+}
+
+/// The whole text report.
+pub fn render(v: &TextView, dumps: &Map<String, Value>) -> String {
+    let mut s = header(v);
+    match v.by {
+        By::Line => {
+            let rows = by_line(v.sources, &v.device.stats);
+            if !rows.is_empty() {
+                source_table(&mut s, "Source lines", &rows, true);
+            }
+        }
+        By::Function => {
+            let rows = by_function(v.sources, &v.device.stats);
+            source_table(&mut s, "Functions", &rows, false);
+        }
+        By::Instruction => {}
+    }
+    instruction_table(&mut s, v);
+    events(&mut s, v);
+    dump_lines(&mut s, dumps);
+    s
+}
+
+/// The header: what ran, the errors (the second line, so nobody misses them), then each total
+/// with what it means.
+fn header(v: &TextView) -> String {
+    let d = v.device;
+    let t = d.totals();
+    let groups = d.lds.len().max(1);
+    let lanes = d.waves.first().map_or(32, |w| w.size);
+    let mut s = format!(
+        "{}: {} wave(s) of {lanes} lanes in {groups} workgroup(s), {} wave-instructions executed\n",
+        v.title,
+        d.waves.len(),
+        d.steps
+    );
+    if let Some(line) = crate::run_cmd::error_counts(d) {
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(
+        s,
+        "  kernel time  {:>9} cycles  the clock of the last wave to end (waves run side by side)",
+        d.cycles()
+    );
+    let _ = writeln!(
+        s,
+        "  issue        {:>9} cycles  summed over every wave's instructions; {} of them lost to LDS bank conflicts",
+        t.cycles, t.conflict_cycles
+    );
+    let _ = writeln!(
+        s,
+        "  stalls       {:>9} cycles  summed over waves: waits for memory, barriers, a busy LDS",
+        t.stall_cycles
+    );
+    s
+}
+
+/// `file:line` shortened to the file's name.
+fn short_place(file: &str, line: u32) -> String {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    format!("{name}:{line}")
+}
+
+fn source_table(s: &mut String, what: &str, rows: &[SourceRow], with_text: bool) {
+    let _ = writeln!(
+        s,
+        "\n{what}, hottest first (cycles summed over waves; conflict% = issue cycles lost to bank conflicts)"
+    );
+    let _ = writeln!(
+        s,
+        "   cycles  conflict    stall  conflict%  insts    execs  {}",
+        if with_text { "line" } else { "function" }
+    );
+    let mut texts = SourceTexts::new();
+    for r in rows {
+        let place = match &r.function {
+            Some(f) => f.clone(),
+            None => {
+                let text = if with_text {
+                    texts.line(&r.file, r.line).unwrap_or("").to_string()
+                } else {
+                    String::new()
+                };
+                format!("{:<22} {text}", short_place(&r.file, r.line))
+            }
+        };
+        let _ = writeln!(
+            s,
+            "{:>9} {:>9} {:>8} {:>9.1}% {:>6} {:>8}  {}",
+            r.stats.cycles,
+            r.stats.conflict_cycles,
+            r.stats.stall_cycles,
+            r.conflict_rate(),
+            r.instructions.len(),
+            r.stats.executions,
+            place.trim_end()
+        );
+    }
+}
+
+/// The instructions, hottest first, `--top` of them.
+fn instruction_table(s: &mut String, v: &TextView) {
+    let stats = &v.device.stats;
+    let mut order: Vec<usize> = (0..v.program.len()).collect();
+    order.sort_by_key(|&pc| {
+        let st = &stats[pc];
+        (
+            std::cmp::Reverse(st.cycles),
+            std::cmp::Reverse(st.conflict_cycles),
+            std::cmp::Reverse(st.stall_cycles),
+            pc,
+        )
+    });
+    let shown = if v.top == 0 {
+        order.len()
+    } else {
+        v.top.min(order.len())
+    };
+    let _ = writeln!(
+        s,
+        "\nTop {shown} of {} instructions, hottest first (--top N; --top 0 for all)",
+        v.program.len()
+    );
+    let _ = writeln!(
+        s,
+        "{:>10}    execs   cycles  conflict    stall  {:<22} instruction",
+        "pc", "line"
+    );
+    for &pc in &order[..shown] {
+        let (l, st) = (&v.program[pc], &stats[pc]);
+        let place = v.sources[pc].as_ref().map_or(String::new(), |src| {
+            short_place(&src.location.file, src.location.line)
+        });
+        let _ = writeln!(
+            s,
+            "{:>10} {:>8} {:>8} {:>9} {:>8}  {place:<22} {}",
+            format!("{:#x}", v.base + u64::from(l.address)),
+            st.executions,
+            st.cycles,
+            st.conflict_cycles,
+            st.stall_cycles,
+            l.text()
+        );
+    }
+    let kc = v.device.kcache_stats();
+    if kc.hits + kc.misses + kc.invalidations > 0 {
+        let _ = writeln!(
+            s,
+            "\nscalar cache: {} hits, {} misses, {} invalidations",
+            kc.hits, kc.misses, kc.invalidations
+        );
+    }
+}
+
+fn events(s: &mut String, v: &TextView) {
+    if v.device.events.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\nevents:");
+    for e in &v.device.events {
+        let at = v.program.get(e.pc).map_or(String::new(), |l| {
+            let place = v.sources[e.pc].as_ref().map_or(String::new(), |src| {
+                format!(
+                    " ({}:{})",
+                    short_place(&src.location.file, src.location.line),
+                    src.location.column
+                )
+            });
+            format!("{:#x}{place}", v.base + u64::from(l.address))
+        });
+        let _ = writeln!(s, "  [{}] wave {} pc {at}: {}", e.kind, e.wave, e.message);
+    }
+}
+
+fn dump_lines(s: &mut String, dumps: &Map<String, Value>) {
+    for (what, v) in dumps {
+        let _ = writeln!(s, "\n{what}:");
+        match v {
+            Value::Array(items) if ["lds:", "gds:", "mem:"].iter().any(|p| what.starts_with(p)) => {
+                for (i, chunk) in items.chunks(8).enumerate() {
+                    let words: Vec<String> = chunk
+                        .iter()
+                        .map(|x| format!("{:08x}", x.as_u64().unwrap_or(0)))
+                        .collect();
+                    let _ = writeln!(s, "  +{:#06x}: {}", i * 32, words.join(" "));
+                }
+            }
+            Value::Array(waves) => {
+                for (w, x) in waves.iter().enumerate() {
+                    match x {
+                        Value::Array(lanes) => {
+                            let vals: Vec<String> = lanes
+                                .iter()
+                                .map(|v| v.as_u64().unwrap_or(0).to_string())
+                                .collect();
+                            let _ = writeln!(s, "  wave {w}: [{}]", vals.join(", "));
+                        }
+                        other => {
+                            let _ = writeln!(s, "  wave {w}: {:#x}", other.as_u64().unwrap_or(0));
+                        }
+                    }
+                }
+            }
+            other => {
+                let _ = writeln!(s, "  {other}");
+            }
+        }
+    }
+}
+
+/// A buffer's values in one line: how many, the least and greatest, the first and last few
+/// (all of them with `--full`).
+pub fn summarise(values: &[Value], full: bool) -> String {
+    let show = |v: &[Value]| {
+        v.iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if full || values.len() <= 8 {
+        return format!("[{}]", show(values));
+    }
+    let nums: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
+    let range = if nums.len() == values.len() {
+        let min = values
+            .iter()
+            .zip(&nums)
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .map(|p| p.0.to_string())
+            .unwrap_or_default();
+        let max = values
+            .iter()
+            .zip(&nums)
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|p| p.0.to_string())
+            .unwrap_or_default();
+        format!(", min {min}, max {max}")
+    } else {
+        String::new()
+    };
+    format!(
+        "{} values{range}: [{}, …, {}] (--full for all)",
+        values.len(),
+        show(&values[..4]),
+        show(&values[values.len() - 2..])
+    )
+}
