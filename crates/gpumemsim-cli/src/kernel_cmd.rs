@@ -150,6 +150,11 @@ fn parse_dims(opt: &str, text: &str) -> Result<[u32; 3], String> {
 /// The clang-19 build (wave32, -O2) of examples/kernels/transpose.cl that `gpumemsim run`
 /// runs when it is given no program.
 const BUNDLED: &[u8] = include_bytes!("../../../examples/kernels/transpose.w32.o");
+/// Its source, as its line table names it, for the report's source lines.
+const BUNDLED_SOURCE: (&str, &str) = (
+    "./examples/kernels/transpose.cl",
+    include_str!("../../../examples/kernels/transpose.cl"),
+);
 
 /// `gpumemsim run` without a program: the bundled transpose on one 32×32 float tile (its
 /// arguments unless --arg gives others), `transpose_naive` unless --kernel names another.
@@ -278,6 +283,10 @@ pub fn run_kernel(
     let error = run.result.as_ref().err().map(|e| format!("{file}: {e}"));
     let name = kernel.display_name();
     let sources = gpumemsim::report::kernel_sources(kernel, lines);
+    let mut texts = gpumemsim::report::SourceTexts::near(std::path::Path::new(file));
+    if defaults.is_some() {
+        texts.insert(BUNDLED_SOURCE.0, BUNDLED_SOURCE.1);
+    }
     if args.json {
         let mut obj = json!({
             "kernel": name,
@@ -285,7 +294,7 @@ pub fn run_kernel(
             "args": arg_values,
             "events": crate::run_cmd::events_json(lines, dev, &sources),
             "instructions": crate::run_cmd::instructions_json(lines, dev, &sources),
-            "lines": crate::run_cmd::lines_json(lines, dev, &sources),
+            "lines": crate::run_cmd::lines_json(lines, dev, &sources, &mut texts),
             "cycles": dev.cycles(),
             "totals": crate::run_cmd::totals_json(dev),
             "timing": crate::run_cmd::timing_json(&config),
@@ -310,7 +319,7 @@ pub fn run_kernel(
             top: args.top,
             by: args.by,
         };
-        let mut s = crate::run_text::render(&view, &serde_json::Map::new());
+        let mut s = crate::run_text::render(&view, &mut texts, &serde_json::Map::new());
         let _ = writeln!(s, "\nargs:");
         for (i, a) in arg_values.iter().enumerate() {
             let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));

@@ -462,8 +462,8 @@ pub(crate) fn lines_json(
     program: &[AsmLine],
     wg: &Device,
     sources: &[Option<gpumemsim::report::InstSource>],
+    texts: &mut gpumemsim::report::SourceTexts,
 ) -> Value {
-    let mut texts = gpumemsim::report::SourceTexts::new();
     gpumemsim::report::by_line(sources, &wg.stats)
         .iter()
         .map(|r| {
@@ -657,6 +657,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         dumps.insert(d.clone(), dump_value(d, &wg)?);
     }
     let sources = gpumemsim::report::assembly_sources(&name, &prog.lines);
+    let mut texts = gpumemsim::report::SourceTexts::new();
+    if name == "<stdin>" {
+        texts.insert(&name, &text);
+    }
     let events = events_json(&prog.lines, &wg, &sources);
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
     let kc = wg.kcache_stats();
@@ -665,7 +669,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             "dump": Value::Object(dumps),
             "events": events,
             "instructions": instructions_json(&prog.lines, &wg, &sources),
-            "lines": lines_json(&prog.lines, &wg, &sources),
+            "lines": lines_json(&prog.lines, &wg, &sources, &mut texts),
             "cycles": wg.cycles(),
             "totals": totals_json(&wg),
             "timing": timing_json(&cfg),
@@ -693,7 +697,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             top: args.top,
             by: args.by,
         };
-        out!("{}", crate::run_text::render(&view, &dumps));
+        out!("{}", crate::run_text::render(&view, &mut texts, &dumps));
     }
     if let Some(path) = &args.html {
         let source = crate::html_out::RunSource {

@@ -39,19 +39,19 @@ pub struct TextView<'a> {
     pub by: By,
 }
 
-/// The whole text report.
-pub fn render(v: &TextView, dumps: &Map<String, Value>) -> String {
+/// The whole text report; `texts` gives the source lines' text.
+pub fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>) -> String {
     let mut s = header(v);
     match v.by {
         By::Line => {
             let rows = by_line(v.sources, &v.device.stats);
             if !rows.is_empty() {
-                source_table(&mut s, "Source lines", &rows, true);
+                source_table(&mut s, "Source lines", &rows, Some(texts));
             }
         }
         By::Function => {
             let rows = by_function(v.sources, &v.device.stats);
-            source_table(&mut s, "Functions", &rows, false);
+            source_table(&mut s, "Functions", &rows, None);
         }
         By::Instruction => {}
     }
@@ -101,7 +101,12 @@ fn short_place(file: &str, line: u32) -> String {
     format!("{name}:{line}")
 }
 
-fn source_table(s: &mut String, what: &str, rows: &[SourceRow], with_text: bool) {
+fn source_table(
+    s: &mut String,
+    what: &str,
+    rows: &[SourceRow],
+    mut texts: Option<&mut SourceTexts>,
+) {
     let _ = writeln!(
         s,
         "\n{what}, hottest first (cycles summed over waves; conflict% = issue cycles lost to bank conflicts)"
@@ -109,18 +114,17 @@ fn source_table(s: &mut String, what: &str, rows: &[SourceRow], with_text: bool)
     let _ = writeln!(
         s,
         "   cycles  conflict    stall  conflict%  insts    execs  {}",
-        if with_text { "line" } else { "function" }
+        if texts.is_some() { "line" } else { "function" }
     );
-    let mut texts = SourceTexts::new();
     for r in rows {
         let place = match &r.function {
             Some(f) => f.clone(),
             None => {
-                let text = if with_text {
-                    texts.line(&r.file, r.line).unwrap_or("").to_string()
-                } else {
-                    String::new()
-                };
+                let text = texts
+                    .as_deref_mut()
+                    .and_then(|t| t.line(&r.file, r.line))
+                    .unwrap_or("")
+                    .to_string();
                 format!("{:<22} {text}", short_place(&r.file, r.line))
             }
         };

@@ -137,23 +137,53 @@ pub fn by_function(sources: &[Option<InstSource>], stats: &[InstStats]) -> Vec<S
 }
 
 /// Source files read on demand, for the text of a line (a file that cannot be read has no
-/// text; a report never fails for it).
+/// text; a report never fails for it). A relative path (the corpus names its sources
+/// relative to the repository root) is looked up as given, then under each search directory.
 #[derive(Debug, Default)]
 pub struct SourceTexts {
     files: HashMap<String, Option<Vec<String>>>,
+    search: Vec<std::path::PathBuf>,
 }
 
 impl SourceTexts {
-    /// No file read yet.
+    /// No file read yet; relative paths are looked up from the working directory only.
     pub fn new() -> SourceTexts {
         SourceTexts::default()
     }
 
+    /// Looks relative paths up from the working directory, then from `object`'s directory and
+    /// each directory above it (a code object's sources are usually beside it or above it).
+    pub fn near(object: &std::path::Path) -> SourceTexts {
+        let dir = std::fs::canonicalize(object)
+            .ok()
+            .and_then(|p| p.parent().map(std::path::Path::to_path_buf));
+        SourceTexts {
+            files: HashMap::new(),
+            search: dir.map_or_else(Vec::new, |d| {
+                d.ancestors().map(std::path::Path::to_path_buf).collect()
+            }),
+        }
+    }
+
+    /// Gives `file` the text `text` (a source the program carries, such as the bundled
+    /// kernel's, or standard input).
+    pub fn insert(&mut self, file: &str, text: &str) {
+        let lines = text.lines().map(|l| l.trim().to_string()).collect();
+        self.files.insert(file.to_string(), Some(lines));
+    }
+
     /// Line `line` (1-based) of `file`, trimmed, if the file can be read.
     pub fn line(&mut self, file: &str, line: u32) -> Option<&str> {
+        let search = &self.search;
         let lines = self.files.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read_to_string(file)
-                .ok()
+            let path = std::path::Path::new(file);
+            let under = search
+                .iter()
+                .filter(|_| path.is_relative())
+                .map(|d| d.join(path));
+            std::iter::once(path.to_path_buf())
+                .chain(under)
+                .find_map(|p| std::fs::read_to_string(p).ok())
                 .map(|t| t.lines().map(|l| l.trim().to_string()).collect())
         });
         lines

@@ -1,0 +1,223 @@
+//! The report by source line: the text view (header, source lines with their text, the top
+//! instructions, buffers summarised), `--top`, `--by`, `--full`, and the JSON records that
+//! carry each instruction's and event's source line and inline chain.
+
+mod common;
+
+use common::run;
+
+fn stdout(args: &[&str]) -> String {
+    let o = run(args, "");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).expect("json")
+}
+
+fn repo(path: &str) -> String {
+    format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_default_run_fits_on_a_screen_and_names_its_totals_and_its_worst_line() {
+    let out = stdout(&["run"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() < 50, "{} lines:\n{out}", lines.len());
+    assert!(
+        lines[0].starts_with("kernel `transpose_naive`: 1 wave(s) of 32 lanes"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("kernel time") && lines[1].contains("1713 cycles"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("issue")
+            && lines[2].contains("1181 cycles")
+            && lines[2].contains("992 of them lost to LDS bank conflicts"),
+        "{out}"
+    );
+    // The hottest source line is the column read, with its 992 conflict cycles and its text.
+    let table = lines
+        .iter()
+        .position(|l| l.starts_with("Source lines"))
+        .expect("the line table");
+    let first: Vec<&str> = lines[table + 2].split_whitespace().collect();
+    assert_eq!(
+        first[..7],
+        ["1089", "992", "4", "91.1%", "81", "81", "transpose.cl:8"],
+        "{out}"
+    );
+    assert!(
+        lines[table + 2].ends_with("out[y * T + x] = tile[x * T + y];"),
+        "{out}"
+    );
+    assert!(out.contains("Top 20 of 157 instructions"), "{out}");
+    assert!(
+        out.contains("1024 values, min 0.0, max 1023.0: [0.0, 32.0, 64.0, 96.0, …, 991.0, 1023.0]"),
+        "{out}"
+    );
+}
+
+/// The rows of the instruction table.
+fn instruction_rows(out: &str) -> Vec<&str> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("Top "))
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn top_by_and_full_shape_the_text() {
+    let three = stdout(&["run", "--top", "3"]);
+    let rows = instruction_rows(&three);
+    assert_eq!(rows.len(), 3, "{three}");
+    assert!(three.contains("Top 3 of 157 instructions"));
+    // Hottest first: the column loads, 64 cycles each (62 of them conflicts), at objdump's
+    // addresses.
+    let first: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(
+        first[..6],
+        ["0x200", "1", "64", "62", "0", "transpose.cl:8"],
+        "{three}"
+    );
+    assert_eq!(instruction_rows(&stdout(&["run", "--top", "0"])).len(), 157);
+    let by_instruction = stdout(&["run", "--by", "instruction"]);
+    assert!(!by_instruction.contains("Source lines"), "{by_instruction}");
+    assert!(by_instruction.contains("Top 20 of 157"));
+    let by_function = stdout(&["run", "--by", "function"]);
+    assert!(
+        by_function.contains("\nFunctions, hottest first"),
+        "{by_function}"
+    );
+    assert!(
+        by_function
+            .lines()
+            .any(|l| l.trim_end().ends_with("transpose_naive") && l.contains(" 992 ")),
+        "{by_function}"
+    );
+    let full = stdout(&["run", "--full"]);
+    let out_values = full
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 buffer f32"))
+        .expect("arg 1");
+    assert_eq!(
+        out_values.matches(", ").count(),
+        1023,
+        "every value of the 1024"
+    );
+}
+
+#[test]
+fn json_instructions_and_events_carry_their_source_line() {
+    let j = json(&["run", "--json"]);
+    let inst = &j["instructions"][0];
+    assert_eq!(
+        inst["source"]["file"].as_str(),
+        Some("./examples/kernels/transpose.cl")
+    );
+    assert!(inst["source"]["line"].as_u64().is_some_and(|l| l > 0));
+    let lines = j["lines"].as_array().expect("lines");
+    assert_eq!(
+        (
+            lines[0]["line"].as_u64(),
+            lines[0]["conflict_cycles"].as_u64()
+        ),
+        (Some(8), Some(992))
+    );
+    assert_eq!(lines[0]["instructions"].as_array().map(Vec::len), Some(81));
+    assert!(lines[0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("tile[x * T + y]")));
+    // The line records add up to the instructions that have a line.
+    let with_line: u64 = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter(|i| i.get("source").is_some())
+        .map(|i| i["cycles"].as_u64().expect("cycles"))
+        .sum();
+    let by_line: u64 = lines
+        .iter()
+        .map(|l| l["cycles"].as_u64().expect("cycles"))
+        .sum();
+    assert_eq!(with_line, by_line);
+    // HIP: inline chains through the HIP headers, innermost first, the kernel's line last.
+    let j = json(&[
+        "run",
+        &repo("examples/apps/build/scan_blocked.o"),
+        "--kernel",
+        "scan_block_inclusive",
+        "--grid",
+        "2",
+        "--block",
+        "128",
+        "--arg",
+        "buf:i32[256]=iota",
+        "--arg",
+        "buf:i32[256]=zeros",
+        "--arg",
+        "buf:i32[2]=zeros",
+        "--arg",
+        "i32:256",
+        "--dynamic-lds",
+        "512",
+        "--json",
+    ]);
+    let chained = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .find(|i| i["inlined"].as_array().is_some_and(|c| c.len() >= 2))
+        .expect("an inlined instruction");
+    let chain = chained["inlined"].as_array().expect("chain");
+    assert!(
+        chain[0]["source"]["file"]
+            .as_str()
+            .is_some_and(|f| f.contains("hip/amd_detail/")),
+        "{chain:?}"
+    );
+    let last = chain.last().expect("outermost");
+    assert_eq!(
+        last["function"].as_str(),
+        Some("scan_block_inclusive(int const*, int*, int*, int)")
+    );
+    assert_eq!(
+        last["source"], chained["source"],
+        "attributed to the kernel's own line"
+    );
+    // Events name their instruction's address and source line.
+    let j = json(&[
+        "run",
+        &repo("crates/gpumemsim-cli/tests/front_door/block_sum.o"),
+        "--grid",
+        "3",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[100]=iota",
+        "--arg",
+        "buf:i32[12]=zeros",
+        "--arg",
+        "local:256",
+        "--arg",
+        "local:512",
+        "--arg",
+        "i32:192",
+        "--json",
+    ]);
+    let e = &j["events"][0];
+    assert_eq!(e["kind"].as_str(), Some("out_of_bounds"));
+    assert_eq!(
+        (e["source"]["file"].as_str(), e["source"]["line"].as_u64()),
+        (
+            Some("./crates/gpumemsim-cli/tests/front_door/block_sum.cl"),
+            Some(10)
+        ),
+        "`partial[l] = i < n ? in[i] : 0;`"
+    );
+    assert!(e["address"].as_u64().is_some());
+}
