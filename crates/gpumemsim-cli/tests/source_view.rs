@@ -215,7 +215,7 @@ fn json_instructions_and_events_carry_their_source_line() {
         (e["source"]["file"].as_str(), e["source"]["line"].as_u64()),
         (
             Some("./crates/gpumemsim-cli/tests/front_door/block_sum.cl"),
-            Some(10)
+            Some(9)
         ),
         "`partial[l] = i < n ? in[i] : 0;`"
     );
