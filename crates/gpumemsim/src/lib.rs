@@ -21,6 +21,7 @@ pub mod gws;
 pub mod launch;
 pub mod lds;
 pub mod loader;
+pub mod occupancy;
 pub mod report;
 pub mod smem;
 pub mod timing;
