@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes crates/gpumemsim/tests/golden/source_lines.txt: for every instruction of every kernel
-of the committed objects built with -g (examples/apps/build/, the front-door test's objects),
+"""Writes tests/golden/source_lines.txt: for every instruction of every kernel
+of the committed objects built with -g (examples/kernels/, examples/apps/build/, the
+front-door test's objects),
 the inline chain llvm-addr2line-19 gives for its address, innermost frame first.
 
 One line per instruction, tab-separated:
@@ -24,9 +25,10 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "crates/gpumemsim/tests/golden/source_lines.txt")
+OUT = os.path.join(ROOT, "tests/golden/source_lines.txt")
 OBJECTS = sorted(
-    glob.glob("examples/apps/build/*.o", root_dir=ROOT)
+    glob.glob("examples/kernels/*.o", root_dir=ROOT)
+    + glob.glob("examples/apps/build/*.o", root_dir=ROOT)
     + glob.glob("examples/apps/build/*.hsaco", root_dir=ROOT)
     + ["crates/gpumemsim-cli/tests/front_door/block_sum.o",
        "crates/gpumemsim-cli/tests/front_door/reverse_block.o"]
@@ -87,6 +89,11 @@ def frames(elf, addresses):
     chains = []
     for line in out.splitlines():
         for record in json.loads(line):
+            if not any(s["FileName"] for s in record["Symbol"]):
+                # No DWARF for it (an object built without -g): llvm-addr2line-19 names the
+                # symbol-table function, but there is no chain to compare.
+                chains.append("@:0:0")
+                continue
             chains.append(" <- ".join(
                 f"{s['FunctionName']}@{s['FileName']}:{s['Line']}:{s['Column'] if s['Line'] else 0}"
                 for s in record["Symbol"]))

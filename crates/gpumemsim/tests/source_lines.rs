@@ -1,7 +1,7 @@
 //! Source lines from DWARF against llvm-addr2line-19: every instruction of every kernel of
 //! the committed `-g` objects has the inline chain (function, file, line, column per frame,
 //! innermost first) that llvm-addr2line-19 -f -i -C gives for its address
-//! (tests/golden/source_lines.txt, written by tools/gen_line_goldens.py).
+//! (tests/golden/source_lines.txt at the repository root, written by tools/gen_line_goldens.py).
 
 use std::collections::HashMap;
 
@@ -30,11 +30,8 @@ fn chain(frames: Option<&[SourceFrame]>) -> String {
 #[test]
 fn every_instruction_has_llvm_addr2lines_inline_chain() {
     let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
-    let golden = std::fs::read_to_string(format!(
-        "{}/tests/golden/source_lines.txt",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .expect("the golden file");
+    let golden = std::fs::read_to_string(format!("{root}/tests/golden/source_lines.txt"))
+        .expect("the golden file");
     let mut objects: HashMap<&str, CodeObject> = HashMap::new();
     let (mut checked, mut wrong) = (0, Vec::new());
     for line in golden.lines() {
