@@ -47,7 +47,9 @@ fn a_terminal_shows_the_bar_and_it_clears_itself() {
     };
     assert!(screen.contains("/4 waves"), "{screen:?}");
     // The last frame is cleared before the summary is printed.
-    let summary = screen.find("kernel `transpose_naive`: 4 wave(s) of 32 lanes").expect("the summary");
+    let summary = screen
+        .find("kernel `transpose_naive`: 4 wave(s) of 32 lanes")
+        .expect("the summary");
     assert!(screen[..summary].ends_with("\r\x1b[2K"), "{screen:?}");
 }
 
