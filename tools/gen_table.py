@@ -338,9 +338,10 @@ def survey_vop3():
     the VOP3-only instructions and the VOP3 forms of VOP1/VOP2/VOPC (`_e64`), with their
     destinations (VGPR, or an SGPR for compares, `v_readlane_b32` and carry-outs), sources,
     lane-mask sources (`v_cndmask_b32_e64`, the carry-in of `v_add_co_ci_u32_e64`) and the
-    modifiers each takes: `abs`/`neg` per source, `clamp`, the output modifier. Not yet in the
-    table: the op_sel instructions, `sext()` sources, packed/bf16 sources, `v_div_scale_*`
-    (neg without abs, next to an sdst), and `v_nop`/`v_pipeflush` (whose e64 prints bare)."""
+    modifiers each takes: `abs`/`neg` per source, `clamp`, the output modifier. A VOP3SD
+    instruction has no abs bits (its sdst is there): `VOP3_NEG_ABSi` on it means neg only
+    (`v_div_scale_f32/f64`). Not from this survey: the op_sel instructions, `sext()` sources,
+    packed/bf16 sources, and `v_nop`/`v_pipeflush` (whose e64 prints bare)."""
     import json, os
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run([sys.executable, os.path.join(here, 'survey_vop3.py')], capture_output=True, text=True, check=True).stdout
@@ -353,9 +354,8 @@ def survey_vop3():
         ops = [vop3_operand(o) for o in r['operands']]
         if any(o is None for o in ops):
             continue
-        absm = m.get('abs', [False] * len(m['neg']))
-        if r['format'] == 'Vop3sd' and any(m['neg']):
-            continue
+        # VOP3SD: sdst takes the abs bits, so the flag says neg alone (def.rs SrcMods::Neg).
+        absm = m['neg'] if r['format'] == 'Vop3sd' else m.get('abs', [False] * len(m['neg']))
         if any(a != n for a, n in zip(absm, m['neg'])):
             continue
         flags = ['VOP3_NEG_ABS%d' % i for i, a in enumerate(absm) if a]

@@ -231,3 +231,171 @@ fn conversions_to_packed_and_normalised_integers() {
     // rtz then clamp on each half: -3 → 0, 0.3333 → 0.33325195 (toward zero).
     assert_eq!(w.vgpr(15, 0), 0x3555 << 16);
 }
+
+/// 2^e as an f32 (exact for e in -149..=127).
+fn p2(e: i32) -> f32 {
+    if e >= -126 {
+        f32::from_bits(((e + 127) as u32) << 23)
+    } else {
+        f32::from_bits(1 << (e + 149))
+    }
+}
+
+/// `V_DIV_SCALE_F32` per the pseudocode, for (S0, S1, S2) = `div_scale_cases()[lane % 8]`:
+/// the result and the VCC bit, hand-derived branch by branch (every value a power of two
+/// or small, so exact).
+fn div_scale_cases() -> [([f32; 3], f32, bool); 8] {
+    [
+        // S1 = 0: NaN, no flag.
+        ([1.0, 0.0, 1.0], f32::NAN, false),
+        // exponent(S2) - exponent(S1) = 100 >= 96: flag; S0 == S1 (the denominator) is
+        // scaled by 2^64.
+        ([1.0, 1.0, p2(100)], p2(64), true),
+        // the same, numerator (S0 == S2, not S1): unchanged, flag.
+        ([p2(100), 1.0, p2(100)], p2(100), true),
+        // S1 = 2^-140 is denormal, S2 = 2^-40 (exponent difference 87 < 96): S0 × 2^64.
+        ([p2(-140), p2(-140), p2(-40)], p2(-76), false),
+        // S2 / S1 = 2^-100 / 2^30 is an f32 denormal: flag; the numerator (S0 == S2) is
+        // scaled by 2^64.
+        ([p2(-100), p2(30), p2(-100)], p2(-36), true),
+        // the same quotient, the denominator (S0 == S1): unchanged, flag.
+        ([p2(30), p2(30), p2(-100)], p2(30), true),
+        // exponent(S2) <= 23 (S2 = 2^-110; the quotient 2^-90 is normal): S0 × 2^64.
+        ([p2(-110), p2(-20), p2(-110)], p2(-46), false),
+        // none of the above: S0.
+        ([3.0, 1.5, 3.0], 3.0, false),
+    ]
+}
+
+/// The bits of an f32 result (the pseudocode's NAN.f32 is the quiet NaN 0x7fc00000).
+fn bits(x: f32) -> u32 {
+    if x.is_nan() {
+        0x7fc0_0000
+    } else {
+        f(x)
+    }
+}
+
+#[test]
+fn div_scale_f32_scales_per_lane_and_sets_its_sdst_bit() {
+    let cases = div_scale_cases();
+    // Lanes 16-19 and 24-27 inactive: their vdst keeps its old value and their sdst bit
+    // is written 0, as every VOP3SD carry-out does.
+    let exec = 0xf0f0_ffffu32;
+    let dev = run(
+        "s_mov_b32 s20, -1\ns_mov_b32 s21, -1\ns_mov_b32 s22, -1\ns_mov_b32 exec_lo, 0xf0f0ffff\n\
+         v_div_scale_f32 v10, s20, v1, v2, v3\n\
+         v_div_scale_f32 v11, s21, -v3, v2, v3\n\
+         v_div_scale_f32 v12, s22, v3, v2, -v3\n\
+         v_div_scale_f32 v13, vcc_lo, v1, v2, v3 clamp\n\
+         v_div_scale_f32 v14, null, v1, v2, v3 mul:2\n\
+         s_endpgm",
+        |d| {
+            set_lanes(d, [1, 2, 3, 10, 11, 12], |l| {
+                let [a, b, c] = cases[l as usize % 8].0;
+                [f(a), f(b), f(c), 0xdead, 0xdead, 0xdead]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    // Instruction 2: S0 = -S2 (the numerator negated) equals neither S1 nor S2, so the
+    // flagged branches leave it as it is and the others scale it.
+    let neg0 = [
+        (f32::NAN, false),
+        (-p2(100), true),
+        (-p2(100), true),
+        (-p2(24), false),
+        (-p2(-100), true),
+        (-p2(-100), true),
+        (-p2(-46), false),
+        (-3.0, false),
+    ];
+    // Instruction 3: S2 negated: the branches test -S2 (same exponents, a negative
+    // quotient), and S0 = +S2 no longer equals it, so case 4's numerator is not scaled.
+    let neg2 = [
+        (f32::NAN, false),
+        (p2(100), true),
+        (p2(100), true),
+        (p2(24), false),
+        (p2(-100), true),
+        (p2(-100), true),
+        (p2(-46), false),
+        (3.0, false),
+    ];
+    let mut sdst = [0u32; 3];
+    for l in 0..32u32 {
+        let c = l as usize % 8;
+        let (s, r, vcc) = cases[c];
+        for (k, (want, bit)) in [(r, vcc), neg0[c], neg2[c]].into_iter().enumerate() {
+            let got = w.vgpr(10 + k as u32, l);
+            if exec >> l & 1 == 0 {
+                assert_eq!(got, 0xdead, "inactive lane {l} keeps v{}", 10 + k);
+                continue;
+            }
+            assert_eq!(got, bits(want), "v{} lane {l} for {s:?}", 10 + k);
+            sdst[k] |= (bit as u32) << l;
+        }
+    }
+    assert_eq!(sdst[0], 0x3636_3636 & exec, "cases 1, 2, 4, 5 flag");
+    assert_eq!(
+        w.sreg(20),
+        sdst[0],
+        "s20: one bit per active lane, 0 for inactive ones"
+    );
+    assert_eq!(w.sreg(21), sdst[1], "s21");
+    assert_eq!(w.sreg(22), sdst[2], "s22");
+    assert_eq!(w.vcc() as u32, sdst[0], "vcc_lo as the sdst");
+    // clamp and the output modifier apply to the result as on the other float ops.
+    assert_eq!(w.vgpr(13, 7), f(1.0), "3.0 clamped");
+    assert_eq!(w.vgpr(13, 1), f(1.0), "2^64 clamped");
+    assert_eq!(w.vgpr(14, 7), f(6.0), "3.0 mul:2");
+    assert_eq!(w.vgpr(14, 3), f(p2(-75)), "2^-76 mul:2");
+}
+
+#[test]
+fn div_scale_writes_a_wave64_mask_and_f64_results() {
+    let cases = div_scale_cases();
+    // wave64: the sdst is an SGPR pair (s[20:21]); lanes 32-39 inactive.
+    let dev = run_size(
+        "s_mov_b32 s20, -1\ns_mov_b32 s21, -1\ns_mov_b32 exec_hi, 0xffffff00\n\
+         v_div_scale_f32 v10, s20, v1, v2, v3\ns_endpgm",
+        64,
+        |d| {
+            set_lanes(d, [1, 2, 3], |l| {
+                let [a, b, c] = cases[l as usize % 8].0;
+                [f(a), f(b), f(c)]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    let exec = 0xffff_ff00_ffff_ffffu64;
+    assert_eq!(
+        w.sreg(20) as u64 | (w.sreg(21) as u64) << 32,
+        0x3636_3636_3636_3636 & exec
+    );
+    assert_eq!(w.vgpr(10, 41), f(p2(64)), "lane 41 is case 1");
+    // f64: exponent(S2) - exponent(S1) >= 768 flags and scales the denominator by 2^128;
+    // the negated numerator, flagged, stays as it is; an ordinary quotient leaves S0 alone.
+    let dev = run(
+        "v_div_scale_f64 v[10:11], s20, v[2:3], v[2:3], v[4:5]\n\
+         v_div_scale_f64 v[12:13], s21, -v[4:5], v[2:3], v[4:5]\ns_endpgm",
+        |dv| {
+            set_lanes(dv, [2, 3, 4, 5], |l| {
+                let (den, num) = if l == 0 {
+                    (d(1.0), d(2f64.powi(800)))
+                } else {
+                    (d(1.5), d(3.0))
+                };
+                [den[0], den[1], num[0], num[1]]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    let get =
+        |r: u32, l: u32| f64::from_bits(w.vgpr(r, l) as u64 | (w.vgpr(r + 1, l) as u64) << 32);
+    assert_eq!(get(10, 0), 2f64.powi(128));
+    assert_eq!(get(10, 1), 1.5);
+    assert_eq!(get(12, 0), -(2f64.powi(800)));
+    assert_eq!(get(12, 1), -3.0);
+    assert_eq!((w.sreg(20), w.sreg(21)), (1, 1), "only lane 0 is flagged");
+}

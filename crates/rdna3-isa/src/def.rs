@@ -170,7 +170,9 @@ impl Flags {
     pub const FAKE16: Flags = Flags(128);
     /// VOP3/VOP3SD: takes `clamp`.
     pub const VOP3_CLAMP: Flags = Flags(512);
-    /// VOP3: source 0 takes the float source modifiers `abs` and `neg` (`|x|`, `-x`).
+    /// VOP3: source 0 takes the float source modifiers `abs` and `neg` (`|x|`, `-x`). On a
+    /// VOP3SD entry (one with an `Sdst` operand, which sits where the abs bits would be:
+    /// `v_div_scale_f32/f64`) only `neg` ([`SrcMods::Neg`]).
     pub const VOP3_NEG_ABS0: Flags = Flags(1024);
     /// VOP3: source 1 takes `abs` and `neg`.
     pub const VOP3_NEG_ABS1: Flags = Flags(2048);
@@ -230,6 +232,10 @@ pub enum SrcMods {
     None,
     /// Float negate and absolute value (`-x`, `|x|`, `-|x|`, `neg(c)`).
     NegAbs,
+    /// Float negate only (`-x`, `neg(c)`): a VOP3SD source (`v_div_scale_f32/f64`), whose
+    /// abs bits hold the `sdst` register. llvm-mc-19 still reads `|x|` there, encodes
+    /// nothing for it and echoes it (`Hints::abs_written`).
+    Neg,
     /// Sign extension of an integer (`sext(x)`); the abs bit is ignored.
     Sext,
     /// Both bits decode and are ignored (not printed, not writable).
@@ -315,6 +321,8 @@ impl InstrDef {
     pub fn source_mods(&self, i: usize) -> SrcMods {
         if self.source_field(i).is_none() {
             SrcMods::None
+        } else if self.flags.neg_abs(i) && self.operand(Field::Sdst).is_some() {
+            SrcMods::Neg
         } else if self.flags.neg_abs(i) {
             SrcMods::NegAbs
         } else if self.flags.has(Flags::SEXT) {

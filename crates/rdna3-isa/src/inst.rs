@@ -120,6 +120,8 @@ struct Accept {
     /// literal follows (width 0: none).
     literal_src: [(u8, u8); 3],
     always_literal: bool,
+    /// VOP1/VOP2/VOPC/VOP3 with an operand of several registers ([`vector_regs_ok`]).
+    wide_regs: bool,
 }
 
 fn field_mask(format: Format, f: Field) -> u64 {
@@ -162,6 +164,11 @@ fn accept_rules(d: &InstrDef) -> Accept {
             }
             Kind::Lit32 | Kind::LitK => a.always_literal = true,
             _ => {}
+        }
+        if matches!(o.kind, Kind::V(2..) | Kind::VSrc(2.., _))
+            && matches!(f, Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3)
+        {
+            a.wide_regs = true;
         }
     }
     match f {
@@ -275,6 +282,27 @@ fn vop3p_reg_ok(code: u32, n: u32) -> bool {
         107 | 125 | 127 => false,
         _ => true,
     }
+}
+
+/// VOP1/VOP2/VOPC/VOP3 operands of several registers (the 64-bit ones, `v_mqsad_u32_u8`'s
+/// quads): a VGPR range must end by v255, and a 64-bit scalar source must not be `vcc_hi`,
+/// `m0` or `exec_hi` (107, 125, 127; other odd SGPRs name the aligned pair). llvm-mc-19
+/// rejects such words: `v_add_f64 v[5:6], v[255:256], v[2:3]`, `v_div_scale_f64` with
+/// src0 = 107.
+fn vector_regs_ok(d: &InstrDef, word: u64) -> bool {
+    d.operands.iter().all(|o| {
+        let p = positions()[d.format.index()][o.field as usize];
+        let v = p.read(word);
+        match o.kind {
+            Kind::V(n) if n > 1 => v + n as u32 <= 256,
+            Kind::VSrc(n, _) if n > 1 => match v {
+                256.. => v - 256 + n as u32 <= 256,
+                107 | 125 | 127 => false,
+                _ => true,
+            },
+            _ => true,
+        }
+    })
 }
 
 /// VOP3P operands with more than one register (WMMA): the destination and the matrix
@@ -625,6 +653,9 @@ impl Instruction {
                 end += 4;
             }
             if format == Format::Vop3p && !vop3p_regs_ok(d, word) {
+                return Err(DecodeError::Invalid);
+            }
+            if a.wide_regs && !vector_regs_ok(d, word) {
                 return Err(DecodeError::Invalid);
             }
             if matches!(format, Format::Vop3 | Format::Vop3p) {

@@ -197,7 +197,7 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
                 _ => SrcMods::None,
             }
         };
-        let (neg, abs) = if matches!(mods, SrcMods::NegAbs | SrcMods::Sext) {
+        let (neg, abs) = if matches!(mods, SrcMods::NegAbs | SrcMods::Neg | SrcMods::Sext) {
             modded_source(&mut c, &mut inst, o, mods, &mut widths, &mut hints)?
         } else {
             operand(
@@ -222,7 +222,10 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
         if neg {
             inst.set(nf, inst.get(nf) | 1 << i);
         }
-        if abs {
+        if abs && mods == SrcMods::Neg {
+            // No abs bit to set (VOP3SD: sdst is there); llvm-mc-19 echoes the `|x|`.
+            hints.abs_written |= 1 << i;
+        } else if abs {
             inst.set(af, inst.get(af) | 1 << i);
         }
     }
@@ -269,9 +272,9 @@ fn dpp_source(inst: &mut Instruction, field: Field, col: usize) -> PResult<()> {
 }
 
 /// A source with modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`, `neg(|x|)`... for
-/// [`SrcMods::NegAbs`] (a `-` before a number is part of the constant, as in `-1.0`),
-/// `sext(x)` for [`SrcMods::Sext`]. Returns whether the source was negated (or
-/// sign-extended) and whether it was under `abs`.
+/// [`SrcMods::NegAbs`] and [`SrcMods::Neg`] (a `-` before a number is part of the constant,
+/// as in `-1.0`), `sext(x)` for [`SrcMods::Sext`]. Returns whether the source was negated
+/// (or sign-extended) and whether it was under `abs`.
 fn modded_source(
     c: &mut Cursor,
     inst: &mut Instruction,
@@ -315,6 +318,8 @@ fn modded_source(
         abs_close = Some(')');
     }
     let mut label = None;
+    let float_token = matches!(c.peek(), Some(Tok::Float(_)))
+        || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
     // llvm-mc-19 takes src_vccz and src_execz in a VOP3 source only under a modifier.
     let save = c.save();
     let vccz = match reg(c) {
@@ -342,9 +347,11 @@ fn modded_source(
     let code = inst.get(field);
     if (neg || abs_close.is_some())
         && code == SRC_LITERAL
+        && !float_token
         && matches!(kind, Kind::VSrc(_, SrcTy::F64))
     {
-        // llvm-mc-19 refuses modifiers on a 64-bit float literal.
+        // llvm-mc-19 refuses modifiers on a 64-bit float literal written as an integer
+        // (`neg(0x12345678)`; `neg(1.5)` is its literal 0x3ff80000, negated).
         return err(col, INVALID_OPERAND);
     }
     Ok((neg, abs_close.is_some()))
@@ -492,6 +499,31 @@ fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
     }
     // llvm-mc-19 rejects non-inline float literals in 64-bit scalar operands.
     err(col, INVALID_OPERAND)
+}
+
+/// A float written in a 64-bit float vector source (`1.5`, `-0.1`): an inline constant, or
+/// the high dword of the double as the literal. llvm-mc-19 drops the low dword (warning when
+/// it is not zero): `1.5` → 0x3ff80000, `0.1` → 0x3fb99999, and a double whose high dword is
+/// 0 is the constant 0.
+fn f64_float_source(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
+    let neg = c.eat_punct('-');
+    let Some(Tok::Float(f)) = c.peek().cloned() else {
+        return err(col, INVALID_OPERAND);
+    };
+    c.bump();
+    let f = if neg { -f } else { f };
+    if let Ok(inline) = float_source(f, 2, col) {
+        return Ok(inline);
+    }
+    let hi = (f.to_bits() >> 32) as u32;
+    let v64 = (hi as u64) << 32;
+    if v64 == 0 {
+        return Ok((128, None));
+    }
+    if let Some(i) = FLOAT_CONSTANTS.iter().position(|(_, _, b)| *b == v64) {
+        return Ok((240 + i as u32, None));
+    }
+    Ok((SRC_LITERAL, Some(hi)))
 }
 
 /// A scalar source: register, inline constant or literal.
@@ -751,6 +783,7 @@ fn operand(
                 SrcTy::PackedF16 => packed16(c, col)?,
                 SrcTy::PackedBf16 => bf16_source(c, col, true)?,
                 SrcTy::Bf16 => bf16_source(c, col, false)?,
+                SrcTy::F64 if float_token => f64_float_source(c, col)?,
                 SrcTy::F64 | SrcTy::B64 => ssrc(c, 2, true)?,
                 _ => ssrc(c, n, true)?,
             };

@@ -26,6 +26,10 @@ pub struct Hints {
     /// A 16-bit immediate as written (llvm-mc echoes branch offsets signed, `s_version` in
     /// hex, and `s_nop`-style values before truncation).
     pub imm_written: Option<i64>,
+    /// Sources (bit i: source i) written under `|x|`/`abs(x)` where the instruction has no
+    /// abs bit ([`SrcMods::Neg`], `v_div_scale_*`): llvm-mc-19 encodes nothing for it but
+    /// echoes the `|x|`.
+    pub abs_written: u8,
 }
 
 /// Canonical text of `inst`, as `llvm-mc-19 --disassemble` prints it.
@@ -246,7 +250,12 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
                 }
             }
             let (neg, abs) = source_mod_bits(inst, i);
-            apply_mods(text, v, source_mods_of(inst, i), neg, abs)
+            let mods = source_mods_of(inst, i);
+            let abs = match mods {
+                SrcMods::Neg => hints.abs_written >> i & 1 == 1,
+                _ => abs,
+            };
+            apply_mods(text, v, mods, neg, abs)
         }
         Kind::WmmaAB(n) => wmma_text(inst, v, n, false),
         Kind::WmmaC(n) => wmma_text(inst, v, n, true),
@@ -341,7 +350,7 @@ fn source_mods_of(inst: &Instruction, i: usize) -> SrcMods {
 /// A source's text with its modifiers as [`SrcMods`] says they print.
 fn apply_mods(text: String, code: u32, mods: SrcMods, neg: bool, abs: bool) -> String {
     match mods {
-        SrcMods::NegAbs => source_modifiers(text, code, neg, abs),
+        SrcMods::NegAbs | SrcMods::Neg => source_modifiers(text, code, neg, abs),
         SrcMods::Sext if neg => format!("sext({text})"),
         _ => text,
     }

@@ -280,6 +280,20 @@ fn dpp_vop3p_decoder_only_words_disassemble_to_llvm_mc_19_text() {
     disasm_golden("dpp_vop3p_disasm.txt");
 }
 
+#[test]
+fn div_scale_words_disassemble_to_llvm_mc_19_text() {
+    // tools/gen_goldens.py --div-scale: v_div_scale_f32/f64 (VOP3SD: sdst in the abs bits, neg,
+    // clamp, omod) with every sdst code, every source kind, literals, and invalid words.
+    disasm_golden("div_scale_disasm.txt");
+}
+
+#[test]
+fn div_scale_assembly_matches_llvm_mc() {
+    // tools/gen_goldens.py --div-scale: every text above plus `|x|` (taken, not encoded,
+    // echoed), f64 literals under modifiers, wave64 spellings and other errors.
+    asm_golden("div_scale_asm.txt");
+}
+
 /// A disassembly golden (`BYTES<TAB>TEXT`): each BYTES must print as TEXT. The goldens call a
 /// word that is one instruction plus trailing bytes invalid, as llvm-mc-19 does.
 fn disasm_golden(name: &str) {
