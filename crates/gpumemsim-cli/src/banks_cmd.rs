@@ -218,6 +218,12 @@ fn json(
     for (name, value) in report.cost.counters(model.units()).entries() {
         let _ = write!(o, ",\"{name}\":{value}");
     }
+    let named = report
+        .cost
+        .counters(model.units())
+        .profiler_entries(shape.kind);
+    let named: Vec<String> = named.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
+    let _ = write!(o, ",\"counters\":{{{}}}", named.join(","));
     o.push_str(",\"groups\":[");
     for (i, g) in report.groups.iter().enumerate() {
         if i > 0 {

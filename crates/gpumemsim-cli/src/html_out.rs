@@ -4,7 +4,7 @@
 use gpumemsim::banks::{Access, BankModel, Suggestion};
 use gpumemsim::exec::Device;
 use gpumemsim::isa::asm::AsmLine;
-use gpumemsim::report::{banks_page, run_page, BanksReport, RunReport};
+use gpumemsim::report::{banks_page, run_page, BanksReport, InstSource, RunReport, SourceTexts};
 
 /// What a run report says about where the run came from.
 pub struct RunSource<'a> {
@@ -16,15 +16,20 @@ pub struct RunSource<'a> {
     pub error: Option<String>,
 }
 
-/// Writes the HTML report of a run to `path`. `model` must be the bank model the run used.
+/// Writes the HTML report of a run to `path`. `model` must be the bank model the run used;
+/// `sources` gives each instruction's source line (`gpumemsim::report::kernel_sources` or
+/// `assembly_sources`), `texts` the lines' text.
 pub fn write_run_report(
     path: &str,
     source: RunSource,
     program: &[AsmLine],
     device: &Device,
     model: &BankModel,
+    sources: &[Option<InstSource>],
+    texts: &mut SourceTexts,
 ) -> Result<(), String> {
     let report = RunReport::new(source.title, program, device, model)
+        .with_sources(sources, texts)
         .with_fact("program", source.file)
         .with_error(source.error);
     write(path, &run_page(&report))

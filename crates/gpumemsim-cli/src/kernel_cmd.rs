@@ -283,6 +283,11 @@ pub fn run_kernel(
     let error = run.result.as_ref().err().map(|e| format!("{file}: {e}"));
     let name = kernel.display_name();
     let sources = gpumemsim::report::kernel_sources(kernel, lines);
+    let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
+        .with_dynamic_lds(done.lds_bytes - d.group_segment_fixed_size)
+        .with_workgroup_size(block.iter().product());
+    let occupancy =
+        gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
     let mut texts = gpumemsim::report::SourceTexts::near(std::path::Path::new(file));
     if defaults.is_some() {
         texts.insert(BUNDLED_SOURCE.0, BUNDLED_SOURCE.1);
@@ -303,6 +308,8 @@ pub fn run_kernel(
             "block": block,
             "wave_size": done.wave_size,
             "lds_bytes": done.lds_bytes,
+            "resources": resources_json(&resources, &occupancy),
+            "counters": crate::run_cmd::counters_json(lines, dev),
             "schedule": schedule_json(&run.schedule, &run.together_because),
         });
         if let Some(e) = &error {
@@ -320,6 +327,11 @@ pub fn run_kernel(
             by: args.by,
         };
         let mut s = crate::run_text::render(&view, &mut texts, &serde_json::Map::new());
+        let at = s.find("\n\n").unwrap_or(s.len());
+        s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
+        if args.counters {
+            s.push_str(&crate::run_cmd::counters_text(lines, dev));
+        }
         let _ = writeln!(s, "\nargs:");
         for (i, a) in arg_values.iter().enumerate() {
             let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
@@ -332,13 +344,56 @@ pub fn run_kernel(
             file,
             error: error.clone(),
         };
-        crate::html_out::write_run_report(path, source, lines, dev, &config.banks)?;
+        crate::html_out::write_run_report(
+            path,
+            source,
+            lines,
+            dev,
+            &config.banks,
+            &sources,
+            &mut texts,
+        )?;
     }
     if let Some(e) = error {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--json`'s `"resources"`: registers, LDS and scratch, and the occupancy they allow.
+fn resources_json(
+    r: &gpumemsim::occupancy::Resources,
+    o: &gpumemsim::occupancy::Occupancy,
+) -> Value {
+    json!({
+        "vgprs": r.vgprs,
+        "sgprs": r.sgprs,
+        "lds_bytes": r.lds_bytes(),
+        "static_lds_bytes": r.static_lds_bytes,
+        "dynamic_lds_bytes": r.dynamic_lds_bytes,
+        "scratch_bytes_per_lane": r.scratch_bytes_per_lane,
+        "waves_per_simd": o.waves_per_simd,
+        "limited_by": o.limited_by.name(),
+    })
+}
+
+/// The header line of resources and occupancy.
+fn resources_text(
+    r: &gpumemsim::occupancy::Resources,
+    o: &gpumemsim::occupancy::Occupancy,
+) -> String {
+    format!(
+        "  resources    {} VGPRs, {} SGPRs, {} bytes of LDS ({} static + {} dynamic), {} bytes of scratch per lane: {} waves per SIMD (limited by {})",
+        r.vgprs,
+        r.sgprs,
+        r.lds_bytes(),
+        r.static_lds_bytes,
+        r.dynamic_lds_bytes,
+        r.scratch_bytes_per_lane,
+        o.waves_per_simd,
+        o.limited_by.name()
+    )
 }
 
 /// One argument of the text report: `` `out` buffer i32 at 0x100000000: 4 values ... ``.

@@ -112,6 +112,10 @@ pub struct RunArgs {
     /// Print every value of each buffer argument (the text report summarises them).
     #[arg(long)]
     pub full: bool,
+    /// Also print the run's totals under rocprof's counter names (docs/counters.md); --json
+    /// always has them under "counters".
+    #[arg(long)]
+    pub counters: bool,
     /// Stop a wave that has executed this many instructions without ending (the limit is per
     /// wave: a runaway wave is stopped and named).
     #[arg(long, default_value_t = 10_000_000)]
@@ -405,6 +409,28 @@ pub(crate) fn events_json(
         .collect()
 }
 
+/// `--json`'s `"counters"`: the run's totals under rocprof's names.
+pub(crate) fn counters_json(program: &[AsmLine], wg: &Device) -> Value {
+    Value::Object(
+        gpumemsim::report::amd_counters(program, wg)
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), json!(v)))
+            .collect(),
+    )
+}
+
+/// `--counters`: the counters as a table, each with its definition.
+pub(crate) fn counters_text(program: &[AsmLine], wg: &Device) -> String {
+    let mut s = String::from("\ncounters (rocprof's names; docs/counters.md):\n");
+    for ((name, v), (_, what)) in gpumemsim::report::amd_counters(program, wg)
+        .into_iter()
+        .zip(gpumemsim::report::AMD_COUNTERS)
+    {
+        s.push_str(&format!("  {name:<22} {v:>12}  {what}\n"));
+    }
+    s
+}
+
 /// A source location as JSON.
 fn location_json(l: &gpumemsim::loader::SourceLocation) -> Value {
     json!({"file": l.file, "line": l.line, "column": l.column})
@@ -670,6 +696,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             "events": events,
             "instructions": instructions_json(&prog.lines, &wg, &sources),
             "lines": lines_json(&prog.lines, &wg, &sources, &mut texts),
+            "counters": counters_json(&prog.lines, &wg),
             "cycles": wg.cycles(),
             "totals": totals_json(&wg),
             "timing": timing_json(&cfg),
@@ -697,7 +724,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             top: args.top,
             by: args.by,
         };
-        out!("{}", crate::run_text::render(&view, &mut texts, &dumps));
+        let mut text = crate::run_text::render(&view, &mut texts, &dumps);
+        if args.counters {
+            text.push_str(&counters_text(&prog.lines, &wg));
+        }
+        out!("{text}");
     }
     if let Some(path) = &args.html {
         let source = crate::html_out::RunSource {
@@ -705,7 +736,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             file: &name,
             error: error.clone(),
         };
-        crate::html_out::write_run_report(path, source, &prog.lines, &wg, &cfg.banks)?;
+        crate::html_out::write_run_report(
+            path,
+            source,
+            &prog.lines,
+            &wg,
+            &cfg.banks,
+            &sources,
+            &mut texts,
+        )?;
     }
     if let Some(e) = error {
         eprintln!("error: {e}");

@@ -168,12 +168,13 @@ fn instruction_table(s: &mut String, v: &TextView) {
     let _ = writeln!(
         s,
         "{:>10}    execs   cycles  conflict    stall  {:<22} instruction",
-        "pc", "line"
+        "pc", "line:column"
     );
     for &pc in &order[..shown] {
         let (l, st) = (&v.program[pc], &stats[pc]);
         let place = v.sources[pc].as_ref().map_or(String::new(), |src| {
-            short_place(&src.location.file, src.location.line)
+            let l = &src.location;
+            format!("{}:{}", short_place(&l.file, l.line), l.column)
         });
         let _ = writeln!(
             s,

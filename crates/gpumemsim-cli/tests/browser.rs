@@ -204,6 +204,73 @@ fn the_page_script_sorts_the_table() {
     assert_ne!(pcs, (0..n).collect::<Vec<u64>>(), "the order changed");
 }
 
+/// The opening tags of the source view's lines, in DOM order.
+fn line_tags(dom: &str) -> Vec<String> {
+    let view = dom.split("id=\"lines\"").nth(1).expect("the source view");
+    view.split("<details ")
+        .skip(1)
+        .map(|d| d.split('>').next().unwrap_or("").to_string())
+        .collect()
+}
+
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    tag.split(&format!(" {name}=\""))
+        .nth(1)
+        .or_else(|| tag.strip_prefix(&format!("{name}=\"")))
+        .and_then(|s| s.split('"').next())
+}
+
+#[test]
+fn links_unfold_source_lines_and_the_view_reorders() {
+    let Some(browser) = chromium("links_unfold_source_lines_and_the_view_reorders") else {
+        return;
+    };
+    let dir = work_dir("lines");
+    let (page, json) = naive_report(&dir);
+    let ins = json["instructions"].as_array().expect("instructions");
+    // The hottest line first, every line folded.
+    let first = line_tags(&dom(&browser, &dir, &page, ""));
+    let hot: Vec<&str> = first.iter().filter_map(|t| attr(t, "id")).collect();
+    assert_eq!(hot[0], "line-0-8", "{first:?}");
+    assert!(first.iter().all(|t| !t.contains(" open")), "{first:?}");
+    // A link to a column read (the banner's worst access) unfolds its line, and only it.
+    let pc = ins
+        .iter()
+        .find(|i| stat(&json, i["pc"].as_u64().expect("pc"), "conflict_cycles") > 0)
+        .and_then(|i| i["pc"].as_u64())
+        .expect("a conflicting instruction");
+    let d = dom(&browser, &dir, &page, &format!("#i-{pc}"));
+    let tags = line_tags(&d);
+    let open: Vec<&str> = tags
+        .iter()
+        .filter(|t| t.contains(" open"))
+        .filter_map(|t| attr(t, "id"))
+        .collect();
+    assert_eq!(open, ["line-0-8"]);
+    // `#lines=file`: the lines in file order (the script's order, the buttons' state).
+    let d = dom(&browser, &dir, &page, "#lines=file");
+    assert!(d.contains("id=\"lines\" data-order=\"file\""));
+    let numbers: Vec<u64> = line_tags(&d)
+        .iter()
+        .filter_map(|t| attr(t, "id"))
+        .filter_map(|id| id.strip_prefix("line-0-").and_then(|n| n.parse().ok()))
+        .collect();
+    let mut sorted = numbers.clone();
+    sorted.sort_unstable();
+    assert_eq!(numbers, sorted);
+    assert_eq!(
+        numbers.len(),
+        json["lines"].as_array().expect("lines").len()
+    );
+    assert_ne!(
+        numbers,
+        hot.iter()
+            .filter_map(|id| id.strip_prefix("line-0-").and_then(|n| n.parse().ok()))
+            .collect::<Vec<u64>>(),
+        "the order changed"
+    );
+}
+
 /// Decodes a PNG to (width, height, RGB bytes).
 fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let bytes = std::fs::read(path).expect("the screenshot");

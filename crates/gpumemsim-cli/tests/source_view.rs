@@ -221,3 +221,91 @@ fn json_instructions_and_events_carry_their_source_line() {
     );
     assert!(e["address"].as_u64().is_some());
 }
+
+#[test]
+fn resources_and_counters_are_reported_under_their_names() {
+    let j = json(&["run", "--json"]);
+    let r = &j["resources"];
+    // The bundled transpose: clang-19's remark says 38 VGPRs, 4 SGPRs, 4096 bytes of LDS;
+    // 16 one-wave workgroups fit a CU's 64 KiB, 8 waves on each of its 2 SIMDs.
+    assert_eq!(
+        (
+            r["vgprs"].as_u64(),
+            r["sgprs"].as_u64(),
+            r["lds_bytes"].as_u64()
+        ),
+        (Some(38), Some(4), Some(4096))
+    );
+    assert_eq!(r["scratch_bytes_per_lane"].as_u64(), Some(0));
+    assert_eq!(
+        (r["waves_per_simd"].as_u64(), r["limited_by"].as_str()),
+        (Some(8), Some("lds"))
+    );
+    let c = &j["counters"];
+    assert_eq!(c["SQ_WAVES"].as_u64(), Some(1));
+    assert_eq!(c["SQ_INSTS"].as_u64(), Some(157));
+    assert_eq!(
+        c["SQ_INSTS_LDS"].as_u64(),
+        Some(32),
+        "16 stores and 16 loads, 2 addresses each"
+    );
+    assert_eq!(c["SQ_LDS_BANK_CONFLICT"].as_u64(), Some(992));
+    assert_eq!(c["GRBM_GUI_ACTIVE"], j["cycles"]);
+    assert!(
+        c.get("TCP_TOTAL_CACHE_ACCESSES_sum").is_none(),
+        "no counter the simulator lacks"
+    );
+    // Dynamic LDS enters the resources: 256 + 512 bytes beside block_sum's 12 static ones.
+    let j = json(&[
+        "run",
+        &repo("crates/gpumemsim-cli/tests/front_door/block_sum.o"),
+        "--grid",
+        "1",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[64]=iota",
+        "--arg",
+        "buf:i32[4]=zeros",
+        "--arg",
+        "local:256",
+        "--arg",
+        "local:512",
+        "--arg",
+        "i32:64",
+        "--json",
+    ]);
+    let r = &j["resources"];
+    assert_eq!(
+        (r["lds_bytes"].as_u64(), r["dynamic_lds_bytes"].as_u64()),
+        (Some(784), Some(772))
+    );
+    let text = stdout(&["run", "--counters"]);
+    assert!(
+        text.lines().any(|l| l
+            .split_whitespace()
+            .take(2)
+            .eq(["SQ_LDS_BANK_CONFLICT", "992"])),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .nth(4)
+            .is_some_and(|l| l.contains("8 waves per SIMD (limited by lds)")),
+        "{text}"
+    );
+    // NVIDIA: Nsight Compute's names on `banks`.
+    let b = json(&[
+        "banks", "--arch", "sm80", "--op", "sts.32", "--addr", "64*t", "--json",
+    ]);
+    let c = &b["counters"];
+    assert_eq!(
+        c["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"],
+        b["wavefronts"]
+    );
+    assert_eq!(
+        c["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"],
+        b["bank_conflicts"]
+    );
+    assert!(b["bank_conflicts"].as_u64().is_some_and(|n| n > 0));
+}

@@ -123,50 +123,74 @@ impl HeatMap {
         })
     }
 
-    /// Whether `other` has the same pattern: the same groups, and in each the same lanes on
-    /// the same banks needing the same passes, once the banks of each map are renumbered to
-    /// start at the first bank its first group touches (so the 32 column reads of a transpose,
-    /// one per column, are one pattern). Words are not compared.
+    /// Whether `other` has the same pattern: the same picture once the banks are rotated (bank
+    /// `b` drawn as bank `(b + r) mod banks` for some `r`, the same `r` for every group): the
+    /// same groups, and in each the same lanes on the same banks needing the same passes. So the
+    /// 32 column reads of a transpose, one per column, are one pattern, and so are the 32
+    /// diagonals of a padded one. Words are not compared. Identical pictures always have the
+    /// same pattern.
     pub fn same_pattern(&self, other: &HeatMap) -> bool {
-        if self.banks != other.banks || self.report.groups.len() != other.report.groups.len() {
-            return false;
-        }
-        let (r0, r1) = (self.rotation(), other.rotation());
-        self.report
-            .groups
-            .iter()
-            .zip(&other.report.groups)
-            .all(|(a, b)| {
-                a.source == b.source
-                    && a.phases == b.phases
-                    && a.lanes == b.lanes
-                    && a.cost == b.cost
-                    && a.banks.len() == b.banks.len()
-                    && {
-                        let key = |g: &GroupReport, r: u32| {
-                            let mut v: Vec<(u32, u64, u32)> = g
-                                .banks
-                                .iter()
-                                .map(|u| {
-                                    ((u.bank + self.banks - r) % self.banks, u.lanes, u.accesses)
-                                })
-                                .collect();
-                            v.sort_unstable();
-                            v
-                        };
-                        key(a, r0) == key(b, r1)
-                    }
-            })
+        self.pattern_key() == other.pattern_key()
     }
 
-    /// The first bank the first group touches (0 if none).
-    fn rotation(&self) -> u32 {
-        self.report
-            .groups
-            .first()
-            .and_then(|g| g.banks.first())
-            .map_or(0, |b| b.bank)
+    /// A key of the picture up to a rotation of the banks: two maps have the same key exactly
+    /// when they have the same pattern ([`HeatMap::same_pattern`]). It is the least, over the
+    /// rotations that bring a bank of the first non-empty group to bank 0, of the groups with
+    /// their banks renumbered.
+    pub(crate) fn pattern_key(&self) -> PatternKey {
+        let groups = &self.report.groups;
+        let banks = self.banks.max(1);
+        let at = |r: u32| -> Vec<GroupKey> {
+            groups
+                .iter()
+                .map(|g| {
+                    let mut uses: Vec<(u32, u64, u32)> = g
+                        .banks
+                        .iter()
+                        .map(|u| ((u.bank % banks + banks - r) % banks, u.lanes, u.accesses))
+                        .collect();
+                    uses.sort_unstable();
+                    GroupKey {
+                        source: match g.source {
+                            GroupSource::First => 0,
+                            GroupSource::Second => 1,
+                            GroupSource::Both => 2,
+                        },
+                        phases: g.phases.clone(),
+                        lanes: g.lanes,
+                        cost: g.cost,
+                        uses,
+                    }
+                })
+                .collect()
+        };
+        let candidates: Vec<u32> = groups.iter().find(|g| !g.banks.is_empty()).map_or_else(
+            || vec![0],
+            |g| g.banks.iter().map(|u| u.bank % banks).collect(),
+        );
+        let groups = candidates.into_iter().map(at).min().unwrap_or_default();
+        PatternKey {
+            banks: self.banks,
+            groups,
+        }
     }
+}
+
+/// What `HeatMap::pattern_key` gives: the banks and each group with its banks renumbered.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct PatternKey {
+    banks: u32,
+    groups: Vec<GroupKey>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct GroupKey {
+    source: u8,
+    phases: Vec<u32>,
+    lanes: u64,
+    cost: u32,
+    /// (bank after the rotation, its lanes, its passes), ascending.
+    uses: Vec<(u32, u64, u32)>,
 }
 
 /// A group's name: `phase 0`, `phases 0+1`, with `· addr1` for the second address of a 2addr
@@ -230,6 +254,23 @@ mod tests {
         swapped.swap(0, 1);
         let plain = map(&model, 4, &row);
         assert!(!plain.same_pattern(&map(&model, 4, &swapped)));
+    }
+
+    #[test]
+    fn diagonals_that_cover_every_bank_are_one_pattern() {
+        // A padded transpose: lane t on bank (t + c) mod 32, every bank touched, so the first
+        // bank touched is always bank 0; the pattern is still found up to the rotation.
+        let model = BankModel::rdna3();
+        let diag = |c: u32| -> Vec<u32> { (0..32).map(|t| (t * 33 + c) * 4).collect() };
+        let maps: Vec<HeatMap> = (0..32).map(|c| map(&model, 4, &diag(c))).collect();
+        for m in &maps {
+            assert!(maps[0].same_pattern(m));
+            assert_eq!(maps[0].pattern_key(), m.pattern_key());
+        }
+        // The XOR swizzles are different pictures (no rotation maps one onto another).
+        let xor = |c: u32| -> Vec<u32> { (0..32).map(|t| (t * 32 + (t ^ c)) * 4).collect() };
+        assert!(!map(&model, 4, &xor(1)).same_pattern(&map(&model, 4, &xor(2))));
+        assert!(map(&model, 4, &xor(3)).same_pattern(&map(&model, 4, &xor(3))));
     }
 
     #[test]

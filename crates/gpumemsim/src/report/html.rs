@@ -1,17 +1,25 @@
 //! The HTML pages: one self-contained file each (inline CSS, inline SVG, one small inline
-//! script that sorts the instruction table; no network, no external files).
+//! script; no network, no external files).
 //!
-//! The run page: a header of facts, an "at a glance" line naming the worst LDS access, the
-//! instruction table (hottest first; click a column to sort, or open the page with
-//! `#sort=KEY` or `#sort=KEY-asc`, KEY one of `pc line instruction executions cycles
-//! conflict stall latency ways`), and the DS heat maps, hottest first. The banks page: the
-//! access's heat map and, for `--suggest`, every suggested layout's beside it.
+//! The run page, read like a profiler's source view: a header of facts; an "at a glance"
+//! banner naming the worst source line (most bank-conflict cycles, else most issue cycles,
+//! linked) and the worst LDS access; the source view, one row per source line hottest first
+//! (a button, or `#lines=file` in the address, puts them in file order) with its text, its
+//! issue cycles (the bank-conflict part in red) and stall cycles as bars, and its instructions
+//! folded under it (address, executions, cycles, conflicts, stalls, and for DS instructions a
+//! link to the heat map), instructions with no line last; the DS heat maps, hottest first, one
+//! per picture (instructions whose pictures are equal up to a rotation of the banks share
+//! one, which lists them all); and the table of every instruction (hottest first; click a
+//! column to sort, or open the page with `#sort=KEY` or `#sort=KEY-asc`, KEY one of `pc
+//! address line instruction executions cycles conflict stall latency ways`). Opening the page
+//! at a line's or an instruction's anchor (`#line-F-L`, `#i-PC`) unfolds it. The banks page:
+//! the access's heat map and, for `--suggest`, every suggested layout's beside it.
 
 use std::fmt::Write as _;
 
 use super::banks::{BanksReport, LayoutPanel};
 use super::heatmap::HeatMap;
-use super::run::{percent, DsPanel, RunReport, MAX_DS_PANELS};
+use super::run::{percent, DsPanel, InstructionRow, RunReport, SourceLine, MAX_DS_PANELS};
 use super::svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
 
 /// Escapes text for HTML and SVG content and attribute values.
@@ -67,13 +75,48 @@ td.bar { background-repeat: no-repeat; background-size: var(--w) 100%;
 .side .panel { border: 1px solid #d0d7de; border-radius: 6px; padding: 10px; margin: 0; }
 .side .panel.given { border-color: #1f2328; }
 .note { color: #57606a; }
-svg.heatmap { display: block; }
+.glance a { color: inherit; }
+svg.heatmap { display: block; max-width: 100%; height: auto; }
+.src { border: 1px solid #d0d7de; border-radius: 6px; overflow-x: auto; }
+.src .cols, .src summary { display: grid; grid-template-columns: 1em var(--place, 10em) minmax(14em, 1fr) 4.5em 8em 4.5em 4.5em 6em;
+  gap: 0 8px; align-items: center; padding: 3px 8px; }
+.src .cols { background: #f6f8fa; border-bottom: 1px solid #d0d7de; border-radius: 6px 6px 0 0; }
+.src .cols span { font-weight: 600; }
+.src .n { text-align: right; font-variant-numeric: tabular-nums; }
+.src details { border-bottom: 1px solid #eaeef2; }
+.src details:last-child { border-bottom: 0; }
+.src summary { cursor: pointer; list-style: none; }
+.src summary::-webkit-details-marker { display: none; }
+.src summary::before { content: "▸"; color: #57606a; }
+.src details[open] > summary::before { content: "▾"; }
+.src details.worst > summary { background: #fff1f0; }
+.src summary code, .src summary .mono { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.src summary .conflict { color: #b00020; font-weight: 600; }
+.hbar { display: block; height: 10px; background: #eaeef2; border-radius: 2px; overflow: hidden; }
+.hbar i { display: flex; justify-content: flex-end; height: 100%; width: var(--w); background: #6e7781; }
+.hbar b { display: block; height: 100%; width: var(--c); background: #e31a1c; }
+.hbar.stall i { background: #d4a72c; }
+.order button { font: inherit; font-size: 12px; padding: 1px 8px; border: 1px solid #d0d7de; background: #f6f8fa;
+  border-radius: 4px; cursor: pointer; }
+.order button.on { background: #1f2328; color: #ffffff; border-color: #1f2328; }
+table.insts { border-collapse: collapse; margin: 2px 0 8px 2.2em; }
+table.insts th { text-align: right; font-weight: 600; color: #57606a; padding: 2px 8px; white-space: nowrap; }
+table.insts td { text-align: right; padding: 1px 8px; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.insts .text { text-align: left; }
+table.insts tr.conflict td { color: #800026; }
+table.insts tr:target td { background: #fff8c5; }
 "#;
 
-/// Sorts `table.sortable` by a clicked column (numbers by `data-v`, text by its content),
-/// ties in program order; `#sort=KEY[-asc|-desc]` in the address sorts on load.
+/// Sorts `table.sortable` by a clicked column (by a cell's `data-v`, else its text), ties in
+/// program order; `#sort=KEY[-asc|-desc]` in the address sorts on load. Puts the source view
+/// in file order (its buttons, or `#lines=file`) and unfolds the line or instruction an
+/// address's fragment names.
 const SCRIPT: &str = r#"
 (function () {
+  function val(cell) {
+    var v = cell.getAttribute('data-v');
+    return v === null ? cell.textContent : v;
+  }
   function sortBy(table, th, dir) {
     var ths = Array.prototype.slice.call(table.tHead.rows[0].cells);
     var i = ths.indexOf(th);
@@ -81,7 +124,7 @@ const SCRIPT: &str = r#"
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
-      var x = a.cells[i].getAttribute('data-v'), y = b.cells[i].getAttribute('data-v');
+      var x = val(a.cells[i]), y = val(b.cells[i]);
       var c = num ? Number(x) - Number(y) : x.localeCompare(y);
       if (dir === 'desc') c = -c;
       return c !== 0 ? c : Number(a.getAttribute('data-pc')) - Number(b.getAttribute('data-pc'));
@@ -107,6 +150,32 @@ const SCRIPT: &str = r#"
       if (th) sortBy(table, th, m[2] || (th.getAttribute('data-type') === 'num' ? 'desc' : 'asc'));
     }
   });
+  // The source view: hottest first or in file order.
+  var src = document.getElementById('lines');
+  function order(by) {
+    var items = Array.prototype.slice.call(src.children).filter(function (d) { return d.tagName === 'DETAILS'; });
+    items.sort(function (a, b) { return Number(a.getAttribute('data-' + by)) - Number(b.getAttribute('data-' + by)); });
+    items.forEach(function (d) { src.appendChild(d); });
+    src.setAttribute('data-order', by);
+    Array.prototype.forEach.call(document.querySelectorAll('.order button'), function (b) {
+      b.classList.toggle('on', b.getAttribute('data-order') === by);
+    });
+  }
+  if (src) {
+    Array.prototype.forEach.call(document.querySelectorAll('.order button'), function (b) {
+      b.addEventListener('click', function () { order(b.getAttribute('data-order')); });
+    });
+    if (window.location.hash === '#lines=file') order('file');
+  }
+  // A link to a line or an instruction unfolds it.
+  function reveal() {
+    var el = window.location.hash.length > 1 && document.getElementById(window.location.hash.slice(1));
+    if (!el) return;
+    for (var e = el; e; e = e.parentElement) if (e.tagName === 'DETAILS') e.open = true;
+    el.scrollIntoView();
+  }
+  window.addEventListener('hashchange', reveal);
+  reveal();
 })();
 "#;
 
@@ -172,21 +241,111 @@ pub fn run_page(r: &RunReport) -> String {
             escape(e)
         );
     }
-    glance(&mut b, r);
-    instruction_table(&mut b, r);
-    ds_panels(&mut b, r);
+    let view = View::new(r);
+    glance(&mut b, &view);
+    source_view(&mut b, &view);
+    ds_panels(&mut b, &view);
+    instruction_table(&mut b, &view);
     page(&format!("gpumemsim: {}", r.title), &b, true)
 }
 
-fn glance(b: &mut String, r: &RunReport) {
+/// The report with its cross references: each instruction's line and drawn heat map.
+struct View<'a> {
+    r: &'a RunReport,
+    /// Each instruction's source line (an index into `r.lines`).
+    line: Vec<Option<usize>>,
+    /// Each instruction's drawn heat map (an index into `r.ds`).
+    panel: Vec<Option<usize>>,
+}
+
+impl<'a> View<'a> {
+    fn new(r: &'a RunReport) -> View<'a> {
+        let n = r.instructions.len();
+        let mut line = vec![None; n];
+        for (i, l) in r.lines.iter().enumerate() {
+            for &pc in &l.row.instructions {
+                if let Some(x) = line.get_mut(pc) {
+                    *x = Some(i);
+                }
+            }
+        }
+        let mut panel = vec![None; n];
+        for (i, p) in r.ds.iter().enumerate().take(MAX_DS_PANELS) {
+            for &pc in &p.pcs {
+                if let Some(x) = panel.get_mut(pc) {
+                    *x = Some(i);
+                }
+            }
+        }
+        View { r, line, panel }
+    }
+
+    fn line_of(&self, pc: usize) -> Option<&'a SourceLine> {
+        self.line
+            .get(pc)
+            .copied()
+            .flatten()
+            .map(|i| &self.r.lines[i])
+    }
+
+    fn panel_of(&self, pc: usize) -> Option<&'a DsPanel> {
+        self.panel.get(pc).copied().flatten().map(|i| &self.r.ds[i])
+    }
+
+    /// A link to instruction `pc`'s line (`name:line`), or nothing.
+    fn line_link(&self, pc: usize) -> String {
+        self.line_of(pc).map_or_else(String::new, |l| {
+            format!("<a href=\"#{}\">{}</a>", l.anchor, escape(&l.place()))
+        })
+    }
+}
+
+fn glance(b: &mut String, v: &View) {
+    let r = v.r;
     let (cycles, conflicts) = r.totals();
+    let bad = r.worst_ds().is_some();
+    let _ = write!(
+        b,
+        "<p class=\"glance {}\" id=\"glance\">",
+        if bad { "bad" } else { "good" }
+    );
+    if let Some(l) = r.worst_line() {
+        let st = &l.row.stats;
+        let text = l
+            .text
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map_or_else(String::new, |t| format!(" <code>{}</code>", escape(t)));
+        if st.conflict_cycles > 0 {
+            let _ = write!(
+                b,
+                "Worst line: <a href=\"#{}\" id=\"worst-line\">{}</a>{text} — {} of its {} issue \
+                 cycles are bank conflicts.<br>",
+                l.anchor,
+                escape(&l.place()),
+                st.conflict_cycles,
+                st.cycles
+            );
+        } else {
+            let _ = write!(
+                b,
+                "Hottest line: <a href=\"#{}\" id=\"worst-line\">{}</a>{text} — {} of the \
+                 program's {} issue cycles.<br>",
+                l.anchor,
+                escape(&l.place()),
+                st.cycles,
+                cycles
+            );
+        }
+    }
     match r.worst_ds() {
         Some(p) => {
-            let _ = writeln!(
+            let _ = write!(
                 b,
-                "<p class=\"glance bad\" id=\"glance\">Worst LDS access: <code>{}</code> (pc {}{}): \
+                "Worst LDS access: <a href=\"#ds-{}\"><code>{}</code></a> (pc {}{}): \
                  <strong class=\"ways\">{}</strong> — {} of its {} cycles are bank conflicts. \
-                 Bank conflicts cost {} of the program's {} issue cycles ({:.1}%).</p>",
+                 Bank conflicts cost {} of the program's {} issue cycles ({:.1}%).",
+                p.pcs[0],
                 escape(&p.text),
                 p.pcs[0],
                 if p.pcs.len() > 1 {
@@ -202,26 +361,178 @@ fn glance(b: &mut String, r: &RunReport) {
                 percent(conflicts, cycles)
             );
         }
-        None if r.ds.is_empty() => {
-            let _ = writeln!(
-                b,
-                "<p class=\"glance good\" id=\"glance\">No LDS bank accesses were recorded.</p>"
-            );
-        }
-        None => {
-            let _ = writeln!(
-                b,
-                "<p class=\"glance good\" id=\"glance\">Every LDS access is conflict-free.</p>"
-            );
-        }
+        None if r.ds.is_empty() => b.push_str("No LDS bank accesses were recorded."),
+        None => b.push_str("Every LDS access is conflict-free."),
+    }
+    b.push_str("</p>\n");
+}
+
+/// `12` or, for 0, an empty string (quieter columns).
+fn quiet(n: u64) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        n.to_string()
     }
 }
 
-fn instruction_table(b: &mut String, r: &RunReport) {
+fn source_view(b: &mut String, v: &View) {
+    let r = v.r;
     let _ = writeln!(
         b,
-        "<h2 id=\"instructions\">Instructions, hottest first</h2>\n<p class=\"note\">Hottest: most \
-         issue cycles, then conflict cycles, then stall cycles. Click a column to sort.</p>"
+        "<h2 id=\"source\">Source lines</h2>\n<p class=\"note\">Each source line with what its \
+         instructions cost, summed over every wave: issue cycles (the bar; its red end the \
+         bank-conflict cycles) and stall cycles, bars against the hottest line. Open a line for \
+         its instructions. <span class=\"order\">Order: <button type=\"button\" \
+         data-order=\"hot\" class=\"on\">hottest first</button> <button type=\"button\" \
+         data-order=\"file\">file order</button></span></p>"
+    );
+    if r.lines.is_empty() {
+        let _ = writeln!(
+            b,
+            "<p class=\"note\" id=\"lines\">The program has no source lines (build with \
+             <code>-g</code>); the instructions are in the table below.</p>"
+        );
+        return;
+    }
+    let max_cycles = r
+        .lines
+        .iter()
+        .map(|l| l.row.stats.cycles)
+        .max()
+        .unwrap_or(0);
+    let max_stall = r
+        .lines
+        .iter()
+        .map(|l| l.row.stats.stall_cycles)
+        .max()
+        .unwrap_or(0);
+    let worst = r.worst_line().map(|l| l.anchor.as_str());
+    // The line column fits the longest `name:line` (within reason).
+    let place = r
+        .lines
+        .iter()
+        .map(|l| l.place().chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(8, 40);
+    let _ = writeln!(
+        b,
+        "<div class=\"src\" id=\"lines\" data-order=\"hot\" style=\"--place:{}ch\">\
+         <div class=\"cols\"><span></span><span>line</span><span>source</span>\
+         <span class=\"n\">cycles</span><span></span><span class=\"n\">conflict</span>\
+         <span class=\"n\">stall</span><span></span></div>",
+        place + 2
+    );
+    let bar = |part: u64, whole: u64| 100.0 * part as f64 / whole.max(1) as f64;
+    for (hot, l) in r.lines.iter().enumerate() {
+        let st = &l.row.stats;
+        let _ = writeln!(
+            b,
+            "<details class=\"line{}\" id=\"{}\" data-hot=\"{hot}\" data-file=\"{}\"><summary>\
+             <span class=\"mono\">{}</span><code>{}</code><span class=\"n\">{}</span>\
+             <span class=\"hbar\"><i style=\"--w:{:.1}%\"><b style=\"--c:{:.1}%\"></b></i></span>\
+             <span class=\"n{}\">{}</span><span class=\"n\">{}</span>\
+             <span class=\"hbar stall\"><i style=\"--w:{:.1}%\"></i></span></summary>",
+            if worst == Some(l.anchor.as_str()) {
+                " worst"
+            } else {
+                ""
+            },
+            l.anchor,
+            l.file_order,
+            escape(&l.place()),
+            escape(l.text.as_deref().unwrap_or("")),
+            st.cycles,
+            bar(st.cycles, max_cycles),
+            bar(st.conflict_cycles, st.cycles),
+            if st.conflict_cycles > 0 {
+                " conflict"
+            } else {
+                ""
+            },
+            quiet(st.conflict_cycles),
+            quiet(st.stall_cycles),
+            bar(st.stall_cycles, max_stall),
+        );
+        instruction_rows(b, v, &l.row.instructions);
+        b.push_str("</details>\n");
+    }
+    let rest = r.unattributed();
+    if !rest.is_empty() {
+        let mut st = crate::exec::InstStats::default();
+        for &pc in &rest {
+            st.add(&r.instructions[pc].stats);
+        }
+        let _ = writeln!(
+            b,
+            "<details class=\"line none\" id=\"line-none\" data-hot=\"{0}\" data-file=\"{0}\">\
+             <summary><span></span><span class=\"note\">no source line ({1} instruction(s))</span>\
+             <span class=\"n\">{2}</span><span></span><span class=\"n\">{3}</span>\
+             <span class=\"n\">{4}</span><span></span></summary>",
+            r.lines.len(),
+            rest.len(),
+            st.cycles,
+            quiet(st.conflict_cycles),
+            quiet(st.stall_cycles)
+        );
+        instruction_rows(b, v, &rest);
+        b.push_str("</details>\n");
+    }
+    b.push_str("</div>\n");
+}
+
+/// The instructions `pcs` of a source line, in program order.
+fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
+    b.push_str(
+        "<table class=\"insts\"><tr><th>address</th><th class=\"text\">instruction</th>\
+         <th>executions</th><th>cycles</th><th>conflict</th><th>stall</th><th>LDS banks</th></tr>\n",
+    );
+    for &pc in pcs {
+        let Some(row) = v.r.instructions.get(pc) else {
+            continue;
+        };
+        let s = &row.stats;
+        let ways = match (row.ways, v.panel_of(pc)) {
+            (None, _) => String::new(),
+            (Some(w), Some(p)) => format!("<a href=\"#ds-{}\">{}</a>", p.pcs[0], short_ways(w)),
+            (Some(w), None) => short_ways(w),
+        };
+        let _ = writeln!(
+            b,
+            "<tr id=\"i-{pc}\"{}><td class=\"mono\">{:#x}</td><td class=\"text mono\">{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{ways}</td></tr>",
+            if s.conflict_cycles > 0 {
+                " class=\"conflict\""
+            } else {
+                ""
+            },
+            row.address,
+            escape(&row.text),
+            s.executions,
+            s.cycles,
+            quiet(s.conflict_cycles),
+            quiet(s.stall_cycles),
+        );
+    }
+    b.push_str("</table>\n");
+}
+
+/// `32-way`, `none` (conflict-free), or empty (no active lanes).
+fn short_ways(ways: u32) -> String {
+    match ways {
+        0 => String::new(),
+        1 => "none".to_string(),
+        n => format!("{n}-way"),
+    }
+}
+
+fn instruction_table(b: &mut String, v: &View) {
+    let r = v.r;
+    let _ = writeln!(
+        b,
+        "<h2 id=\"instructions\">All instructions, hottest first</h2>\n<p class=\"note\">Hottest: \
+         most issue cycles, then conflict cycles, then stall cycles. Click a column to sort.</p>"
     );
     let max_cycles = r
         .instructions
@@ -234,8 +545,9 @@ fn instruction_table(b: &mut String, r: &RunReport) {
         "<div class=\"tablebox\"><table class=\"sortable\" id=\"instr\" data-sorted=\"hot-desc\">\
          <thead><tr>",
     );
-    let columns: [(&str, &str, bool); 9] = [
+    let columns: [(&str, &str, bool); 10] = [
         ("pc", "pc", true),
+        ("address", "address", true),
         ("line", "line", true),
         ("instruction", "instruction", false),
         ("executions", "executions", true),
@@ -254,60 +566,71 @@ fn instruction_table(b: &mut String, r: &RunReport) {
         );
     }
     b.push_str("</tr></thead>\n<tbody>\n");
-    let panel_of = |pc: usize| {
-        r.ds.iter()
-            .take(MAX_DS_PANELS)
-            .find(|p| p.pcs.contains(&pc))
-    };
     for row in r.hottest() {
-        let s = &row.stats;
-        let ways = row.ways.unwrap_or(0);
-        let _ = write!(
-            b,
-            "<tr data-pc=\"{}\"{}>",
-            row.pc,
-            if ways > 1 { " class=\"conflict\"" } else { "" }
-        );
-        let _ = write!(b, "<td data-v=\"{0}\">{0}</td>", row.pc);
-        let _ = write!(b, "<td data-v=\"{0}\">{0}</td>", row.line);
-        let text = escape(&row.text);
-        let linked = match panel_of(row.pc) {
-            Some(p) => format!("<a href=\"#ds-{}\">{text}</a>", p.pcs[0]),
-            None => text.clone(),
-        };
-        let _ = write!(b, "<td class=\"text mono\" data-v=\"{text}\">{linked}</td>");
-        let _ = write!(b, "<td data-v=\"{0}\">{0}</td>", s.executions);
-        let _ = write!(
-            b,
-            "<td class=\"bar\" style=\"--w:{:.1}%\" data-v=\"{1}\">{1}</td>",
-            100.0 * s.cycles as f64 / max_cycles as f64,
-            s.cycles
-        );
-        for v in [s.conflict_cycles, s.stall_cycles, s.latency_cycles] {
-            let _ = write!(b, "<td data-v=\"{v}\">{v}</td>");
-        }
-        let _ = write!(
-            b,
-            "<td class=\"ways\" data-v=\"{ways}\">{}</td>",
-            match row.ways {
-                None => String::new(),
-                Some(1) => "none".to_string(),
-                Some(n) => format!("{n}-way"),
-            }
-        );
-        b.push_str("</tr>\n");
+        table_row(b, v, row, max_cycles);
     }
     b.push_str("</tbody></table></div>\n");
 }
 
-fn ds_panels(b: &mut String, r: &RunReport) {
+fn table_row(b: &mut String, v: &View, row: &InstructionRow, max_cycles: u64) {
+    let s = &row.stats;
+    let ways = row.ways.unwrap_or(0);
+    let _ = write!(
+        b,
+        "<tr data-pc=\"{}\"{}>",
+        row.pc,
+        if ways > 1 { " class=\"conflict\"" } else { "" }
+    );
+    let _ = write!(b, "<td data-v=\"{0}\">{0}</td>", row.pc);
+    let _ = write!(
+        b,
+        "<td class=\"mono\" data-v=\"{0}\">{0:#x}</td>",
+        row.address
+    );
+    let _ = write!(
+        b,
+        "<td class=\"text\" data-v=\"{}\">{}</td>",
+        row.source.as_ref().map_or(0, |l| l.line),
+        v.line_link(row.pc)
+    );
+    let text = escape(&row.text);
+    let linked = match v.panel_of(row.pc) {
+        Some(p) => format!("<a href=\"#ds-{}\">{text}</a>", p.pcs[0]),
+        None => text.clone(),
+    };
+    let _ = write!(b, "<td class=\"text mono\">{linked}</td>");
+    let _ = write!(b, "<td data-v=\"{0}\">{0}</td>", s.executions);
+    let _ = write!(
+        b,
+        "<td class=\"bar\" style=\"--w:{:.1}%\" data-v=\"{1}\">{1}</td>",
+        100.0 * s.cycles as f64 / max_cycles as f64,
+        s.cycles
+    );
+    for x in [s.conflict_cycles, s.stall_cycles, s.latency_cycles] {
+        let _ = write!(b, "<td data-v=\"{x}\">{x}</td>");
+    }
+    let _ = write!(
+        b,
+        "<td class=\"ways\" data-v=\"{ways}\">{}</td>",
+        match row.ways {
+            None => String::new(),
+            Some(1) => "none".to_string(),
+            Some(n) => format!("{n}-way"),
+        }
+    );
+    b.push_str("</tr>\n");
+}
+
+fn ds_panels(b: &mut String, v: &View) {
+    let r = v.r;
     let _ = writeln!(
         b,
         "<h2 id=\"ds\">LDS accesses: bank × phase heat maps</h2>\n<p class=\"note\">For each DS \
          instruction, its costliest execution (ties: the first wave): rows are banks, columns \
          the lanes of each phase the LDS serves together, and after each phase the passes each \
-         bank needs. Instructions whose pictures differ only by a rotation of the banks share \
-         one. The statistics add up every execution.</p>"
+         bank needs. Each picture is drawn once: instructions whose pictures are the same, or \
+         differ only by a rotation of the banks, share it (the first one's execution is drawn). \
+         The statistics add up every execution of them all.</p>"
     );
     if r.ds.is_empty() {
         let _ = writeln!(
@@ -323,7 +646,7 @@ fn ds_panels(b: &mut String, r: &RunReport) {
     }
     legend(b, "number");
     for p in r.ds.iter().take(MAX_DS_PANELS) {
-        ds_panel(b, p);
+        ds_panel(b, v, p);
     }
     if r.ds.len() > MAX_DS_PANELS {
         let rest: Vec<String> = r.ds[MAX_DS_PANELS..]
@@ -339,47 +662,75 @@ fn ds_panels(b: &mut String, r: &RunReport) {
     }
 }
 
-fn ds_panel(b: &mut String, p: &DsPanel) {
+fn ds_panel(b: &mut String, v: &View, p: &DsPanel) {
     let ways = p.heat.ways();
+    let first = p.pcs[0];
     let _ = write!(
         b,
-        "<div class=\"panel{}\" id=\"ds-{}\" data-ways=\"{ways}\">",
+        "<div class=\"panel{}\" id=\"ds-{first}\" data-ways=\"{ways}\">",
         if ways > 1 { " hot" } else { "" },
-        p.pcs[0]
     );
+    let address =
+        v.r.instructions
+            .get(first)
+            .map_or(String::new(), |i| format!(" ({:#x})", i.address));
     let _ = write!(
         b,
-        "<h3><code>{}</code> — pc {} — <span class=\"ways\">{}</span></h3>",
+        "<h3><code>{}</code> — pc {first}{address} — <span class=\"ways\">{}</span></h3>",
         escape(&p.text),
-        p.pcs[0],
         ways_text(ways)
     );
-    let others = if p.pcs.len() > 1 {
-        let pcs: Vec<String> = p.pcs[1..].iter().map(|pc| pc.to_string()).collect();
-        format!(
-            " Same pattern: {} more instruction(s), pc {}.",
-            pcs.len(),
-            pcs.join(", ")
-        )
-    } else {
-        String::new()
-    };
     let _ = write!(
         b,
         "<p class=\"meta\">Drawn: wave {}, {} of {} ideal bank cycles. All executions: {}, {} \
-         cycles, {} of them conflict cycles.{}</p>",
+         cycles, {} of them conflict cycles.",
         p.sample.wave,
         p.sample.cycles,
         p.sample.ideal_cycles,
         p.executions,
         p.cycles,
         p.conflict_cycles,
-        escape(&others)
     );
+    if p.pcs.len() > 1 {
+        let links: Vec<String> = p.pcs[1..]
+            .iter()
+            .map(|&pc| {
+                let address = v.r.instructions.get(pc).map_or(0, |i| i.address);
+                format!("<a href=\"#i-{pc}\">{address:#x}</a>")
+            })
+            .collect();
+        let _ = write!(
+            b,
+            "<br>Same pattern: {} more instruction(s): {}.",
+            links.len(),
+            links.join(", ")
+        );
+    }
+    let mut lines: Vec<&SourceLine> = Vec::new();
+    for &pc in &p.pcs {
+        if let Some(l) = v.line_of(pc) {
+            if !lines.iter().any(|x| x.anchor == l.anchor) {
+                lines.push(l);
+            }
+        }
+    }
+    if !lines.is_empty() {
+        let links: Vec<String> = lines
+            .iter()
+            .map(|l| format!("<a href=\"#{}\">{}</a>", l.anchor, escape(&l.place())))
+            .collect();
+        let _ = write!(
+            b,
+            "<br>{}: {}.",
+            if lines.len() > 1 { "Lines" } else { "Line" },
+            links.join(", ")
+        );
+    }
+    b.push_str("</p>");
     b.push_str(&heat_map_svg(
         &p.heat,
         SvgStyle::full(p.heat.banks),
-        &format!("heat-{}", p.pcs[0]),
+        &format!("heat-{first}"),
     ));
     b.push_str("</div>\n");
 }
@@ -479,6 +830,81 @@ mod tests {
             escape(r#"<a href="x">'&'</a>"#),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
         );
+    }
+
+    /// Two column reads (the same picture, one bank apart) and a row write.
+    const PROGRAM: &str = "\
+v_lshlrev_b32 v1, 7, v0
+ds_load_b32 v2, v1
+ds_load_b32 v3, v1 offset:4
+v_lshlrev_b32 v4, 2, v0
+ds_store_b32 v4, v2
+s_waitcnt lgkmcnt(0)
+s_endpgm
+";
+
+    fn report() -> RunReport {
+        use crate::banks::BankModel;
+        use crate::exec::{Device, RunConfig};
+        use crate::report::{assembly_sources, SourceTexts};
+        let prog = crate::isa::asm::assemble(PROGRAM);
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        let cfg = RunConfig {
+            record_ds: true,
+            ..RunConfig::default()
+        };
+        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
+        d.run(&prog.lines, &cfg).expect("the program runs");
+        let mut texts = SourceTexts::new();
+        texts.insert("k.s", PROGRAM);
+        RunReport::new("k", &prog.lines, &d, &BankModel::rdna3())
+            .with_sources(&assembly_sources("k.s", &prog.lines), &mut texts)
+    }
+
+    #[test]
+    fn the_source_view_folds_instructions_under_their_lines() {
+        let r = report();
+        // The worst line: the first column read (31 conflict cycles; the second ties, the
+        // hotter-ranked first one wins).
+        let worst = r.worst_line().expect("a line");
+        assert_eq!((worst.row.line, worst.row.stats.conflict_cycles), (2, 31));
+        assert_eq!(worst.anchor, "line-0-2");
+        assert_eq!(worst.text.as_deref(), Some("ds_load_b32 v2, v1"));
+        let html = run_page(&r);
+        assert!(html.contains(
+            "Worst line: <a href=\"#line-0-2\" id=\"worst-line\">k.s:2</a> <code>ds_load_b32 v2, v1</code>"
+        ));
+        // Line 2's instruction under it, at its address, linked to its heat map.
+        let block = html
+            .split("id=\"line-0-2\"")
+            .nth(1)
+            .and_then(|s| s.split("</details>").next())
+            .expect("line 2");
+        assert!(block.contains("<tr id=\"i-1\" class=\"conflict\"><td class=\"mono\">0x4</td>"));
+        assert!(block.contains("<a href=\"#ds-1\">32-way</a>"));
+        // File order: lines ascending.
+        let mut by_file: Vec<(usize, u32)> =
+            r.lines.iter().map(|l| (l.file_order, l.row.line)).collect();
+        by_file.sort_unstable();
+        let lines: Vec<u32> = by_file.iter().map(|x| x.1).collect();
+        assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7]);
+        assert!(r.unattributed().is_empty());
+    }
+
+    #[test]
+    fn the_same_picture_is_drawn_once() {
+        let r = report();
+        // The two column reads share one panel; the row write has its own.
+        let pcs: Vec<Vec<usize>> = r.ds.iter().map(|p| p.pcs.clone()).collect();
+        assert_eq!(pcs, [vec![1, 2], vec![4]]);
+        let html = run_page(&r);
+        assert_eq!(html.matches("<svg").count(), 2);
+        assert!(html.contains("Same pattern: 1 more instruction(s): <a href=\"#i-2\">0xc</a>."));
+        let row = html.split("<tr id=\"i-2\"").nth(1).expect("pc 2's row");
+        assert!(row
+            .split("</tr>")
+            .next()
+            .is_some_and(|r| r.contains("href=\"#ds-1\"")));
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! ```
 
 mod banks;
+mod counters;
 mod heatmap;
 mod html;
 mod run;
@@ -27,6 +28,7 @@ mod source;
 mod svg;
 
 pub use banks::{BanksReport, LayoutPanel};
+pub use counters::{amd_counters, AMD_COUNTERS};
 pub use heatmap::{group_label, HeatMap};
 pub use html::{banks_page, escape, run_page};
 pub use run::{percent, DsPanel, InstructionRow, RunReport, MAX_DS_PANELS};

@@ -1,13 +1,17 @@
-//! The data of a run's report: every instruction with its statistics, hottest first, and a
-//! heat map for each DS instruction's costliest execution ([`crate::exec::DsSample`]).
+//! The data of a run's report: every instruction with its statistics, the source lines they
+//! come from (hottest first), and a heat map for each DS instruction's costliest execution
+//! ([`crate::exec::DsSample`]), one per picture.
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 
 use crate::banks::{ds_access, Access, AccessShape, BankModel, WaveSize};
 use crate::exec::{Device, DsSample, InstStats};
 use crate::isa::asm::AsmLine;
+use crate::loader::SourceLocation;
 
-use super::heatmap::HeatMap;
+use super::heatmap::{HeatMap, PatternKey};
+use super::source::{by_line, InstSource, SourceRow, SourceTexts};
 
 /// At most this many DS heat maps are drawn (the hottest); the rest are listed by name.
 pub const MAX_DS_PANELS: usize = 48;
@@ -27,9 +31,34 @@ pub struct InstructionRow {
     pub stats: InstStats,
     /// For a DS instruction with a recorded execution: its worst bank conflict's ways.
     pub ways: Option<u32>,
+    /// The source line it is attributed to, if known (see [`RunReport::with_sources`]).
+    pub source: Option<SourceLocation>,
 }
 
-/// A heat map of DS instructions that share a pattern (see [`HeatMap::same_pattern`]).
+/// A source line of the program and what its instructions cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceLine {
+    /// The line, its statistics and its instructions (pcs, in program order).
+    pub row: SourceRow,
+    /// Its text, if the file could be read.
+    pub text: Option<String>,
+    /// Its anchor in the page: `line-F-L`, F the file's number in order of first appearance
+    /// in the program, L the line.
+    pub anchor: String,
+    /// Its place in file order (files in order of first appearance, lines ascending).
+    pub file_order: usize,
+}
+
+impl SourceLine {
+    /// `name:line`, the file shortened to its name.
+    pub fn place(&self) -> String {
+        let name = self.row.file.rsplit('/').next().unwrap_or(&self.row.file);
+        format!("{name}:{}", self.row.line)
+    }
+}
+
+/// A heat map of DS instructions that share a pattern (see [`HeatMap::same_pattern`]): the
+/// picture is drawn once, for all of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DsPanel {
     /// The instructions (pcs), in program order; the first one's sample is drawn.
@@ -64,6 +93,8 @@ pub struct RunReport {
     /// DS heat maps, hottest first (most conflict cycles, then most cycles, then program
     /// order).
     pub ds: Vec<DsPanel>,
+    /// Source lines, hottest first ([`by_line`]); empty without [`RunReport::with_sources`].
+    pub lines: Vec<SourceLine>,
 }
 
 impl RunReport {
@@ -83,30 +114,37 @@ impl RunReport {
                 text: line.text(),
                 stats: *stats,
                 ways: heat.as_ref().map(HeatMap::ways),
+                source: None,
             });
             if let (Some(s), Some(h)) = (sample, heat) {
                 maps.push((pc, s.clone(), h));
             }
         }
         let mut ds: Vec<DsPanel> = Vec::new();
+        let mut patterns: HashMap<PatternKey, usize> = HashMap::new();
         for (pc, sample, heat) in maps {
             let st = device.stats[pc];
-            match ds.iter_mut().find(|p| p.heat.same_pattern(&heat)) {
-                Some(p) => {
+            let key = heat.pattern_key();
+            match patterns.get(&key) {
+                Some(&i) => {
+                    let p = &mut ds[i];
                     p.pcs.push(pc);
                     p.executions += st.executions;
                     p.cycles += st.cycles;
                     p.conflict_cycles += st.conflict_cycles;
                 }
-                None => ds.push(DsPanel {
-                    pcs: vec![pc],
-                    text: program[pc].text(),
-                    sample,
-                    heat,
-                    executions: st.executions,
-                    cycles: st.cycles,
-                    conflict_cycles: st.conflict_cycles,
-                }),
+                None => {
+                    patterns.insert(key, ds.len());
+                    ds.push(DsPanel {
+                        pcs: vec![pc],
+                        text: program[pc].text(),
+                        sample,
+                        heat,
+                        executions: st.executions,
+                        cycles: st.cycles,
+                        conflict_cycles: st.conflict_cycles,
+                    });
+                }
             }
         }
         ds.sort_by_key(|p| (Reverse(p.conflict_cycles), Reverse(p.cycles), p.pcs[0]));
@@ -148,7 +186,78 @@ impl RunReport {
             ),
             instructions,
             ds,
+            lines: Vec::new(),
         }
+    }
+
+    /// Attributes each instruction to its source line (`sources`, one per instruction, as
+    /// [`super::kernel_sources`] and [`super::assembly_sources`] give them) and fills
+    /// [`RunReport::lines`], reading each line's text from `texts`.
+    pub fn with_sources(
+        mut self,
+        sources: &[Option<InstSource>],
+        texts: &mut SourceTexts,
+    ) -> RunReport {
+        for (row, src) in self.instructions.iter_mut().zip(sources) {
+            row.source = src
+                .as_ref()
+                .map(|s| s.location.clone())
+                .filter(|l| l.line > 0);
+        }
+        let stats: Vec<InstStats> = self.instructions.iter().map(|r| r.stats).collect();
+        let rows = by_line(sources, &stats);
+        // Files numbered in order of first appearance in the program.
+        let mut files: Vec<&str> = Vec::new();
+        for r in &self.instructions {
+            if let Some(l) = &r.source {
+                if !files.contains(&l.file.as_str()) {
+                    files.push(&l.file);
+                }
+            }
+        }
+        let file_no = |f: &str| files.iter().position(|g| *g == f).unwrap_or(files.len());
+        let mut in_file_order: Vec<(usize, u32, usize)> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (file_no(&r.file), r.line, i))
+            .collect();
+        in_file_order.sort_unstable();
+        let mut order = vec![0; rows.len()];
+        for (k, &(_, _, i)) in in_file_order.iter().enumerate() {
+            order[i] = k;
+        }
+        let lines = rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| SourceLine {
+                text: texts.line(&row.file, row.line).map(str::to_string),
+                anchor: format!("line-{}-{}", file_no(&row.file), row.line),
+                file_order: order[i],
+                row,
+            })
+            .collect();
+        self.lines = lines;
+        self
+    }
+
+    /// The instructions without a source line (pcs, in program order).
+    pub fn unattributed(&self) -> Vec<usize> {
+        self.instructions
+            .iter()
+            .filter(|r| r.source.is_none())
+            .map(|r| r.pc)
+            .collect()
+    }
+
+    /// The worst source line: the most bank-conflict cycles, or, when no line has any, the
+    /// most issue cycles (ties: the hotter in [`RunReport::lines`] order).
+    pub fn worst_line(&self) -> Option<&SourceLine> {
+        let conflicted = self
+            .lines
+            .iter()
+            .filter(|l| l.row.stats.conflict_cycles > 0)
+            .min_by_key(|l| Reverse(l.row.stats.conflict_cycles));
+        conflicted.or_else(|| self.lines.first())
     }
 
     /// Adds a fact at the top of the header.

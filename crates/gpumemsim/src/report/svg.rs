@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use super::heatmap::{group_label, HeatMap};
 use super::html::escape;
+use crate::banks::GroupReport;
 
 /// The colour buckets of the heat scale: (least passes, fill, text colour on it, legend label).
 pub const HEAT_SCALE: [(u32, &str, &str, &str); 6] = [
@@ -43,15 +44,20 @@ pub struct SvgStyle {
     pub cell_h: u32,
     /// Whether to number the lanes and print the passes in their cells.
     pub labels: bool,
+    /// The most lanes side by side: groups (phases) wrap to a new row of the picture past it
+    /// (0: one row), so a wave64 access stays about as wide as a wave32 one.
+    pub row_lanes: u32,
 }
 
 impl SvgStyle {
-    /// Full size, with lane numbers and passes: for one access on its own.
+    /// Full size, with lane numbers and passes: for one access on its own. Up to 64 lanes a
+    /// row (a wave32 2addr access, or one wave64 phase pair).
     pub fn full(banks: u32) -> SvgStyle {
         SvgStyle {
             cell_w: 14,
             cell_h: if banks > 32 { 8 } else { 12 },
             labels: true,
+            row_lanes: 64,
         }
     }
 
@@ -61,6 +67,7 @@ impl SvgStyle {
             cell_w: 8,
             cell_h: if banks > 32 { 5 } else { 7 },
             labels: false,
+            row_lanes: 128,
         }
     }
 }
@@ -68,30 +75,57 @@ impl SvgStyle {
 const BACKGROUND: &str = "#eef0f3";
 const CONFLICT_TEXT: &str = "#b00020";
 
+/// Splits the groups into rows of at most `row_lanes` lanes (a group wider than that gets a
+/// row of its own): the indices of each row's groups.
+fn rows_of(lanes: &[usize], row_lanes: u32) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut width = 0;
+    for (i, &n) in lanes.iter().enumerate() {
+        let fits = row_lanes == 0 || width + n <= row_lanes as usize;
+        match rows.last_mut() {
+            Some(row) if fits => row.push(i),
+            _ => {
+                rows.push(vec![i]);
+                width = 0;
+            }
+        }
+        width += n;
+    }
+    rows
+}
+
 /// The heat map of `h` as an `<svg>` element (no XML prolog: it is meant to be inlined in
-/// HTML). `id` becomes the element's id.
+/// HTML). `id` becomes the element's id. The element has its natural size in `width` and
+/// `height` and a `viewBox`, so CSS can scale it down to fit (`max-width: 100%; height:
+/// auto`).
 pub fn heat_map_svg(h: &HeatMap, style: SvgStyle, id: &str) -> String {
     let SvgStyle {
         cell_w: cw,
         cell_h: ch,
         labels,
+        row_lanes,
     } = style;
     let left = if labels { 56 } else { 30 };
     let header = if labels { 30 } else { 16 };
     let footer = 18;
     let pass_w = if labels { 30 } else { 16 };
     let gap = if labels { 16 } else { 10 };
+    let row_gap = if labels { 10 } else { 6 };
     let groups = &h.report.groups;
     let group_lanes: Vec<Vec<u32>> = groups.iter().map(HeatMap::group_lanes).collect();
+    let counts: Vec<usize> = group_lanes.iter().map(Vec::len).collect();
+    let rows = rows_of(&counts, row_lanes);
     let block_w = |lanes: usize| lanes as u32 * cw + 3 + pass_w;
+    let row_h = header + h.banks * ch + footer;
     let width = left
-        + group_lanes
+        + rows
             .iter()
-            .map(|l| block_w(l.len()) + gap)
-            .sum::<u32>()
+            .map(|r| r.iter().map(|&g| block_w(counts[g]) + gap).sum::<u32>())
+            .max()
+            .unwrap_or(0)
             .max(120)
         + 4;
-    let height = header + h.banks * ch + footer;
+    let height = row_h * rows.len().max(1) as u32 + row_gap * rows.len().saturating_sub(1) as u32;
     let conflicting = h.conflicting_banks();
     let mut s = String::new();
     let _ = write!(
@@ -108,139 +142,54 @@ pub fn heat_map_svg(h: &HeatMap, style: SvgStyle, id: &str) -> String {
         h.report.cost.cost,
         h.unit_name()
     );
-    // Bank labels.
     let label_size = match (labels, ch >= 10) {
         (true, true) => 10,
         (true, false) => 8,
         (false, _) => 7,
     };
-    for b in 0..h.banks {
-        let every = if labels && ch >= 10 {
-            1
-        } else if labels {
-            2
-        } else {
-            8
-        };
-        let hot = conflicting.binary_search(&b).is_ok();
-        if b % every != 0 && !hot {
-            continue;
-        }
-        let y = header + b * ch + ch / 2 + 3;
-        let text = if labels {
-            format!("bank {b}")
-        } else {
-            format!("{b}")
-        };
+    let every = if labels && ch >= 10 {
+        1
+    } else if labels {
+        2
+    } else {
+        8
+    };
+    for (r, row) in rows.iter().enumerate() {
+        let top = r as u32 * (row_h + row_gap) + header;
+        // Bank labels.
         let _ = write!(
             s,
-            r##"<text x="{}" y="{y}" font-size="{label_size}" text-anchor="end" fill="{}"{}>{text}</text>"##,
-            left - 4,
-            if hot { CONFLICT_TEXT } else { "#57606a" },
-            if hot { r##" font-weight="bold""## } else { "" },
+            r##"<g font-size="{label_size}" text-anchor="end" fill="#57606a">"##
         );
-    }
-    let mut x = left;
-    for (g, lanes) in groups.iter().zip(&group_lanes) {
-        let lanes_w = lanes.len() as u32 * cw;
-        let top = header;
-        // Group title.
-        let _ = write!(
-            s,
-            r##"<text x="{x}" y="{}" font-size="{}" font-weight="600" fill="#1f2328">{}</text>"##,
-            if labels { 11 } else { 10 },
-            if labels { 11 } else { 8 },
-            escape(&group_label(g))
-        );
-        if labels {
-            for (i, lane) in lanes.iter().enumerate() {
-                let _ = write!(
-                    s,
-                    r##"<text x="{}" y="{}" font-size="7" text-anchor="middle" fill="#57606a">{lane}</text>"##,
-                    x + i as u32 * cw + cw / 2,
-                    header - 4
-                );
+        for b in 0..h.banks {
+            let hot = conflicting.binary_search(&b).is_ok();
+            if b % every != 0 && !hot {
+                continue;
             }
+            let y = top + b * ch + ch / 2 + 3;
+            let text = if labels {
+                format!("bank {b}")
+            } else {
+                format!("{b}")
+            };
             let _ = write!(
                 s,
-                r##"<text x="{}" y="{}" font-size="7" text-anchor="middle" fill="#57606a">passes</text>"##,
-                x + lanes_w + 3 + pass_w / 2,
-                header - 4
+                r##"<text x="{}" y="{y}"{}>{text}</text>"##,
+                left - 4,
+                if hot {
+                    format!(r##" fill="{CONFLICT_TEXT}" font-weight="bold""##)
+                } else {
+                    String::new()
+                },
             );
         }
-        let _ = write!(
-            s,
-            r##"<rect x="{x}" y="{top}" width="{lanes_w}" height="{}" fill="{BACKGROUND}"/>"##,
-            h.banks * ch
-        );
-        // Guides every 8 banks.
-        for b in (8..h.banks).step_by(8) {
-            let _ = write!(
-                s,
-                r##"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="#d0d7de" stroke-width="1"/>"##,
-                x + lanes_w,
-                y = top + b * ch
-            );
+        s.push_str("</g>");
+        let mut x = left;
+        for &gi in row {
+            let (g, lanes) = (&groups[gi], &group_lanes[gi]);
+            group_svg(&mut s, h, g, lanes, x, top, style);
+            x += block_w(lanes.len()) + gap;
         }
-        for u in &g.banks {
-            let (fill, ink) = heat_colour(u.accesses);
-            let y = top + u.bank * ch;
-            for (i, &lane) in lanes.iter().enumerate() {
-                if u.lanes >> lane & 1 == 0 {
-                    continue;
-                }
-                let addr = h.lane_addresses(g, lane);
-                let word = h.lane_word(g, lane, u.bank);
-                let addr_text: Vec<String> = addr.iter().map(|a| format!("{a:#x}")).collect();
-                let _ = write!(
-                    s,
-                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}"><title>lane {lane}: address {} → bank {}, word {}; the bank serves {} word(s) in {} pass(es)</title></rect>"##,
-                    x + i as u32 * cw,
-                    y,
-                    cw.saturating_sub(1).max(1),
-                    ch.saturating_sub(1).max(1),
-                    addr_text.join(" and "),
-                    u.bank,
-                    word.map_or_else(|| "?".to_string(), |w| w.to_string()),
-                    u.words.len(),
-                    u.accesses
-                );
-            }
-            // The passes column.
-            let px = x + lanes_w + 3;
-            let _ = write!(
-                s,
-                r##"<rect x="{px}" y="{y}" width="{}" height="{}" fill="{fill}"><title>bank {}: {} pass(es)</title></rect>"##,
-                pass_w - 1,
-                ch.saturating_sub(1).max(1),
-                u.bank,
-                u.accesses
-            );
-            if labels && ch >= 8 {
-                let _ = write!(
-                    s,
-                    r##"<text x="{}" y="{}" font-size="{}" text-anchor="middle" fill="{ink}">{}</text>"##,
-                    px + pass_w / 2,
-                    y + ch - 3,
-                    if ch >= 10 { 9 } else { 7 },
-                    if u.accesses > 1 {
-                        format!("×{}", u.accesses)
-                    } else {
-                        "1".to_string()
-                    }
-                );
-            }
-        }
-        // Cost under the group.
-        let _ = write!(
-            s,
-            r##"<text x="{x}" y="{}" font-size="{}" fill="{}">{}</text>"##,
-            top + h.banks * ch + 13,
-            if labels { 10 } else { 8 },
-            if g.cost > 1 { CONFLICT_TEXT } else { "#57606a" },
-            h.amount(g.cost as u64)
-        );
-        x += block_w(lanes.len()) + gap;
     }
     if groups.is_empty() {
         let _ = write!(
@@ -251,6 +200,136 @@ pub fn heat_map_svg(h: &HeatMap, style: SvgStyle, id: &str) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// One group: its title, lane numbers, cells, passes column and cost, at (`x`, `top`) (the top
+/// of its bank 0 row).
+fn group_svg(
+    s: &mut String,
+    h: &HeatMap,
+    g: &GroupReport,
+    lanes: &[u32],
+    x: u32,
+    top: u32,
+    style: SvgStyle,
+) {
+    let SvgStyle {
+        cell_w: cw,
+        cell_h: ch,
+        labels,
+        ..
+    } = style;
+    let header = if labels { 30 } else { 16 };
+    let pass_w = if labels { 30 } else { 16 };
+    let lanes_w = lanes.len() as u32 * cw;
+    let _ = write!(
+        s,
+        r##"<text x="{x}" y="{}" font-size="{}" font-weight="600" fill="#1f2328">{}</text>"##,
+        top - header + if labels { 11 } else { 10 },
+        if labels { 11 } else { 8 },
+        escape(&group_label(g))
+    );
+    if labels {
+        // Lane numbers: one <text> with a dx per lane.
+        let _ = write!(
+            s,
+            r##"<text y="{}" font-size="7" text-anchor="middle" fill="#57606a">"##,
+            top - 4
+        );
+        for (i, lane) in lanes.iter().enumerate() {
+            let _ = write!(
+                s,
+                r##"<tspan x="{}">{lane}</tspan>"##,
+                x + i as u32 * cw + cw / 2
+            );
+        }
+        let _ = write!(
+            s,
+            r##"<tspan x="{}">passes</tspan></text>"##,
+            x + lanes_w + 3 + pass_w / 2
+        );
+    }
+    let _ = write!(
+        s,
+        r##"<rect x="{x}" y="{top}" width="{lanes_w}" height="{}" fill="{BACKGROUND}"/>"##,
+        h.banks * ch
+    );
+    // Guides every 8 banks.
+    for b in (8..h.banks).step_by(8) {
+        let _ = write!(
+            s,
+            r##"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="#d0d7de"/>"##,
+            x + lanes_w,
+            y = top + b * ch
+        );
+    }
+    let (w, hh) = (cw.saturating_sub(1).max(1), ch.saturating_sub(1).max(1));
+    let px = x + lanes_w + 3;
+    for u in &g.banks {
+        let (fill, _) = heat_colour(u.accesses);
+        let y = top + u.bank * ch;
+        for (i, &lane) in lanes.iter().enumerate() {
+            if u.lanes >> lane & 1 == 0 {
+                continue;
+            }
+            let addr: Vec<String> = h
+                .lane_addresses(g, lane)
+                .iter()
+                .map(|a| format!("{a:#x}"))
+                .collect();
+            let word = h
+                .lane_word(g, lane, u.bank)
+                .map_or_else(|| "?".to_string(), |w| w.to_string());
+            let _ = write!(
+                s,
+                r##"<rect x="{}" y="{y}" width="{w}" height="{hh}" fill="{fill}"><title>lane {lane}: {} → bank {}, word {word}</title></rect>"##,
+                x + i as u32 * cw,
+                addr.join(" and "),
+                u.bank,
+            );
+        }
+        // The passes column.
+        let _ = write!(
+            s,
+            r##"<rect x="{px}" y="{y}" width="{}" height="{hh}" fill="{fill}"><title>bank {}: {} word(s), {} pass(es)</title></rect>"##,
+            pass_w - 1,
+            u.bank,
+            u.words.len(),
+            u.accesses
+        );
+    }
+    // The passes, written in their cells.
+    if labels && ch >= 8 {
+        let _ = write!(
+            s,
+            r##"<g font-size="{}" text-anchor="middle">"##,
+            if ch >= 10 { 9 } else { 7 }
+        );
+        for u in &g.banks {
+            let (_, ink) = heat_colour(u.accesses);
+            let _ = write!(
+                s,
+                r##"<text x="{}" y="{}" fill="{ink}">{}</text>"##,
+                px + pass_w / 2,
+                top + u.bank * ch + ch - 3,
+                if u.accesses > 1 {
+                    format!("×{}", u.accesses)
+                } else {
+                    "1".to_string()
+                }
+            );
+        }
+        s.push_str("</g>");
+    }
+    // Cost under the group.
+    let _ = write!(
+        s,
+        r##"<text x="{x}" y="{}" font-size="{}" fill="{}">{}</text>"##,
+        top + h.banks * ch + 13,
+        if labels { 10 } else { 8 },
+        if g.cost > 1 { CONFLICT_TEXT } else { "#57606a" },
+        h.amount(g.cost as u64)
+    );
 }
 
 #[cfg(test)]
@@ -282,7 +361,36 @@ mod tests {
         assert_eq!(svg.matches(r##"fill="#800026""##).count(), 33);
         assert!(!svg.contains("#41ab5d"));
         assert!(svg.contains("×32"));
-        assert!(svg.contains("lane 31: address 0xf80 → bank 0, word 992"));
+        assert!(svg.contains("lane 31: 0xf80 → bank 0, word 992"));
+    }
+
+    #[test]
+    fn wave64_phases_wrap_to_rows_of_64_lanes() {
+        let model = BankModel::rdna3();
+        let a0: Vec<u32> = (0..64).map(|t| t * 4).collect();
+        let a1: Vec<u32> = (0..64).map(|t| t * 4 + 256).collect();
+        let shape = AccessShape::new(4, AccessKind::Load2Addr, WaveSize::Wave64);
+        let access = Access {
+            shape,
+            addrs: &a0,
+            addrs1: Some(&a1),
+        };
+        let h = HeatMap::new(&model, &access).expect("valid");
+        assert_eq!(h.report.groups.len(), 4);
+        let svg = heat_map_svg(&h, SvgStyle::full(32), "w");
+        let size = |key: &str| -> u32 {
+            svg.split(&format!(" {key}=\""))
+                .nth(1)
+                .and_then(|s| s.split('"').next())
+                .and_then(|s| s.parse().ok())
+                .expect("a size")
+        };
+        // Two rows of two 32-lane groups: as wide as a wave32 2addr picture, twice as tall.
+        let one_row = 30 + 32 * 12 + 18;
+        assert_eq!(size("height"), 2 * one_row + 10);
+        assert!(size("width") <= 1100, "{}", size("width"));
+        assert!(svg.contains("viewBox=\"0 0 "));
+        assert_eq!(svg.matches("#41ab5d").count(), 4 * (32 + 32));
     }
 
     #[test]
