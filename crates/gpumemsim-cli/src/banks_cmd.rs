@@ -134,34 +134,6 @@ fn wave_size(model: &BankModel, wave: Option<&str>) -> Result<WaveSize, String> 
     gpumemsim::banks::query::wave_size(model, lanes)
 }
 
-/// Lanes of a mask as ranges: `0-15,20`.
-fn lane_ranges(mask: u64) -> String {
-    let mut out = String::new();
-    let mut lane = 0u32;
-    while lane < 64 {
-        if mask >> lane & 1 == 0 {
-            lane += 1;
-            continue;
-        }
-        let start = lane;
-        while lane < 64 && mask >> lane & 1 == 1 {
-            lane += 1;
-        }
-        if !out.is_empty() {
-            out.push(',');
-        }
-        if lane - 1 == start {
-            let _ = write!(out, "{start}");
-        } else {
-            let _ = write!(out, "{start}-{}", lane - 1);
-        }
-    }
-    if out.is_empty() {
-        out.push('-');
-    }
-    out
-}
-
 fn lane_list(mask: u64) -> String {
     let lanes: Vec<String> = (0..64)
         .filter(|l| mask >> l & 1 == 1)
@@ -314,7 +286,7 @@ fn text(
         },
         wave_word,
         shape.wave.lanes(),
-        lane_ranges(shape.active)
+        gpumemsim::banks::lane_ranges(shape.active)
     );
     let counters: Vec<String> = report
         .cost
@@ -348,14 +320,21 @@ fn text(
             let phases: Vec<String> = g.phases.iter().map(|p| p.to_string()).collect();
             let conflicts: Vec<String> = g
                 .conflicts()
-                .map(|b| format!("{}: {}, {}", b.bank, lane_ranges(b.lanes), b.accesses))
+                .map(|b| {
+                    format!(
+                        "{}: {}, {}",
+                        b.bank,
+                        gpumemsim::banks::lane_ranges(b.lanes),
+                        b.accesses
+                    )
+                })
                 .collect();
             let _ = writeln!(
                 o,
                 "{i:>5}  {}{:<8}{:<14}{:>10}  {}",
                 address_column(source_name(g.source)),
                 phases.join("+"),
-                lane_ranges(g.lanes),
+                gpumemsim::banks::lane_ranges(g.lanes),
                 g.cost,
                 if conflicts.is_empty() {
                     "-".to_string()
@@ -393,7 +372,7 @@ fn pictures(o: &mut String, model: &BankModel, access: &Access<u64>, report: &Ac
             o,
             "\ngroup {i}, lanes {}: a letter per word a lane reads or writes in each bank \
              (same letter, same word); `!` marks conflicting banks",
-            lane_ranges(g.lanes)
+            gpumemsim::banks::lane_ranges(g.lanes)
         );
         let tens: String = lanes
             .iter()

@@ -292,29 +292,30 @@ pub fn run_kernel(
     if defaults.is_some() {
         texts.insert(BUNDLED_SOURCE.0, BUNDLED_SOURCE.1);
     }
+    let mut obj = json!({
+        "kernel": name,
+        "symbol": kernel.name,
+        "args": &arg_values,
+        "events": crate::run_cmd::events_json(lines, dev, &sources),
+        "instructions": crate::run_cmd::instructions_json(lines, dev, &sources),
+        "lines": crate::run_cmd::lines_json(lines, dev, &sources, &mut texts),
+        "cycles": dev.cycles(),
+        "totals": crate::run_cmd::totals_json(dev),
+        "timing": crate::run_cmd::timing_json(&config),
+        "steps": dev.steps,
+        "grid": grid,
+        "block": block,
+        "wave_size": done.wave_size,
+        "lds_bytes": done.lds_bytes,
+        "resources": resources_json(&resources, &occupancy),
+        "counters": crate::run_cmd::counters_json(lines, dev),
+        "schedule": schedule_json(&run.schedule, &run.together_because),
+    });
+    if let Some(e) = &error {
+        obj["error"] = json!(e);
+    }
+    let baseline = crate::run_cmd::baseline_diff(args, &mut obj)?;
     if args.json {
-        let mut obj = json!({
-            "kernel": name,
-            "symbol": kernel.name,
-            "args": arg_values,
-            "events": crate::run_cmd::events_json(lines, dev, &sources),
-            "instructions": crate::run_cmd::instructions_json(lines, dev, &sources),
-            "lines": crate::run_cmd::lines_json(lines, dev, &sources, &mut texts),
-            "cycles": dev.cycles(),
-            "totals": crate::run_cmd::totals_json(dev),
-            "timing": crate::run_cmd::timing_json(&config),
-            "steps": dev.steps,
-            "grid": grid,
-            "block": block,
-            "wave_size": done.wave_size,
-            "lds_bytes": done.lds_bytes,
-            "resources": resources_json(&resources, &occupancy),
-            "counters": crate::run_cmd::counters_json(lines, dev),
-            "schedule": schedule_json(&run.schedule, &run.together_because),
-        });
-        if let Some(e) = &error {
-            obj["error"] = json!(e);
-        }
         outln!("{obj}");
     } else {
         let view = crate::run_text::TextView {
@@ -336,6 +337,7 @@ pub fn run_kernel(
         for (i, a) in arg_values.iter().enumerate() {
             let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
         }
+        s.push_str(&baseline);
         out!("{s}");
     }
     if let Some(path) = &args.html {

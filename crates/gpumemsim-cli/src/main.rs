@@ -24,6 +24,7 @@ macro_rules! outln {
 
 mod addr_cmd;
 mod banks_cmd;
+mod diff_cmd;
 mod html_out;
 mod isa_cmds;
 mod kernel_cmd;
@@ -68,6 +69,10 @@ enum Command {
     /// Address translation: `addr flat ADDR` resolves a flat address through the apertures
     /// and the swizzled scratch layout; `addr buffer --desc W0,W1,W2,W3` a buffer access.
     Addr(addr_cmd::AddrArgs),
+    /// Compare two reports of `gpumemsim run ... --json` (before and after a change): kernel
+    /// time, conflict and stall cycles, occupancy, and each source line (or instruction),
+    /// improvements and regressions largest first.
+    Diff(diff_cmd::DiffArgs),
 }
 
 /// Reads a named input: a path, or standard input for `-`. Returns (display name, text).
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(&args),
         Command::Banks(args) => banks_cmd::banks(&args),
         Command::Addr(args) => addr_cmd::addr(&args),
+        Command::Diff(args) => diff_cmd::diff(&args),
     };
     let _ = std::io::stdout().flush();
     match result {

@@ -112,6 +112,11 @@ pub struct RunArgs {
     /// Print every value of each buffer argument (the text report summarises them).
     #[arg(long)]
     pub full: bool,
+    /// Compare this run with an earlier report (`gpumemsim run ... --json > BEFORE.json`):
+    /// the text report ends with the comparison, `--json` gains it under "diff" (as
+    /// `gpumemsim diff BEFORE.json AFTER.json` prints it).
+    #[arg(long, value_name = "BEFORE.json")]
+    pub baseline: Option<String>,
     /// Also print the run's totals under rocprof's counter names (docs/counters.md); --json
     /// always has them under "counters".
     #[arg(long)]
@@ -409,6 +414,26 @@ pub(crate) fn events_json(
         .collect()
 }
 
+/// `--baseline BEFORE.json`: compares the report `obj` with it. With `--json` the comparison
+/// goes into `obj` under `"diff"` (and the text is empty); otherwise the text to end the
+/// report with. Without `--baseline`, nothing.
+pub(crate) fn baseline_diff(args: &RunArgs, obj: &mut Value) -> Result<String, String> {
+    let Some(path) = &args.baseline else {
+        return Ok(String::new());
+    };
+    let before = crate::diff_cmd::read_report(path)?;
+    let diff =
+        crate::diff_cmd::compare(&before, obj).map_err(|e| format!("--baseline {path}: {e}"))?;
+    if args.json {
+        obj["diff"] = diff;
+        return Ok(String::new());
+    }
+    Ok(format!(
+        "\nCompared with {path} (--baseline):\n{}",
+        crate::diff_cmd::render_text(&diff, 10)
+    ))
+}
+
 /// `--json`'s `"counters"`: the run's totals under rocprof's names.
 pub(crate) fn counters_json(program: &[AsmLine], wg: &Device) -> Value {
     Value::Object(
@@ -615,6 +640,10 @@ pub(crate) fn totals_json(wg: &Device) -> Value {
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
+    // A baseline that cannot be read is an error before any work.
+    if let Some(path) = &args.baseline {
+        crate::diff_cmd::read_report(path).map_err(|e| format!("--baseline {e}"))?;
+    }
     let Some(program) = &args.program else {
         return crate::kernel_cmd::run_bundled(args);
     };
@@ -690,29 +719,30 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let events = events_json(&prog.lines, &wg, &sources);
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
     let kc = wg.kcache_stats();
+    let mut obj = json!({
+        "dump": Value::Object(dumps.clone()),
+        "events": events,
+        "instructions": instructions_json(&prog.lines, &wg, &sources),
+        "lines": lines_json(&prog.lines, &wg, &sources, &mut texts),
+        "counters": counters_json(&prog.lines, &wg),
+        "cycles": wg.cycles(),
+        "totals": totals_json(&wg),
+        "timing": timing_json(&cfg),
+        "steps": wg.steps,
+        "waves": cfg.waves,
+        "workgroups": cfg.workgroups,
+        "wave_size": cfg.wave_size,
+        "kcache": {
+            "hits": kc.hits,
+            "misses": kc.misses,
+            "invalidations": kc.invalidations,
+        },
+    });
+    if let Some(e) = &error {
+        obj["error"] = json!(e);
+    }
+    let baseline = baseline_diff(args, &mut obj)?;
     if args.json {
-        let mut obj = json!({
-            "dump": Value::Object(dumps),
-            "events": events,
-            "instructions": instructions_json(&prog.lines, &wg, &sources),
-            "lines": lines_json(&prog.lines, &wg, &sources, &mut texts),
-            "counters": counters_json(&prog.lines, &wg),
-            "cycles": wg.cycles(),
-            "totals": totals_json(&wg),
-            "timing": timing_json(&cfg),
-            "steps": wg.steps,
-            "waves": cfg.waves,
-            "workgroups": cfg.workgroups,
-            "wave_size": cfg.wave_size,
-            "kcache": {
-                "hits": kc.hits,
-                "misses": kc.misses,
-                "invalidations": kc.invalidations,
-            },
-        });
-        if let Some(e) = &error {
-            obj["error"] = json!(e);
-        }
         outln!("{obj}");
     } else {
         let view = crate::run_text::TextView {
@@ -728,6 +758,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         if args.counters {
             text.push_str(&counters_text(&prog.lines, &wg));
         }
+        text.push_str(&baseline);
         out!("{text}");
     }
     if let Some(path) = &args.html {

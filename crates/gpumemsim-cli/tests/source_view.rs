@@ -77,11 +77,11 @@ fn top_by_and_full_shape_the_text() {
     assert_eq!(rows.len(), 3, "{three}");
     assert!(three.contains("Top 3 of 157 instructions"));
     // Hottest first: the column loads, 64 cycles each (62 of them conflicts), at objdump's
-    // addresses.
+    // addresses, on the line and column of `tile[x * T + y]`.
     let first: Vec<&str> = rows[0].split_whitespace().collect();
     assert_eq!(
         first[..6],
-        ["0x200", "1", "64", "62", "0", "transpose.cl:8"],
+        ["0x200", "1", "64", "62", "0", "transpose.cl:8:50"],
         "{three}"
     );
     assert_eq!(instruction_rows(&stdout(&["run", "--top", "0"])).len(), 157);
@@ -308,4 +308,46 @@ fn resources_and_counters_are_reported_under_their_names() {
         b["bank_conflicts"]
     );
     assert!(b["bank_conflicts"].as_u64().is_some_and(|n| n > 0));
+}
+
+#[test]
+fn a_baseline_report_is_compared_with_the_run() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("baseline");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let before = dir.join("naive.json");
+    std::fs::write(&before, stdout(&["run", "--json"])).expect("write");
+    let before = before.to_str().expect("utf-8");
+    let text = stdout(&[
+        "run",
+        "--kernel",
+        "transpose_swizzled",
+        "--baseline",
+        before,
+    ]);
+    let tail = &text[text.find("(--baseline):").expect("the comparison")..];
+    assert!(
+        tail.contains("conflicts     992 → 0    -992 (-100.0%)"),
+        "{tail}"
+    );
+    assert!(tail.contains("transpose.cl:8 → 22"), "{tail}");
+    let j = json(&[
+        "run",
+        "--kernel",
+        "transpose_swizzled",
+        "--baseline",
+        before,
+        "--json",
+    ]);
+    assert_eq!(
+        j["diff"]["kernel"]["delta"]["conflict_cycles"].as_i64(),
+        Some(-992)
+    );
+    assert_eq!(
+        j["diff"]["kernel"]["after"]["conflict_cycles"],
+        j["totals"]["conflict_cycles"]
+    );
+    let o = run(&["run", "--baseline", "/nonexistent/before.json"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty(), "nothing ran");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--baseline /nonexistent/before.json"));
 }

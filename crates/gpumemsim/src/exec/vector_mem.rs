@@ -134,8 +134,8 @@ impl Device {
             wave: self.waves[wi].id,
             pc,
             message: format!(
-                "{} ({} lane{}) accessed global memory outside every allocation: lane {} at {:#x}, {}; {what}",
-                lane_list(lanes),
+                "lanes {} ({} lane{}) accessed global memory outside every allocation: lane {} at {:#x}, {}; {what}",
+                crate::banks::lane_ranges(lanes),
                 lanes.count_ones(),
                 if lanes.count_ones() == 1 { "" } else { "s" },
                 lanes.trailing_zeros(),
@@ -144,26 +144,4 @@ impl Device {
             ),
         }
     }
-}
-
-/// Lanes of a mask as ranges: `lanes 0-3, 8, 10-31`.
-pub(crate) fn lane_list(mask: u64) -> String {
-    let mut parts = Vec::new();
-    let mut lane = 0;
-    while lane < 64 {
-        if mask >> lane & 1 == 0 {
-            lane += 1;
-            continue;
-        }
-        let start = lane;
-        while lane < 64 && mask >> lane & 1 == 1 {
-            lane += 1;
-        }
-        parts.push(if lane - start == 1 {
-            format!("{start}")
-        } else {
-            format!("{start}-{}", lane - 1)
-        });
-    }
-    format!("lanes {}", parts.join(", "))
 }
