@@ -12,39 +12,16 @@
 # All at -O2 -g. Outputs are committed, so tests need no clang.
 #   sh tools/build_apps.sh        (needs clang-19 and lld-19; Debian packages clang-19,
 #                                  lld-19, rocm-device-libs and libamdhip64-dev)
-# ROCM_DEVICE_LIBS overrides the bitcode folder. Debian's ROCm 5.2.3 device libraries have
-# no gfx1100 ISA-version file: oclc_isa_version_1036 stands in (it only sets the ISA version
-# constant, which none of these kernels reads).
+# The device-library flags and the W64/HSACO lists are in tools/device_libs.sh.
 set -eu
-D="${ROCM_DEVICE_LIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}"
-W64="gemm_tiled histogram_local reduce_two_pass bitonic_sort_local"
-HSACO="histogram256 scan_blocked"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/tools/device_libs.sh"
+check_device_libs build_apps.sh
 # Debug info names sources relative to the repository root (./examples/apps/NAME.cl), not
 # this machine's checkout, so reports find the source text from a clone's root.
 MAP="-fdebug-prefix-map=$ROOT=."
 cd "$ROOT/examples/apps"
 mkdir -p build
-
-COMMON="ockl ocml oclc_isa_version_1036 oclc_abi_version_500"
-CONTROLS="oclc_daz_opt_off oclc_finite_only_off oclc_unsafe_math_off oclc_correctly_rounded_sqrt_on"
-for lib in opencl hip $COMMON oclc_wavefrontsize64_off oclc_wavefrontsize64_on $CONTROLS; do
-    [ -f "$D/$lib.bc" ] || { echo "build_apps.sh: no $D/$lib.bc (set ROCM_DEVICE_LIBS)" >&2; exit 1; }
-done
-
-# The -mlink-builtin-bitcode flags for language library $1 (opencl or hip), wave size $2.
-libs() {
-    wave=off
-    [ "$2" = 64 ] && wave=on
-    for lib in "$1" $COMMON "oclc_wavefrontsize64_$wave" $CONTROLS; do
-        printf ' -Xclang -mlink-builtin-bitcode -Xclang %s' "$D/$lib.bc"
-    done
-}
-
-contains() {
-    case " $1 " in *" $2 "*) return 0 ;; esac
-    return 1
-}
 
 for src in *.cl; do
     base="${src%.cl}"

@@ -26,37 +26,17 @@
 # ROCM_DEVICE_LIBS overrides the bitcode folder.
 set -eu
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-D="${ROCM_DEVICE_LIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}"
+. "$ROOT/tools/device_libs.sh"
 OUT="$ROOT/tests/golden/resources.txt"
-# Keep these two lists equal to tools/build_apps.sh's.
-W64="gemm_tiled histogram_local reduce_two_pass bitonic_sort_local"
-HSACO="histogram256 scan_blocked"
 
 command -v clang-19 >/dev/null || { echo "gen_resource_goldens.sh: needs clang-19 (Debian package clang-19)" >&2; exit 1; }
-COMMON="ockl ocml oclc_isa_version_1036 oclc_abi_version_500"
-CONTROLS="oclc_daz_opt_off oclc_finite_only_off oclc_unsafe_math_off oclc_correctly_rounded_sqrt_on"
-for lib in opencl hip $COMMON oclc_wavefrontsize64_off oclc_wavefrontsize64_on $CONTROLS; do
-    [ -f "$D/$lib.bc" ] || { echo "gen_resource_goldens.sh: no $D/$lib.bc (set ROCM_DEVICE_LIBS)" >&2; exit 1; }
-done
+check_device_libs gen_resource_goldens.sh
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 LINES="$TMP/lines"
 : > "$LINES"
 
-# As tools/build_apps.sh: the -mlink-builtin-bitcode flags for language library $1, wave size $2.
-libs() {
-    wave=off
-    [ "$2" = 64 ] && wave=on
-    for lib in "$1" $COMMON "oclc_wavefrontsize64_$wave" $CONTROLS; do
-        printf ' -Xclang -mlink-builtin-bitcode -Xclang %s' "$D/$lib.bc"
-    done
-}
-
-contains() {
-    case " $1 " in *" $2 "*) return 0 ;; esac
-    return 1
-}
 
 # remarks OBJECT CLANG-ARGS...: runs clang-19 with the remarks on (from the source's folder, as
 # the build scripts do) and appends one golden line per kernel it reports for OBJECT.
