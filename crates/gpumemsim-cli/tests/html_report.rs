@@ -589,3 +589,60 @@ fn an_unwritable_html_path_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn events_and_hot_spots_name_their_source_line_and_column() {
+    let obj = format!(
+        "{}/tests/front_door/block_sum.o",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    // `in` is 100 elements but n = 192: the load on line 9 reads outside it.
+    let (html, json) = run_report(
+        "oob.html",
+        &[
+            &obj,
+            "--grid",
+            "3",
+            "--block",
+            "64",
+            "--arg",
+            "buf:i32[100]=iota",
+            "--arg",
+            "buf:i32[12]=zeros",
+            "--arg",
+            "local:256",
+            "--arg",
+            "local:512",
+            "--arg",
+            "i32:192",
+        ],
+    );
+    let events = json["events"].as_array().expect("events");
+    let section = &html[html.find("<h2 id=\"events\">").expect("an events section")..];
+    assert!(
+        section.contains(&format!(
+            "{} event(s), {} of an error kind",
+            events.len(),
+            events.len()
+        )),
+        "{}",
+        &section[..300]
+    );
+    let col = events[0]["source"]["column"].as_u64().expect("a column");
+    let pc = events[0]["pc"].as_u64().expect("pc");
+    assert!(
+        section.contains(&format!(
+            "<td>out_of_bounds</td><td>3</td><td class=\"mono\"><a href=\"#i-{pc}\">"
+        )),
+        "{}",
+        &section[..600]
+    );
+    assert!(
+        section.contains(&format!("block_sum.cl:9:{col}")),
+        "{}",
+        &section[..600]
+    );
+    // The instruction itself carries the same place in its row.
+    let row = &html[html.find(&format!("<tr id=\"i-{pc}\"")).expect("its row")..];
+    assert!(row[..row.find("</tr>").expect("row end")].contains(&format!("block_sum.cl:9:{col}")));
+}

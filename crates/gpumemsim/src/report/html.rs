@@ -243,6 +243,7 @@ pub fn run_page(r: &RunReport) -> String {
     }
     let view = View::new(r);
     glance(&mut b, &view);
+    events(&mut b, &view);
     source_view(&mut b, &view);
     ds_panels(&mut b, &view);
     instruction_table(&mut b, &view);
@@ -485,7 +486,7 @@ fn source_view(b: &mut String, v: &View) {
 /// The instructions `pcs` of a source line, in program order.
 fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
     b.push_str(
-        "<table class=\"insts\"><tr><th>address</th><th class=\"text\">instruction</th>\
+        "<table class=\"insts\"><tr><th>address</th><th>line:column</th><th class=\"text\">instruction</th>\
          <th>executions</th><th>cycles</th><th>conflict</th><th>stall</th><th>LDS banks</th></tr>\n",
     );
     for &pc in pcs {
@@ -500,7 +501,7 @@ fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
         };
         let _ = writeln!(
             b,
-            "<tr id=\"i-{pc}\"{}><td class=\"mono\">{:#x}</td><td class=\"text mono\">{}</td>\
+            "<tr id=\"i-{pc}\"{}><td class=\"mono\">{:#x}</td><td class=\"mono\">{}</td><td class=\"text mono\">{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{ways}</td></tr>",
             if s.conflict_cycles > 0 {
                 " class=\"conflict\""
@@ -508,6 +509,7 @@ fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
                 ""
             },
             row.address,
+            escape(&place_of(row)),
             escape(&row.text),
             s.executions,
             s.cycles,
@@ -516,6 +518,65 @@ fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
         );
     }
     b.push_str("</table>\n");
+}
+
+/// An instruction's source place, `file:line:column`, or empty.
+fn place_of(row: &InstructionRow) -> String {
+    row.source.as_ref().map_or(String::new(), |l| {
+        let name = l.file.rsplit('/').next().unwrap_or(&l.file);
+        format!("{name}:{}:{}", l.line, l.column)
+    })
+}
+
+/// At most this many events are listed; the rest are counted.
+const MAX_EVENTS: usize = 200;
+
+/// The run's events, each with its instruction's address and source place (linked to the
+/// instruction), the error kinds counted first.
+fn events(b: &mut String, v: &View) {
+    let all = &v.r.events;
+    if all.is_empty() {
+        return;
+    }
+    let errors = all.iter().filter(|e| e.is_error()).count();
+    let _ = writeln!(
+        b,
+        "<h2 id=\"events\">Events</h2>\n<p>{} event(s), {errors} of an error kind \
+         (an access outside what the program may touch, a memory violation).</p>",
+        all.len()
+    );
+    b.push_str(
+        "<table class=\"insts\"><tr><th>kind</th><th>wave</th><th>address</th><th>line</th>\
+         <th class=\"text\">what happened</th></tr>\n",
+    );
+    for e in all.iter().take(MAX_EVENTS) {
+        let (address, place) = v.r.instructions.get(e.pc).map_or_else(
+            || (String::new(), String::new()),
+            |row| {
+                (
+                    format!("<a href=\"#i-{}\">{:#x}</a>", e.pc, row.address),
+                    escape(&place_of(row)),
+                )
+            },
+        );
+        let _ = writeln!(
+            b,
+            "<tr{}><td>{}</td><td>{}</td><td class=\"mono\">{address}</td><td class=\"mono\">{place}</td>\
+             <td class=\"text\">{}</td></tr>",
+            if e.is_error() { " class=\"conflict\"" } else { "" },
+            escape(e.kind),
+            e.wave,
+            escape(&e.message)
+        );
+    }
+    b.push_str("</table>\n");
+    if all.len() > MAX_EVENTS {
+        let _ = writeln!(
+            b,
+            "<p>… and {} more (--json lists them all).</p>",
+            all.len() - MAX_EVENTS
+        );
+    }
 }
 
 /// `32-way`, `none` (conflict-free), or empty (no active lanes).

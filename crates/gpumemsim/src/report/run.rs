@@ -95,6 +95,8 @@ pub struct RunReport {
     pub ds: Vec<DsPanel>,
     /// Source lines, hottest first ([`by_line`]); empty without [`RunReport::with_sources`].
     pub lines: Vec<SourceLine>,
+    /// The run's events, in the order the run lists them.
+    pub events: Vec<crate::event::Event>,
 }
 
 impl RunReport {
@@ -187,6 +189,7 @@ impl RunReport {
             instructions,
             ds,
             lines: Vec::new(),
+            events: device.events.clone(),
         }
     }
 
