@@ -168,11 +168,22 @@ class RunReport(TypedDict, total=False):
     "value"}; local memory: {"kind": "local", "offset", "size"}."""
     lds_bytes: int
     """LDS per workgroup: static and dynamic."""
+    lines: list[dict]
+    """Source lines hottest first (objects built with -g): "file", "line", "text", "cycles",
+    "conflict_cycles", "stall_cycles", "executions", "instructions" (their addresses)."""
+    resources: dict
+    """"vgprs", "sgprs", "lds_bytes", "static_lds_bytes", "dynamic_lds_bytes",
+    "scratch_bytes_per_lane", "waves_per_simd", "limited_by"."""
+    counters: dict[str, int]
+    """The run's totals under rocprof's counter names (docs/counters.md)."""
     events: list[dict]
-    """Diagnostics: {"kind", "wave", "pc", "message"}."""
+    """Diagnostics: {"kind", "wave", "pc", "cycle", "message", "address"} and "source" where
+    known."""
     instructions: list[dict]
     """Per instruction: "pc", "address", "line", "text", "executions", "cycles",
-    "conflict_cycles", "stall_cycles", "latency_cycles", "cache_hits", "cache_misses"."""
+    "conflict_cycles", "stall_cycles", "latency_cycles", "cache_hits", "cache_misses", and
+    with line tables "source" ({"file", "line", "column"}) and "inlined" (the inline chain,
+    innermost first)."""
     cycles: int
     steps: int
     grid: list[int]

@@ -176,26 +176,6 @@ pub fn run_bundled(args: &RunArgs) -> Result<ExitCode, String> {
     )
 }
 
-/// The kernel of `obj` that `name` names, or its only kernel.
-fn choose_kernel<'a>(
-    obj: &'a CodeObject,
-    file: &str,
-    name: Option<&str>,
-) -> Result<&'a Kernel, String> {
-    match name {
-        Some(n) => obj.kernel(n).map_err(|e| format!("{file}: {e}")),
-        None if obj.kernels.len() == 1 => Ok(&obj.kernels[0]),
-        None if obj.kernels.is_empty() => Err(format!("{file}: the code object has no kernel")),
-        None => {
-            let names: Vec<String> = obj.kernels.iter().map(|k| k.display_name()).collect();
-            Err(format!(
-                "{file}: choose a kernel with --kernel ({})",
-                names.join(", ")
-            ))
-        }
-    }
-}
-
 /// Parses the `--arg` list and checks each scalar's type against the kernel's metadata (size,
 /// float or integer); the launch checks the count and the kinds.
 fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
@@ -242,7 +222,9 @@ pub fn run_kernel(
         .or(defaults.map(|d| d.1))
         .unwrap_or("64");
     let arg_list: &[String] = defaults.map_or(&args.args, |d| d.2);
-    let kernel = choose_kernel(&obj, file, kernel_name)?;
+    let kernel = obj
+        .choose(kernel_name)
+        .map_err(|e| format!("{file}: {e}"))?;
     let d = kernel.descriptor;
     let wave_size = if d.wave32() { 32 } else { 64 };
     if args.wave64 && wave_size == 32 {
@@ -296,19 +278,19 @@ pub fn run_kernel(
         "kernel": name,
         "symbol": kernel.name,
         "args": &arg_values,
-        "events": crate::run_cmd::events_json(lines, dev, &sources),
-        "instructions": crate::run_cmd::instructions_json(lines, dev, &sources),
-        "lines": crate::run_cmd::lines_json(lines, dev, &sources, &mut texts),
+        "events": gpumemsim::report::json::events(lines, dev, &sources),
+        "instructions": gpumemsim::report::json::instructions(lines, dev, &sources),
+        "lines": gpumemsim::report::json::lines(lines, dev, &sources, &mut texts),
         "cycles": dev.cycles(),
-        "totals": crate::run_cmd::totals_json(dev),
-        "timing": crate::run_cmd::timing_json(&config),
+        "totals": gpumemsim::report::json::totals(dev),
+        "timing": gpumemsim::report::json::timing(&config),
         "steps": dev.steps,
         "grid": grid,
         "block": block,
         "wave_size": done.wave_size,
         "lds_bytes": done.lds_bytes,
-        "resources": resources_json(&resources, &occupancy),
-        "counters": crate::run_cmd::counters_json(lines, dev),
+        "resources": gpumemsim::report::json::resources(&resources, &occupancy),
+        "counters": gpumemsim::report::json::counters(lines, dev),
         "schedule": schedule_json(&run.schedule, &run.together_because),
     });
     if let Some(e) = &error {
@@ -361,23 +343,6 @@ pub fn run_kernel(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `--json`'s `"resources"`: registers, LDS and scratch, and the occupancy they allow.
-fn resources_json(
-    r: &gpumemsim::occupancy::Resources,
-    o: &gpumemsim::occupancy::Occupancy,
-) -> Value {
-    json!({
-        "vgprs": r.vgprs,
-        "sgprs": r.sgprs,
-        "lds_bytes": r.lds_bytes(),
-        "static_lds_bytes": r.static_lds_bytes,
-        "dynamic_lds_bytes": r.dynamic_lds_bytes,
-        "scratch_bytes_per_lane": r.scratch_bytes_per_lane,
-        "waves_per_simd": o.waves_per_simd,
-        "limited_by": o.limited_by.name(),
-    })
 }
 
 /// The header line of resources and occupancy.

@@ -392,28 +392,6 @@ fn unreachable_target(what: &str) -> Result<Value, String> {
     Err(format!("--dump {what}: not something to dump"))
 }
 
-/// The run's events, for `--json`: each with its instruction's address and source line where
-/// known.
-pub(crate) fn events_json(
-    program: &[AsmLine],
-    wg: &Device,
-    sources: &[Option<gpumemsim::report::InstSource>],
-) -> Value {
-    wg.events
-        .iter()
-        .map(|e| {
-            let mut r = json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message});
-            if let Some(l) = program.get(e.pc) {
-                r["address"] = json!(l.address);
-            }
-            if let Some(Some(src)) = sources.get(e.pc) {
-                r["source"] = location_json(&src.location);
-            }
-            r
-        })
-        .collect()
-}
-
 /// `--baseline BEFORE.json`: compares the report `obj` with it. With `--json` the comparison
 /// goes into `obj` under `"diff"` (and the text is empty); otherwise the text to end the
 /// report with. Without `--baseline`, nothing.
@@ -434,16 +412,6 @@ pub(crate) fn baseline_diff(args: &RunArgs, obj: &mut Value) -> Result<String, S
     ))
 }
 
-/// `--json`'s `"counters"`: the run's totals under rocprof's names.
-pub(crate) fn counters_json(program: &[AsmLine], wg: &Device) -> Value {
-    Value::Object(
-        gpumemsim::report::amd_counters(program, wg)
-            .into_iter()
-            .map(|(n, v)| (n.to_string(), json!(v)))
-            .collect(),
-    )
-}
-
 /// `--counters`: the counters as a table, each with its definition.
 pub(crate) fn counters_text(program: &[AsmLine], wg: &Device) -> String {
     let mut s = String::from("\ncounters (rocprof's names; docs/counters.md):\n");
@@ -454,82 +422,6 @@ pub(crate) fn counters_text(program: &[AsmLine], wg: &Device) -> String {
         s.push_str(&format!("  {name:<22} {v:>12}  {what}\n"));
     }
     s
-}
-
-/// A source location as JSON.
-fn location_json(l: &gpumemsim::loader::SourceLocation) -> Value {
-    json!({"file": l.file, "line": l.line, "column": l.column})
-}
-
-/// The per-instruction records of `--json`: statistics, and the source line and inline chain
-/// (innermost frame first) where the program has them.
-pub(crate) fn instructions_json(
-    program: &[AsmLine],
-    wg: &Device,
-    sources: &[Option<gpumemsim::report::InstSource>],
-) -> Value {
-    Value::Array(
-        program
-            .iter()
-            .zip(&wg.stats)
-            .enumerate()
-            .map(|(pc, (l, s))| {
-                let mut r = json!({
-                    "pc": pc,
-                    "address": l.address,
-                    "line": l.line,
-                    "text": l.text(),
-                    "executions": s.executions,
-                    "cycles": s.cycles,
-                    "conflict_cycles": s.conflict_cycles,
-                    "stall_cycles": s.stall_cycles,
-                    "latency_cycles": s.latency_cycles,
-                    "cache_hits": s.cache_hits,
-                    "cache_misses": s.cache_misses,
-                });
-                if let Some(Some(src)) = sources.get(pc) {
-                    r["source"] = location_json(&src.location);
-                    if !src.chain.is_empty() {
-                        r["inlined"] = src
-                            .chain
-                            .iter()
-                            .map(|f| {
-                                json!({
-                                    "function": f.function,
-                                    "source": f.location.as_ref().map(location_json),
-                                })
-                            })
-                            .collect();
-                    }
-                }
-                r
-            })
-            .collect(),
-    )
-}
-
-/// `--json`'s `"lines"`: one record per source line, hottest first.
-pub(crate) fn lines_json(
-    program: &[AsmLine],
-    wg: &Device,
-    sources: &[Option<gpumemsim::report::InstSource>],
-    texts: &mut gpumemsim::report::SourceTexts,
-) -> Value {
-    gpumemsim::report::by_line(sources, &wg.stats)
-        .iter()
-        .map(|r| {
-            json!({
-                "file": r.file,
-                "line": r.line,
-                "text": texts.line(&r.file, r.line),
-                "cycles": r.stats.cycles,
-                "conflict_cycles": r.stats.conflict_cycles,
-                "stall_cycles": r.stats.stall_cycles,
-                "executions": r.stats.executions,
-                "instructions": r.instructions.iter().map(|&pc| program[pc].address).collect::<Vec<_>>(),
-            })
-        })
-        .collect()
 }
 
 /// `gpumemsim run`.
@@ -616,29 +508,6 @@ fn apply_timing(text: Option<&str>, cfg: &mut RunConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// The timing parameters a run used, for `--json`.
-pub(crate) fn timing_json(cfg: &RunConfig) -> Value {
-    Value::Object(
-        cfg.timing_entries()
-            .iter()
-            .map(|(n, v)| (n.to_string(), json!(v)))
-            .collect(),
-    )
-}
-
-/// Every instruction's statistics added up, for `--json`.
-pub(crate) fn totals_json(wg: &Device) -> Value {
-    let t = wg.totals();
-    json!({
-        "cycles": wg.cycles(),
-        "wave_instructions": t.executions,
-        "issue_cycles": t.cycles,
-        "conflict_cycles": t.conflict_cycles,
-        "stall_cycles": t.stall_cycles,
-        "latency_cycles": t.latency_cycles,
-    })
-}
-
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     // A baseline that cannot be read is an error before any work.
     if let Some(path) = &args.baseline {
@@ -716,18 +585,18 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     if name == "<stdin>" {
         texts.insert(&name, &text);
     }
-    let events = events_json(&prog.lines, &wg, &sources);
+    let events = gpumemsim::report::json::events(&prog.lines, &wg, &sources);
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
     let kc = wg.kcache_stats();
     let mut obj = json!({
         "dump": Value::Object(dumps.clone()),
         "events": events,
-        "instructions": instructions_json(&prog.lines, &wg, &sources),
-        "lines": lines_json(&prog.lines, &wg, &sources, &mut texts),
-        "counters": counters_json(&prog.lines, &wg),
+        "instructions": gpumemsim::report::json::instructions(&prog.lines, &wg, &sources),
+        "lines": gpumemsim::report::json::lines(&prog.lines, &wg, &sources, &mut texts),
+        "counters": gpumemsim::report::json::counters(&prog.lines, &wg),
         "cycles": wg.cycles(),
-        "totals": totals_json(&wg),
-        "timing": timing_json(&cfg),
+        "totals": gpumemsim::report::json::totals(&wg),
+        "timing": gpumemsim::report::json::timing(&cfg),
         "steps": wg.steps,
         "waves": cfg.waves,
         "workgroups": cfg.workgroups,

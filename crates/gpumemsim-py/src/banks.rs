@@ -78,6 +78,11 @@ pub fn banks<'py>(
         out.set_item("banks", q.model.banks())?;
         out.set_item("bank_width", q.model.bank_width())?;
         set_counters(&out, &report.cost, units)?;
+        let named = PyDict::new(py);
+        for (name, value) in report.cost.counters(units).profiler_entries(shape.kind) {
+            named.set_item(name, value)?;
+        }
+        out.set_item("counters", named)?;
         let groups = PyList::empty(py);
         for g in &report.groups {
             groups.append(group_dict(py, g)?)?;

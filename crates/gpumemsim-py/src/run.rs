@@ -55,17 +55,9 @@ pub fn run<'py>(
     guard(|| {
         let (file, bytes) = code_object(kernel_path)?;
         let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
-        let kernel = match kernel {
-            Some(n) => obj.kernel(n).map_err(|e| error(format!("{file}: {e}")))?,
-            None if obj.kernels.len() == 1 => &obj.kernels[0],
-            None => {
-                let names: Vec<&str> = obj.kernels.iter().map(|k| k.name.as_str()).collect();
-                return Err(error(format!(
-                    "{file}: choose a kernel with --kernel ({})",
-                    names.join(", ")
-                )));
-            }
-        };
+        let kernel = obj
+            .choose(kernel)
+            .map_err(|e| error(format!("{file}: {e}")))?;
         let grid = dims("grid", grid, 1)?;
         let block_dims = dims("block", block, 64)?;
         if block_dims.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
@@ -172,54 +164,39 @@ pub fn run<'py>(
             arg_list.append(d)?;
         }
         report.set_item("args", arg_list)?;
-        let events = PyList::empty(py);
-        for e in &dev.events {
-            let d = PyDict::new(py);
-            d.set_item("kind", e.kind)?;
-            d.set_item("wave", e.wave)?;
-            d.set_item("pc", e.pc)?;
-            d.set_item("cycle", e.cycle)?;
-            d.set_item("message", &e.message)?;
-            events.append(d)?;
+        use gpumemsim::report::json;
+        let sources = gpumemsim::report::kernel_sources(kernel, &done.program);
+        let mut texts = match &kernel_path.extract::<PathBuf>() {
+            Ok(p) => gpumemsim::report::SourceTexts::near(p),
+            Err(_) => gpumemsim::report::SourceTexts::new(),
+        };
+        let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
+            .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
+            .with_workgroup_size(block_dims.iter().product());
+        let occupancy = gpumemsim::occupancy::occupancy(
+            &resources,
+            &gpumemsim::occupancy::DeviceLimits::GFX1100,
+        );
+        let program = &done.program;
+        let parts = [
+            ("events", json::events(program, dev, &sources)),
+            ("instructions", json::instructions(program, dev, &sources)),
+            ("lines", json::lines(program, dev, &sources, &mut texts)),
+            ("cycles", dev.cycles().into()),
+            ("totals", json::totals(dev)),
+            ("timing", json::timing(&config.config)),
+        ];
+        for (key, value) in parts {
+            report.set_item(key, from_json(py, &value)?)?;
         }
-        report.set_item("events", events)?;
-        let instructions = PyList::empty(py);
-        for (pc, (l, s)) in done.program.iter().zip(&dev.stats).enumerate() {
-            let d = PyDict::new(py);
-            d.set_item("pc", pc)?;
-            d.set_item("address", l.address)?;
-            d.set_item("line", l.line)?;
-            d.set_item("text", l.text())?;
-            d.set_item("executions", s.executions)?;
-            d.set_item("cycles", s.cycles)?;
-            d.set_item("conflict_cycles", s.conflict_cycles)?;
-            d.set_item("stall_cycles", s.stall_cycles)?;
-            d.set_item("latency_cycles", s.latency_cycles)?;
-            d.set_item("cache_hits", s.cache_hits)?;
-            d.set_item("cache_misses", s.cache_misses)?;
-            instructions.append(d)?;
-        }
-        report.set_item("instructions", instructions)?;
-        report.set_item("cycles", dev.cycles())?;
-        let t = dev.totals();
-        let totals = PyDict::new(py);
-        totals.set_item("cycles", dev.cycles())?;
-        totals.set_item("wave_instructions", t.executions)?;
-        totals.set_item("issue_cycles", t.cycles)?;
-        totals.set_item("conflict_cycles", t.conflict_cycles)?;
-        totals.set_item("stall_cycles", t.stall_cycles)?;
-        totals.set_item("latency_cycles", t.latency_cycles)?;
-        report.set_item("totals", totals)?;
-        let timing = PyDict::new(py);
-        for (name, cycles) in config.config.timing_entries() {
-            timing.set_item(name, cycles)?;
-        }
-        report.set_item("timing", timing)?;
         report.set_item("steps", dev.steps)?;
         report.set_item("grid", grid.to_vec())?;
         report.set_item("block", block_dims.to_vec())?;
         report.set_item("wave_size", done.wave_size)?;
         report.set_item("lds_bytes", done.lds_bytes)?;
+        let resources = json::resources(&resources, &occupancy);
+        report.set_item("resources", from_json(py, &resources)?)?;
+        report.set_item("counters", from_json(py, &json::counters(program, dev))?)?;
         let schedule = PyDict::new(py);
         match run.schedule {
             Schedule::Apart { threads } => {
@@ -244,6 +221,11 @@ pub fn run<'py>(
 }
 
 /// The code object: a path (str or os.PathLike; named by it in messages) or its bytes.
+/// A JSON value (the library's report records) as the Python objects `json.loads` makes.
+fn from_json<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (v.to_string(),))
+}
+
 fn code_object(obj: &Bound<'_, PyAny>) -> PyResult<(String, Vec<u8>)> {
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(("<bytes>".to_string(), b.as_bytes().to_vec()));

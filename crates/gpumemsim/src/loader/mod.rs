@@ -420,6 +420,23 @@ impl CodeObject {
         })
     }
 
+    /// The kernel `name` names, or with no name the object's only kernel; an error that
+    /// lists the kernels (by their reports' names) otherwise.
+    pub fn choose(&self, name: Option<&str>) -> Result<&Kernel, LoadError> {
+        match (name, &self.kernels[..]) {
+            (Some(n), _) => self.kernel(n),
+            (None, [k]) => Ok(k),
+            (None, []) => Err(LoadError("the code object has no kernel".into())),
+            (None, ks) => {
+                let names: Vec<String> = ks.iter().map(Kernel::display_name).collect();
+                Err(LoadError(format!(
+                    "choose a kernel with --kernel ({})",
+                    names.join(", ")
+                )))
+            }
+        }
+    }
+
     /// The kernel called `name` (see [`Kernel::answers_to`]): an error listing the kernels
     /// when none or several answer.
     pub fn kernel(&self, name: &str) -> Result<&Kernel, LoadError> {

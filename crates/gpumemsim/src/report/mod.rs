@@ -23,6 +23,7 @@ mod banks;
 mod counters;
 mod heatmap;
 mod html;
+pub mod json;
 mod run;
 mod source;
 mod svg;
