@@ -1,7 +1,9 @@
 //! f32/f64 instructions beyond plain arithmetic, end to end: the transcendental unit, the
 //! cube-map operations, `v_mullit`, the DX9 zero rules, the division helpers (VCC as the
 //! scale flag), `v_fract`'s clamp, and the conversions to packed and normalised integers.
-//! Expected values are hand-derived from the pseudocode (or exact host arithmetic).
+//! Expected values are hand-derived from the pseudocode (the f32/f64 division helpers from
+//! the hardware-checked rules `fp/div.rs` documents) or exact host arithmetic; clang-19's
+//! division sequences are checked against IEEE division.
 
 mod common;
 
@@ -133,7 +135,9 @@ fn mullit_and_the_dx9_zero_rules() {
 
 #[test]
 fn division_helpers_read_vcc_as_the_scale_flag() {
-    // div_fmas scales by 2^32 in lanes whose VCC bit is set, in its VOP3 encoding too.
+    // div_fmas post-scales in lanes whose VCC bit is set: S2 = 0.25 has an exponent field
+    // (125) not above the bias, so by 2^-64 (the ISA pseudocode's fixed 2^32, which this test
+    // used to expect, is not what gfx1100 does: see fp/div.rs).
     let dev = run(
         "s_mov_b32 vcc_lo, 0xaaaaaaaa\nv_div_fmas_f32 v10, v1, v2, v3\n\
          v_div_fixup_f32 v11, v4, v2, v1\nv_div_fixup_f32 v12, v4, v5, v5\ns_endpgm",
@@ -146,7 +150,7 @@ fn division_helpers_read_vcc_as_the_scale_flag() {
     let w = &dev.waves[0];
     for l in 0..32 {
         let want = if l % 2 == 1 {
-            -2.75 * 2f32.powi(32)
+            -2.75 * 2f32.powi(-64)
         } else {
             -2.75
         };
@@ -167,7 +171,8 @@ fn division_helpers_read_vcc_as_the_scale_flag() {
     );
     let w = &dev.waves[0];
     let get = |r: u32, l: u32| w.vgpr(r, l) as u64 | (w.vgpr(r + 1, l) as u64) << 32;
-    assert_eq!(get(10, 0), (3.25 * 2f64.powi(64)).to_bits());
+    // f64: S2 = 0.25, so 2^-128 (the pseudocode's 2^64 before).
+    assert_eq!(get(10, 0), (3.25 * 2f64.powi(-128)).to_bits());
     assert_eq!(get(10, 1), 3.25f64.to_bits());
     assert_eq!(get(12, 0), f64::INFINITY.to_bits(), "2/+0");
 }
@@ -241,13 +246,14 @@ fn p2(e: i32) -> f32 {
     }
 }
 
-/// `V_DIV_SCALE_F32` per the pseudocode, for (S0, S1, S2) = `div_scale_cases()[lane % 8]`:
-/// the result and the VCC bit, hand-derived branch by branch (every value a power of two
-/// or small, so exact).
+/// `V_DIV_SCALE_F32` for (S0, S1, S2) = `div_scale_cases()[lane % 8]`: the result and the
+/// VCC bit, hand-derived rule by rule from the hardware-checked rules `fp/div.rs` follows
+/// (every value a power of two or small, so exact).
 fn div_scale_cases() -> [([f32; 3], f32, bool); 8] {
     [
-        // S1 = 0: NaN, no flag.
-        ([1.0, 0.0, 1.0], f32::NAN, false),
+        // S1 = 0: the NaN 0xffc00000; VCC from the exponents (exponent(S2) - exponent(S1) =
+        // 127 >= 96). The pseudocode's reading gave 0x7fc00000 and no flag.
+        ([1.0, 0.0, 1.0], f32::NAN, true),
         // exponent(S2) - exponent(S1) = 100 >= 96: flag; S0 == S1 (the denominator) is
         // scaled by 2^64.
         ([1.0, 1.0, p2(100)], p2(64), true),
@@ -255,22 +261,22 @@ fn div_scale_cases() -> [([f32; 3], f32, bool); 8] {
         ([p2(100), 1.0, p2(100)], p2(100), true),
         // S1 = 2^-140 is denormal, S2 = 2^-40 (exponent difference 87 < 96): S0 × 2^64.
         ([p2(-140), p2(-140), p2(-40)], p2(-76), false),
-        // S2 / S1 = 2^-100 / 2^30 is an f32 denormal: flag; the numerator (S0 == S2) is
+        // exponent(S2) - exponent(S1) = 27 - 157 <= -96: flag; the numerator (S0 == S2) is
         // scaled by 2^64.
         ([p2(-100), p2(30), p2(-100)], p2(-36), true),
-        // the same quotient, the denominator (S0 == S1): unchanged, flag.
+        // the same operands, the denominator (S0 == S1): unchanged, flag.
         ([p2(30), p2(30), p2(-100)], p2(30), true),
-        // exponent(S2) <= 23 (S2 = 2^-110; the quotient 2^-90 is normal): S0 × 2^64.
+        // exponent(S2) <= 24 (S2 = 2^-110, field 17; Δ = -90): S0 × 2^64.
         ([p2(-110), p2(-20), p2(-110)], p2(-46), false),
         // none of the above: S0.
         ([3.0, 1.5, 3.0], 3.0, false),
     ]
 }
 
-/// The bits of an f32 result (the pseudocode's NAN.f32 is the quiet NaN 0x7fc00000).
+/// The bits of an f32 result (a zero operand gives the NaN 0xffc00000).
 fn bits(x: f32) -> u32 {
     if x.is_nan() {
-        0x7fc0_0000
+        0xffc0_0000
     } else {
         f(x)
     }
@@ -298,27 +304,27 @@ fn div_scale_f32_scales_per_lane_and_sets_its_sdst_bit() {
         },
     );
     let w = &dev.waves[0];
-    // Instruction 2: S0 = -S2 (the numerator negated) equals neither S1 nor S2, so the
-    // flagged branches leave it as it is and the others scale it.
+    // Instruction 2: S0 = -S2 (the numerator negated) is not S1, so it is scaled as the
+    // numerator (the pseudocode's reading left it alone in cases 4 and 5).
     let neg0 = [
-        (f32::NAN, false),
+        (f32::NAN, true),
         (-p2(100), true),
         (-p2(100), true),
         (-p2(24), false),
-        (-p2(-100), true),
-        (-p2(-100), true),
+        (-p2(-36), true),
+        (-p2(-36), true),
         (-p2(-46), false),
         (-3.0, false),
     ];
-    // Instruction 3: S2 negated: the branches test -S2 (same exponents, a negative
-    // quotient), and S0 = +S2 no longer equals it, so case 4's numerator is not scaled.
+    // Instruction 3: S2 negated: the rules test -S2 (same exponents), and S0 = +S2 is not
+    // S1, so it is scaled as the numerator in cases 4 and 5.
     let neg2 = [
-        (f32::NAN, false),
+        (f32::NAN, true),
         (p2(100), true),
         (p2(100), true),
         (p2(24), false),
-        (p2(-100), true),
-        (p2(-100), true),
+        (p2(-36), true),
+        (p2(-36), true),
         (p2(-46), false),
         (3.0, false),
     ];
@@ -336,7 +342,7 @@ fn div_scale_f32_scales_per_lane_and_sets_its_sdst_bit() {
             sdst[k] |= (bit as u32) << l;
         }
     }
-    assert_eq!(sdst[0], 0x3636_3636 & exec, "cases 1, 2, 4, 5 flag");
+    assert_eq!(sdst[0], 0x3737_3737 & exec, "cases 0, 1, 2, 4, 5 flag");
     assert_eq!(
         w.sreg(20),
         sdst[0],
@@ -371,7 +377,7 @@ fn div_scale_writes_a_wave64_mask_and_f64_results() {
     let exec = 0xffff_ff00_ffff_ffffu64;
     assert_eq!(
         w.sreg(20) as u64 | (w.sreg(21) as u64) << 32,
-        0x3636_3636_3636_3636 & exec
+        0x3737_3737_3737_3737 & exec
     );
     assert_eq!(w.vgpr(10, 41), f(p2(64)), "lane 41 is case 1");
     // f64: exponent(S2) - exponent(S1) >= 768 flags and scales the denominator by 2^128;
@@ -398,4 +404,184 @@ fn div_scale_writes_a_wave64_mask_and_f64_results() {
     assert_eq!(get(12, 0), -(2f64.powi(800)));
     assert_eq!(get(12, 1), -3.0);
     assert_eq!((w.sreg(20), w.sreg(21)), (1, 1), "only lane 0 is flagged");
+}
+
+/// Operand pairs at the division helpers' edges: exponent differences of ±95/96/97, |b| >=
+/// 2^126, denormals, tiny numerators, overflow and underflow, zeros, infinities, NaN.
+fn division_edge_pairs() -> Vec<(u32, u32)> {
+    let mut v = vec![
+        (f(1.0), f(3.0)),
+        (f(-7.0), f(0.1)),
+        (f(f32::MAX), f(0.5)),
+        (f(f32::MAX), f(-1.0e-10)),
+        (f(3.0e38), f(1.0e-5)),
+        (p2_bits(96) | 0x1234, f(1.0)),
+        (f(1.0e30), f(1.0e-10)),
+        (f(1.0), f(3.0e38)),
+        (f(5.0), f(2.0e38)),
+        (f(2.0e38), f(2.5e38)),
+        (p2_bits(126), p2_bits(127) | 5),
+        (f(1.0e-30), f(1.0e10)),
+        (f(1.0e-40), f(3.0)),
+        (1, f(3.0)),
+        (1, f(0.75)),
+        (f(1.0), 1),
+        (0x007f_ffff, 0x0000_0003),
+        (f(3.0), 0x0040_0000),
+        (f(1.0e-38), f(1.0e-38)),
+        (f(1.5), f(1.0e38)),
+        (0, f(2.0)),
+        (f(2.0), 0),
+        (0, 0x8000_0000),
+        (f(f32::INFINITY), f(2.0)),
+        (f(2.0), f(f32::NEG_INFINITY)),
+        (f(f32::INFINITY), f(f32::INFINITY)),
+        (0x7fc0_0000, f(1.0)),
+        (f(1.0), 0x7f80_0001),
+        (f(-1.0e-45), f(1.0e38)),
+        (f(1.0e-20), f(1.0e25)),
+        (f(3.0e-39), f(-2.0e-39)),
+        (f(9.0e37), f(3.0e-3)),
+    ];
+    v.extend(v.clone().into_iter().map(|(a, b)| (b ^ 0x8000_0000, a)));
+    v
+}
+
+fn p2_bits(e: i32) -> u32 {
+    f(p2(e))
+}
+
+/// The sequence clang-19 -O2 emits for a correctly rounded `a / b` on gfx1100 (from
+/// `llvm-objdump-19 -d` of a HIP kernel; v0 = b, v4 = a), run lane by lane through the
+/// executor, equals IEEE division; with f32 denormals off (MODE f32 field 0) clang brackets
+/// the Newton steps with `s_denorm_mode 15`/`12`, and the result is IEEE division of the
+/// flushed operands, flushed. (The executor does not implement `s_denorm_mode` yet; the
+/// same MODE[7:4] writes are made with `s_setreg_imm32_b32`.)
+#[test]
+fn clang_division_sequence_gives_ieee_quotients() {
+    const IEEE: &str = "v_div_scale_f32 v1, null, v0, v0, v4\nv_rcp_f32_e32 v5, v1\n\
+        s_waitcnt_depctr 0xfff\nv_fma_f32 v6, -v1, v5, 1.0\nv_fmac_f32_e32 v5, v6, v5\n\
+        v_div_scale_f32 v6, vcc_lo, v4, v0, v4\nv_mul_f32_e32 v7, v6, v5\n\
+        v_fma_f32 v8, -v1, v7, v6\nv_fmac_f32_e32 v7, v8, v5\nv_fma_f32 v1, -v1, v7, v6\n\
+        v_div_fmas_f32 v1, v1, v5, v7\nv_div_fixup_f32 v0, v1, v0, v4\ns_endpgm";
+    const FTZ: &str = "v_div_scale_f32 v1, null, v0, v0, v4\n\
+        v_div_scale_f32 v6, vcc_lo, v4, v0, v4\nv_rcp_f32_e32 v5, v1\n\
+        s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 15\n\
+        v_fma_f32 v7, -v1, v5, 1.0\nv_fmac_f32_e32 v5, v7, v5\nv_mul_f32_e32 v7, v6, v5\n\
+        v_fma_f32 v8, -v1, v7, v6\nv_fmac_f32_e32 v7, v8, v5\nv_fma_f32 v1, -v1, v7, v6\n\
+        s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 12\nv_div_fmas_f32 v1, v1, v5, v7\nv_div_fixup_f32 v0, v1, v0, v4\n\
+        s_endpgm";
+    let pairs = division_edge_pairs();
+    assert_eq!(pairs.len(), 64);
+    let flush = |x: u32| {
+        if x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    for (src, ftz) in [(IEEE, false), (FTZ, true)] {
+        let dev = run_size(src, 64, |d| {
+            d.waves[0].mode = mode(if ftz { 0 } else { 3 }, 3);
+            set_lanes(d, [4, 0], |l| {
+                let (a, b) = pairs[l as usize];
+                [a, b]
+            })
+        });
+        for (l, &(a, b)) in pairs.iter().enumerate() {
+            let (x, y) = if ftz { (flush(a), flush(b)) } else { (a, b) };
+            let want = f32::from_bits(x) / f32::from_bits(y);
+            let want = if ftz { flush(f(want)) } else { f(want) };
+            let got = dev.waves[0].vgpr(0, l as u32);
+            if f32::from_bits(want).is_nan() {
+                assert!(
+                    f32::from_bits(got).is_nan(),
+                    "lane {l}: {a:#x}/{b:#x} = {got:#x}"
+                );
+            } else {
+                assert_eq!(got, want, "lane {l} (ftz {ftz}): {a:#x} / {b:#x}");
+            }
+        }
+    }
+    // f64: two Newton steps on the reciprocal (v[0:1] = b, v[4:5] = a).
+    let dev = run(
+        "v_div_scale_f64 v[6:7], null, v[0:1], v[0:1], v[4:5]\nv_rcp_f64_e32 v[8:9], v[6:7]\n\
+         v_fma_f64 v[10:11], -v[6:7], v[8:9], 1.0\nv_fma_f64 v[8:9], v[8:9], v[10:11], v[8:9]\n\
+         v_fma_f64 v[10:11], -v[6:7], v[8:9], 1.0\nv_fma_f64 v[8:9], v[8:9], v[10:11], v[8:9]\n\
+         v_div_scale_f64 v[10:11], vcc_lo, v[4:5], v[0:1], v[4:5]\n\
+         v_mul_f64 v[12:13], v[10:11], v[8:9]\nv_fma_f64 v[6:7], -v[6:7], v[12:13], v[10:11]\n\
+         v_div_fmas_f64 v[6:7], v[6:7], v[8:9], v[12:13]\n\
+         v_div_fixup_f64 v[0:1], v[6:7], v[0:1], v[4:5]\ns_endpgm",
+        |dv| {
+            set_lanes(dv, [4, 5, 0, 1], |l| {
+                let (a, b) = F64_PAIRS[l as usize];
+                let (a, b) = (d(a), d(b));
+                [a[0], a[1], b[0], b[1]]
+            })
+        },
+    );
+    let w = &dev.waves[0];
+    for (l, &(a, b)) in F64_PAIRS.iter().enumerate() {
+        let got = w.vgpr(0, l as u32) as u64 | (w.vgpr(1, l as u32) as u64) << 32;
+        let want = a / b;
+        if want.is_nan() {
+            assert!(f64::from_bits(got).is_nan(), "lane {l}: {a:e} / {b:e}");
+        } else {
+            assert_eq!(got, want.to_bits(), "lane {l}: {a:e} / {b:e}");
+        }
+    }
+}
+
+const F64_PAIRS: [(f64, f64); 32] = [
+    (1.0, 3.0),
+    (-7.0, 0.1),
+    (f64::MAX, 0.5),
+    (f64::MAX, -1.0e-10),
+    (1.0e300, 1.0e-20),
+    (1.0e250, 1.0e-250),
+    (1.0, 1.0e308),
+    (5.0, 6.0e307),
+    (6.0e307, 7.0e307),
+    (1.0e-300, 1.0e10),
+    (1.0e-310, 3.0),
+    (5.0e-324, 3.0),
+    (5.0e-324, 0.75),
+    (1.0, 5.0e-324),
+    (2.0e-308, -3.0e-320),
+    (1.0e-100, 1.0e250),
+    (-1.0e-200, 1.0e150),
+    (1.0e-300, 1.0e300),
+    (0.0, 2.0),
+    (2.0, 0.0),
+    (0.0, -0.0),
+    (f64::INFINITY, 2.0),
+    (2.0, f64::NEG_INFINITY),
+    (f64::INFINITY, f64::INFINITY),
+    (f64::NAN, 1.0),
+    (1.0e-320, 1.0e-320),
+    (1.5, 1.0e308),
+    (3.0e-309, -2.0e-309),
+    (9.0e307, 3.0e-3),
+    (1.0e-20, 1.0e290),
+    (1.0e-5, 1.0e300),
+    (std::f64::consts::PI, std::f64::consts::E),
+];
+
+#[test]
+fn s_denorm_mode_and_s_round_mode_set_their_mode_fields() {
+    // s_denorm_mode 12 flushes f32 denormals (FP_DENORM[1:0] = 0) and keeps f16/f64 ones;
+    // s_round_mode 5 sets FP_ROUND to 5. v_add_f32 of two f32 denormals then flushes to +0.
+    let flushed = run(
+        "s_denorm_mode 12\nv_add_f32 v2, v0, v1\ns_endpgm",
+        |d| set_lanes(d, [0, 1], |_| [1, 1]),
+    );
+    let w = &flushed.waves[0];
+    assert_eq!(w.mode & 0xf0, 0xc0);
+    assert_eq!(w.vgpr(2, 0), 0);
+    let rounded = run("s_round_mode 5\ns_endpgm", |_| {});
+    assert_eq!(rounded.waves[0].mode & 0xf, 5);
+    let kept = run("s_denorm_mode 15\nv_add_f32 v2, v0, v1\ns_endpgm", |d| {
+        set_lanes(d, [0, 1], |_| [1, 1])
+    });
+    assert_eq!(kept.waves[0].vgpr(2, 0), 2, "the smallest denormal, twice");
 }

@@ -64,6 +64,14 @@ impl Device {
                     self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
                     self.wait_for(wi, Counter::Exp, v & 7);
                 }
+                Some(Control::SetMode { shift }) => {
+                    // s_round_mode / s_denorm_mode: SIMM16[3:0] into MODE.FP_ROUND [3:0] or
+                    // MODE.FP_DENORM [7:4] (AMD's RDNA3 ISA guide, SOPP instructions). clang
+                    // brackets a correctly rounded f32 divide with s_denorm_mode when f32
+                    // denormals are flushed.
+                    let w = &mut self.waves[wi];
+                    w.mode = w.mode & !(0xf << shift) | (inst.get(Field::Simm16) & 0xf) << shift;
+                }
                 Some(Control::Barrier) => {
                     self.waits[wi] = Some(Waiting::Barrier { pc });
                     self.try_release_barrier(self.wave_group[wi]);
@@ -301,6 +309,11 @@ enum Control {
     Nothing,
     /// `s_waitcnt`.
     Waitcnt,
+    /// `s_round_mode` (shift 0) and `s_denorm_mode` (shift 4): a 4-bit field of MODE.
+    SetMode {
+        /// The field's first bit.
+        shift: u32,
+    },
     /// `s_barrier`.
     Barrier,
     /// A branch, taken when the condition holds.
@@ -345,6 +358,8 @@ fn program_control(op: Opcode) -> Option<Control> {
                     | "s_decperflevel"
                     | "s_sendmsg" => Control::Nothing,
                     "s_waitcnt" => Control::Waitcnt,
+                    "s_round_mode" => Control::SetMode { shift: 0 },
+                    "s_denorm_mode" => Control::SetMode { shift: 4 },
                     "s_barrier" => Control::Barrier,
                     "s_branch" => Control::Branch(BranchIf::Always),
                     "s_cbranch_scc0" => Control::Branch(BranchIf::Scc0),
