@@ -571,10 +571,9 @@ const F64_PAIRS: [(f64, f64); 32] = [
 fn s_denorm_mode_and_s_round_mode_set_their_mode_fields() {
     // s_denorm_mode 12 flushes f32 denormals (FP_DENORM[1:0] = 0) and keeps f16/f64 ones;
     // s_round_mode 5 sets FP_ROUND to 5. v_add_f32 of two f32 denormals then flushes to +0.
-    let flushed = run(
-        "s_denorm_mode 12\nv_add_f32 v2, v0, v1\ns_endpgm",
-        |d| set_lanes(d, [0, 1], |_| [1, 1]),
-    );
+    let flushed = run("s_denorm_mode 12\nv_add_f32 v2, v0, v1\ns_endpgm", |d| {
+        set_lanes(d, [0, 1], |_| [1, 1])
+    });
     let w = &flushed.waves[0];
     assert_eq!(w.mode & 0xf0, 0xc0);
     assert_eq!(w.vgpr(2, 0), 0);
