@@ -12,17 +12,37 @@ use serde_json::{json, Value};
 
 use crate::run_cmd::RunArgs;
 
-/// A value of type `e` read back (its little-endian bytes), as a JSON number.
+/// A value of type `e` read back (its little-endian bytes), as a JSON number; a float that
+/// JSON has no number for as the string `"Infinity"` or `"-Infinity"`, or, for a NaN,
+/// `{"nan": "0x7fc00001"}` (its bits, in the type's width) — docs/kernels.md.
 fn json_value(e: ElementType, b: &[u8]) -> Value {
     let mut x = [0u8; 8];
     x[..b.len()].copy_from_slice(b);
     let u = u64::from_le_bytes(x);
+    let float = |f: f64, digits: usize| -> Value {
+        if f.is_nan() {
+            json!({"nan": format!("{u:#0w$x}", w = digits + 2)})
+        } else if f.is_infinite() {
+            json!(if f > 0.0 { "Infinity" } else { "-Infinity" })
+        } else {
+            json!(f)
+        }
+    };
     match e {
         ElementType::I32 => json!(u as u32 as i32),
         ElementType::I64 => json!(u as i64),
-        ElementType::F32 => json!(f32::from_bits(u as u32)),
-        ElementType::F64 => json!(f64::from_bits(u)),
-        ElementType::F16 => json!(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16))),
+        ElementType::F32 => match float(f32::from_bits(u as u32) as f64, 8) {
+            Value::Number(_) => json!(f32::from_bits(u as u32)),
+            v => v,
+        },
+        ElementType::F64 => float(f64::from_bits(u), 16),
+        ElementType::F16 => {
+            let f = f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16));
+            match float(f as f64, 4) {
+                Value::Number(_) => json!(f),
+                v => v,
+            }
+        }
         _ => json!(u),
     }
 }
@@ -95,13 +115,22 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
             bytes.push(x as u8);
         }
     } else if let Some(path) = init.strip_prefix("file:") {
-        bytes = std::fs::read(path).map_err(|e| bad(&format!("{path}: {e}")))?;
-        if bytes.len() != len * n {
-            return Err(bad(&format!(
-                "{path} has {} bytes, not {}",
-                bytes.len(),
-                len * n
-            )));
+        // Read at most one byte more than the buffer needs: enough to tell a file that is
+        // too long (a device such as /dev/zero never ends).
+        let want = len * n;
+        let mut f = std::fs::File::open(path).map_err(|e| bad(&format!("{path}: {e}")))?;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut f, want as u64 + 1),
+            &mut bytes,
+        )
+        .map_err(|e| bad(&format!("{path}: {e}")))?;
+        if bytes.len() != want {
+            let has = if bytes.len() > want {
+                format!("more than {want}")
+            } else {
+                bytes.len().to_string()
+            };
+            return Err(bad(&format!("{path} has {has} bytes, not {want}")));
         }
     } else {
         let vals: Vec<&str> = init.split(',').collect();
@@ -379,7 +408,11 @@ fn arg_text(a: &Value, full: bool) -> String {
             "{name}local memory: {} bytes at LDS offset {}",
             a["size"], a["offset"]
         ),
-        _ => format!("{name}{} {}", a["type"].as_str().unwrap_or(""), a["value"]),
+        _ => format!(
+            "{name}{} {}",
+            a["type"].as_str().unwrap_or(""),
+            crate::run_text::value_text(&a["value"])
+        ),
     }
 }
 

@@ -24,26 +24,26 @@ pub struct RunArgs {
     #[arg(long)]
     pub wave64: bool,
     /// Waves in each workgroup.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_u32_arg)]
     pub waves: u32,
     /// Workgroups on the device (each with its own LDS allocation; s0 = workgroup id).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_u32_arg)]
     pub workgroups: u32,
     /// Bank-conflict preset that prices LDS accesses.
     #[arg(long, value_enum, default_value_t = ArchArg::Rdna3)]
     pub arch: ArchArg,
     /// Scheduling seed: 0 runs the wave with the earliest clock first; other seeds shake the
     /// interleaving reproducibly.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_u64_arg)]
     pub seed: u64,
     /// GDS size in bytes.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 4096, value_parser = parse_u32_arg)]
     pub gds_size: u32,
     /// First GWS resource of the VMID (GDS_GWS_VMID base).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_u32_arg)]
     pub gws_base: u32,
     /// Number of GWS resources of the VMID.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = parse_u32_arg)]
     pub gws_size: u32,
     /// Preset a GWS resource's counter before the run, `RID=VALUE` (repeatable), as the
     /// driver does through GDS_GWS_RESOURCE.
@@ -54,7 +54,7 @@ pub struct RunArgs {
     #[arg(long = "ordered-ring", value_name = "INDEX=SIZE")]
     pub ordered_ring: Vec<String>,
     /// LDS allocation of the workgroup in bytes (at most 65536).
-    #[arg(long, default_value_t = 65536)]
+    #[arg(long, default_value_t = 65536, value_parser = parse_u32_arg)]
     pub lds_size: u32,
     /// LDS mode: waves on one CU, or spread over the WGP.
     #[arg(long, value_enum, default_value_t = ModeArg::Cu)]
@@ -72,7 +72,7 @@ pub struct RunArgs {
     #[arg(long = "mem", value_name = "ADDR=WORDS")]
     pub mems: Vec<String>,
     /// Private (scratch) bytes per lane; private accesses at or past it are dropped.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_u32_arg)]
     pub scratch_size: u32,
     /// private_segment_buffer.base: the global address of wave 0's scratch region.
     #[arg(long, default_value_t = gpumemsim::exec::DEFAULT_SCRATCH_BASE, value_parser = parse_addr)]
@@ -87,13 +87,13 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = FloatRulesArg::Memory)]
     pub memory_float_rules: FloatRulesArg,
     /// Scalar data cache size in bytes (per workgroup).
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 16384, value_parser = parse_u32_arg)]
     pub kcache_size: u32,
     /// Scalar data cache line size in bytes.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = parse_u32_arg)]
     pub kcache_line: u32,
     /// Scalar data cache associativity (ways).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = parse_u32_arg)]
     pub kcache_ways: u32,
     /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode (one value per
     /// wave, all workgroups), lds:START:END (workgroup 0's LDS), gds:START:END,
@@ -123,11 +123,11 @@ pub struct RunArgs {
     pub counters: bool,
     /// Stop a wave that has executed this many instructions without ending (the limit is per
     /// wave: a runaway wave is stopped and named).
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = 10_000_000, value_parser = parse_u64_arg)]
     pub max_steps: u64,
     /// Host threads for independent workgroups (0: one per core). The result does not depend
     /// on it.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_usize_arg)]
     pub threads: usize,
     /// Run every workgroup in one schedule even where they could run one at a time.
     #[arg(long)]
@@ -155,7 +155,7 @@ pub struct RunArgs {
     pub args: Vec<String>,
     /// Code objects: the launch's dynamic LDS bytes (HIP's shared-memory size for `extern
     /// __shared__`), placed after the static LDS.
-    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    #[arg(long, value_name = "BYTES", default_value_t = 0, value_parser = parse_u32_arg)]
     pub dynamic_lds: u32,
     /// Sources: the compiler (default: clang-19 from PATH).
     #[arg(long, value_name = "PATH")]
@@ -202,6 +202,23 @@ pub enum FloatRulesArg {
 /// A 64-bit address in decimal or 0x-hex (for clap).
 fn parse_addr(text: &str) -> Result<u64, String> {
     parse_u64(text).ok_or_else(|| format!("`{text}` is not an address"))
+}
+
+/// A 32-bit count in decimal or 0x-hex (for clap).
+fn parse_u32_arg(text: &str) -> Result<u32, String> {
+    let v = parse_u64(text).ok_or_else(|| format!("`{text}` is not a number"))?;
+    u32::try_from(v).map_err(|_| format!("{v} does not fit 32 bits (at most {})", u32::MAX))
+}
+
+/// A 64-bit count in decimal or 0x-hex (for clap).
+fn parse_u64_arg(text: &str) -> Result<u64, String> {
+    parse_u64(text).ok_or_else(|| format!("`{text}` is not a 64-bit number"))
+}
+
+/// A host-side count in decimal or 0x-hex (for clap).
+fn parse_usize_arg(text: &str) -> Result<usize, String> {
+    let v = parse_u64_arg(text)?;
+    usize::try_from(v).map_err(|_| format!("{v} is too large"))
 }
 
 /// `--lds-mode`.
@@ -283,6 +300,23 @@ fn apply_sets(sets: &[String], wg: &mut Device) -> Result<(), String> {
                         _ => None,
                     })
                     .map_err(|e| format!("--set {s}: {}", e.msg))?;
+                // A value must fit the register: unsigned, or negative in two's complement.
+                let bits = if matches!(target, Target::Exec) {
+                    size
+                } else {
+                    32
+                };
+                if bits < 64 && !(-(1i64 << (bits - 1))..1i64 << bits).contains(&v) {
+                    let wave = if matches!(target, Target::Exec) {
+                        format!(" in wave{size}")
+                    } else {
+                        String::new()
+                    };
+                    return Err(format!(
+                        "--set {s}: {v} ({v:#x}) does not fit {}, a {bits}-bit register{wave}",
+                        reg.trim()
+                    ));
+                }
                 match target {
                     Target::Vgpr(r) => w.set_vgpr(r, lane, v as u32),
                     Target::Sgpr(r) => w.set_sreg(r, v as u32),
@@ -317,6 +351,9 @@ fn parse_u64(x: &str) -> Option<u64> {
     }
 }
 
+/// A GWS resource's counter: 12 bits (what `--gws-init` may preset).
+const GWS_COUNTER_MAX: u64 = 0xfff;
+
 /// `--mem ADDR=WORDS`: the address and the words.
 fn parse_mem(text: &str) -> Result<(u64, Vec<u32>), String> {
     let (a, words) = text
@@ -333,6 +370,14 @@ fn parse_mem(text: &str) -> Result<(u64, Vec<u32>), String> {
                 .ok_or_else(|| format!("--mem {text}: `{}` is not a 32-bit word", w.trim()))
         })
         .collect::<Result<Vec<u32>, String>>()?;
+    let limit = 1u64 << gpumemsim::addr::ADDRESS_BITS;
+    let end = addr + 4 * words.len() as u64;
+    if end > limit {
+        return Err(format!(
+            "--mem {text}: {} words at {addr:#x} run past the 48-bit address space (to {end:#x}; the limit is {limit:#x})",
+            words.len()
+        ));
+    }
     Ok((addr, words))
 }
 
@@ -347,6 +392,12 @@ fn parse_range(what: &str, rest: &str) -> Result<(u64, u64), String> {
     if (b - a) > 16 * 1024 * 1024 {
         return Err(format!("--dump {what}: range too large"));
     }
+    if (b - a) % 4 != 0 {
+        return Err(format!(
+            "--dump {what}: the dump shows 32-bit words, so END - START ({}) must be a multiple of 4",
+            b - a
+        ));
+    }
     Ok((a, b))
 }
 
@@ -358,17 +409,40 @@ fn parse_range32(what: &str, rest: &str) -> Result<(u32, u32), String> {
     }
 }
 
+/// `--dump lds:`/`gds:`: END must lie inside the allocation (`size` bytes, `name`).
+fn check_inside(what: &str, end: u32, size: u32, name: &str) -> Result<(), String> {
+    if end > size {
+        return Err(format!(
+            "--dump {what}: END {end} is past the end of {name}, which has {size} bytes"
+        ));
+    }
+    Ok(())
+}
+
 fn dump_value(what: &str, wg: &Device) -> Result<Value, String> {
     if let Some(rest) = what.strip_prefix("lds:") {
         let (a, b) = parse_range32(what, rest)?;
+        check_inside(
+            what,
+            b,
+            wg.alloc.size,
+            "the workgroup's LDS allocation (--lds-size)",
+        )?;
         return Ok(json!(wg.lds[0].words(wg.alloc.base + a, wg.alloc.base + b)));
     }
     if let Some(rest) = what.strip_prefix("gds:") {
         let (a, b) = parse_range32(what, rest)?;
+        check_inside(what, b, wg.gds.size(), "GDS (--gds-size)")?;
         return Ok(json!(wg.gds.words(a, b)));
     }
     if let Some(rest) = what.strip_prefix("mem:") {
         let (a, b) = parse_range(what, rest)?;
+        let limit = 1u64 << gpumemsim::addr::ADDRESS_BITS;
+        if b > limit {
+            return Err(format!(
+                "--dump {what}: END {b:#x} is past the 48-bit address space (the limit is {limit:#x})"
+            ));
+        }
         return Ok(json!(wg.memory.words(a, b)));
     }
     let per_wave = |f: &dyn Fn(&gpumemsim::wave::Wave) -> u64| -> Value {
@@ -428,6 +502,13 @@ pub(crate) fn counters_text(program: &[AsmLine], wg: &Device) -> String {
 /// The device settings the run flags give (the kernel path takes its wave size, waves,
 /// workgroups and LDS/scratch sizes from the code object instead).
 pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
+    if args.threads > gpumemsim::exec::MAX_THREADS {
+        return Err(format!(
+            "--threads {}: at most {} (each thread holds its own copy of global memory; more than the workgroups are never used)",
+            args.threads,
+            gpumemsim::exec::MAX_THREADS
+        ));
+    }
     let mut rings = [None; 4];
     for r in &args.ordered_ring {
         let (i, n) = parse_pair("--ordered-ring", r)?;
@@ -436,7 +517,10 @@ pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
                 "--ordered-ring {r}: INDEX is 0-3 and SIZE at least 1"
             ));
         }
-        rings[i as usize] = Some(n as u32);
+        let n = u32::try_from(n).map_err(|_| {
+            format!("--ordered-ring {r}: SIZE {n} does not fit the ring size, which has 32 bits")
+        })?;
+        rings[i as usize] = Some(n);
     }
     let mut cfg = RunConfig {
         wave_size: if args.wave64 { 64 } else { 32 },
@@ -497,6 +581,12 @@ fn apply_timing(text: Option<&str>, cfg: &mut RunConfig) -> Result<(), String> {
             .ok_or_else(|| format!("--timing {item}: expected NAME=CYCLES"))?;
         let v: u64 = parse_u64(value.trim())
             .ok_or_else(|| format!("--timing {item}: `{value}` is not a cycle count"))?;
+        let max = gpumemsim::exec::MAX_TIMING_CYCLES;
+        if v > max {
+            return Err(format!(
+                "--timing {item}: {v} cycles is more than the limit of {max} (2^32) per parameter"
+            ));
+        }
         if !cfg.set_timing(name.trim(), v) {
             return Err(format!(
                 "--timing {item}: unknown parameter `{}` (known: {})",
@@ -508,10 +598,56 @@ fn apply_timing(text: Option<&str>, cfg: &mut RunConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// `--html PATH`: checks before the run that PATH can be written (a file there is left as it
+/// is; one that is created for the check is removed again).
+fn check_writable(path: &str) -> Result<(), String> {
+    let p = std::path::Path::new(path);
+    let existed = p.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(p)
+        .map_err(|e| format!("--html {path}: cannot write the report there: {e}"))?;
+    if !existed {
+        let _ = std::fs::remove_file(p);
+    }
+    Ok(())
+}
+
+/// `--scratch-size` and `--scratch-base` against gfx1100's limit per lane and the 48-bit
+/// address space (the library checks them too; this names the options).
+fn check_scratch(args: &RunArgs, cfg: &RunConfig) -> Result<(), String> {
+    let max = gpumemsim::exec::max_scratch_per_lane(cfg.wave_size);
+    if cfg.scratch_size > max {
+        return Err(format!(
+            "--scratch-size {}: at most {max} bytes per lane in wave{} (gfx1100's \
+             COMPUTE_TMPRING_SIZE.WAVESIZE allows {} bytes of scratch per wave)",
+            args.scratch_size,
+            cfg.wave_size,
+            gpumemsim::exec::MAX_WAVE_SCRATCH_BYTES
+        ));
+    }
+    let limit = 1u64 << gpumemsim::addr::ADDRESS_BITS;
+    let waves = u64::from(cfg.waves) * u64::from(cfg.workgroups);
+    let bytes = waves * u64::from(cfg.wave_size) * u64::from(cfg.scratch_size);
+    let end = cfg.scratch_base.checked_add(bytes);
+    if end.is_none_or(|e| e > limit) || cfg.scratch_base >= limit {
+        return Err(format!(
+            "--scratch-base {:#x}: the grid's scratch ({waves} waves × {} lanes × {} bytes = {bytes:#x} bytes) runs past the 48-bit address space ({limit:#x})",
+            cfg.scratch_base, cfg.wave_size, cfg.scratch_size
+        ));
+    }
+    Ok(())
+}
+
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
-    // A baseline that cannot be read is an error before any work.
+    // A baseline that cannot be read, or an HTML report that cannot be written, is an error
+    // before any work.
     if let Some(path) = &args.baseline {
         crate::diff_cmd::read_report(path).map_err(|e| format!("--baseline {e}"))?;
+    }
+    if let Some(path) = &args.html {
+        check_writable(path)?;
     }
     let Some(program) = &args.program else {
         return crate::kernel_cmd::run_bundled(args);
@@ -534,9 +670,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
     }
     // Read the input once (a pipe cannot be read twice), then tell a code object from text.
-    let (name, bytes) = crate::read_input_bytes(program)?;
+    let (name, bytes) = crate::read_input_bytes(program, crate::MAX_PROGRAM_INPUT)?;
     if bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"__CLANG_OFFLOAD_BUNDLE__") {
         return crate::kernel_cmd::run_kernel(args, &name, &bytes, None);
+    }
+    if bytes.len() as u64 > crate::MAX_TEXT_INPUT {
+        return Err(format!(
+            "{name}: assembly text is larger than {} MiB, the most gpumemsim assembles",
+            crate::MAX_TEXT_INPUT >> 20
+        ));
     }
     let text = String::from_utf8(bytes).map_err(|_| {
         format!("{name}: neither assembly text (it is not UTF-8) nor a code object (no ELF or offload-bundle header)")
@@ -557,6 +699,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         progress: bar.counters(),
         ..device_config(args)?
     };
+    check_scratch(args, &cfg)?;
     let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
     apply_sets(&args.sets, &mut wg)?;
     for m in &args.mems {
@@ -568,7 +711,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         if rid >= 64 {
             return Err(format!("--gws-init {g}: resource ids are 0-63"));
         }
-        wg.gws.resources[rid as usize].counter = v as u32 & 0xfff;
+        if v > GWS_COUNTER_MAX {
+            return Err(format!(
+                "--gws-init {g}: {v} does not fit a GWS counter, which has 12 bits (at most {GWS_COUNTER_MAX})"
+            ));
+        }
+        wg.gws.resources[rid as usize].counter = v as u32;
     }
     // Check dump requests before running, so a typo does not waste a run.
     for d in &args.dumps {

@@ -253,15 +253,24 @@ fn dump_lines(s: &mut String, dumps: &Map<String, Value>) {
     }
 }
 
+/// One value of an argument as the text report shows it: a number as JSON writes it,
+/// `Infinity` / `-Infinity`, and a NaN with its bits, `NaN(0x7fc00001)` (see
+/// `kernel_cmd::json_value`).
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => match o.get("nan").and_then(Value::as_str) {
+            Some(bits) => format!("NaN({bits})"),
+            None => v.to_string(),
+        },
+        _ => v.to_string(),
+    }
+}
+
 /// A buffer's values in one line: how many, the least and greatest, the first and last few
 /// (all of them with `--full`).
 pub fn summarise(values: &[Value], full: bool) -> String {
-    let show = |v: &[Value]| {
-        v.iter()
-            .map(Value::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let show = |v: &[Value]| v.iter().map(value_text).collect::<Vec<_>>().join(", ");
     if full || values.len() <= 8 {
         return format!("[{}]", show(values));
     }
@@ -271,13 +280,13 @@ pub fn summarise(values: &[Value], full: bool) -> String {
             .iter()
             .zip(&nums)
             .min_by(|a, b| a.1.total_cmp(b.1))
-            .map(|p| p.0.to_string())
+            .map(|p| value_text(p.0))
             .unwrap_or_default();
         let max = values
             .iter()
             .zip(&nums)
             .max_by(|a, b| a.1.total_cmp(b.1))
-            .map(|p| p.0.to_string())
+            .map(|p| value_text(p.0))
             .unwrap_or_default();
         format!(", min {min}, max {max}")
     } else {

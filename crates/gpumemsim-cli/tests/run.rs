@@ -292,7 +292,7 @@ fn mem_preloads_words_and_dump_mem_returns_them() {
             "run",
             "-",
             "--set",
-            "s0=0x7f0000001000",
+            "s0=0x1000",
             "--set",
             "s1=0x7f00",
             "--mem",

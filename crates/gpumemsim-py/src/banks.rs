@@ -37,16 +37,16 @@ const SUGGESTIONS: usize = 6;
 #[allow(clippy::too_many_arguments)]
 pub fn banks<'py>(
     py: Python<'py>,
-    arch: &str,
-    op: &str,
+    arch: &Bound<'py, PyAny>,
+    op: &Bound<'py, PyAny>,
     addrs: &Bound<'py, PyAny>,
     active: Option<&Bound<'py, PyAny>>,
-    wave: Option<u32>,
+    wave: Option<&Bound<'py, PyAny>>,
     addrs1: Option<&Bound<'py, PyAny>>,
     suggest: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let q = Query::resolve(arch, op, wave)?;
+        let q = Query::resolve_py(arch, op, wave)?;
         let active = q.active(active)?;
         let limit = suggestion_count(suggest)?;
         let first = lane_addresses("--addr", addrs, q.wave)?;

@@ -35,15 +35,15 @@ const CHUNK: usize = 1024;
 #[pyo3(signature = (arch, op, addrs, active=None, wave=None, *, addrs1=None))]
 pub fn banks_batch<'py>(
     py: Python<'py>,
-    arch: &str,
-    op: &str,
+    arch: &Bound<'py, PyAny>,
+    op: &Bound<'py, PyAny>,
     addrs: &Bound<'py, PyAny>,
     active: Option<&Bound<'py, PyAny>>,
-    wave: Option<u32>,
+    wave: Option<&Bound<'py, PyAny>>,
     addrs1: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let q = Query::resolve(arch, op, wave)?;
+        let q = Query::resolve_py(arch, op, wave)?;
         let lanes = q.wave.lanes() as usize;
         let first = AddressArray::new(py, "addrs", addrs)?;
         let count = first.accesses(lanes)?;

@@ -35,6 +35,23 @@ impl Query {
         }
     }
 
+    /// [`Query::resolve`] of Python arguments: a type that does not fit (None for `arch`,
+    /// a negative `wave`) is a `gpumemsim.Error` naming the argument.
+    pub fn resolve_py(
+        arch: &Bound<'_, PyAny>,
+        op: &Bound<'_, PyAny>,
+        wave: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Query> {
+        let names = "an architecture name (gpumemsim.ARCHITECTURES)";
+        let arch = crate::guard::str_arg("arch", arch, names)?;
+        let op = crate::guard::str_arg("op", op, "an operation name")?;
+        let wave = match wave.filter(|w| !w.is_none()) {
+            Some(w) => Some(crate::guard::uint_arg::<u32>("wave", w, u32::MAX.into())?),
+            None => None,
+        };
+        Query::resolve(&arch, &op, wave)
+    }
+
     /// Resolves the architecture preset, the operation and the wave size (`None`: the
     /// architecture's default).
     pub fn resolve(arch: &str, op: &str, wave: Option<u32>) -> PyResult<Query> {

@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::banks::type_name;
 use crate::buffers::{scalar_value, write_back, Arg};
-use crate::guard::{error, guard};
+use crate::guard::{error, guard, uint_arg};
 use crate::KernelError;
 
 /// Runs a kernel of a gfx1100 code object (built by `clang-19 -target amdgcn-amd-amdhsa
@@ -37,7 +37,7 @@ use crate::KernelError;
 /// report as `.report`) when the kernel starts and then stops.
 #[pyfunction]
 #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
-                    dynamic_lds=0, max_steps=10_000_000, seed=0, threads=0, together=false))]
+                    dynamic_lds=None, max_steps=None, seed=None, threads=None, together=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -46,13 +46,24 @@ pub fn run<'py>(
     grid: Option<&Bound<'py, PyAny>>,
     block: Option<&Bound<'py, PyAny>>,
     args: Option<&Bound<'py, PyAny>>,
-    dynamic_lds: u32,
-    max_steps: u64,
-    seed: u64,
-    threads: usize,
+    dynamic_lds: Option<&Bound<'py, PyAny>>,
+    max_steps: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     together: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        // Keyword integers (None: the default), checked here so that a negative or huge
+        // value is a gpumemsim.Error, not an OverflowError.
+        let dynamic_lds: u32 =
+            dynamic_lds.map_or(Ok(0), |v| uint_arg("dynamic_lds", v, u32::MAX.into()))?;
+        let max_steps: u64 = max_steps.map_or(Ok(RunConfig::default().max_steps), |v| {
+            uint_arg("max_steps", v, u64::MAX.into())
+        })?;
+        let seed: u64 = seed.map_or(Ok(0), |v| uint_arg("seed", v, u64::MAX.into()))?;
+        let threads: usize = threads.map_or(Ok(0), |v| {
+            uint_arg("threads", v, gpumemsim::exec::MAX_THREADS as u128)
+        })?;
         let (file, bytes) = code_object(kernel_path)?;
         let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
         let kernel = obj
@@ -262,16 +273,31 @@ fn dims(name: &str, obj: Option<&Bound<'_, PyAny>>, default: u32) -> PyResult<[u
     }
     let mut d = [1u32; 3];
     for (i, item) in items.iter().enumerate() {
+        let not_positive = || {
+            error(format!(
+                "{name} {shown}: `{}` is not a positive integer",
+                self::shown(item)
+            ))
+        };
+        if item.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(not_positive());
+        }
+        // An int too large for 32 bits is named as such, not as "not a positive integer".
+        let big = item
+            .extract::<pyo3::Bound<'_, pyo3::types::PyInt>>()
+            .is_ok_and(|n| n.gt(u32::MAX).unwrap_or(false));
+        if big {
+            return Err(error(format!(
+                "{name} {shown}: `{}` is more than {}, the most a dimension may be (32 bits)",
+                self::shown(item),
+                u32::MAX
+            )));
+        }
         d[i] = item
             .extract::<u32>()
             .ok()
-            .filter(|&v| v > 0 && !item.is_instance_of::<pyo3::types::PyBool>())
-            .ok_or_else(|| {
-                error(format!(
-                    "{name} {shown}: `{}` is not a positive integer",
-                    self::shown(item)
-                ))
-            })?;
+            .filter(|&v| v > 0)
+            .ok_or_else(not_positive)?;
     }
     Ok(d)
 }

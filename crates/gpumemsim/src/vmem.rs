@@ -407,14 +407,16 @@ fn transfer(
             let Some(d) = desc else { return false };
             let mut all_in = true;
             for (k, chunk) in buf.chunks_mut(4).enumerate() {
-                let off = offset.wrapping_add(4 * k as u32);
-                if !d.in_range(index, off) {
+                // A component past offset 0xffff_ffff does not wrap to offset 0: it is out
+                // of range (BufferDescriptor::span_in_range).
+                let off = offset.checked_add(4 * k as u32);
+                let Some(off) = off.filter(|&o| d.span_in_range(index, o, 1)) else {
                     all_in = false;
                     if !store {
                         chunk.fill(0);
                     }
                     continue;
-                }
+                };
                 let a = d.address(index, off, soffset);
                 for (j, b) in chunk.iter_mut().enumerate() {
                     if store {
@@ -515,7 +517,7 @@ fn typed(
     let cb = f.component_bytes();
     let present = components.min(f.components);
     let bytes = present * cb;
-    let in_range = d.in_range(index, offset) && d.in_range(index, offset + bytes - 1);
+    let in_range = d.span_in_range(index, offset, bytes);
     let vdata = inst.get(Field::Vdata);
     // The 32-bit (or, for d16, 16-bit) value of component c in the VGPRs.
     let reg_of = |c: u32| match d16 {

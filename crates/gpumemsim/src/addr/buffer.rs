@@ -104,6 +104,20 @@ impl BufferDescriptor {
             _ => (offset as u64 + self.stride as u64 * index as u64) < self.num_records as u64,
         }
     }
+
+    /// Whether an access of `bytes` bytes (at least 1) at `offset` of record `index` is in
+    /// range: its first and its last byte both (the typed instructions' all-or-nothing check).
+    /// The last byte's offset is computed in 64 bits: an access that runs past offset
+    /// 0xffff_ffff does not wrap to offset 0 — no 32-bit offset can hold it, so it is out
+    /// of range in every `oob_select` mode (our choice; the ISA guide does not say).
+    #[inline]
+    pub fn span_in_range(&self, index: u32, offset: u32, bytes: u32) -> bool {
+        let last = offset as u64 + bytes.max(1) as u64 - 1;
+        match u32::try_from(last) {
+            Ok(last) => self.in_range(index, offset) && self.in_range(index, last),
+            Err(_) => false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -163,5 +177,19 @@ mod tests {
         assert!(s(2).in_range(1000, 1000) && !desc(0, 16, 0, 0, 2 << 28).in_range(0, 0));
         let raw = desc(0, 0, 0, 10, 3 << 28);
         assert!(raw.in_range(0, 9) && !raw.in_range(0, 10));
+    }
+
+    #[test]
+    fn a_span_past_offset_2_pow_32_does_not_wrap_into_range() {
+        // num_records 0xffffffff: a 4-byte access at 0xfffffffc ends at byte 0xffffffff (out);
+        // at 0xfffffffd its last byte is past 2^32 and must not wrap to offset 0 (in).
+        let raw = desc(0x1000, 0, 0, u32::MAX, 3 << 28);
+        assert!(raw.span_in_range(0, 0xffff_fff8, 4));
+        assert!(!raw.span_in_range(0, 0xffff_fffc, 4));
+        for off in 0xffff_fffd..=u32::MAX {
+            assert!(!raw.span_in_range(0, off, 4), "offset {off:#x}");
+        }
+        let any = desc(0x1000, 0, 0, 1, 2 << 28);
+        assert!(any.span_in_range(0, 0xffff_fffc, 4) && !any.span_in_range(0, 0xffff_fffd, 4));
     }
 }

@@ -46,6 +46,25 @@ pub use progress::{RunProgress, PROGRESS_STEPS};
 /// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
 pub const DEFAULT_SCRATCH_BASE: u64 = 0x7f00_0000_0000;
 
+/// Most host threads [`run_grid`] may be asked for (each holds a copy of global memory).
+pub const MAX_THREADS: usize = 256;
+
+/// Largest value of a timing parameter (cycles): 2^32, which keeps every cycle counter of a
+/// run far from overflowing u64.
+pub const MAX_TIMING_CYCLES: u64 = 1 << 32;
+
+/// The most scratch a gfx1100 wave may have, in bytes: COMPUTE_TMPRING_SIZE.WAVESIZE is a
+/// 15-bit field in units of 64 dwords on GFX11 (LLVM's `GCNSubtarget::getMaxWaveScratchSize`,
+/// which `AMDGPUAsmPrinter` divides by the wave size for the per-work-item limit of
+/// AMDGPUUsage's private segment): 256 × (2^15 − 1).
+pub const MAX_WAVE_SCRATCH_BYTES: u32 = 256 * ((1 << 15) - 1);
+
+/// The most private (scratch) bytes one lane may have in a wave of `wave_size` lanes:
+/// [`MAX_WAVE_SCRATCH_BYTES`] / `wave_size` (131,068 for wave64, 262,136 for wave32).
+pub fn max_scratch_per_lane(wave_size: u32) -> u32 {
+    MAX_WAVE_SCRATCH_BYTES / wave_size.max(1)
+}
+
 /// Largest clock jitter a nonzero seed adds when choosing the next wave.
 pub const SEED_JITTER: u64 = 64;
 
@@ -418,11 +437,47 @@ impl Device {
                 cfg.workgroups
             )));
         }
-        if cfg.gws.size == 0 || cfg.gws.base + cfg.gws.size > crate::gws::GWS_RESOURCES {
+        // Checked: base + size of two 32-bit values can pass 2^32.
+        let gws_end = u64::from(cfg.gws.base) + u64::from(cfg.gws.size);
+        if cfg.gws.size == 0 || gws_end > u64::from(crate::gws::GWS_RESOURCES) {
             return Err(RunError::Config(format!(
-                "the VMID's GWS range {}..{} must be inside the 64 resources",
+                "the VMID's GWS range {}..{gws_end} (base {}, size {}) must be inside the {} resources",
                 cfg.gws.base,
-                cfg.gws.base + cfg.gws.size
+                cfg.gws.base,
+                cfg.gws.size,
+                crate::gws::GWS_RESOURCES
+            )));
+        }
+        if cfg.threads > MAX_THREADS {
+            return Err(RunError::Config(format!(
+                "threads: {} host threads asked for; at most {MAX_THREADS} (each clones global memory)",
+                cfg.threads
+            )));
+        }
+        for (name, v) in cfg.timing_entries() {
+            if v > MAX_TIMING_CYCLES {
+                return Err(RunError::Config(format!(
+                    "timing parameter {name} is {v} cycles; at most {MAX_TIMING_CYCLES} (2^32), so that cycle counters cannot overflow"
+                )));
+            }
+        }
+        let max_lane = max_scratch_per_lane(cfg.wave_size);
+        if cfg.scratch_size > max_lane {
+            return Err(RunError::Config(format!(
+                "scratch size {} bytes per lane is more than gfx1100 allows a wave{} lane: {max_lane} (COMPUTE_TMPRING_SIZE.WAVESIZE, {MAX_WAVE_SCRATCH_BYTES} bytes per wave)",
+                cfg.scratch_size, cfg.wave_size
+            )));
+        }
+        // The grid's scratch: every wave's region, wave 0's at scratch_base.
+        let all_waves = u64::from(cfg.workgroups) * u64::from(cfg.waves);
+        let scratch_end = all_waves
+            .checked_mul(u64::from(cfg.wave_size) * u64::from(cfg.scratch_size))
+            .and_then(|n| cfg.scratch_base.checked_add(n));
+        let limit = 1u64 << crate::addr::ADDRESS_BITS;
+        if cfg.scratch_base >= limit || scratch_end.is_none_or(|e| e > limit) {
+            return Err(RunError::Config(format!(
+                "scratch base {:#x}: the grid's scratch ({all_waves} waves × {} lanes × {} bytes) runs past the 48-bit address space ({limit:#x})",
+                cfg.scratch_base, cfg.wave_size, cfg.scratch_size
             )));
         }
         LdsAllocation::new(cfg.lds_size, cfg.lds_mode).map_err(RunError::Config)?;
@@ -667,7 +722,18 @@ impl Device {
             }
             let pc = self.waves[wi].pc;
             let Some(line) = program.get(pc) else {
-                // Running off the end of the program ends the wave.
+                // Running off the end of the program ends the wave, with an event: on the
+                // hardware the wave would go on fetching whatever follows the code.
+                self.events.push(Event {
+                    kind: "no_endpgm",
+                    wave: self.waves[wi].id,
+                    cycle: self.clocks[wi],
+                    pc,
+                    message: format!(
+                        "the wave ran past the end of the program (pc {pc}) without s_endpgm; \
+                         the simulator ends it there"
+                    ),
+                });
                 self.end_wave(wi);
                 mark.ended += 1;
                 continue;

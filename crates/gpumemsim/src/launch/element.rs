@@ -70,17 +70,33 @@ impl ElementType {
     /// The little-endian bytes of a value written in text (decimal or `0x` hex for the
     /// integer types, which must hold it; a decimal float for the float types, `f16` rounded
     /// to nearest even); `None` if the text is not such a value.
+    ///
+    /// A finite float literal too large for the type (`f32:1e40`, `f16:70000`) is `None`,
+    /// not infinity; `inf`, `infinity` and `nan` (as Rust spells them) are taken as written.
     pub fn parse_value(self, text: &str) -> Option<Vec<u8>> {
         let t = text.trim();
         let n = self.bytes();
+        let infinity_written = || {
+            let l = t.trim_start_matches(['+', '-']).to_ascii_lowercase();
+            l == "inf" || l == "infinity"
+        };
+        let fits = |inf: bool| !inf || infinity_written();
         Some(match self {
-            ElementType::F32 => t.parse::<f32>().ok()?.to_bits().to_le_bytes().to_vec(),
-            ElementType::F64 => t.parse::<f64>().ok()?.to_bits().to_le_bytes().to_vec(),
+            ElementType::F32 => {
+                let f = t.parse::<f32>().ok().filter(|f| fits(f.is_infinite()))?;
+                f.to_bits().to_le_bytes().to_vec()
+            }
+            ElementType::F64 => {
+                let f = t.parse::<f64>().ok().filter(|f| fits(f.is_infinite()))?;
+                f.to_bits().to_le_bytes().to_vec()
+            }
             ElementType::F16 => {
                 let f = t.parse::<f32>().ok()?.to_bits();
-                crate::fp::valu::f32_to_f16(f, crate::fp::valu::Round::NearestEven)
-                    .to_le_bytes()
-                    .to_vec()
+                let h = crate::fp::valu::f32_to_f16(f, crate::fp::valu::Round::NearestEven);
+                if !fits(h & 0x7fff == 0x7c00) {
+                    return None;
+                }
+                h.to_le_bytes().to_vec()
             }
             _ => {
                 let v: i128 = match t.strip_prefix("0x") {
@@ -104,6 +120,25 @@ impl ElementType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_float_too_large_for_its_type_is_not_a_value() {
+        assert_eq!(ElementType::F32.parse_value("1e40"), None);
+        assert_eq!(ElementType::F32.parse_value("-1e40"), None);
+        assert_eq!(ElementType::F64.parse_value("1e400"), None);
+        assert_eq!(ElementType::F16.parse_value("70000"), None);
+        assert_eq!(
+            ElementType::F16.parse_value("65504").map(|b| b.len()),
+            Some(2)
+        );
+        let inf = f32::INFINITY.to_bits().to_le_bytes().to_vec();
+        assert_eq!(ElementType::F32.parse_value("inf"), Some(inf.clone()));
+        assert_eq!(ElementType::F32.parse_value("+Infinity"), Some(inf));
+        assert_eq!(
+            ElementType::F16.parse_value("-inf"),
+            Some(0xfc00u16.to_le_bytes().to_vec())
+        );
+    }
 
     #[test]
     fn names_round_trip_and_sizes() {

@@ -166,6 +166,11 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             kernel.name
         )
     })?;
+    check_descriptor_lds(
+        kernel,
+        d.group_segment_fixed_size,
+        meta.group_segment_fixed_size,
+    )?;
     let layout = lay_out(
         &kernel.display_name(),
         meta,
@@ -271,6 +276,27 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         lds_bytes: layout.lds_bytes,
         buffers,
     })
+}
+
+/// Checks the kernel descriptor's static LDS size (`group_segment_fixed_size`): at most a
+/// workgroup's [`MAX_ALLOCATION`](crate::lds::MAX_ALLOCATION) bytes, and the size the
+/// metadata gives (the launch lays LDS out by the metadata; the hardware allocates by the
+/// descriptor). A size near 2^32 would otherwise wrap to a tiny allocation.
+fn check_descriptor_lds(kernel: &Kernel, descriptor: u32, metadata: u32) -> Result<(), String> {
+    let max = crate::lds::MAX_ALLOCATION;
+    if descriptor > max {
+        return Err(format!(
+            "kernel `{}`: its descriptor's group_segment_fixed_size is {descriptor} ({descriptor:#x}) bytes of LDS; a workgroup may have at most {max}",
+            kernel.display_name()
+        ));
+    }
+    if descriptor != metadata {
+        return Err(format!(
+            "kernel `{}`: its descriptor's group_segment_fixed_size ({descriptor} bytes of LDS) differs from its metadata's .group_segment_fixed_size ({metadata})",
+            kernel.display_name()
+        ));
+    }
+    Ok(())
 }
 
 /// Checks that `kernel` calls nothing the code object leaves undefined: such a call is a
