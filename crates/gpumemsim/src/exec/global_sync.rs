@@ -117,6 +117,7 @@ impl Device {
             let ended: Vec<bool> = self.waves.iter().map(|w| w.done).collect();
             if !self.ordered.is_turn(index, wi, &ended) {
                 self.waits[wi] = Some(Waiting::Ordered { index, pc });
+                self.ordered_waited = true;
                 return Ok(None);
             }
             self.waits[wi] = None;

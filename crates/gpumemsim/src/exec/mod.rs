@@ -407,6 +407,8 @@ pub struct Device {
     ready: BinaryHeap<Reverse<(u64, usize, u32)>>,
     /// Each wave's queue generation.
     queued: Vec<u32>,
+    /// Whether any wave has waited for its ordered-count turn (see [`Device::wake_ordered`]).
+    ordered_waited: bool,
 }
 
 impl Device {
@@ -552,6 +554,7 @@ impl Device {
             ready: BinaryHeap::new(),
             queued: vec![0; n],
             seeded: cfg.seed != 0,
+            ordered_waited: false,
         })
     }
 
@@ -584,6 +587,7 @@ impl Device {
         self.pending.extend(o.pending);
         self.lds_free_at.extend(o.lds_free_at);
         self.queued.extend(o.queued);
+        self.ordered_waited |= o.ordered_waited;
     }
 
     /// The grid index of wave `wi`'s workgroup.
@@ -808,7 +812,13 @@ impl Device {
     }
 
     /// Unblocks waves whose ordered-count turn has come (they re-issue the instruction).
+    /// Nothing to do, and no scan of every wave, until some wave has waited for its turn: a
+    /// wave's end calls this, and scanning all waves at each end made a grid's run time grow
+    /// with the square of its waves.
     fn wake_ordered(&mut self) {
+        if !self.ordered_waited {
+            return;
+        }
         let ended: Vec<bool> = self.waves.iter().map(|w| w.done).collect();
         for i in 0..self.waves.len() {
             if let Some(Waiting::Ordered { index, .. }) = self.waits[i] {
