@@ -393,7 +393,7 @@ def div_scale_golden():
         words += [vop3sd_word(op, vdst=last, src=(256 + last, 256, 256 + last)), vop3sd_word(op, vdst=255, src=(257, 257, 257))]
         words.append(vop3sd_word(op, src=(511, 257, 257)))
         # (254, src_lds_direct, which llvm-mc-19 decodes in a 32-bit VOP3 source but will not
-        # assemble, the decoder refuses on purpose: crates/rdna3-isa/src/inst.rs.)
+        # assemble, is left out here; tests/golden/random_disasm.txt has such words.)
         for code in (0, 1, 104, 105, 106, 107, 108, 109, 122, 124, 125, 126, 127, 128, 129, 192, 193, 208, 209, 220,
                      233, 234, 235, 236, 237, 238, 239, 240, 242, 243, 247, 248, 249, 250, 251, 252, 253):
             words.append(vop3sd_word(op, src=(code, 258, 259)))

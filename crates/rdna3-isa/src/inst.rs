@@ -13,6 +13,8 @@ use crate::table::INSTRUCTIONS;
 pub const SGPR_NULL: u32 = 0x7c;
 /// Scalar source code: a 32-bit literal follows the instruction.
 pub const SRC_LITERAL: u32 = 255;
+/// Source code 254, `src_lds_direct`.
+pub const SRC_LDS_DIRECT: u32 = 254;
 
 /// One instruction: which table entry, its instruction word, its DPP dword and its literal.
 ///
@@ -153,6 +155,8 @@ fn accept_rules(d: &InstrDef) -> Accept {
         match o.kind {
             Kind::Ssrc(_)
             | Kind::SsrcReg(_)
+            | Kind::BufSoffset
+            | Kind::VinterpSrc(_)
             | Kind::VSrc(..)
             | Kind::WmmaAB(_)
             | Kind::WmmaC(_)
@@ -188,7 +192,27 @@ fn accept_rules(d: &InstrDef) -> Accept {
                 a.must_zero |= field_mask(f, Field::Offset0) | field_mask(f, Field::Offset1);
             }
         }
+        // LDSDIR bits 22-23 are reserved; FLAT/GLOBAL have no `sve` bit; MTBUF and the
+        // buffer atomics take no `tfe` (llvm-mc-19 rejects such words).
+        Format::Ldsdir => a.must_zero |= 0b11 << 22,
+        Format::Global => a.must_zero |= field_mask(f, Field::Sve),
+        Format::Mtbuf => a.must_zero |= field_mask(f, Field::Tfe),
+        Format::Mubuf if d.name.starts_with("buffer_atomic_") || d.flags.has(Flags::LDS) => {
+            a.must_zero |= field_mask(f, Field::Tfe)
+        }
+        // The cache invalidations without operands: `glc`, `dlc` (and for MUBUF `tfe`,
+        // `offen`, `idxen`) must be clear; the other bits are ignored.
+        Format::Mubuf if d.operands.is_empty() => {
+            a.must_zero |= 0b11 << 13 | 0b111 << 53;
+        }
+        Format::Smem if d.operands.is_empty() => {
+            a.must_zero |= field_mask(f, Field::Glc) | field_mask(f, Field::Dlc);
+        }
+        Format::Vinterp if !d.flags.has(Flags::OP_SEL) => {
+            a.must_zero |= field_mask(f, Field::OpSel);
+        }
         Format::Flat => {
+            a.must_zero |= field_mask(f, Field::Sve);
             let m = field_mask(f, Field::Saddr);
             a.must_one |= (SGPR_NULL as u64) << 48;
             a.must_zero |= m & !((SGPR_NULL as u64) << 48);
@@ -230,12 +254,7 @@ fn accept_rules(d: &InstrDef) -> Accept {
             if matches!(d.operand(Field::Vdst), Some(o) if matches!(o.kind, Kind::S(_))) {
                 a.must_zero |= 0x80;
             }
-            // A scalar-only source in a 9-bit field: a VGPR there is not accepted.
-            for (src, lo) in [(Field::Src0, 40), (Field::Src1, 49), (Field::Src2, 58)] {
-                if matches!(d.operand(src), Some(o) if matches!(o.kind, Kind::Ssrc(_))) {
-                    a.must_zero |= 1 << lo;
-                }
-            }
+            // (A VGPR in a scalar-only source decodes: the printer marks it.)
         }
         Format::Vop3p => {
             // tools/DPP_VOP3P_NOTES.md §5.1-5.2: a two-source instruction needs src2 = 0 and
@@ -259,7 +278,7 @@ fn accept_rules(d: &InstrDef) -> Accept {
             a.must_zero |= field_mask(f, Field::Vdst) & !(field_mask(f, Field::Vdst) >> 1);
             // `v_ldexp_f16`'s exponent (vsrc1) in v128-v255 is rejected too (survey_dpp.py
             // probe `vsrc1_v200`; other fake16 sources decode with a comment).
-            if d.name == "v_ldexp_f16_e32" {
+            if matches!(d.name, "v_ldexp_f16_e32" | "v_fmaak_f16" | "v_fmamk_f16") {
                 a.must_zero |= 1 << 16;
             }
         }
@@ -659,13 +678,12 @@ impl Instruction {
                 return Err(DecodeError::Invalid);
             }
             if matches!(format, Format::Vop3 | Format::Vop3p) {
-                // Source codes 209-234, 249, 250 and 254 name nothing a VOP3 source can be
-                // (llvm-mc-19 marks the first ones invalid; 254, `src_lds_direct`, it decodes
-                // but will not assemble, so it is not accepted here either). A DPP src0 was
-                // handled above.
+                // Source codes 209-234, 249 and 250 name nothing a VOP3 source can be
+                // (254 is `src_lds_direct`, which llvm-mc-19 decodes but will not assemble).
+                // A DPP src0 was handled above.
                 let skip = dpp.is_some() as usize;
                 for lo in [32, 41, 50].into_iter().skip(skip) {
-                    if matches!((word >> lo) & 0x1ff, 209..=234 | 249 | 250 | 254) {
+                    if matches!((word >> lo) & 0x1ff, 209..=234 | 249 | 250) {
                         return Err(DecodeError::Invalid);
                     }
                 }
@@ -674,7 +692,10 @@ impl Instruction {
         if inst.needs_literal() {
             let lit = bytes.get(end..end + 4).ok_or(DecodeError::Truncated)?;
             inst.literal = Some(u32::from_le_bytes([lit[0], lit[1], lit[2], lit[3]]));
-            return Ok((inst, end + 4));
+            end += 4;
+        }
+        if !crate::print::operands_printable(&inst) {
+            return Err(DecodeError::Invalid);
         }
         Ok((inst, end))
     }

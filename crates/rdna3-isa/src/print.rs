@@ -6,7 +6,7 @@ use crate::def::{Flags, Imm, Implicit, Kind, SrcMods, SrcTy};
 use crate::dpp::{dpp16_text, dpp8_text, DppKind};
 use crate::fields::Field;
 use crate::format::Format;
-use crate::inst::{Instruction, SGPR_NULL, SRC_LITERAL};
+use crate::inst::{Instruction, SGPR_NULL, SRC_LDS_DIRECT, SRC_LITERAL};
 use crate::regs::{sreg_name, ssrc_name, vreg_name, F16_CONSTANTS, FLOAT_CONSTANTS};
 use crate::special;
 
@@ -104,16 +104,66 @@ fn ssrc_or_vgpr(inst: &Instruction, v: u32, ty: SrcTy) -> String {
     }
 }
 
-fn sreg_or_raw(code: u32, dwords: u8) -> String {
-    sreg_name(code, dwords).unwrap_or_else(|| format!("<invalid sgpr code {code}>"))
+/// The register code llvm-mc-19 decodes for an operand of `dwords` scalar registers: an SGPR
+/// or TTMP range starts at a multiple of 2 (64 bits) or 4 (wider), so a misaligned code names
+/// the aligned range below it (`s[27:30]` prints as `s[24:27]`).
+pub(crate) fn aligned_sreg(code: u32, dwords: u8) -> u32 {
+    let align = (dwords as u32).clamp(1, 4);
+    match code {
+        0..=105 => code & !(align - 1),
+        108..=123 => 108 + ((code - 108) & !(align - 1)),
+        _ => code,
+    }
 }
+
+/// A range of `dwords` VGPRs from `first`; one past v255 names nothing (llvm-mc-19 rejects it).
+fn vrange(first: u32, dwords: u8) -> String {
+    if first + dwords as u32 > 256 {
+        return format!("<invalid vgpr range v{first}+{dwords}>");
+    }
+    vreg_name(first, dwords)
+}
+
+fn sreg_or_raw(code: u32, dwords: u8) -> String {
+    sreg_name(aligned_sreg(code, dwords), dwords)
+        .unwrap_or_else(|| format!("<invalid sgpr code {code}>"))
+}
+
+/// `vcc` or `exec` (code 106 or 126) in an SMEM operand of 4 or more registers: llvm-mc-19
+/// prints the 64-bit register with a comment naming the operand's class.
+fn wide_vcc_exec(code: u32, dwords: u8) -> String {
+    let name = if code == 106 { "vcc" } else { "exec" };
+    format!(
+        "{name}/*Invalid register, operand has 'SReg_{}' register class*/",
+        32 * dwords as u32
+    )
+}
+
+/// `src_lds_direct` where a 32-bit scalar operand cannot take it (llvm-mc-19 decodes it with
+/// this comment).
+const LDS_DIRECT_SREG: &str =
+    "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/";
 
 fn ssrc_text(inst: &Instruction, code: u32, dwords: u8) -> String {
     if code == SRC_LITERAL {
         let lit = inst.literal.unwrap_or(0);
         return special::literal_text(lit, dwords);
     }
-    ssrc_name(code, dwords).unwrap_or_else(|| format!("<invalid source code {code}>"))
+    if code == SRC_LDS_DIRECT && dwords == 1 {
+        return LDS_DIRECT_SREG.into();
+    }
+    ssrc_name(aligned_sreg(code, dwords), dwords)
+        .unwrap_or_else(|| format!("<invalid source code {code}>"))
+}
+
+/// Whether every operand of `inst` names something llvm-mc-19 decodes (a register range that
+/// exists, a source code that is not reserved): the decoder rejects words where the printer
+/// would have nothing to print.
+pub(crate) fn operands_printable(inst: &Instruction) -> bool {
+    inst.def().operands.iter().all(|o| {
+        operand_text(inst, o.field, o.kind, Hints::default())
+            .is_none_or(|t| !t.contains("<invalid"))
+    })
 }
 
 /// Text of one operand, or `None` when the operand is absent (an atomic without return).
@@ -144,13 +194,13 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         Kind::V(n) => {
             let extra = (d.format == Format::Mubuf && field == Field::Vdata) as u8
                 * inst.get(Field::Tfe) as u8;
-            vreg_name(v, n + extra)
+            vrange(v, n + extra)
         }
         Kind::VRtn(n) => {
             if inst.get(Field::Glc) == 0 {
                 return None;
             }
-            vreg_name(v, n)
+            vrange(v, n)
         }
         Kind::S(1) if d.format == Format::Smem && matches!(v, 125..=127) => format!(
             "{}/*Invalid register, operand has 'SReg_32_XM0_XEXEC' register class*/",
@@ -158,6 +208,17 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         ),
         Kind::S(2) if d.format == Format::Smem && v == 126 => {
             "exec/*Invalid register, operand has 'SReg_64_XEXEC' register class*/".to_string()
+        }
+        Kind::S(1) if field == Field::Vdst && d.format == Format::Vop1 && v >= 128 => {
+            // `v_readfirstlane_b32`'s 8-bit SGPR destination: llvm-mc-19 reads the code as a
+            // scalar source, marking constants.
+            match v {
+                235..=239 | 251..=253 => ssrc_text(inst, v, 1),
+                _ => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
+            }
+        }
+        Kind::S(n @ 4..) if d.format == Format::Smem && matches!(v, 106 | 126) => {
+            wide_vcc_exec(v, n)
         }
         Kind::S(n) => sreg_or_raw(v, n),
         Kind::SsrcReg(n) => {
@@ -168,7 +229,12 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
                 ssrc_text(inst, v, n)
             }
         }
+        Kind::Ssrc(n) if v >= 256 => format!(
+            "{}/*Invalid register, operand has 'SReg_32' register class*/",
+            vreg_name(v - 256, n)
+        ),
         Kind::Ssrc(n) => ssrc_text(inst, v, n),
+        Kind::SBase(n @ 4..) if matches!(v * 2, 106 | 126) => wide_vcc_exec(v * 2, n),
         Kind::SBase(n) => sreg_or_raw(v * 2, n),
         Kind::SmemOffset => {
             if smem_offset_as_register(inst, hints) {
@@ -177,10 +243,11 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
                 special::smem_offset_text(inst.get(Field::Offset))
             }
         }
+        Kind::SmemProbe if v > 64 => format!("0x{v:x}"),
         Kind::SmemProbe => v.to_string(),
         Kind::Rsrc => sreg_or_raw(v * 4, 4),
         Kind::BufVaddr => match (inst.get(Field::Idxen), inst.get(Field::Offen)) {
-            (1, 1) => vreg_name(v, 2),
+            (1, 1) => vrange(v, 2),
             (0, 0) => "off".into(),
             _ => vreg_name(v, 1),
         },
@@ -189,11 +256,13 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             Format::Global if inst.get(Field::Saddr) != SGPR_NULL => vreg_name(v, 1),
             Format::Scratch if inst.get(Field::Sve) == 0 => "off".into(),
             Format::Scratch => vreg_name(v, 1),
-            _ => vreg_name(v, 2),
+            _ => vrange(v, 2),
         },
         Kind::FlatSaddr => {
             if v == SGPR_NULL {
                 "off".into()
+            } else if v == 127 && d.format == Format::Scratch {
+                "exec_hi/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/".into()
             } else {
                 sreg_or_raw(v, if d.format == Format::Global { 2 } else { 1 })
             }
@@ -242,7 +311,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
                 // `v_fma_mix*` DPP: src1 is a VGPR; llvm-mc-19 marks scalar registers and
                 // constants (not `null` and the `src_*` registers).
                 match v {
-                    0..=123 | 125..=127 => {
+                    0..=123 | 125..=127 | SRC_LDS_DIRECT => {
                         text.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
                     }
                     128..=208 | 240..=248 | SRC_LITERAL => text.push_str("/*Invalid immediate*/"),
@@ -270,6 +339,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         Kind::VLoHi(_) => lohi_name(v),
         Kind::LaneMask => match v {
             0..=125 => sreg_or_raw(v, 1),
+            235..=239 | 251..=253 => ssrc_text(inst, v, 1),
             126 | 127 => format!(
                 "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
                 sreg_or_raw(v, 1)
@@ -283,16 +353,23 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         Kind::Implicit(Implicit::VccLo) => "vcc_lo".into(),
         Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
         Kind::VinterpSrc(i) => {
+            // A VGPR; llvm-mc-19 prints scalar registers and constants with a comment.
             let neg = (inst.get(Field::Neg) >> i) & 1 == 1;
-            let reg = if v >= 256 {
-                vreg_name(v - 256, 1)
-            } else {
-                ssrc_name(v, 1).unwrap_or_else(|| format!("<invalid source code {v}>"))
+            let constant = matches!(v, 128..=208 | 240..=248 | SRC_LITERAL);
+            let reg = match v {
+                256.. => vreg_name(v - 256, 1),
+                SGPR_NULL | 235..=239 | 251..=253 => ssrc_name(v, 1).unwrap_or_default(),
+                SRC_LDS_DIRECT | 0..=127 => format!(
+                    "{}/*Invalid register, operand has 'VGPR_32' register class*/",
+                    ssrc_name(v, 1).unwrap_or_else(|| "src_lds_direct".into())
+                ),
+                _ if constant => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
+                _ => format!("<invalid source code {v}>"),
             };
-            if neg {
-                format!("-{reg}")
-            } else {
-                reg
+            match (neg, constant) {
+                (true, true) => format!("neg({reg})"),
+                (true, false) => format!("-{reg}"),
+                _ => reg,
             }
         }
     })
@@ -485,13 +562,24 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
             };
             ssrc_name(v, 2).unwrap_or_else(|| format!("<invalid source code {v}>"))
         }
-        _ => ssrc_name(v, n).unwrap_or_else(|| format!("<invalid source code {v}>")),
+        _ if v == SRC_LDS_DIRECT && n == 1 => "src_lds_direct".to_string(),
+        _ => {
+            ssrc_name(aligned_sreg(v, n), n).unwrap_or_else(|| format!("<invalid source code {v}>"))
+        }
     };
     if ty == SrcTy::VgprOnly {
-        if (v < 128) || (235..=253).contains(&v) && !(240..=248).contains(&v) {
-            return format!(
-                "{text}/*Invalid register, operand has 'VRegOrLds_32' register class*/"
-            );
+        let d = inst.def();
+        let lanes = matches!(d.name, "v_readfirstlane_b32" | "v_readlane_b32");
+        if d.format == Format::Vop1 && matches!(v, SGPR_NULL | 235..=239 | 251..=253)
+            || d.name == "v_readfirstlane_b32" && v == SRC_LDS_DIRECT
+        {
+            // (llvm-mc-19 prints these e32 sources without a comment.)
+            return text;
+        }
+        if (v < 128) || (235..=254).contains(&v) && !(240..=248).contains(&v) {
+            // The readlanes read a VGPR or LDS_DIRECT; the others a VGPR.
+            let class = if lanes { "VRegOrLds_32" } else { "VGPR_32" };
+            return format!("{text}/*Invalid register, operand has '{class}' register class*/");
         }
         return format!("{text}/*Invalid immediate*/");
     }
@@ -543,7 +631,9 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
         Format::Flat | Format::Global | Format::Scratch => {
             let raw = inst.get(Field::Offset);
             let off = if d.format == Format::Flat {
-                (raw & 0xfff) as i32
+                // (13 bits, unsigned: llvm-mc-19 prints bit 12 too, though it will not
+                // assemble an offset past 4095.)
+                raw as i32
             } else {
                 ((raw << 19) as i32) >> 19
             };
