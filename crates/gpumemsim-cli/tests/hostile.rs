@@ -365,3 +365,19 @@ fn a_wave_running_off_the_end_of_the_program_is_an_event() {
     let j = ok(&[], EXIT);
     assert!(j["events"].as_array().expect("events").is_empty());
 }
+
+#[test]
+fn a_label_defined_twice_is_an_error_as_llvm_mc_says() {
+    // llvm-mc-19: "<stdin>:3:1: error: symbol 'L0' is already defined"; the run assembles
+    // nothing and exits 1, and the branch would otherwise have gone to the second L0.
+    let program = "L0:\n  s_nop 0\nL0:\n  s_branch L0\n  s_endpgm\n";
+    for cmd in ["asm", "run"] {
+        let o = run(&[cmd, "-"], program);
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("<stdin>:3:1: error: symbol 'L0' is already defined"),
+            "{cmd}: {err}"
+        );
+    }
+}

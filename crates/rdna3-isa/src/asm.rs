@@ -111,7 +111,17 @@ pub fn assemble(text: &str) -> Program {
         };
         let (label, offset, rest) = split_label(code);
         if let Some(l) = label {
-            prog.labels.insert(l.to_string(), address);
+            // A label defined twice is an error, as llvm-mc-19 says ("symbol 'L0' is already
+            // defined"); the first definition stands.
+            if prog.labels.contains_key(l) {
+                prog.errors.push(AsmError {
+                    line: line_no,
+                    col: code.len() - code.trim_start().len() + 1,
+                    msg: format!("symbol '{l}' is already defined"),
+                });
+            } else {
+                prog.labels.insert(l.to_string(), address);
+            }
         }
         let body = rest.trim();
         if body.is_empty() || body.starts_with('.') {
