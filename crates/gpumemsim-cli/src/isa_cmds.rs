@@ -4,9 +4,10 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 
-use gpumemsim::isa::asm::{assemble, disassemble, parse_byte_list, DisasmItem};
+use gpumemsim::isa::asm::{assemble_wave, disassemble_wave, parse_byte_list, DisasmItem};
 use gpumemsim::isa::explain::explain as explain_bytes;
-use gpumemsim::isa::print::print;
+use gpumemsim::isa::print::print_wave;
+use gpumemsim::isa::Wave;
 
 use crate::read_input;
 
@@ -25,8 +26,16 @@ fn encoding_list(bytes: &[u8]) -> String {
     s
 }
 
-/// `gpumemsim asm [FILE|-]`.
-pub fn asm(file: Option<&str>) -> Result<ExitCode, String> {
+fn wave_of(wave64: bool) -> Wave {
+    if wave64 {
+        Wave::W64
+    } else {
+        Wave::W32
+    }
+}
+
+/// `gpumemsim asm [--wave64] [FILE|-]`.
+pub fn asm(file: Option<&str>, wave64: bool) -> Result<ExitCode, String> {
     let (name, text) = match file {
         Some(f) => read_input(f)?,
         None => (
@@ -34,7 +43,7 @@ pub fn asm(file: Option<&str>) -> Result<ExitCode, String> {
             BUNDLED_EXAMPLE.to_string(),
         ),
     };
-    let prog = assemble(&text);
+    let prog = assemble_wave(&text, wave_of(wave64));
     let mut out = std::io::stdout().lock();
     for l in &prog.lines {
         let text = l.text();
@@ -56,8 +65,9 @@ pub fn asm(file: Option<&str>) -> Result<ExitCode, String> {
     })
 }
 
-/// `gpumemsim disasm [FILE|-]`: the whole input is one byte stream, as for llvm-mc.
-pub fn disasm(file: &str) -> Result<ExitCode, String> {
+/// `gpumemsim disasm [--wave64] [FILE|-]`: the whole input is one byte stream, as for llvm-mc.
+pub fn disasm(file: &str, wave64: bool) -> Result<ExitCode, String> {
+    let wave = wave_of(wave64);
     let (name, text) = read_input(file)?;
     let mut bytes = Vec::new();
     let mut origin = Vec::new(); // (line, col) of each byte's line
@@ -75,10 +85,10 @@ pub fn disasm(file: &str) -> Result<ExitCode, String> {
         }
     }
     let mut out = std::io::stdout().lock();
-    for item in disassemble(&bytes) {
+    for item in disassemble_wave(&bytes, wave) {
         match item {
             DisasmItem::Inst { inst, .. } => {
-                let _ = writeln!(out, "\t{}", print(&inst));
+                let _ = writeln!(out, "\t{}", print_wave(&inst, wave));
             }
             DisasmItem::Invalid { offset, .. } => {
                 let _ = out.flush();

@@ -48,12 +48,20 @@ enum Command {
     Asm {
         /// Assembly file, or `-` for standard input.
         file: Option<String>,
+        /// Wave64 syntax (`-mattr=+wavefrontsize64`): lane masks are SGPR pairs (`vcc`,
+        /// `s[2:3]`) instead of one SGPR (`vcc_lo`, `s2`).
+        #[arg(long)]
+        wave64: bool,
     },
     /// Disassemble byte lists in llvm-mc's input form (`0x00,0x00,0x00,0xd8,...`), printing one
     /// canonical line per instruction as `llvm-mc-19 --disassemble` does.
     Disasm {
         /// Input file, or `-` for standard input (the default).
         file: Option<String>,
+        /// Decode and print as for wave64 (`-mattr=+wavefrontsize64`): lane masks as SGPR
+        /// pairs; VOPD words are invalid.
+        #[arg(long)]
+        wave64: bool,
     },
     /// Run an assembly program on one workgroup and report what the memory system did.
     Run(Box<run_cmd::RunArgs>),
@@ -118,8 +126,10 @@ pub fn read_input_bytes(file: &str, limit: u64) -> Result<(String, Vec<u8>), Str
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Asm { file } => isa_cmds::asm(file.as_deref()),
-        Command::Disasm { file } => isa_cmds::disasm(file.as_deref().unwrap_or("-")),
+        Command::Asm { file, wave64 } => isa_cmds::asm(file.as_deref(), wave64),
+        Command::Disasm { file, wave64 } => {
+            isa_cmds::disasm(file.as_deref().unwrap_or("-"), wave64)
+        }
         Command::Explain { bytes } => isa_cmds::explain(&bytes),
         Command::Run(args) => run_cmd::run(&args),
         Command::Banks(args) => banks_cmd::banks(&args),

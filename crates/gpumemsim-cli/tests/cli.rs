@@ -137,3 +137,49 @@ fn explain_shows_the_dpp_dword() {
     assert!(out.contains("[  7:0] dpp_src0   =     15"), "{out}");
     assert!(out.contains("[31:28] row_mask   =     15"), "{out}");
 }
+
+#[test]
+fn asm_and_disasm_take_wave64_lane_masks() {
+    let src = "v_cmp_eq_u32_e64 s[2:3], v1, v2\nv_cndmask_b32_e64 v0, v1, v2, s[4:5]\nv_add_co_u32 v0, vcc, v1, v2\nv_nop\n";
+    let o = run(&["asm", "--wave64", "-"], src);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    assert_eq!(
+        lines,
+        [
+            "v_cmp_eq_u32_e64 s[2:3], v1, v2         ; encoding: [0x02,0x00,0x4a,0xd4,0x01,0x05,0x02,0x00]",
+            "v_cndmask_b32_e64 v0, v1, v2, s[4:5]    ; encoding: [0x00,0x00,0x01,0xd5,0x01,0x05,0x12,0x00]",
+            "v_add_co_u32 v0, vcc, v1, v2            ; encoding: [0x00,0x6a,0x00,0xd7,0x01,0x05,0x02,0x00]",
+            "v_nop                                   ; encoding: [0x00,0x00,0x00,0x7e]",
+        ]
+    );
+    // The wave32 spelling is refused in wave64, and the wave64 one in wave32.
+    let o = run(&["asm", "--wave64", "-"], "v_cmp_eq_u32_e64 s2, v1, v2\n");
+    assert!(!o.status.success());
+    let o = run(&["asm", "-"], "v_cmp_eq_u32_e64 s[2:3], v1, v2\n");
+    assert!(!o.status.success());
+    let words = "0x02,0x00,0x4a,0xd4,0x01,0x05,0x02,0x00 0x01,0x05,0x94,0x7c 0x00,0x00,0x80,0xd5,0x00,0x00,0x00,0x00\n";
+    let o = run(&["disasm", "--wave64", "-"], words);
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    assert_eq!(
+        lines,
+        [
+            "v_cmp_eq_u32_e64 s[2:3], v1, v2",
+            "v_cmp_eq_u32_e32 vcc, v1, v2",
+            "v_nop"
+        ]
+    );
+    let o = run(&["disasm", "-"], words);
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    assert_eq!(
+        lines,
+        [
+            "v_cmp_eq_u32_e64 s2, v1, v2",
+            "v_cmp_eq_u32_e32 vcc_lo, v1, v2",
+            "v_nop"
+        ]
+    );
+}

@@ -2,10 +2,11 @@
 
 use std::collections::HashMap;
 
+use crate::def::Wave;
 use crate::fields::Field;
 use crate::inst::{DecodeError, Instruction};
 use crate::lex::ParseError;
-use crate::parse::parse_instruction;
+use crate::parse::parse_instruction_wave;
 use crate::print::{print, print_with, Hints};
 
 /// One assembled statement.
@@ -97,6 +98,11 @@ fn split_label(code: &str) -> (Option<&str>, usize, &str) {
 /// and assembler directives (lines starting with `.`), which are skipped. Branches may name a
 /// label; it resolves to `(target - (branch + 4)) / 4` dwords.
 pub fn assemble(text: &str) -> Program {
+    assemble_wave(text, Wave::W32)
+}
+
+/// [`assemble`] for `wave` (in wave64 lane masks are SGPR pairs: `vcc`, `s[2:3]`).
+pub fn assemble_wave(text: &str, wave: Wave) -> Program {
     let mut prog = Program {
         lines: Vec::with_capacity(text.len() / 24),
         ..Program::default()
@@ -128,7 +134,7 @@ pub fn assemble(text: &str) -> Program {
             continue;
         }
         let lead = rest.len() - rest.trim_start().len();
-        match parse_instruction(rest) {
+        match parse_instruction_wave(rest, wave) {
             Ok(p) => {
                 if let Some((name, col)) = p.label {
                     pending.push((prog.lines.len(), name, offset + col));
@@ -200,10 +206,15 @@ pub enum DisasmItem {
 /// Disassembles `bytes`: each instruction in turn; on an invalid word, reports it and goes on
 /// 4 bytes later.
 pub fn disassemble(bytes: &[u8]) -> Vec<DisasmItem> {
+    disassemble_wave(bytes, Wave::W32)
+}
+
+/// [`disassemble`] as llvm-mc-19 decodes for `wave` ([`Instruction::decode_wave`]).
+pub fn disassemble_wave(bytes: &[u8], wave: Wave) -> Vec<DisasmItem> {
     let mut out = Vec::new();
     let mut off = 0;
     while off < bytes.len() {
-        match Instruction::decode(&bytes[off..]) {
+        match Instruction::decode_wave(&bytes[off..], wave) {
             Ok((inst, size)) => {
                 out.push(DisasmItem::Inst { offset: off, inst });
                 off += size;

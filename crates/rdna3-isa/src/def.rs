@@ -129,6 +129,18 @@ pub enum Kind {
     LaneMask,
 }
 
+/// The wave size the text is written for: llvm-mc-19 with `-mattr=+wavefrontsize64` writes
+/// lane masks as SGPR pairs (`vcc`, `exec`, `s[2:3]`) where wave32 writes one SGPR
+/// (`vcc_lo`, `s2`); nothing else changes, and VOPD does not exist in wave64.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wave {
+    /// Wave32 (the default, as llvm-mc-19 -mcpu=gfx1100).
+    #[default]
+    W32,
+    /// Wave64 (`-mattr=+wavefrontsize64`).
+    W64,
+}
+
 /// One operand: the field its value lives in and how that value is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Operand {
@@ -208,6 +220,11 @@ impl Flags {
     /// VOP3P WMMA with an f32/i32 result: `op_sel` bits make the word invalid, `op_sel_hi`
     /// bits are ignored (written as 1s, not writable in assembly).
     pub const NO_OP_SEL: Flags = Flags(1 << 21);
+    /// VOP1/VOP3 without operands (`v_nop`, `v_pipeflush`): llvm-mc-19 prints both the e32
+    /// and the e64 form without the `_e32`/`_e64` suffix of the table's name. The e32 word
+    /// ignores its src0 field (no literal or DPP dword follows) and needs vdst = 0; the e64
+    /// word needs every field but `op_sel` 0.
+    pub const BARE_NAME: Flags = Flags(1 << 22);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {
@@ -291,6 +308,20 @@ impl InstrDef {
             name,
             operands,
             flags,
+        }
+    }
+
+    /// Whether the operand in `field` of `kind` is a lane mask (one SGPR in wave32, a pair
+    /// in wave64): VCC implicit in VOPC, `v_cndmask` and the carries, the SGPR result of a
+    /// VOP3 compare, the carry-out/`sdst` of VOP3SD, and the [`Kind::LaneMask`] sources.
+    /// (`v_readlane_b32`'s and `v_readfirstlane_b32`'s SGPR results are not.)
+    pub fn is_lane_mask(&self, field: Field, kind: Kind) -> bool {
+        match kind {
+            Kind::Implicit(Implicit::VccLo) | Kind::LaneMask => true,
+            Kind::S(1) if self.format == Format::Vop3 => {
+                field == Field::Sdst || field == Field::Vdst && self.name.starts_with("v_cmp")
+            }
+            _ => false,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::def::{lookup_opcode, Flags, InstrDef, Kind, Opcode, SrcMods};
+use crate::def::{lookup_opcode, Flags, InstrDef, Kind, Opcode, SrcMods, Wave};
 use crate::dpp::{dpp8_selects, Dpp, DppControl, DppKind, SRC_DPP8, SRC_DPP8_FI};
 use crate::fields::{Field, FIELD_COUNT};
 use crate::format::{BitRange, Format, Layout, ALL_FORMATS, DPP16_DWORD, DPP8_DWORD, FORMAT_COUNT};
@@ -249,6 +249,10 @@ fn accept_rules(d: &InstrDef) -> Accept {
             if !d.flags.has(Flags::VOP3_CLAMP) {
                 a.must_zero |= field_mask(f, Field::Clamp);
             }
+            // `v_nop_e64`, `v_pipeflush_e64`: vdst must be 0 too.
+            if d.flags.has(Flags::BARE_NAME) {
+                a.must_zero |= field_mask(f, Field::Vdst);
+            }
             // An SGPR destination in the 8-bit vdst field (compares, `v_readlane_b32`): the
             // codes 128-255 are constants, which llvm-mc-19 prints as invalid.
             if matches!(d.operand(Field::Vdst), Some(o) if matches!(o.kind, Kind::S(_))) {
@@ -281,6 +285,10 @@ fn accept_rules(d: &InstrDef) -> Accept {
             if matches!(d.name, "v_ldexp_f16_e32" | "v_fmaak_f16" | "v_fmamk_f16") {
                 a.must_zero |= 1 << 16;
             }
+        }
+        // `v_nop`, `v_pipeflush` (e32): vdst must be 0; src0 is ignored.
+        Format::Vop1 if d.flags.has(Flags::BARE_NAME) => {
+            a.must_zero |= field_mask(f, Field::Vdst);
         }
         _ => {}
     }
@@ -459,9 +467,16 @@ impl Instruction {
     /// The mnemonic as printed: the table entry's name, or the DPP mnemonic of a DPP form
     /// (`v_add_f32_dpp`, `v_fma_f32_e64_dpp`, ...).
     pub fn mnemonic(&self) -> &'static str {
+        let d = self.def();
         match self.dpp_kind() {
-            Some(_) => self.opcode.dpp_name().unwrap_or(self.def().name),
-            None => self.def().name,
+            Some(_) => self.opcode.dpp_name().unwrap_or(d.name),
+            None if d.flags.has(Flags::BARE_NAME) => {
+                let n = d.name;
+                n.strip_suffix("_e32")
+                    .or(n.strip_suffix("_e64"))
+                    .unwrap_or(n)
+            }
+            None => d.name,
         }
     }
 
@@ -615,6 +630,20 @@ impl Instruction {
         v
     }
 
+    /// Decodes one instruction as llvm-mc-19 does for `wave`: in wave64 (`-mattr=
+    /// +wavefrontsize64`) VOPD words are invalid, and so are lane masks that name no SGPR
+    /// pair (`vcc_hi`, `m0`, `exec_hi`).
+    pub fn decode_wave(bytes: &[u8], wave: Wave) -> Result<(Instruction, usize), DecodeError> {
+        let (inst, size) = Instruction::decode(bytes)?;
+        if wave == Wave::W64
+            && (inst.def().format == Format::Vopd
+                || !crate::print::operands_printable(&inst, Wave::W64))
+        {
+            return Err(DecodeError::Invalid);
+        }
+        Ok((inst, size))
+    }
+
     /// Decodes one instruction from the start of `bytes`; returns it and its size.
     #[inline]
     pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
@@ -656,7 +685,8 @@ impl Instruction {
         if vector {
             let d = opcode.def();
             let src0 = inst.get(Field::Src0);
-            let dpp = DppKind::from_src0(src0);
+            // (An instruction without src0, `v_nop`, ignores the field: no DPP dword.)
+            let dpp = DppKind::from_src0(src0).filter(|_| d.operand(Field::Src0).is_some());
             if let Some(kind) = dpp {
                 // DPP16 (250) and DPP8 (233, 234): a dword follows the word, for the
                 // instructions that have DPP forms; elsewhere these codes are invalid.
@@ -694,7 +724,7 @@ impl Instruction {
             inst.literal = Some(u32::from_le_bytes([lit[0], lit[1], lit[2], lit[3]]));
             end += 4;
         }
-        if !crate::print::operands_printable(&inst) {
+        if !crate::print::operands_printable(&inst, Wave::W32) {
             return Err(DecodeError::Invalid);
         }
         Ok((inst, end))

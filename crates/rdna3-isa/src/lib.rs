@@ -35,7 +35,7 @@ pub mod regs;
 pub mod special;
 pub mod table;
 
-pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcMods, SrcTy};
+pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcMods, SrcTy, Wave};
 pub use dpp::{Dpp, DppControl, DppKind};
 pub use fields::Field;
 pub use format::Format;

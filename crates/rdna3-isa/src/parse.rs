@@ -5,7 +5,7 @@
 //! enforces (register widths that depend on modifiers, `glc` on returning atomics, `gds`).
 
 use crate::def::{
-    lookup_dpp_name, lookup_name, Flags, Imm, Implicit, Kind, Opcode, SrcMods, SrcTy,
+    lookup_dpp_name, lookup_name, Flags, Imm, Implicit, Kind, Opcode, SrcMods, SrcTy, Wave,
 };
 use crate::dpp::{self, DppText};
 use crate::fields::Field;
@@ -37,7 +37,14 @@ const NOT_VALID: &str = "not a valid operand.";
 
 /// Parses one instruction statement (no label definition, no comment).
 pub fn parse_instruction(text: &str) -> PResult<Parsed> {
-    let first = parse_as(text, None);
+    parse_instruction_wave(text, Wave::W32)
+}
+
+/// Parses one instruction statement as llvm-mc-19 does for `wave`: in wave64
+/// (`-mattr=+wavefrontsize64`) lane masks are SGPR pairs (`vcc`, `exec`, `s[2:3]`), and the
+/// parsed [`Parsed::hints`] print them so.
+pub fn parse_instruction_wave(text: &str, wave: Wave) -> PResult<Parsed> {
+    let first = parse_as(text, None, wave);
     // A VOP1/VOP2/VOPC mnemonic without suffix names the e32 form; where its operands do
     // not fit it (a modifier, an SGPR where e32 takes a VGPR, an SGPR result, a DPP form the
     // e32 DPP encoding cannot hold), llvm-mc-19 takes the `_e64` (or `_e64_dpp`) form.
@@ -60,7 +67,7 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
         _ => None,
     };
     match e64 {
-        Some(op) => parse_as(text, Some(op)).map_err(|_| e32_error),
+        Some(op) => parse_as(text, Some(op), wave).map_err(|_| e32_error),
         None => Err(e32_error),
     }
 }
@@ -115,7 +122,7 @@ fn resolve_dpp(lower: &str, col: usize) -> PResult<Opcode> {
 /// (`row_shl`, `dpp8`, `row_mask`, ... — [`crate::dpp::DPP_WORDS`]) and names an
 /// instruction with DPP forms without an `_e32`/`_e64` suffix. Its source 0 must then be a
 /// VGPR (it goes to the DPP dword), and the DPP part ends the statement.
-fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
+fn parse_as(text: &str, forced: Option<Opcode>, wave: Wave) -> PResult<Parsed> {
     let toks = tokenize(text)?;
     let dpp_words = dpp::mentions_dpp(&toks);
     let end_col = text.trim_end().len() + 1;
@@ -138,7 +145,10 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
     let d = opcode.def();
     let dpp_mode = dpp_named || dpp_words && !suffixed && d.flags.has(Flags::DPP);
     let mut inst = Instruction::new(opcode);
-    let mut hints = Hints::default();
+    let mut hints = Hints {
+        wave,
+        ..Hints::default()
+    };
     let mut label = None;
     // Defaults of fields that are not zero when left out.
     match d.format {
@@ -146,7 +156,9 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
         Format::Flat | Format::Global | Format::Scratch => inst.set(Field::Saddr, SGPR_NULL),
         Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
         // `v_cmpx_*_e64` writes EXEC only; llvm-mc-19 puts 0x7e (exec_lo) in its vdst.
-        Format::Vop3 if d.operand(Field::Vdst).is_none() => inst.set(Field::Vdst, 0x7e),
+        Format::Vop3 if d.operand(Field::Vdst).is_none() && !d.flags.has(Flags::BARE_NAME) => {
+            inst.set(Field::Vdst, 0x7e)
+        }
         Format::Vop3p => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, d.default_op_sel_hi())),
         _ => {}
     }
@@ -176,7 +188,7 @@ fn parse_as(text: &str, forced: Option<Opcode>) -> PResult<Parsed> {
         if k == 0
             && d.format == Format::Vopc
             && o.kind == Kind::Implicit(Implicit::VccLo)
-            && c.peek_ident() != Some("vcc_lo")
+            && c.peek_ident() != Some(if wave == Wave::W64 { "vcc" } else { "vcc_lo" })
         {
             continue;
         }
@@ -429,6 +441,36 @@ fn vgpr(c: &mut Cursor) -> PResult<(u32, u32)> {
 
 /// A scalar register of exactly `n` dwords with the alignment llvm-mc requires; returns its
 /// code. `null` fits any width.
+/// A lane mask in wave64: `vcc` where VCC is implicit; else an aligned SGPR or TTMP pair,
+/// `vcc`, `exec` or `null` (llvm-mc-19 takes `exec` as a [`Kind::LaneMask`] source too and
+/// prints it as invalid there), or for a [`Kind::LaneMask`] source a `src_*` register.
+fn wave64_mask(c: &mut Cursor, inst: &mut Instruction, field: Field, kind: Kind) -> PResult<()> {
+    let col = c.col();
+    if let Kind::Implicit(_) = kind {
+        if !c.eat_ident("vcc") {
+            return err(col, "expected vcc");
+        }
+        return Ok(());
+    }
+    let special = c
+        .peek_ident()
+        .is_some_and(|id| id.to_ascii_lowercase().starts_with("src_"));
+    if kind == Kind::LaneMask && special {
+        let (code, lit) = ssrc(c, 1, false)?;
+        if lit.is_some() || !matches!(code, 235..=239 | 251..=253) {
+            return err(col, INVALID_OPERAND);
+        }
+        inst.set(field, code);
+        return Ok(());
+    }
+    let code = sgpr(c, 2, 2)?;
+    if !matches!(code, 0..=106 | 108..=124 | 126) {
+        return err(col, INVALID_OPERAND);
+    }
+    inst.set(field, code);
+    Ok(())
+}
+
 fn sgpr(c: &mut Cursor, n: u32, align: u32) -> PResult<u32> {
     let col = c.col();
     match reg(c) {
@@ -588,6 +630,9 @@ fn operand(
 ) -> PResult<()> {
     let col = c.col();
     let fmt = inst.def().format;
+    if hints.wave == Wave::W64 && inst.def().is_lane_mask(field, kind) {
+        return wave64_mask(c, inst, field, kind);
+    }
     match kind {
         Kind::V(n) | Kind::VRtn(n) => {
             let (first, count) = vgpr(c)?;

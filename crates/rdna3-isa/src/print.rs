@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::def::{Flags, Imm, Implicit, Kind, SrcMods, SrcTy};
+use crate::def::{Flags, Imm, Implicit, Kind, SrcMods, SrcTy, Wave};
 use crate::dpp::{dpp16_text, dpp8_text, DppKind};
 use crate::fields::Field;
 use crate::format::Format;
@@ -30,11 +30,25 @@ pub struct Hints {
     /// abs bit ([`SrcMods::Neg`], `v_div_scale_*`): llvm-mc-19 encodes nothing for it but
     /// echoes the `|x|`.
     pub abs_written: u8,
+    /// The wave size the text is for ([`Wave::W64`]: lane masks as SGPR pairs).
+    pub wave: Wave,
 }
 
 /// Canonical text of `inst`, as `llvm-mc-19 --disassemble` prints it.
 pub fn print(inst: &Instruction) -> String {
     print_with(inst, Hints::default())
+}
+
+/// Canonical text of `inst` as `llvm-mc-19 --disassemble` prints it for `wave`
+/// (`-mattr=+wavefrontsize64` for [`Wave::W64`]).
+pub fn print_wave(inst: &Instruction, wave: Wave) -> String {
+    print_with(
+        inst,
+        Hints {
+            wave,
+            ..Hints::default()
+        },
+    )
 }
 
 /// Canonical text of `inst` as llvm-mc-19 prints it after assembling text with `hints`.
@@ -159,17 +173,24 @@ fn ssrc_text(inst: &Instruction, code: u32, dwords: u8) -> String {
 /// Whether every operand of `inst` names something llvm-mc-19 decodes (a register range that
 /// exists, a source code that is not reserved): the decoder rejects words where the printer
 /// would have nothing to print.
-pub(crate) fn operands_printable(inst: &Instruction) -> bool {
-    inst.def().operands.iter().all(|o| {
-        operand_text(inst, o.field, o.kind, Hints::default())
-            .is_none_or(|t| !t.contains("<invalid"))
-    })
+pub(crate) fn operands_printable(inst: &Instruction, wave: Wave) -> bool {
+    let hints = Hints {
+        wave,
+        ..Hints::default()
+    };
+    inst.def()
+        .operands
+        .iter()
+        .all(|o| operand_text(inst, o.field, o.kind, hints).is_none_or(|t| !t.contains("<invalid")))
 }
 
 /// Text of one operand, or `None` when the operand is absent (an atomic without return).
 fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> Option<String> {
     let d = inst.def();
     let v = inst.get(field);
+    if hints.wave == Wave::W64 && d.is_lane_mask(field, kind) {
+        return Some(wave64_mask_text(inst, v, kind));
+    }
     Some(match kind {
         Kind::V(n) if field == Field::Vsrc1 && inst.dpp_kind() == Some(DppKind::Dpp16) => {
             // e32 DPP16: vsrc1 takes the DPP dword's neg/abs bit 1.
@@ -211,9 +232,9 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         }
         Kind::S(1) if field == Field::Vdst && d.format == Format::Vop1 && v >= 128 => {
             // `v_readfirstlane_b32`'s 8-bit SGPR destination: llvm-mc-19 reads the code as a
-            // scalar source, marking constants.
+            // scalar source, marking constants (`src_lds_direct` has its own comment).
             match v {
-                235..=239 | 251..=253 => ssrc_text(inst, v, 1),
+                235..=239 | 251..=253 | SRC_LDS_DIRECT => ssrc_text(inst, v, 1),
                 _ => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
             }
         }
@@ -584,6 +605,28 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
         return format!("{text}/*Invalid immediate*/");
     }
     text
+}
+
+/// A lane mask in wave64: an SGPR pair (aligned down, as llvm-mc-19 decodes it), `vcc`,
+/// `exec`, a TTMP pair or `null`; `vcc_hi`, `m0` and `exec_hi` name no pair (the decoder
+/// rejects them). A [`Kind::LaneMask`] source prints constants and VGPRs as in wave32.
+fn wave64_mask_text(inst: &Instruction, v: u32, kind: Kind) -> String {
+    match (kind, v) {
+        (Kind::Implicit(_), _) => "vcc".into(),
+        (_, 107 | 125 | 127) => format!("<invalid lane mask code {v}>"),
+        (Kind::LaneMask, 126) => {
+            "exec/*Invalid register, operand has 'SReg_1_XEXEC' register class*/".into()
+        }
+        (_, 0..=127) => sreg_or_raw(v, 2),
+        (Kind::LaneMask, 235..=239 | 251..=253) => ssrc_text(inst, v, 1),
+        (Kind::LaneMask, 256..=510) => format!(
+            "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+            vreg_name(v - 256, 2)
+        ),
+        (Kind::LaneMask, 254 | 511) => format!("<invalid lane mask code {v}>"),
+        (Kind::LaneMask, _) => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
+        _ => format!("<invalid lane mask code {v}>"),
+    }
 }
 
 fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {

@@ -187,11 +187,11 @@ fn table_has_no_duplicates() {
         );
         assert!(names.insert(d.name), "duplicate mnemonic {}", d.name);
     }
-    // 572 memory and scalar instructions, 319 VOP1/VOP2/VOPC (e32) ones, 308 of their VOP3
-    // (e64) forms and 127 VOP3-only ones: 435 of the 437 VOP3 opcodes (not yet: v_nop and
-    // v_pipeflush, whose e64 forms print bare); the 34 VOP3P ones; the 16 VOPD component
-    // operations.
-    assert_eq!(seen.len(), 572 + 319 + 308 + 127 + 34 + 16);
+    // 572 memory and scalar instructions, 321 VOP1/VOP2/VOPC (e32) ones, 310 of their VOP3
+    // (e64) forms and 127 VOP3-only ones: all 437 VOP3 opcodes (`v_nop` and `v_pipeflush`
+    // print bare in both forms, `Flags::BARE_NAME`); the 34 VOP3P ones; the 16 VOPD
+    // component operations.
+    assert_eq!(seen.len(), 572 + 321 + 310 + 127 + 34 + 16);
     let dpp = all().filter(|(_, d)| d.flags.has(Flags::DPP)).count();
     // tools/DPP_VOP3P_NOTES.md §2: 228 e32 (63 VOP1, 41 VOP2, 124 VOPC), 323 VOP3, 4 VOP3P.
     assert_eq!(dpp, 228 + 323 + 4);

@@ -129,7 +129,16 @@ pub fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
             line: lines.len() + 1,
             address: at as u32,
             inst,
-            hints: Hints::default(),
+            // A wave64 kernel's listing spells lane masks as llvm-mc-19 does in wave64
+            // (`vcc`, `s[2:3]`).
+            hints: Hints {
+                wave: if k.descriptor.wave32() {
+                    rdna3_isa::Wave::W32
+                } else {
+                    rdna3_isa::Wave::W64
+                },
+                ..Hints::default()
+            },
         });
         at += size;
     }

@@ -319,6 +319,7 @@ fn whole(
         | WholeOp::Permlane64
         | WholeOp::Permlane16
         | WholeOp::Permlanex16 => cross_lane::execute(o, inst, w, locs),
+        WholeOp::Nop => {}
         WholeOp::MqsadU32U8 => {
             let src2 = match locs[2] {
                 Loc::Vgpr { reg, .. } => reg,

@@ -345,6 +345,7 @@ fn whole(name: &str) -> Option<WholeOp> {
         "v_swap_b32" => Swap,
         "v_swaprel_b32" => Swaprel,
         "v_mqsad_u32_u8" => MqsadU32U8,
+        "v_nop" | "v_pipeflush" => Nop,
         _ => return None,
     })
 }

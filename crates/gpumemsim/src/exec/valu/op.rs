@@ -50,6 +50,9 @@ pub(super) enum WholeOp {
     Swap,
     Swaprel,
     MqsadU32U8,
+    /// `v_nop`, `v_pipeflush`: nothing to compute (the pipeline flush has no effect on
+    /// the simulated machine's state).
+    Nop,
 }
 
 /// What VOP3 `clamp` and the output modifier do to a result.
