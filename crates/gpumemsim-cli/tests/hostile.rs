@@ -381,3 +381,19 @@ fn a_label_defined_twice_is_an_error_as_llvm_mc_says() {
         );
     }
 }
+
+#[test]
+fn a_gws_semaphore_released_by_2_pow_32_minus_1_wraps_in_its_12_bits() {
+    // Found by the exec fuzz target: the counter's sum overflowed the host's u32 (a panic in
+    // debug builds) before it was masked to the hardware's 12 bits.
+    let o = run(
+        &["run", "-", "--json"],
+        "v_mov_b32 v4, -1\nds_gws_sema_br v4 offset:0 gds\nds_gws_sema_br v4 offset:0 gds\ns_endpgm\n",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -141,7 +141,9 @@ impl Gws {
     pub fn sema_release(&mut self, rid: u32, count: u32) -> GwsResult {
         let r = &mut self.resources[rid as usize];
         r.ty = ResourceType::Semaphore;
-        r.counter = (r.counter + count) & 0xfff;
+        // The counter is 12 bits: the sum wraps there whatever the lane's 32-bit value (a
+        // count near 2^32 must not overflow the host's arithmetic first).
+        r.counter = r.counter.wrapping_add(count) & 0xfff;
         GwsResult::Done {
             released: Self::wake_while_positive(r),
         }

@@ -10,6 +10,11 @@ use crate::addr::{Allocation, Apertures};
 use crate::lds::MAX_ALLOCATION;
 use crate::loader::{ArgClass, ArgMetadata, KernelMetadata};
 
+/// The largest kernarg segment a launch lays out: far above what compilers emit (HIP and
+/// OpenCL kernels take a few KiB at most), so that a malformed metadata note cannot make the
+/// host allocate gigabytes.
+pub const MAX_KERNARG_BYTES: usize = 1 << 20;
+
 /// What [`lay_out`] places.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
@@ -212,8 +217,14 @@ pub fn lay_out(
         .map(|a| a.offset as usize + a.size as usize)
         .max()
         .unwrap_or(0);
+    let size = end.max(meta.kernarg_segment_size as usize);
+    if size > MAX_KERNARG_BYTES {
+        return Err(format!(
+            "kernel `{kernel}`: its metadata asks for a kernarg segment of {size} bytes; at most {MAX_KERNARG_BYTES} are supported"
+        ));
+    }
     let mut out = Layout {
-        kernarg: vec![0; end.max(meta.kernarg_segment_size as usize)],
+        kernarg: vec![0; size],
         ..Layout::default()
     };
     let mut lds = u64::from(meta.group_segment_fixed_size);
@@ -335,5 +346,20 @@ mod tests {
         assert_eq!(k[16..20], 100u32.to_le_bytes());
         assert_eq!(k[24..32], [0; 8], "no printf buffer");
         assert_eq!((l.lds_bytes, l.dynamic_lds_bytes), (120, 100));
+    }
+
+    #[test]
+    fn a_kernarg_segment_past_the_limit_is_refused() {
+        let meta = KernelMetadata {
+            name: "k".into(),
+            kernarg_segment_size: u32::MAX,
+            ..KernelMetadata::default()
+        };
+        let e = lay_out("k", &meta, &[], [1; 3], [1; 3], 0, &Apertures::default())
+            .expect_err("4 GiB of kernarg");
+        assert!(
+            e.contains("a kernarg segment of 4294967295 bytes; at most 1048576"),
+            "{e}"
+        );
     }
 }
