@@ -237,20 +237,21 @@ def gen(fmt, op, name, ops, flags):
 def hexlist(b):
     return ','.join('0x%02x' % x for x in b)
 
-def disasm_one(b):
-    p = subprocess.run(MC + ['--disassemble'], input=hexlist(b) + '\n', capture_output=True, text=True)
+def disasm_one(b, extra=()):
+    """llvm-mc-19's text for one word (`extra`: more llvm-mc flags, e.g. wave64), or <invalid>."""
+    p = subprocess.run(MC + list(extra) + ['--disassemble'], input=hexlist(b) + '\n', capture_output=True, text=True)
     lines = [l.strip() for l in p.stdout.split('\n') if l.strip() and l.strip() != '.text']
     if 'warning' in p.stderr or len(lines) != 1:
         return '<invalid>'
     return lines[0]
 
-def disasm_all(words):
+def disasm_all(words, extra=()):
     with cf.ThreadPoolExecutor(8) as ex:
-        return list(ex.map(disasm_one, words))
+        return list(ex.map(lambda w: disasm_one(w, extra), words))
 
-def assemble_all(lines):
+def assemble_all(lines, extra=()):
     """Assemble each line; returns list of (canonical, bytes) or ('<error>', msg)."""
-    p = subprocess.run(MC + ['-show-encoding'], input='\n'.join(lines) + '\n', capture_output=True, text=True)
+    p = subprocess.run(MC + list(extra) + ['-show-encoding'], input='\n'.join(lines) + '\n', capture_output=True, text=True)
     errs = {}
     for m in re.finditer(r'<stdin>:(\d+):\d+: error: (.*)', p.stderr):
         errs.setdefault(int(m.group(1)), m.group(2))
@@ -454,7 +455,8 @@ def main():
     n_inv = sum(t == '<invalid>' for t in texts)
     print('disasm: %d words (%d invalid); asm: %d lines' % (len(words), n_inv, len(inputs)), file=sys.stderr)
 
-if '--div-scale' in sys.argv:
-    div_scale_golden()
-else:
-    main()
+if __name__ == '__main__':
+    if '--div-scale' in sys.argv:
+        div_scale_golden()
+    else:
+        main()

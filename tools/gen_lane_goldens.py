@@ -19,60 +19,17 @@
    hand-written inputs (wave32 spellings, misaligned pairs: errors), assembled.
 Read by crates/rdna3-isa/tests/golden.rs.
 """
-import concurrent.futures as cf
 import os, re, subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def table():
-    """The table's lines: (format, opcode, name, [(field, kind, args)], flags), as gen_goldens.py."""
-    rows = []
-    src = open(os.path.join(ROOT, 'crates/rdna3-isa/src/table.rs')).read()
-    for m in re.finditer(r'InstrDef::new\((\w+), 0x([0-9a-f]+), "(\w+)", &\[(.*?)\], (Flags::[^\n]*)\),$', src, re.M):
-        fmt, op, name, ops, flags = m.group(1), int(m.group(2), 16), m.group(3), m.group(4), m.group(5)
-        opl = re.findall(r'O::new\((\w+), (\w+)(?:\(([\w, ]+)\))?\)', ops)
-        rows.append((fmt, op, name, [(f, k, a) for f, k, a in opl], flags))
-    return rows
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The table reader and llvm-mc-19 helpers are gen_goldens.py's (importing it runs nothing).
+from gen_goldens import MC, assemble_all, disasm_all, hexlist, table  # noqa: E402
 
-MC = ['llvm-mc-19', '-triple=amdgcn', '-mcpu=gfx1100']
 W64 = ['-mattr=+wavefrontsize64']
-
-
-def hexlist(b):
-    return ','.join('0x%02x' % x for x in b)
-
-
-def disasm_one(b, extra):
-    p = subprocess.run(MC + extra + ['--disassemble'], input=hexlist(b) + '\n', capture_output=True, text=True)
-    lines = [l.strip() for l in p.stdout.split('\n') if l.strip() and l.strip() != '.text']
-    if 'warning' in p.stderr or len(lines) != 1:
-        return '<invalid>'
-    return lines[0]
-
-
-def disasm_all(words, extra):
-    with cf.ThreadPoolExecutor(8) as ex:
-        return list(ex.map(lambda w: disasm_one(w, extra), words))
-
-
-def assemble_all(lines, extra):
-    """Assemble each line; returns list of (canonical, bytes) or ('<error>', msg)."""
-    p = subprocess.run(MC + extra + ['-show-encoding'], input='\n'.join(lines) + '\n', capture_output=True, text=True)
-    errs = {}
-    for m in re.finditer(r'<stdin>:(\d+):\d+: error: (.*)', p.stderr):
-        errs.setdefault(int(m.group(1)), m.group(2))
-    outs = [l for l in p.stdout.split('\n') if 'encoding:' in l]
-    res = []
-    k = 0
-    for i in range(len(lines)):
-        if i + 1 in errs:
-            res.append(('<error>', errs[i + 1]))
-        else:
-            t, enc = outs[k].split('; encoding:')
-            k += 1
-            res.append((t.strip(), enc.strip()[1:-1]))
-    return res
 
 
 def le(v, n):
