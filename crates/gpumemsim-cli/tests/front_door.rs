@@ -242,24 +242,8 @@ fn a_bundle_without_gfx1100_lists_its_targets() {
 fn accesses_outside_every_buffer_are_out_of_bounds_events() {
     // n = 192 but `in` has 100 elements: lanes past element 99 read outside it.
     let path = object("block_sum.o");
-    let mut args = vec![
-        "run",
-        &path,
-        "--grid",
-        "3",
-        "--block",
-        "64",
-        "--arg",
-        "buf:i32[100]=iota",
-        "--arg",
-        "buf:i32[12]=zeros",
-        "--arg",
-        "local:256",
-        "--arg",
-        "local:512",
-        "--arg",
-        "i32:192",
-    ];
+    let mut args = vec!["run", &path];
+    args.extend(common::BLOCK_SUM_OUT_OF_BOUNDS);
     let (code, out, err) = gms(&args);
     assert_eq!(code, Some(0), "{err}");
     let second = out.lines().nth(1).unwrap_or("");

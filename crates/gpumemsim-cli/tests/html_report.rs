@@ -599,23 +599,7 @@ fn events_and_hot_spots_name_their_source_line_and_column() {
     // `in` is 100 elements but n = 192: the load on line 9 reads outside it.
     let (html, json) = run_report(
         "oob.html",
-        &[
-            &obj,
-            "--grid",
-            "3",
-            "--block",
-            "64",
-            "--arg",
-            "buf:i32[100]=iota",
-            "--arg",
-            "buf:i32[12]=zeros",
-            "--arg",
-            "local:256",
-            "--arg",
-            "local:512",
-            "--arg",
-            "i32:192",
-        ],
+        &[&[obj.as_str()][..], &common::BLOCK_SUM_OUT_OF_BOUNDS[..]].concat(),
     );
     let events = json["events"].as_array().expect("events");
     let section = &html[html.find("<h2 id=\"events\">").expect("an events section")..];

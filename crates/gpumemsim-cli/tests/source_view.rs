@@ -190,25 +190,11 @@ fn json_instructions_and_events_carry_their_source_line() {
         "attributed to the kernel's own line"
     );
     // Events name their instruction's address and source line.
-    let j = json(&[
-        "run",
-        &repo("crates/gpumemsim-cli/tests/front_door/block_sum.o"),
-        "--grid",
-        "3",
-        "--block",
-        "64",
-        "--arg",
-        "buf:i32[100]=iota",
-        "--arg",
-        "buf:i32[12]=zeros",
-        "--arg",
-        "local:256",
-        "--arg",
-        "local:512",
-        "--arg",
-        "i32:192",
-        "--json",
-    ]);
+    let path = repo("crates/gpumemsim-cli/tests/front_door/block_sum.o");
+    let mut args = vec!["run", path.as_str()];
+    args.extend(common::BLOCK_SUM_OUT_OF_BOUNDS);
+    args.push("--json");
+    let j = json(&args);
     let e = &j["events"][0];
     assert_eq!(e["kind"].as_str(), Some("out_of_bounds"));
     assert_eq!(

@@ -24,3 +24,23 @@ pub fn run(args: &[&str], stdin: &str) -> Output {
     }
     child.wait_with_output().expect("wait")
 }
+
+/// The launch of tests/front_door/block_sum.o whose `in` buffer (100 elements) is shorter than
+/// `n` (192): the lanes past element 99 read outside it (out-of-bounds events on line 9).
+#[allow(dead_code)] // not every test binary uses it
+pub const BLOCK_SUM_OUT_OF_BOUNDS: [&str; 14] = [
+    "--grid",
+    "3",
+    "--block",
+    "64",
+    "--arg",
+    "buf:i32[100]=iota",
+    "--arg",
+    "buf:i32[12]=zeros",
+    "--arg",
+    "local:256",
+    "--arg",
+    "local:512",
+    "--arg",
+    "i32:192",
+];
