@@ -1,5 +1,6 @@
 //! Diagnostic events: what a simulated program did that a user should know about (a rule it
-//! broke, an access outside its allocation), alongside the hardware's own answer.
+//! broke, an access outside its allocation, a race, a read before its wait), alongside the
+//! hardware's own answer. `gpumemsim check` groups them into findings ([`crate::check`]).
 
 /// One event.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,11 +16,29 @@ pub struct Event {
     pub pc: usize,
     /// Human-readable description.
     pub message: String,
+    /// What the event names beyond its own wave and instruction (the other side of a race,
+    /// the load a read came too early for, the lanes, the address); `None` for most.
+    pub detail: Option<Box<EventDetail>>,
+}
+
+/// The further instructions, waves, lanes and memory address an event names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventDetail {
+    /// Other instructions involved (indices into the program), in the order the message
+    /// names them: the earlier access of a race, the load a read came too early for, the
+    /// other `s_barrier`.
+    pub pcs: Vec<usize>,
+    /// Other waves involved (the other side of a race or barrier).
+    pub waves: Vec<u32>,
+    /// Lanes of the event's wave involved.
+    pub lanes: Vec<u32>,
+    /// The memory address: an LDS byte offset in the workgroup's allocation for LDS
+    /// findings, a 64-bit global address for global ones.
+    pub address: Option<u64>,
 }
 
 /// The kinds of event that mean the program did something wrong (an access outside what it
-/// may touch, a memory violation): reports count them first, and `gpumemsim check` turns
-/// them into findings.
+/// may touch, a memory violation): reports count them first.
 pub const ERROR_KINDS: [&str; 8] = [
     "out_of_bounds",
     "memviol",
@@ -32,6 +51,25 @@ pub const ERROR_KINDS: [&str; 8] = [
 ];
 
 impl Event {
+    /// An event of `kind` at instruction `pc` of wave `wave`, with no detail (the executor
+    /// stamps the cycle).
+    pub fn new(kind: &'static str, wave: u32, pc: usize, message: String) -> Event {
+        Event {
+            kind,
+            wave,
+            cycle: 0,
+            pc,
+            message,
+            detail: None,
+        }
+    }
+
+    /// This event with `detail`.
+    pub fn with_detail(mut self, detail: EventDetail) -> Event {
+        self.detail = Some(Box::new(detail));
+        self
+    }
+
     /// Whether the event is of an error kind ([`ERROR_KINDS`]).
     pub fn is_error(&self) -> bool {
         ERROR_KINDS.contains(&self.kind)

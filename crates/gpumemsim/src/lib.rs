@@ -11,6 +11,7 @@ pub use rdna3_isa as isa;
 pub mod addr;
 pub mod atomic;
 pub mod banks;
+pub mod check;
 pub mod ds;
 pub mod event;
 pub mod exec;

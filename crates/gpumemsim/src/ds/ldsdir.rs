@@ -36,6 +36,7 @@ pub fn quad_exec(exec: u64) -> u64 {
 
 fn event(env: &mut DsEnv, wave: &Wave, kind: &'static str, message: String) {
     env.events.push(Event {
+        detail: None,
         cycle: 0,
         kind,
         wave: wave.id,

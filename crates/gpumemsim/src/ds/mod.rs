@@ -532,6 +532,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
                 let a = wave.vgpr(addr_reg, l).wrapping_add(offset);
                 if !a.is_multiple_of(bytes) {
                     mem.env.events.push(Event {
+                        detail: None,
                         cycle: 0,
                         kind: "memviol",
                         wave: wave.id,
@@ -685,6 +686,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         let mut lanes = out_of_range;
         lanes.dedup();
         env.events.push(Event {
+            detail: None,
             cycle: 0,
             kind: if gds {
                 "gds_out_of_range"

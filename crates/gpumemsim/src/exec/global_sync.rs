@@ -26,6 +26,7 @@ use crate::gws::GwsResult;
 impl Device {
     fn rule(&mut self, wi: usize, pc: usize, message: String) {
         self.events.push(Event {
+            detail: None,
             cycle: 0,
             kind: "gws_rule",
             wave: self.waves[wi].id,
@@ -134,6 +135,7 @@ impl Device {
             Ok(r) => r,
             Err(clamped) => {
                 self.events.push(Event {
+                    detail: None,
                     cycle: 0,
                     kind: "gws_nack",
                     wave: self.waves[wi].id,

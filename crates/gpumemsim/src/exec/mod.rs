@@ -729,6 +729,7 @@ impl Device {
                 // Running off the end of the program ends the wave, with an event: on the
                 // hardware the wave would go on fetching whatever follows the code.
                 self.events.push(Event {
+                    detail: None,
                     kind: "no_endpgm",
                     wave: self.waves[wi].id,
                     cycle: self.clocks[wi],

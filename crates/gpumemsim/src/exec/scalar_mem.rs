@@ -35,6 +35,7 @@ impl Device {
         s.latency_cycles += out.done_at - now;
         for (kind, message) in out.breaches.iter().cloned() {
             self.events.push(Event {
+                detail: None,
                 cycle: 0,
                 kind,
                 wave: self.waves[wi].id,
@@ -81,6 +82,7 @@ impl Device {
         };
         if let Some((kind, message)) = self.clauses[wi].observe(class) {
             self.events.push(Event {
+                detail: None,
                 cycle: 0,
                 kind,
                 wave: self.waves[wi].id,
@@ -109,6 +111,7 @@ impl Device {
             .map(|r| format!("s{r}"))
             .collect();
         self.events.push(Event {
+            detail: None,
             cycle: 0,
             kind: "hazard",
             wave: self.waves[wi].id,

@@ -36,6 +36,7 @@ impl Device {
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
         if let Some(f) = out.unsupported_format {
             self.events.push(Event {
+                detail: None,
                 cycle: 0,
                 kind: "unsupported_format",
                 wave: self.waves[wi].id,
@@ -68,6 +69,7 @@ impl Device {
         ] {
             if n > 0 {
                 self.events.push(Event {
+                    detail: None,
                     cycle: 0,
                     kind,
                     wave: self.waves[wi].id,
@@ -129,6 +131,7 @@ impl Device {
             _ => "the reads give 0",
         };
         Event {
+            detail: None,
             cycle: 0,
             kind: "out_of_bounds",
             wave: self.waves[wi].id,
