@@ -32,6 +32,21 @@ pub enum AlignMode {
     Unaligned,
 }
 
+/// What a workgroup's LDS holds before anything in the launch writes it. The hardware does not
+/// clear LDS between workgroups, so a kernel that reads LDS it did not write reads whatever
+/// was there; `Zero` (the default) keeps runs reproducible, `Poison` and `Random` let a test
+/// show that a kernel depends on it (`--lds-init`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LdsInit {
+    /// Every byte 0.
+    #[default]
+    Zero,
+    /// Every byte 0xff (an all-ones dword: -1 as an integer, a NaN as a float).
+    Poison,
+    /// Pseudo-random bytes from this seed (and the workgroup's index).
+    Random(u64),
+}
+
 /// The LDS_BASE/LDS_SIZE of a workgroup: bytes `base .. base + size` of the WGP's LDS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LdsAllocation {

@@ -34,7 +34,7 @@ use crate::banks::BankModel;
 use crate::event::Event;
 use crate::gds::{Gds, DEFAULT_GDS_BYTES};
 use crate::gws::{Gws, GwsConfig, OrderedCount, ORDERED_COUNTERS};
-use crate::lds::{AlignMode, Lds, LdsAllocation, LdsMode};
+use crate::lds::{AlignMode, Lds, LdsAllocation, LdsInit, LdsMode};
 use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWrite, SmemOutcome};
 use crate::timing::TimingParams;
 use crate::wave::Wave;
@@ -118,6 +118,12 @@ pub struct RunConfig {
     /// Counters the run adds to as it goes, for a progress bar ([`RunProgress`]); `None` by
     /// default.
     pub progress: Option<Arc<RunProgress>>,
+    /// Watch LDS accesses for races, lane collisions and reads of bytes nothing wrote
+    /// (`lds_race`, `lane_collision`, `uninitialized_lds_read` events; `gpumemsim check`).
+    /// On by default; a run that turns it off saves the shadow state's time and memory.
+    pub check: bool,
+    /// What LDS holds before the launch writes it.
+    pub lds_init: LdsInit,
 }
 
 impl RunConfig {
@@ -191,6 +197,8 @@ impl Default for RunConfig {
             together: false,
             record_ds: false,
             progress: None,
+            check: true,
+            lds_init: LdsInit::Zero,
         }
     }
 }
@@ -305,6 +313,21 @@ pub(crate) struct Pending {
     pub weight: u32,
 }
 
+/// A wave's LDS operations counted on LGKMcnt (DS, including GDS, and FLAT), in issue order:
+/// operation `k` (0-based) is complete, as far as the program can know, once `waited > k`.
+///
+/// LDS operations return in order among themselves, whatever SMEM does (AMD's RDNA3 ISA
+/// guide, "Data dependency resolution": LGKM_CNT is out of order only across types), so while
+/// operation `k` is outstanding every later one is too: `s_waitcnt lgkmcnt(N)` leaves at most
+/// N outstanding, hence proves every operation with at least N later ones complete.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LdsOps {
+    /// Operations issued.
+    pub issued: u64,
+    /// Operations a wait has proven complete (the first `waited` issued).
+    pub waited: u64,
+}
+
 /// Which wait counter an operation counts against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Counter {
@@ -396,6 +419,8 @@ pub struct Device {
     /// Reused SMEM outcome.
     smem_out: SmemOutcome,
     pending: Vec<Vec<Pending>>,
+    /// Each wave's LGKM-counted LDS operations (DS and FLAT), issued and known complete.
+    pub(crate) lds_ops: Vec<LdsOps>,
     lds_free_at: Vec<u64>,
     rng: u64,
     /// Whether queued clocks get a jitter.
@@ -548,6 +573,7 @@ impl Device {
             read_masks: vec![None; program_len],
             smem_out: SmemOutcome::default(),
             pending: vec![Vec::new(); n],
+            lds_ops: vec![LdsOps::default(); n],
             lds_free_at: vec![0; count],
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
             group_waves: cfg.waves as usize,
@@ -585,6 +611,7 @@ impl Device {
             }
         }
         self.pending.extend(o.pending);
+        self.lds_ops.extend(o.lds_ops);
         self.lds_free_at.extend(o.lds_free_at);
         self.queued.extend(o.queued);
         self.ordered_waited |= o.ordered_waited;
@@ -833,6 +860,10 @@ impl Device {
     /// Advances wave `wi`'s clock until `counter` is at most `n`: each outstanding
     /// operation adds its weight until it completes, in whatever order they complete.
     fn wait_for(&mut self, wi: usize, counter: Counter, n: u32) {
+        if counter == Counter::Lgkm {
+            let ops = &mut self.lds_ops[wi];
+            ops.waited = ops.waited.max(ops.issued.saturating_sub(u64::from(n)));
+        }
         let now = self.clocks[wi];
         let outstanding = |p: &&Pending| p.counter == counter && p.done_at > now;
         let mut count: u32 = self.pending[wi]

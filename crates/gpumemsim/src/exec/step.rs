@@ -203,6 +203,9 @@ impl Device {
         end.lds_begin = Some(begin);
         end.cost = busy;
         let done_at = begin + busy + cfg.timing.lds_latency;
+        if counter == Counter::Lgkm {
+            self.lds_ops[wi].issued += 1;
+        }
         self.stats[pc].latency_cycles += done_at - self.clocks[wi];
         self.pending[wi].push(Pending {
             counter,

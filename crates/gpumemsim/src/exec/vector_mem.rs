@@ -103,6 +103,7 @@ impl Device {
         });
         // FLAT may go to LDS and the buffer loads to LDS write it: they count on LGKMcnt too.
         if inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. }) {
+            self.lds_ops[wi].issued += 1;
             self.pending[wi].push(Pending {
                 counter: Counter::Lgkm,
                 done_at,
