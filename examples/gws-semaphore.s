@@ -8,6 +8,7 @@
     s_waitcnt lgkmcnt(0)
     ds_gws_sema_br v4 offset:3 gds     // v4 = consumers to release (set by --set v4=3)
     s_waitcnt lgkmcnt(0)
+    s_nop 0                            // a GWS instruction's wait must not precede s_endpgm
     s_endpgm
 consumer:
     s_waitcnt lgkmcnt(0)

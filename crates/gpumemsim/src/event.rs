@@ -39,9 +39,10 @@ pub struct EventDetail {
 
 /// The kinds of event that mean the program did something wrong (an access outside what it
 /// may touch, a memory violation): reports count them first.
-pub const ERROR_KINDS: [&str; 8] = [
+pub const ERROR_KINDS: [&str; 9] = [
     "out_of_bounds",
     "memviol",
+    "flat_address_range",
     "lds_out_of_range",
     "gds_out_of_range",
     "scratch_out_of_range",

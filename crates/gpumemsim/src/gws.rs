@@ -23,6 +23,14 @@
 //! wave_release, offset1[1] wave_done, offset1[4] instruction (0 add, 1 swap). The four
 //! counters are GDS-internal; each is an append pointer (unbounded) or, when configured with
 //! a ring size, a ring-buffer allocator whose pointer wraps modulo that size (ordered alloc).
+//!
+//! Once per wave (§序列数: a shader that uses ordered count must issue DS_ORDERED_COUNT once
+//! and only once in each wave; "at most 4" ordered allocs, one per counter): each counter
+//! remembers which waves it has processed ([`OrderedCount::issued`]) and which ended without
+//! releasing it ([`OrderedCount::take_unreleased`]), so the executor can report both breaches
+//! (`ordered_count_rule`). The answers stay the model's: a second request is processed when it
+//! arrives (every earlier wave has had its turn), and a wave that ended does not hold the
+//! later ones back.
 
 use std::collections::VecDeque;
 
@@ -202,6 +210,10 @@ pub struct OrderedCounter {
     pub ring: Option<u32>,
     /// Waves (creation order) that have released this counter.
     pub released: Vec<bool>,
+    /// Waves whose request this counter has processed.
+    pub processed: Vec<bool>,
+    /// Ended waves already reported as never releasing this counter.
+    pub reported: Vec<bool>,
 }
 
 /// The ordered-count unit.
@@ -221,6 +233,8 @@ impl OrderedCount {
                     value: 0,
                     ring,
                     released: vec![false; waves],
+                    processed: vec![false; waves],
+                    reported: vec![false; waves],
                 })
                 .collect(),
         }
@@ -231,6 +245,27 @@ impl OrderedCount {
     pub fn is_turn(&self, index: usize, wave: usize, ended: &[bool]) -> bool {
         let c = &self.counters[index];
         (0..wave).all(|w| c.released[w] || ended[w])
+    }
+
+    /// Whether counter `index` has already processed a request of `wave` (a second one breaks
+    /// the once-per-wave rule).
+    pub fn issued(&self, index: usize, wave: usize) -> bool {
+        self.counters[index].processed[wave]
+    }
+
+    /// The waves before `wave` that ended without releasing counter `index` and were not
+    /// reported yet (they are marked reported): waves that skipped their once-per-wave
+    /// request, or made it without `wave_release`/`wave_done`.
+    pub fn take_unreleased(&mut self, index: usize, wave: usize, ended: &[bool]) -> Vec<usize> {
+        let c = &mut self.counters[index];
+        let mut out = Vec::new();
+        for (w, &done) in ended.iter().enumerate().take(wave) {
+            if done && !c.released[w] && !c.reported[w] {
+                c.reported[w] = true;
+                out.push(w);
+            }
+        }
+        out
     }
 
     /// Processes `wave`'s request: returns the pre-operation pointer.
@@ -252,6 +287,7 @@ impl OrderedCount {
         if release {
             c.released[wave] = true;
         }
+        c.processed[wave] = true;
         old
     }
 }

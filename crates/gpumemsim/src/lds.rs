@@ -47,6 +47,30 @@ pub enum LdsInit {
     Random(u64),
 }
 
+impl std::str::FromStr for LdsInit {
+    type Err = String;
+
+    /// `zero`, `poison` or `random:SEED` (SEED a 64-bit integer, decimal or 0x-hex): the
+    /// spelling of the CLI's `--lds-init` and Python's `lds_init=`.
+    fn from_str(text: &str) -> Result<LdsInit, String> {
+        let seed = |t: &str| match t.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => t.parse().ok(),
+        };
+        match text {
+            "zero" => Ok(LdsInit::Zero),
+            "poison" => Ok(LdsInit::Poison),
+            _ => text
+                .strip_prefix("random:")
+                .and_then(seed)
+                .map(LdsInit::Random)
+                .ok_or_else(|| {
+                    "expected zero, poison or random:SEED (SEED a 64-bit integer)".to_string()
+                }),
+        }
+    }
+}
+
 /// The LDS_BASE/LDS_SIZE of a workgroup: bytes `base .. base + size` of the WGP's LDS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LdsAllocation {
@@ -77,6 +101,22 @@ pub enum AccessFault {
     OutOfRange,
 }
 
+/// One lane's access to LDS, as the checker ([`crate::exec`]'s `lds_check`) sees it: which
+/// lane, which bytes of the allocation, read or write, and the value written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LdsTouch {
+    /// Byte offset in the workgroup's allocation.
+    pub offset: u32,
+    /// The lane.
+    pub lane: u8,
+    /// Bytes (1..=8).
+    pub size: u8,
+    /// A write (else a read).
+    pub write: bool,
+    /// The value written (little-endian, low `size` bytes); the value read for a read.
+    pub value: u64,
+}
+
 /// The LDS of one WGP.
 #[derive(Clone)]
 pub struct Lds {
@@ -85,6 +125,10 @@ pub struct Lds {
     pub mode: LdsMode,
     /// Alignment mode.
     pub align: AlignMode,
+    /// When `Some`, every in-range lane access made through [`Lds::touch`] is appended here
+    /// (the executor turns it on for [`crate::exec::RunConfig::check`] and drains it after
+    /// each instruction).
+    pub trace: Option<Vec<LdsTouch>>,
 }
 
 impl Lds {
@@ -94,6 +138,50 @@ impl Lds {
             bytes: vec![0; LDS_BYTES as usize],
             mode,
             align,
+            trace: None,
+        }
+    }
+
+    /// Sets the bytes of `alloc` to what `init` says the LDS holds before the launch writes
+    /// it; `group` (the workgroup's index in the grid) seeds [`LdsInit::Random`], so every
+    /// workgroup gets its own bytes and a run is reproducible whichever thread runs which
+    /// workgroup. [`LdsInit::Zero`] leaves the (zeroed) storage untouched.
+    pub fn initialize(&mut self, alloc: LdsAllocation, init: LdsInit, group: u32) {
+        let start = alloc.base as usize;
+        let end = (start + alloc.size as usize).min(self.bytes.len());
+        let bytes = &mut self.bytes[start..end];
+        match init {
+            LdsInit::Zero => {}
+            LdsInit::Poison => bytes.fill(0xff),
+            LdsInit::Random(seed) => {
+                // xorshift64 (Marsaglia's 13/7/17), seeded from the seed and the workgroup
+                // by a splitmix64 step (never 0, the fixed point of xorshift).
+                let mut z = seed ^ (u64::from(group) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                let mut x = (z ^ (z >> 31)) | 1;
+                for chunk in bytes.chunks_mut(8) {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
+                }
+            }
+        }
+    }
+
+    /// Notes lane `lane`'s access of `size` bytes at `offset` (a write of `value` when
+    /// `write`) in [`Lds::trace`], when tracing is on.
+    #[inline]
+    pub fn touch(&mut self, lane: u32, offset: u32, size: u32, write: bool, value: u64) {
+        if let Some(t) = &mut self.trace {
+            t.push(LdsTouch {
+                offset,
+                lane: lane as u8,
+                size: size as u8,
+                write,
+                value,
+            });
         }
     }
 

@@ -22,8 +22,9 @@
 //! [`crate::atomic`], with the memory float rules of [`MemoryFloatRules`]; the pre-op value
 //! returns when `glc` is set. A buffer atomic is range-checked all or nothing.
 //!
-//! Loads write their VGPRs when they issue; the executor models only when they complete
-//! (VMcnt), as it does for LDS loads. Stores write memory directly: the scalar cache does not
+//! Loads compute their data when they issue; the executor holds it back until they complete
+//! (VMcnt) and only then writes the VGPRs, as it does for LDS loads (docs/timing.md, "Data in
+//! flight"). Stores write memory directly: the scalar cache does not
 //! see them (see [`crate::smem::ScalarCache`]).
 
 use std::sync::OnceLock;
@@ -343,6 +344,32 @@ pub struct VmemOutcome {
     pub out_of_bounds_at: u64,
     /// A typed access met a buffer format [`BufferFormat`] does not implement (the value).
     pub unsupported_format: Option<u32>,
+    /// Lanes (a mask) whose global address lies outside the 48-bit virtual address space
+    /// ([`in_virtual_range`]): the access was dropped.
+    pub beyond_va: u64,
+    /// The first such lane's address.
+    pub beyond_va_at: u64,
+    /// Lanes (a mask) whose private access reached past their wave's scratch region into the
+    /// next wave's ([`ScratchLayout::spills_past_wave`]): the access happened there.
+    pub scratch_overlap: u64,
+    /// The first such lane's global address.
+    pub scratch_overlap_at: u64,
+}
+
+/// Whether a 64-bit global address is inside the 48-bit virtual address space the GPU shares
+/// with the host (003_8127e07f2b7609f5.txt §global: 48 bits, as on the CPU; the flat
+/// apertures sit above it so they cannot overlap it).
+///
+/// Inside: bits [63:48] zero (the space [`GlobalMemory`] holds), or the sign extension of
+/// bit 47 (the canonical upper half, which the 48-bit address bits name the same way). Any
+/// other address — one a flat address outside both apertures or a global address can reach
+/// with stray high bits — is not a virtual address: the hardware faults (a memory
+/// violation), so the access is dropped (loads read 0, stores and atomics do nothing) and
+/// reported as `flat_address_range`, where before it wrapped modulo 2^48 into global memory.
+#[inline]
+pub fn in_virtual_range(addr: u64) -> bool {
+    let high = addr >> crate::addr::ADDRESS_BITS;
+    high == 0 || (high == 0xffff && addr >> 47 & 1 == 1)
 }
 
 /// The route of lane `lane`: GLOBAL goes to global memory, SCRATCH to the private offset,
@@ -429,7 +456,7 @@ fn transfer(
             all_in
         }
         Route::Global(a) => {
-            if !env.mem.allocations.contains(a, n as u64) {
+            if !in_virtual_range(a) || !env.mem.allocations.contains(a, n as u64) {
                 buf.fill(0);
                 return false;
             }
@@ -461,16 +488,17 @@ fn transfer(
                 if store {
                     let mut v = [0u8; 8];
                     v[..chunk.len()].copy_from_slice(chunk);
-                    if env
-                        .lds
-                        .write(env.alloc, o, len, u64::from_le_bytes(v))
-                        .is_err()
-                    {
+                    let v = u64::from_le_bytes(v);
+                    if env.lds.write(env.alloc, o, len, v).is_err() {
                         return false;
                     }
+                    env.lds.touch(lane, o, len, true, v);
                 } else {
                     match env.lds.read(env.alloc, o, len) {
-                        Ok(v) => chunk.copy_from_slice(&v.to_le_bytes()[..chunk.len()]),
+                        Ok(v) => {
+                            env.lds.touch(lane, o, len, false, v);
+                            chunk.copy_from_slice(&v.to_le_bytes()[..chunk.len()])
+                        }
                         Err(_) => {
                             buf.fill(0);
                             return false;
@@ -579,6 +607,16 @@ fn typed(
     in_range
 }
 
+/// Bytes one lane of `op` moves, for the loads, stores and atomics that may go to scratch.
+fn op_bytes(op: GlobalOp) -> Option<u32> {
+    match op {
+        GlobalOp::Load { bytes, .. }
+        | GlobalOp::Store { bytes, .. }
+        | GlobalOp::Atomic { bytes, .. } => Some(bytes),
+        _ => None,
+    }
+}
+
 /// `n` (1 or 2) consecutive VGPRs from `reg` of `lane` as one value.
 fn read_n(wave: &Wave, reg: u32, lane: u32, n: u32) -> u64 {
     let lo = wave.vgpr(reg, lane) as u64;
@@ -607,6 +645,9 @@ pub fn execute(
     env: &mut VmemEnv,
 ) -> VmemOutcome {
     let exec = wave.exec();
+    // A vector-memory instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window,
+    // ds/ldsdir.rs).
+    wave.recent_valu.clear();
     let mut out = VmemOutcome::default();
     let desc = matches!(inst.def().format, Format::Mubuf | Format::Mtbuf)
         .then(|| buffer_descriptor(inst, wave));
@@ -616,6 +657,14 @@ pub fn execute(
         }
         out.lanes += 1;
         let r = route(inst, wave, lane, &env.apertures);
+        if let (Route::Scratch(x), Some(n)) = (r, op_bytes(op)) {
+            if env.scratch.in_range(x, n) && env.scratch.spills_past_wave(lane, x, n) {
+                if out.scratch_overlap == 0 {
+                    out.scratch_overlap_at = env.scratch.lane_address(wave.id, lane, x + n - 1);
+                }
+                out.scratch_overlap |= 1 << lane;
+            }
+        }
         let mut buf = [0u8; 16];
         let ok = match op {
             GlobalOp::Load { bytes, signed, d16 } => {
@@ -711,6 +760,8 @@ pub fn execute(
                     .wrapping_add(4 * lane);
                 if env.lds.write(env.alloc, lds_addr, 4, v as u64).is_err() {
                     out.lds_out_of_range += 1;
+                } else {
+                    env.lds.touch(lane, lds_addr, 4, true, v as u64);
                 }
                 ok
             }
@@ -777,6 +828,12 @@ pub fn execute(
             match r {
                 Route::Lds(_) => out.lds_out_of_range += 1,
                 Route::Buffer { .. } => out.buffer_out_of_range += 1,
+                Route::Global(a) if !in_virtual_range(a) => {
+                    if out.beyond_va == 0 {
+                        out.beyond_va_at = a;
+                    }
+                    out.beyond_va |= 1 << lane;
+                }
                 Route::Global(a) => {
                     if out.out_of_bounds == 0 {
                         out.out_of_bounds_at = a;

@@ -6,6 +6,7 @@
 //! dropped), 125 M0, 126/127 EXEC. So an instruction's scalar field indexes the file directly.
 
 use rdna3_isa::regs::{inline_int, FLOAT_CONSTANTS, M0, NULL};
+use rdna3_isa::Instruction;
 
 use crate::addr::Apertures;
 
@@ -38,6 +39,42 @@ pub struct Counters {
     pub vs: u32,
 }
 
+/// How many recent VALU instructions a wave remembers: `wait_vdst` is a 4-bit field, so an
+/// LDSDIR load can let at most 15 VALU instructions stay outstanding.
+pub const RECENT_VALU: usize = 15;
+
+/// The last [`RECENT_VALU`] VALU instructions a wave issued, newest last.
+#[derive(Clone, Debug, Default)]
+pub struct RecentValu {
+    ring: [Option<Instruction>; RECENT_VALU],
+    /// Instructions pushed so far.
+    pushed: u64,
+}
+
+impl RecentValu {
+    /// Records a VALU instruction as issued.
+    #[inline]
+    pub fn push(&mut self, inst: &Instruction) {
+        self.ring[(self.pushed % RECENT_VALU as u64) as usize] = Some(inst.clone());
+        self.pushed += 1;
+    }
+
+    /// Forgets every instruction (the outstanding VALU work is known complete).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.pushed = 0;
+    }
+
+    /// The `n` (at most [`RECENT_VALU`]) most recent VALU instructions, newest first.
+    pub fn latest(&self, n: usize) -> impl Iterator<Item = &Instruction> {
+        let n = n.min(RECENT_VALU).min(self.pushed as usize);
+        (0..n).filter_map(move |k| {
+            let i = (self.pushed - 1 - k as u64) % RECENT_VALU as u64;
+            self.ring[i as usize].as_ref()
+        })
+    }
+}
+
 /// One wave.
 #[derive(Clone, Debug)]
 pub struct Wave {
@@ -59,6 +96,12 @@ pub struct Wave {
     /// until it is set (000_b892342bad162b52.txt §像素参数插值). Kept as a flag: the
     /// simulator does not model the rest of STATUS.
     pub lds_ready: bool,
+    /// VGPRs allocated to the wave: v0 up to v(`vgpr_limit` − 1). [`VGPR_COUNT`] unless the
+    /// launch knows the kernel's allocation; only the LDSDIR loads look at it (000 §LDS 参数加载:
+    /// a destination VGPR out of range forces EXEC to zero).
+    pub vgpr_limit: u32,
+    /// The wave's most recent VALU instructions (LDS_PARAM_LOAD's `wait_vdst` rule).
+    pub recent_valu: RecentValu,
     /// Program counter: index of the next instruction in the program.
     pub pc: usize,
     /// Outstanding operations.
@@ -85,6 +128,8 @@ impl Wave {
             scc: false,
             mode: mode::DEFAULT,
             lds_ready: true,
+            vgpr_limit: VGPR_COUNT as u32,
+            recent_valu: RecentValu::default(),
             pc: 0,
             counters: Counters::default(),
             done: false,

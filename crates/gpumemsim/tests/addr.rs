@@ -369,8 +369,10 @@ fn sixty_four_bit_and_flat_lds_and_buffer_atomics() {
     assert_eq!((w.vgpr(5, 0), dev.memory.read_u32(0x9008)), (40, 42));
     assert_eq!(w.vgpr(6, 0), 0, "out of range: returns 0");
     assert_eq!(dev.memory.read_u32(0x9010), 0, "and writes nothing");
+    // The flat atomic read LDS nothing in the launch wrote (the checker says so; zero is
+    // only the simulator's default, `RunConfig::lds_init`).
     let kinds: Vec<&str> = dev.events.iter().map(|e| e.kind).collect();
-    assert_eq!(kinds, ["buffer_out_of_range"]);
+    assert_eq!(kinds, ["uninitialized_lds_read", "buffer_out_of_range"]);
 }
 
 #[test]
@@ -495,4 +497,95 @@ s_endpgm",
     }
     // The b32 form: lane l reads bytes l..l+4 of a run of 0x12345678 words.
     assert_eq!(dev.lds[0].words(0x200, 0x204), vec![0x1234_5678]);
+}
+
+#[test]
+fn flat_and_global_addresses_outside_the_48_bit_space_are_dropped_and_reported() {
+    // 003 §global: global memory is the 48-bit virtual space. 0x3_0000_0000_1000 is in neither
+    // aperture and above 48 bits: before this rule it wrapped to global 0x1000.
+    let bad = 0x3_0000_0000_1000u64;
+    let canonical_high = 0xffff_8000_0000_2000u64; // the sign extension of bit 47: fine
+    let (dev, r) = run(
+        "flat_store_b32 v[10:11], v5\nglobal_store_b32 v[10:11], v5, off\ns_waitcnt_vscnt null, 0x0\n\
+         flat_load_b32 v6, v[10:11]\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm",
+        &RunConfig::default(),
+        |d| {
+            d.memory.write_u32(0x1000, 0x77);
+            let w = &mut d.waves[0];
+            w.set_exec(0b11);
+            for (l, a) in [(0, bad), (1, canonical_high)] {
+                w.set_vgpr(10, l, a as u32);
+                w.set_vgpr(11, l, (a >> 32) as u32);
+                w.set_vgpr(5, l, 0x55 + l);
+                w.set_vgpr(6, l, 9);
+            }
+        },
+    );
+    r.expect("runs");
+    assert_eq!(
+        dev.memory.read_u32(0x1000),
+        0x77,
+        "nothing wrapped into 0x1000"
+    );
+    assert_eq!(dev.waves[0].vgpr(6, 0), 0, "the dropped load reads 0");
+    assert_eq!(dev.memory.read_u32(0x8000_0000_2000), 0x56);
+    assert_eq!(dev.waves[0].vgpr(6, 1), 0x56);
+    let e: Vec<_> = dev
+        .events
+        .iter()
+        .filter(|e| e.kind == "flat_address_range")
+        .collect();
+    assert_eq!(e.len(), 3, "{:?}", dev.events);
+    let detail = e[0].detail.as_ref().expect("detail");
+    assert_eq!(
+        (detail.lanes.as_slice(), detail.address),
+        (&[0][..], Some(bad))
+    );
+    assert!(e[0].is_error());
+}
+
+#[test]
+fn an_odd_scratch_size_lets_the_last_dword_of_high_lanes_overlap_the_next_wave() {
+    // 003 §generic: waves are 64 × 6 = 384 bytes apart but a lane's element 1 (bytes 4-5) sits
+    // at 256 + 4 × lane: lanes 32-63 reach wave 1's region, where its lanes' element 0 lives.
+    let mut cfg = cfg64(2);
+    cfg.scratch_size = 6;
+    let src = "scratch_store_b16 off, v5, off offset:4\ns_waitcnt_vscnt null, 0x0\n\
+               scratch_load_b32 v6, off, off\ns_waitcnt vmcnt(0)\ns_endpgm";
+    let (dev, r) = run(src, &cfg, |d| {
+        for w in d.waves.iter_mut() {
+            for l in 0..64 {
+                w.set_vgpr(5, l, 0xbeef);
+            }
+        }
+    });
+    r.expect("runs");
+    let s = layout(&cfg);
+    assert_eq!(
+        s.lane_address(0, 32, 4),
+        s.flat_scratch(1),
+        "wave 0 lane 32 is wave 1's lane 0"
+    );
+    let e: Vec<_> = dev
+        .events
+        .iter()
+        .filter(|e| e.kind == "scratch_overlap")
+        .collect();
+    assert_eq!(e.len(), 2, "one per wave's store: {:?}", dev.events);
+    let detail = e[0].detail.as_ref().expect("detail");
+    assert_eq!(detail.lanes, (32..64).collect::<Vec<u32>>());
+    // The load of element 0 never overlaps; the bytes wave 0 stored sit in wave 1's element 0
+    // of lanes 0-31 (the hardware's answer; which wave ran first decides wave 1's value).
+    assert_eq!(dev.memory.read_u32(s.flat_scratch(1)) & 0xffff, 0xbeef);
+    let even = RunConfig {
+        scratch_size: 8,
+        ..cfg
+    };
+    let (dev, r) = run(src, &even, |_| {});
+    r.expect("runs");
+    assert!(
+        !dev.events.iter().any(|e| e.kind == "scratch_overlap"),
+        "{:?}",
+        dev.events
+    );
 }

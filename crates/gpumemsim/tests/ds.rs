@@ -919,3 +919,239 @@ fn v_interp_f16_forms_select_halves_and_round() {
         "rtz rounds toward zero into the low half"
     );
 }
+
+/// The events of `kind` a run produced.
+fn events_of<'a>(wg: &'a Device, kind: &str) -> Vec<&'a gpumemsim::event::Event> {
+    wg.events.iter().filter(|e| e.kind == kind).collect()
+}
+
+#[test]
+fn misaligned_storexchg_2addr_raises_memviol_in_either_alignment_mode() {
+    // 000 §对齐和错误: the exchange is an atomic, so no auto-alignment: lane 1's base 6 is not a
+    // multiple of 4 and its lane does nothing; lane 0 (base 0) exchanges words 1 and 3.
+    let src = "ds_storexchg_2addr_rtn_b32 v[16:17], v1, v8, v9 offset0:1 offset1:3\ns_endpgm\n";
+    for align in [AlignMode::Dword, AlignMode::Unaligned] {
+        let cfg = RunConfig {
+            align,
+            ..RunConfig::default()
+        };
+        let wg = run_with(src, &cfg, |wg| {
+            wg.lds[0].fill_words(0, &[10, 11, 12, 13, 14, 15]);
+            let w = &mut wg.waves[0];
+            w.set_exec(0b11);
+            w.set_vgpr(1, 1, 6);
+            for l in 0..2 {
+                w.set_vgpr(8, l, 88);
+                w.set_vgpr(9, l, 99);
+                w.set_vgpr(16, l, 7);
+                w.set_vgpr(17, l, 7);
+            }
+        });
+        assert_eq!(
+            wg.lds[0].words(0, 24),
+            [10, 88, 12, 99, 14, 15],
+            "{align:?}"
+        );
+        let w = &wg.waves[0];
+        assert_eq!((w.vgpr(16, 0), w.vgpr(17, 0)), (11, 13));
+        assert_eq!(
+            (w.vgpr(16, 1), w.vgpr(17, 1)),
+            (7, 7),
+            "the faulting lane's return is untouched"
+        );
+        let e = events_of(&wg, "memviol");
+        assert_eq!(e.len(), 1, "{align:?}: {:?}", wg.events);
+        assert!(e[0].message.contains("lane 1"), "{}", e[0].message);
+    }
+}
+
+#[test]
+fn an_address_that_passes_2_pow_32_wraps_and_is_reported() {
+    // VGPR 0xffff_fff8 + offset 12 = 2^32 + 4: the 32-bit sum is 4 (word 1). Lane 1's
+    // 0x10 + 12 does not wrap.
+    let src = "ds_load_b32 v3, v1 offset:12\nds_store_2addr_b32 v1, v2, v2 offset0:3 offset1:5\n\
+               ds_add_u32 v1, v2 offset:12\ns_endpgm\n";
+    let wg = run(src, |wg| {
+        wg.lds[0].fill_words(0, &[100, 101, 102, 103, 104, 105, 106, 107, 108]);
+        let w = &mut wg.waves[0];
+        w.set_exec(0b11);
+        w.set_vgpr(1, 0, 0xffff_fff8);
+        w.set_vgpr(1, 1, 0x10);
+        w.set_vgpr(2, 0, 1);
+        w.set_vgpr(2, 1, 2);
+    });
+    let w = &wg.waves[0];
+    assert_eq!(w.vgpr(3, 0), 101, "wrapped to byte 4");
+    assert_eq!(w.vgpr(3, 1), 107);
+    // 2addr lane 0: 0xffff_fff8 + 12 → 4 and + 20 → 12; lane 1: 0x1c and 0x24. Then the
+    // add: lane 0 at 4, lane 1 at 0x1c.
+    let m = wg.lds[0].words(0, 40);
+    assert_eq!(m[1], 2, "store then add at the wrapped word 1");
+    assert_eq!(m[3], 1);
+    assert_eq!(m[7], 4);
+    assert_eq!(m[9], 2);
+    let e = events_of(&wg, "lds_address_wrap");
+    assert_eq!(e.len(), 3, "{:?}", wg.events);
+    for ev in e {
+        assert_eq!(ev.detail.as_ref().expect("lanes").lanes, [0]);
+    }
+    // 0xffff_fff0 + 12 stays below 2^32: out of the allocation, but no wrap.
+    let clean = run("ds_load_b32 v3, v1 offset:12\ns_endpgm\n", |wg| {
+        wg.waves[0].set_vgpr(1, 0, 0xffff_fff0);
+    });
+    assert!(events_of(&clean, "lds_address_wrap").is_empty());
+    assert_eq!(events_of(&clean, "lds_out_of_range").len(), 1);
+}
+
+#[test]
+fn addtid_with_a_misaligned_m0_is_reported_and_follows_the_alignment_mode() {
+    // M0 = 18: addresses 18 + 4l. DWORD mode aligns each down to 16 + 4l; unaligned mode
+    // stores at 18 + 4l.
+    let src = "ds_store_addtid_b32 v2\ns_endpgm\n";
+    let setup = |wg: &mut Device| {
+        let w = &mut wg.waves[0];
+        w.set_m0(18);
+        w.set_exec(0b11);
+        w.set_vgpr(2, 0, 0x1111_1111);
+        w.set_vgpr(2, 1, 0x2222_2222);
+    };
+    let wg = run(src, setup);
+    assert_eq!(wg.lds[0].words(16, 28), [0x1111_1111, 0x2222_2222, 0]);
+    let e = events_of(&wg, "m0_misaligned");
+    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert!(e[0].message.contains("aligned the addresses down"));
+    let cfg = RunConfig {
+        align: AlignMode::Unaligned,
+        ..RunConfig::default()
+    };
+    let wg = run_with(src, &cfg, setup);
+    assert_eq!(
+        wg.lds[0].words(16, 28),
+        [0x1111_0000, 0x2222_1111, 0x0000_2222]
+    );
+    assert_eq!(events_of(&wg, "m0_misaligned").len(), 1);
+    let aligned = run(src, |wg| wg.waves[0].set_m0(16));
+    assert!(events_of(&aligned, "m0_misaligned").is_empty());
+}
+
+#[test]
+fn lds_direct_load_with_a_misaligned_m0_is_reported() {
+    // Dword type at M0[15:0] = 9: DWORD mode reads the dword at 8.
+    let src = "lds_direct_load v5 wait_vdst:0\ns_waitcnt expcnt(0)\ns_endpgm\n";
+    let wg = run(src, |wg| {
+        wg.lds[0].fill_words(8, &[0x8182_83f4, 0x0000_0055]);
+        let w = &mut wg.waves[0];
+        w.set_m0(2 << 16 | 9);
+        w.set_exec(1);
+    });
+    assert_eq!(wg.waves[0].vgpr(5, 0), 0x8182_83f4);
+    assert_eq!(events_of(&wg, "m0_misaligned").len(), 1, "{:?}", wg.events);
+}
+
+/// Fills attribute 0 of one primitive at `param_offset`: P0/P10/P20 of channel c = 10p + c + 1.
+fn fill_params(wg: &mut Device, param_offset: u32) {
+    for p in 0..3u32 {
+        for chan in 0..4u32 {
+            wg.lds[0].fill_words(param_offset + 4 * (p * 4 + chan), &[10 * p + chan + 1]);
+        }
+    }
+}
+
+#[test]
+fn lds_param_offset_low_bits_are_ignored_and_reported() {
+    // 000 §LDS 参数加载: lds_param_offset[6:0] must be zero; 128 + 0x44 loads from 128.
+    let src = "lds_param_load v7, attr0.y wait_vdst:0\ns_waitcnt expcnt(0)\ns_endpgm\n";
+    let wg = run(src, |wg| {
+        fill_params(wg, 128);
+        wg.lds[0].fill_words(128 + 0x44, &[0xdead; 12]);
+        let w = &mut wg.waves[0];
+        w.set_m0(128 + 0x44);
+        w.set_exec(0xf);
+    });
+    let w = &wg.waves[0];
+    assert_eq!([w.vgpr(7, 0), w.vgpr(7, 1), w.vgpr(7, 2)], [2, 12, 22]);
+    let e = events_of(&wg, "lds_param_rule");
+    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert!(e[0].message.contains("bits [6:0]"), "{}", e[0].message);
+}
+
+#[test]
+fn lds_param_load_before_lds_ready_is_reported() {
+    let src = "lds_param_load v7, attr0.x wait_vdst:0\ns_waitcnt expcnt(0)\ns_endpgm\n";
+    let wg = run(src, |wg| {
+        fill_params(wg, 0);
+        wg.waves[0].lds_ready = false;
+    });
+    let e = events_of(&wg, "lds_param_rule");
+    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert!(e[0].message.contains("LDS_READY"));
+    assert_eq!(
+        wg.waves[0].vgpr(7, 0),
+        1,
+        "the load reads LDS when the stall ends"
+    );
+    let ready = run(src, |wg| fill_params(wg, 0));
+    assert!(events_of(&ready, "lds_param_rule").is_empty());
+}
+
+#[test]
+fn a_destination_outside_the_vgpr_allocation_forces_exec_to_zero() {
+    let src = "lds_param_load v9, attr0.x wait_vdst:0\nlds_direct_load v8 wait_vdst:0\n\
+               s_waitcnt expcnt(0)\ns_endpgm\n";
+    let wg = run(src, |wg| {
+        fill_params(wg, 0);
+        let w = &mut wg.waves[0];
+        w.vgpr_limit = 9;
+        w.set_m0(2 << 16);
+        for l in 0..32 {
+            w.set_vgpr(9, l, 5);
+        }
+    });
+    let w = &wg.waves[0];
+    assert!((0..32).all(|l| w.vgpr(9, l) == 5), "v9 is not written");
+    assert_eq!(w.vgpr(8, 0), 1, "v8 is inside the allocation");
+    let e = events_of(&wg, "lds_param_rule");
+    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert!(e[0].message.contains("v9"), "{}", e[0].message);
+}
+
+#[test]
+fn wait_vdst_that_lets_a_valu_using_the_destination_stay_outstanding_is_reported() {
+    let load = |wait: u32| format!("lds_param_load v1, attr0.x wait_vdst:{wait}\n");
+    // v_mov reads v1, then one unrelated VALU: the reader is the second most recent.
+    let prefix = "v_mov_b32 v5, v1\nv_add_nc_u32 v2, v3, v4\n";
+    let tail = "s_waitcnt expcnt(0)\ns_endpgm\n";
+    for (wait, hazard) in [(0, false), (1, false), (2, true), (15, true)] {
+        let wg = run(&format!("{prefix}{}{tail}", load(wait)), |wg| {
+            fill_params(wg, 0)
+        });
+        let e = events_of(&wg, "lds_param_rule");
+        assert_eq!(
+            e.len(),
+            hazard as usize,
+            "wait_vdst:{wait}: {:?}",
+            wg.events
+        );
+        if hazard {
+            let m = &e[0].message;
+            assert!(m.contains("v_mov_b32") && m.contains("reads v1"), "{m}");
+        }
+    }
+    // A VALU writing the destination is a hazard too; a DS instruction in between ends the
+    // window.
+    let wg = run(&format!("v_mov_b32 v1, 3\n{}{tail}", load(15)), |wg| {
+        fill_params(wg, 0)
+    });
+    assert!(events_of(&wg, "lds_param_rule")[0]
+        .message
+        .contains("that writes v1"));
+    let wg = run(
+        &format!("v_mov_b32 v1, 3\nds_nop\n{}{tail}", load(15)),
+        |wg| fill_params(wg, 0),
+    );
+    assert!(
+        events_of(&wg, "lds_param_rule").is_empty(),
+        "{:?}",
+        wg.events
+    );
+}

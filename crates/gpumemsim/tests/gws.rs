@@ -287,3 +287,89 @@ fn exec_zero_acts_as_lane_0_only_for_init_br_barrier_and_ordered_count() {
         "ordered count used lane 0"
     );
 }
+
+#[test]
+fn a_gws_wait_followed_directly_by_s_endpgm_is_a_rule_breach() {
+    // 001 §GWS 和有序计数编程规则: GWS instruction, s_waitcnt lgkmcnt(0), then any instruction
+    // but s_endpgm (pad with s_nop).
+    let breach =
+        "s_waitcnt lgkmcnt(0)\nds_gws_init v1 offset:1 gds\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let padded = "s_waitcnt lgkmcnt(0)\nds_gws_init v1 offset:1 gds\ns_waitcnt_lgkmcnt null, 0\n\
+                  s_nop 0\ns_endpgm\n";
+    for (src, want) in [(breach, 1), (padded, 0)] {
+        let (dev, r) = run(&assemble(src), &RunConfig::default(), |w, _| {
+            w.set_m0(0x1000);
+            set_all(w, 1, 4);
+        });
+        r.expect("runs");
+        let msgs: Vec<&str> = dev
+            .events
+            .iter()
+            .filter(|e| e.kind == "gws_rule")
+            .map(|e| e.message.as_str())
+            .collect();
+        assert_eq!(msgs.len(), want, "{src}: {msgs:?}");
+        if want == 1 {
+            assert!(msgs[0].contains("s_waitcnt lgkmcnt(0) is followed directly by s_endpgm"));
+        }
+        assert_eq!(dev.gws.resources[1].counter, 4, "the instruction executed");
+    }
+}
+
+#[test]
+fn ordered_count_is_once_per_wave() {
+    // 001 §序列数: each wave issues ds_ordered_count once. Wave 0 issues it twice (the second
+    // request is still processed); with two waves where wave 0 skips it, wave 1's request
+    // reports wave 0.
+    let twice =
+        "s_waitcnt lgkmcnt(0)\nds_ordered_count v2, v1 offset:256 gds\ns_waitcnt lgkmcnt(0)\n\
+                 ds_ordered_count v3, v1 offset:256 gds\ns_waitcnt lgkmcnt(0)\ns_nop 0\ns_endpgm\n";
+    let (dev, r) = run(&assemble(twice), &RunConfig::default(), |w, _| {
+        w.set_m0(0x1000);
+        set_all(w, 1, 5);
+    });
+    r.expect("runs");
+    let e: Vec<_> = dev
+        .events
+        .iter()
+        .filter(|e| e.kind == "ordered_count_rule")
+        .collect();
+    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e[0].pc, 3, "the second request");
+    assert_eq!(dev.ordered.counters[0].value, 10);
+    assert_eq!(dev.waves[0].vgpr(3, 0), 5);
+
+    let skip = "s_cmp_eq_u32 s1, 0\ns_cbranch_scc1 done\ns_waitcnt lgkmcnt(0)\n\
+                ds_ordered_count v2, v1 offset:256 gds\ns_waitcnt lgkmcnt(0)\ns_nop 0\ndone:\ns_endpgm\n";
+    let cfg = RunConfig {
+        waves: 2,
+        ..RunConfig::default()
+    };
+    let (dev, r) = run(&assemble(skip), &cfg, |w, i| {
+        w.set_m0(0x1000);
+        w.set_sreg(1, i as u32);
+        set_all(w, 1, 5);
+    });
+    r.expect("runs");
+    let e: Vec<_> = dev
+        .events
+        .iter()
+        .filter(|e| e.kind == "ordered_count_rule")
+        .collect();
+    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e[0].wave, 1);
+    assert_eq!(e[0].detail.as_ref().expect("names the wave").waves, [0]);
+    // Every wave once: no event.
+    let (dev, r) = run(&assemble(skip), &cfg, |w, _| {
+        w.set_m0(0x1000);
+        w.set_sreg(1, 1);
+        set_all(w, 1, 5);
+    });
+    r.expect("runs");
+    assert!(
+        !dev.events.iter().any(|e| e.kind == "ordered_count_rule"),
+        "{:?}",
+        dev.events
+    );
+    assert_eq!(dev.ordered.counters[0].value, 10);
+}

@@ -46,6 +46,8 @@ pub struct GlobalMemory {
     pages: PageMap<Box<[u8; PAGE_BYTES as usize]>>,
     /// Whether accesses are being logged (see [`GlobalMemory::start_log`]).
     logging: bool,
+    /// Whether the accesses now made are atomics (logged apart: see [`AccessLog`]).
+    atomic: bool,
     /// The bytes read and written since logging started.
     log: RefCell<AccessLog>,
     /// The host's allocations, which vector-memory accesses are checked against.
@@ -58,10 +60,16 @@ type PageBits = Box<[u64; PAGE_BYTES as usize / 64]>;
 /// Which bytes of global memory were read and which were written, one bit per byte, kept
 /// while a workgroup runs on its own so the executor can check afterwards that no other
 /// workgroup touched what it wrote ([`AccessLog::first_conflict`]).
+///
+/// Bytes an atomic read-modify-write touched are logged apart from plain reads and writes
+/// ([`GlobalMemory::set_atomic`]): for running apart they count as both (the order of two
+/// workgroups' atomics on one byte matters to what each returns), while for the race check
+/// ([`AccessLog::plain_races`]) atomics do not race with one another.
 #[derive(Clone, Debug, Default)]
 pub struct AccessLog {
     reads: PageMap<PageBits>,
     writes: PageMap<PageBits>,
+    atomics: PageMap<PageBits>,
 }
 
 /// Sets the bits of the `n` bytes from `addr` (wrapping at 2^48), one page lookup per page.
@@ -96,9 +104,9 @@ impl AccessLog {
         count(&self.reads)
     }
 
-    /// The written bytes' addresses, ascending.
+    /// The written bytes' addresses (plain writes and atomics), ascending.
     pub fn written(&self) -> Vec<u64> {
-        let mut pages: Vec<_> = self.writes.iter().collect();
+        let mut pages: Vec<_> = self.writes.iter().chain(&self.atomics).collect();
         pages.sort_unstable_by_key(|(p, _)| **p);
         let mut out = Vec::new();
         for (page, bits) in pages {
@@ -111,6 +119,8 @@ impl AccessLog {
                 }
             }
         }
+        out.sort_unstable();
+        out.dedup();
         out
     }
 
@@ -127,9 +137,10 @@ impl AccessLog {
                 conflict = Some(pair);
             }
         };
-        // Page owner bitmaps: the log index + 1 of the byte's writer, 0 for none.
+        // Page owner bitmaps: the log index + 1 of the byte's writer, 0 for none. An atomic
+        // both reads and writes its bytes.
         for (i, log) in logs.iter().enumerate() {
-            for (page, bits) in &log.writes {
+            for (page, bits) in log.writes.iter().chain(&log.atomics) {
                 let owners = writer
                     .entry(*page)
                     .or_insert_with(|| vec![0; PAGE_BYTES as usize]);
@@ -147,7 +158,7 @@ impl AccessLog {
             }
         }
         for (i, log) in logs.iter().enumerate() {
-            for (page, bits) in &log.reads {
+            for (page, bits) in log.reads.iter().chain(&log.atomics) {
                 let Some(owners) = writer.get(page) else {
                     continue;
                 };
@@ -166,6 +177,105 @@ impl AccessLog {
             }
         }
         conflict
+    }
+
+    /// The bytes where two of `logs` (workgroups) made plain accesses, at least one a write:
+    /// the global races of a grid (atomics, logged apart, race with nothing), one bit per
+    /// byte. Empty when no byte races.
+    pub fn plain_races(logs: &[&AccessLog]) -> RaceBytes {
+        // The log index + 1 of each plainly written byte's writer; MULTI once a second
+        // log wrote it too.
+        const MULTI: u32 = u32::MAX;
+        let mut writer: PageMap<Vec<u32>> = PageMap::default();
+        let mut races = RaceBytes::default();
+        for (i, log) in logs.iter().enumerate() {
+            for (page, bits) in &log.writes {
+                let owners = writer
+                    .entry(*page)
+                    .or_insert_with(|| vec![0; PAGE_BYTES as usize]);
+                for_bits(bits, |b| match owners[b] {
+                    0 => owners[b] = i as u32 + 1,
+                    o if o == i as u32 + 1 => {}
+                    _ => {
+                        owners[b] = MULTI;
+                        races.insert(page * PAGE_BYTES + b as u64);
+                    }
+                });
+            }
+        }
+        for (i, log) in logs.iter().enumerate() {
+            for (page, bits) in &log.reads {
+                let Some(owners) = writer.get(page) else {
+                    continue;
+                };
+                for_bits(bits, |b| {
+                    let o = owners[b];
+                    if o != 0 && o != i as u32 + 1 {
+                        races.insert(page * PAGE_BYTES + b as u64);
+                    }
+                });
+            }
+        }
+        races
+    }
+
+    /// The plain bytes of this log among `bytes`, each with whether it was written (else
+    /// read), ascending.
+    pub fn plain_among(&self, bytes: &RaceBytes) -> Vec<(u64, bool)> {
+        let mut out = Vec::new();
+        for (map, write) in [(&self.writes, true), (&self.reads, false)] {
+            for (page, bits) in map {
+                let Some(watch) = bytes.pages.get(page) else {
+                    continue;
+                };
+                for (w, (&a, &b)) in bits.iter().zip(watch.iter()).enumerate() {
+                    let mut m = a & b;
+                    while m != 0 {
+                        out.push((
+                            page * PAGE_BYTES + (w * 64) as u64 + m.trailing_zeros() as u64,
+                            write,
+                        ));
+                        m &= m - 1;
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Calls `f` with the index of every set bit of `bits`.
+fn for_bits(bits: &PageBits, mut f: impl FnMut(usize)) {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            f(w * 64 + m.trailing_zeros() as usize);
+            m &= m - 1;
+        }
+    }
+}
+
+/// A set of global byte addresses, one bit per byte of the pages that hold any.
+#[derive(Clone, Debug, Default)]
+pub struct RaceBytes {
+    pages: PageMap<PageBits>,
+}
+
+impl RaceBytes {
+    /// Adds `addr`.
+    pub fn insert(&mut self, addr: u64) {
+        mark(&mut self.pages, addr, 1);
+    }
+
+    /// Whether no byte is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
+    /// How many bytes are in the set.
+    pub fn len(&self) -> u64 {
+        count(&self.pages)
     }
 }
 
@@ -198,10 +308,41 @@ impl GlobalMemory {
         self.log.take()
     }
 
+    /// Goes on logging into `log` (a log [`GlobalMemory::take_log`] gave back): the executor
+    /// keeps one log per workgroup this way when the grid runs together.
+    pub fn resume_log(&mut self, log: AccessLog) {
+        self.logging = true;
+        self.log = RefCell::new(log);
+    }
+
+    /// Marks the accesses that follow as atomics (or, with `false`, plain again) in the log.
+    pub fn set_atomic(&mut self, atomic: bool) {
+        self.atomic = atomic;
+    }
+
     #[inline]
     fn log_read(&self, addr: u64, n: u64) {
         if self.logging {
-            mark(&mut self.log.borrow_mut().reads, addr, n);
+            let mut log = self.log.borrow_mut();
+            let map = if self.atomic {
+                &mut log.atomics
+            } else {
+                &mut log.reads
+            };
+            mark(map, addr, n);
+        }
+    }
+
+    #[inline]
+    fn log_write(&mut self, addr: u64, n: u64) {
+        if self.logging {
+            let log = self.log.get_mut();
+            let map = if self.atomic {
+                &mut log.atomics
+            } else {
+                &mut log.writes
+            };
+            mark(map, addr, n);
         }
     }
 
@@ -218,9 +359,7 @@ impl GlobalMemory {
     /// Writes a byte.
     #[inline]
     pub fn write_u8(&mut self, addr: u64, v: u8) {
-        if self.logging {
-            mark(&mut self.log.get_mut().writes, addr, 1);
-        }
+        self.log_write(addr, 1);
         let a = addr & ADDRESS_MASK;
         self.pages
             .entry(a / PAGE_BYTES)
@@ -264,9 +403,7 @@ impl GlobalMemory {
 
     /// Writes bytes starting at `addr` (wrapping at 2^48).
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) {
-        if self.logging {
-            mark(&mut self.log.get_mut().writes, addr, bytes.len() as u64);
-        }
+        self.log_write(addr, bytes.len() as u64);
         let mut i = 0;
         while i < bytes.len() {
             let a = addr.wrapping_add(i as u64) & ADDRESS_MASK;

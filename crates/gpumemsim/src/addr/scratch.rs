@@ -43,6 +43,32 @@ impl ScratchLayout {
             .wrapping_add(x % ELEMENT_BYTES)
     }
 
+    /// Whether some byte of `lane`'s access of `bytes` at private offset `offset` lands at or
+    /// past the end of its wave's region (`flat_scratch` + wave_size × scratch_size), in the
+    /// next wave's private memory.
+    ///
+    /// The formula places dword element `e` of every lane before element `e + 1` of any, so a
+    /// wave's footprint is `ceil(scratch_size / 4) × 4 × wave_size` bytes while the waves are
+    /// `wave_size × scratch_size` apart: with a `scratch_size` that is not a multiple of 4 the
+    /// last, partial element of the higher lanes lies in the next wave's region, where that
+    /// wave's lanes keep their first element (003 §generic, the private address formula). The
+    /// hardware computes the formula's address whatever it overlaps, so the access goes there;
+    /// the executor reports it as `scratch_overlap`. (A choice: this is reported on the access,
+    /// not refused when the launch is configured — the hardware runs such a launch, and only
+    /// the lanes that touch their last partial dword collide.)
+    #[inline]
+    pub fn spills_past_wave(&self, lane: u32, offset: u32, bytes: u32) -> bool {
+        if (self.scratch_size as u64).is_multiple_of(ELEMENT_BYTES) || bytes == 0 {
+            return false;
+        }
+        let region = self.wave_size as u64 * self.scratch_size as u64;
+        let last = offset as u64 + bytes as u64 - 1;
+        let within = (last / ELEMENT_BYTES) * ELEMENT_BYTES * self.wave_size as u64
+            + lane as u64 * ELEMENT_BYTES
+            + last % ELEMENT_BYTES;
+        within >= region
+    }
+
     /// Whether private offset `offset` (an access of `bytes`) lies inside a lane's
     /// `scratch_size` bytes.
     #[inline]
@@ -69,6 +95,27 @@ mod tests {
         assert_eq!(s.lane_address(0, 0, 12), fs + 12 * 64);
         assert_eq!(s.lane_address(0, 5, 8), fs + 8 * 64 + 20);
         assert_eq!(s.lane_address(0, 63, 3), fs + 63 * 4 + 3);
+    }
+
+    #[test]
+    fn only_the_partial_last_dword_of_an_odd_size_spills_into_the_next_wave() {
+        let s = ScratchLayout {
+            base: 0,
+            wave_size: 64,
+            scratch_size: 6,
+        };
+        // Region 384 bytes; element 1 (bytes 4-5) of lane L sits at 256 + 4L: past 384 from
+        // lane 32 on.
+        assert!(!s.spills_past_wave(31, 4, 2));
+        assert!(s.spills_past_wave(32, 4, 2));
+        assert!(s.spills_past_wave(32, 5, 1));
+        assert!(!s.spills_past_wave(63, 0, 4), "element 0 stays inside");
+        assert_eq!(s.lane_address(0, 32, 4), s.flat_scratch(1));
+        let even = ScratchLayout {
+            scratch_size: 8,
+            ..s
+        };
+        assert!(!even.spills_past_wave(63, 4, 4));
     }
 
     #[test]

@@ -15,13 +15,86 @@
 //!
 //! Choices: DataType 3, 6 and 7 are reserved; we read them as a dword and report an event.
 //! In WGP mode the instruction writes nothing and reports an event.
+//!
+//! The programming rules (000 §LDS 参数加载, §像素参数插值, §参数加载数据危险避免, §LDS 直接加载),
+//! each the answer below plus an event (`lds_param_rule`, or `m0_misaligned` for M0):
+//! - `lds_param_offset` bits [6:0] must be zero. Choice: the hardware does not have them (the
+//!   offset counts 128-byte units), so the load uses the offset with them cleared.
+//! - STATUS.LDS_READY: a load issued before it is set stalls the wave until the parameters are
+//!   in LDS. The launch puts the LDS contents in place before waves start and nothing clears
+//!   the flag during a run (only a caller that sets [`Wave::lds_ready`] false meets this), so
+//!   the load then reads what the stall would end on: the LDS as it is.
+//! - A destination VGPR outside the wave's allocation ([`Wave::vgpr_limit`]): the load is
+//!   still performed (it counts on EXPcnt) but with EXEC forced to zero, so no lane is
+//!   written. (The spec states it for LDS_PARAM_LOAD; LDS_DIRECT_LOAD has the same encoding
+//!   and fields, so we apply it to both.)
+//! - `wait_vdst` N lets up to N VALU instructions still be outstanding when the load issues;
+//!   if one of the N most recent VALU instructions reads the destination VGPR (the spec's
+//!   write-after-read hazard: the load may overwrite the source before the VALU reads it) or
+//!   writes it (the VALU's late result would overwrite the loaded data) the outcome depends
+//!   on timing. The simulator's VALU finishes at issue, so its answer is the in-order one;
+//!   the event names the VALU instruction. A vector-memory, DS or LDSDIR instruction in
+//!   between ends the window (they do not issue until earlier VALU work is done — the rule
+//!   LLVM's hazard recognizer uses when it fills in `wait_vdst`); other instructions (SALU,
+//!   waits) neither count nor end it.
+//! - LDS_DIRECT_LOAD: M0[15:0] is a byte address that must be DWORD-aligned. A misaligned one
+//!   reports `m0_misaligned`; the access is a dword access, so ALIGNMENT_MODE_DWORD aligns the
+//!   address down and ALIGNMENT_MODE_UNALIGNED uses it as it is (000 §对齐和错误); the data
+//!   type then takes its bytes from there.
 
-use rdna3_isa::{Field, Instruction};
+use rdna3_isa::def::Kind;
+use rdna3_isa::{Field, Format, Instruction};
 
 use super::{DsEnv, DsOutcome};
-use crate::event::Event;
+use crate::event::{Event, EventDetail};
 use crate::lds::LdsMode;
 use crate::wave::Wave;
+
+/// Whether VALU instruction `inst` reads and whether it writes VGPR `reg` (through any of its
+/// operands, both halves of a VOPD pair, the DPP source included).
+pub fn valu_uses_vgpr(inst: &Instruction, reg: u32) -> (bool, bool) {
+    let d = inst.def();
+    let (mut reads, mut writes) = (false, false);
+    let dpp = inst.dpp_kind().is_some();
+    let mut scan = |operands: &[rdna3_isa::def::Operand], get: &dyn Fn(Field) -> u32| {
+        for o in operands {
+            let v = get(o.field);
+            let (first, n) = match o.kind {
+                Kind::V(n) | Kind::VRtn(n) => (v, n as u32),
+                Kind::VLoHi(n) => (v & 0x7f, n as u32),
+                Kind::VSrc(n, _) | Kind::WmmaAB(n) | Kind::WmmaC(n) | Kind::VinterpSrc(n) => {
+                    if o.field == Field::Src0 && dpp {
+                        (get(Field::DppSrc0), n as u32)
+                    } else if v >= 256 {
+                        (v - 256, n as u32)
+                    } else {
+                        continue;
+                    }
+                }
+                _ => continue,
+            };
+            if (first..first + n.max(1)).contains(&reg) {
+                if matches!(o.field, Field::Vdst) {
+                    writes = true;
+                } else {
+                    reads = true;
+                }
+            }
+        }
+    };
+    scan(d.operands, &|f| inst.get(f));
+    if d.format == Format::Vopd {
+        if let Some(y) = inst.vopd_y() {
+            scan(y.def().operands, &|f| match f {
+                Field::Vdst => inst.vopd_vdst_y(),
+                Field::Src0 => inst.get(Field::Src0Y),
+                Field::Vsrc1 => inst.get(Field::Vsrc1Y),
+                other => inst.get(other),
+            });
+        }
+    }
+    (reads, writes)
+}
 
 /// Lanes of quads with at least one enabled lane.
 pub fn quad_exec(exec: u64) -> u64 {
@@ -45,6 +118,58 @@ fn event(env: &mut DsEnv, wave: &Wave, kind: &'static str, message: String) {
     });
 }
 
+/// The `lds_param_rule` events of the rules every LDSDIR load shares (LDS_READY, the
+/// destination's range, `wait_vdst`); returns whether EXEC is forced to zero.
+fn shared_rules(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> bool {
+    let name = inst.def().name;
+    let vdst = inst.get(Field::Vdst);
+    if !wave.lds_ready {
+        event(
+            env,
+            wave,
+            "lds_param_rule",
+            format!(
+                "{name} issued before STATUS.LDS_READY was set: the wave stalls until the parameters are in LDS (read as LDS holds them now)"
+            ),
+        );
+    }
+    let forced_off = vdst >= wave.vgpr_limit;
+    if forced_off {
+        event(
+            env,
+            wave,
+            "lds_param_rule",
+            format!(
+                "{name}: destination v{vdst} is outside the wave's {} VGPRs: the load is performed with EXEC forced to zero (no lane is written)",
+                wave.vgpr_limit
+            ),
+        );
+    }
+    let window = inst.get(Field::WaitVdst) as usize;
+    let hazard = wave.recent_valu.latest(window).find_map(|v| {
+        let (reads, writes) = valu_uses_vgpr(v, vdst);
+        (reads || writes).then(|| (v.def().name, reads))
+    });
+    if let Some((valu, reads)) = hazard {
+        let (what, fix) = if reads {
+            ("reads", "may overwrite it before the VALU reads it")
+        } else {
+            ("writes", "may land before the VALU's result overwrites it")
+        };
+        event(
+            env,
+            wave,
+            "lds_param_rule",
+            format!(
+                "{name} wait_vdst:{window} lets a recent {valu} that {what} v{vdst} still be outstanding: the load {fix}; lower wait_vdst to the VALU instructions issued since"
+            ),
+        );
+    }
+    // Any vector-memory, DS or LDSDIR instruction ends the window (see the module notes).
+    wave.recent_valu.clear();
+    forced_off
+}
+
 /// Executes an LDSDIR instruction; returns the lane accesses.
 pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> DsOutcome {
     let d = inst.def();
@@ -61,12 +186,39 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> DsOutcom
         return DsOutcome::default();
     }
     let vdst = inst.get(Field::Vdst);
-    let lanes = quad_exec(wave.exec()) & wave.lane_mask();
+    let forced_off = shared_rules(inst, wave, env);
+    let lanes = if forced_off {
+        0
+    } else {
+        quad_exec(wave.exec()) & wave.lane_mask()
+    };
     let m0 = wave.m0();
     let mut accesses = DsOutcome::default();
     let mut out_of_range = false;
     if d.name == "lds_direct_load" {
-        let addr = m0 & 0xffff;
+        let given = m0 & 0xffff;
+        if given & 3 != 0 {
+            env.events.push(
+                Event::new(
+                    "m0_misaligned",
+                    wave.id,
+                    env.pc,
+                    format!(
+                        "{}: M0[15:0] = {given:#x} is not DWORD-aligned (000: the LDS address must be DWORD-aligned); {}",
+                        d.name,
+                        match env.lds.align {
+                            crate::lds::AlignMode::Dword => "the dword alignment mode aligned it down",
+                            crate::lds::AlignMode::Unaligned => "the unaligned mode used it as it is",
+                        }
+                    ),
+                )
+                .with_detail(EventDetail {
+                    address: Some(given as u64),
+                    ..EventDetail::default()
+                }),
+            );
+        }
+        let addr = env.lds.effective(given, 4);
         let dtype = (m0 >> 16) & 7;
         let (bytes, signed) = match dtype {
             0 => (1, false),
@@ -101,10 +253,26 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> DsOutcom
         };
         for l in (0..wave.size).filter(|l| lanes >> l & 1 == 1) {
             accesses.record(l, addr);
+            if !out_of_range {
+                env.lds.touch(l, addr, bytes, false, raw);
+            }
             wave.set_vgpr(vdst, l, v);
         }
     } else {
-        let param_offset = m0 & 0xffff;
+        let given = m0 & 0xffff;
+        if given & 0x7f != 0 {
+            event(
+                env,
+                wave,
+                "lds_param_rule",
+                format!(
+                    "{}: lds_param_offset M0[15:0] = {given:#x} has bits [6:0] set (they must be zero); the load used {:#x}",
+                    d.name,
+                    given & !0x7f
+                ),
+            );
+        }
+        let param_offset = given & !0x7f;
         let mask = (m0 >> 16 & 0x7fff) << 1 | 1; // bit q: quad q starts a new primitive
         let quads = wave.size / 4;
         let quad_mask = if quads >= 32 {
@@ -127,7 +295,10 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> DsOutcom
                     let addr = param_offset + dword * 4;
                     accesses.record(lane, addr);
                     match env.lds.read(env.alloc, addr, 4) {
-                        Ok(v) => v as u32,
+                        Ok(v) => {
+                            env.lds.touch(lane, addr, 4, false, v);
+                            v as u32
+                        }
                         Err(_) => {
                             out_of_range = true;
                             0

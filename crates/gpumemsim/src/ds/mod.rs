@@ -11,7 +11,21 @@
 //! - A lane whose access lies outside the allocation reads 0 and writes nothing
 //!   ([`crate::lds::Lds`]); one `lds_out_of_range` event per instruction lists such lanes.
 //! - A misaligned atomic lane raises MEMVIOL: an event of kind `memviol`; that lane's operation
-//!   is not performed and its return VGPRs are left unchanged.
+//!   is not performed and its return VGPRs are left unchanged. `ds_storexchg_2addr_*` (and its
+//!   `stride64` form) is an exchange, an atomic: 000 §对齐和错误 ("atomics must be aligned",
+//!   whatever SH_MEM_CONFIG's alignment mode) applies to it, not the auto-alignment of the
+//!   plain 2addr loads and stores, so a lane whose addresses are not multiples of the element
+//!   size raises MEMVIOL the same way.
+//! - Addresses are 32-bit sums: VGPR[ADDR] + offset (000 §数据共享索引和原子访问, and the
+//!   pseudocode's `.u32` arithmetic) wraps past 2^32 — the hardware's answer, which LLVM relies
+//!   on when it folds a constant into the offset field of a DS instruction whose base may be
+//!   "negative" — and each instruction where some lane's sum wrapped reports one
+//!   `lds_address_wrap` event naming the lanes (a base that is really a negative number is
+//!   usually a bug).
+//! - `ds_load_addtid_b32`/`ds_store_addtid_b32`: M0 must be DWORD-aligned (000 §DS_{LOAD,STORE}
+//!   _ADDTID 寻址). A misaligned M0 reports `m0_misaligned`; the access is a dword access like
+//!   any other, so ALIGNMENT_MODE_DWORD aligns the address down and ALIGNMENT_MODE_UNALIGNED
+//!   uses it as it is (000 §对齐和错误).
 
 mod kind;
 pub mod ldsdir;
@@ -21,7 +35,7 @@ pub use kind::{ds_kind, DsKind, D16};
 
 use rdna3_isa::{Field, Instruction};
 
-use crate::event::Event;
+use crate::event::{Event, EventDetail};
 use crate::gds::Gds;
 use crate::lds::{Lds, LdsAllocation};
 use crate::wave::Wave;
@@ -116,7 +130,13 @@ impl Mem<'_, '_> {
     fn read(&mut self, lane: u32, addr: u32, bytes: u32) -> u64 {
         self.outcome.record(lane, addr);
         let value = match self.space {
-            Space::Lds => self.env.lds.read(self.env.alloc, addr, bytes).ok(),
+            Space::Lds => {
+                let v = self.env.lds.read(self.env.alloc, addr, bytes).ok();
+                if let Some(x) = v {
+                    self.env.lds.touch(lane, addr, bytes, false, x);
+                }
+                v
+            }
             Space::Gds(m0) => self
                 .env
                 .gds
@@ -135,7 +155,13 @@ impl Mem<'_, '_> {
         for k in 0..dwords {
             let a = addr + 4 * k;
             let part = match self.space {
-                Space::Lds => self.env.lds.read(self.env.alloc, a, 4).ok(),
+                Space::Lds => {
+                    let v = self.env.lds.read(self.env.alloc, a, 4).ok();
+                    if let Some(x) = v {
+                        self.env.lds.touch(lane, a, 4, false, x);
+                    }
+                    v
+                }
                 Space::Gds(m0) => self
                     .env
                     .gds
@@ -175,7 +201,9 @@ impl Mem<'_, '_> {
         }
         match self.space {
             Space::Lds => {
-                let _ = self.env.lds.write(self.env.alloc, addr, bytes, v);
+                if self.env.lds.write(self.env.alloc, addr, bytes, v).is_ok() {
+                    self.env.lds.touch(lane, addr, bytes, true, v);
+                }
             }
             Space::Gds(m0) => {
                 if let Some(a) = self.env.gds.window(m0, addr, bytes) {
@@ -326,6 +354,34 @@ fn bvh_stack(mem: &mut Mem, lane: u32, wave: &Wave, inst: &Instruction) -> (u32,
     (rtn, (packed & !0x3_ffff) | index)
 }
 
+/// `base + off` as the DS address adder computes it (32 bits, wrapping), noting in `wrapped`
+/// whether lane `lane`'s sum passed 2^32.
+#[inline]
+fn add_address(base: u32, off: u32, lane: usize, wrapped: &mut u64) -> u32 {
+    let (a, carry) = base.overflowing_add(off);
+    *wrapped |= (carry as u64) << (lane & 63);
+    a
+}
+
+/// The `memviol` event of a misaligned atomic lane (000 §对齐和错误).
+fn memviol(env: &mut DsEnv, wave: &Wave, name: &str, lane: u32, addr: u32, bytes: u32) {
+    env.events.push(
+        Event::new(
+            "memviol",
+            wave.id,
+            env.pc,
+            format!(
+                "{name}: lane {lane} address {addr:#x} is not {bytes}-byte aligned (atomics must be aligned: MEMVIOL)"
+            ),
+        )
+        .with_detail(EventDetail {
+            lanes: vec![lane],
+            address: Some(addr as u64),
+            ..EventDetail::default()
+        }),
+    );
+}
+
 /// Executes DS instruction `inst` on `wave`.
 pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<DsOutcome, DsError> {
     let d = inst.def();
@@ -342,6 +398,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
     let offset = off1 << 8 | off0;
     let mode = wave.mode;
     let exec = wave.exec();
+    // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
+    wave.recent_valu.clear();
     // GDS: one lane, the lowest in EXEC (000 §全局数据共享).
     let lanes: u64 = if gds {
         exec & exec.wrapping_neg()
@@ -362,6 +420,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         },
     };
     let active = |l: u32| lanes >> l & 1 == 1;
+    // Lanes whose VGPR[ADDR] + offset passed 2^32 (the address wraps; an event below).
+    let mut wrapped = 0u64;
     match kind {
         DsKind::Nop => {}
         DsKind::GlobalSync => {
@@ -384,7 +444,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
             let addr_row = row(wave, addr_reg);
             let mut vals = [0u32; 64];
             for_lanes(lanes, |l| {
-                let a = mem.env.lds.effective(addr_row[l].wrapping_add(offset), 4);
+                let raw = add_address(addr_row[l], offset, l, &mut wrapped);
+                let a = mem.env.lds.effective(raw, 4);
                 vals[l] = mem.read(l as u32, a, 4) as u32;
             });
             write_row(wave, vdst, lanes, &vals);
@@ -395,7 +456,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         } if !gds => {
             let (addr_row, data_row) = (row(wave, addr_reg), row(wave, d0));
             for_lanes(lanes, |l| {
-                let a = mem.env.lds.effective(addr_row[l].wrapping_add(offset), 4);
+                let raw = add_address(addr_row[l], offset, l, &mut wrapped);
+                let a = mem.env.lds.effective(raw, 4);
                 mem.write(l as u32, a, 4, data_row[l] as u64);
             });
         }
@@ -405,8 +467,9 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
             let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
             for_lanes(lanes, |l| {
                 let base = addr_row[l];
-                let a0 = mem.env.lds.effective(base.wrapping_add(off0 * adj), 4);
-                let a1 = mem.env.lds.effective(base.wrapping_add(off1 * adj), 4);
+                let a0 = add_address(base, off0 * adj, l, &mut wrapped);
+                let a1 = add_address(base, off1 * adj, l, &mut wrapped);
+                let (a0, a1) = (mem.env.lds.effective(a0, 4), mem.env.lds.effective(a1, 4));
                 v0[l] = mem.read(l as u32, a0, 4) as u32;
                 v1[l] = mem.read(l as u32, a1, 4) as u32;
             });
@@ -415,10 +478,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         }
         DsKind::Load { bytes, signed, d16 } => {
             for l in (0..wave.size).filter(|&l| active(l)) {
-                let a = mem
-                    .env
-                    .lds
-                    .effective(wave.vgpr(addr_reg, l).wrapping_add(offset), bytes);
+                let raw = add_address(wave.vgpr(addr_reg, l), offset, l as usize, &mut wrapped);
+                let a = mem.env.lds.effective(raw, bytes);
                 if bytes > 8 {
                     let words = mem.read_wide(l, a, bytes / 4);
                     for (k, w) in words.iter().enumerate() {
@@ -456,10 +517,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         }
         DsKind::Store { bytes, hi } => {
             for l in (0..wave.size).filter(|&l| active(l)) {
-                let a = mem
-                    .env
-                    .lds
-                    .effective(wave.vgpr(addr_reg, l).wrapping_add(offset), bytes);
+                let raw = add_address(wave.vgpr(addr_reg, l), offset, l as usize, &mut wrapped);
+                let a = mem.env.lds.effective(raw, bytes);
                 if bytes > 8 {
                     let words: Vec<u32> = (0..bytes / 4).map(|k| wave.vgpr(d0 + k, l)).collect();
                     mem.write_wide(l, a, &words);
@@ -481,8 +540,22 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
             let adj = elem * if stride64 { 64 } else { 1 };
             for l in (0..wave.size).filter(|&l| active(l)) {
                 let base = wave.vgpr(addr_reg, l);
-                let a0 = mem.env.lds.effective(base.wrapping_add(off0 * adj), elem);
-                let a1 = mem.env.lds.effective(base.wrapping_add(off1 * adj), elem);
+                let a0 = add_address(base, off0 * adj, l as usize, &mut wrapped);
+                let a1 = add_address(base, off1 * adj, l as usize, &mut wrapped);
+                let (a0, a1) = if matches!(kind, DsKind::Xchg2 { .. }) {
+                    // An exchange is an atomic: it must be aligned (both addresses are the
+                    // base plus multiples of the element size, so they agree).
+                    if !a0.is_multiple_of(elem) {
+                        memviol(mem.env, wave, d.name, l, a0, elem);
+                        continue;
+                    }
+                    (a0, a1)
+                } else {
+                    (
+                        mem.env.lds.effective(a0, elem),
+                        mem.env.lds.effective(a1, elem),
+                    )
+                };
                 let dw = elem / 4;
                 match kind {
                     DsKind::Load2 { .. } => {
@@ -529,19 +602,9 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         DsKind::Atomic { op, b64, rtn } => {
             let bytes = if b64 { 8 } else { 4 };
             for l in (0..wave.size).filter(|&l| active(l)) {
-                let a = wave.vgpr(addr_reg, l).wrapping_add(offset);
+                let a = add_address(wave.vgpr(addr_reg, l), offset, l as usize, &mut wrapped);
                 if !a.is_multiple_of(bytes) {
-                    mem.env.events.push(Event {
-                        detail: None,
-                        cycle: 0,
-                        kind: "memviol",
-                        wave: wave.id,
-                        pc: mem.env.pc,
-                        message: format!(
-                            "{}: lane {l} address {a:#x} is not {bytes}-byte aligned (atomics must be aligned: MEMVIOL)",
-                            d.name
-                        ),
-                    });
+                    memviol(mem.env, wave, d.name, l, a, bytes);
                     continue;
                 }
                 let old = mem.read(l, a, bytes);
@@ -577,10 +640,36 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
             }
         }
         DsKind::LoadAddtid | DsKind::StoreAddtid => {
-            // 000 §DS_{LOAD,STORE}_ADDTID 寻址: offset + M0[15:0] + lane × 4; no VGPR address.
+            // 000 §DS_{LOAD,STORE}_ADDTID 寻址: offset + M0[15:0] + lane × 4; no VGPR address;
+            // M0 must be DWORD-aligned (see the module's choices).
             let m0 = wave.m0() & 0xffff;
+            if m0 & 3 != 0 && lanes != 0 {
+                mem.env.events.push(
+                    Event::new(
+                        "m0_misaligned",
+                        wave.id,
+                        mem.env.pc,
+                        format!(
+                            "{}: M0[15:0] = {m0:#x} is not DWORD-aligned (000: M0 must be DWORD-aligned); {}",
+                            d.name,
+                            match mem.env.lds.align {
+                                crate::lds::AlignMode::Dword => "the dword alignment mode aligned the addresses down",
+                                crate::lds::AlignMode::Unaligned => "the unaligned mode used the addresses as they are",
+                            }
+                        ),
+                    )
+                    .with_detail(EventDetail {
+                        lanes: (0..wave.size).filter(|&l| active(l)).collect(),
+                        address: Some(m0 as u64),
+                        ..EventDetail::default()
+                    }),
+                );
+            }
             for l in (0..wave.size).filter(|&l| active(l)) {
-                let a = offset.wrapping_add(m0).wrapping_add(l * 4);
+                let a = mem
+                    .env
+                    .lds
+                    .effective(offset.wrapping_add(m0).wrapping_add(l * 4), 4);
                 if kind == DsKind::LoadAddtid {
                     let v = mem.read(l, a, 4);
                     wave.set_vgpr(vdst, l, v as u32);
@@ -682,6 +771,26 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         env,
         ..
     } = mem;
+    if wrapped != 0 {
+        let lanes: Vec<u32> = (0..64).filter(|l| wrapped >> l & 1 == 1).collect();
+        env.events.push(
+            Event::new(
+                "lds_address_wrap",
+                wave.id,
+                env.pc,
+                format!(
+                    "{}: VGPR address + offset passed 2^32 for lanes {} and wrapped to a low {} address (the 32-bit adder's answer)",
+                    d.name,
+                    crate::banks::lane_ranges(wrapped),
+                    if gds { "GDS" } else { "LDS" }
+                ),
+            )
+            .with_detail(EventDetail {
+                lanes,
+                ..EventDetail::default()
+            }),
+        );
+    }
     if !out_of_range.is_empty() {
         let mut lanes = out_of_range;
         lanes.dedup();

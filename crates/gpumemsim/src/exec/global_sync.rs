@@ -5,11 +5,18 @@
 //! - One lane: the lowest in EXEC. With EXEC = 0, ORDERED_COUNT, GWS_INIT, SEMA_BR and
 //!   GWS_BARRIER act as if EXEC were ...001 (lane 0); the other GWS opcodes do nothing.
 //! - Each must be issued as its own clause: `s_waitcnt lgkmcnt(0)` before it when GDS work may
-//!   be outstanding, and `s_waitcnt lgkmcnt(0)` right after it, never `s_endpgm` right after
-//!   (pad with `s_nop`); no GDS instruction may be outstanding when it issues (else NACKs may
+//!   be outstanding, and `s_waitcnt lgkmcnt(0)` right after it (`s_waitcnt_lgkmcnt null, 0`
+//!   is the same wait), and the instruction after that wait must not be `s_endpgm` (pad with
+//!   `s_nop`): the sequence is GWS instruction, wait, any instruction but `s_endpgm`. Both
+//!   `s_endpgm` directly after the instruction and `s_endpgm` directly after its wait are
+//!   breaches; no GDS instruction may be outstanding when it issues (else NACKs may
 //!   arrive out of order); an ordered count must not use the same VGPR as source and
 //!   destination. Each breach is an event of kind `gws_rule`; the instruction still executes
 //!   (the hardware does not check these rules either).
+//! - §序列数: DS_ORDERED_COUNT once and only once per wave, per counter (see [`crate::gws`]):
+//!   a wave's second request on a counter, and a wave that ended without releasing a counter
+//!   later waves use, are events of kind `ordered_count_rule` (the second request is still
+//!   processed; the ended wave does not block the others).
 //! - A resource id that must be clamped to the VMID's range gets a NACK: the wave rewinds to
 //!   the instruction and stalls (an event of kind `gws_nack`). We keep it stalled: nothing
 //!   changes the VMID range during a run, so a retry would be clamped again; the deadlock
@@ -23,7 +30,31 @@ use super::{Counter, Device, Pending, RunError, Waiting};
 use crate::event::Event;
 use crate::gws::GwsResult;
 
+/// Whether `inst` waits for LGKMcnt to reach 0: `s_waitcnt` with lgkmcnt(0) (simm16 [9:4]),
+/// or `s_waitcnt_lgkmcnt null, 0`.
+fn waits_for_lgkm_zero(inst: &rdna3_isa::Instruction) -> bool {
+    match inst.def().name {
+        "s_waitcnt" => (inst.get(Field::Simm16) >> 4) & 63 == 0,
+        "s_waitcnt_lgkmcnt" => {
+            inst.get(Field::Simm16) & 63 == 0 && inst.get(Field::Sdst) == rdna3_isa::regs::NULL
+        }
+        _ => false,
+    }
+}
+
 impl Device {
+    /// An `ordered_count_rule` event at `pc` of wave `wi`, naming `other` wave if any.
+    fn ordered_rule(&mut self, wi: usize, pc: usize, message: String, other: Option<u32>) {
+        let mut e = Event::new("ordered_count_rule", self.waves[wi].id, pc, message);
+        if let Some(o) = other {
+            e = e.with_detail(crate::event::EventDetail {
+                waves: vec![o],
+                ..Default::default()
+            });
+        }
+        self.events.push(e);
+    }
+
     fn rule(&mut self, wi: usize, pc: usize, message: String) {
         self.events.push(Event {
             detail: None,
@@ -64,9 +95,16 @@ impl Device {
                 Some(next) if next.inst.def().name == "s_endpgm" => self.rule(wi, pc, format!(
                     "{name} is followed directly by s_endpgm: follow it with s_waitcnt lgkmcnt(0) and pad with s_nop"
                 )),
-                Some(next)
-                    if next.inst.def().name == "s_waitcnt"
-                        && (next.inst.get(Field::Simm16) >> 4) & 63 == 0 => {}
+                Some(next) if waits_for_lgkm_zero(&next.inst) => {
+                    if program
+                        .get(pc + 2)
+                        .is_some_and(|after| after.inst.def().name == "s_endpgm")
+                    {
+                        self.rule(wi, pc, format!(
+                            "{name}: its s_waitcnt lgkmcnt(0) is followed directly by s_endpgm: pad with s_nop before s_endpgm"
+                        ));
+                    }
+                }
                 _ => self.rule(wi, pc, format!(
                     "{name} is not followed by s_waitcnt lgkmcnt(0): it must be a clause of its own"
                 )),
@@ -113,6 +151,11 @@ impl Device {
         if ordered {
             let off1 = inst.get(Field::Offset1);
             let index = ((off0 >> 2) & 3) as usize;
+            if !waiting_again && self.ordered.issued(index, wi) {
+                self.ordered_rule(wi, pc, format!(
+                    "{name}: this wave has already issued ds_ordered_count on counter {index}: it must be issued once and only once per wave (the request is processed again)"
+                ), None);
+            }
             let release = off1 & 3 != 0; // wave_release or wave_done
             let swap = (off1 >> 4) & 1 == 1;
             let ended: Vec<bool> = self.waves.iter().map(|w| w.done).collect();
@@ -122,6 +165,13 @@ impl Device {
                 return Ok(None);
             }
             self.waits[wi] = None;
+            let ended: Vec<bool> = self.waves.iter().map(|w| w.done).collect();
+            for w in self.ordered.take_unreleased(index, wi, &ended) {
+                let other = self.waves[w].id;
+                self.ordered_rule(wi, pc, format!(
+                    "wave {other} ended without releasing ordered counter {index} (ds_ordered_count with wave_release or wave_done, once per wave): this wave did not wait for it"
+                ), Some(other));
+            }
             let old = self.ordered.process(index, wi, value, swap, release);
             self.waves[wi].set_vgpr(inst.get(Field::Vdst), lane, old);
             let e = end(self);

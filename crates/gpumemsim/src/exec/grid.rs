@@ -23,8 +23,9 @@ use std::sync::Mutex;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::Format;
 
+use super::lds_check::GlobalWatch;
 use super::{Device, RunConfig, RunError};
-use crate::addr::{AccessLog, GlobalMemory};
+use crate::addr::{AccessLog, GlobalMemory, RaceBytes};
 use crate::ds::{self, DsKind};
 use crate::gws::OrderedCount;
 use crate::wave::Wave;
@@ -140,17 +141,28 @@ pub fn run_grid(
             schedule: Schedule::Apart { threads },
             together_because: TogetherBecause::NotTogether,
         }),
-        Err(because) => {
+        Err((because, races)) => {
             if let Some(p) = &cfg.progress {
                 p.restart(format!(
                     "running again with every workgroup together: {because}"
                 ));
             }
-            together(program, cfg, memory, init, because)
+            match races {
+                // The logs of the run apart already say which bytes race: one run together,
+                // watching them, names the instructions.
+                Some(r) if !r.is_empty() => {
+                    together_once(program, cfg, memory, init, because, Some(r))
+                }
+                Some(_) => together_once(program, cfg, memory, init, because, None),
+                None => together(program, cfg, memory, init, because),
+            }
         }
     }
 }
 
+/// Runs the grid together. With [`RunConfig::check`] and two workgroups or more, the run logs
+/// each workgroup's global accesses; if some bytes race between workgroups, the grid runs
+/// again watching those bytes, to name the racing instructions (`global_race` events).
 fn together(
     program: &[AsmLine],
     cfg: &RunConfig,
@@ -158,8 +170,50 @@ fn together(
     init: &(dyn Fn(u32, &mut Wave) + Sync),
     because: TogetherBecause,
 ) -> Result<GridRun, RunError> {
+    if !cfg.check || cfg.workgroups < 2 {
+        return together_once(program, cfg, memory, init, because, None);
+    }
+    let spare = memory.clone();
+    let mut run = together_run(program, cfg, memory, init, because.clone(), None)?;
+    let logs = run.device.checker.take_group_logs().unwrap_or_default();
+    let races = AccessLog::plain_races(&logs.iter().collect::<Vec<_>>());
+    if races.is_empty() || run.result.is_err() {
+        return Ok(run);
+    }
+    drop(run);
+    together_once(program, cfg, spare, init, because, Some(races))
+}
+
+/// Runs the grid together once, watching `races` (global bytes two workgroups access
+/// plainly) when given.
+fn together_once(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: GlobalMemory,
+    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    because: TogetherBecause,
+    races: Option<RaceBytes>,
+) -> Result<GridRun, RunError> {
+    together_run(program, cfg, memory, init, because, Some(races))
+}
+
+/// One run together: `watch` `None` logs each workgroup's global accesses (for the race
+/// check), `Some(None)` logs nothing, `Some(Some(bytes))` watches `bytes`.
+fn together_run(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: GlobalMemory,
+    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    because: TogetherBecause,
+    watch: Option<Option<RaceBytes>>,
+) -> Result<GridRun, RunError> {
     let mut device = Device::new(cfg, program.len())?;
     device.memory = memory;
+    match watch {
+        None => device.checker.log_per_group(),
+        Some(Some(bytes)) => device.checker.watch(GlobalWatch::new(bytes)),
+        Some(None) => {}
+    }
     for wi in 0..device.waves.len() {
         let g = device.workgroup_of(wi);
         init(g, &mut device.waves[wi]);
@@ -187,7 +241,7 @@ fn apart(
     memory: &GlobalMemory,
     init: &(dyn Fn(u32, &mut Wave) + Sync),
     threads: usize,
-) -> Result<Device, TogetherBecause> {
+) -> Result<Device, (TogetherBecause, Option<RaceBytes>)> {
     let groups = cfg.workgroups as usize;
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
@@ -240,7 +294,7 @@ fn apart(
             .collect()
     });
     if failed.load(Ordering::Relaxed) {
-        return Err(TogetherBecause::Error);
+        return Err((TogetherBecause::Error, None));
     }
     let parts: Vec<Part> = parts
         .into_inner()
@@ -250,7 +304,10 @@ fn apart(
         .collect();
     let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
     if let Some((a, b)) = AccessLog::first_conflict(&logs) {
-        return Err(TogetherBecause::SharedMemory(a as u32, b as u32));
+        // Bytes two workgroups accessed plainly, one writing, race (the checker names them
+        // when the grid runs together); atomics alone only need the order run together gives.
+        let races = cfg.check.then(|| AccessLog::plain_races(&logs));
+        return Err((TogetherBecause::SharedMemory(a as u32, b as u32), races));
     }
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
     // thread that ran it (no other workgroup wrote that byte).

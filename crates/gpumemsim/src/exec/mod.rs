@@ -14,6 +14,8 @@
 mod ds_sample;
 mod global_sync;
 mod grid;
+mod inflight;
+mod lds_check;
 mod progress;
 mod salu;
 mod scalar_mem;
@@ -421,6 +423,16 @@ pub struct Device {
     pending: Vec<Vec<Pending>>,
     /// Each wave's LGKM-counted LDS operations (DS and FLAT), issued and known complete.
     pub(crate) lds_ops: Vec<LdsOps>,
+    /// Each wave's VGPR data in flight.
+    inflight: Vec<inflight::InFlight>,
+    /// The checker's state ([`RunConfig::check`]: LDS shadows, barrier generations, the
+    /// global race logs).
+    checker: lds_check::Checker,
+    /// The VGPRs each instruction of the program touches (filled on first use).
+    vgpr_masks: Vec<Option<inflight::Touched>>,
+    /// When the last memory operation issued completes, its counter and its position
+    /// among that counter's operations of its wave.
+    last_issue: (u64, Counter, u64),
     lds_free_at: Vec<u64>,
     rng: u64,
     /// Whether queued clocks get a jitter.
@@ -548,8 +560,16 @@ impl Device {
             waves,
             wave_group,
             first_group: groups.start,
-            lds: (0..count)
-                .map(|_| Lds::new(cfg.lds_mode, cfg.align))
+            lds: groups
+                .clone()
+                .map(|g| {
+                    let mut lds = Lds::new(cfg.lds_mode, cfg.align);
+                    lds.initialize(alloc, cfg.lds_init, g);
+                    if cfg.check {
+                        lds.trace = Some(Vec::new());
+                    }
+                    lds
+                })
                 .collect(),
             alloc,
             gds: Gds::new(cfg.gds_size),
@@ -574,6 +594,10 @@ impl Device {
             smem_out: SmemOutcome::default(),
             pending: vec![Vec::new(); n],
             lds_ops: vec![LdsOps::default(); n],
+            inflight: vec![inflight::InFlight::default(); n],
+            checker: lds_check::Checker::new(cfg.check, count),
+            vgpr_masks: vec![None; program_len],
+            last_issue: (0, Counter::Lgkm, 0),
             lds_free_at: vec![0; count],
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
             group_waves: cfg.waves as usize,
@@ -612,6 +636,13 @@ impl Device {
         }
         self.pending.extend(o.pending);
         self.lds_ops.extend(o.lds_ops);
+        self.inflight.extend(o.inflight);
+        self.checker.absorb(o.checker);
+        for (m, x) in self.vgpr_masks.iter_mut().zip(o.vgpr_masks) {
+            if m.is_none() {
+                *m = x;
+            }
+        }
         self.lds_free_at.extend(o.lds_free_at);
         self.queued.extend(o.queued);
         self.ordered_waited |= o.ordered_waited;
@@ -815,7 +846,9 @@ impl Device {
     fn end_wave(&mut self, wi: usize) {
         // Data still in flight lands: the registers are read after the device drained.
         self.land_sgprs(wi, u64::MAX);
+        self.land_all_vgprs(wi);
         self.waves[wi].done = true;
+        self.check_wave_end(wi);
         self.try_release_barrier(self.wave_group[wi]);
         self.wake_ordered();
     }
@@ -830,6 +863,7 @@ impl Device {
             return;
         }
         let t = live().map(|i| self.clocks[i]).max().unwrap_or(0);
+        self.check_barrier_release(g);
         for i in members {
             if let Some(Waiting::Barrier { pc }) = self.waits[i] {
                 self.stats[pc].stall_cycles += t - self.clocks[i];
@@ -860,10 +894,7 @@ impl Device {
     /// Advances wave `wi`'s clock until `counter` is at most `n`: each outstanding
     /// operation adds its weight until it completes, in whatever order they complete.
     fn wait_for(&mut self, wi: usize, counter: Counter, n: u32) {
-        if counter == Counter::Lgkm {
-            let ops = &mut self.lds_ops[wi];
-            ops.waited = ops.waited.max(ops.issued.saturating_sub(u64::from(n)));
-        }
+        self.count_waited(wi, counter, n);
         let now = self.clocks[wi];
         let outstanding = |p: &&Pending| p.counter == counter && p.done_at > now;
         let mut count: u32 = self.pending[wi]

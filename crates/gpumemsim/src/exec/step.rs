@@ -50,6 +50,15 @@ impl Device {
             lds_begin: None,
         };
         self.before_issue(wi, pc, inst);
+        if d.format == Format::Vinterp {
+            // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值), before its reads.
+            self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
+        }
+        self.check_inflight(wi, pc, inst);
+        let saved = match d.format {
+            Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => None,
+            _ => self.save_destination(wi, inst),
+        };
         match d.format {
             Format::Sopp => match program_control(inst.opcode) {
                 Some(Control::End) => self.end_wave(wi),
@@ -73,6 +82,7 @@ impl Device {
                     w.mode = w.mode & !(0xf << shift) | (inst.get(Field::Simm16) & 0xf) << shift;
                 }
                 Some(Control::Barrier) => {
+                    self.check_barrier_arrival(wi);
                     self.waits[wi] = Some(Waiting::Barrier { pc });
                     self.try_release_barrier(self.wave_group[wi]);
                 }
@@ -145,16 +155,19 @@ impl Device {
                 end.cost = t.valu;
             }
             Format::Vinterp => {
-                // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值).
-                self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
                 vinterp::execute(inst, &mut self.waves[wi]);
                 end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
             }
             Format::Ldsdir => {
                 let (wave, mut env) = self.ds_env(wi, pc);
                 ds::ldsdir::execute(inst, wave, &mut env);
+                self.check_lds(wi, pc, false, false);
                 self.lds_issue(wi, pc, t.lds_issue, Counter::Exp, false, cfg, &mut end);
             }
+        }
+        if let Some(saved) = saved {
+            let (at, counter, seq) = self.last_issue;
+            self.send_return(wi, pc, saved, at, counter, seq);
         }
         // Waits (s_waitcnt) moved the clock; an LDS instruction may also wait for the LDS.
         let issue_at = end.lds_begin.unwrap_or(self.clocks[wi]);
@@ -203,9 +216,8 @@ impl Device {
         end.lds_begin = Some(begin);
         end.cost = busy;
         let done_at = begin + busy + cfg.timing.lds_latency;
-        if counter == Counter::Lgkm {
-            self.lds_ops[wi].issued += 1;
-        }
+        let seq = self.count_issued(wi, counter);
+        self.last_issue = (done_at, counter, seq);
         self.stats[pc].latency_cycles += done_at - self.clocks[wi];
         self.pending[wi].push(Pending {
             counter,
@@ -225,6 +237,17 @@ impl Device {
         let passes = (self.waves[wi].size as u64).div_ceil(32);
         let (wave, mut env) = self.ds_env(wi, pc);
         let outcome = ds::execute(inst, wave, &mut env)?;
+        let atomic = matches!(
+            ds::ds_kind(inst.opcode),
+            Some(
+                DsKind::Atomic { .. }
+                    | DsKind::Xchg2 { .. }
+                    | DsKind::Condxchg32
+                    | DsKind::Append
+                    | DsKind::Consume
+            )
+        );
+        self.check_lds(wi, pc, atomic, true);
         let priced = self.bank_cycles(inst, &outcome, wi, cfg);
         if cfg.record_ds {
             if let Some(cost) = priced {

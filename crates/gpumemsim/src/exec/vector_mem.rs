@@ -20,6 +20,8 @@ impl Device {
         cfg: &RunConfig,
     ) -> Option<u64> {
         let op = vmem::global_op_of(inst.opcode)?;
+        let atomic = matches!(op, GlobalOp::Atomic { .. });
+        self.global_log_begin(wi, atomic);
         let g = self.wave_group[wi];
         let mut env = VmemEnv {
             mem: &mut self.memory,
@@ -34,6 +36,8 @@ impl Device {
             float_rules: cfg.memory_float_rules,
         };
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
+        self.global_log_end(wi, pc);
+        self.check_lds(wi, pc, atomic, true);
         if let Some(f) = out.unsupported_format {
             self.events.push(Event {
                 detail: None,
@@ -82,6 +86,7 @@ impl Device {
             let e = self.out_of_bounds_event(wi, pc, inst, &out);
             self.events.push(e);
         }
+        self.address_rule_events(wi, pc, &out);
         let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
         let latency = cost + cfg.timing.vmem_latency;
         self.stats[pc].latency_cycles += latency;
@@ -101,9 +106,11 @@ impl Device {
             gds: false,
             weight: 1,
         });
+        let seq = self.count_issued(wi, counter);
+        self.last_issue = (done_at, counter, seq);
         // FLAT may go to LDS and the buffer loads to LDS write it: they count on LGKMcnt too.
         if inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. }) {
-            self.lds_ops[wi].issued += 1;
+            self.count_issued(wi, Counter::Lgkm);
             self.pending[wi].push(Pending {
                 counter: Counter::Lgkm,
                 done_at,
@@ -112,6 +119,47 @@ impl Device {
             });
         }
         Some(cost)
+    }
+
+    /// The `flat_address_range` and `scratch_overlap` events of an access
+    /// ([`vmem::in_virtual_range`], [`crate::addr::ScratchLayout::spills_past_wave`]).
+    fn address_rule_events(&mut self, wi: usize, pc: usize, out: &vmem::VmemOutcome) {
+        let wave = self.waves[wi].id;
+        for (lanes, at, kind, what) in [
+            (
+                out.beyond_va,
+                out.beyond_va_at,
+                "flat_address_range",
+                "addressed memory outside the 48-bit virtual address space (and outside the flat apertures): a memory violation; the accesses were dropped (loads read 0)",
+            ),
+            (
+                out.scratch_overlap,
+                out.scratch_overlap_at,
+                "scratch_overlap",
+                "reached past their wave's scratch region into the next wave's private memory (scratch_size is not a multiple of 4, so the swizzled last dword overlaps)",
+            ),
+        ] {
+            if lanes == 0 {
+                continue;
+            }
+            self.events.push(
+                Event::new(
+                    kind,
+                    wave,
+                    pc,
+                    format!(
+                        "lanes {} {what}; lane {} at {at:#x}",
+                        crate::banks::lane_ranges(lanes),
+                        lanes.trailing_zeros()
+                    ),
+                )
+                .with_detail(crate::event::EventDetail {
+                    lanes: (0..64).filter(|l| lanes >> l & 1 == 1).collect(),
+                    address: Some(at),
+                    ..Default::default()
+                }),
+            );
+        }
     }
 
     /// The `out_of_bounds` event of a global access some lanes made outside every host

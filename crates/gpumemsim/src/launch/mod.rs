@@ -233,6 +233,16 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             KERNARG_BASE,
         ),
     );
+    // The VGPRs the hardware gives each wave: the descriptor's count in allocation granules
+    // (LDS_PARAM_LOAD's destination range, ds/ldsdir.rs).
+    let granule = if wave_size == 32 {
+        crate::occupancy::VGPR_ALLOC_GRANULE_WAVE32
+    } else {
+        crate::occupancy::VGPR_ALLOC_GRANULE_WAVE64
+    };
+    let allocated_vgprs = crate::occupancy::descriptor_vgprs(&d)
+        .next_multiple_of(granule)
+        .min(crate::occupancy::MAX_VGPRS_PER_WAVE);
     let init = |g: u32, w: &mut Wave| {
         let wave_in_group = w.id % waves;
         let gid = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
@@ -247,6 +257,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             w.set_sreg(r, val);
         }
         w.mode = d.initial_mode();
+        w.vgpr_limit = allocated_vgprs;
         let mut exec = 0u64;
         for lane in 0..wave_size {
             let t = wave_in_group * wave_size + lane;

@@ -12,7 +12,11 @@
 //! one, which lists them all); and the table of every instruction (hottest first; click a
 //! column to sort, or open the page with `#sort=KEY` or `#sort=KEY-asc`, KEY one of `pc
 //! address line instruction executions cycles conflict stall latency ways`). Opening the page
-//! at a line's or an instruction's anchor (`#line-F-L`, `#i-PC`) unfolds it. The banks page:
+//! at a line's or an instruction's anchor (`#line-F-L`, `#i-PC`) unfolds it. The findings
+//! (the events grouped by kind and instructions, as `gpumemsim check` lists them) are counted
+//! in the banner, listed in their own section (`#finding-N`), and marked where they happened:
+//! a ⚠ and the kind on each instruction, and on each source line a ⚠ in the summary and the
+//! findings' kinds and messages under it. The banks page:
 //! the access's heat map and, for `--suggest`, every suggested layout's beside it.
 
 use std::fmt::Write as _;
@@ -105,6 +109,14 @@ table.insts td { text-align: right; padding: 1px 8px; white-space: nowrap; font-
 table.insts .text { text-align: left; }
 table.insts tr.conflict td { color: #800026; }
 table.insts tr:target td { background: #fff8c5; }
+.flag { color: #9a3412; background: #fff1e5; border: 1px solid #fb8c00; border-radius: 3px; padding: 0 4px;
+  font-size: 12px; white-space: nowrap; text-decoration: none; font-family: system-ui, sans-serif; }
+.src details.flagged > summary { box-shadow: inset 3px 0 #fb8c00; }
+ul.findings-here { list-style: none; margin: 4px 0 4px 2.2em; padding: 0; }
+ul.findings-here li { margin: 2px 0; }
+table.insts tr.flagged td { background: #fff8ef; }
+table.findings td { vertical-align: top; }
+table.findings td.text { white-space: normal; }
 "#;
 
 /// Sorts `table.sortable` by a clicked column (by a cell's `data-v`, else its text), ties in
@@ -243,6 +255,7 @@ pub fn run_page(r: &RunReport) -> String {
     }
     let view = View::new(r);
     glance(&mut b, &view);
+    findings(&mut b, &view);
     events(&mut b, &view);
     source_view(&mut b, &view);
     ds_panels(&mut b, &view);
@@ -257,6 +270,8 @@ struct View<'a> {
     line: Vec<Option<usize>>,
     /// Each instruction's drawn heat map (an index into `r.ds`).
     panel: Vec<Option<usize>>,
+    /// The findings each instruction is part of (indices into `r.findings`, ascending).
+    flags: Vec<Vec<usize>>,
 }
 
 impl<'a> View<'a> {
@@ -278,7 +293,43 @@ impl<'a> View<'a> {
                 }
             }
         }
-        View { r, line, panel }
+        let mut flags = vec![Vec::new(); n];
+        for (i, f) in r.findings.iter().enumerate() {
+            for &pc in &f.pcs {
+                if let Some(x) = flags.get_mut(pc) {
+                    if x.last() != Some(&i) {
+                        x.push(i);
+                    }
+                }
+            }
+        }
+        View {
+            r,
+            line,
+            panel,
+            flags,
+        }
+    }
+
+    /// The findings instruction `pc` is part of.
+    fn flags_of(&self, pc: usize) -> &[usize] {
+        self.flags.get(pc).map_or(&[], Vec::as_slice)
+    }
+
+    /// The markers of instruction `pc`'s findings: a ⚠ and the kind, each linked to the
+    /// finding, its message as the tooltip (empty when it has none).
+    fn flag_marks(&self, pc: usize) -> String {
+        self.flags_of(pc)
+            .iter()
+            .map(|&i| {
+                let f = &self.r.findings[i];
+                format!(
+                    " <a class=\"flag\" href=\"#finding-{i}\" title=\"{}\">⚠ {}</a>",
+                    escape(&f.message),
+                    escape(f.kind)
+                )
+            })
+            .collect()
     }
 
     fn line_of(&self, pc: usize) -> Option<&'a SourceLine> {
@@ -304,12 +355,27 @@ impl<'a> View<'a> {
 fn glance(b: &mut String, v: &View) {
     let r = v.r;
     let (cycles, conflicts) = r.totals();
-    let bad = r.worst_ds().is_some();
+    let bad = r.worst_ds().is_some() || !r.findings.is_empty();
     let _ = write!(
         b,
         "<p class=\"glance {}\" id=\"glance\">",
         if bad { "bad" } else { "good" }
     );
+    if !r.findings.is_empty() {
+        let mut kinds: Vec<&str> = Vec::new();
+        for f in &r.findings {
+            if !kinds.contains(&f.kind) {
+                kinds.push(f.kind);
+            }
+        }
+        let _ = write!(
+            b,
+            "<a href=\"#findings\" id=\"glance-findings\"><strong>{} finding(s)</strong></a> \
+             ({}), marked ⚠ on their lines and instructions.<br>",
+            r.findings.len(),
+            escape(&kinds.join(", "))
+        );
+    }
     if let Some(l) = r.worst_line() {
         let st = &l.row.stats;
         let text = l
@@ -416,7 +482,8 @@ fn source_view(b: &mut String, v: &View) {
         .map(|l| l.place().chars().count())
         .max()
         .unwrap_or(0)
-        .clamp(8, 40);
+        .clamp(8, 40)
+        + if r.findings.is_empty() { 0 } else { 2 };
     let _ = writeln!(
         b,
         "<div class=\"src\" id=\"lines\" data-order=\"hot\" style=\"--place:{}ch\">\
@@ -428,10 +495,11 @@ fn source_view(b: &mut String, v: &View) {
     let bar = |part: u64, whole: u64| 100.0 * part as f64 / whole.max(1) as f64;
     for (hot, l) in r.lines.iter().enumerate() {
         let st = &l.row.stats;
+        let here = line_findings(v, &l.row.instructions);
         let _ = writeln!(
             b,
-            "<details class=\"line{}\" id=\"{}\" data-hot=\"{hot}\" data-file=\"{}\"><summary>\
-             <span class=\"mono\">{}</span><code>{}</code><span class=\"n\">{}</span>\
+            "<details class=\"line{}{}\" id=\"{}\" data-hot=\"{hot}\" data-file=\"{}\"><summary>\
+             <span class=\"mono\">{}{}</span><code>{}</code><span class=\"n\">{}</span>\
              <span class=\"hbar\"><i style=\"--w:{:.1}%\"><b style=\"--c:{:.1}%\"></b></i></span>\
              <span class=\"n{}\">{}</span><span class=\"n\">{}</span>\
              <span class=\"hbar stall\"><i style=\"--w:{:.1}%\"></i></span></summary>",
@@ -440,8 +508,18 @@ fn source_view(b: &mut String, v: &View) {
             } else {
                 ""
             },
+            if here.is_empty() { "" } else { " flagged" },
             l.anchor,
             l.file_order,
+            if here.is_empty() {
+                String::new()
+            } else {
+                let kinds: Vec<&str> = here.iter().map(|&i| r.findings[i].kind).collect();
+                format!(
+                    "<span class=\"flag\" title=\"{}\">⚠</span> ",
+                    escape(&kinds.join(", "))
+                )
+            },
             escape(&l.place()),
             escape(l.text.as_deref().unwrap_or("")),
             st.cycles,
@@ -456,11 +534,13 @@ fn source_view(b: &mut String, v: &View) {
             quiet(st.stall_cycles),
             bar(st.stall_cycles, max_stall),
         );
+        findings_here(b, v, &here);
         instruction_rows(b, v, &l.row.instructions);
         b.push_str("</details>\n");
     }
     let rest = r.unattributed();
     if !rest.is_empty() {
+        let here = line_findings(v, &rest);
         let mut st = crate::exec::InstStats::default();
         for &pc in &rest {
             st.add(&r.instructions[pc].stats);
@@ -477,6 +557,7 @@ fn source_view(b: &mut String, v: &View) {
             quiet(st.conflict_cycles),
             quiet(st.stall_cycles)
         );
+        findings_here(b, v, &here);
         instruction_rows(b, v, &rest);
         b.push_str("</details>\n");
     }
@@ -499,18 +580,20 @@ fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
             (Some(w), Some(p)) => format!("<a href=\"#ds-{}\">{}</a>", p.pcs[0], short_ways(w)),
             (Some(w), None) => short_ways(w),
         };
+        let class = match (s.conflict_cycles > 0, v.flags_of(pc).is_empty()) {
+            (true, true) => " class=\"conflict\"",
+            (true, false) => " class=\"conflict flagged\"",
+            (false, false) => " class=\"flagged\"",
+            (false, true) => "",
+        };
         let _ = writeln!(
             b,
-            "<tr id=\"i-{pc}\"{}><td class=\"mono\">{:#x}</td><td class=\"mono\">{}</td><td class=\"text mono\">{}</td>\
+            "<tr id=\"i-{pc}\"{class}><td class=\"mono\">{:#x}</td><td class=\"mono\">{}</td><td class=\"text mono\">{}{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{ways}</td></tr>",
-            if s.conflict_cycles > 0 {
-                " class=\"conflict\""
-            } else {
-                ""
-            },
             row.address,
             escape(&place_of(row)),
             escape(&row.text),
+            v.flag_marks(pc),
             s.executions,
             s.cycles,
             quiet(s.conflict_cycles),
@@ -526,6 +609,104 @@ fn place_of(row: &InstructionRow) -> String {
         let name = l.file.rsplit('/').next().unwrap_or(&l.file);
         format!("{name}:{}:{}", l.line, l.column)
     })
+}
+
+/// The findings of a source line's instructions `pcs` (indices into the report's findings,
+/// ascending, each once).
+fn line_findings(v: &View, pcs: &[usize]) -> Vec<usize> {
+    let mut here: Vec<usize> = pcs
+        .iter()
+        .flat_map(|&pc| v.flags_of(pc).iter().copied())
+        .collect();
+    here.sort_unstable();
+    here.dedup();
+    here
+}
+
+/// Under a source line: each of its findings, a ⚠ with the kind (linked to the finding), the
+/// count and the message.
+fn findings_here(b: &mut String, v: &View, here: &[usize]) {
+    if here.is_empty() {
+        return;
+    }
+    b.push_str("<ul class=\"findings-here\">");
+    for &i in here {
+        let f = &v.r.findings[i];
+        let _ = write!(
+            b,
+            "<li><a class=\"flag\" href=\"#finding-{i}\">⚠ {}</a> ×{}: {}</li>",
+            escape(f.kind),
+            f.count,
+            escape(&f.message)
+        );
+    }
+    b.push_str("</ul>\n");
+}
+
+/// At most this many findings are listed; the rest are counted.
+const MAX_FINDINGS: usize = 200;
+
+/// The findings, as `gpumemsim check` lists them: kind, count, instructions (linked, with
+/// their source places), waves, lanes, memory address and message.
+fn findings(b: &mut String, v: &View) {
+    let all = &v.r.findings;
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        b,
+        "<h2 id=\"findings\">Findings</h2>\n<p>{} finding(s) from {} event(s), as \
+         <code>gpumemsim check</code> lists them: the events grouped by kind and instructions \
+         (the instruction it happened at first, then the others it names).</p>",
+        all.len(),
+        v.r.events.len()
+    );
+    b.push_str(
+        "<table class=\"insts findings\"><tr><th class=\"text\">kind</th><th>count</th>\
+         <th class=\"text\">instructions</th><th class=\"text\">waves</th>\
+         <th class=\"text\">lanes</th><th>address</th><th class=\"text\">what happened</th></tr>\n",
+    );
+    for (i, f) in all.iter().enumerate().take(MAX_FINDINGS) {
+        let insts: Vec<String> = f
+            .pcs
+            .iter()
+            .filter_map(|&pc| {
+                let row = v.r.instructions.get(pc)?;
+                let place = v.line_link(pc);
+                Some(format!(
+                    "<a href=\"#i-{pc}\">{:#x}</a> <code>{}</code>{}",
+                    row.address,
+                    escape(&row.text),
+                    if place.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({place})")
+                    }
+                ))
+            })
+            .collect();
+        let _ = writeln!(
+            b,
+            "<tr id=\"finding-{i}\"><td class=\"text\"><span class=\"flag\">⚠ {}</span></td><td>{}</td>\
+             <td class=\"text\">{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td>\
+             <td class=\"mono\">{}</td><td class=\"text\">{}</td></tr>",
+            escape(f.kind),
+            f.count,
+            insts.join("<br>"),
+            super::id_ranges(&f.waves),
+            super::id_ranges(&f.lanes),
+            f.address.map_or(String::new(), |a| format!("{a:#x}")),
+            escape(&f.message)
+        );
+    }
+    b.push_str("</table>\n");
+    if all.len() > MAX_FINDINGS {
+        let _ = writeln!(
+            b,
+            "<p>… and {} more (<code>gpumemsim check --json</code> lists them all).</p>",
+            all.len() - MAX_FINDINGS
+        );
+    }
 }
 
 /// At most this many events are listed; the rest are counted.
@@ -659,7 +840,11 @@ fn table_row(b: &mut String, v: &View, row: &InstructionRow, max_cycles: u64) {
         Some(p) => format!("<a href=\"#ds-{}\">{text}</a>", p.pcs[0]),
         None => text.clone(),
     };
-    let _ = write!(b, "<td class=\"text mono\">{linked}</td>");
+    let _ = write!(
+        b,
+        "<td class=\"text mono\">{linked}{}</td>",
+        v.flag_marks(row.pc)
+    );
     let _ = write!(b, "<td data-v=\"{0}\">{0}</td>", s.executions);
     let _ = write!(
         b,
@@ -899,7 +1084,7 @@ v_lshlrev_b32 v1, 7, v0
 ds_load_b32 v2, v1
 ds_load_b32 v3, v1 offset:4
 v_lshlrev_b32 v4, 2, v0
-ds_store_b32 v4, v2
+ds_store_b32 v4, v0
 s_waitcnt lgkmcnt(0)
 s_endpgm
 ";
@@ -910,8 +1095,11 @@ s_endpgm
         use crate::report::{assembly_sources, SourceTexts};
         let prog = crate::isa::asm::assemble(PROGRAM);
         assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        // The column reads read LDS nothing wrote: the checks are off, as the page of a run
+        // that turned them off has no findings.
         let cfg = RunConfig {
             record_ds: true,
+            check: false,
             ..RunConfig::default()
         };
         let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
@@ -966,6 +1154,63 @@ s_endpgm
             .split("</tr>")
             .next()
             .is_some_and(|r| r.contains("href=\"#ds-1\"")));
+    }
+
+    #[test]
+    fn findings_are_marked_on_their_instructions_and_lines() {
+        use crate::banks::BankModel;
+        use crate::exec::{Device, RunConfig};
+        use crate::report::{assembly_sources, SourceTexts};
+        // A misaligned atomic: every lane's is a memviol on line 2.
+        let text = "v_mov_b32 v0, 2\nds_add_u32 v0, v1\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+        let prog = crate::isa::asm::assemble(text);
+        let cfg = RunConfig::default();
+        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
+        d.run(&prog.lines, &cfg).expect("the program runs");
+        let mut texts = SourceTexts::new();
+        texts.insert("m.s", text);
+        let r = RunReport::new("m", &prog.lines, &d, &BankModel::rdna3())
+            .with_sources(&assembly_sources("m.s", &prog.lines), &mut texts);
+        assert_eq!(r.findings.len(), 1);
+        assert_eq!(
+            (r.findings[0].kind, &r.findings[0].pcs[..]),
+            ("memviol", &[1][..])
+        );
+        let html = run_page(&r);
+        // The banner counts it and links to the section, which lists it.
+        assert!(html.contains(
+            "<a href=\"#findings\" id=\"glance-findings\"><strong>1 finding(s)</strong></a> (memviol)"
+        ));
+        let section = html
+            .split("<h2 id=\"findings\">")
+            .nth(1)
+            .and_then(|s| s.split("</table>").next())
+            .expect("a findings section");
+        assert!(section.contains("1 finding(s) from 32 event(s)"));
+        assert!(section.contains(
+            "<tr id=\"finding-0\"><td class=\"text\"><span class=\"flag\">⚠ memviol</span></td><td>32</td>"
+        ));
+        assert!(section.contains("<a href=\"#i-1\">0x4</a> <code>ds_add_u32 v0, v1</code> (<a href=\"#line-0-2\">m.s:2</a>)"));
+        // Line 2: flagged, a ⚠ in its summary, the finding under it, the instruction marked.
+        let line = html
+            .split("<details class=\"line flagged\" id=\"line-0-2\"")
+            .nth(1)
+            .and_then(|s| s.split("</details>").next())
+            .expect("line 2, flagged");
+        assert!(line.contains("<span class=\"flag\" title=\"memviol\">⚠</span> m.s:2"));
+        assert!(line.contains(
+            "<li><a class=\"flag\" href=\"#finding-0\">⚠ memviol</a> ×32: ds_add_u32: lane 0"
+        ));
+        assert!(line.contains("<tr id=\"i-1\" class=\"flagged\">"));
+        assert!(line.contains(
+            "ds_add_u32 v0, v1 <a class=\"flag\" href=\"#finding-0\" title=\"ds_add_u32: lane 0"
+        ));
+        // Other lines are not flagged.
+        assert_eq!(html.matches("class=\"line flagged\"").count(), 1);
+        assert!(!html.contains("<tr id=\"i-0\" class=\"flagged\""));
+        // A clean run has no findings section and no marks.
+        let clean = run_page(&report());
+        assert!(!clean.contains("id=\"findings\"") && !clean.contains("class=\"flag\""));
     }
 
     #[test]

@@ -8,8 +8,10 @@ use serde_json::{json, Value};
 
 use crate::exec::{Device, RunConfig};
 
-/// The run's events: each with its instruction's address and source line where
-/// known.
+/// The run's events: each with its instruction's address and source line where known, and
+/// for an event with a detail ([`crate::event::EventDetail`]) the other instructions it names
+/// (`"instructions"`, each with `"address"`, `"text"` and `"source"`), `"waves"`, `"lanes"`
+/// and the memory address (`"memory_address"`: `"address"` is the instruction's).
 pub fn events(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
     wg.events
         .iter()
@@ -20,6 +22,59 @@ pub fn events(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSou
             }
             if let Some(Some(src)) = sources.get(e.pc) {
                 r["source"] = location(&src.location);
+            }
+            if let Some(d) = &e.detail {
+                r["instructions"] = instruction_refs(program, &d.pcs, sources);
+                r["waves"] = json!(d.waves);
+                r["lanes"] = json!(d.lanes);
+                if let Some(a) = d.address {
+                    r["memory_address"] = json!(a);
+                }
+            }
+            r
+        })
+        .collect()
+}
+
+/// Instructions `pcs` of `program` as `gpumemsim check` names them: each one's byte offset
+/// (`"address"`), text, and source line (`"source"`: file, line, column) where known.
+pub fn instruction_refs(
+    program: &[AsmLine],
+    pcs: &[usize],
+    sources: &[Option<super::InstSource>],
+) -> Value {
+    pcs.iter()
+        .filter_map(|&pc| {
+            let l = program.get(pc)?;
+            let mut r = json!({"address": l.address, "text": l.text()});
+            if let Some(Some(src)) = sources.get(pc) {
+                if src.location.line > 0 {
+                    r["source"] = location(&src.location);
+                }
+            }
+            Some(r)
+        })
+        .collect()
+}
+
+/// The findings of `gpumemsim check --json` (`{"findings": [...]}`; docs/check.md): the run's
+/// events grouped by kind and instructions ([`crate::check::findings`]), each with `"kind"`,
+/// `"count"`, `"instructions"` (its own first; see [`instruction_refs`]), `"waves"`,
+/// `"lanes"`, `"message"` and, where one applies, the memory `"address"`.
+pub fn findings(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
+    crate::check::findings(&wg.events)
+        .iter()
+        .map(|f| {
+            let mut r = json!({
+                "kind": f.kind,
+                "count": f.count,
+                "instructions": instruction_refs(program, &f.pcs, sources),
+                "waves": f.waves,
+                "lanes": f.lanes,
+                "message": f.message,
+            });
+            if let Some(a) = f.address {
+                r["address"] = json!(a);
             }
             r
         })
@@ -147,4 +202,68 @@ pub fn resources(r: &crate::occupancy::Resources, o: &crate::occupancy::Occupanc
         "waves_per_simd": o.waves_per_simd,
         "limited_by": o.limited_by.name(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Event, EventDetail};
+    use crate::exec::RunConfig;
+
+    /// A device after running `text`, with `extra` events added.
+    fn ran(text: &str, extra: Vec<Event>) -> (Vec<AsmLine>, Device) {
+        let prog = crate::isa::asm::assemble(text);
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        let cfg = RunConfig::default();
+        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
+        d.run(&prog.lines, &cfg).expect("the program runs");
+        d.events.extend(extra);
+        (prog.lines, d)
+    }
+
+    #[test]
+    fn events_with_detail_name_the_other_instructions_waves_lanes_and_memory_address() {
+        let text = "s_nop 0\ns_nop 1\ns_endpgm\n";
+        let race = Event::new("lds_race", 1, 1, "race".into()).with_detail(EventDetail {
+            pcs: vec![0],
+            waves: vec![0],
+            lanes: vec![3, 4],
+            address: Some(0x40),
+        });
+        let plain = Event::new("memviol", 0, 2, "plain".into());
+        let (lines, d) = ran(text, vec![race.clone(), plain, race]);
+        let sources = crate::report::assembly_sources("k.s", &lines);
+        let ev = events(&lines, &d, &sources);
+        let e = &ev[0];
+        assert_eq!(e["address"], 4, "the event's own instruction");
+        assert_eq!(
+            e["instructions"],
+            json!([{"address": 0, "text": "s_nop 0",
+                    "source": {"file": "k.s", "line": 1, "column": 1}}])
+        );
+        assert_eq!(e["waves"], json!([0]));
+        assert_eq!(e["lanes"], json!([3, 4]));
+        assert_eq!(e["memory_address"], 0x40);
+        // An event without detail keeps the keys it had.
+        let keys: Vec<&String> = ev[1].as_object().expect("an object").keys().collect();
+        assert_eq!(
+            keys,
+            ["address", "cycle", "kind", "message", "pc", "source", "wave"]
+        );
+        // The findings: grouped, the memory address under "address".
+        let f = findings(&lines, &d, &sources);
+        assert_eq!(f.as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            f[0],
+            json!({"kind": "lds_race", "count": 2, "waves": [0, 1], "lanes": [3, 4],
+                   "address": 0x40, "message": "race",
+                   "instructions": [
+                       {"address": 4, "text": "s_nop 1",
+                        "source": {"file": "k.s", "line": 2, "column": 1}},
+                       {"address": 0, "text": "s_nop 0",
+                        "source": {"file": "k.s", "line": 1, "column": 1}}]})
+        );
+        assert!(f[1].get("address").is_none());
+        assert_eq!(f[1]["lanes"], json!([]));
+    }
 }

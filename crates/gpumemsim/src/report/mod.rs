@@ -37,3 +37,28 @@ pub use source::{
     assembly_sources, by_function, by_line, kernel_sources, InstSource, SourceRow, SourceTexts,
 };
 pub use svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
+
+/// Ascending ids (waves, lanes) in short form: runs of consecutive ids as `first-last`,
+/// separated by `, ` (`[0, 1, 2, 3, 5, 7, 8]` is `0-3, 5, 7-8`).
+///
+/// ```
+/// assert_eq!(gpumemsim::report::id_ranges(&[0, 1, 2, 3, 5, 7, 8]), "0-3, 5, 7-8");
+/// assert_eq!(gpumemsim::report::id_ranges(&[]), "");
+/// ```
+pub fn id_ranges(ids: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j].checked_add(1) == Some(ids[j + 1]) {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", ids[i], ids[j])
+        } else {
+            ids[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}

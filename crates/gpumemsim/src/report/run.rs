@@ -97,6 +97,9 @@ pub struct RunReport {
     pub lines: Vec<SourceLine>,
     /// The run's events, in the order the run lists them.
     pub events: Vec<crate::event::Event>,
+    /// The events grouped into findings ([`crate::check::findings`]), as `gpumemsim check`
+    /// lists them; the page marks each on its instructions and source lines.
+    pub findings: Vec<crate::check::Finding>,
 }
 
 impl RunReport {
@@ -190,6 +193,7 @@ impl RunReport {
             ds,
             lines: Vec::new(),
             events: device.events.clone(),
+            findings: crate::check::findings(&device.events),
         }
     }
 

@@ -114,6 +114,7 @@ fn destination(inst: &Instruction, c: &Class, op_sel: u32) -> (u32, bool) {
 
 /// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC.
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    w.recent_valu.push(inst);
     let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
     // DPP16/DPP8 forms (src0 = 250/233/234 with a DPP dword) read source 0 across lanes
     // ([`dpp`]): the remap and the lanes that execute, worked out once.
@@ -406,6 +407,7 @@ fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ValuErr
 /// and `v_dual_dot2acc` accumulate into their destination, `v_dual_cndmask` selects by VCC,
 /// `fmaak`/`fmamk` take the literal K).
 pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    w.recent_valu.push(inst);
     let parts = [component(inst, w, false)?, component(inst, w, true)?];
     if parts.iter().any(|p| p.op.shape().rounds) && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);

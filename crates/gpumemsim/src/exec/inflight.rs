@@ -1,0 +1,524 @@
+//! VGPR data in flight: a returning memory operation (a DS load or returning atomic,
+//! `lds_param_load`/`lds_direct_load`, a global/flat/scratch/buffer load or returning atomic)
+//! writes its destination VGPRs when it completes in the timing model, not when it issues.
+//! Until then the registers hold their old values; an instruction that reads or writes them
+//! before a wait has proven the operation complete gets what the hardware gives (the old
+//! value; a write is overwritten when the data lands) and a `missing_wait` event naming the
+//! load, the instruction and the wait that fixes it.
+//!
+//! Which wait covers an operation (AMD's RDNA3 ISA guide, "Data dependency resolution"; the
+//! same model as LLVM's SIInsertWaitcnts for gfx11): each counter's operations of one type
+//! return in issue order — LDS operations on LGKMcnt (whatever SMEM does), vector-memory
+//! loads and returning atomics on VMcnt, LDS parameter and direct loads on EXPcnt — so
+//! `s_waitcnt xcnt(N)` proves complete every operation with at least N later ones of its
+//! kind ([`super::LdsOps`]). A FLAT load is covered by VMcnt (its data comes back through the
+//! vector-memory return path; a choice: the guide asks programs to wait for both counters,
+//! and clang-19 does, but only VMcnt tells when a FLAT load to global memory is back).
+//!
+//! Two loads of the same kind may write the same register without a wait between them: they
+//! land in issue order, so the later one's data stays (LLVM relies on this too). Anything else
+//! touching a register with data in flight is a `missing_wait`.
+
+use rdna3_isa::def::{Kind, Operand};
+use rdna3_isa::inst::SGPR_NULL;
+use rdna3_isa::{Field, Format, Instruction, Opcode};
+
+use super::{Counter, Device, LdsOps};
+use crate::event::{Event, EventDetail};
+use crate::vmem::{self, GlobalOp};
+
+/// A set of VGPRs (bit = register number).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct VgprSet([u64; 4]);
+
+impl VgprSet {
+    fn add(&mut self, first: u32, count: u32) {
+        for r in first..(first + count).min(256) {
+            self.0[r as usize / 64] |= 1 << (r % 64);
+        }
+    }
+
+    fn range(first: u32, count: u32) -> VgprSet {
+        let mut s = VgprSet::default();
+        s.add(first, count);
+        s
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    fn intersects(&self, o: &VgprSet) -> bool {
+        self.0.iter().zip(&o.0).any(|(a, b)| a & b != 0)
+    }
+
+    fn first(&self) -> Option<u32> {
+        (0..256).find(|&r| self.0[r as usize / 64] >> (r % 64) & 1 == 1)
+    }
+}
+
+/// The VGPRs an instruction reads and writes as it issues.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Touched {
+    reads: VgprSet,
+    writes: VgprSet,
+}
+
+impl Touched {
+    fn intersects(&self, o: &VgprSet) -> bool {
+        self.reads.intersects(o) || self.writes.intersects(o)
+    }
+}
+
+/// One returning operation's data, on its way to its VGPRs.
+#[derive(Clone, Debug)]
+pub(crate) struct VgprReturn {
+    /// First destination register and how many.
+    first: u32,
+    count: u32,
+    /// The lanes it writes (EXEC when it issued).
+    lanes: u64,
+    /// `count` rows of the wave's lanes, as the unit model computed them at issue.
+    data: Vec<u32>,
+    /// When the data lands.
+    at: u64,
+    /// Whether it has landed.
+    landed: bool,
+    /// The load's instruction index and mnemonic.
+    pc: usize,
+    name: &'static str,
+    /// The counter whose waits cover it, and its position among that counter's operations.
+    counter: Counter,
+    seq: u64,
+    /// Whether an event has named it (one event per operation).
+    reported: bool,
+}
+
+/// A wave's data in flight and its in-order operation counts per counter.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InFlight {
+    returns: Vec<VgprReturn>,
+    /// Registers of returns not yet covered by a wait.
+    unwaited: VgprSet,
+    /// VMcnt loads and returning atomics, issued and proven complete.
+    pub vm: LdsOps,
+    /// EXPcnt LDS parameter/direct loads, issued and proven complete.
+    pub exp: LdsOps,
+    /// Data buffers of landed returns, for reuse.
+    pool: Vec<Vec<u32>>,
+}
+
+impl InFlight {
+    /// Whether operation `seq` on `counter` is proven complete by the waits, given the LDS
+    /// operation counts `lds`.
+    fn waited(&self, lds: LdsOps, counter: Counter, seq: u64) -> bool {
+        let o = match counter {
+            Counter::Lgkm => lds,
+            Counter::Vm => self.vm,
+            Counter::Exp => self.exp,
+            Counter::Vs => return true,
+        };
+        seq < o.waited
+    }
+}
+
+/// The destination VGPRs (first, count) a returning memory instruction writes when it
+/// completes, or `None` for an instruction that returns no VGPR data.
+pub(crate) fn returned_vgprs(inst: &Instruction) -> Option<(u32, u32)> {
+    let d = inst.def();
+    match d.format {
+        Format::Ds | Format::Ldsdir => d.operands.iter().find_map(|o| match o.kind {
+            Kind::V(n) if o.field == Field::Vdst => Some((inst.get(Field::Vdst), n as u32)),
+            _ => None,
+        }),
+        Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
+            let op = vmem::global_op_of(inst.opcode)?;
+            let n = d.operands.iter().find_map(|o| match o.kind {
+                Kind::V(n) | Kind::VRtn(n) if matches!(o.field, Field::Vdst | Field::Vdata) => {
+                    Some((inst.get(o.field), n as u32))
+                }
+                _ => None,
+            })?;
+            let tfe =
+                matches!(d.format, Format::Mubuf | Format::Mtbuf) && inst.get(Field::Tfe) == 1;
+            let count = match op {
+                GlobalOp::Load { .. } | GlobalOp::Format { store: false, .. } => n.1,
+                // cmpswap's data is two values; what returns is one.
+                GlobalOp::Atomic { bytes, .. } if inst.get(Field::Glc) == 1 => bytes / 4,
+                _ => return None,
+            };
+            Some((n.0, count + u32::from(tfe)))
+        }
+        _ => None,
+    }
+}
+
+/// The VGPRs `inst` reads or writes through its operands, leaving out the destination a
+/// returning memory instruction writes when it completes (see [`returned_vgprs`]).
+pub(crate) fn touched_vgprs(inst: &Instruction) -> Touched {
+    let d = inst.def();
+    let returning = returned_vgprs(inst).is_some();
+    let mubuf_atomic = matches!(d.format, Format::Mubuf | Format::Mtbuf)
+        && matches!(
+            vmem::global_op_of(inst.opcode),
+            Some(GlobalOp::Atomic { .. })
+        );
+    // A returning instruction's destination operand is written when it lands, not now; a
+    // buffer atomic's Vdata is also its data, read at issue.
+    let operands: Vec<Operand> = d
+        .operands
+        .iter()
+        .filter(|o| {
+            !returning
+                || match o.field {
+                    Field::Vdst => false,
+                    Field::Vdata => mubuf_atomic,
+                    _ => true,
+                }
+        })
+        .copied()
+        .collect();
+    let mut set = Touched::default();
+    operand_vgprs(inst, &operands, |f| inst.get(f), &mut set);
+    if d.format == Format::Vopd {
+        if let Some(y) = inst.vopd_y() {
+            let field_y = |f: Field| match f {
+                Field::Vdst => inst.vopd_vdst_y(),
+                Field::Src0 => inst.get(Field::Src0Y),
+                Field::Vsrc1 => inst.get(Field::Vsrc1Y),
+                other => inst.get(other),
+            };
+            operand_vgprs(inst, y.def().operands, field_y, &mut set);
+        }
+    }
+    set
+}
+
+/// Adds the VGPRs of `operands` (field values from `get`) to `set`.
+fn operand_vgprs(
+    inst: &Instruction,
+    operands: &[Operand],
+    get: impl Fn(Field) -> u32,
+    touched: &mut Touched,
+) {
+    let d = inst.def();
+    let dpp = inst.dpp_kind().is_some();
+    for o in operands {
+        let v = get(o.field);
+        let set = if o.field == Field::Vdst {
+            &mut touched.writes
+        } else {
+            &mut touched.reads
+        };
+        match o.kind {
+            Kind::V(n) => set.add(v, n as u32),
+            Kind::VRtn(n) if inst.get(Field::Glc) == 1 => set.add(v, n as u32),
+            Kind::VLoHi(n) => set.add(v & 0x7f, n as u32),
+            Kind::VSrc(n, _) | Kind::WmmaAB(n) | Kind::WmmaC(n) | Kind::VinterpSrc(n) => {
+                if o.field == Field::Src0 && dpp {
+                    set.add(inst.get(Field::DppSrc0), n as u32);
+                } else if v >= 256 {
+                    set.add(v - 256, n as u32);
+                }
+            }
+            Kind::FlatVaddr => {
+                let n = match d.format {
+                    Format::Scratch => u32::from(inst.get(Field::Sve) == 1),
+                    Format::Global if inst.get(Field::Saddr) != SGPR_NULL => 1,
+                    _ => 2,
+                };
+                set.add(v, n);
+            }
+            Kind::BufVaddr => set.add(v, inst.get(Field::Idxen) + inst.get(Field::Offen)),
+            _ => {}
+        }
+    }
+}
+
+impl Device {
+    /// Wave `wi`'s in-order operation counts for `counter`, where it keeps them.
+    fn ops_mut(&mut self, wi: usize, counter: Counter) -> Option<&mut LdsOps> {
+        match counter {
+            Counter::Lgkm => Some(&mut self.lds_ops[wi]),
+            Counter::Vm => Some(&mut self.inflight[wi].vm),
+            Counter::Exp => Some(&mut self.inflight[wi].exp),
+            Counter::Vs => None,
+        }
+    }
+
+    /// Counts an operation of wave `wi` on `counter` issued; returns its position.
+    pub(crate) fn count_issued(&mut self, wi: usize, counter: Counter) -> u64 {
+        self.ops_mut(wi, counter).map_or(0, |o| {
+            o.issued += 1;
+            o.issued - 1
+        })
+    }
+
+    /// `s_waitcnt` with `counter` at most `n`: every operation with at least `n` later ones
+    /// of its kind is proven complete.
+    pub(crate) fn count_waited(&mut self, wi: usize, counter: Counter, n: u32) {
+        if let Some(o) = self.ops_mut(wi, counter) {
+            o.waited = o.waited.max(o.issued.saturating_sub(u64::from(n)));
+        }
+        if counter != Counter::Vs {
+            self.refresh_unwaited(wi);
+        }
+    }
+
+    /// Whether wave `wi`'s operation `seq` on `counter` is proven complete.
+    fn waited(&self, wi: usize, counter: Counter, seq: u64) -> bool {
+        self.inflight[wi].waited(self.lds_ops[wi], counter, seq)
+    }
+
+    /// Recomputes wave `wi`'s registers with unwaited data, dropping returns that have
+    /// landed and are covered.
+    fn refresh_unwaited(&mut self, wi: usize) {
+        let lds = self.lds_ops[wi];
+        let f = &mut self.inflight[wi];
+        if f.returns.is_empty() {
+            return;
+        }
+        let mut unwaited = VgprSet::default();
+        let mut returns = std::mem::take(&mut f.returns);
+        returns.retain_mut(|r| {
+            let covered = f.waited(lds, r.counter, r.seq);
+            if !covered {
+                unwaited.add(r.first, r.count);
+            }
+            if covered && r.landed {
+                f.pool.push(std::mem::take(&mut r.data));
+                return false;
+            }
+            true
+        });
+        f.returns = returns;
+        f.unwaited = unwaited;
+    }
+
+    /// Before a returning memory instruction `inst` of wave `wi` executes: the old values of
+    /// its destination registers, to put back after the unit model wrote the new ones.
+    pub(crate) fn save_destination(&mut self, wi: usize, inst: &Instruction) -> Option<Saved> {
+        let (first, count) = returned_vgprs(inst)?;
+        let w = &self.waves[wi];
+        let n = w.size as usize;
+        let mut rows = self.inflight[wi].pool.pop().unwrap_or_default();
+        rows.clear();
+        for r in first..first + count {
+            match w.vgpr_row(r) {
+                Some(row) => rows.extend_from_slice(row),
+                None => rows.resize(rows.len() + n, 0),
+            }
+        }
+        Some(Saved {
+            name: inst.mnemonic(),
+            first,
+            count,
+            lanes: w.exec() & w.lane_mask(),
+            rows,
+        })
+    }
+
+    /// After the unit model executed the returning instruction at `pc`: its results leave
+    /// the registers (the old values return) and travel until `at`, counted on `counter`.
+    pub(crate) fn send_return(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        saved: Saved,
+        at: u64,
+        counter: Counter,
+        seq: u64,
+    ) {
+        let w = &mut self.waves[wi];
+        let n = w.size as usize;
+        // The saved rows become the data: each register's new values swap with its old ones.
+        // The lanes it writes: those under EXEC, and any other the unit model changed (LDS
+        // direct and parameter loads write whole quads).
+        let mut data = saved.rows;
+        let mut lanes = saved.lanes;
+        for (k, chunk) in data.chunks_mut(n).enumerate() {
+            let Some(row) = w.vgpr_row_mut(saved.first + k as u32) else {
+                continue;
+            };
+            for (l, (new, old)) in row.iter_mut().zip(chunk.iter_mut()).enumerate() {
+                if *new != *old {
+                    lanes |= 1 << l;
+                }
+                std::mem::swap(new, old);
+            }
+        }
+        let f = &mut self.inflight[wi];
+        f.unwaited.add(saved.first, saved.count);
+        f.returns.push(VgprReturn {
+            first: saved.first,
+            count: saved.count,
+            lanes,
+            data,
+            at,
+            landed: false,
+            pc,
+            name: saved.name,
+            counter,
+            seq,
+            reported: false,
+        });
+    }
+
+    /// Writes the VGPR data of wave `wi` that has arrived by cycle `now`, in the order it
+    /// arrives (issue order among operations of one kind).
+    pub(crate) fn land_vgprs(&mut self, wi: usize, now: u64) {
+        let f = &mut self.inflight[wi];
+        if f.returns.iter().all(|r| r.landed || r.at > now) {
+            return;
+        }
+        let mut due: Vec<usize> = (0..f.returns.len())
+            .filter(|&i| !f.returns[i].landed && f.returns[i].at <= now)
+            .collect();
+        due.sort_by_key(|&i| f.returns[i].at);
+        let w = &mut self.waves[wi];
+        let (n, all) = (w.size as usize, w.lane_mask());
+        for i in due {
+            let r = &mut f.returns[i];
+            r.landed = true;
+            for (k, chunk) in r.data.chunks(n).enumerate() {
+                let Some(row) = w.vgpr_row_mut(r.first + k as u32) else {
+                    continue;
+                };
+                if r.lanes == all {
+                    row.copy_from_slice(chunk);
+                } else {
+                    for (l, (dst, v)) in row.iter_mut().zip(chunk).enumerate() {
+                        if r.lanes >> l & 1 == 1 {
+                            *dst = *v;
+                        }
+                    }
+                }
+            }
+        }
+        self.refresh_unwaited(wi);
+    }
+
+    /// Before wave `wi` runs `inst` at `pc`: lands arrived data, and reports a
+    /// `missing_wait` for each operation whose registers `inst` touches before a wait covered
+    /// it.
+    pub(crate) fn check_inflight(&mut self, wi: usize, pc: usize, inst: &Instruction) {
+        self.land_vgprs(wi, self.clocks[wi]);
+        if self.inflight[wi].unwaited.is_empty() {
+            return;
+        }
+        let touched = match self.vgpr_masks[pc] {
+            Some(m) => m,
+            None => {
+                let m = touched_vgprs(inst);
+                self.vgpr_masks[pc] = Some(m);
+                m
+            }
+        };
+        let dest = returned_vgprs(inst).map(|(f, n)| VgprSet::range(f, n));
+        let kind = memory_counter(inst.opcode);
+        let mut hits = Vec::new();
+        for (i, r) in self.inflight[wi].returns.iter().enumerate() {
+            if r.reported || self.waited(wi, r.counter, r.seq) {
+                continue;
+            }
+            let regs = VgprSet::range(r.first, r.count);
+            let read = touched.intersects(&regs);
+            // Same-kind loads writing the same registers land in order: no hazard.
+            let overwritten = dest.is_some_and(|d| d.intersects(&regs)) && kind != Some(r.counter);
+            if read || overwritten {
+                hits.push(i);
+            }
+        }
+        for i in hits {
+            let e = self.missing_wait_event(wi, pc, inst, i, &touched);
+            self.inflight[wi].returns[i].reported = true;
+            self.events.push(e);
+        }
+    }
+
+    fn missing_wait_event(
+        &self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        i: usize,
+        touched: &Touched,
+    ) -> Event {
+        let r = &self.inflight[wi].returns[i];
+        let o = match r.counter {
+            Counter::Lgkm => self.lds_ops[wi],
+            Counter::Vm => self.inflight[wi].vm,
+            _ => self.inflight[wi].exp,
+        };
+        let later = o.issued - 1 - r.seq;
+        let (name, max) = match r.counter {
+            Counter::Lgkm => ("lgkmcnt", 63),
+            Counter::Vm => ("vmcnt", 63),
+            _ => ("expcnt", 7),
+        };
+        let fix = format!("s_waitcnt {name}({})", later.min(max));
+        let mut regs = VgprSet::range(r.first, r.count);
+        let what = if touched.reads.intersects(&regs) {
+            for (a, b) in regs.0.iter_mut().zip(touched.reads.0) {
+                *a &= b;
+            }
+            "reads"
+        } else {
+            for (a, b) in regs.0.iter_mut().zip(touched.writes.0) {
+                *a &= b;
+            }
+            "writes"
+        };
+        let reg = regs.first().unwrap_or(r.first);
+        let state = if r.landed {
+            "its data had arrived by the timing model, but nothing waited for it"
+        } else {
+            "its data has not arrived: the old value is used"
+        };
+        Event::new(
+            "missing_wait",
+            self.waves[wi].id,
+            pc,
+            format!(
+                "`{}` {what} v{reg} before the wait for the `{}` that loads it ({state}); \
+                 `{fix}` before it fixes this",
+                inst.mnemonic(),
+                r.name
+            ),
+        )
+        .with_detail(EventDetail {
+            pcs: vec![r.pc],
+            waves: Vec::new(),
+            lanes: (0..64).filter(|l| r.lanes >> l & 1 == 1).collect(),
+            address: None,
+        })
+    }
+
+    /// At the end of wave `wi`: everything in flight lands (the registers are read after
+    /// the device drained).
+    pub(crate) fn land_all_vgprs(&mut self, wi: usize) {
+        self.land_vgprs(wi, u64::MAX);
+    }
+}
+
+/// The registers a returning instruction had before it executed.
+pub(crate) struct Saved {
+    name: &'static str,
+    first: u32,
+    count: u32,
+    lanes: u64,
+    rows: Vec<u32>,
+}
+
+/// The counter a returning memory instruction's data is covered by.
+pub(crate) fn memory_counter(op: Opcode) -> Option<Counter> {
+    let d = op.def();
+    match d.format {
+        Format::Ds => Some(Counter::Lgkm),
+        Format::Ldsdir => Some(Counter::Exp),
+        Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
+            Some(Counter::Vm)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,943 @@
+//! The checker (`gpumemsim check`, issue 20): observers of the executor that find what
+//! CUDA's compute-sanitizer finds — LDS races (racecheck), lanes of one store colliding,
+//! waves at different barriers or at a barrier others left (synccheck), reads of LDS nothing
+//! wrote (initcheck) — and plain global accesses of one byte by two workgroups. They watch;
+//! they never change what the executor computes. All of it runs only with
+//! [`RunConfig::check`](super::RunConfig::check).
+//!
+//! # LDS: the shadow
+//! Each workgroup gets a shadow of its LDS allocation, made when it first needs one and
+//! dropped when its last wave ends; the shadow's pages (256 bytes of LDS each) exist only once
+//! touched. Per byte it keeps the last write and the reads since then, each a reference to an
+//! [`Access`]: one per execution of an LDS instruction by a wave (its pc, wave, whether it is
+//! an atomic, and what proves it complete), not one per lane. The DS model, LDSDIR and the
+//! vector-memory model report every in-range lane access through [`crate::lds::Lds::touch`];
+//! the executor hands the trace here after each instruction.
+//!
+//! # Ordering: barriers after waits
+//! LDS operations of a wave complete in order, and the wave's waits prove them complete
+//! ([`super::LdsOps`]: operation `k` is proven once `waited > k`). Barrier generation `g` of a
+//! workgroup is the span between its `g`-th and `g+1`-th release; every live wave arrives once
+//! per generation, so a wave's `n`-th arrival is at generation `n`. Access A (wave w,
+//! operation k, generation g) is ordered before access B of another wave made in generation
+//! `g'` iff w arrived at some barrier of generation `h`, `g <= h < g'`, having waited past k.
+//! Arrivals only grow later and waits only grow, so only w's latest arrival before `g'` needs
+//! checking, and an access once ordered before a later one stays ordered before every
+//! access after it: that is why a byte keeps only the last write and the reads since it.
+//!
+//! Two accesses of one byte race when they come from different waves, at least one is a
+//! write, not both are atomics, and the earlier is not ordered before the later. A wave's own
+//! accesses never race (they are in program order). LDSDIR reads (`lds_param_load`,
+//! `lds_direct_load`) count on EXPcnt, which this model does not follow: a choice, they count
+//! as complete at the wave's next barrier (a missing `expcnt` wait is not reported).
+//!
+//! One event per (instruction execution, earlier instruction): the event's pc is the later
+//! access, `detail.pcs` the earlier one, `detail.waves` the earlier access's waves,
+//! `detail.lanes` the later instruction's lanes involved and `detail.address` the first byte
+//! (an offset in the workgroup's allocation).
+//!
+//! # Barriers
+//! At each release the workgroup's waiting waves are compared: waiting at different
+//! `s_barrier` instructions is `barrier_divergence`. On gfx11 a wave that ended no longer
+//! counts toward the barrier, so no barrier is ever left unsatisfiable in the hardware's
+//! sense; what compute-sanitizer's synccheck would call a barrier error is a wave that took
+//! part in the workgroup's barriers and then ended while the others went on to a barrier it
+//! never reached (a barrier in code the ending wave skipped). A wave that ends before any
+//! barrier — a whole wave past the end of the data returning early, which clang-built
+//! kernels do — is not reported: only waves that arrived at one barrier or more.
+//!
+//! # Global races
+//! Workgroups share nothing but global memory, so plain accesses (not atomics) of one byte by
+//! two workgroups, one of them a write, race whatever the schedule. The grid runner already
+//! logs every byte each workgroup touches ([`AccessLog`]) to decide whether workgroups may run
+//! apart; atomics are logged apart, and [`AccessLog::plain_races`] gives the racing bytes.
+//! To name the instructions, the grid runs again together watching only those bytes
+//! ([`GlobalWatch`]): a grid without races never pays for that second run.
+
+use std::collections::HashMap;
+
+use super::{Device, Waiting};
+use crate::addr::{AccessLog, RaceBytes};
+use crate::event::{Event, EventDetail};
+use crate::lds::LdsTouch;
+
+/// LDS bytes per shadow page.
+const PAGE: usize = 256;
+/// A read reference with this bit set: the byte's reads are the list [`GroupShadow::multi`]
+/// holds at the index in the other bits.
+const MULTI: u32 = 1 << 31;
+/// Reads of one global byte kept for the race check (distinct workgroups).
+const GLOBAL_READS_KEPT: usize = 16;
+
+/// One execution of an LDS instruction by a wave.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    pc: u32,
+    /// The wave's index in its workgroup.
+    wave: u32,
+    atomic: bool,
+    /// Barrier generation it was made in.
+    generation: u32,
+    /// The wave's `LdsOps::waited` that proves it complete (its operation number + 1; 0 for
+    /// LDSDIR: any later barrier).
+    need: u64,
+}
+
+/// A wave's barrier arrivals: its `count`-th arrival (0-based) was at generation `count`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Arrivals {
+    count: u32,
+    /// `LdsOps::waited` at the latest arrival.
+    last: u64,
+    /// At the one before.
+    prev: u64,
+}
+
+/// The shadow of one page of LDS: per byte, the last write and the reads since (references
+/// into [`GroupShadow::accesses`] plus 1; 0 for none).
+struct Page {
+    write: [u32; PAGE],
+    read: [u32; PAGE],
+}
+
+/// One workgroup's checker state.
+struct GroupShadow {
+    generation: u32,
+    arrivals: Vec<Arrivals>,
+    /// The pc each ended wave ended at.
+    ended_at: Vec<Option<usize>>,
+    /// Ended waves already reported as leaving a barrier.
+    left_reported: Vec<bool>,
+    accesses: Vec<Access>,
+    pages: Vec<Option<Box<Page>>>,
+    /// Reads of bytes that more than one wave read with none ordered before the others: lists
+    /// indexed by the byte's read reference (without [`MULTI`]); unused lists are in `free`
+    /// (kept with their capacity: a tile read by every wave makes and drops them all the time).
+    multi: Vec<Vec<u32>>,
+    free: Vec<u32>,
+}
+
+impl GroupShadow {
+    fn new(waves: usize, lds_bytes: u32) -> GroupShadow {
+        GroupShadow {
+            generation: 0,
+            arrivals: vec![Arrivals::default(); waves],
+            ended_at: vec![None; waves],
+            left_reported: vec![false; waves],
+            accesses: Vec::new(),
+            pages: (0..(lds_bytes as usize).div_ceil(PAGE))
+                .map(|_| None)
+                .collect(),
+            multi: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    /// Whether access `r` (a reference) is ordered before what wave `me` does now.
+    #[inline]
+    fn ordered(&self, r: u32, me: u32) -> bool {
+        let a = &self.accesses[r as usize - 1];
+        if a.wave == me {
+            return true;
+        }
+        let arr = &self.arrivals[a.wave as usize];
+        // The latest arrival at a generation before the current one.
+        let (h, waited) = match arr.count {
+            0 => return false,
+            n if n - 1 < self.generation => (n - 1, arr.last),
+            1 => return false,
+            n => (n - 2, arr.prev),
+        };
+        h >= a.generation && waited >= a.need
+    }
+
+    /// A new read list holding `reads`; its read reference.
+    fn new_list(&mut self, reads: [u32; 2]) -> u32 {
+        let i = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.multi.push(Vec::new());
+                self.multi.len() as u32 - 1
+            }
+        };
+        self.multi[i as usize].extend_from_slice(&reads);
+        i | MULTI
+    }
+
+    /// Takes the read list of reference `rd` out (to be put back with [`put_list`] or freed
+    /// with [`free_list`]).
+    fn take_list(&mut self, rd: u32) -> Vec<u32> {
+        std::mem::take(&mut self.multi[(rd & !MULTI) as usize])
+    }
+
+    fn put_list(&mut self, rd: u32, list: Vec<u32>) {
+        self.multi[(rd & !MULTI) as usize] = list;
+    }
+
+    fn free_list(&mut self, rd: u32, mut list: Vec<u32>) {
+        list.clear();
+        self.put_list(rd, list);
+        self.free.push(rd & !MULTI);
+    }
+
+    /// Whether `r` and `x` are both atomics.
+    #[inline]
+    fn both_atomic(&self, r: u32, x: u32) -> bool {
+        self.accesses[r as usize - 1].atomic && self.accesses[x as usize - 1].atomic
+    }
+}
+
+/// What one instruction execution found.
+#[derive(Default)]
+struct Found {
+    uninit_lanes: u64,
+    uninit_at: Option<u32>,
+    races: Vec<Race>,
+    /// Bytes this instruction wrote twice (a lane collision when the values differ).
+    twice: Vec<u32>,
+    /// The races (bit = index in `races`) the touch being checked added a lane to.
+    touch_races: u64,
+    /// Whether the touch being checked read a byte nothing wrote.
+    touch_uninit: bool,
+}
+
+/// One race of this instruction with an earlier instruction.
+struct Race {
+    earlier_pc: u32,
+    what: &'static str,
+    /// The earlier accesses' waves (indices in the workgroup).
+    waves: Vec<u32>,
+    lanes: u64,
+    address: u32,
+}
+
+impl Found {
+    fn race(&mut self, earlier: &Access, what: &'static str, lane: u8, address: u32) {
+        let i = match self.races.iter().position(|r| r.earlier_pc == earlier.pc) {
+            Some(i) => i,
+            None => {
+                self.races.push(Race {
+                    earlier_pc: earlier.pc,
+                    what,
+                    waves: Vec::new(),
+                    lanes: 0,
+                    address,
+                });
+                self.races.len() - 1
+            }
+        };
+        self.touch_races |= 1 << (i & 63);
+        let r = &mut self.races[i];
+        if !r.waves.contains(&earlier.wave) {
+            r.waves.push(earlier.wave);
+        }
+        r.lanes |= 1 << (lane & 63);
+    }
+}
+
+/// One plain access of a watched global byte.
+#[derive(Clone, Copy, Debug)]
+struct GlobalAccess {
+    group: u32,
+    wave: u32,
+    pc: u32,
+}
+
+/// A race of one instruction execution with an earlier instruction of other workgroups:
+/// (earlier pc, what, earlier waves, earlier workgroups, first address).
+type GlobalRace = (u32, &'static str, Vec<u32>, Vec<u32>, u64);
+
+/// The racing global bytes a rerun watches, and what it has seen of each.
+#[derive(Default)]
+pub(crate) struct GlobalWatch {
+    bytes: RaceBytes,
+    /// Per byte: the last plain write and the plain reads since (distinct workgroups).
+    seen: HashMap<u64, (Option<GlobalAccess>, Vec<GlobalAccess>)>,
+}
+
+impl GlobalWatch {
+    /// A watch of `bytes`.
+    pub(crate) fn new(bytes: RaceBytes) -> GlobalWatch {
+        GlobalWatch {
+            bytes,
+            seen: HashMap::new(),
+        }
+    }
+}
+
+/// How the global accesses of the running grid are logged for the race check.
+enum GlobalMode {
+    /// Not at all (or by the grid runner, one workgroup per device).
+    Off,
+    /// One log per workgroup (the grid runs together).
+    PerGroup(Vec<AccessLog>),
+    /// The racing bytes are known: watch them.
+    Watch(Box<GlobalWatch>),
+}
+
+/// The checker state of a device.
+pub(crate) struct Checker {
+    enabled: bool,
+    groups: Vec<Option<Box<GroupShadow>>>,
+    global: GlobalMode,
+}
+
+impl Checker {
+    /// The state for `groups` workgroups; `enabled` is [`RunConfig::check`](super::RunConfig).
+    pub(crate) fn new(enabled: bool, groups: usize) -> Checker {
+        Checker {
+            enabled,
+            groups: (0..groups).map(|_| None).collect(),
+            global: GlobalMode::Off,
+        }
+    }
+
+    /// Appends the workgroups of `o` (a device holding the workgroups that follow).
+    pub(crate) fn absorb(&mut self, o: Checker) {
+        self.groups.extend(o.groups);
+    }
+
+    /// Logs each workgroup's global accesses (a grid running together).
+    pub(crate) fn log_per_group(&mut self) {
+        if self.enabled {
+            self.global = GlobalMode::PerGroup(vec![AccessLog::default(); self.groups.len()]);
+        }
+    }
+
+    /// Watches `watch`'s bytes.
+    pub(crate) fn watch(&mut self, watch: GlobalWatch) {
+        if self.enabled {
+            self.global = GlobalMode::Watch(Box::new(watch));
+        }
+    }
+
+    /// The per-workgroup logs, when [`Checker::log_per_group`] asked for them.
+    pub(crate) fn take_group_logs(&mut self) -> Option<Vec<AccessLog>> {
+        match std::mem::replace(&mut self.global, GlobalMode::Off) {
+            GlobalMode::PerGroup(logs) => Some(logs),
+            other => {
+                self.global = other;
+                None
+            }
+        }
+    }
+}
+
+/// Lanes as `0-3, 7` text.
+/// `lane 5` or `lanes 0-3, 7`.
+fn lanes_text(lanes: u64) -> String {
+    let word = if lanes.count_ones() == 1 {
+        "lane"
+    } else {
+        "lanes"
+    };
+    format!("{word} {}", crate::banks::lane_ranges(lanes))
+}
+
+impl Device {
+    /// The shadow of workgroup `g` (made on first use).
+    fn shadow(&mut self, g: usize) -> &mut GroupShadow {
+        let (waves, size) = (self.group_waves, self.alloc.size);
+        self.checker.groups[g].get_or_insert_with(|| Box::new(GroupShadow::new(waves, size)))
+    }
+
+    /// Checks the LDS accesses wave `wi`'s instruction at `pc` just made (the trace its
+    /// workgroup's LDS holds): races, lane collisions, reads of bytes nothing wrote. `atomic`:
+    /// the instruction is an atomic; `lgkm`: it counts on LGKMcnt (DS, FLAT, buffer loads to
+    /// LDS; called before its count is taken), else it is an LDSDIR read.
+    pub(crate) fn check_lds(&mut self, wi: usize, pc: usize, atomic: bool, lgkm: bool) {
+        if !self.checker.enabled {
+            return;
+        }
+        let g = self.wave_group[wi];
+        let touches = match self.lds[g].trace.as_mut() {
+            Some(t) if !t.is_empty() => std::mem::take(t),
+            _ => return,
+        };
+        let me = (wi % self.group_waves) as u32;
+        let need = if lgkm { self.lds_ops[wi].issued + 1 } else { 0 };
+        let found = {
+            let sh = self.shadow(g);
+            sh.accesses.push(Access {
+                pc: pc as u32,
+                wave: me,
+                atomic,
+                generation: sh.generation,
+                need,
+            });
+            let r = sh.accesses.len() as u32;
+            let mut found = Found::default();
+            let mut memo = Memo::new();
+            let mut last: Option<(&LdsTouch, bool, u64)> = None;
+            for t in &touches {
+                // A read of the bytes the previous lane read (a broadcast) finds what that
+                // one found: only the lane is new.
+                if let Some((p, uninit, races)) = last {
+                    if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
+                        let bit = 1u64 << (t.lane & 63);
+                        if uninit {
+                            found.uninit_lanes |= bit;
+                        }
+                        for (i, r) in found.races.iter_mut().enumerate() {
+                            if races >> (i & 63) & 1 == 1 {
+                                r.lanes |= bit;
+                            }
+                        }
+                        continue;
+                    }
+                }
+                found.touch_races = 0;
+                found.touch_uninit = false;
+                for b in t.offset..t.offset + t.size as u32 {
+                    if t.write {
+                        write_byte(sh, &mut memo, r, me, b, t.lane, &mut found);
+                    } else {
+                        read_byte(sh, &mut memo, r, me, b, t.lane, atomic, &mut found);
+                    }
+                }
+                last = Some((t, found.touch_uninit, found.touch_races));
+            }
+            found
+        };
+        self.report_lds(wi, pc, atomic, &touches, found);
+        let mut touches = touches;
+        touches.clear();
+        self.lds[g].trace = Some(touches);
+    }
+
+    /// The events of what [`Device::check_lds`] found.
+    fn report_lds(&mut self, wi: usize, pc: usize, atomic: bool, touches: &[LdsTouch], f: Found) {
+        let wave = self.waves[wi].id;
+        let first = wi - wi % self.group_waves;
+        let name = |d: &Device, i: u32| d.waves[first + i as usize].id;
+        if f.uninit_lanes != 0 {
+            let at = f.uninit_at.unwrap_or(0);
+            self.events.push(
+                Event::new(
+                    "uninitialized_lds_read",
+                    wave,
+                    pc,
+                    format!(
+                        "{} read LDS nothing in this launch wrote (first at byte {at:#x} \
+                         of the allocation): the hardware gives whatever the LDS held",
+                        lanes_text(f.uninit_lanes)
+                    ),
+                )
+                .with_detail(EventDetail {
+                    lanes: lane_list(f.uninit_lanes),
+                    address: Some(at as u64),
+                    ..EventDetail::default()
+                }),
+            );
+        }
+        for r in &f.races {
+            let waves: Vec<u32> = r.waves.iter().map(|&i| name(self, i)).collect();
+            let list = waves
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.events.push(
+                Event::new(
+                    "lds_race",
+                    wave,
+                    pc,
+                    format!(
+                        "{} race on LDS byte {:#x}: {} of wave {wave} and the earlier \
+                         access of wave{} {list}, with no s_barrier between them after the \
+                         waits that complete the earlier access",
+                        r.what,
+                        r.address,
+                        lanes_text(r.lanes),
+                        if waves.len() > 1 { "s" } else { "" },
+                    ),
+                )
+                .with_detail(EventDetail {
+                    pcs: vec![r.earlier_pc as usize],
+                    waves,
+                    lanes: lane_list(r.lanes),
+                    address: Some(r.address as u64),
+                }),
+            );
+        }
+        if !f.twice.is_empty() && !atomic {
+            if let Some(e) = lane_collision(wave, pc, touches, &f.twice) {
+                self.events.push(e);
+            }
+        }
+    }
+
+    /// Wave `wi` arrives at an `s_barrier`.
+    pub(crate) fn check_barrier_arrival(&mut self, wi: usize) {
+        if !self.checker.enabled {
+            return;
+        }
+        let waited = self.lds_ops[wi].waited;
+        let me = wi % self.group_waves;
+        let sh = self.shadow(self.wave_group[wi]);
+        let a = &mut sh.arrivals[me];
+        a.prev = a.last;
+        a.last = waited;
+        a.count += 1;
+    }
+
+    /// Workgroup `g`'s barrier is about to release (its waiting waves still wait): reports
+    /// waves at different `s_barrier` instructions and ended waves that left the workgroup's
+    /// barriers, and starts the next generation.
+    pub(crate) fn check_barrier_release(&mut self, g: usize) {
+        if !self.checker.enabled {
+            return;
+        }
+        let first = g * self.group_waves;
+        let waiting: Vec<(usize, usize)> = (first..first + self.group_waves)
+            .filter_map(|i| match self.waits[i] {
+                Some(Waiting::Barrier { pc }) if !self.waves[i].done => Some((i, pc)),
+                _ => None,
+            })
+            .collect();
+        let Some(&(w0, pc0)) = waiting.first() else {
+            return;
+        };
+        let mut events = Vec::new();
+        if let Some(&(_, other)) = waiting.iter().find(|(_, p)| *p != pc0) {
+            let waves: Vec<u32> = waiting
+                .iter()
+                .filter(|(_, p)| *p != pc0)
+                .map(|(i, _)| self.waves[*i].id)
+                .collect();
+            events.push(
+                Event::new(
+                    "barrier_divergence",
+                    self.waves[w0].id,
+                    pc0,
+                    format!(
+                        "waves of workgroup {} wait at different s_barrier instructions: wave {} \
+                         at the first, waves {waves:?} at the second (the hardware releases them \
+                         together as one barrier)",
+                        self.workgroup_of(w0),
+                        self.waves[w0].id
+                    ),
+                )
+                .with_detail(EventDetail {
+                    pcs: vec![other],
+                    waves,
+                    ..EventDetail::default()
+                }),
+            );
+        }
+        let sh = self.shadow(g);
+        let generation = sh.generation;
+        // Ended waves that took part in a barrier and did not reach this one, by end pc.
+        let mut left: Vec<(usize, Vec<usize>)> = Vec::new();
+        for i in 0..sh.arrivals.len() {
+            let Some(end) = sh.ended_at[i] else { continue };
+            let n = sh.arrivals[i].count;
+            if n >= 1 && n <= generation && !sh.left_reported[i] {
+                sh.left_reported[i] = true;
+                match left.iter_mut().find(|(p, _)| *p == end) {
+                    Some((_, v)) => v.push(i),
+                    None => left.push((end, vec![i])),
+                }
+            }
+        }
+        sh.generation += 1;
+        for (end, members) in left {
+            let waves: Vec<u32> = members.iter().map(|&i| self.waves[first + i].id).collect();
+            events.push(
+                Event::new(
+                    "barrier_divergence",
+                    self.waves[w0].id,
+                    pc0,
+                    format!(
+                        "wave {} of workgroup {} waits at an s_barrier which waves {waves:?} \
+                         never reach: they took part in the workgroup's barriers and ended (at \
+                         the second instruction); on gfx11 an ended wave no longer counts, so \
+                         the barrier releases without them",
+                        self.waves[w0].id,
+                        self.workgroup_of(w0)
+                    ),
+                )
+                .with_detail(EventDetail {
+                    pcs: vec![end],
+                    waves,
+                    ..EventDetail::default()
+                }),
+            );
+        }
+        let cycle = self.clocks[w0];
+        for mut e in events {
+            e.cycle = cycle;
+            self.events.push(e);
+        }
+    }
+
+    /// Wave `wi` ended (at its current pc): noted for the barrier check; the workgroup's
+    /// shadow goes once its last wave ended.
+    pub(crate) fn check_wave_end(&mut self, wi: usize) {
+        if !self.checker.enabled {
+            return;
+        }
+        let g = self.wave_group[wi];
+        let first = g * self.group_waves;
+        if (first..first + self.group_waves).all(|i| self.waves[i].done) {
+            self.checker.groups[g] = None;
+            return;
+        }
+        let pc = self.waves[wi].pc;
+        let me = wi % self.group_waves;
+        self.shadow(g).ended_at[me] = Some(pc);
+    }
+
+    /// Before wave `wi`'s vector-memory instruction: logs its global accesses as the grid's
+    /// race check needs (`atomic`: they are atomics).
+    pub(crate) fn global_log_begin(&mut self, wi: usize, atomic: bool) {
+        self.memory.set_atomic(atomic);
+        match &mut self.checker.global {
+            GlobalMode::Off => {}
+            GlobalMode::PerGroup(logs) => {
+                let g = self.wave_group[wi];
+                self.memory.resume_log(std::mem::take(&mut logs[g]));
+            }
+            GlobalMode::Watch(_) => self.memory.start_log(),
+        }
+    }
+
+    /// After it: keeps the log, or checks the watched bytes it touched.
+    pub(crate) fn global_log_end(&mut self, wi: usize, pc: usize) {
+        self.memory.set_atomic(false);
+        let mode = std::mem::replace(&mut self.checker.global, GlobalMode::Off);
+        self.checker.global = match mode {
+            GlobalMode::Off => GlobalMode::Off,
+            GlobalMode::PerGroup(mut logs) => {
+                logs[self.wave_group[wi]] = self.memory.take_log();
+                GlobalMode::PerGroup(logs)
+            }
+            GlobalMode::Watch(mut watch) => {
+                let log = self.memory.take_log();
+                let hits = log.plain_among(&watch.bytes);
+                if !hits.is_empty() {
+                    self.global_races(wi, pc, &mut watch, &hits);
+                }
+                GlobalMode::Watch(watch)
+            }
+        };
+    }
+
+    /// Checks the watched bytes `hits` (address, written) of wave `wi`'s instruction at `pc`
+    /// against the other workgroups' earlier plain accesses.
+    fn global_races(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        watch: &mut GlobalWatch,
+        hits: &[(u64, bool)],
+    ) {
+        let me = GlobalAccess {
+            group: self.workgroup_of(wi),
+            wave: self.waves[wi].id,
+            pc: pc as u32,
+        };
+        let mut found: Vec<GlobalRace> = Vec::new();
+        let mut note = |e: &GlobalAccess, what: &'static str, addr: u64| {
+            let i = match found.iter().position(|f| f.0 == e.pc) {
+                Some(i) => i,
+                None => {
+                    found.push((e.pc, what, Vec::new(), Vec::new(), addr));
+                    found.len() - 1
+                }
+            };
+            let f = &mut found[i];
+            if !f.2.contains(&e.wave) {
+                f.2.push(e.wave);
+            }
+            if !f.3.contains(&e.group) {
+                f.3.push(e.group);
+            }
+        };
+        for &(addr, write) in hits {
+            let (last, reads) = watch.seen.entry(addr).or_default();
+            if let Some(w) = last.filter(|w| w.group != me.group) {
+                note(
+                    &w,
+                    if write {
+                        "write-after-write"
+                    } else {
+                        "read-after-write"
+                    },
+                    addr,
+                );
+            }
+            if write {
+                for r in reads.iter().filter(|r| r.group != me.group) {
+                    note(r, "write-after-read", addr);
+                }
+                *last = Some(me);
+                reads.clear();
+            } else if !reads.iter().any(|r| r.group == me.group) && reads.len() < GLOBAL_READS_KEPT
+            {
+                reads.push(me);
+            }
+        }
+        for (earlier, what, waves, groups, addr) in found {
+            self.events.push(
+                Event::new(
+                    "global_race",
+                    me.wave,
+                    pc,
+                    format!(
+                        "{what} race on global byte {addr:#x}: wave {} of workgroup {} and the \
+                         earlier access of workgroup{} {groups:?}, plain accesses from \
+                         different workgroups (use atomics, or separate launches)",
+                        me.wave,
+                        me.group,
+                        if groups.len() > 1 { "s" } else { "" },
+                    ),
+                )
+                .with_detail(EventDetail {
+                    pcs: vec![earlier as usize],
+                    waves,
+                    lanes: Vec::new(),
+                    address: Some(addr),
+                }),
+            );
+        }
+    }
+}
+
+/// The lanes of a mask, ascending.
+fn lane_list(mut m: u64) -> Vec<u32> {
+    let mut v = Vec::new();
+    while m != 0 {
+        v.push(m.trailing_zeros());
+        m &= m - 1;
+    }
+    v
+}
+
+/// The page of byte `b` (made if need be) and the byte's index in it.
+#[inline]
+fn cell(sh: &mut GroupShadow, b: u32) -> (&mut Page, usize) {
+    let p = sh.pages[b as usize / PAGE].get_or_insert_with(|| {
+        Box::new(Page {
+            write: [0; PAGE],
+            read: [0; PAGE],
+        })
+    });
+    (p, b as usize % PAGE)
+}
+
+/// The page holding byte `b`, which [`cell`] made (it outlives the borrow `cell` returned).
+#[inline]
+fn page_of(sh: &mut GroupShadow, b: u32) -> &mut Page {
+    sh.pages[b as usize / PAGE]
+        .as_deref_mut()
+        .expect("the page exists")
+}
+
+/// Within one instruction the shadow's generation and arrivals do not change, so whether an
+/// earlier access is ordered before this one is the same for every byte: the last answers,
+/// kept (a 4-byte lane access asks four times about the same access).
+struct Memo {
+    /// (reference, unordered) for the last write and the last read asked about.
+    write: (u32, bool),
+    read: (u32, bool),
+    /// (reference, ordered) for the reads of read lists asked about.
+    listed: Vec<(u32, bool)>,
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo {
+            write: (0, false),
+            read: (0, false),
+            listed: Vec::new(),
+        }
+    }
+
+    /// Whether the earlier read `x` (of a read list) is ordered before what wave `me` does
+    /// now.
+    #[inline]
+    fn ordered(&mut self, sh: &GroupShadow, x: u32, me: u32) -> bool {
+        if let Some(&(_, o)) = self.listed.iter().find(|(r, _)| *r == x) {
+            return o;
+        }
+        let o = sh.ordered(x, me);
+        self.listed.push((x, o));
+        o
+    }
+
+    /// Whether the earlier write `w` is not ordered before this access `r` of wave `me`,
+    /// and they are not both atomics: a race.
+    #[inline]
+    fn write_races(&mut self, sh: &GroupShadow, w: u32, r: u32, me: u32) -> bool {
+        if self.write.0 != w {
+            self.write = (w, !sh.ordered(w, me) && !sh.both_atomic(w, r));
+        }
+        self.write.1
+    }
+
+    /// Whether the earlier read `x` is not ordered before what wave `me` does now.
+    #[inline]
+    fn read_unordered(&mut self, sh: &GroupShadow, x: u32, me: u32) -> bool {
+        if self.read.0 != x {
+            self.read = (x, !sh.ordered(x, me));
+        }
+        self.read.1
+    }
+}
+
+/// A read of byte `b` by lane `lane` of access `r` (wave `me`).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn read_byte(
+    sh: &mut GroupShadow,
+    memo: &mut Memo,
+    r: u32,
+    me: u32,
+    b: u32,
+    lane: u8,
+    atomic: bool,
+    f: &mut Found,
+) {
+    let (page, i) = cell(sh, b);
+    let (w, rd) = (page.write[i], page.read[i]);
+    if w == 0 {
+        f.touch_uninit = true;
+        f.uninit_lanes |= 1 << (lane & 63);
+        f.uninit_at.get_or_insert(b);
+    }
+    // An atomic's read is checked with its write (the write follows in the trace).
+    if atomic {
+        return;
+    }
+    if w != 0 && w != r && memo.write_races(sh, w, r, me) {
+        let a = sh.accesses[w as usize - 1];
+        f.race(&a, "read-after-write", lane, b);
+    }
+    // Keep the reads not yet ordered before what follows, one per wave (a wave's own reads
+    // count as ordered).
+    if rd == 0 || rd == r {
+        page_of(sh, b).read[i] = r;
+    } else if rd & MULTI == 0 {
+        if memo.read_unordered(sh, rd, me) {
+            let list = sh.new_list([rd, r]);
+            page_of(sh, b).read[i] = list;
+        } else {
+            page_of(sh, b).read[i] = r;
+        }
+    } else {
+        if sh.multi[(rd & !MULTI) as usize].last() == Some(&r) {
+            // Another lane of this access read the byte already.
+            return;
+        }
+        let mut list = sh.take_list(rd);
+        list.retain(|&x| x != r && !memo.ordered(sh, x, me));
+        list.push(r);
+        if list.len() == 1 {
+            sh.free_list(rd, list);
+            page_of(sh, b).read[i] = r;
+        } else {
+            sh.put_list(rd, list);
+        }
+    }
+}
+
+/// A write of byte `b` by lane `lane` of access `r` (wave `me`).
+#[inline]
+fn write_byte(
+    sh: &mut GroupShadow,
+    memo: &mut Memo,
+    r: u32,
+    me: u32,
+    b: u32,
+    lane: u8,
+    f: &mut Found,
+) {
+    let (page, i) = cell(sh, b);
+    let (w, rd) = (page.write[i], page.read[i]);
+    page.write[i] = r;
+    page.read[i] = 0;
+    if w == r {
+        f.twice.push(b);
+    } else if w != 0 && memo.write_races(sh, w, r, me) {
+        let a = sh.accesses[w as usize - 1];
+        f.race(&a, "write-after-write", lane, b);
+    }
+    if rd == 0 || rd == r {
+        return;
+    }
+    if rd & MULTI == 0 {
+        if memo.read_unordered(sh, rd, me) {
+            let a = sh.accesses[rd as usize - 1];
+            f.race(&a, "write-after-read", lane, b);
+        }
+        return;
+    }
+    let list = sh.take_list(rd);
+    for &x in &list {
+        if x != r && !memo.ordered(sh, x, me) {
+            let a = sh.accesses[x as usize - 1];
+            f.race(&a, "write-after-read", lane, b);
+        }
+    }
+    sh.free_list(rd, list);
+}
+
+/// The `lane_collision` event of a store whose lanes wrote different values to one byte
+/// (`twice`: the bytes it wrote more than once), or `None` when they wrote the same value or
+/// one lane wrote the byte twice.
+///
+/// Which value the LDS keeps: the DS model runs lanes in increasing order and each write
+/// replaces the byte, so the highest lane's value stays — our choice where the spec is silent
+/// (000 §LDS 原子操作 leaves the order of lanes on one location unspecified), the same one the
+/// model makes for atomics.
+fn lane_collision(wave: u32, pc: usize, touches: &[LdsTouch], twice: &[u32]) -> Option<Event> {
+    let mut twice = twice.to_vec();
+    twice.sort_unstable();
+    twice.dedup();
+    let mut lanes = 0u64;
+    let mut first: Option<(u32, u8, u8)> = None; // (byte, kept lane, a losing lane)
+    for &b in &twice {
+        // (lane, byte value) of each write of b, in trace (lane) order.
+        let writes: Vec<(u8, u8)> = touches
+            .iter()
+            .filter(|t| t.write && t.offset <= b && b < t.offset + t.size as u32)
+            .map(|t| (t.lane, (t.value >> (8 * (b - t.offset))) as u8))
+            .collect();
+        let Some(&(kept_lane, kept)) = writes.last() else {
+            continue;
+        };
+        let losers: Vec<u8> = writes
+            .iter()
+            .filter(|(l, v)| *l != kept_lane && *v != kept)
+            .map(|(l, _)| *l)
+            .collect();
+        if losers.is_empty() {
+            continue;
+        }
+        lanes |= 1 << (kept_lane & 63);
+        for l in &losers {
+            lanes |= 1 << (l & 63);
+        }
+        first.get_or_insert((b, kept_lane, losers[0]));
+    }
+    let (b, kept, lost) = first?;
+    Some(
+        Event::new(
+            "lane_collision",
+            wave,
+            pc,
+            format!(
+                "{} of one store wrote different values to LDS byte {b:#x} (first: lanes \
+                 {lost} and {kept}); the simulator keeps the highest lane's value (lane {kept}): \
+                 lanes write in increasing lane order",
+                lanes_text(lanes)
+            ),
+        )
+        .with_detail(EventDetail {
+            lanes: lane_list(lanes),
+            address: Some(b as u64),
+            ..EventDetail::default()
+        }),
+    )
+}
