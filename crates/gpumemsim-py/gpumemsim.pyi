@@ -28,7 +28,8 @@ class KernelError(Error):
     limit). The buffers were updated in place as far as the run got."""
 
     report: "RunReport"
-    """What `run` would have returned, with its "error" key set to the message."""
+    """What `run` would have returned, with its "error" key set to the message; from `check`,
+    {"findings": [...], "error": message}."""
 
 Addresses = Union[str, Sequence[int], npt.NDArray[np.integer]]
 """One byte address per lane: a sequence or 1-D integer array, or an expression in the lane
@@ -178,7 +179,9 @@ class RunReport(TypedDict, total=False):
     """The run's totals under rocprof's counter names (docs/counters.md)."""
     events: list[dict]
     """Diagnostics: {"kind", "wave", "pc", "cycle", "message", "address"} and "source" where
-    known."""
+    known; an event that names more (a race's other access, the load a read came too early
+    for) also has "instructions" (each {"address", "text", "source"?}), "waves", "lanes" and,
+    where it names one, "memory_address"."""
     instructions: list[dict]
     """Per instruction: "pc", "address", "line", "text", "executions", "cycles",
     "conflict_cycles", "stall_cycles", "latency_cycles", "cache_hits", "cache_misses", and
@@ -208,6 +211,7 @@ def run(
     seed: int = 0,
     threads: int = 0,
     together: bool = False,
+    lds_init: str = "zero",
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
     -mcpu=gfx1100) on a grid of workgroups, as `gpumemsim run KERNEL.o --json` does.
@@ -223,6 +227,8 @@ def run(
             CLI's --dynamic-lds.
         max_steps, seed, threads, together: the CLI's --max-steps (per wave), --seed,
             --threads (0: one per core) and --together.
+        lds_init: what LDS holds before the kernel writes it, the CLI's --lds-init: "zero"
+            (the default), "poison" (every byte 0xff) or "random:SEED".
 
     Returns:
         The report (RunReport): the keys of the CLI's JSON.
@@ -237,4 +243,70 @@ def run(
         ...                   grid=1, block=32, args=[src, dst])
         >>> bool((dst.reshape(32, 32) == src.reshape(32, 32).T).all())
         True
+    """
+
+class Instruction(TypedDict, total=False):
+    address: int
+    """The instruction's byte offset from the kernel's start."""
+    text: str
+    """The instruction in LLVM syntax."""
+    source: dict
+    """{"file", "line", "column"}, where the object has line tables (built with -g)."""
+
+class Finding(TypedDict, total=False):
+    kind: str
+    """"out_of_bounds", "memviol", "lds_race", "missing_wait", ... (docs/check.md)."""
+    count: int
+    """How many times it happened."""
+    instructions: list[Instruction]
+    """The instruction it happened at first, then the others it names (a race's other
+    access, the load a read came too early for)."""
+    waves: list[int]
+    """Every wave involved, ascending."""
+    lanes: list[int]
+    """Every lane named, ascending (empty when the kind names none)."""
+    address: int
+    """The memory address, where one applies (an LDS byte offset in the workgroup's
+    allocation, or a global address)."""
+    message: str
+    """What happened, the first time."""
+
+def check(
+    kernel_path: Union[str, os.PathLike, bytes],
+    kernel: Union[str, None] = None,
+    grid: Union[Dims, None] = None,
+    block: Union[Dims, None] = None,
+    args: Union[Sequence[KernelArgument], None] = None,
+    *,
+    dynamic_lds: int = 0,
+    max_steps: int = 10_000_000,
+    seed: int = 0,
+    threads: int = 0,
+    together: bool = False,
+    lds_init: str = "zero",
+) -> list[Finding]:
+    """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
+    and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one
+    Finding per kind and instructions, in the order they first happened. A correct kernel
+    gives [], so a kernel's unit test can `assert gpumemsim.check(...) == []`.
+
+    Returns:
+        The findings (list of Finding; docs/check.md describes each kind).
+
+    Raises:
+        Error: the launch cannot start (the CLI's message).
+        KernelError: the kernel started and then stopped; `.report` is
+            {"findings": [...], "error": message}.
+
+    Example:
+        >>> data = np.arange(128, dtype=np.int32); sums = np.zeros(2, dtype=np.int32)
+        >>> gpumemsim.check("examples/kernels/lds_sum.w32.o", grid=2, block=64,
+        ...                 args=[data, sums])
+        []
+        >>> short = np.arange(100, dtype=np.int32); out = np.zeros(12, dtype=np.int32)
+        >>> found = gpumemsim.check("crates/gpumemsim-cli/tests/front_door/block_sum.o",
+        ...                         grid=3, block=64,
+        ...                         args=[short, out, ("local", 256), ("local", 512), ("i32", 192)])
+        >>> [(f["kind"], f["count"]) for f in found]
+        [('out_of_bounds', 3)]
     """

@@ -10,7 +10,7 @@ use gpumemsim::launch::{launch, ElementType, KernelArg, Launch, MAX_BLOCK, MAX_B
 use gpumemsim::loader::{CodeObject, Kernel};
 use serde_json::{json, Value};
 
-use crate::run_cmd::RunArgs;
+use crate::run_cmd::{LaunchArgs, Output, RunArgs};
 
 /// A value of type `e` read back (its little-endian bytes), as a JSON number; a float that
 /// JSON has no number for as the string `"Infinity"` or `"-Infinity"`, or, for a NaN,
@@ -187,7 +187,7 @@ const BUNDLED_SOURCE: (&str, &str) = (
 
 /// `gpumemsim run` without a program: the bundled transpose on one 32×32 float tile (its
 /// arguments unless --arg gives others), `transpose_naive` unless --kernel names another.
-pub fn run_bundled(args: &RunArgs) -> Result<ExitCode, String> {
+pub fn run_bundled(args: &LaunchArgs, out: Output) -> Result<ExitCode, String> {
     let default_args = [
         "buf:f32[1024]=iota".to_string(),
         "buf:f32[1024]=zeros".to_string(),
@@ -199,6 +199,7 @@ pub fn run_bundled(args: &RunArgs) -> Result<ExitCode, String> {
     };
     run_kernel(
         args,
+        out,
         "<bundled transpose.w32.o>",
         BUNDLED,
         Some(("transpose_naive", "32", list)),
@@ -235,10 +236,12 @@ impl Arg {
     }
 }
 
-/// Runs a kernel of code object `bytes` as `args` describes; `defaults` gives the kernel,
-/// block and arguments to use where `args` names none (the bundled run).
+/// Runs a kernel of code object `bytes` as `args` describes and reports it as `out` asks;
+/// `defaults` gives the kernel, block and arguments to use where `args` names none (the
+/// bundled run).
 pub fn run_kernel(
-    args: &RunArgs,
+    args: &LaunchArgs,
+    out: Output,
     file: &str,
     bytes: &[u8],
     defaults: Option<(&str, &str, &[String])>,
@@ -273,14 +276,14 @@ pub fn run_kernel(
     let kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
     let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
         * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
-    let bar = crate::progress::ProgressBar::start(total_waves, args.json);
+    let bar = crate::progress::ProgressBar::start(total_waves, out.json());
     let done = launch(&Launch {
         grid,
         block,
         args: kernel_args.iter().map(Arg::launch_arg).collect(),
         dynamic_lds: args.dynamic_lds,
         config: RunConfig {
-            record_ds: args.html.is_some(),
+            record_ds: out.html().is_some(),
             progress: bar.counters(),
             ..config.clone()
         },
@@ -290,68 +293,40 @@ pub fn run_kernel(
     bar.finish();
     let (lines, run) = (&done.program, &done.run);
     let dev = &run.device;
-    let arg_values = args_json(kernel, &kernel_args, &done, args.out_dir.as_deref())?;
     let error = run.result.as_ref().err().map(|e| format!("{file}: {e}"));
     let name = kernel.display_name();
     let sources = gpumemsim::report::kernel_sources(kernel, lines);
-    let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
-        .with_dynamic_lds(done.lds_bytes - d.group_segment_fixed_size)
-        .with_workgroup_size(block.iter().product());
-    let occupancy =
-        gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
     let mut texts = gpumemsim::report::SourceTexts::near(std::path::Path::new(file));
     if defaults.is_some() {
         texts.insert(BUNDLED_SOURCE.0, BUNDLED_SOURCE.1);
     }
-    let mut obj = json!({
-        "kernel": name,
-        "symbol": kernel.name,
-        "args": &arg_values,
-        "events": gpumemsim::report::json::events(lines, dev, &sources),
-        "instructions": gpumemsim::report::json::instructions(lines, dev, &sources),
-        "lines": gpumemsim::report::json::lines(lines, dev, &sources, &mut texts),
-        "cycles": dev.cycles(),
-        "totals": gpumemsim::report::json::totals(dev),
-        "timing": gpumemsim::report::json::timing(&config),
-        "steps": dev.steps,
-        "grid": grid,
-        "block": block,
-        "wave_size": done.wave_size,
-        "lds_bytes": done.lds_bytes,
-        "resources": gpumemsim::report::json::resources(&resources, &occupancy),
-        "counters": gpumemsim::report::json::counters(lines, dev),
-        "schedule": schedule_json(&run.schedule, &run.together_because),
-    });
-    if let Some(e) = &error {
-        obj["error"] = json!(e);
-    }
-    let baseline = crate::run_cmd::baseline_diff(args, &mut obj)?;
-    if args.json {
-        outln!("{obj}");
-    } else {
-        let view = crate::run_text::TextView {
-            title: format!("kernel `{name}`"),
-            program: lines,
-            sources: &sources,
-            base: kernel.address,
-            device: dev,
-            top: args.top,
-            by: args.by,
-        };
-        let mut s = crate::run_text::render(&view, &mut texts, &serde_json::Map::new());
-        let at = s.find("\n\n").unwrap_or(s.len());
-        s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
-        if args.counters {
-            s.push_str(&crate::run_cmd::counters_text(lines, dev));
+    match out {
+        Output::Check(c) => crate::check_cmd::print(
+            c,
+            &crate::check_cmd::Checked {
+                title: &format!("kernel `{name}`"),
+                program: lines,
+                sources: &sources,
+                device: dev,
+                error: error.as_deref(),
+            },
+            &mut texts,
+        ),
+        Output::Run(run_args) => {
+            let ran = Ran {
+                kernel,
+                kernel_args: &kernel_args,
+                done: &done,
+                config: &config,
+                grid,
+                block,
+                sources: &sources,
+                error: error.as_deref(),
+            };
+            report_kernel(run_args, &ran, &mut texts)?;
         }
-        let _ = writeln!(s, "\nargs:");
-        for (i, a) in arg_values.iter().enumerate() {
-            let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
-        }
-        s.push_str(&baseline);
-        out!("{s}");
     }
-    if let Some(path) = &args.html {
+    if let Some(path) = out.html() {
         let source = crate::html_out::RunSource {
             title: &name,
             file,
@@ -367,11 +342,87 @@ pub fn run_kernel(
             &mut texts,
         )?;
     }
-    if let Some(e) = error {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(1));
+    Ok(out.finish(error, dev))
+}
+
+/// A kernel that has run, for `run`'s report.
+struct Ran<'a> {
+    kernel: &'a Kernel,
+    kernel_args: &'a [Arg],
+    done: &'a gpumemsim::launch::Launched,
+    config: &'a RunConfig,
+    grid: [u32; 3],
+    block: [u32; 3],
+    sources: &'a [Option<gpumemsim::report::InstSource>],
+    error: Option<&'a str>,
+}
+
+/// `run`'s report of a kernel: one JSON object (`--json`) or the text report; the buffers to
+/// `--out-dir`.
+fn report_kernel(
+    args: &RunArgs,
+    ran: &Ran,
+    texts: &mut gpumemsim::report::SourceTexts,
+) -> Result<(), String> {
+    let (kernel, done, sources) = (ran.kernel, ran.done, ran.sources);
+    let (lines, run) = (&done.program, &done.run);
+    let dev = &run.device;
+    let arg_values = args_json(kernel, ran.kernel_args, done, args.out_dir.as_deref())?;
+    let name = kernel.display_name();
+    let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
+        .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
+        .with_workgroup_size(ran.block.iter().product());
+    let occupancy =
+        gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
+    let mut obj = json!({
+        "kernel": name,
+        "symbol": kernel.name,
+        "args": &arg_values,
+        "events": gpumemsim::report::json::events(lines, dev, sources),
+        "instructions": gpumemsim::report::json::instructions(lines, dev, sources),
+        "lines": gpumemsim::report::json::lines(lines, dev, sources, texts),
+        "cycles": dev.cycles(),
+        "totals": gpumemsim::report::json::totals(dev),
+        "timing": gpumemsim::report::json::timing(ran.config),
+        "steps": dev.steps,
+        "grid": ran.grid,
+        "block": ran.block,
+        "wave_size": done.wave_size,
+        "lds_bytes": done.lds_bytes,
+        "resources": gpumemsim::report::json::resources(&resources, &occupancy),
+        "counters": gpumemsim::report::json::counters(lines, dev),
+        "schedule": schedule_json(&run.schedule, &run.together_because),
+    });
+    if let Some(e) = ran.error {
+        obj["error"] = json!(e);
     }
-    Ok(ExitCode::SUCCESS)
+    let baseline = crate::run_cmd::baseline_diff(args, &mut obj)?;
+    if args.json {
+        outln!("{obj}");
+    } else {
+        let view = crate::run_text::TextView {
+            title: format!("kernel `{name}`"),
+            program: lines,
+            sources,
+            base: kernel.address,
+            device: dev,
+            top: args.top,
+            by: args.by,
+        };
+        let mut s = crate::run_text::render(&view, texts, &serde_json::Map::new());
+        let at = s.find("\n\n").unwrap_or(s.len());
+        s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
+        if args.counters {
+            s.push_str(&crate::run_cmd::counters_text(lines, dev));
+        }
+        let _ = writeln!(s, "\nargs:");
+        for (i, a) in arg_values.iter().enumerate() {
+            let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
+        }
+        s.push_str(&baseline);
+        out!("{s}");
+    }
+    Ok(())
 }
 
 /// The header line of resources and occupancy.

@@ -24,6 +24,7 @@ macro_rules! outln {
 
 mod addr_cmd;
 mod banks_cmd;
+mod check_cmd;
 mod diff_cmd;
 mod html_out;
 mod isa_cmds;
@@ -63,8 +64,19 @@ enum Command {
         #[arg(long)]
         wave64: bool,
     },
-    /// Run an assembly program on one workgroup and report what the memory system did.
+    /// Run an assembly program, a code object's kernel or an OpenCL/HIP source, and report
+    /// what the memory system did.
     Run(Box<run_cmd::RunArgs>),
+    /// Run as `run` does and report only what the program did wrong: LDS races, missing
+    /// waits, barrier divergence, uninitialised LDS reads, out-of-bounds accesses, broken
+    /// rules. Exit status 0 when clean, 1 when something was found.
+    ///
+    /// The program and the launch options are `run`'s. The events are grouped into findings
+    /// by kind and instructions, each with its count, instructions (byte offset, text,
+    /// source line), waves, lanes and memory address, then a one-line summary. A run that
+    /// stops early prints the findings it got and the error, exit status 1; bad input exits
+    /// 2. docs/check.md describes every kind and the JSON keys.
+    Check(Box<check_cmd::CheckArgs>),
     /// Show an encoding's fields with their bit ranges and values.
     Explain {
         /// The encoding: bytes (`0x10,0x00,0x00,0xd8,0x01,0x02,0x00,0x00`) or one hexadecimal
@@ -132,6 +144,7 @@ fn main() -> ExitCode {
         }
         Command::Explain { bytes } => isa_cmds::explain(&bytes),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Check(args) => check_cmd::check(&args),
         Command::Banks(args) => banks_cmd::banks(&args),
         Command::Addr(args) => addr_cmd::addr(&args),
         Command::Diff(args) => diff_cmd::diff(&args),

@@ -1,4 +1,6 @@
-//! `gpumemsim run PROG.s`: run an assembly program on one workgroup.
+//! `gpumemsim run PROGRAM`: run an assembly program, a code object's kernel or a source, and
+//! report what the memory system did. The launch half ([`LaunchArgs`], [`launch`]) is shared
+//! with `gpumemsim check`, which reports the same run's findings instead ([`Output`]).
 
 use std::process::ExitCode;
 
@@ -6,12 +8,13 @@ use clap::{Args, ValueEnum};
 use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::expr::Expr;
 use gpumemsim::isa::asm::{assemble, AsmLine};
-use gpumemsim::lds::{AlignMode, LdsMode};
+use gpumemsim::lds::{AlignMode, LdsInit, LdsMode};
 use serde_json::{json, Map, Value};
 
-/// Options of `gpumemsim run`.
+/// The options that say what to launch and how: the program, the device and the kernel's
+/// arguments. `gpumemsim run` and `gpumemsim check` share them.
 #[derive(Args, Debug)]
-pub struct RunArgs {
+pub struct LaunchArgs {
     /// Assembly program (LLVM syntax, gfx1100), `-` for standard input; a code object from
     /// clang-19 (relocatable `.o`, linked `.hsaco`, or a HIP offload bundle, whose gfx1100
     /// entry is taken; see --kernel, --grid, --block, --arg); or an OpenCL (`.cl`) or HIP
@@ -62,6 +65,16 @@ pub struct RunArgs {
     /// SH_MEM_CONFIG alignment mode for LDS accesses.
     #[arg(long, value_enum, default_value_t = AlignArg::Dword)]
     pub align: AlignArg,
+    /// What LDS holds before the kernel writes it: `zero` (the default, so that results
+    /// are stable), `poison` (every byte 0xff: a kernel that reads LDS it did not write
+    /// shows it) or `random:SEED`. The hardware does not clear LDS.
+    #[arg(long, value_name = "zero|poison|random:SEED", default_value = "zero", value_parser = str::parse::<LdsInit>)]
+    pub lds_init: LdsInit,
+    /// Skip the shadow-memory checks (LDS races, lane collisions, reads of LDS nothing
+    /// wrote, races between workgroups): a run of an LDS-heavy kernel takes about half the
+    /// time. Data in flight, barrier and rule checks stay. `check` always does them all.
+    #[arg(long)]
+    pub no_check: bool,
     /// Initial register value, `REG=VALUE` (repeatable). REG: sN, vN, m0, exec, mode.
     /// VALUE: an integer expression in `wave` (the wave's index in creation order, all
     /// workgroups) and `group` (its workgroup); for a VGPR also in `lane` (e.g. `v1=lane*4`).
@@ -95,32 +108,6 @@ pub struct RunArgs {
     /// Scalar data cache associativity (ways).
     #[arg(long, default_value_t = 4, value_parser = parse_u32_arg)]
     pub kcache_ways: u32,
-    /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode (one value per
-    /// wave, all workgroups), lds:START:END (workgroup 0's LDS), gds:START:END,
-    /// mem:START:END (global memory; all in bytes).
-    #[arg(long = "dump", value_name = "WHAT")]
-    pub dumps: Vec<String>,
-    /// Print one JSON object instead of a readable summary.
-    #[arg(long)]
-    pub json: bool,
-    /// The text report's instruction table: the N hottest instructions (0: all).
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub top: usize,
-    /// What the text report's first table groups by.
-    #[arg(long, value_enum, default_value_t = crate::run_text::By::Line)]
-    pub by: crate::run_text::By,
-    /// Print every value of each buffer argument (the text report summarises them).
-    #[arg(long)]
-    pub full: bool,
-    /// Compare this run with an earlier report (`gpumemsim run ... --json > BEFORE.json`):
-    /// the text report ends with the comparison, `--json` gains it under "diff" (as
-    /// `gpumemsim diff BEFORE.json AFTER.json` prints it).
-    #[arg(long, value_name = "BEFORE.json")]
-    pub baseline: Option<String>,
-    /// Also print the run's totals under rocprof's counter names (docs/counters.md); --json
-    /// always has them under "counters".
-    #[arg(long)]
-    pub counters: bool,
     /// Stop a wave that has executed this many instructions without ending (the limit is per
     /// wave: a runaway wave is stopped and named).
     #[arg(long, default_value_t = 10_000_000, value_parser = parse_u64_arg)]
@@ -167,12 +154,46 @@ pub struct RunArgs {
     /// rocm-device-libs puts it).
     #[arg(long, value_name = "DIR")]
     pub device_libs: Option<String>,
+}
+
+/// Options of `gpumemsim run`: the launch, then what to report.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// What to show at the end (repeatable): vN, sN, m0, exec, vcc, scc, mode (one value per
+    /// wave, all workgroups), lds:START:END (workgroup 0's LDS), gds:START:END,
+    /// mem:START:END (global memory; all in bytes).
+    #[arg(long = "dump", value_name = "WHAT")]
+    pub dumps: Vec<String>,
+    /// Print one JSON object instead of a readable summary.
+    #[arg(long)]
+    pub json: bool,
+    /// The text report's instruction table: the N hottest instructions (0: all).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub top: usize,
+    /// What the text report's first table groups by.
+    #[arg(long, value_enum, default_value_t = crate::run_text::By::Line)]
+    pub by: crate::run_text::By,
+    /// Print every value of each buffer argument (the text report summarises them).
+    #[arg(long)]
+    pub full: bool,
+    /// Compare this run with an earlier report (`gpumemsim run ... --json > BEFORE.json`):
+    /// the text report ends with the comparison, `--json` gains it under "diff" (as
+    /// `gpumemsim diff BEFORE.json AFTER.json` prints it).
+    #[arg(long, value_name = "BEFORE.json")]
+    pub baseline: Option<String>,
+    /// Also print the run's totals under rocprof's counter names (docs/counters.md); --json
+    /// always has them under "counters".
+    #[arg(long)]
+    pub counters: bool,
     /// Code objects: write each buffer argument's final contents to DIR/argN.TYPE.bin.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<String>,
-    /// Also write an HTML report to PATH (one self-contained file): the instructions,
-    /// hottest first, and a bank × phase heat map of each DS instruction's costliest
-    /// execution.
+    /// Also write an HTML report to PATH (one self-contained file): the source lines and
+    /// instructions, hottest first, a bank × phase heat map of each DS instruction's
+    /// costliest execution, and the findings (as `gpumemsim check` lists them) marked on
+    /// their lines and instructions.
     #[arg(long, value_name = "PATH")]
     pub html: Option<String>,
 }
@@ -498,10 +519,9 @@ pub(crate) fn counters_text(program: &[AsmLine], wg: &Device) -> String {
     s
 }
 
-/// `gpumemsim run`.
 /// The device settings the run flags give (the kernel path takes its wave size, waves,
 /// workgroups and LDS/scratch sizes from the code object instead).
-pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
+pub(crate) fn device_config(args: &LaunchArgs) -> Result<RunConfig, String> {
     if args.threads > gpumemsim::exec::MAX_THREADS {
         return Err(format!(
             "--threads {}: at most {} (each thread holds its own copy of global memory; more than the workgroups are never used)",
@@ -549,6 +569,8 @@ pub(crate) fn device_config(args: &RunArgs) -> Result<RunConfig, String> {
             AlignArg::Dword => AlignMode::Dword,
             AlignArg::Unaligned => AlignMode::Unaligned,
         },
+        lds_init: args.lds_init,
+        check: !args.no_check,
         max_steps: args.max_steps,
         threads: args.threads,
         together: args.together,
@@ -616,7 +638,7 @@ fn check_writable(path: &str) -> Result<(), String> {
 
 /// `--scratch-size` and `--scratch-base` against gfx1100's limit per lane and the 48-bit
 /// address space (the library checks them too; this names the options).
-fn check_scratch(args: &RunArgs, cfg: &RunConfig) -> Result<(), String> {
+fn check_scratch(args: &LaunchArgs, cfg: &RunConfig) -> Result<(), String> {
     let max = gpumemsim::exec::max_scratch_per_lane(cfg.wave_size);
     if cfg.scratch_size > max {
         return Err(format!(
@@ -640,17 +662,65 @@ fn check_scratch(args: &RunArgs, cfg: &RunConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// What a launch is for: `run`'s report or `check`'s findings.
+#[derive(Clone, Copy)]
+pub enum Output<'a> {
+    /// `gpumemsim run`: the report (text or JSON), dumps, a baseline comparison.
+    Run(&'a RunArgs),
+    /// `gpumemsim check`: only the findings.
+    Check(&'a crate::check_cmd::CheckArgs),
+}
+
+impl<'a> Output<'a> {
+    /// `--json`.
+    pub fn json(self) -> bool {
+        match self {
+            Output::Run(a) => a.json,
+            Output::Check(a) => a.json,
+        }
+    }
+
+    /// `--html PATH`.
+    pub fn html(self) -> Option<&'a str> {
+        match self {
+            Output::Run(a) => a.html.as_deref(),
+            Output::Check(a) => a.html.as_deref(),
+        }
+    }
+
+    /// Ends a launch whose output has been printed: the error of a run that stopped on
+    /// standard error and exit status 1; otherwise 0, except that `check` exits 1 when it
+    /// found something.
+    pub fn finish(self, error: Option<String>, device: &Device) -> ExitCode {
+        if let Some(e) = error {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+        match self {
+            Output::Check(_) if !device.events.is_empty() => ExitCode::from(1),
+            _ => ExitCode::SUCCESS,
+        }
+    }
+}
+
+/// `gpumemsim run`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
-    // A baseline that cannot be read, or an HTML report that cannot be written, is an error
-    // before any work.
+    // A baseline that cannot be read is an error before any work.
     if let Some(path) = &args.baseline {
         crate::diff_cmd::read_report(path).map_err(|e| format!("--baseline {e}"))?;
     }
-    if let Some(path) = &args.html {
+    launch(&args.launch, Output::Run(args))
+}
+
+/// Runs what `args` names — the bundled kernel, an assembly program, a code object, or a
+/// source compiled first — and reports it as `out` asks.
+pub fn launch(args: &LaunchArgs, out: Output) -> Result<ExitCode, String> {
+    // An HTML report that cannot be written is an error before any work.
+    if let Some(path) = out.html() {
         check_writable(path)?;
     }
     let Some(program) = &args.program else {
-        return crate::kernel_cmd::run_bundled(args);
+        return crate::kernel_cmd::run_bundled(args, out);
     };
     let path = std::path::Path::new(program);
     if program != "-" {
@@ -666,13 +736,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                     .unwrap_or_default(),
             };
             let bytes = gpumemsim::loader::source::compile(path, lang, &build)?;
-            return crate::kernel_cmd::run_kernel(args, program, &bytes, None);
+            return crate::kernel_cmd::run_kernel(args, out, program, &bytes, None);
         }
     }
     // Read the input once (a pipe cannot be read twice), then tell a code object from text.
     let (name, bytes) = crate::read_input_bytes(program, crate::MAX_PROGRAM_INPUT)?;
     if bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"__CLANG_OFFLOAD_BUNDLE__") {
-        return crate::kernel_cmd::run_kernel(args, &name, &bytes, None);
+        return crate::kernel_cmd::run_kernel(args, out, &name, &bytes, None);
     }
     if bytes.len() as u64 > crate::MAX_TEXT_INPUT {
         return Err(format!(
@@ -692,10 +762,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     }
     let bar = crate::progress::ProgressBar::start(
         u64::from(args.waves) * u64::from(args.workgroups),
-        args.json,
+        out.json(),
     );
     let cfg = RunConfig {
-        record_ds: args.html.is_some(),
+        record_ds: out.html().is_some(),
         progress: bar.counters(),
         ..device_config(args)?
     };
@@ -719,66 +789,52 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         wg.gws.resources[rid as usize].counter = v as u32;
     }
     // Check dump requests before running, so a typo does not waste a run.
-    for d in &args.dumps {
+    let dump_requests: &[String] = match out {
+        Output::Run(r) => &r.dumps,
+        Output::Check(_) => &[],
+    };
+    for d in dump_requests {
         dump_value(d, &wg)?;
     }
     let result = wg.run(&prog.lines, &cfg);
     bar.finish();
-    let mut dumps = Map::new();
-    for d in &args.dumps {
-        dumps.insert(d.clone(), dump_value(d, &wg)?);
-    }
     let sources = gpumemsim::report::assembly_sources(&name, &prog.lines);
     let mut texts = gpumemsim::report::SourceTexts::new();
     if name == "<stdin>" {
         texts.insert(&name, &text);
     }
-    let events = gpumemsim::report::json::events(&prog.lines, &wg, &sources);
     let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
-    let kc = wg.kcache_stats();
-    let mut obj = json!({
-        "dump": Value::Object(dumps.clone()),
-        "events": events,
-        "instructions": gpumemsim::report::json::instructions(&prog.lines, &wg, &sources),
-        "lines": gpumemsim::report::json::lines(&prog.lines, &wg, &sources, &mut texts),
-        "counters": gpumemsim::report::json::counters(&prog.lines, &wg),
-        "cycles": wg.cycles(),
-        "totals": gpumemsim::report::json::totals(&wg),
-        "timing": gpumemsim::report::json::timing(&cfg),
-        "steps": wg.steps,
-        "waves": cfg.waves,
-        "workgroups": cfg.workgroups,
-        "wave_size": cfg.wave_size,
-        "kcache": {
-            "hits": kc.hits,
-            "misses": kc.misses,
-            "invalidations": kc.invalidations,
-        },
-    });
-    if let Some(e) = &error {
-        obj["error"] = json!(e);
-    }
-    let baseline = baseline_diff(args, &mut obj)?;
-    if args.json {
-        outln!("{obj}");
-    } else {
-        let view = crate::run_text::TextView {
-            title: name.clone(),
-            program: &prog.lines,
-            sources: &sources,
-            base: 0,
-            device: &wg,
-            top: args.top,
-            by: args.by,
-        };
-        let mut text = crate::run_text::render(&view, &mut texts, &dumps);
-        if args.counters {
-            text.push_str(&counters_text(&prog.lines, &wg));
+    match out {
+        Output::Check(c) => crate::check_cmd::print(
+            c,
+            &crate::check_cmd::Checked {
+                title: &name,
+                program: &prog.lines,
+                sources: &sources,
+                device: &wg,
+                error: error.as_deref(),
+            },
+            &mut texts,
+        ),
+        Output::Run(run) => {
+            let mut dumps = Map::new();
+            for d in &run.dumps {
+                dumps.insert(d.clone(), dump_value(d, &wg)?);
+            }
+            report_assembly(
+                run,
+                &cfg,
+                &name,
+                &prog.lines,
+                &wg,
+                &sources,
+                &mut texts,
+                dumps,
+                error.as_deref(),
+            )?;
         }
-        text.push_str(&baseline);
-        out!("{text}");
     }
-    if let Some(path) = &args.html {
+    if let Some(path) = out.html() {
         let source = crate::html_out::RunSource {
             title: &name,
             file: &name,
@@ -794,11 +850,66 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             &mut texts,
         )?;
     }
+    Ok(out.finish(error, &wg))
+}
+
+/// `run`'s report of an assembly program: one JSON object (`--json`) or the text report.
+#[allow(clippy::too_many_arguments)]
+fn report_assembly(
+    args: &RunArgs,
+    cfg: &RunConfig,
+    name: &str,
+    program: &[AsmLine],
+    wg: &Device,
+    sources: &[Option<gpumemsim::report::InstSource>],
+    texts: &mut gpumemsim::report::SourceTexts,
+    dumps: Map<String, Value>,
+    error: Option<&str>,
+) -> Result<(), String> {
+    let kc = wg.kcache_stats();
+    let mut obj = json!({
+        "dump": Value::Object(dumps.clone()),
+        "events": gpumemsim::report::json::events(program, wg, sources),
+        "instructions": gpumemsim::report::json::instructions(program, wg, sources),
+        "lines": gpumemsim::report::json::lines(program, wg, sources, texts),
+        "counters": gpumemsim::report::json::counters(program, wg),
+        "cycles": wg.cycles(),
+        "totals": gpumemsim::report::json::totals(wg),
+        "timing": gpumemsim::report::json::timing(cfg),
+        "steps": wg.steps,
+        "waves": cfg.waves,
+        "workgroups": cfg.workgroups,
+        "wave_size": cfg.wave_size,
+        "kcache": {
+            "hits": kc.hits,
+            "misses": kc.misses,
+            "invalidations": kc.invalidations,
+        },
+    });
     if let Some(e) = error {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(1));
+        obj["error"] = json!(e);
     }
-    Ok(ExitCode::SUCCESS)
+    let baseline = baseline_diff(args, &mut obj)?;
+    if args.json {
+        outln!("{obj}");
+    } else {
+        let view = crate::run_text::TextView {
+            title: name.to_string(),
+            program,
+            sources,
+            base: 0,
+            device: wg,
+            top: args.top,
+            by: args.by,
+        };
+        let mut text = crate::run_text::render(&view, texts, &dumps);
+        if args.counters {
+            text.push_str(&counters_text(program, wg));
+        }
+        text.push_str(&baseline);
+        out!("{text}");
+    }
+    Ok(())
 }
 
 /// `errors: 2 out_of_bounds, 1 memviol (see the events below)`, or `None` when the run met no

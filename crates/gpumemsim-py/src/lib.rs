@@ -7,7 +7,9 @@
 //!   (the GIL is released while the batch is costed);
 //! - [`isa::assemble`] / [`isa::disassemble`]: gfx1100 text to bytes and back;
 //! - [`run::run`]: a clang-19 code object's kernel on a grid, buffers updated in place, the
-//!   report of `gpumemsim run --json`.
+//!   report of `gpumemsim run --json`;
+//! - [`run::check`]: the same launch, its findings as `gpumemsim check --json` lists them
+//!   (`[]` for a correct kernel).
 //!
 //! Every failure is a `gpumemsim.Error` (a `ValueError`) with the CLI's message; a kernel
 //! that starts and then stops raises `gpumemsim.KernelError` carrying the report. A panic in
@@ -39,8 +41,9 @@ pyo3::create_exception!(
     KernelError,
     Error,
     "A kernel started and then stopped (an unimplemented instruction, a deadlock, the step \
-     limit). `report` holds what `run` would have returned, with its `error` key set; the \
-     buffers were updated in place as far as the run got."
+     limit). `report` holds what `run` would have returned, with its `error` key set (from \
+     `check`: the findings and the error); the buffers were updated in place as far as the \
+     run got."
 );
 
 /// Bank-conflict costs, the gfx1100 assembler and kernel runs of gpumemsim, a bit-exact
@@ -57,6 +60,7 @@ fn gpumemsim_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(isa::assemble, m)?)?;
     m.add_function(wrap_pyfunction!(isa::disassemble, m)?)?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    m.add_function(wrap_pyfunction!(run::check, m)?)?;
     // Names `from gpumemsim import *` gives (the package's __init__ re-exports by it).
     m.add(
         "__all__",
@@ -68,6 +72,7 @@ fn gpumemsim_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "assemble",
             "banks",
             "banks_batch",
+            "check",
             "disassemble",
             "run",
         ]

@@ -1,18 +1,183 @@
-//! `gpumemsim.run`: a kernel of a clang-19 code object on a grid, through
-//! `gpumemsim::launch`, reported as `gpumemsim run KERNEL.o --json` reports it.
+//! `gpumemsim.run` and `gpumemsim.check`: a kernel of a clang-19 code object on a grid,
+//! through `gpumemsim::launch`, reported as `gpumemsim run KERNEL.o --json` reports it, or
+//! its findings as `gpumemsim check KERNEL.o --json` lists them.
 
 use std::path::PathBuf;
 
 use gpumemsim::exec::{RunConfig, Schedule};
-use gpumemsim::launch::{launch, KernelArg, Launch, MAX_BLOCK};
-use gpumemsim::loader::CodeObject;
+use gpumemsim::launch::{launch, KernelArg, Launch, Launched, MAX_BLOCK};
+use gpumemsim::lds::LdsInit;
+use gpumemsim::loader::{CodeObject, Kernel};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::banks::type_name;
 use crate::buffers::{scalar_value, write_back, Arg};
-use crate::guard::{error, guard, uint_arg};
+use crate::guard::{error, guard, str_arg, uint_arg};
 use crate::KernelError;
+
+/// The keyword arguments `run` and `check` share, as Python passed them (`None`: the
+/// default).
+struct Keywords<'a, 'py> {
+    dynamic_lds: Option<&'a Bound<'py, PyAny>>,
+    max_steps: Option<&'a Bound<'py, PyAny>>,
+    seed: Option<&'a Bound<'py, PyAny>>,
+    threads: Option<&'a Bound<'py, PyAny>>,
+    together: bool,
+    lds_init: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// A kernel that has run: what `run` and `check` report from.
+struct Ran<'a, 'py> {
+    /// The code object's name in messages (its path, or `<bytes>`).
+    file: &'a str,
+    /// The code object's path, when Python gave one (source files are looked up near it).
+    path: Option<PathBuf>,
+    kernel: &'a Kernel,
+    kernel_args: &'a [Arg<'py>],
+    done: &'a Launched,
+    config: &'a RunConfig,
+    grid: [u32; 3],
+    block: [u32; 3],
+}
+
+impl Ran<'_, '_> {
+    /// The message of a run that stopped, if it did.
+    fn error(&self) -> Option<String> {
+        self.done
+            .run
+            .result
+            .as_ref()
+            .err()
+            .map(|e| format!("{}: {e}", self.file))
+    }
+
+    /// Each instruction's source line.
+    fn sources(&self) -> Vec<Option<gpumemsim::report::InstSource>> {
+        gpumemsim::report::kernel_sources(self.kernel, &self.done.program)
+    }
+}
+
+/// `lds_init`: "zero", "poison" or "random:SEED" (the CLI's --lds-init).
+fn lds_init_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<LdsInit> {
+    let Some(obj) = obj else {
+        return Ok(LdsInit::Zero);
+    };
+    let text = str_arg("lds_init", obj, "\"zero\", \"poison\" or \"random:SEED\"")?;
+    text.parse()
+        .map_err(|e| error(format!("lds_init={text:?}: {e}")))
+}
+
+/// Launches the kernel that Python's arguments name (checking them as the CLI does), then
+/// hands the run to `then`.
+#[allow(clippy::too_many_arguments)]
+fn launch_kernel<'py, R>(
+    py: Python<'py>,
+    kernel_path: &Bound<'py, PyAny>,
+    kernel: Option<&str>,
+    grid: Option<&Bound<'py, PyAny>>,
+    block: Option<&Bound<'py, PyAny>>,
+    args: Option<&Bound<'py, PyAny>>,
+    kw: Keywords<'_, 'py>,
+    then: impl FnOnce(&Ran<'_, 'py>) -> PyResult<R>,
+) -> PyResult<R> {
+    // Keyword integers (None: the default), checked here so that a negative or huge value
+    // is a gpumemsim.Error, not an OverflowError.
+    let dynamic_lds: u32 = kw
+        .dynamic_lds
+        .map_or(Ok(0), |v| uint_arg("dynamic_lds", v, u32::MAX.into()))?;
+    let max_steps: u64 = kw
+        .max_steps
+        .map_or(Ok(RunConfig::default().max_steps), |v| {
+            uint_arg("max_steps", v, u64::MAX.into())
+        })?;
+    let seed: u64 = kw
+        .seed
+        .map_or(Ok(0), |v| uint_arg("seed", v, u64::MAX.into()))?;
+    let threads: usize = kw.threads.map_or(Ok(0), |v| {
+        uint_arg("threads", v, gpumemsim::exec::MAX_THREADS as u128)
+    })?;
+    let lds_init = lds_init_arg(kw.lds_init)?;
+    let (file, bytes) = code_object(kernel_path)?;
+    let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
+    let kernel = obj
+        .choose(kernel)
+        .map_err(|e| error(format!("{file}: {e}")))?;
+    let grid = dims("grid", grid, 1)?;
+    let block_dims = dims("block", block, 64)?;
+    if block_dims.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
+        return Err(error(format!(
+            "block {}: at most {MAX_BLOCK} work-items per workgroup",
+            block.map_or_else(|| "64".to_string(), shown)
+        )));
+    }
+    let items: Vec<Bound<'py, PyAny>> = match args {
+        None => Vec::new(),
+        Some(a) => a
+            .try_iter()
+            .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+            .map_err(|_| {
+                error(format!(
+                    "args: expected a list of kernel arguments, got {}",
+                    type_name(a)
+                ))
+            })?,
+    };
+    let kernel_args: Vec<Arg<'py>> = items
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Arg::new(py, i, a))
+        .collect::<PyResult<_>>()?;
+    let launch_args = kernel_args
+        .iter()
+        .map(|a| {
+            Ok(match a {
+                Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
+                Arg::Buffer(..) => KernelArg::Buffer(a.bytes()?),
+                Arg::Local(n) => KernelArg::Local(*n),
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    if let Some(meta) = &kernel.metadata {
+        let explicit = meta.args.iter().filter(|m| !m.is_hidden());
+        for (i, (m, a)) in explicit.zip(&kernel_args).enumerate() {
+            if let Arg::Scalar(ty, _) = a {
+                let e = gpumemsim::launch::ElementType::from_name(ty)
+                    .expect("a scalar type is an element type");
+                gpumemsim::launch::check_scalar_type(i, m, e)
+                    .map_err(|e| error(format!("{file}: args[{i}]: {e}")))?;
+            }
+        }
+    }
+    let config = Launch {
+        grid,
+        block: block_dims,
+        args: launch_args,
+        dynamic_lds,
+        config: RunConfig {
+            max_steps,
+            seed,
+            threads,
+            together: kw.together,
+            lds_init,
+            ..RunConfig::default()
+        },
+        ..Launch::new(kernel)
+    };
+    let done = py
+        .detach(|| launch(&config))
+        .map_err(|e| error(format!("{file}: {e}")))?;
+    then(&Ran {
+        file: &file,
+        path: kernel_path.extract::<PathBuf>().ok(),
+        kernel,
+        kernel_args: &kernel_args,
+        done: &done,
+        config: &config.config,
+        grid,
+        block: block_dims,
+    })
+}
 
 /// Runs a kernel of a gfx1100 code object (built by `clang-19 -target amdgcn-amd-amdhsa
 /// -mcpu=gfx1100`) on a grid of workgroups, as `gpumemsim run KERNEL.o` does.
@@ -26,8 +191,8 @@ use crate::KernelError;
 /// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`); an OpenCL `__local`
 /// pointer argument is `("local", BYTES)`. The arguments are checked against the kernel's
 /// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
-/// __shared__`). max_steps (per wave), seed, threads, together: as the CLI's --max-steps,
-/// --seed, --threads, --together.
+/// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
+/// or "random:SEED"): as the CLI's --max-steps, --seed, --threads, --together, --lds-init.
 ///
 /// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
 /// address and values, the values being the array itself; each scalar's type and value),
@@ -37,7 +202,8 @@ use crate::KernelError;
 /// report as `.report`) when the kernel starts and then stops.
 #[pyfunction]
 #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
-                    dynamic_lds=None, max_steps=None, seed=None, threads=None, together=false))]
+                    dynamic_lds=None, max_steps=None, seed=None, threads=None, together=false,
+                    lds_init=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -51,184 +217,178 @@ pub fn run<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     together: bool,
+    lds_init: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let kw = Keywords {
+        dynamic_lds,
+        max_steps,
+        seed,
+        threads,
+        together,
+        lds_init,
+    };
     guard(|| {
-        // Keyword integers (None: the default), checked here so that a negative or huge
-        // value is a gpumemsim.Error, not an OverflowError.
-        let dynamic_lds: u32 =
-            dynamic_lds.map_or(Ok(0), |v| uint_arg("dynamic_lds", v, u32::MAX.into()))?;
-        let max_steps: u64 = max_steps.map_or(Ok(RunConfig::default().max_steps), |v| {
-            uint_arg("max_steps", v, u64::MAX.into())
-        })?;
-        let seed: u64 = seed.map_or(Ok(0), |v| uint_arg("seed", v, u64::MAX.into()))?;
-        let threads: usize = threads.map_or(Ok(0), |v| {
-            uint_arg("threads", v, gpumemsim::exec::MAX_THREADS as u128)
-        })?;
-        let (file, bytes) = code_object(kernel_path)?;
-        let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
-        let kernel = obj
-            .choose(kernel)
-            .map_err(|e| error(format!("{file}: {e}")))?;
-        let grid = dims("grid", grid, 1)?;
-        let block_dims = dims("block", block, 64)?;
-        if block_dims.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
-            return Err(error(format!(
-                "block {}: at most {MAX_BLOCK} work-items per workgroup",
-                block.map_or_else(|| "64".to_string(), shown)
-            )));
-        }
-        let items: Vec<Bound<'py, PyAny>> = match args {
-            None => Vec::new(),
-            Some(a) => a
-                .try_iter()
-                .and_then(|it| it.collect::<PyResult<Vec<_>>>())
-                .map_err(|_| {
-                    error(format!(
-                        "args: expected a list of kernel arguments, got {}",
-                        type_name(a)
-                    ))
-                })?,
-        };
-        let kernel_args: Vec<Arg<'py>> = items
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Arg::new(py, i, a))
-            .collect::<PyResult<_>>()?;
-        let launch_args = kernel_args
-            .iter()
-            .map(|a| {
-                Ok(match a {
-                    Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
-                    Arg::Buffer(..) => KernelArg::Buffer(a.bytes()?),
-                    Arg::Local(n) => KernelArg::Local(*n),
-                })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        if let Some(meta) = &kernel.metadata {
-            let explicit = meta.args.iter().filter(|m| !m.is_hidden());
-            for (i, (m, a)) in explicit.zip(&kernel_args).enumerate() {
-                if let Arg::Scalar(ty, _) = a {
-                    let e = gpumemsim::launch::ElementType::from_name(ty)
-                        .expect("a scalar type is an element type");
-                    gpumemsim::launch::check_scalar_type(i, m, e)
-                        .map_err(|e| error(format!("{file}: args[{i}]: {e}")))?;
-                }
-            }
-        }
-        let config = Launch {
-            grid,
-            block: block_dims,
-            args: launch_args,
-            dynamic_lds,
-            config: RunConfig {
-                max_steps,
-                seed,
-                threads,
-                together,
-                ..RunConfig::default()
-            },
-            ..Launch::new(kernel)
-        };
-        let done = py
-            .detach(|| launch(&config))
-            .map_err(|e| error(format!("{file}: {e}")))?;
-        let (run, dev) = (&done.run, &done.run.device);
-        let report = PyDict::new(py);
-        report.set_item("kernel", kernel.display_name())?;
-        report.set_item("symbol", &kernel.name)?;
-        let names: Vec<Option<String>> = kernel.metadata.as_ref().map_or_else(Vec::new, |m| {
-            m.args
-                .iter()
-                .filter(|a| !a.is_hidden())
-                .map(|a| a.name.clone())
-                .collect()
-        });
-        let arg_list = PyList::empty(py);
-        for (i, a) in kernel_args.iter().enumerate() {
-            let d = PyDict::new(py);
-            if let Some(Some(n)) = names.get(i) {
-                d.set_item("name", n)?;
-            }
-            let (address, bytes) = (
-                done.addresses.get(i).copied().unwrap_or(0),
-                done.buffers.get(i).map_or(&[][..], Vec::as_slice),
-            );
-            match a {
-                Arg::Scalar(ty, b) => {
-                    d.set_item("kind", "value")?;
-                    d.set_item("type", *ty)?;
-                    d.set_item("value", scalar_value(py, ty, b)?)?;
-                }
-                Arg::Local(n) => {
-                    d.set_item("kind", "local")?;
-                    d.set_item("offset", address)?;
-                    d.set_item("size", *n)?;
-                }
-                Arg::Buffer(array, elem) => {
-                    write_back(array, *elem, bytes)?;
-                    d.set_item("kind", "buffer")?;
-                    d.set_item("type", elem.name())?;
-                    d.set_item("address", address)?;
-                    d.set_item("values", array)?;
-                }
-            }
-            arg_list.append(d)?;
-        }
-        report.set_item("args", arg_list)?;
-        use gpumemsim::report::json;
-        let sources = gpumemsim::report::kernel_sources(kernel, &done.program);
-        let mut texts = match &kernel_path.extract::<PathBuf>() {
-            Ok(p) => gpumemsim::report::SourceTexts::near(p),
-            Err(_) => gpumemsim::report::SourceTexts::new(),
-        };
-        let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
-            .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
-            .with_workgroup_size(block_dims.iter().product());
-        let occupancy = gpumemsim::occupancy::occupancy(
-            &resources,
-            &gpumemsim::occupancy::DeviceLimits::GFX1100,
-        );
-        let program = &done.program;
-        let parts = [
-            ("events", json::events(program, dev, &sources)),
-            ("instructions", json::instructions(program, dev, &sources)),
-            ("lines", json::lines(program, dev, &sources, &mut texts)),
-            ("cycles", dev.cycles().into()),
-            ("totals", json::totals(dev)),
-            ("timing", json::timing(&config.config)),
-        ];
-        for (key, value) in parts {
-            report.set_item(key, from_json(py, &value)?)?;
-        }
-        report.set_item("steps", dev.steps)?;
-        report.set_item("grid", grid.to_vec())?;
-        report.set_item("block", block_dims.to_vec())?;
-        report.set_item("wave_size", done.wave_size)?;
-        report.set_item("lds_bytes", done.lds_bytes)?;
-        let resources = json::resources(&resources, &occupancy);
-        report.set_item("resources", from_json(py, &resources)?)?;
-        report.set_item("counters", from_json(py, &json::counters(program, dev))?)?;
-        let schedule = PyDict::new(py);
-        match run.schedule {
-            Schedule::Apart { threads } => {
-                schedule.set_item("workgroups", "apart")?;
-                schedule.set_item("threads", threads)?;
-            }
-            Schedule::Together => {
-                schedule.set_item("workgroups", "together")?;
-                schedule.set_item("reason", run.together_because.to_string())?;
-            }
-        }
-        report.set_item("schedule", schedule)?;
-        if let Err(e) = &run.result {
-            let msg = format!("{file}: {e}");
-            report.set_item("error", &msg)?;
-            let err = KernelError::new_err(msg);
-            err.value(py).setattr("report", &report)?;
-            return Err(err);
-        }
-        Ok(report)
+        launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
+            report(py, ran)
+        })
     })
+}
+
+/// Runs a kernel as `run` does (the same arguments) and returns only what it did wrong, as
+/// `gpumemsim check KERNEL.o --json` reports it: a list of findings, one per kind and
+/// instructions, each a dict with kind, count, instructions (each with address, text and,
+/// where the object has line tables, source), waves, lanes, message and, where one applies,
+/// the memory address. A correct kernel gives `[]`, so a unit test can
+/// `assert gpumemsim.check(...) == []`. Buffers are written back in place as `run` does.
+/// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError when the
+/// kernel starts and then stops, its `.report` being `{"findings": [...], "error": ...}`.
+#[pyfunction]
+#[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
+                    dynamic_lds=None, max_steps=None, seed=None, threads=None, together=false,
+                    lds_init=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn check<'py>(
+    py: Python<'py>,
+    kernel_path: &Bound<'py, PyAny>,
+    kernel: Option<&str>,
+    grid: Option<&Bound<'py, PyAny>>,
+    block: Option<&Bound<'py, PyAny>>,
+    args: Option<&Bound<'py, PyAny>>,
+    dynamic_lds: Option<&Bound<'py, PyAny>>,
+    max_steps: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    together: bool,
+    lds_init: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let kw = Keywords {
+        dynamic_lds,
+        max_steps,
+        seed,
+        threads,
+        together,
+        lds_init,
+    };
+    guard(|| {
+        launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
+            for (i, a) in ran.kernel_args.iter().enumerate() {
+                if let (Arg::Buffer(array, elem), Some(bytes)) = (a, ran.done.buffers.get(i)) {
+                    write_back(array, *elem, bytes)?;
+                }
+            }
+            let dev = &ran.done.run.device;
+            let findings =
+                gpumemsim::report::json::findings(&ran.done.program, dev, &ran.sources());
+            let findings = from_json(py, &findings)?;
+            if let Some(msg) = ran.error() {
+                let report = PyDict::new(py);
+                report.set_item("findings", &findings)?;
+                report.set_item("error", &msg)?;
+                let err = KernelError::new_err(msg);
+                err.value(py).setattr("report", &report)?;
+                return Err(err);
+            }
+            Ok(findings)
+        })
+    })
+}
+
+/// `run`'s report: the keys of `gpumemsim run --json`, buffers written back in place.
+fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDict>> {
+    let (kernel, done) = (ran.kernel, ran.done);
+    let (run, dev) = (&done.run, &done.run.device);
+    let report = PyDict::new(py);
+    report.set_item("kernel", kernel.display_name())?;
+    report.set_item("symbol", &kernel.name)?;
+    let names: Vec<Option<String>> = kernel.metadata.as_ref().map_or_else(Vec::new, |m| {
+        m.args
+            .iter()
+            .filter(|a| !a.is_hidden())
+            .map(|a| a.name.clone())
+            .collect()
+    });
+    let arg_list = PyList::empty(py);
+    for (i, a) in ran.kernel_args.iter().enumerate() {
+        let d = PyDict::new(py);
+        if let Some(Some(n)) = names.get(i) {
+            d.set_item("name", n)?;
+        }
+        let (address, bytes) = (
+            done.addresses.get(i).copied().unwrap_or(0),
+            done.buffers.get(i).map_or(&[][..], Vec::as_slice),
+        );
+        match a {
+            Arg::Scalar(ty, b) => {
+                d.set_item("kind", "value")?;
+                d.set_item("type", *ty)?;
+                d.set_item("value", scalar_value(py, ty, b)?)?;
+            }
+            Arg::Local(n) => {
+                d.set_item("kind", "local")?;
+                d.set_item("offset", address)?;
+                d.set_item("size", *n)?;
+            }
+            Arg::Buffer(array, elem) => {
+                write_back(array, *elem, bytes)?;
+                d.set_item("kind", "buffer")?;
+                d.set_item("type", elem.name())?;
+                d.set_item("address", address)?;
+                d.set_item("values", array)?;
+            }
+        }
+        arg_list.append(d)?;
+    }
+    report.set_item("args", arg_list)?;
+    use gpumemsim::report::json;
+    let sources = ran.sources();
+    let mut texts = match &ran.path {
+        Some(p) => gpumemsim::report::SourceTexts::near(p),
+        None => gpumemsim::report::SourceTexts::new(),
+    };
+    let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
+        .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
+        .with_workgroup_size(ran.block.iter().product());
+    let occupancy =
+        gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
+    let program = &done.program;
+    let parts = [
+        ("events", json::events(program, dev, &sources)),
+        ("instructions", json::instructions(program, dev, &sources)),
+        ("lines", json::lines(program, dev, &sources, &mut texts)),
+        ("cycles", dev.cycles().into()),
+        ("totals", json::totals(dev)),
+        ("timing", json::timing(ran.config)),
+    ];
+    for (key, value) in parts {
+        report.set_item(key, from_json(py, &value)?)?;
+    }
+    report.set_item("steps", dev.steps)?;
+    report.set_item("grid", ran.grid.to_vec())?;
+    report.set_item("block", ran.block.to_vec())?;
+    report.set_item("wave_size", done.wave_size)?;
+    report.set_item("lds_bytes", done.lds_bytes)?;
+    let resources = json::resources(&resources, &occupancy);
+    report.set_item("resources", from_json(py, &resources)?)?;
+    report.set_item("counters", from_json(py, &json::counters(program, dev))?)?;
+    let schedule = PyDict::new(py);
+    match run.schedule {
+        Schedule::Apart { threads } => {
+            schedule.set_item("workgroups", "apart")?;
+            schedule.set_item("threads", threads)?;
+        }
+        Schedule::Together => {
+            schedule.set_item("workgroups", "together")?;
+            schedule.set_item("reason", run.together_because.to_string())?;
+        }
+    }
+    report.set_item("schedule", schedule)?;
+    if let Some(msg) = ran.error() {
+        report.set_item("error", &msg)?;
+        let err = KernelError::new_err(msg);
+        err.value(py).setattr("report", &report)?;
+        return Err(err);
+    }
+    Ok(report)
 }
 
 /// The code object: a path (str or os.PathLike; named by it in messages) or its bytes.

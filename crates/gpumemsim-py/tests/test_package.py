@@ -7,7 +7,7 @@ import pathlib
 import gpumemsim
 
 PUBLIC = ["ARCHITECTURES", "Error", "KernelError", "__version__", "assemble", "banks",
-          "banks_batch", "disassemble", "run"]
+          "banks_batch", "check", "disassemble", "run"]
 
 
 def test_public_names_and_version():
@@ -18,7 +18,7 @@ def test_public_names_and_version():
 
 
 def test_functions_have_docstrings_and_signatures():
-    for name in ("assemble", "banks", "banks_batch", "disassemble", "run"):
+    for name in ("assemble", "banks", "banks_batch", "check", "disassemble", "run"):
         f = getattr(gpumemsim, name)
         assert len(inspect.getdoc(f) or "") > 100, name
         assert inspect.signature(f).parameters, name
@@ -34,7 +34,7 @@ def test_stubs_ship_and_match_the_module():
     functions = {n.name: n for n in stub.body if isinstance(n, ast.FunctionDef)}
     classes = {n.name for n in stub.body if isinstance(n, ast.ClassDef)}
     assert {"Error", "KernelError"} <= classes
-    for name in ("assemble", "banks", "banks_batch", "disassemble", "run"):
+    for name in ("assemble", "banks", "banks_batch", "check", "disassemble", "run"):
         stubbed = functions[name].args
         names = [a.arg for a in stubbed.args] + [a.arg for a in stubbed.kwonlyargs]
         assert names == list(inspect.signature(getattr(gpumemsim, name)).parameters), name
