@@ -2,7 +2,7 @@
 # Compiles the application-style kernel corpus in examples/apps/ (OpenCL C .cl and HIP .hip)
 # with clang-19 for gfx1100, linked against AMD's device libraries (get_global_id, barrier,
 # atomics, threadIdx, __shfl_* ... come from opencl.bc / hip.bc / ockl.bc), into
-# examples/apps/build/:
+# examples/apps/build/ (and the buggy corpus of examples/buggy/ into examples/buggy/build/):
 #   NAME.o        OpenCL: a relocatable object, wave32;
 #                 HIP: clang's default output, an offload bundle whose gfx1100 entry is a
 #                 linked code object (hipv4-amdgcn-amd-amdhsa--gfx1100);
@@ -39,6 +39,19 @@ for src in *.hip; do
     if contains "$HSACO" "$base"; then
         clang-19 $hip --no-gpu-bundle-output -c "$src" -o "build/$base.hsaco" $(libs hip 32)
     fi
+done
+
+# The buggy corpus (examples/buggy/): kernels with one bug each for `gpumemsim check`, wave32,
+# into examples/buggy/build/ (NAME.o; HIP as offload bundles).
+cd ../buggy
+mkdir -p build
+for src in *.cl; do
+    clang-19 -x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 \
+        -nogpulib -O2 -g $MAP -c "$src" -o "build/${src%.cl}.o" $(libs opencl 32)
+done
+for src in *.hip; do
+    clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 -nogpulib -O2 -g $MAP \
+        -c "$src" -o "build/${src%.hip}.o" $(libs hip 32)
 done
 
 # The front-door test's objects (crates/gpumemsim-cli/tests/front_door/): a linked OpenCL
