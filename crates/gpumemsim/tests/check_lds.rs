@@ -486,8 +486,8 @@ fn grid(text: &str, cfg: RunConfig) -> GridRun {
 
 #[test]
 fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
-    // Every workgroup stores to the same 64 dwords (4 × v0 from 0x1000).
-    let store = "v_lshlrev_b32 v1, 2, v0\nglobal_store_b32 v1, v0, s[2:3]\ns_endpgm\n";
+    // Every workgroup stores its id + v0 to the same 64 dwords (4 × v0 from 0x1000).
+    let store = "v_lshlrev_b32 v1, 2, v0\nv_add_nc_u32 v2, s0, v0\nglobal_store_b32 v1, v2, s[2:3]\ns_endpgm\n";
     let base = RunConfig {
         workgroups: 3,
         waves: 2,
@@ -515,7 +515,7 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
             .collect();
         assert!(!races.is_empty(), "{cfg:?}: {:#?}", r.device.events);
         for e in &races {
-            assert_eq!(pcs(e), vec![1, 1]);
+            assert_eq!(pcs(e), vec![2, 2]);
             assert!(e.message.contains("write-after-write"), "{}", e.message);
             let a = e.detail.as_ref().unwrap().address.unwrap();
             assert!((0x1000..0x1100).contains(&a), "{a:#x}");
@@ -531,9 +531,17 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         assert_eq!(f.len(), 1);
         assert_eq!(
             (f[0].kind, &f[0].pcs[..], f[0].count),
-            ("global_race", &[1, 1][..], 4)
+            ("global_race", &[2, 2][..], 4)
         );
     }
+    // The same value from every workgroup (v0 alone): a harmless race, not reported.
+    let same = "v_lshlrev_b32 v1, 2, v0\nglobal_store_b32 v1, v0, s[2:3]\ns_endpgm\n";
+    let r = grid(same, base.clone());
+    assert!(
+        checks(&r.device.events).is_empty(),
+        "{:#?}",
+        r.device.events
+    );
     // Atomic adds to the same bytes: no race, and the sums are right.
     let atomic = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v2, 1\nglobal_atomic_add_u32 v1, v2, s[2:3]\ns_endpgm\n";
     let r = grid(atomic, base.clone());

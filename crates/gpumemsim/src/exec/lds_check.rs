@@ -253,6 +253,8 @@ pub(crate) struct GlobalWatch {
     bytes: RaceBytes,
     /// Per byte: the last plain write and the plain reads since (distinct workgroups).
     seen: HashMap<u64, (Option<GlobalAccess>, Vec<GlobalAccess>)>,
+    /// Per byte: the value its last plain write left.
+    written: HashMap<u64, u8>,
 }
 
 impl GlobalWatch {
@@ -261,6 +263,7 @@ impl GlobalWatch {
         GlobalWatch {
             bytes,
             seen: HashMap::new(),
+            written: HashMap::new(),
         }
     }
 }
@@ -655,8 +658,17 @@ impl Device {
             }
         };
         for &(addr, write) in hits {
+            // Workgroups writing the same value to a byte (a "found" flag every workgroup
+            // sets) race harmlessly: whatever their order, the byte ends with that value. Not
+            // reported, as is common practice (a choice; reads are, their value depends on the
+            // order).
+            let value = self.memory.read_u8(addr);
+            let same_value = write && watch.written.get(&addr) == Some(&value);
+            if write {
+                watch.written.insert(addr, value);
+            }
             let (last, reads) = watch.seen.entry(addr).or_default();
-            if let Some(w) = last.filter(|w| w.group != me.group) {
+            if let Some(w) = last.filter(|w| w.group != me.group && !same_value) {
                 note(
                     &w,
                     if write {
