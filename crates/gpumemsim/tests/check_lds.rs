@@ -277,6 +277,35 @@ fn lanes_of_one_store_writing_different_values_to_one_address_collide() {
 }
 
 #[test]
+fn a_collision_read_back_at_once_is_tag_and_retry_not_a_finding() {
+    // The pre-atomics histogram idiom: every lane writes tag | count to the bin, reads it
+    // back and retries unless its own value stuck. The wave's next LDS access reads the
+    // collided word: not reported.
+    let retry = "v_mov_b32 v1, 0\nds_store_b32 v1, v0\nds_load_b32 v2, v1\n\
+                 s_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let dev = run_waves(retry, 1, RunConfig::default());
+    assert!(
+        of_kind(&dev, "lane_collision").is_empty(),
+        "{:#?}",
+        dev.events
+    );
+    // Reading another word next, or a barrier first, leaves the collision reported.
+    for next in [
+        "v_mov_b32 v3, 64\nds_load_b32 v2, v3\n",
+        "s_barrier\nds_load_b32 v2, v1\n",
+    ] {
+        let text = format!(
+            "v_mov_b32 v1, 0\nds_store_b32 v1, v0\ns_waitcnt lgkmcnt(0)\n{next}\
+             s_waitcnt lgkmcnt(0)\ns_endpgm\n"
+        );
+        let dev = run_waves(&text, 1, RunConfig::default());
+        let c = of_kind(&dev, "lane_collision");
+        assert_eq!(c.len(), 1, "{next}: {:#?}", dev.events);
+        assert_eq!(c[0].pc, 1, "the store");
+    }
+}
+
+#[test]
 fn one_wave_alone_never_races() {
     // Lanes read each other's dwords with no wait or barrier: one wave's accesses are in
     // program order.

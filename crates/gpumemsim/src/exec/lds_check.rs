@@ -283,6 +283,9 @@ pub(crate) struct Checker {
     enabled: bool,
     groups: Vec<Option<Box<GroupShadow>>>,
     global: GlobalMode,
+    /// Each wave's `lane_collision` not yet reported, and its byte: see
+    /// [`Device::settle_collision`].
+    held: HashMap<usize, (Event, u32)>,
 }
 
 impl Checker {
@@ -292,6 +295,7 @@ impl Checker {
             enabled,
             groups: (0..groups).map(|_| None).collect(),
             global: GlobalMode::Off,
+            held: HashMap::new(),
         }
     }
 
@@ -357,6 +361,7 @@ impl Device {
             Some(t) if !t.is_empty() => std::mem::take(t),
             _ => return,
         };
+        self.settle_collision(wi, Some(&touches));
         let me = (wi % self.group_waves) as u32;
         let need = if lgkm { self.lds_ops[wi].issued + 1 } else { 0 };
         let found = {
@@ -465,8 +470,28 @@ impl Device {
         }
         if !f.twice.is_empty() && !atomic {
             if let Some(e) = lane_collision(wave, pc, touches, &f.twice) {
-                self.events.push(e);
+                let b = e.detail.as_ref().and_then(|d| d.address).unwrap_or(0) as u32;
+                self.checker.held.insert(wi, (e, b));
             }
+        }
+    }
+
+    /// Reports wave `wi`'s held `lane_collision`, unless `touches` (its next LDS access) read
+    /// the byte back. Tag-and-retry code (a histogram whose lanes write `tag | count` and
+    /// loop until their own value stuck, as pre-atomics GPU code did) collides on purpose and
+    /// reads the word back at once to see which lane won: its result does not depend on the
+    /// winner, so it is not reported. A collision that the wave's next LDS access does not read
+    /// back — or that a barrier or the wave's end follows — is.
+    fn settle_collision(&mut self, wi: usize, touches: Option<&[LdsTouch]>) {
+        let Some((e, b)) = self.checker.held.remove(&wi) else {
+            return;
+        };
+        let read_back = touches.is_some_and(|ts| {
+            ts.iter()
+                .any(|t| !t.write && t.offset <= b && b < t.offset + t.size as u32)
+        });
+        if !read_back {
+            self.events.push(e);
         }
     }
 
@@ -475,6 +500,7 @@ impl Device {
         if !self.checker.enabled {
             return;
         }
+        self.settle_collision(wi, None);
         let waited = self.lds_ops[wi].waited;
         let me = wi % self.group_waves;
         let sh = self.shadow(self.wave_group[wi]);
@@ -580,6 +606,7 @@ impl Device {
         if !self.checker.enabled {
             return;
         }
+        self.settle_collision(wi, None);
         let g = self.wave_group[wi];
         let first = g * self.group_waves;
         if (first..first + self.group_waves).all(|i| self.waves[i].done) {
