@@ -6,6 +6,7 @@
 // Word 0: every lane adds 1.0 → 32.0 (0x42000000). Word 1: max over 2^lane → 2^31
 // (0x4f000000). Word 2: holds -0.0, compare-store with +0.0 matches → 2.0 (0x40000000).
 // Word 3: -inf + +inf → the NaN the float rules define.
+    ds_store_2addr_b32 v1, v6, v6 offset1:1   // LDS is not cleared: words 0 and 1 start at 0
     ds_add_f32 v1, v2
     ds_max_f32 v1, v3 offset:4
     ds_store_b32 v1, v4 offset:8
