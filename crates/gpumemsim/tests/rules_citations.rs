@@ -105,7 +105,11 @@ fn every_cited_rule_exists() {
             }
         }
     }
-    assert!(missing.is_empty(), "cited rules that do not exist:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "cited rules that do not exist:\n{}",
+        missing.join("\n")
+    );
     assert!(cited >= 100, "only {cited} citations of docs/rules found");
 }
 
@@ -113,8 +117,8 @@ fn every_cited_rule_exists() {
 fn nothing_cites_the_hash_named_source_documents() {
     // `000_b892342bad162b52.txt §...`, `000 §...`, `(003)`, `(000: ...)`: the names the
     // rules had before docs/rules/.
-    let old = Regex::new(r"\b\d{3}_[0-9a-f]{16}\.txt|\b00[0-4] ?§|\(00[0-4][):]|\b00[0-4]: ")
-        .unwrap();
+    let old =
+        Regex::new(r"\b\d{3}_[0-9a-f]{16}\.txt|\b00[0-4] ?§|\(00[0-4][):]|\b00[0-4]: ").unwrap();
     let mut found = Vec::new();
     for p in citing_files() {
         let Ok(text) = std::fs::read_to_string(&p) else {
@@ -129,6 +133,29 @@ fn nothing_cites_the_hash_named_source_documents() {
     assert!(
         found.is_empty(),
         "{} lines still cite the source documents:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_rules_are_quoted_in_english() {
+    // Quotations from the Chinese source documents give way to the rules in our words.
+    let cjk = Regex::new(r"[\p{Han}]").unwrap();
+    let mut found = Vec::new();
+    for p in citing_files() {
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            if cjk.is_match(line) {
+                found.push(format!("{}:{}: {}", p.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} lines quote the source documents in Chinese:\n{}",
         found.len(),
         found.join("\n")
     );
