@@ -408,7 +408,7 @@ def main():
     print('//! `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 --disassemble` by `tools/gen_table.py`.')
     print('//! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.')
     print('')
-    print('use crate::def::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};')
+    print('use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};')
     print('use crate::fields::Field::*;')
     print('use crate::format::Format::*;')
     print('')

@@ -100,7 +100,7 @@ pub enum Field {
     Src0Y,
     /// VOPD: the Y component's VGPR source 1 (X uses [`Field::Vsrc1`]).
     Vsrc1Y,
-    /// VOPD: the Y component's destination VGPR, bits [7:1] (bit 0 is the complement of
+    /// VOPD: the Y component's destination VGPR, bits \[7:1\] (bit 0 is the complement of
     /// bit 0 of the X destination, [`Field::Vdst`]).
     VdstY,
     /// VOP3P: negate the low-half operand of each source (bit `i` = source `i`); in
@@ -111,7 +111,7 @@ pub enum Field {
     /// `v_fma_mix*` take the absolute value of source `i` (printed `|x|`).
     NegHi,
     /// VOP3P: per source, which half feeds the high half of the operation (1 = bits
-    /// [31:16]). A logical 3-bit value: bits 0-1 are word bits [60:59], bit 2 is word bit 14.
+    /// \[31:16\]). A logical 3-bit value: bits 0-1 are word bits \[60:59\], bit 2 is word bit 14.
     /// In `v_fma_mix*` a 0 selects the whole source as f32, a 1 the f16 half that
     /// [`Field::OpSel`] names.
     OpSelHi,

@@ -135,257 +135,148 @@ pub const ALL_FORMATS: [Format; FORMAT_COUNT] = [
     Format::Vop3p,
 ];
 
-static SOP2: Layout = Layout {
-    size: 4,
-    ident_mask: 0xc000_0000,
-    ident: 0x8000_0000,
-    fields: &[
-        br(Ssrc0, 0, 8),
-        br(Ssrc1, 8, 8),
-        br(Sdst, 16, 7),
-        br(Op, 23, 7),
-    ],
-};
-static SOPK: Layout = Layout {
-    size: 4,
-    ident_mask: 0xf000_0000,
-    ident: 0xb000_0000,
-    fields: &[br(Simm16, 0, 16), br(Sdst, 16, 7), br(Op, 23, 5)],
-};
-static SOP1: Layout = Layout {
-    size: 4,
-    ident_mask: 0xff80_0000,
-    ident: 0xbe80_0000,
-    fields: &[br(Ssrc0, 0, 8), br(Op, 8, 8), br(Sdst, 16, 7)],
-};
-static SOPC: Layout = Layout {
-    size: 4,
-    ident_mask: 0xff80_0000,
-    ident: 0xbf00_0000,
-    fields: &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Op, 16, 7)],
-};
-static SOPP: Layout = Layout {
-    size: 4,
-    ident_mask: 0xff80_0000,
-    ident: 0xbf80_0000,
-    fields: &[br(Simm16, 0, 16), br(Op, 16, 7)],
-};
-static SMEM: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc00_0000,
-    ident: 0xf400_0000,
-    fields: &[
-        br(Sbase, 0, 6),
-        br(Sdata, 6, 7),
-        br(Dlc, 13, 1),
-        br(Glc, 14, 1),
-        br(Op, 18, 8),
-        br(Offset, 32, 21),
-        br(Soffset, 57, 7),
-    ],
-};
-static DS: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc00_0000,
-    ident: 0xd800_0000,
-    fields: &[
-        br(Offset0, 0, 8),
-        br(Offset1, 8, 8),
-        br(Gds, 17, 1),
-        br(Op, 18, 8),
-        br(Addr, 32, 8),
-        br(Data0, 40, 8),
-        br(Data1, 48, 8),
-        br(Vdst, 56, 8),
-    ],
-};
+/// What the format table says of one format: its name as AMD's documents write it, and its
+/// layout. [`FORMATS`] holds one per format, in the order of the [`Format`] variants.
+struct FormatInfo {
+    format: Format,
+    name: &'static str,
+    layout: Layout,
+}
+
+/// One row of [`FORMATS`]: a format, its name, its size in bytes, its identifying bits
+/// (mask, value) and its fields.
+const fn row(
+    format: Format,
+    name: &'static str,
+    size: u8,
+    ident_mask: u64,
+    ident: u64,
+    fields: &'static [BitRange],
+) -> FormatInfo {
+    FormatInfo {
+        format,
+        name,
+        layout: Layout {
+            size,
+            ident_mask,
+            ident,
+            fields,
+        },
+    }
+}
+
+/// The fields FLAT, SCRATCH and GLOBAL share (the segment is the `Seg` field).
+#[rustfmt::skip]
 const FLAT_FIELDS: &[BitRange] = &[
-    br(Offset, 0, 13),
-    br(Dlc, 13, 1),
-    br(Glc, 14, 1),
-    br(Slc, 15, 1),
-    br(Seg, 16, 2),
-    br(Op, 18, 7),
-    br(Addr, 32, 8),
-    br(Data0, 40, 8),
-    br(Saddr, 48, 7),
-    br(Sve, 55, 1),
-    br(Vdst, 56, 8),
+    br(Offset, 0, 13), br(Dlc, 13, 1), br(Glc, 14, 1), br(Slc, 15, 1), br(Seg, 16, 2), br(Op, 18, 7),
+    br(Addr, 32, 8), br(Data0, 40, 8), br(Saddr, 48, 7), br(Sve, 55, 1), br(Vdst, 56, 8),
 ];
-static FLAT: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc03_0000,
-    ident: 0xdc00_0000,
-    fields: FLAT_FIELDS,
-};
-static SCRATCH: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc03_0000,
-    ident: 0xdc01_0000,
-    fields: FLAT_FIELDS,
-};
-static GLOBAL: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc03_0000,
-    ident: 0xdc02_0000,
-    fields: FLAT_FIELDS,
-};
+
+/// The high dword MUBUF and MTBUF share.
+#[rustfmt::skip]
 const BUF_HIGH: [BitRange; 7] = [
-    br(Vaddr, 32, 8),
-    br(Vdata, 40, 8),
-    br(Srsrc, 48, 5),
-    br(Tfe, 53, 1),
-    br(Offen, 54, 1),
-    br(Idxen, 55, 1),
-    br(Soffset, 56, 8),
+    br(Vaddr, 32, 8), br(Vdata, 40, 8), br(Srsrc, 48, 5), br(Tfe, 53, 1), br(Offen, 54, 1),
+    br(Idxen, 55, 1), br(Soffset, 56, 8),
 ];
-static MUBUF: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc00_0000,
-    ident: 0xe000_0000,
-    fields: &[
-        br(Offset, 0, 12),
-        br(Slc, 12, 1),
-        br(Dlc, 13, 1),
-        br(Glc, 14, 1),
-        br(Lds, 16, 1),
-        br(Op, 18, 8),
-        BUF_HIGH[0],
-        BUF_HIGH[1],
-        BUF_HIGH[2],
-        BUF_HIGH[3],
-        BUF_HIGH[4],
-        BUF_HIGH[5],
-        BUF_HIGH[6],
-    ],
-};
-static MTBUF: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc00_0000,
-    ident: 0xe800_0000,
-    fields: &[
-        br(Offset, 0, 12),
-        br(Slc, 12, 1),
-        br(Dlc, 13, 1),
-        br(Glc, 14, 1),
-        br(Op, 15, 4),
-        br(Fmt, 19, 7),
-        BUF_HIGH[0],
-        BUF_HIGH[1],
-        BUF_HIGH[2],
-        BUF_HIGH[3],
-        BUF_HIGH[4],
-        BUF_HIGH[5],
-        BUF_HIGH[6],
-    ],
-};
-static LDSDIR: Layout = Layout {
-    size: 4,
-    ident_mask: 0xff00_0000,
-    ident: 0xce00_0000,
-    fields: &[
-        br(Vdst, 0, 8),
-        br(AttrChan, 8, 2),
-        br(Attr, 10, 6),
-        br(WaitVdst, 16, 4),
-        br(Op, 20, 2),
-    ],
-};
-static VINTERP: Layout = Layout {
-    size: 8,
-    ident_mask: 0xff00_0000,
-    ident: 0xcd00_0000,
-    fields: &[
-        br(Vdst, 0, 8),
-        br(WaitExp, 8, 3),
-        br(OpSel, 11, 4),
-        br(Clamp, 15, 1),
-        br(Op, 16, 7),
-        br(Src0, 32, 9),
-        br(Src1, 41, 9),
-        br(Src2, 50, 9),
-        br(Neg, 61, 3),
-    ],
-};
 
-static VOP1: Layout = Layout {
-    size: 4,
-    ident_mask: 0xfe00_0000,
-    ident: 0x7e00_0000,
-    fields: &[br(Src0, 0, 9), br(Op, 9, 8), br(Vdst, 17, 8)],
-};
-static VOPD: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc00_0000,
-    ident: 0xc800_0000,
-    fields: &[
-        br(Src0, 0, 9),
-        br(Vsrc1, 9, 8),
-        br(OpY, 17, 5),
-        br(Op, 22, 4),
-        br(Src0Y, 32, 9),
-        br(Vsrc1Y, 41, 8),
-        br(VdstY, 49, 7),
-        br(Vdst, 56, 8),
-    ],
-};
-static VOP2: Layout = Layout {
-    size: 4,
-    ident_mask: 0x8000_0000,
-    ident: 0,
-    fields: &[
-        br(Src0, 0, 9),
-        br(Vsrc1, 9, 8),
-        br(Vdst, 17, 8),
-        br(Op, 25, 6),
-    ],
-};
-static VOPC: Layout = Layout {
-    size: 4,
-    ident_mask: 0xfe00_0000,
-    ident: 0x7c00_0000,
-    fields: &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)],
-};
+/// `low` followed by `high` (`N` must be `L + H`; checked when the constant is built).
+const fn join<const L: usize, const H: usize, const N: usize>(
+    low: [BitRange; L],
+    high: [BitRange; H],
+) -> [BitRange; N] {
+    assert!(L + H == N);
+    let mut out = [br(Op, 0, 0); N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < L { low[i] } else { high[i - L] };
+        i += 1;
+    }
+    out
+}
 
-static VOP3: Layout = Layout {
-    size: 8,
-    ident_mask: 0xfc00_0000,
-    ident: 0xd400_0000,
-    fields: &[
-        br(Vdst, 0, 8),
-        br(Abs, 8, 3),
-        // VOP3SD (the carry-out and scale forms) keeps an SGPR destination where VOP3 has
-        // abs and op_sel; the table entry says which one an instruction uses.
-        br(Sdst, 8, 7),
-        br(OpSel, 11, 4),
-        br(Clamp, 15, 1),
-        br(Op, 16, 10),
-        br(Src0, 32, 9),
-        br(Src1, 41, 9),
-        br(Src2, 50, 9),
-        br(Omod, 59, 2),
-        br(Neg, 61, 3),
-    ],
-};
+#[rustfmt::skip]
+const MUBUF_FIELDS: [BitRange; 13] = join(
+    [br(Offset, 0, 12), br(Slc, 12, 1), br(Dlc, 13, 1), br(Glc, 14, 1), br(Lds, 16, 1), br(Op, 18, 8)],
+    BUF_HIGH,
+);
+#[rustfmt::skip]
+const MTBUF_FIELDS: [BitRange; 13] = join(
+    [br(Offset, 0, 12), br(Slc, 12, 1), br(Dlc, 13, 1), br(Glc, 14, 1), br(Op, 15, 4), br(Fmt, 19, 7)],
+    BUF_HIGH,
+);
 
-/// VOP3P (`tools/DPP_VOP3P_NOTES.md` §1.5, every bit checked against llvm-mc-19).
-static VOP3P: Layout = Layout {
-    size: 8,
-    ident_mask: 0xff80_0000,
-    ident: 0xcc00_0000,
-    fields: &[
-        br(Vdst, 0, 8),
-        br(NegHi, 8, 3),
-        br(OpSel, 11, 3),
-        piece(OpSelHi, 14, 1, 2),
-        br(Clamp, 15, 1),
-        br(Op, 16, 7),
-        br(Src0, 32, 9),
-        br(Src1, 41, 9),
-        br(Src2, 50, 9),
-        br(OpSelHi, 59, 2),
-        br(NegLo, 61, 3),
-    ],
+/// Every format: name, size, identifying bits and fields, in the order of the [`Format`]
+/// variants (a compile-time check below holds the order).
+#[rustfmt::skip]
+static FORMATS: [FormatInfo; FORMAT_COUNT] = [
+    row(Format::Sop2, "SOP2", 4, 0xc000_0000, 0x8000_0000,
+        &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Sdst, 16, 7), br(Op, 23, 7)]),
+    row(Format::Sopk, "SOPK", 4, 0xf000_0000, 0xb000_0000,
+        &[br(Simm16, 0, 16), br(Sdst, 16, 7), br(Op, 23, 5)]),
+    row(Format::Sop1, "SOP1", 4, 0xff80_0000, 0xbe80_0000,
+        &[br(Ssrc0, 0, 8), br(Op, 8, 8), br(Sdst, 16, 7)]),
+    row(Format::Sopc, "SOPC", 4, 0xff80_0000, 0xbf00_0000,
+        &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Op, 16, 7)]),
+    row(Format::Sopp, "SOPP", 4, 0xff80_0000, 0xbf80_0000,
+        &[br(Simm16, 0, 16), br(Op, 16, 7)]),
+    row(Format::Smem, "SMEM", 8, 0xfc00_0000, 0xf400_0000,
+        &[br(Sbase, 0, 6), br(Sdata, 6, 7), br(Dlc, 13, 1), br(Glc, 14, 1), br(Op, 18, 8),
+          br(Offset, 32, 21), br(Soffset, 57, 7)]),
+    row(Format::Ds, "DS", 8, 0xfc00_0000, 0xd800_0000,
+        &[br(Offset0, 0, 8), br(Offset1, 8, 8), br(Gds, 17, 1), br(Op, 18, 8), br(Addr, 32, 8),
+          br(Data0, 40, 8), br(Data1, 48, 8), br(Vdst, 56, 8)]),
+    row(Format::Flat, "FLAT", 8, 0xfc03_0000, 0xdc00_0000, FLAT_FIELDS),
+    row(Format::Global, "GLOBAL", 8, 0xfc03_0000, 0xdc02_0000, FLAT_FIELDS),
+    row(Format::Scratch, "SCRATCH", 8, 0xfc03_0000, 0xdc01_0000, FLAT_FIELDS),
+    row(Format::Mubuf, "MUBUF", 8, 0xfc00_0000, 0xe000_0000, &MUBUF_FIELDS),
+    row(Format::Mtbuf, "MTBUF", 8, 0xfc00_0000, 0xe800_0000, &MTBUF_FIELDS),
+    row(Format::Ldsdir, "LDSDIR", 4, 0xff00_0000, 0xce00_0000,
+        &[br(Vdst, 0, 8), br(AttrChan, 8, 2), br(Attr, 10, 6), br(WaitVdst, 16, 4), br(Op, 20, 2)]),
+    row(Format::Vinterp, "VINTERP", 8, 0xff00_0000, 0xcd00_0000,
+        &[br(Vdst, 0, 8), br(WaitExp, 8, 3), br(OpSel, 11, 4), br(Clamp, 15, 1), br(Op, 16, 7),
+          br(Src0, 32, 9), br(Src1, 41, 9), br(Src2, 50, 9), br(Neg, 61, 3)]),
+    row(Format::Vop1, "VOP1", 4, 0xfe00_0000, 0x7e00_0000,
+        &[br(Src0, 0, 9), br(Op, 9, 8), br(Vdst, 17, 8)]),
+    row(Format::Vop2, "VOP2", 4, 0x8000_0000, 0,
+        &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Vdst, 17, 8), br(Op, 25, 6)]),
+    row(Format::Vopc, "VOPC", 4, 0xfe00_0000, 0x7c00_0000,
+        &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)]),
+    // VOP3SD (the carry-out and scale forms) keeps an SGPR destination at bits 8-14 where VOP3
+    // has abs and op_sel; the table entry says which one an instruction uses.
+    row(Format::Vop3, "VOP3", 8, 0xfc00_0000, 0xd400_0000,
+        &[br(Vdst, 0, 8), br(Abs, 8, 3), br(Sdst, 8, 7), br(OpSel, 11, 4), br(Clamp, 15, 1),
+          br(Op, 16, 10), br(Src0, 32, 9), br(Src1, 41, 9), br(Src2, 50, 9), br(Omod, 59, 2),
+          br(Neg, 61, 3)]),
+    row(Format::Vopd, "VOPD", 8, 0xfc00_0000, 0xc800_0000,
+        &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(OpY, 17, 5), br(Op, 22, 4), br(Src0Y, 32, 9),
+          br(Vsrc1Y, 41, 8), br(VdstY, 49, 7), br(Vdst, 56, 8)]),
+    // VOP3P (`tools/DPP_VOP3P_NOTES.md` §1.5, every bit checked against llvm-mc-19).
+    row(Format::Vop3p, "VOP3P", 8, 0xff80_0000, 0xcc00_0000,
+        &[br(Vdst, 0, 8), br(NegHi, 8, 3), br(OpSel, 11, 3), piece(OpSelHi, 14, 1, 2),
+          br(Clamp, 15, 1), br(Op, 16, 7), br(Src0, 32, 9), br(Src1, 41, 9), br(Src2, 50, 9),
+          br(OpSelHi, 59, 2), br(NegLo, 61, 3)]),
+];
+
+/// Each format's opcode field, found in its layout when the crate is compiled (the decoder
+/// reads it for every instruction).
+static OP_RANGES: [BitRange; FORMAT_COUNT] = {
+    let mut out = [br(Op, 0, 0); FORMAT_COUNT];
+    let mut i = 0;
+    while i < FORMAT_COUNT {
+        // The table is in the order of the variants: `Format::index` relies on it.
+        assert!(FORMATS[i].format as usize == i);
+        let fields = FORMATS[i].layout.fields;
+        let mut j = 0;
+        while j < fields.len() {
+            if matches!(fields[j].field, Op) {
+                out[i] = fields[j];
+            }
+            j += 1;
+        }
+        assert!(out[i].width > 0, "every format has an opcode field");
+        i += 1;
+    }
+    out
 };
 
 /// The DPP16 dword that follows an instruction word whose src0 is 250 (bit positions within
@@ -419,28 +310,7 @@ pub static DPP8_DWORD: Layout = Layout {
 impl Format {
     /// The bit layout of this format.
     pub fn layout(self) -> &'static Layout {
-        match self {
-            Format::Sop2 => &SOP2,
-            Format::Sopk => &SOPK,
-            Format::Sop1 => &SOP1,
-            Format::Sopc => &SOPC,
-            Format::Sopp => &SOPP,
-            Format::Smem => &SMEM,
-            Format::Ds => &DS,
-            Format::Flat => &FLAT,
-            Format::Scratch => &SCRATCH,
-            Format::Global => &GLOBAL,
-            Format::Mubuf => &MUBUF,
-            Format::Mtbuf => &MTBUF,
-            Format::Ldsdir => &LDSDIR,
-            Format::Vinterp => &VINTERP,
-            Format::Vop1 => &VOP1,
-            Format::Vop2 => &VOP2,
-            Format::Vopc => &VOPC,
-            Format::Vop3 => &VOP3,
-            Format::Vopd => &VOPD,
-            Format::Vop3p => &VOP3P,
-        }
+        &FORMATS[self.index()].layout
     }
 
     /// The format that the layouts' identifying bits select for `first` (the slow,
@@ -454,28 +324,7 @@ impl Format {
 
     /// Upper-case name as AMD's documents write it.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Sop2 => "SOP2",
-            Format::Sopk => "SOPK",
-            Format::Sop1 => "SOP1",
-            Format::Sopc => "SOPC",
-            Format::Sopp => "SOPP",
-            Format::Smem => "SMEM",
-            Format::Ds => "DS",
-            Format::Flat => "FLAT",
-            Format::Global => "GLOBAL",
-            Format::Scratch => "SCRATCH",
-            Format::Mubuf => "MUBUF",
-            Format::Mtbuf => "MTBUF",
-            Format::Ldsdir => "LDSDIR",
-            Format::Vinterp => "VINTERP",
-            Format::Vop1 => "VOP1",
-            Format::Vop2 => "VOP2",
-            Format::Vopc => "VOPC",
-            Format::Vop3 => "VOP3",
-            Format::Vopd => "VOPD",
-            Format::Vop3p => "VOP3P",
-        }
+        FORMATS[self.index()].name
     }
 
     /// Dense index `0..FORMAT_COUNT`.
@@ -530,24 +379,7 @@ impl Format {
     /// The field an instruction's opcode is found in.
     #[inline]
     pub fn op_range(self) -> BitRange {
-        let (lo, width) = match self {
-            Format::Sop2 => (23, 7),
-            Format::Sopk => (23, 5),
-            Format::Sop1 => (8, 8),
-            Format::Sopc | Format::Sopp => (16, 7),
-            Format::Smem | Format::Ds | Format::Mubuf => (18, 8),
-            Format::Flat | Format::Global | Format::Scratch => (18, 7),
-            Format::Mtbuf => (15, 4),
-            Format::Ldsdir => (20, 2),
-            Format::Vinterp => (16, 7),
-            Format::Vop1 => (9, 8),
-            Format::Vop2 => (25, 6),
-            Format::Vopc => (17, 8),
-            Format::Vop3 => (16, 10),
-            Format::Vopd => (22, 4),
-            Format::Vop3p => (16, 7),
-        };
-        br(Field::Op, lo, width)
+        OP_RANGES[self.index()]
     }
 }
 

@@ -82,75 +82,9 @@ pub fn tokenize(line: &str) -> PResult<Vec<Token<'_>>> {
                 col,
             });
         } else if c.is_ascii_digit() || c == b'.' {
-            let s = i;
-            if c == b'0' && i + 1 < b.len() && (b[i + 1] | 0x20) == b'x' {
-                i += 2;
-                let hs = i;
-                while i < b.len() && b[i].is_ascii_hexdigit() {
-                    i += 1;
-                }
-                let v = u64::from_str_radix(&line[hs..i], 16)
-                    .map_err(|_| ParseError::new(col, "invalid hexadecimal number"))?;
-                out.push(Token {
-                    tok: Tok::Int(v as i64),
-                    col,
-                });
-                continue;
-            }
-            if c == b'0' && i + 1 < b.len() && (b[i + 1] | 0x20) == b'b' && next_is_bin(b, i + 2) {
-                i += 2;
-                let bs = i;
-                while i < b.len() && matches!(b[i], b'0' | b'1') {
-                    i += 1;
-                }
-                let v = u64::from_str_radix(&line[bs..i], 2)
-                    .map_err(|_| ParseError::new(col, "invalid binary number"))?;
-                out.push(Token {
-                    tok: Tok::Int(v as i64),
-                    col,
-                });
-                continue;
-            }
-            let mut float = false;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i < b.len() && b[i] == b'.' {
-                float = true;
-                i += 1;
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-            }
-            if i < b.len() && (b[i] | 0x20) == b'e' {
-                let save = i;
-                i += 1;
-                if i < b.len() && matches!(b[i], b'+' | b'-') {
-                    i += 1;
-                }
-                if i < b.len() && b[i].is_ascii_digit() {
-                    float = true;
-                    while i < b.len() && b[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                } else {
-                    i = save;
-                }
-            }
-            let text = &line[s..i];
-            let tok = if float {
-                Tok::Float(
-                    text.parse()
-                        .map_err(|_| ParseError::new(col, "invalid number"))?,
-                )
-            } else {
-                Tok::Int(
-                    text.parse::<u64>()
-                        .map_err(|_| ParseError::new(col, "invalid number"))?
-                        as i64,
-                )
-            };
+            let (tok, end) = number(line, i, col)?;
             out.push(Token { tok, col });
+            i = end;
         } else if c == b'"' {
             let s = i + 1;
             i += 1;
@@ -184,10 +118,89 @@ pub fn tokenize(line: &str) -> PResult<Vec<Token<'_>>> {
     Ok(out)
 }
 
+/// Lexes the number that starts at byte `i` of `line`: `0x` hexadecimal, `0b` binary, or a
+/// decimal integer or float (`1.5`, `.5`, `1e3`). Returns the token and the index past it.
+fn number(line: &str, i: usize, col: usize) -> PResult<(Tok<'_>, usize)> {
+    let b = line.as_bytes();
+    let c = b[i];
+    if c == b'0' && i + 1 < b.len() && (b[i + 1] | 0x20) == b'x' {
+        return prefixed_int(line, i + 2, 16, col, "invalid hexadecimal number");
+    }
+    if c == b'0' && i + 1 < b.len() && (b[i + 1] | 0x20) == b'b' && next_is_bin(b, i + 2) {
+        return prefixed_int(line, i + 2, 2, col, "invalid binary number");
+    }
+    decimal(line, i, col)
+}
+
+/// The digits of `radix` from byte `start` (after a `0x` or `0b`) as an integer token, and
+/// the index past them.
+fn prefixed_int(
+    line: &str,
+    start: usize,
+    radix: u32,
+    col: usize,
+    msg: &str,
+) -> PResult<(Tok<'static>, usize)> {
+    let b = line.as_bytes();
+    let mut i = start;
+    while i < b.len() && (b[i] as char).is_digit(radix) {
+        i += 1;
+    }
+    let v = u64::from_str_radix(&line[start..i], radix).map_err(|_| ParseError::new(col, msg))?;
+    Ok((Tok::Int(v as i64), i))
+}
+
+/// A decimal integer or float from byte `s`, and the index past it.
+fn decimal(line: &str, s: usize, col: usize) -> PResult<(Tok<'static>, usize)> {
+    let b = line.as_bytes();
+    let mut i = s;
+    let mut float = false;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        float = true;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if i < b.len() && (b[i] | 0x20) == b'e' {
+        let save = i;
+        i += 1;
+        if i < b.len() && matches!(b[i], b'+' | b'-') {
+            i += 1;
+        }
+        if i < b.len() && b[i].is_ascii_digit() {
+            float = true;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        } else {
+            i = save;
+        }
+    }
+    let text = &line[s..i];
+    let tok = if float {
+        Tok::Float(
+            text.parse()
+                .map_err(|_| ParseError::new(col, "invalid number"))?,
+        )
+    } else {
+        Tok::Int(
+            text.parse::<u64>()
+                .map_err(|_| ParseError::new(col, "invalid number"))? as i64,
+        )
+    };
+    Ok((tok, i))
+}
+
+/// Whether the byte after `i` is a decimal digit.
 fn next_is_digit(b: &[u8], i: usize) -> bool {
     i + 1 < b.len() && b[i + 1].is_ascii_digit()
 }
 
+/// Whether byte `i` is a binary digit.
 fn next_is_bin(b: &[u8], i: usize) -> bool {
     i < b.len() && matches!(b[i], b'0' | b'1')
 }

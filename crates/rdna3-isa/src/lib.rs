@@ -22,6 +22,7 @@
 
 pub mod aliases;
 pub mod asm;
+mod decode;
 pub mod def;
 pub mod dpp;
 pub mod explain;
@@ -29,9 +30,11 @@ pub mod fields;
 pub mod format;
 pub mod inst;
 pub mod lex;
+mod lookup;
 pub mod parse;
 pub mod print;
 pub mod regs;
+mod schema;
 pub mod special;
 pub mod table;
 

@@ -5,7 +5,8 @@
 //! enforces (register widths that depend on modifiers, `glc` on returning atomics, `gds`).
 
 use crate::def::{
-    lookup_dpp_name, lookup_name, Flags, Imm, Implicit, Kind, Opcode, SrcMods, SrcTy, Wave,
+    lookup_dpp_name, lookup_name, Flags, Imm, Implicit, InstrDef, Kind, Opcode, Operand,
+    OperandClass, SrcMods, SrcTy, Wave,
 };
 use crate::dpp::{self, DppText};
 use crate::fields::Field;
@@ -150,18 +151,7 @@ fn parse_as(text: &str, forced: Option<Opcode>, wave: Wave) -> PResult<Parsed> {
         ..Hints::default()
     };
     let mut label = None;
-    // Defaults of fields that are not zero when left out.
-    match d.format {
-        Format::Smem if !d.operands.is_empty() => inst.set(Field::Soffset, SGPR_NULL),
-        Format::Flat | Format::Global | Format::Scratch => inst.set(Field::Saddr, SGPR_NULL),
-        Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
-        // `v_cmpx_*_e64` writes EXEC only; llvm-mc-19 puts 0x7e (exec_lo) in its vdst.
-        Format::Vop3 if d.operand(Field::Vdst).is_none() && !d.flags.has(Flags::BARE_NAME) => {
-            inst.set(Field::Vdst, 0x7e)
-        }
-        Format::Vop3p => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, d.default_op_sel_hi())),
-        _ => {}
-    }
+    set_defaults(&mut inst);
     // Does a returning atomic's destination appear? Count operands at bracket depth 0.
     let total_ops = d.operands.len();
     let with_rtn = d.operands.iter().any(|o| matches!(o.kind, Kind::VRtn(_)));
@@ -194,21 +184,7 @@ fn parse_as(text: &str, forced: Option<Opcode>, wave: Wave) -> PResult<Parsed> {
         }
         need_comma = true;
         let col = c.col();
-        let i = o.field.source_index();
-        let is_source = matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2)
-            || o.field == Field::Vsrc1 && dpp_mode;
-        let mods = if !is_source {
-            SrcMods::None
-        } else {
-            match d.format {
-                Format::Vop3 | Format::Vop1 | Format::Vop2 | Format::Vopc if dpp_mode => {
-                    d.dpp_source_mods(i)
-                }
-                Format::Vop3 => d.source_mods(i),
-                Format::Vop3p if d.flags.has(Flags::MIX) => SrcMods::NegAbs,
-                _ => SrcMods::None,
-            }
-        };
+        let mods = source_mods(d, o.field, dpp_mode);
         let (neg, abs) = if matches!(mods, SrcMods::NegAbs | SrcMods::Neg | SrcMods::Sext) {
             modded_source(&mut c, &mut inst, o, mods, &mut widths, &mut hints)?
         } else {
@@ -226,29 +202,86 @@ fn parse_as(text: &str, forced: Option<Opcode>, wave: Wave) -> PResult<Parsed> {
         if dpp_mode {
             dpp_source(&mut inst, o.field, col)?;
         }
-        let (nf, af) = match d.format {
-            Format::Vop3 => (Field::Neg, Field::Abs),
-            Format::Vop3p => (Field::NegLo, Field::NegHi),
-            _ => (Field::DppNeg, Field::DppAbs),
-        };
-        if neg {
-            inst.set(nf, inst.get(nf) | 1 << i);
-        }
-        if abs && mods == SrcMods::Neg {
-            // No abs bit to set (VOP3SD: sdst is there); llvm-mc-19 echoes the `|x|`.
-            hints.abs_written |= 1 << i;
-        } else if abs {
-            inst.set(af, inst.get(af) | 1 << i);
-        }
+        set_neg_abs(
+            &mut inst,
+            &mut hints,
+            o.field.source_index(),
+            mods,
+            neg,
+            abs,
+        );
     }
     modifiers(&mut c, &mut inst, &mut hints, dpp_mode, suffixed)?;
     check(&inst, &widths, rtn_present)?;
     Ok(Parsed { inst, hints, label })
 }
 
+/// Sets the fields that are not zero when an instruction leaves them out: SMEM `soffset` and
+/// FLAT `saddr` (`null`), the MTBUF default format, the VOP3 `v_cmpx_*_e64` vdst and the
+/// VOP3P `op_sel_hi` default.
+fn set_defaults(inst: &mut Instruction) {
+    let d = inst.def();
+    match d.format {
+        Format::Smem if !d.operands.is_empty() => inst.set(Field::Soffset, SGPR_NULL),
+        Format::Flat | Format::Global | Format::Scratch => inst.set(Field::Saddr, SGPR_NULL),
+        Format::Mtbuf => inst.set(Field::Fmt, special::DEFAULT_BUF_FORMAT),
+        // `v_cmpx_*_e64` writes EXEC only; llvm-mc-19 puts 0x7e (exec_lo) in its vdst.
+        Format::Vop3 if d.operand(Field::Vdst).is_none() && !d.flags.has(Flags::BARE_NAME) => {
+            inst.set(Field::Vdst, 0x7e)
+        }
+        Format::Vop3p => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, d.default_op_sel_hi())),
+        _ => {}
+    }
+}
+
+/// Which modifiers the operand in `field` takes as written: the sources of VOP3, of the DPP
+/// forms (with `vsrc1`) and of `v_fma_mix*`; none elsewhere.
+fn source_mods(d: &InstrDef, field: Field, dpp_mode: bool) -> SrcMods {
+    let is_source = matches!(field, Field::Src0 | Field::Src1 | Field::Src2)
+        || field == Field::Vsrc1 && dpp_mode;
+    if !is_source {
+        return SrcMods::None;
+    }
+    let i = field.source_index();
+    match d.format {
+        Format::Vop3 | Format::Vop1 | Format::Vop2 | Format::Vopc if dpp_mode => {
+            d.dpp_source_mods(i)
+        }
+        Format::Vop3 => d.source_mods(i),
+        Format::Vop3p if d.flags.has(Flags::MIX) => SrcMods::NegAbs,
+        _ => SrcMods::None,
+    }
+}
+
+/// Records source `i`'s negate and abs in the format's modifier fields (VOP3 `neg`/`abs`,
+/// VOP3P `neg_lo`/`neg_hi`, the DPP dword's `neg`/`abs` elsewhere).
+fn set_neg_abs(
+    inst: &mut Instruction,
+    hints: &mut Hints,
+    i: usize,
+    mods: SrcMods,
+    neg: bool,
+    abs: bool,
+) {
+    let (nf, af) = match inst.def().format {
+        Format::Vop3 => (Field::Neg, Field::Abs),
+        Format::Vop3p => (Field::NegLo, Field::NegHi),
+        _ => (Field::DppNeg, Field::DppAbs),
+    };
+    if neg {
+        inst.set(nf, inst.get(nf) | 1 << i);
+    }
+    if abs && mods == SrcMods::Neg {
+        // No abs bit to set (VOP3SD: sdst is there); llvm-mc-19 echoes the `|x|`.
+        hints.abs_written |= 1 << i;
+    } else if abs {
+        inst.set(af, inst.get(af) | 1 << i);
+    }
+}
+
 /// VOP3P: the `op_sel_hi` field for the written bits `v`; a two-source instruction always
 /// has bit 2 set (llvm-mc-19 writes the unused source's bit as 1).
-fn vop3p_op_sel_hi(d: &crate::def::InstrDef, v: u32) -> u32 {
+fn vop3p_op_sel_hi(d: &InstrDef, v: u32) -> u32 {
     if d.source_count() == 2 {
         v | 4
     } else {
@@ -290,7 +323,7 @@ fn dpp_source(inst: &mut Instruction, field: Field, col: usize) -> PResult<()> {
 fn modded_source(
     c: &mut Cursor,
     inst: &mut Instruction,
-    o: &crate::def::Operand,
+    o: &Operand,
     mods: SrcMods,
     widths: &mut Widths,
     hints: &mut Hints,
@@ -619,6 +652,9 @@ fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option
     Ok((code, lit))
 }
 
+/// Parses one operand of kind `kind` into `field` (or the fields that kind fills), by
+/// operand class: vector registers, scalar registers and sources, immediates and literals, and
+/// vector-ALU sources. A wave64 lane mask (an SGPR pair) is parsed apart.
 fn operand(
     c: &mut Cursor,
     inst: &mut Instruction,
@@ -628,11 +664,29 @@ fn operand(
     label: &mut Option<(String, usize)>,
     hints: &mut Hints,
 ) -> PResult<()> {
-    let col = c.col();
-    let fmt = inst.def().format;
     if hints.wave == Wave::W64 && inst.def().is_lane_mask(field, kind) {
         return wave64_mask(c, inst, field, kind);
     }
+    match kind.class() {
+        OperandClass::VectorRegister => vector_register_operand(c, inst, field, kind, widths),
+        OperandClass::Scalar => scalar_operand(c, inst, field, kind, hints),
+        OperandClass::Immediate => immediate_operand(c, inst, field, kind, label, hints),
+        OperandClass::VectorSource => vector_source(c, inst, field, kind, widths, hints),
+    }
+}
+
+/// A vector-register operand: a VGPR or a range of them (`off` for an absent address), a
+/// `.l`/`.h` half, a VINTERP source with its negate, or a WMMA matrix (C may also be a
+/// constant).
+fn vector_register_operand(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    field: Field,
+    kind: Kind,
+    widths: &mut Widths,
+) -> PResult<()> {
+    let col = c.col();
+    let fmt = inst.def().format;
     match kind {
         Kind::V(n) | Kind::VRtn(n) => {
             let (first, count) = vgpr(c)?;
@@ -642,6 +696,73 @@ fn operand(
             widths.vregs.push((field, count, col));
             inst.set(field, first);
         }
+        Kind::BufVaddr | Kind::FlatVaddr => {
+            if c.eat_ident("off") {
+                widths.vaddr_off = true;
+            } else {
+                let (first, count) = vgpr(c)?;
+                widths.vregs.push((field, count, col));
+                inst.set(field, first);
+                if fmt == Format::Scratch {
+                    inst.set(Field::Sve, 1);
+                }
+            }
+        }
+        Kind::WmmaAB(n) | Kind::WmmaC(n) => {
+            // A range of exactly `n` VGPRs (no alignment needed); C also an inline constant,
+            // `null` or a `src_*` register (an SGPR or a literal llvm-mc-19 refuses).
+            let save = c.save();
+            if let Some(RegRef::V { first, count }) = reg(c) {
+                if count != n as u32 {
+                    return err(col, INVALID_OPERAND);
+                }
+                inst.set(field, 256 + first);
+                return Ok(());
+            }
+            c.restore(save);
+            if matches!(kind, Kind::WmmaAB(_)) {
+                return err(col, INVALID_OPERAND);
+            }
+            let (code, lit) = ssrc(c, 2, false)?;
+            if lit.is_some() || !matches!(code, SGPR_NULL | 128..=208 | 235..=248 | 253) {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code);
+        }
+        Kind::VLoHi(_) => {
+            let Some(v) = lohi(c) else {
+                return err(col, INVALID_OPERAND);
+            };
+            inst.set(field, v);
+        }
+        Kind::VinterpSrc(i) => {
+            if c.eat_punct('-') {
+                inst.set(Field::Neg, inst.get(Field::Neg) | 1 << i);
+            }
+            let (first, count) = vgpr(c)?;
+            if count != 1 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, 256 + first);
+        }
+        _ => unreachable!("{kind:?} is not a vector-register operand"),
+    }
+    Ok(())
+}
+
+/// A scalar operand: an SGPR or a range of them (aligned as the kind requires), a scalar
+/// source (register, constant or literal), an SMEM base, offset or probe, a buffer resource
+/// or offset, or a FLAT `saddr`.
+fn scalar_operand(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    field: Field,
+    kind: Kind,
+    hints: &mut Hints,
+) -> PResult<()> {
+    let col = c.col();
+    let fmt = inst.def().format;
+    match kind {
         Kind::S(n) => {
             let align = if n >= 4 { 4 } else { 2 };
             inst.set(field, sgpr(c, n as u32, align)?);
@@ -705,18 +826,6 @@ fn operand(
             }
             inst.set(field, code / 4);
         }
-        Kind::BufVaddr | Kind::FlatVaddr => {
-            if c.eat_ident("off") {
-                widths.vaddr_off = true;
-            } else {
-                let (first, count) = vgpr(c)?;
-                widths.vregs.push((field, count, col));
-                inst.set(field, first);
-                if fmt == Format::Scratch {
-                    inst.set(Field::Sve, 1);
-                }
-            }
-        }
         Kind::BufSoffset => {
             let (code, _) = ssrc(c, 1, false)?;
             if (240..=248).contains(&code) || code >= 235 && code != 253 {
@@ -733,6 +842,24 @@ fn operand(
                 inst.set(field, sgpr(c, n, 2)?);
             }
         }
+        _ => unreachable!("{kind:?} is not a scalar operand"),
+    }
+    Ok(())
+}
+
+/// An immediate or literal operand: a branch label or offset, a 16-bit immediate in its
+/// style (`hwreg`, `sendmsg`, `waitcnt`...), a 32-bit literal, an interpolation attribute, or
+/// the implicit `vcc_lo` written out.
+fn immediate_operand(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    field: Field,
+    kind: Kind,
+    label: &mut Option<(String, usize)>,
+    hints: &mut Hints,
+) -> PResult<()> {
+    let col = c.col();
+    match kind {
         Kind::Imm(Imm::Label) => {
             if let Some(name) = c.peek_ident().map(str::to_string) {
                 c.bump();
@@ -797,73 +924,6 @@ fn operand(
             inst.set(Field::Attr, n);
             inst.set(Field::AttrChan, ch);
         }
-        Kind::VSrc(n, ty) => {
-            if ty == SrcTy::B16LoHi {
-                if let Some(v) = lohi(c) {
-                    inst.set(field, 256 + v);
-                    return Ok(());
-                }
-            }
-            let save = c.save();
-            if let Some(RegRef::V { first, count }) = reg(c) {
-                if count != n as u32 {
-                    return err(col, INVALID_OPERAND);
-                }
-                widths.vregs.push((field, count, col));
-                inst.set(field, 256 + first);
-                return Ok(());
-            }
-            c.restore(save);
-            if ty == SrcTy::VgprOnly {
-                return err(col, INVALID_OPERAND);
-            }
-
-            let float_token = matches!(c.peek(), Some(Tok::Float(_)))
-                || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
-            if matches!(ty, SrcTy::I16 | SrcTy::B16LoHi) && float_token {
-                hints.float_constant_written = true;
-            }
-            let (code, lit) = match ty {
-                SrcTy::F16 | SrcTy::I16 | SrcTy::B16LoHi => src16(c, col, ty == SrcTy::F16)?,
-                SrcTy::PackedF16 => packed16(c, col)?,
-                SrcTy::PackedBf16 => bf16_source(c, col, true)?,
-                SrcTy::Bf16 => bf16_source(c, col, false)?,
-                SrcTy::F64 if float_token => f64_float_source(c, col)?,
-                SrcTy::F64 | SrcTy::B64 => ssrc(c, 2, true)?,
-                _ => ssrc(c, n, true)?,
-            };
-            if let Some(l) = lit {
-                set_literal(inst, l, col)?;
-            }
-            inst.set(field, code);
-        }
-        Kind::WmmaAB(n) | Kind::WmmaC(n) => {
-            // A range of exactly `n` VGPRs (no alignment needed); C also an inline constant,
-            // `null` or a `src_*` register (an SGPR or a literal llvm-mc-19 refuses).
-            let save = c.save();
-            if let Some(RegRef::V { first, count }) = reg(c) {
-                if count != n as u32 {
-                    return err(col, INVALID_OPERAND);
-                }
-                inst.set(field, 256 + first);
-                return Ok(());
-            }
-            c.restore(save);
-            if matches!(kind, Kind::WmmaAB(_)) {
-                return err(col, INVALID_OPERAND);
-            }
-            let (code, lit) = ssrc(c, 2, false)?;
-            if lit.is_some() || !matches!(code, SGPR_NULL | 128..=208 | 235..=248 | 253) {
-                return err(col, INVALID_OPERAND);
-            }
-            inst.set(field, code);
-        }
-        Kind::VLoHi(_) => {
-            let Some(v) = lohi(c) else {
-                return err(col, INVALID_OPERAND);
-            };
-            inst.set(field, v);
-        }
         Kind::Implicit(Implicit::VccLo) => {
             if !c.eat_ident("vcc_lo") {
                 return err(col, "expected vcc_lo");
@@ -879,17 +939,64 @@ fn operand(
             };
             set_literal(inst, v, col)?;
         }
-        Kind::VinterpSrc(i) => {
-            if c.eat_punct('-') {
-                inst.set(Field::Neg, inst.get(Field::Neg) | 1 << i);
-            }
-            let (first, count) = vgpr(c)?;
-            if count != 1 {
-                return err(col, INVALID_OPERAND);
-            }
-            inst.set(field, 256 + first);
+        _ => unreachable!("{kind:?} is not an immediate operand"),
+    }
+    Ok(())
+}
+
+/// A vector-ALU source ([`Kind::VSrc`] of `n` dwords and type `ty`): a VGPR range (or `.l`/`.h` half), then,
+/// unless the source takes VGPRs only, an SGPR, inline constant or literal as the type
+/// encodes them.
+fn vector_source(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    field: Field,
+    kind: Kind,
+    widths: &mut Widths,
+    hints: &mut Hints,
+) -> PResult<()> {
+    let Kind::VSrc(n, ty) = kind else {
+        unreachable!("{kind:?} is not a vector-ALU source")
+    };
+    let col = c.col();
+    if ty == SrcTy::B16LoHi {
+        if let Some(v) = lohi(c) {
+            inst.set(field, 256 + v);
+            return Ok(());
         }
     }
+    let save = c.save();
+    if let Some(RegRef::V { first, count }) = reg(c) {
+        if count != n as u32 {
+            return err(col, INVALID_OPERAND);
+        }
+        widths.vregs.push((field, count, col));
+        inst.set(field, 256 + first);
+        return Ok(());
+    }
+    c.restore(save);
+    if ty == SrcTy::VgprOnly {
+        return err(col, INVALID_OPERAND);
+    }
+
+    let float_token = matches!(c.peek(), Some(Tok::Float(_)))
+        || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    if matches!(ty, SrcTy::I16 | SrcTy::B16LoHi) && float_token {
+        hints.float_constant_written = true;
+    }
+    let (code, lit) = match ty {
+        SrcTy::F16 | SrcTy::I16 | SrcTy::B16LoHi => src16(c, col, ty == SrcTy::F16)?,
+        SrcTy::PackedF16 => packed16(c, col)?,
+        SrcTy::PackedBf16 => bf16_source(c, col, true)?,
+        SrcTy::Bf16 => bf16_source(c, col, false)?,
+        SrcTy::F64 if float_token => f64_float_source(c, col)?,
+        SrcTy::F64 | SrcTy::B64 => ssrc(c, 2, true)?,
+        _ => ssrc(c, n, true)?,
+    };
+    if let Some(l) = lit {
+        set_literal(inst, l, col)?;
+    }
+    inst.set(field, code);
     Ok(())
 }
 
@@ -1071,8 +1178,7 @@ fn modifiers(
     dpp_mode: bool,
     suffixed: bool,
 ) -> PResult<()> {
-    let d = inst.def();
-    let fmt = d.format;
+    let fmt = inst.def().format;
     let mut seen: Vec<String> = Vec::new();
     // VOP3 and VOP3P modifiers come in a fixed order; `stage` is the rank of the last one.
     let mut stage = 0;
@@ -1091,17 +1197,7 @@ fn modifiers(
             saw_dpp = true;
             break;
         }
-        let rank = match (fmt, name.as_str()) {
-            (Format::Vop3, "op_sel") => 1,
-            (Format::Vop3, "clamp") => 2,
-            (Format::Vop3, "mul" | "div") => 3,
-            (Format::Vop3p, "op_sel") => 1,
-            (Format::Vop3p, "op_sel_hi") => 2,
-            (Format::Vop3p, "neg_lo") => 3,
-            (Format::Vop3p, "neg_hi") => 4,
-            (Format::Vop3p, "clamp") => 5,
-            _ => 0,
-        };
+        let rank = modifier_rank(fmt, &name);
         if rank != 0 {
             if rank <= stage {
                 return err(col, NOT_VALID);
@@ -1114,43 +1210,7 @@ fn modifiers(
         }
         seen.push(name.clone());
         let has_value = c.eat_punct(':');
-        // glc and dlc exist in every memory format with a cache policy; slc not in SMEM.
-        let cache_policy = matches!(
-            fmt,
-            Format::Smem
-                | Format::Flat
-                | Format::Global
-                | Format::Scratch
-                | Format::Mubuf
-                | Format::Mtbuf
-        );
-        let flag_field = match name.as_str() {
-            "glc" if cache_policy => Some(Field::Glc),
-            "dlc" if cache_policy => Some(Field::Dlc),
-            "slc"
-                if matches!(
-                    fmt,
-                    Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
-                ) =>
-            {
-                Some(Field::Slc)
-            }
-            "gds" if fmt == Format::Ds => Some(Field::Gds),
-            "tfe" if fmt == Format::Mubuf => Some(Field::Tfe),
-            "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
-            "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Offen),
-            "clamp" if fmt == Format::Vinterp => Some(Field::Clamp),
-            "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_CLAMP) => {
-                // llvm-mc-19 wants clamp before the output modifier.
-                if inst.get(Field::Omod) != 0 {
-                    return err(col, INVALID_OPERAND);
-                }
-                Some(Field::Clamp)
-            }
-            "clamp" if fmt == Format::Vop3p && d.flags.has(Flags::VOP3_CLAMP) => Some(Field::Clamp),
-            _ => None,
-        };
-        if let Some(f) = flag_field {
+        if let Some(f) = flag_modifier(inst, &name, col)? {
             if has_value {
                 return err(col, INVALID_OPERAND);
             }
@@ -1160,126 +1220,211 @@ fn modifiers(
         if !has_value {
             return err(col, INVALID_OPERAND);
         }
-        match (name.as_str(), fmt) {
-            ("offset", Format::Ds) if !d.flags.has(Flags::OFFSET_PAIR) => {
-                let v = if d.flags.has(Flags::SWIZZLE) {
-                    special::parse_swizzle(c)?
-                } else {
-                    int_in(c, 0, 65535, "expected a 16-bit offset")? as u32
-                };
-                inst.set(Field::Offset0, v & 0xff);
-                inst.set(Field::Offset1, v >> 8);
-            }
-            ("offset0", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
-                let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
-                inst.set(Field::Offset0, v as u32);
-            }
-            ("offset1", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
-                let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
-                inst.set(Field::Offset1, v as u32);
-            }
-            ("offset", Format::Smem) if !d.operands.is_empty() => {
-                let v = smem_offset_value(c, inst)?;
-                inst.set(Field::Offset, v as u32 & 0x1f_ffff);
-                hints.smem_explicit_offset = true;
-            }
-            ("offset", Format::Flat) => {
-                let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
-                inst.set(Field::Offset, v as u32);
-            }
-            ("offset", Format::Global | Format::Scratch) => {
-                let v = int_in(c, -4096, 4095, "expected a 13-bit signed offset")?;
-                inst.set(Field::Offset, v as u32 & 0x1fff);
-            }
-            ("offset", Format::Mubuf | Format::Mtbuf) if !d.operands.is_empty() => {
-                let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
-                inst.set(Field::Offset, v as u32);
-            }
-            ("format", Format::Mtbuf) => {
-                inst.set(Field::Fmt, special::parse_buf_format(c)?);
-            }
-            ("wait_vdst", Format::Ldsdir) => {
-                let v = int_in(c, 0, 15, "invalid wait_vdst value")?;
-                inst.set(Field::WaitVdst, v as u32);
-            }
-            ("mul" | "div", Format::Vop3)
-                if d.flags.has(Flags::VOP3_OMOD) && inst.get(Field::Omod) == 0 =>
-            {
-                let v = int_in(c, 1, 4, "invalid output modifier")?;
-                let omod = match (name.as_str(), v) {
-                    ("mul", 1) | ("div", 1) => 0,
-                    ("mul", 2) => 1,
-                    ("mul", 4) => 2,
-                    ("div", 2) => 3,
-                    _ => return err(col, "invalid output modifier"),
-                };
-                inst.set(Field::Omod, omod);
-            }
-            ("wait_exp", Format::Vinterp) => {
-                let v = int_in(c, 0, 7, "invalid wait_exp value")?;
-                inst.set(Field::WaitExp, v as u32);
-            }
-            ("op_sel", Format::Vop3) => {
-                let Some(l) = d.op_sel_layout() else {
-                    return err(col, NOT_VALID);
-                };
-                let bits = bit_list(c, "op_sel")?;
-                let mut v = 0u32;
-                for (k, (b, bcol)) in bits.into_iter().enumerate() {
-                    match l.entries.get(k).copied().flatten() {
-                        Some(bit) => v |= b << (bit - 11),
-                        // An entry llvm-mc-19 has no bit for: dropped past the printed ones
-                        // (and the third of v_fmac_f16_e64), refused where it is a source
-                        // the instruction reads whole (dot2 sources, permlane src2/dst).
-                        None if b == 1
-                            && (d.flags.has(Flags::OP_SEL_SRC2_DST)
-                                || d.flags.has(Flags::OP_SEL2)) =>
-                        {
-                            return err(bcol, "invalid op_sel operand");
-                        }
-                        None => {}
-                    }
-                }
-                inst.set(Field::OpSel, v);
-            }
-            ("op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi", Format::Vop3p) => {
-                let n = d.source_count();
-                let no_op_sel = d.flags.has(Flags::NO_OP_SEL);
-                if no_op_sel && name.starts_with("op_sel")
-                    || d.flags.has(Flags::MIX) && name.starts_with("neg")
-                {
-                    return err(col, NOT_VALID);
-                }
-                let bits = bit_list(c, &name)?;
-                let v = bits
-                    .iter()
-                    .take(n)
-                    .enumerate()
-                    .fold(0u32, |acc, (k, (b, _))| acc | b << k);
-                match name.as_str() {
-                    "op_sel" => inst.set(Field::OpSel, v),
-                    "op_sel_hi" => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, v)),
-                    "neg_lo" => inst.set(Field::NegLo, v),
-                    _ => inst.set(Field::NegHi, v),
-                }
-            }
-            ("op_sel", Format::Vinterp) if d.flags.has(Flags::OP_SEL) => {
-                c.expect_punct('[', "expected a left square bracket")?;
-                let mut v = 0;
-                for i in 0..4 {
-                    if i > 0 {
-                        c.expect_punct(',', "expected a comma")?;
-                    }
-                    v |= (int_in(c, 0, 1, "invalid op_sel value.")? as u32) << i;
-                }
-                c.expect_punct(']', "expected a closing square bracket")?;
-                inst.set(Field::OpSel, v);
-            }
-            _ => return err(col, INVALID_OPERAND),
+        match fmt {
+            Format::Vop3 | Format::Vop3p | Format::Vinterp => alu_modifier(c, inst, &name, col)?,
+            _ => memory_modifier(c, inst, hints, &name, col)?,
         }
     }
     if dpp_mode && !saw_dpp {
         return err(c.col(), "too few operands for instruction");
+    }
+    Ok(())
+}
+
+/// The rank of a VOP3/VOP3P modifier in the fixed order llvm-mc-19 wants them in (0: a
+/// modifier with no place in that order).
+fn modifier_rank(fmt: Format, name: &str) -> u32 {
+    match (fmt, name) {
+        (Format::Vop3, "op_sel") => 1,
+        (Format::Vop3, "clamp") => 2,
+        (Format::Vop3, "mul" | "div") => 3,
+        (Format::Vop3p, "op_sel") => 1,
+        (Format::Vop3p, "op_sel_hi") => 2,
+        (Format::Vop3p, "neg_lo") => 3,
+        (Format::Vop3p, "neg_hi") => 4,
+        (Format::Vop3p, "clamp") => 5,
+        _ => 0,
+    }
+}
+
+/// The one-bit field a flag modifier (`glc`, `gds`, `idxen`, `clamp`...) sets in this
+/// instruction's format, if `name` is one.
+fn flag_modifier(inst: &Instruction, name: &str, col: usize) -> PResult<Option<Field>> {
+    let d = inst.def();
+    let fmt = d.format;
+    // glc and dlc exist in every memory format with a cache policy; slc not in SMEM.
+    let cache_policy = matches!(
+        fmt,
+        Format::Smem
+            | Format::Flat
+            | Format::Global
+            | Format::Scratch
+            | Format::Mubuf
+            | Format::Mtbuf
+    );
+    Ok(match name {
+        "glc" if cache_policy => Some(Field::Glc),
+        "dlc" if cache_policy => Some(Field::Dlc),
+        "slc"
+            if matches!(
+                fmt,
+                Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
+            ) =>
+        {
+            Some(Field::Slc)
+        }
+        "gds" if fmt == Format::Ds => Some(Field::Gds),
+        "tfe" if fmt == Format::Mubuf => Some(Field::Tfe),
+        "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Idxen),
+        "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Some(Field::Offen),
+        "clamp" if fmt == Format::Vinterp => Some(Field::Clamp),
+        "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_CLAMP) => {
+            // llvm-mc-19 wants clamp before the output modifier.
+            if inst.get(Field::Omod) != 0 {
+                return err(col, INVALID_OPERAND);
+            }
+            Some(Field::Clamp)
+        }
+        "clamp" if fmt == Format::Vop3p && d.flags.has(Flags::VOP3_CLAMP) => Some(Field::Clamp),
+        _ => None,
+    })
+}
+
+/// A `name:value` modifier of a memory format: the DS, SMEM, FLAT and buffer offsets, the
+/// MTBUF `format` and LDSDIR's `wait_vdst`.
+fn memory_modifier(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    hints: &mut Hints,
+    name: &str,
+    col: usize,
+) -> PResult<()> {
+    let d = inst.def();
+    match (name, d.format) {
+        ("offset", Format::Ds) if !d.flags.has(Flags::OFFSET_PAIR) => {
+            let v = if d.flags.has(Flags::SWIZZLE) {
+                special::parse_swizzle(c)?
+            } else {
+                int_in(c, 0, 65535, "expected a 16-bit offset")? as u32
+            };
+            inst.set(Field::Offset0, v & 0xff);
+            inst.set(Field::Offset1, v >> 8);
+        }
+        ("offset0", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
+            let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
+            inst.set(Field::Offset0, v as u32);
+        }
+        ("offset1", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
+            let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
+            inst.set(Field::Offset1, v as u32);
+        }
+        ("offset", Format::Smem) if !d.operands.is_empty() => {
+            let v = smem_offset_value(c, inst)?;
+            inst.set(Field::Offset, v as u32 & 0x1f_ffff);
+            hints.smem_explicit_offset = true;
+        }
+        ("offset", Format::Flat) => {
+            let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
+            inst.set(Field::Offset, v as u32);
+        }
+        ("offset", Format::Global | Format::Scratch) => {
+            let v = int_in(c, -4096, 4095, "expected a 13-bit signed offset")?;
+            inst.set(Field::Offset, v as u32 & 0x1fff);
+        }
+        ("offset", Format::Mubuf | Format::Mtbuf) if !d.operands.is_empty() => {
+            let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
+            inst.set(Field::Offset, v as u32);
+        }
+        ("format", Format::Mtbuf) => {
+            inst.set(Field::Fmt, special::parse_buf_format(c)?);
+        }
+        ("wait_vdst", Format::Ldsdir) => {
+            let v = int_in(c, 0, 15, "invalid wait_vdst value")?;
+            inst.set(Field::WaitVdst, v as u32);
+        }
+        _ => return err(col, INVALID_OPERAND),
+    }
+    Ok(())
+}
+
+/// A `name:value` modifier of VOP3, VOP3P or VINTERP: the output modifier (`mul`/`div`),
+/// `wait_exp`, and the `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi` lists.
+fn alu_modifier(c: &mut Cursor, inst: &mut Instruction, name: &str, col: usize) -> PResult<()> {
+    let d = inst.def();
+    match (name, d.format) {
+        ("mul" | "div", Format::Vop3)
+            if d.flags.has(Flags::VOP3_OMOD) && inst.get(Field::Omod) == 0 =>
+        {
+            let v = int_in(c, 1, 4, "invalid output modifier")?;
+            let omod = match (name, v) {
+                ("mul", 1) | ("div", 1) => 0,
+                ("mul", 2) => 1,
+                ("mul", 4) => 2,
+                ("div", 2) => 3,
+                _ => return err(col, "invalid output modifier"),
+            };
+            inst.set(Field::Omod, omod);
+        }
+        ("wait_exp", Format::Vinterp) => {
+            let v = int_in(c, 0, 7, "invalid wait_exp value")?;
+            inst.set(Field::WaitExp, v as u32);
+        }
+        ("op_sel", Format::Vop3) => {
+            let Some(l) = d.op_sel_layout() else {
+                return err(col, NOT_VALID);
+            };
+            let bits = bit_list(c, "op_sel")?;
+            let mut v = 0u32;
+            for (k, (b, bcol)) in bits.into_iter().enumerate() {
+                match l.entries.get(k).copied().flatten() {
+                    Some(bit) => v |= b << (bit - 11),
+                    // An entry llvm-mc-19 has no bit for: dropped past the printed ones
+                    // (and the third of v_fmac_f16_e64), refused where it is a source
+                    // the instruction reads whole (dot2 sources, permlane src2/dst).
+                    None if b == 1
+                        && (d.flags.has(Flags::OP_SEL_SRC2_DST) || d.flags.has(Flags::OP_SEL2)) =>
+                    {
+                        return err(bcol, "invalid op_sel operand");
+                    }
+                    None => {}
+                }
+            }
+            inst.set(Field::OpSel, v);
+        }
+        ("op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi", Format::Vop3p) => {
+            let n = d.source_count();
+            let no_op_sel = d.flags.has(Flags::NO_OP_SEL);
+            if no_op_sel && name.starts_with("op_sel")
+                || d.flags.has(Flags::MIX) && name.starts_with("neg")
+            {
+                return err(col, NOT_VALID);
+            }
+            let bits = bit_list(c, name)?;
+            let v = bits
+                .iter()
+                .take(n)
+                .enumerate()
+                .fold(0u32, |acc, (k, (b, _))| acc | b << k);
+            match name {
+                "op_sel" => inst.set(Field::OpSel, v),
+                "op_sel_hi" => inst.set(Field::OpSelHi, vop3p_op_sel_hi(d, v)),
+                "neg_lo" => inst.set(Field::NegLo, v),
+                _ => inst.set(Field::NegHi, v),
+            }
+        }
+        ("op_sel", Format::Vinterp) if d.flags.has(Flags::OP_SEL) => {
+            c.expect_punct('[', "expected a left square bracket")?;
+            let mut v = 0;
+            for i in 0..4 {
+                if i > 0 {
+                    c.expect_punct(',', "expected a comma")?;
+                }
+                v |= (int_in(c, 0, 1, "invalid op_sel value.")? as u32) << i;
+            }
+            c.expect_punct(']', "expected a closing square bracket")?;
+            inst.set(Field::OpSel, v);
+        }
+        _ => return err(col, INVALID_OPERAND),
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::def::{Flags, Imm, Implicit, Kind, SrcMods, SrcTy, Wave};
+use crate::def::{Flags, Imm, Implicit, Kind, OperandClass, SrcMods, SrcTy, Wave};
 use crate::dpp::{dpp16_text, dpp8_text, DppKind};
 use crate::fields::Field;
 use crate::format::Format;
@@ -184,13 +184,27 @@ pub(crate) fn operands_printable(inst: &Instruction, wave: Wave) -> bool {
         .all(|o| operand_text(inst, o.field, o.kind, hints).is_none_or(|t| !t.contains("<invalid")))
 }
 
-/// Text of one operand, or `None` when the operand is absent (an atomic without return).
+/// Text of one operand, or `None` when the operand is absent (an atomic without return), by
+/// operand class: vector registers, scalar registers and sources, immediates and literals,
+/// and vector-ALU sources. A wave64 lane mask (an SGPR pair) is printed apart.
 fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> Option<String> {
-    let d = inst.def();
     let v = inst.get(field);
-    if hints.wave == Wave::W64 && d.is_lane_mask(field, kind) {
+    if hints.wave == Wave::W64 && inst.def().is_lane_mask(field, kind) {
         return Some(wave64_mask_text(inst, v, kind));
     }
+    match kind.class() {
+        OperandClass::VectorRegister => vector_register_text(inst, field, kind, v),
+        OperandClass::Scalar => Some(scalar_text(inst, field, kind, v, hints)),
+        OperandClass::Immediate => immediate_text(inst, kind, v, hints),
+        OperandClass::VectorSource => Some(vector_source_text(inst, field, kind, v, hints)),
+    }
+}
+
+/// A vector-register operand (raw field value `v`): a VGPR or a range, `off`, a `.l`/`.h`
+/// half, a WMMA matrix or a VINTERP source; `None` for the destination of an atomic without
+/// return.
+fn vector_register_text(inst: &Instruction, field: Field, kind: Kind, v: u32) -> Option<String> {
+    let d = inst.def();
     Some(match kind {
         Kind::V(n) if field == Field::Vsrc1 && inst.dpp_kind() == Some(DppKind::Dpp16) => {
             // e32 DPP16: vsrc1 takes the DPP dword's neg/abs bit 1.
@@ -223,6 +237,51 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             }
             vrange(v, n)
         }
+        Kind::BufVaddr => match (inst.get(Field::Idxen), inst.get(Field::Offen)) {
+            (1, 1) => vrange(v, 2),
+            (0, 0) => "off".into(),
+            _ => vreg_name(v, 1),
+        },
+        Kind::FlatVaddr => match d.format {
+            Format::Global if inst.get(Field::Saddr) != SGPR_NULL => vreg_name(v, 1),
+            Format::Scratch if inst.get(Field::Sve) == 0 => "off".into(),
+            Format::Scratch => vreg_name(v, 1),
+            _ => vrange(v, 2),
+        },
+        Kind::WmmaAB(n) => wmma_text(inst, v, n, false),
+        Kind::WmmaC(n) => wmma_text(inst, v, n, true),
+        Kind::VLoHi(_) => lohi_name(v),
+        Kind::VinterpSrc(i) => {
+            // A VGPR; llvm-mc-19 prints scalar registers and constants with a comment.
+            let neg = (inst.get(Field::Neg) >> i) & 1 == 1;
+            let constant = matches!(v, 128..=208 | 240..=248 | SRC_LITERAL);
+            let reg = match v {
+                256.. => vreg_name(v - 256, 1),
+                SGPR_NULL | 235..=239 | 251..=253 => ssrc_name(v, 1).unwrap_or_default(),
+                SRC_LDS_DIRECT | 0..=127 => format!(
+                    "{}/*Invalid register, operand has 'VGPR_32' register class*/",
+                    ssrc_name(v, 1).unwrap_or_else(|| "src_lds_direct".into())
+                ),
+                _ if constant => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
+                _ => format!("<invalid source code {v}>"),
+            };
+            match (neg, constant) {
+                (true, true) => format!("neg({reg})"),
+                (true, false) => format!("-{reg}"),
+                _ => reg,
+            }
+        }
+
+        _ => unreachable!("{kind:?} is not a vector-register operand"),
+    })
+}
+
+/// A scalar operand (raw field value `v`): an SGPR or a range, a scalar source, an SMEM base,
+/// offset or probe, a buffer resource or offset, a FLAT `saddr` or a wave32 lane mask, with
+/// llvm-mc-19's comments on codes the operand cannot hold.
+fn scalar_text(inst: &Instruction, field: Field, kind: Kind, v: u32, hints: Hints) -> String {
+    let d = inst.def();
+    match kind {
         Kind::S(1) if d.format == Format::Smem && matches!(v, 125..=127) => format!(
             "{}/*Invalid register, operand has 'SReg_32_XM0_XEXEC' register class*/",
             sreg_or_raw(v, 1)
@@ -267,18 +326,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
         Kind::SmemProbe if v > 64 => format!("0x{v:x}"),
         Kind::SmemProbe => v.to_string(),
         Kind::Rsrc => sreg_or_raw(v * 4, 4),
-        Kind::BufVaddr => match (inst.get(Field::Idxen), inst.get(Field::Offen)) {
-            (1, 1) => vrange(v, 2),
-            (0, 0) => "off".into(),
-            _ => vreg_name(v, 1),
-        },
         Kind::BufSoffset => ssrc_text(inst, v, 1),
-        Kind::FlatVaddr => match d.format {
-            Format::Global if inst.get(Field::Saddr) != SGPR_NULL => vreg_name(v, 1),
-            Format::Scratch if inst.get(Field::Sve) == 0 => "off".into(),
-            Format::Scratch => vreg_name(v, 1),
-            _ => vrange(v, 2),
-        },
         Kind::FlatSaddr => {
             if v == SGPR_NULL {
                 "off".into()
@@ -288,6 +336,27 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
                 sreg_or_raw(v, if d.format == Format::Global { 2 } else { 1 })
             }
         }
+        Kind::LaneMask => match v {
+            0..=125 => sreg_or_raw(v, 1),
+            235..=239 | 251..=253 => ssrc_text(inst, v, 1),
+            126 | 127 => format!(
+                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+                sreg_or_raw(v, 1)
+            ),
+            256.. => format!(
+                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+                vreg_name(v - 256, 1)
+            ),
+            _ => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
+        },
+        _ => unreachable!("{kind:?} is not a scalar operand"),
+    }
+}
+
+/// An immediate or literal operand (raw field value `v`): a 16-bit immediate in its style, a
+/// literal, an interpolation attribute or the implicit `vcc_lo`.
+fn immediate_text(inst: &Instruction, kind: Kind, v: u32, hints: Hints) -> Option<String> {
+    Some(match kind {
         Kind::Imm(style) => match (hints.imm_written, style) {
             (Some(w), Imm::Label) => w.to_string(),
             (Some(w), Imm::Version) => format!("0x{:x}", w as u16),
@@ -302,12 +371,30 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             inst.get(Field::Attr),
             ['x', 'y', 'z', 'w'][inst.get(Field::AttrChan) as usize & 3]
         ),
-        Kind::VSrc(_, SrcTy::I16 | SrcTy::B16LoHi)
-            if hints.float_constant_written && (240..=248).contains(&v) =>
-        {
+        Kind::Implicit(Implicit::VccLo) => "vcc_lo".into(),
+        Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
+        _ => unreachable!("{kind:?} is not an immediate operand"),
+    })
+}
+
+/// A vector-ALU source ([`Kind::VSrc`] of `n` dwords and type `ty`; raw field value `v`): the DPP source 0,
+/// a VOP3/VOP3P source with its modifiers, or a plain one.
+fn vector_source_text(
+    inst: &Instruction,
+    field: Field,
+    kind: Kind,
+    v: u32,
+    hints: Hints,
+) -> String {
+    let Kind::VSrc(n, ty) = kind else {
+        unreachable!("{kind:?} is not a vector-ALU source")
+    };
+    let d = inst.def();
+    match ty {
+        SrcTy::I16 | SrcTy::B16LoHi if hints.float_constant_written && (240..=248).contains(&v) => {
             FLOAT_CONSTANTS[(v - 240) as usize].0.to_string()
         }
-        Kind::VSrc(n, ty) if field == Field::Src0 && inst.dpp_kind().is_some() => {
+        _ if field == Field::Src0 && inst.dpp_kind().is_some() => {
             // The DPP source 0: a VGPR from the DPP dword, with the modifiers of the form.
             let r = inst.get(Field::DppSrc0);
             let mut text = match ty {
@@ -321,7 +408,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             let (neg, abs) = source_mod_bits(inst, 0);
             apply_mods(text, 256 + r, source_mods_of(inst, 0), neg, abs)
         }
-        Kind::VSrc(n, ty) if matches!(d.format, Format::Vop3 | Format::Vop3p) => {
+        _ if matches!(d.format, Format::Vop3 | Format::Vop3p) => {
             let i = field.source_index();
             let mix_dpp_src1 =
                 d.flags.has(Flags::MIX) && i == 1 && v < 256 && inst.dpp_kind().is_some();
@@ -347,9 +434,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
             };
             apply_mods(text, v, mods, neg, abs)
         }
-        Kind::WmmaAB(n) => wmma_text(inst, v, n, false),
-        Kind::WmmaC(n) => wmma_text(inst, v, n, true),
-        Kind::VSrc(n, ty) => {
+        _ => {
             let text = vsrc_text(inst, v, n, ty);
             if matches!(ty, SrcTy::F16 | SrcTy::I16) && v >= 384 && d.format != Format::Vop3 {
                 format!("{text}/*Invalid register, operand has 'VS_32_Lo128' register class*/")
@@ -357,43 +442,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind, hints: Hints) -> O
                 text
             }
         }
-        Kind::VLoHi(_) => lohi_name(v),
-        Kind::LaneMask => match v {
-            0..=125 => sreg_or_raw(v, 1),
-            235..=239 | 251..=253 => ssrc_text(inst, v, 1),
-            126 | 127 => format!(
-                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
-                sreg_or_raw(v, 1)
-            ),
-            256.. => format!(
-                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
-                vreg_name(v - 256, 1)
-            ),
-            _ => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
-        },
-        Kind::Implicit(Implicit::VccLo) => "vcc_lo".into(),
-        Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
-        Kind::VinterpSrc(i) => {
-            // A VGPR; llvm-mc-19 prints scalar registers and constants with a comment.
-            let neg = (inst.get(Field::Neg) >> i) & 1 == 1;
-            let constant = matches!(v, 128..=208 | 240..=248 | SRC_LITERAL);
-            let reg = match v {
-                256.. => vreg_name(v - 256, 1),
-                SGPR_NULL | 235..=239 | 251..=253 => ssrc_name(v, 1).unwrap_or_default(),
-                SRC_LDS_DIRECT | 0..=127 => format!(
-                    "{}/*Invalid register, operand has 'VGPR_32' register class*/",
-                    ssrc_name(v, 1).unwrap_or_else(|| "src_lds_direct".into())
-                ),
-                _ if constant => format!("{}/*Invalid immediate*/", ssrc_text(inst, v, 1)),
-                _ => format!("<invalid source code {v}>"),
-            };
-            match (neg, constant) {
-                (true, true) => format!("neg({reg})"),
-                (true, false) => format!("-{reg}"),
-                _ => reg,
-            }
-        }
-    })
+    }
 }
 
 /// SMEM's last operand: llvm-mc-19 prints the `soffset` register unless it is `null` with a
@@ -629,6 +678,7 @@ fn wave64_mask_text(inst: &Instruction, v: u32, kind: Kind) -> String {
     }
 }
 
+/// Appends ` name` when the one-bit field `f` is set.
 fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {
     if inst.get(f) != 0 {
         out.push(' ');
@@ -636,7 +686,27 @@ fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {
     }
 }
 
+/// The modifiers after the operands: the format's (offsets, cache policy, op_sel,
+/// clamp...), then a DPP form's DPP part.
 fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
+    match inst.def().format {
+        Format::Smem
+        | Format::Ds
+        | Format::Flat
+        | Format::Global
+        | Format::Scratch
+        | Format::Mubuf
+        | Format::Mtbuf
+        | Format::Ldsdir => memory_modifiers(inst, hints, out),
+        Format::Vinterp | Format::Vop3 | Format::Vop3p => alu_modifiers(inst, out),
+        _ => {}
+    }
+    dpp_modifiers(inst, out);
+}
+
+/// The modifiers of a memory format: offsets, `format:`, the cache-policy and other flags,
+/// LDSDIR's `wait_vdst`.
+fn memory_modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
     let d = inst.def();
     match d.format {
         Format::Smem => {
@@ -710,6 +780,15 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
         Format::Ldsdir => {
             let _ = write!(out, " wait_vdst:{}", inst.get(Field::WaitVdst));
         }
+        _ => {}
+    }
+}
+
+/// The modifiers of VINTERP, VOP3 and VOP3P: `clamp`, `op_sel`, the output modifier,
+/// `wait_exp`.
+fn alu_modifiers(inst: &Instruction, out: &mut String) {
+    let d = inst.def();
+    match d.format {
         Format::Vinterp => {
             flag(inst, Field::Clamp, "clamp", out);
             let opsel = inst.get(Field::OpSel);
@@ -738,6 +817,10 @@ fn modifiers(inst: &Instruction, hints: Hints, out: &mut String) {
         Format::Vop3p => vop3p_modifiers(inst, out),
         _ => {}
     }
+}
+
+/// A DPP form's DPP part (`quad_perm:[...] row_mask:... `, `dpp8:[...]`).
+fn dpp_modifiers(inst: &Instruction, out: &mut String) {
     match inst.dpp_kind() {
         Some(DppKind::Dpp16) => {
             out.push(' ');

@@ -364,21 +364,7 @@ const GS_OPS: [(&str, i64); 4] = [
 /// Parses `sendmsg(ID[, OP[, STREAM]])` or an integer 0..=65535.
 pub fn parse_sendmsg(c: &mut Cursor) -> PResult<u32> {
     if !c.eat_ident("sendmsg") {
-        let col = c.col();
-        if matches!(c.peek(), Some(Tok::Ident(_))) && c.peek2() == Some(&Tok::Punct('(')) {
-            return Err(ParseError::new(
-                col,
-                "expected a sendmsg macro or an absolute expression",
-            ));
-        }
-        let v = c.expr(&no_symbols)?;
-        if !(0..=65535).contains(&v) {
-            return Err(ParseError::new(
-                col,
-                "invalid immediate: only 16-bit values are legal",
-            ));
-        }
-        return Ok(v as u32);
+        return absolute_simm16(c, "expected a sendmsg macro or an absolute expression");
     }
     c.expect_punct('(', "expected a left parenthesis")?;
     let col = c.col();
@@ -579,12 +565,19 @@ pub fn parse_hwreg(c: &mut Cursor) -> PResult<u32> {
         }
         return hwreg_checks(id, off, size, cols);
     }
+    absolute_simm16(
+        c,
+        "expected a hwreg macro, structured immediate or an absolute expression",
+    )
+}
+
+/// The plain form of a 16-bit operand that also has a macro form (`sendmsg(...)`,
+/// `hwreg(...)`): an absolute expression in 0..=65535. A name followed by `(` is a macro this
+/// operand does not take, reported as `macro_error`.
+fn absolute_simm16(c: &mut Cursor, macro_error: &str) -> PResult<u32> {
     let col = c.col();
     if matches!(c.peek(), Some(Tok::Ident(_))) && c.peek2() == Some(&Tok::Punct('(')) {
-        return Err(ParseError::new(
-            col,
-            "expected a hwreg macro, structured immediate or an absolute expression",
-        ));
+        return Err(ParseError::new(col, macro_error));
     }
     let v = c.expr(&no_symbols)?;
     if !(0..=65535).contains(&v) {
@@ -747,17 +740,12 @@ pub fn parse_swizzle(c: &mut Cursor) -> PResult<u32> {
     c.expect_punct('(', "expected a left parenthesis")?;
     let mcol = c.col();
     let mode = c.peek_ident().map(str::to_string).unwrap_or_default();
-    let arg = |c: &mut Cursor| -> PResult<(i64, usize)> {
-        c.expect_punct(',', "expected a comma")?;
-        let col = c.col();
-        Ok((c.expr(&no_symbols)?, col))
-    };
     let v = match mode.as_str() {
         "QUAD_PERM" => {
             c.bump();
             let mut v = 0x8000u32;
             for i in 0..4 {
-                let (x, col) = arg(c)?;
+                let (x, col) = swizzle_arg(c)?;
                 if !(0..=3).contains(&x) {
                     return Err(ParseError::new(col, "expected a 2-bit lane id"));
                 }
@@ -767,45 +755,18 @@ pub fn parse_swizzle(c: &mut Cursor) -> PResult<u32> {
         }
         "SWAP" => {
             c.bump();
-            let (n, col) = arg(c)?;
-            if !(1..=16).contains(&n) {
-                return Err(ParseError::new(
-                    col,
-                    "group size must be in the interval [1,16]",
-                ));
-            }
-            if (n as u32).count_ones() != 1 {
-                return Err(ParseError::new(col, "group size must be a power of two"));
-            }
+            let n = swizzle_group_size(c, 1, 16)?;
             0x1f | (n as u32) << 10
         }
         "REVERSE" => {
             c.bump();
-            let (n, col) = arg(c)?;
-            if !(2..=32).contains(&n) {
-                return Err(ParseError::new(
-                    col,
-                    "group size must be in the interval [2,32]",
-                ));
-            }
-            if (n as u32).count_ones() != 1 {
-                return Err(ParseError::new(col, "group size must be a power of two"));
-            }
+            let n = swizzle_group_size(c, 2, 32)?;
             0x1f | ((n as u32) - 1) << 10
         }
         "BROADCAST" => {
             c.bump();
-            let (g, col) = arg(c)?;
-            if !(2..=32).contains(&g) {
-                return Err(ParseError::new(
-                    col,
-                    "group size must be in the interval [2,32]",
-                ));
-            }
-            if (g as u32).count_ones() != 1 {
-                return Err(ParseError::new(col, "group size must be a power of two"));
-            }
-            let (l, lcol) = arg(c)?;
+            let g = swizzle_group_size(c, 2, 32)?;
+            let (l, lcol) = swizzle_arg(c)?;
             if !(0..g).contains(&l) {
                 return Err(ParseError::new(
                     lcol,
@@ -845,6 +806,28 @@ pub fn parse_swizzle(c: &mut Cursor) -> PResult<u32> {
     };
     c.expect_punct(')', "expected a closing parentheses")?;
     Ok(v)
+}
+
+/// `, expr`: the next argument of a swizzle macro, with its column.
+fn swizzle_arg(c: &mut Cursor) -> PResult<(i64, usize)> {
+    c.expect_punct(',', "expected a comma")?;
+    let col = c.col();
+    Ok((c.expr(&no_symbols)?, col))
+}
+
+/// `, expr`: a swizzle group size, which must be a power of two in `lo..=hi`.
+fn swizzle_group_size(c: &mut Cursor, lo: i64, hi: i64) -> PResult<i64> {
+    let (n, col) = swizzle_arg(c)?;
+    if !(lo..=hi).contains(&n) {
+        return Err(ParseError::new(
+            col,
+            format!("group size must be in the interval [{lo},{hi}]"),
+        ));
+    }
+    if (n as u32).count_ones() != 1 {
+        return Err(ParseError::new(col, "group size must be a power of two"));
+    }
+    Ok(n)
 }
 
 // ---------------------------------------------------------------------------------------------

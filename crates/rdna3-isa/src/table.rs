@@ -7,9 +7,9 @@
 //! (`tools/DPP_VOP3P_NOTES.md` §2 and §5.1, `tools/VOP3_NOTES.md`).
 //! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.
 
-use crate::def::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};
 use crate::fields::Field::*;
 use crate::format::Format::*;
+use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};
 
 /// Every instruction of the formats in scope, grouped by format, ordered by opcode.
 #[rustfmt::skip]

@@ -1,0 +1,149 @@
+//! Lookups over the instruction table: an entry by format and opcode, by mnemonic (canonical,
+//! `_e32`-less or alias) and by DPP mnemonic. Public as [`crate::def`].
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::format::{Format, ALL_FORMATS};
+use crate::schema::{Flags, InstrDef};
+use crate::table::INSTRUCTIONS;
+
+/// A reference to a table entry by its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Opcode(pub u16);
+
+impl Opcode {
+    /// The table entry.
+    #[inline]
+    pub fn def(self) -> &'static InstrDef {
+        &INSTRUCTIONS[self.0 as usize]
+    }
+
+    /// The mnemonic of the instruction's DPP16/DPP8 forms (`v_add_f32_dpp`,
+    /// `v_fma_f32_e64_dpp`, ...), if it has them.
+    pub fn dpp_name(self) -> Option<&'static str> {
+        index().dpp_names.get(self.0 as usize)?.as_deref()
+    }
+}
+
+/// FNV-1a: mnemonic lookup is on the assembler's hot path and needs no DoS resistance.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+
+struct Index {
+    /// Per format, table index by opcode (`NONE`: no instruction).
+    by_op: Vec<Vec<u16>>,
+    by_name: HashMap<&'static str, Opcode, FnvBuild>,
+    /// Per table entry, the mnemonic of its DPP forms (entries with [`Flags::DPP`]).
+    dpp_names: Vec<Option<String>>,
+    /// DPP mnemonics (`v_add_f32_dpp`, `v_cmp_eq_f32`, `v_fma_f32_e64_dpp`, ...) by name.
+    by_dpp_name: HashMap<String, Opcode, FnvBuild>,
+}
+
+/// The mnemonic llvm-mc-19 prints for the DPP forms of `d` (`tools/DPP_VOP3P_NOTES.md` §2):
+/// VOP1/VOP2: the e32 name without `_e32`, plus `_dpp`; VOPC: the e32 name without `_e32`;
+/// VOP3: the `_e64` name plus `_dpp` (VOP3-only names get `_e64_dpp`); VOP3P: `_e64_dpp`.
+fn dpp_name_of(d: &InstrDef) -> Option<String> {
+    if !d.flags.has(Flags::DPP) {
+        return None;
+    }
+    let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
+    Some(match d.format {
+        Format::Vop1 | Format::Vop2 => format!("{stem}_dpp"),
+        Format::Vopc => stem.to_string(),
+        Format::Vop3 if d.name.ends_with("_e64") => format!("{}_dpp", d.name),
+        _ => format!("{}_e64_dpp", d.name),
+    })
+}
+
+const NONE: u16 = u16::MAX;
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut by_op: Vec<Vec<u16>> = vec![Vec::new(); ALL_FORMATS.len()];
+        for f in ALL_FORMATS {
+            // VOPD's entries are numbered by the 5-bit OPY (its OPX field is 4 bits).
+            let width = if f == Format::Vopd {
+                5
+            } else {
+                f.op_range().width
+            };
+            by_op[f.index()] = vec![NONE; 1 << width];
+        }
+        let mut by_name = HashMap::with_hasher(FnvBuild::default());
+        for (i, d) in INSTRUCTIONS.iter().enumerate() {
+            by_op[d.format.index()][d.opcode as usize] = i as u16;
+            by_name.insert(d.name, Opcode(i as u16));
+        }
+        // `v_add_f32` names the e32 form `v_add_f32_e32` (llvm-mc-19 picks it when it fits).
+        for (i, d) in INSTRUCTIONS.iter().enumerate() {
+            if let Some(base) = d.name.strip_suffix("_e32") {
+                by_name.entry(base).or_insert(Opcode(i as u16));
+            }
+        }
+        for (alias, canonical) in crate::aliases::ALIASES {
+            if let Some(&op) = by_name.get(canonical) {
+                by_name.entry(alias).or_insert(op);
+            }
+        }
+        let dpp_names: Vec<Option<String>> = INSTRUCTIONS.iter().map(dpp_name_of).collect();
+        let mut by_dpp_name = HashMap::with_hasher(FnvBuild::default());
+        for (i, n) in dpp_names.iter().enumerate() {
+            if let Some(n) = n {
+                by_dpp_name.insert(n.clone(), Opcode(i as u16));
+            }
+        }
+        Index {
+            by_op,
+            by_name,
+            dpp_names,
+            by_dpp_name,
+        }
+    })
+}
+
+/// The instruction whose DPP forms a DPP mnemonic names (`v_add_f32_dpp`, `v_cmp_eq_f32`,
+/// `v_add_f32_e64_dpp`, `v_fma_mix_f32_e64_dpp`; lower case).
+pub fn lookup_dpp_name(name: &str) -> Option<Opcode> {
+    index().by_dpp_name.get(name).copied()
+}
+
+/// The instruction with `opcode` in `format`.
+#[inline]
+pub fn lookup_opcode(format: Format, opcode: u32) -> Option<Opcode> {
+    let i = *index().by_op[format.index()].get(opcode as usize)?;
+    (i != NONE).then_some(Opcode(i))
+}
+
+/// The instruction a mnemonic (canonical or alias, lower case) names.
+pub fn lookup_name(name: &str) -> Option<Opcode> {
+    index().by_name.get(name).copied()
+}
+
+/// Every table entry with its [`Opcode`].
+pub fn all() -> impl Iterator<Item = (Opcode, &'static InstrDef)> {
+    INSTRUCTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (Opcode(i as u16), d))
+}
