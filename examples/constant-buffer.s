@@ -2,7 +2,7 @@
 // Run: gpumemsim run examples/constant-buffer.s --mem 0x10000=10,11,12,13,14,15,16,17 --dump s20 --dump s25 --dump s26 --dump s8
 //
 // s[4:7] is a V# (buffer resource): base 0x10000, stride 0, num_records 24 bytes, so
-// m_size = 24 (002_3ad2c63d57d82dd5.txt §使用缓冲区常量加载). The eight-dword load reads
+// m_size = 24 (docs/rules/smem.md#loads-using-a-buffer-constant). The eight-dword load reads
 // bytes 0-31: dwords 0-5 are in range, dwords 6 and 7 lie past m_size and read 0 (an
 // `smem_range` event says so). The second load uses SOFFSET to pick dword 2.
     s_mov_b32 s4, 0x10000           // V# word 0: base[31:0]

@@ -1,4 +1,4 @@
-// LDS float atomics and their edge cases (001_f218f1deb4d558c2.txt: rounding, NaN, ±0).
+// LDS float atomics and their edge cases (docs/rules/float-atomics.md: rounding, NaN, ±0).
 // Run:
 //   gpumemsim run examples/float-atomics.s --set v1=0 --set v2=0x3f800000 \
 //     --set 'v3=(127+lane)<<23' --set v4=0x80000000 --set v5=0x40000000 --set v6=0 \

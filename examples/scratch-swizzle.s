@@ -1,8 +1,8 @@
-// The spec's scratch experiment: an 8-byte private variable at private offset 8, wave64.
+// The hardware scratch measurement (docs/rules/addressing.md#scratch-swizzle): an 8-byte private variable at private offset 8, wave64.
 // Run: gpumemsim run examples/scratch-swizzle.s --wave64 --waves 2 --scratch-size 4016 --scratch-base 0x100000 --dump s4 --dump mem:0x100200:0x100208 --dump mem:0x100300:0x100308
 //
 // Each lane stores 0x12345678_deadbeaf at private offset 8 through a flat address in the
-// private aperture. Scratch is swizzled (003_8127e07f2b7609f5.txt): dword element e of lane
+// private aperture. Scratch is swizzled (docs/rules/addressing.md#scratch-swizzle): dword element e of lane
 // l lies at flat_scratch + (e × 64 + l) × 4, so lane 0's low dword is at flat_scratch + 8×64
 // (0x100200 for wave 0) and its high dword at flat_scratch + 12×64 (0x100300). Wave 1's
 // region starts 64 × 4016 = 0x3ec00 bytes later; s4 shows each wave's flat_scratch low dword.

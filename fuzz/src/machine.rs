@@ -10,7 +10,8 @@
 use super::bytes::Bytes;
 use gpumemsim::banks::query::{lane_values, operation, parse_lanes, wave_size};
 use gpumemsim::banks::{
-    suggest_layouts, Access, AccessShape, BankModel, Batch, CostUnits, WaveSize, PRESET_NAMES,
+    suggest_layouts, Access, AccessCost, AccessShape, BankModel, Batch, CostUnits, WaveSize,
+    PRESET_NAMES,
 };
 use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::isa::asm::AsmLine;
@@ -459,7 +460,7 @@ pub fn exec(data: &[u8]) {
     let m0 = b.interesting_u32();
     let exec = if b.u8() < 64 { Some(b.u64()) } else { None };
     let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ b.u64();
-    for w in dev.waves.iter_mut() {
+    for w in dev.waves_mut().iter_mut() {
         for (r, &v) in sregs.iter().enumerate() {
             w.set_sreg(r as u32, v);
         }
@@ -529,90 +530,135 @@ const NV_OPS: [&str; 8] = [
 /// takes). The fast cost, the breakdown and the batch must agree.
 pub fn banks(data: &[u8]) {
     let mut b = Bytes::new(data);
-    let model = BankModel::preset(b.pick(&PRESET_NAMES)).expect("a preset");
-    let flags = b.u8();
-    let op = match model.units() {
-        CostUnits::Cycles => b.pick(&AMD_OPS),
-        CostUnits::Wavefronts => b.pick(&NV_OPS),
-    };
-    let Ok(op) = operation(&model, op) else {
+    let Some(input) = BankInput::read(&mut b) else {
         return;
     };
-    let lanes = match flags & 3 {
-        0 => None,
-        1 => Some(32),
-        2 => Some(64),
-        _ => Some(b.u8() as u32),
-    };
-    let Ok(wave) = wave_size(&model, lanes) else {
-        return;
-    };
-    let n = wave.lanes() as usize;
-    let active = if flags & 4 == 0 {
-        wave.lane_mask() & if flags & 8 == 0 { u64::MAX } else { b.u64() }
-    } else {
-        let text = String::from_utf8_lossy(b.until(b'\n')).into_owned();
-        match parse_lanes(&text, wave) {
-            Ok(m) => m,
-            Err(_) => return,
-        }
-    };
-    let two = op.kind.is_two_addr();
-    let addresses = |b: &mut Bytes| -> Option<Vec<u64>> {
-        match b.u8() % 4 {
-            0 => {
-                let text = String::from_utf8_lossy(b.until(b'\n')).into_owned();
-                lane_values("--addr", &text, wave).ok()
-            }
-            1 => Some((0..n).map(|_| b.u64() >> (b.u8() & 63)).collect()),
-            _ => {
-                let (base, stride, xor) =
-                    (b.interesting_u32() as u64, b.u16() as u64, b.u8() as u64);
-                Some(
-                    (0..n as u64)
-                        .map(|t| base + (t ^ xor & 63) * stride)
-                        .collect(),
-                )
-            }
-        }
-    };
-    let Some(a0) = addresses(&mut b) else { return };
-    let a1 = if two {
-        match addresses(&mut b) {
-            Some(a) => a,
-            None => return,
-        }
-    } else {
-        Vec::new()
-    };
-    let shape = AccessShape {
-        width: op.width,
-        kind: op.kind,
-        active,
-        wave,
-    };
+    let two = input.a1.is_some();
+    let a1 = input.a1.clone().unwrap_or_default();
     let access = Access {
-        shape,
-        addrs: &a0[..],
+        shape: input.shape,
+        addrs: &input.a0[..],
         addrs1: two.then_some(&a1[..]),
     };
-    let cost = model.cost(&access);
-    let report = model.analyze(&access);
+    let Some(cost) = check_cost_and_report(&input.model, &access) else {
+        return;
+    };
+    check_narrow_and_batch(&input.model, &access, cost);
+    if input.suggest && input.shape.wave == WaveSize::Wave32 {
+        if let Ok(s) = suggest_layouts(&input.model, &access, 4) {
+            for sug in s {
+                let _ = sug.layout.expression();
+            }
+        }
+    }
+}
+
+/// One bank-model access read from the fuzzer's bytes: a preset, an operation, a wave, its
+/// active lanes and one or two address lists.
+struct BankInput {
+    model: BankModel,
+    shape: AccessShape,
+    a0: Vec<u64>,
+    /// The second addresses of a 2addr operation.
+    a1: Option<Vec<u64>>,
+    /// Also ask for layout suggestions.
+    suggest: bool,
+}
+
+impl BankInput {
+    /// Reads an access the way the CLI's options would give it; `None` for input the
+    /// option parsers refuse (which they must do without panicking).
+    fn read(b: &mut Bytes) -> Option<BankInput> {
+        let model = BankModel::preset(b.pick(&PRESET_NAMES)).expect("a preset");
+        let flags = b.u8();
+        let op = match model.units() {
+            CostUnits::Cycles => b.pick(&AMD_OPS),
+            CostUnits::Wavefronts => b.pick(&NV_OPS),
+        };
+        let op = operation(&model, op).ok()?;
+        let lanes = match flags & 3 {
+            0 => None,
+            1 => Some(32),
+            2 => Some(64),
+            _ => Some(b.u8() as u32),
+        };
+        let wave = wave_size(&model, lanes).ok()?;
+        let active = if flags & 4 == 0 {
+            wave.lane_mask() & if flags & 8 == 0 { u64::MAX } else { b.u64() }
+        } else {
+            let text = String::from_utf8_lossy(b.until(b'\n')).into_owned();
+            parse_lanes(&text, wave).ok()?
+        };
+        let a0 = addresses(b, wave)?;
+        let a1 = if op.kind.is_two_addr() {
+            Some(addresses(b, wave)?)
+        } else {
+            None
+        };
+        let shape = AccessShape {
+            width: op.width,
+            kind: op.kind,
+            active,
+            wave,
+        };
+        Some(BankInput {
+            model,
+            shape,
+            a0,
+            a1,
+            suggest: flags & 0x10 != 0,
+        })
+    }
+}
+
+/// One lane address list: as `--addr` text, raw 64-bit values, or a strided pattern.
+fn addresses(b: &mut Bytes, wave: WaveSize) -> Option<Vec<u64>> {
+    let n = wave.lanes() as usize;
+    match b.u8() % 4 {
+        0 => {
+            let text = String::from_utf8_lossy(b.until(b'\n')).into_owned();
+            lane_values("--addr", &text, wave).ok()
+        }
+        1 => Some((0..n).map(|_| b.u64() >> (b.u8() & 63)).collect()),
+        _ => {
+            let (base, stride, xor) = (b.interesting_u32() as u64, b.u16() as u64, b.u8() as u64);
+            Some(
+                (0..n as u64)
+                    .map(|t| base + (t ^ xor & 63) * stride)
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// The fast cost and the full breakdown agree (on validity too) and the cost is sane; the
+/// cost of a valid access.
+fn check_cost_and_report(model: &BankModel, access: &Access<'_, u64>) -> Option<AccessCost> {
+    let cost = model.cost(access);
+    let report = model.analyze(access);
     assert_eq!(
         cost.as_ref().err(),
         report.as_ref().err(),
         "cost and analyze disagree on validity"
     );
     let (Ok(cost), Ok(report)) = (cost, report) else {
-        return;
+        return None;
     };
     assert_eq!(cost, report.cost, "fast cost differs from the breakdown");
     assert!(cost.cost >= cost.ideal, "cost below ideal: {cost:?}");
-    for &a in &a0 {
+    for &a in access.addrs {
         assert!(model.bank_of(a) < model.banks());
     }
-    // The same access as u32 addresses where they fit.
-    if a0.iter().chain(&a1).all(|&a| a <= u32::MAX as u64) {
+    Some(cost)
+}
+
+/// The same access with u32 addresses (where they fit) costs the same, and a batch of it and
+/// of it with the other lanes active costs each entry as alone.
+fn check_narrow_and_batch(model: &BankModel, access: &Access<'_, u64>, cost: AccessCost) {
+    let (shape, a0) = (access.shape, access.addrs);
+    let a1 = access.addrs1.unwrap_or(&[]);
+    let two = access.addrs1.is_some();
+    if a0.iter().chain(a1).all(|&a| a <= u32::MAX as u64) {
         let n0: Vec<u32> = a0.iter().map(|&a| a as u32).collect();
         let n1: Vec<u32> = a1.iter().map(|&a| a as u32).collect();
         let narrow = Access {
@@ -626,10 +672,14 @@ pub fn banks(data: &[u8]) {
             "u32 and u64 addresses differ"
         );
     }
-    // A batch of this access and of it with the other lanes active costs each alone.
-    let masks = [active, !active & wave.lane_mask(), wave.lane_mask()];
-    let all0 = [&a0[..], &a0[..], &a0[..]].concat();
-    let all1 = [&a1[..], &a1[..], &a1[..]].concat();
+    let wave = shape.wave;
+    let masks = [
+        shape.active,
+        !shape.active & wave.lane_mask(),
+        wave.lane_mask(),
+    ];
+    let all0 = [a0, a0, a0].concat();
+    let all1 = [a1, a1, a1].concat();
     let mut batch = Batch::new(shape, &all0).with_masks(&masks);
     if two {
         batch = batch.with_second_addresses(&all1);
@@ -641,18 +691,11 @@ pub fn banks(data: &[u8]) {
         for (k, &m) in masks.iter().enumerate() {
             let one = Access {
                 shape: shape.with_active(m),
-                ..access
+                ..*access
             };
             assert_eq!(model.cost(&one).ok(), Some(each[k]), "batch entry {k}");
         }
         assert_eq!(totals.accesses, 3);
-    }
-    if flags & 0x10 != 0 && wave == WaveSize::Wave32 {
-        if let Ok(s) = suggest_layouts(&model, &access, 4) {
-            for sug in s {
-                let _ = sug.layout.expression();
-            }
-        }
     }
 }
 

@@ -215,28 +215,19 @@ fn scalar<'py>(index: usize, ty: &str, value: &Bound<'_, PyAny>) -> PyResult<Arg
         }
         value.extract::<i128>().map_err(|_| fits())
     };
+    // An integer of type `name`, in `min..=max`, as its `bytes` little-endian bytes (the low
+    // bytes of the two's complement, which is the same for every width).
+    let int_le = |name: &'static str, min: i128, max: i128, bytes: usize| -> PyResult<Arg<'py>> {
+        let v = int()?;
+        if !(min..=max).contains(&v) {
+            return Err(fits());
+        }
+        Ok(Arg::Scalar(name, v.to_le_bytes()[..bytes].to_vec()))
+    };
     Ok(match ty {
-        "u32" => Arg::Scalar(
-            "u32",
-            u32::try_from(int()?)
-                .map_err(|_| fits())?
-                .to_le_bytes()
-                .to_vec(),
-        ),
-        "i32" => Arg::Scalar(
-            "i32",
-            i32::try_from(int()?)
-                .map_err(|_| fits())?
-                .to_le_bytes()
-                .to_vec(),
-        ),
-        "u64" => Arg::Scalar(
-            "u64",
-            u64::try_from(int()?)
-                .map_err(|_| fits())?
-                .to_le_bytes()
-                .to_vec(),
-        ),
+        "u32" => int_le("u32", 0, u32::MAX.into(), 4)?,
+        "i32" => int_le("i32", i32::MIN.into(), i32::MAX.into(), 4)?,
+        "u64" => int_le("u64", 0, u64::MAX.into(), 8)?,
         "f32" => {
             if is_bool || value.is_instance_of::<PyString>() {
                 return Err(fits());

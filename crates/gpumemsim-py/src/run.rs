@@ -179,118 +179,106 @@ fn launch_kernel<'py, R>(
     })
 }
 
-/// Runs a kernel of a gfx1100 code object (built by `clang-19 -target amdgcn-amd-amdhsa
-/// -mcpu=gfx1100`) on a grid of workgroups, as `gpumemsim run KERNEL.o` does.
-///
-/// kernel_path: the code object's path (or its bytes). kernel: the kernel's name (optional
-/// when the object has one). grid: workgroups per dimension, an int or 1 to 3 ints. block:
-/// work-items per workgroup, likewise (at most 1024 in all). args: the kernel's arguments
-/// in order: a NumPy array is a buffer (dtype uint8, uint16, uint32, int32, uint64, float16,
-/// float32 or float64; C-contiguous and writable) placed in global memory and written back
-/// in place after the run; a scalar is a `(type, value)` pair with type "u32", "i32", "f32"
-/// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`); an OpenCL `__local`
-/// pointer argument is `("local", BYTES)`. The arguments are checked against the kernel's
-/// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
-/// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
-/// or "random:SEED"): as the CLI's --max-steps, --seed, --threads, --together, --lds-init.
-///
-/// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
-/// address and values, the values being the array itself; each scalar's type and value),
-/// events, instructions (per-instruction executions, cycles, conflict cycles, stalls,
-/// latency, cache hits and misses), cycles, steps, grid, block, wave_size, schedule.
-/// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError (with the
-/// report as `.report`) when the kernel starts and then stops.
-#[pyfunction]
-#[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
-                    dynamic_lds=None, max_steps=None, seed=None, threads=None, together=false,
-                    lds_init=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn run<'py>(
-    py: Python<'py>,
-    kernel_path: &Bound<'py, PyAny>,
-    kernel: Option<&str>,
-    grid: Option<&Bound<'py, PyAny>>,
-    block: Option<&Bound<'py, PyAny>>,
-    args: Option<&Bound<'py, PyAny>>,
-    dynamic_lds: Option<&Bound<'py, PyAny>>,
-    max_steps: Option<&Bound<'py, PyAny>>,
-    seed: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
-    together: bool,
-    lds_init: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let kw = Keywords {
-        dynamic_lds,
-        max_steps,
-        seed,
-        threads,
-        together,
-        lds_init,
+/// Declares a Python entry point with the launch parameters that `run` and `check` share
+/// (declared once, so that the two take the same arguments): it launches the kernel
+/// ([`launch_kernel`]) and hands the run to `$then`, which makes the result, a
+/// `Bound<'py, $result>`.
+macro_rules! launch_entry {
+    ($(#[$attr:meta])* pub fn $name:ident -> $result:ident = $then:path;) => {
+        $(#[$attr])*
+        #[pyfunction]
+        #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
+                            dynamic_lds=None, max_steps=None, seed=None, threads=None,
+                            together=false, lds_init=None))]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            kernel_path: &Bound<'py, PyAny>,
+            kernel: Option<&str>,
+            grid: Option<&Bound<'py, PyAny>>,
+            block: Option<&Bound<'py, PyAny>>,
+            args: Option<&Bound<'py, PyAny>>,
+            dynamic_lds: Option<&Bound<'py, PyAny>>,
+            max_steps: Option<&Bound<'py, PyAny>>,
+            seed: Option<&Bound<'py, PyAny>>,
+            threads: Option<&Bound<'py, PyAny>>,
+            together: bool,
+            lds_init: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, $result>> {
+            let kw = Keywords {
+                dynamic_lds,
+                max_steps,
+                seed,
+                threads,
+                together,
+                lds_init,
+            };
+            guard(|| {
+                launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
+                    $then(py, ran)
+                })
+            })
+        }
     };
-    guard(|| {
-        launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
-            report(py, ran)
-        })
-    })
 }
 
-/// Runs a kernel as `run` does (the same arguments) and returns only what it did wrong, as
-/// `gpumemsim check KERNEL.o --json` reports it: a list of findings, one per kind and
-/// instructions, each a dict with kind, count, instructions (each with address, text and,
-/// where the object has line tables, source), waves, lanes, message and, where one applies,
-/// the memory address. A correct kernel gives `[]`, so a unit test can
-/// `assert gpumemsim.check(...) == []`. Buffers are written back in place as `run` does.
-/// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError when the
-/// kernel starts and then stops, its `.report` being `{"findings": [...], "error": ...}`.
-#[pyfunction]
-#[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
-                    dynamic_lds=None, max_steps=None, seed=None, threads=None, together=false,
-                    lds_init=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn check<'py>(
-    py: Python<'py>,
-    kernel_path: &Bound<'py, PyAny>,
-    kernel: Option<&str>,
-    grid: Option<&Bound<'py, PyAny>>,
-    block: Option<&Bound<'py, PyAny>>,
-    args: Option<&Bound<'py, PyAny>>,
-    dynamic_lds: Option<&Bound<'py, PyAny>>,
-    max_steps: Option<&Bound<'py, PyAny>>,
-    seed: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
-    together: bool,
-    lds_init: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let kw = Keywords {
-        dynamic_lds,
-        max_steps,
-        seed,
-        threads,
-        together,
-        lds_init,
-    };
-    guard(|| {
-        launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
-            for (i, a) in ran.kernel_args.iter().enumerate() {
-                if let (Arg::Buffer(array, elem), Some(bytes)) = (a, ran.done.buffers.get(i)) {
-                    write_back(array, *elem, bytes)?;
-                }
-            }
-            let dev = &ran.done.run.device;
-            let findings =
-                gpumemsim::report::json::findings(&ran.done.program, dev, &ran.sources());
-            let findings = from_json(py, &findings)?;
-            if let Some(msg) = ran.error() {
-                let report = PyDict::new(py);
-                report.set_item("findings", &findings)?;
-                report.set_item("error", &msg)?;
-                let err = KernelError::new_err(msg);
-                err.value(py).setattr("report", &report)?;
-                return Err(err);
-            }
-            Ok(findings)
-        })
-    })
+launch_entry! {
+    /// Runs a kernel of a gfx1100 code object (built by `clang-19 -target amdgcn-amd-amdhsa
+    /// -mcpu=gfx1100`) on a grid of workgroups, as `gpumemsim run KERNEL.o` does.
+    ///
+    /// kernel_path: the code object's path (or its bytes). kernel: the kernel's name (optional
+    /// when the object has one). grid: workgroups per dimension, an int or 1 to 3 ints. block:
+    /// work-items per workgroup, likewise (at most 1024 in all). args: the kernel's arguments
+    /// in order: a NumPy array is a buffer (dtype uint8, uint16, uint32, int32, uint64, float16,
+    /// float32 or float64; C-contiguous and writable) placed in global memory and written back
+    /// in place after the run; a scalar is a `(type, value)` pair with type "u32", "i32", "f32"
+    /// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`); an OpenCL `__local`
+    /// pointer argument is `("local", BYTES)`. The arguments are checked against the kernel's
+    /// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
+    /// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
+    /// or "random:SEED"): as the CLI's --max-steps, --seed, --threads, --together, --lds-init.
+    ///
+    /// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
+    /// address and values, the values being the array itself; each scalar's type and value),
+    /// events, instructions (per-instruction executions, cycles, conflict cycles, stalls,
+    /// latency, cache hits and misses), cycles, steps, grid, block, wave_size, schedule.
+    /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError (with the
+    /// report as `.report`) when the kernel starts and then stops.
+    pub fn run -> PyDict = report;
+}
+
+launch_entry! {
+    /// Runs a kernel as `run` does (the same arguments) and returns only what it did wrong, as
+    /// `gpumemsim check KERNEL.o --json` reports it: a list of findings, one per kind and
+    /// instructions, each a dict with kind, count, instructions (each with address, text and,
+    /// where the object has line tables, source), waves, lanes, message and, where one applies,
+    /// the memory address. A correct kernel gives `[]`, so a unit test can
+    /// `assert gpumemsim.check(...) == []`. Buffers are written back in place as `run` does.
+    /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError when the
+    /// kernel starts and then stops, its `.report` being `{"findings": [...], "error": ...}`.
+    pub fn check -> PyAny = findings;
+}
+
+/// `check`'s result: the findings (buffers written back in place as `run` does); a run that
+/// stopped raises gpumemsim.KernelError with `{"findings": [...], "error": ...}` as `.report`.
+fn findings<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    for (i, a) in ran.kernel_args.iter().enumerate() {
+        if let (Arg::Buffer(array, elem), Some(bytes)) = (a, ran.done.buffers.get(i)) {
+            write_back(array, *elem, bytes)?;
+        }
+    }
+    let dev = &ran.done.run.device;
+    let findings = gpumemsim::report::json::findings(&ran.done.program, dev, &ran.sources());
+    let findings = from_json(py, &findings)?;
+    if let Some(msg) = ran.error() {
+        let report = PyDict::new(py);
+        report.set_item("findings", &findings)?;
+        report.set_item("error", &msg)?;
+        let err = KernelError::new_err(msg);
+        err.value(py).setattr("report", &report)?;
+        return Err(err);
+    }
+    Ok(findings)
 }
 
 /// `run`'s report: the keys of `gpumemsim run --json`, buffers written back in place.
@@ -362,7 +350,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
     for (key, value) in parts {
         report.set_item(key, from_json(py, &value)?)?;
     }
-    report.set_item("steps", dev.steps)?;
+    report.set_item("steps", dev.steps())?;
     report.set_item("grid", ran.grid.to_vec())?;
     report.set_item("block", ran.block.to_vec())?;
     report.set_item("wave_size", done.wave_size)?;

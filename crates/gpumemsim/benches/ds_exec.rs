@@ -37,11 +37,11 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let mut wg = Device::new(&cfg, prog.lines.len()).expect("config");
                 for l in 0..wave {
-                    wg.waves[0].set_vgpr(1, l, 4 * l);
-                    wg.waves[0].set_vgpr(2, l, 1);
+                    wg.wave_mut(0).set_vgpr(1, l, 4 * l);
+                    wg.wave_mut(0).set_vgpr(2, l, 1);
                 }
                 wg.run(&prog.lines, &cfg).expect("runs");
-                wg.steps
+                wg.steps()
             })
         });
     }

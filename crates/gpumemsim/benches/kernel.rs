@@ -42,7 +42,7 @@ fn matmul(c: &mut Criterion) {
     };
     let first = launch(&base).expect("launch");
     first.run.result.as_ref().expect("the kernel runs");
-    let lane_instructions = first.run.device.steps * 32;
+    let lane_instructions = first.run.device.steps() * 32;
     let mut g = c.benchmark_group("kernel");
     g.sample_size(10);
     g.throughput(Throughput::Elements(lane_instructions));
@@ -57,7 +57,7 @@ fn matmul(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let done = launch(&l).expect("launch");
-                assert_eq!(done.run.device.steps * 32, lane_instructions);
+                assert_eq!(done.run.device.steps() * 32, lane_instructions);
                 done.buffers[2][0]
             })
         });

@@ -74,9 +74,9 @@ fn executor(c: &mut Criterion) {
     g.bench_function("executor_s_load_b32_loop", |b| {
         b.iter(|| {
             let mut dev = Device::new(&cfg, prog.lines.len()).expect("config");
-            dev.waves[0].set_sreg64(0, 0x100_0000);
+            dev.wave_mut(0).set_sreg64(0, 0x100_0000);
             dev.run(&prog.lines, &cfg).expect("runs");
-            dev.steps
+            dev.steps()
         })
     });
     g.finish();

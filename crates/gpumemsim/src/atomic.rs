@@ -1,7 +1,7 @@
 //! The read-modify-write arithmetic of the atomics, shared by the DS (LDS/GDS) and the
 //! vector-memory (global, flat, scratch, buffer) models: pure functions from the old memory
-//! value and the data to the new memory value. The float cases follow the rules of
-//! 001_f218f1deb4d558c2.txt through [`crate::fp`].
+//! value and the data to the new memory value. The float cases follow
+//! docs/rules/float-atomics.md through [`crate::fp`].
 
 use crate::fp::{self, DenormCtl};
 
@@ -153,12 +153,13 @@ pub fn atomic64(op: AtomicOp, mem: u64, d0: u64, d1: u64, mode: u32) -> u64 {
 
 /// Which denormal rules the float atomics of memory (buffer, global, flat) follow.
 ///
-/// 001_f218f1deb4d558c2.txt gives them their own paragraph after the LDS rules: "floating-point
-/// atomics (..) pass or flush denormals by MODE.fp_denorm; there is no separate input and
-/// output control: only bit 0 of sp_denorm (dp_denorm for f64) counts; the rest of the rules
-/// are as for LDS", and "the float atomic add is hard-wired to flush input denormals — it does
-/// not use MODE.fp_denorm". The paragraph names `ds_{min,max,cmpst}_f32`, which makes it
-/// ambiguous whether it is about LDS or memory.
+/// The float atomics rules give them their own paragraph after the LDS rules
+/// (docs/rules/float-atomics.md#denormals-in-memory-atomics): floating-point atomics pass or
+/// flush denormals by MODE.fp_denorm with no separate input and output control (only bit 0 of
+/// the single- or double-precision field counts), the rest of the rules are as for LDS, and
+/// the float atomic add is hard-wired to flush input denormals, not using MODE.fp_denorm. The
+/// paragraph names `ds_{min,max,cmpst}_f32`, which makes it ambiguous whether it is about LDS
+/// or memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MemoryFloatRules {
     /// Our reading (the default): the paragraph is about memory atomics. `add_f32` flushes

@@ -1,10 +1,10 @@
 //! GDS: the device-wide data share, and the GS streamout registers of
 //! `ds_add_gs_reg_rtn`/`ds_sub_gs_reg_rtn`.
 //!
-//! 000_b892342bad162b52.txt §全局数据共享: one memory all waves of the GPU can reach, through
-//! the DS instructions with the `gds` bit; one active lane per instruction (the first in
-//! EXEC); M0[15:0] holds the SIZE and M0[31:16] the BASE (bytes) of the window an access may
-//! touch.
+//! One memory all waves of the GPU can reach, through the DS instructions with the `gds`
+//! bit; one active lane per instruction (the first in EXEC); M0\[15:0\] holds the SIZE and
+//! M0\[31:16\] the BASE (bytes) of the window an access may touch
+//! (docs/rules/gds-gws.md#global-data-share).
 
 /// Default GDS size (bytes).
 pub const DEFAULT_GDS_BYTES: u32 = 4096;
@@ -13,7 +13,7 @@ pub const DEFAULT_GDS_BYTES: u32 = 4096;
 #[derive(Clone, Debug)]
 pub struct Gds {
     bytes: Vec<u8>,
-    /// GS_REG[0..16]: 0-7 are 32-bit, 8-15 are 64-bit (000 §GS NGG 流输出指令).
+    /// GS_REG[0..16]: 0-7 are 32-bit, 8-15 are 64-bit (docs/rules/gds-gws.md#gs-streamout-registers).
     pub gs_regs: [u64; 16],
 }
 
@@ -32,7 +32,7 @@ impl Gds {
     }
 
     /// The absolute byte address of `offset` in the M0 window, if the `size` bytes there lie
-    /// inside both the window (M0[15:0] bytes from M0[31:16]) and the GDS.
+    /// inside both the window (M0\[15:0\] bytes from M0\[31:16\]) and the GDS.
     pub fn window(&self, m0: u32, offset: u32, size: u32) -> Option<u32> {
         let win_size = m0 & 0xffff;
         let base = m0 >> 16;

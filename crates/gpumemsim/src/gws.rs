@@ -1,12 +1,12 @@
 //! Global wave sync (GWS) resources and the ordered-count counters.
 //!
-//! 001_f218f1deb4d558c2.txt §全局wave同步: 64 resources, each with a 1-bit flag (separating odd
-//! and even passes, arriving from leaving waves), a 12-bit counter, a type (semaphore or
-//! barrier), a queue of waiting waves; per-VMID base and size; resource id =
-//! (VMID base + M0[21:16] + offset0[5:0]) mod 64, clamped to the VMID's range, with a NACK
-//! when clamping happens. The per-opcode state machines follow the descriptions AMD's ISA
-//! guides give for DS_GWS_* since GCN (the RDNA3 spec's own tables are figures that are
-//! missing here):
+//! GWS (docs/rules/gds-gws.md#gws-resources): 64 resources, each with a 1-bit flag
+//! (separating odd and even passes, arriving from leaving waves), a 12-bit counter, a type
+//! (semaphore or barrier), a queue of waiting waves; per-VMID base and size; resource id =
+//! (VMID base + M0\[21:16\] + offset0\[5:0\]) mod 64, clamped to the VMID's range, with a NACK
+//! when clamping happens. The per-opcode state machines
+//! (docs/rules/gds-gws.md#gws-operations) follow the descriptions AMD's ISA guides give for
+//! DS_GWS_* since GCN:
 //! - INIT: counter = the first valid lane's value; flag = 0.
 //! - SEMA_V: counter += 1; type = semaphore. SEMA_BR: counter += the first valid lane's value.
 //! - SEMA_P: queue until the counter is nonzero, then decrement it.
@@ -16,18 +16,20 @@
 //!   queued wave (queued with the old flag) is released; otherwise the counter decrements and
 //!   the wave queues with the current flag.
 //!
-//! Ordered count (§序列数): DS_ORDERED_COUNT requests are processed in wave creation order
-//! whatever order they arrive in; an early arrival waits (the GDS FIFO) until every earlier
-//! wave has released the counter. Our reading of the instruction's fields is LLVM's packing
-//! of `llvm.amdgcn.ds.ordered.add/swap`: offset0[7:2] counter index (0-3 used), offset1[0]
-//! wave_release, offset1[1] wave_done, offset1[4] instruction (0 add, 1 swap). The four
-//! counters are GDS-internal; each is an append pointer (unbounded) or, when configured with
-//! a ring size, a ring-buffer allocator whose pointer wraps modulo that size (ordered alloc).
+//! Ordered count (docs/rules/gds-gws.md#ordered-count): DS_ORDERED_COUNT requests are
+//! processed in wave creation order whatever order they arrive in; an early arrival waits (the
+//! GDS FIFO) until every earlier wave has released the counter. Our reading of the
+//! instruction's fields is LLVM's packing of `llvm.amdgcn.ds.ordered.add/swap`: offset0\[7:2\]
+//! counter index (0-3 used), offset1\[0\] wave_release, offset1\[1\] wave_done, offset1\[4\]
+//! instruction (0 add, 1 swap). The four counters are GDS-internal; each is an append pointer
+//! (unbounded) or, when configured with a ring size, a ring-buffer allocator whose pointer
+//! wraps modulo that size (ordered alloc).
 //!
-//! Once per wave (§序列数: a shader that uses ordered count must issue DS_ORDERED_COUNT once
-//! and only once in each wave; "at most 4" ordered allocs, one per counter): each counter
-//! remembers which waves it has processed ([`OrderedCount::issued`]) and which ended without
-//! releasing it ([`OrderedCount::take_unreleased`]), so the executor can report both breaches
+//! Once per wave (docs/rules/gds-gws.md#once-per-wave: a shader that uses ordered count must
+//! issue DS_ORDERED_COUNT once and only once in each wave, at most four ordered allocs, one
+//! per counter): each counter remembers which waves it has processed
+//! ([`OrderedCount::issued`]) and which ended without releasing it
+//! ([`OrderedCount::take_unreleased`]), so the executor can report both breaches
 //! (`ordered_count_rule`). The answers stay the model's: a second request is processed when it
 //! arrives (every earlier wave has had its turn), and a wave that ended does not hold the
 //! later ones back.

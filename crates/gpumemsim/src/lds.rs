@@ -1,18 +1,19 @@
 //! LDS storage and per-workgroup allocation.
 //!
-//! 000_b892342bad162b52.txt §概述: each WGP has 128 KB of LDS in 64 DWORD-wide banks, split in
-//! two halves of 32 banks, one per CU (pair of SIMD32s); a workgroup may allocate at most 64 KB,
-//! recorded in LDS_BASE/LDS_SIZE registers the shader cannot write, and every access is bounded
-//! by that allocation. §对齐和错误: misaligned atomics raise MEMVIOL; non-atomic accesses are
-//! auto-aligned to their element size in ALIGNMENT_MODE_DWORD and unrestricted in
-//! ALIGNMENT_MODE_UNALIGNED.
+//! Each WGP has 128 KB of LDS in 64 DWORD-wide banks, split in two halves of 32 banks, one per
+//! CU (pair of SIMD32s) (docs/rules/lds.md#size-and-banks); a workgroup may allocate at most
+//! 64 KB, recorded in LDS_BASE/LDS_SIZE registers the shader cannot write, and every access is
+//! bounded by that allocation (docs/rules/lds.md#allocation-bounds). Misaligned atomics raise
+//! MEMVIOL (docs/rules/lds.md#atomics-must-be-aligned); non-atomic accesses are auto-aligned to
+//! their element size in ALIGNMENT_MODE_DWORD and unrestricted in ALIGNMENT_MODE_UNALIGNED
+//! (docs/rules/lds.md#alignment-mode).
 
 /// Bytes of LDS in a WGP.
 pub const LDS_BYTES: u32 = 128 * 1024;
 /// Largest allocation one workgroup may request.
 pub const MAX_ALLOCATION: u32 = 64 * 1024;
 
-/// How the workgroup's waves are placed (000 §LDS 模式和分配).
+/// How the workgroup's waves are placed (docs/rules/lds.md#cu-and-wgp-mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LdsMode {
     /// All waves of the workgroup on one CU, using that CU's half of the LDS.
@@ -22,7 +23,7 @@ pub enum LdsMode {
     Wgp,
 }
 
-/// SH_MEM_CONFIG.ALIGNMENT_MODE (000 §对齐和错误).
+/// SH_MEM_CONFIG.ALIGNMENT_MODE (docs/rules/lds.md#alignment-mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AlignMode {
     /// Non-atomic accesses are aligned down to a multiple of their element size.
@@ -35,7 +36,7 @@ pub enum AlignMode {
 /// What a workgroup's LDS holds before anything in the launch writes it. The hardware does not
 /// clear LDS between workgroups, so a kernel that reads LDS it did not write reads whatever
 /// was there; `Zero` (the default) keeps runs reproducible, `Poison` and `Random` let a test
-/// show that a kernel depends on it (`--lds-init`).
+/// show that a kernel depends on it (`--lds-init`; docs/rules/lds.md#lds-is-not-cleared).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LdsInit {
     /// Every byte 0.
@@ -190,7 +191,8 @@ impl Lds {
     ///
     /// Out of range (a choice: the RDNA3 text only says accesses are limited to the
     /// allocation): the whole access is dropped — reads return 0, writes change nothing — as
-    /// AMD's GCN-era ISA manuals describe for LDS; the executor reports an event.
+    /// AMD's GCN-era ISA manuals describe for LDS; the executor reports an event
+    /// (docs/rules/lds.md#allocation-bounds).
     #[inline]
     fn index(alloc: LdsAllocation, offset: u32, size: u32) -> Result<usize, AccessFault> {
         let end = offset as u64 + size as u64;
@@ -242,7 +244,7 @@ impl Lds {
     /// The address a non-atomic access of `element` bytes really uses: aligned down to the
     /// element size in [`AlignMode::Dword`] (12-byte elements align to 16, the next power of
     /// two, our reading of "multiple of the element size" for b96), unchanged in
-    /// [`AlignMode::Unaligned`].
+    /// [`AlignMode::Unaligned`] (docs/rules/lds.md#alignment-mode).
     #[inline]
     pub fn effective(&self, addr: u32, element: u32) -> u32 {
         match self.align {

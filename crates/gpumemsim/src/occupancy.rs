@@ -18,8 +18,8 @@
 //!
 //! SGPRs never lower it on gfx10 and later (`GCNSubtarget::getOccupancyWithNumSGPRs` returns the
 //! wave-slot limit from GFX10 on: each wave gets a fixed SGPR allocation), and scratch never does
-//! (LLVM: "FIXME: Need to take scratch memory into account"). docs/occupancy.md has the rule in
-//! full, with the arithmetic.
+//! (LLVM: "FIXME: Need to take scratch memory into account"). The rule is
+//! docs/rules/timing.md#occupancy-rule; docs/occupancy.md has it in full, with the arithmetic.
 //!
 //! **What clang assumes that a launch knows better.** clang sees no launch, so it takes the
 //! kernel's largest workgroup (`.max_flat_workgroup_size`: 256 for OpenCL C, 1024 for HIP,
@@ -93,21 +93,22 @@ pub const SGPR_ENCODING_GRANULE: u32 = 8;
 
 /// LDS bytes of one CU, the pool of a CU-mode workgroup: 64 KiB.
 ///
-/// The RDNA3 ISA guide (`000_b892342bad162b52.txt` §概述): a WGP's 128 KB of LDS is two halves
-/// of 32 banks, one per pair of SIMD32s (one CU). LLVM `AMDGPUBaseInfo.cpp`,
+/// The RDNA3 ISA guide (docs/rules/timing.md#lds-per-cu-and-wgp): a WGP's 128 KB of LDS is two
+/// halves of 32 banks, one per pair of SIMD32s (one CU). LLVM `AMDGPUBaseInfo.cpp`,
 /// `IsaInfo::getLocalMemorySize`: `FeatureLocalMemorySize65536` (gfx7 on), per "CU".
 pub const LDS_BYTES_PER_CU: u32 = 64 * 1024;
 
 /// LDS bytes of one WGP, the pool of a WGP-mode workgroup: 128 KiB.
 ///
-/// The RDNA3 ISA guide (`000_b892342bad162b52.txt` §概述, [`crate::lds::LDS_BYTES`]). LLVM
+/// The RDNA3 ISA guide (docs/rules/timing.md#lds-per-cu-and-wgp, [`crate::lds::LDS_BYTES`]). LLVM
 /// `AMDGPUBaseInfo.cpp`, `IsaInfo::getLocalMemorySize`: "the effective local memory size is
 /// doubled in WGP mode on gfx10" (`isGFX10Plus && !FeatureCuMode` → ×2).
 pub const LDS_BYTES_PER_WGP: u32 = crate::lds::LDS_BYTES;
 
 /// LDS bytes one workgroup may allocate: 64 KiB, in either mode.
 ///
-/// The RDNA3 ISA guide (`000_b892342bad162b52.txt` §概述, [`crate::lds::MAX_ALLOCATION`]);
+/// The RDNA3 ISA guide (docs/rules/timing.md#lds-per-cu-and-wgp,
+/// [`crate::lds::MAX_ALLOCATION`]);
 /// LLVM `IsaInfo::getAddressableLocalMemorySize` (65536), above which clang refuses a kernel's
 /// static LDS ("local memory limit exceeded").
 pub const MAX_LDS_BYTES_PER_WORKGROUP: u32 = crate::lds::MAX_ALLOCATION;

@@ -1,14 +1,16 @@
 //! The cycle-approximate timing model's parameters, in one place.
 //!
-//! Each wave has its own clock. An instruction costs its issue cycles; an LDS instruction
-//! also occupies the LDS for its bank cycles and completes `lds_latency` cycles after that;
-//! a GLOBAL access completes `vmem_latency` cycles after issue (the scalar cache's latencies
-//! are in [`crate::smem::KcacheConfig`]);
-//! `s_waitcnt` advances the wave's clock to the completion it waits for; `s_barrier`
-//! advances every wave of the workgroup to the latest arrival. The numbers are assumptions of
-//! this simulator (AMD publishes no cycle tables for RDNA3), chosen to be plausible and kept
-//! here so they can be calibrated. `docs/timing.md` describes the whole model; the CLI sets
-//! every parameter with `--timing NAME=CYCLES,...` and reports them under `"timing"`.
+//! Each wave has its own clock (docs/rules/timing.md#per-wave-clocks). An instruction costs
+//! its issue cycles; an LDS instruction also occupies the LDS for its bank cycles and completes
+//! `lds_latency` cycles after that (docs/rules/timing.md#one-lds-instruction-at-a-time); a
+//! GLOBAL access completes `vmem_latency` cycles after issue (the scalar cache's latencies are
+//! in [`crate::smem::KcacheConfig`]); `s_waitcnt` advances the wave's clock to the completion
+//! it waits for (docs/rules/timing.md#wait-counters); `s_barrier` advances every wave of the
+//! workgroup to the latest arrival (docs/rules/timing.md#barriers). The numbers are
+//! assumptions of this simulator (AMD publishes no cycle tables for RDNA3), chosen to be
+//! plausible and kept here so they can be calibrated (docs/rules/timing.md#assumed-latencies).
+//! `docs/timing.md` describes the whole model; the CLI sets every parameter with
+//! `--timing NAME=CYCLES,...` and reports them under `"timing"`.
 
 /// Timing parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,8 +21,8 @@ pub struct TimingParams {
     pub valu: u64,
     /// Cycles from an LDS instruction's last bank cycle to its data in VGPRs.
     pub lds_latency: u64,
-    /// Issue cycles of an LDS instruction per 32 lanes when it has no bank conflict
-    /// (000_b892342bad162b52.txt §数据共享索引和原子访问: 1 cycle for wave32, 2 for wave64).
+    /// Issue cycles of an LDS instruction per 32 lanes when it has no bank conflict: 1 cycle
+    /// for wave32, 2 for wave64 (docs/rules/timing.md#lds-issue-cycles).
     pub lds_issue: u64,
     /// Cycles from a vector memory (GLOBAL) instruction's issue to its completion.
     pub vmem_latency: u64,

@@ -4,7 +4,9 @@
 //! `buffer_atomic_*` of the same widths. The typed (`_format_`) forms are not implemented yet: [`global_op`] returns `None` for them and the executor stops with their
 //! name.
 //!
-//! Addressing (003_8127e07f2b7609f5.txt §flat/global/private):
+//! Addressing (docs/rules/addressing.md#global-addressing,
+//! docs/rules/addressing.md#scratch-addressing, docs/rules/addressing.md#flat-routing-per-lane,
+//! docs/rules/addressing.md#buffer-addressing):
 //! - GLOBAL: with SADDR, the lane address is the SGPR pair plus the lane's 32-bit VGPR offset
 //!   (zero-extended); with SADDR = `off`, the lane's VGPR pair holds a 64-bit address. The
 //!   13-bit immediate offset is signed on gfx11. The `addtid` forms use SADDR + offset + lane
@@ -56,7 +58,7 @@ pub enum GlobalOp {
     Store {
         /// Bytes per lane.
         bytes: u32,
-        /// Take the data from bits [31:16].
+        /// Take the data from bits \[31:16\].
         hi: bool,
     },
     /// A typed (format) load or store of `components` (1-4, x to xyzw) through a buffer
@@ -72,10 +74,11 @@ pub enum GlobalOp {
         d16: Option<bool>,
     },
     /// `buffer_load_lds_*`: a load of `bytes` (1, 2 or 4; `format` for the typed x form)
-    /// written as one dword per lane to LDS instead of VGPRs, at M0[15:0] + the instruction
+    /// written as one dword per lane to LDS instead of VGPRs, at M0\[15:0\] + the instruction
     /// offset + lane × 4 in the workgroup's allocation (the "buffer load to LDS" addressing of
     /// AMD's GCN3/Vega ISA manuals, `LDS_ADDR = LDS_base + LDS_offset + inst_offset + TID×4`;
-    /// the RDNA3 pseudocode has no entry for these opcodes).
+    /// the RDNA3 pseudocode has no entry for these opcodes;
+    /// docs/rules/addressing.md#buffer-loads-to-lds).
     LoadLds {
         /// Bytes per lane read from memory.
         bytes: u32,
@@ -357,10 +360,10 @@ pub struct VmemOutcome {
 }
 
 /// Whether a 64-bit global address is inside the 48-bit virtual address space the GPU shares
-/// with the host (003_8127e07f2b7609f5.txt §global: 48 bits, as on the CPU; the flat
-/// apertures sit above it so they cannot overlap it).
+/// with the host: 48 bits, as on the CPU; the flat apertures sit above it so they cannot
+/// overlap it (docs/rules/addressing.md#addresses-outside-the-virtual-space).
 ///
-/// Inside: bits [63:48] zero (the space [`GlobalMemory`] holds), or the sign extension of
+/// Inside: bits \[63:48\] zero (the space [`GlobalMemory`] holds), or the sign extension of
 /// bit 47 (the canonical upper half, which the 48-bit address bits name the same way). Any
 /// other address — one a flat address outside both apertures or a global address can reach
 /// with stray high bits — is not a virtual address: the hardware faults (a memory
@@ -405,25 +408,27 @@ pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) 
     }
 }
 
-/// Reads or writes `buf` (the access's bytes) at `route` for `lane`; `false` when the access
+/// One lane's access: its lane, where it goes, and the V# of a buffer instruction.
+#[derive(Clone, Copy)]
+struct LaneAccess<'d> {
+    desc: Option<&'d BufferDescriptor>,
+    lane: u32,
+    route: Route,
+}
+
+/// Reads or writes `buf` (the access's bytes) at the lane's route; `false` when the access
 /// is out of range and was dropped (a dropped read leaves `buf` zero).
 ///
 /// Out-of-range private accesses (a choice, documented as the hardware's buffer rule: the
 /// private segment is a swizzled buffer whose records are the lanes' `scratch_size` bytes, and
 /// out-of-range buffer loads return 0 and stores are dropped): any byte at or past
-/// `scratch_size` drops the whole access. Flat accesses to LDS follow the DS model's
+/// `scratch_size` drops the whole access (docs/rules/addressing.md#private-accesses-out-of-range). Flat accesses to LDS follow the DS model's
 /// allocation bound (the whole access is dropped). Buffer accesses are checked per dword
 /// ([`BufferDescriptor::in_range`]). Global accesses must lie inside one host allocation
-/// when any is registered ([`crate::addr::Allocations`]); one that does not is dropped whole.
-fn transfer(
-    env: &mut VmemEnv,
-    desc: Option<&BufferDescriptor>,
-    wave_id: u32,
-    lane: u32,
-    route: Route,
-    buf: &mut [u8],
-    store: bool,
-) -> bool {
+/// when any is registered ([`crate::addr::Allocations`]); one that does not is dropped whole
+/// (docs/rules/addressing.md#host-allocations).
+fn transfer(env: &mut VmemEnv, a: LaneAccess, wave_id: u32, buf: &mut [u8], store: bool) -> bool {
+    let LaneAccess { desc, lane, route } = a;
     let n = buf.len() as u32;
     match route {
         Route::Buffer {
@@ -527,9 +532,7 @@ fn typed(
     inst: &Instruction,
     wave: &mut Wave,
     env: &mut VmemEnv,
-    desc: Option<&BufferDescriptor>,
-    lane: u32,
-    route: Route,
+    a: LaneAccess,
     access: TypedAccess,
 ) -> bool {
     let TypedAccess {
@@ -538,10 +541,11 @@ fn typed(
         components,
         d16,
     } = access;
-    let Route::Buffer { index, offset, .. } = route else {
+    let lane = a.lane;
+    let Route::Buffer { index, offset, .. } = a.route else {
         return false;
     };
-    let Some(d) = desc else { return false };
+    let Some(d) = a.desc else { return false };
     let cb = f.component_bytes();
     let present = components.min(f.components);
     let bytes = present * cb;
@@ -570,10 +574,10 @@ fn typed(
             let k = (c * cb) as usize;
             b[k..k + cb as usize].copy_from_slice(&raw.to_le_bytes()[..cb as usize]);
         }
-        return transfer(env, desc, wave.id, lane, route, b, true);
+        return transfer(env, a, wave.id, b, true);
     }
     if in_range {
-        transfer(env, desc, wave.id, lane, route, b, false);
+        transfer(env, a, wave.id, b, false);
     }
     for c in 0..components {
         let raw = if c < present {
@@ -637,7 +641,7 @@ fn data_field(inst: &Instruction, flat_field: Field) -> Field {
     }
 }
 
-/// Executes a FLAT, GLOBAL or SCRATCH load or store of `op` for every lane in EXEC.
+/// Executes a FLAT, GLOBAL, SCRATCH, MUBUF or MTBUF access of `op` for every lane in EXEC.
 pub fn execute(
     inst: &Instruction,
     op: GlobalOp,
@@ -651,198 +655,266 @@ pub fn execute(
     let mut out = VmemOutcome::default();
     let desc = matches!(inst.def().format, Format::Mubuf | Format::Mtbuf)
         .then(|| buffer_descriptor(inst, wave));
+    let format = typed_format(inst, op, desc.as_ref());
     for lane in 0..wave.size {
         if exec >> lane & 1 == 0 {
             continue;
         }
         out.lanes += 1;
-        let r = route(inst, wave, lane, &env.apertures);
-        if let (Route::Scratch(x), Some(n)) = (r, op_bytes(op)) {
-            if env.scratch.in_range(x, n) && env.scratch.spills_past_wave(lane, x, n) {
-                if out.scratch_overlap == 0 {
-                    out.scratch_overlap_at = env.scratch.lane_address(wave.id, lane, x + n - 1);
-                }
-                out.scratch_overlap |= 1 << lane;
+        let route = route(inst, wave, lane, &env.apertures);
+        note_scratch_overlap(&mut out, env, op, wave.id, lane, route);
+        let fmt = match format {
+            Ok(fmt) => fmt,
+            Err(fv) => {
+                out.unsupported_format = Some(fv);
+                return out;
             }
-        }
-        let mut buf = [0u8; 16];
+        };
+        let a = LaneAccess {
+            desc: desc.as_ref(),
+            lane,
+            route,
+        };
         let ok = match op {
             GlobalOp::Load { bytes, signed, d16 } => {
-                let ok = transfer(
-                    env,
-                    desc.as_ref(),
-                    wave.id,
-                    lane,
-                    r,
-                    &mut buf[..bytes as usize],
-                    false,
-                );
-                let vdst = inst.get(data_field(inst, Field::Vdst));
-                if bytes >= 4 {
-                    for i in 0..bytes / 4 {
-                        let k = 4 * i as usize;
-                        let v = u32::from_le_bytes([buf[k], buf[k + 1], buf[k + 2], buf[k + 3]]);
-                        wave.set_vgpr(vdst + i, lane, v);
-                    }
-                } else {
-                    let raw =
-                        u16::from_le_bytes([buf[0], buf[1]]) as u32 & ((1 << (8 * bytes)) - 1);
-                    let bits = 8 * bytes;
-                    let v = if signed {
-                        ((raw << (32 - bits)) as i32 >> (32 - bits)) as u32
-                    } else {
-                        raw
-                    };
-                    let old = wave.vgpr(vdst, lane);
-                    let new = match d16 {
-                        None => v,
-                        Some(false) => old & 0xffff_0000 | v & 0xffff,
-                        Some(true) => old & 0xffff | v << 16,
-                    };
-                    wave.set_vgpr(vdst, lane, new);
-                }
-                ok
+                load_lane(inst, wave, env, a, bytes, signed, d16)
             }
+            GlobalOp::Store { bytes, hi } => store_lane(inst, wave, env, a, bytes, hi),
+            GlobalOp::Atomic { op, bytes } => atomic_lane(inst, wave, env, a, op, bytes),
             GlobalOp::Format {
                 store,
                 components,
                 d16,
-            } => {
-                let fv = if inst.def().format == Format::Mtbuf {
-                    inst.get(Field::Fmt)
-                } else {
-                    desc.map_or(0, |d| d.format)
-                };
-                let Some(f) = BufferFormat::decode(fv) else {
-                    out.unsupported_format = Some(fv);
-                    return out;
-                };
+            } => fmt.is_some_and(|format| {
                 let access = TypedAccess {
-                    format: f,
+                    format,
                     store,
                     components,
                     d16,
                 };
-                typed(inst, wave, env, desc.as_ref(), lane, r, access)
-            }
-            GlobalOp::LoadLds {
-                bytes,
-                signed,
-                format,
-            } => {
-                let fmt = if format {
-                    let fv = desc.map_or(0, |d| d.format);
-                    let Some(f) = BufferFormat::decode(fv) else {
-                        out.unsupported_format = Some(fv);
-                        return out;
-                    };
-                    Some(f)
-                } else {
-                    None
-                };
-                let n = fmt.map_or(bytes, |f| f.component_bytes());
-                let b = &mut buf[..n as usize];
-                let ok = transfer(env, desc.as_ref(), wave.id, lane, r, b, false);
-                let mut x = [0u8; 4];
-                x[..n as usize].copy_from_slice(b);
-                let raw = u32::from_le_bytes(x);
-                let v = match fmt {
-                    Some(f) if ok => f.load(0, raw),
-                    Some(_) => 0,
-                    None if signed => {
-                        let sh = 32 - 8 * n;
-                        ((raw << sh) as i32 >> sh) as u32
-                    }
-                    None => raw,
-                };
-                let lds_addr = (wave.m0() & 0xffff)
-                    .wrapping_add(inst.get(Field::Offset))
-                    .wrapping_add(4 * lane);
-                if env.lds.write(env.alloc, lds_addr, 4, v as u64).is_err() {
+                typed(inst, wave, env, a, access)
+            }),
+            GlobalOp::LoadLds { bytes, signed, .. } => {
+                let (ok, in_lds) = load_lds_lane(inst, wave, env, a, bytes, signed, fmt);
+                if !in_lds {
                     out.lds_out_of_range += 1;
-                } else {
-                    env.lds.touch(lane, lds_addr, 4, true, v as u64);
                 }
                 ok
-            }
-            GlobalOp::Atomic { op, bytes } => {
-                // The data: FLAT encodings in data0, MUBUF in vdata (which also receives the
-                // return); cmpswap's compare value follows the source in the next register(s).
-                let data = inst.get(data_field(inst, Field::Data0));
-                let n = bytes / 4;
-                let d0 = read_n(wave, data, lane, n);
-                let d1 = read_n(wave, data + n, lane, n);
-                let b = &mut buf[..bytes as usize];
-                let ok = transfer(env, desc.as_ref(), wave.id, lane, r, b, false);
-                let old = u64::from_le_bytes({
-                    let mut x = [0u8; 8];
-                    x[..bytes as usize].copy_from_slice(b);
-                    x
-                });
-                if ok {
-                    let new = if bytes == 8 {
-                        atomic64(op, old, d0, d1, wave.mode)
-                    } else {
-                        memory_atomic32(
-                            op,
-                            old as u32,
-                            d0 as u32,
-                            d1 as u32,
-                            wave.mode,
-                            env.float_rules,
-                        ) as u64
-                    };
-                    b.copy_from_slice(&new.to_le_bytes()[..bytes as usize]);
-                    transfer(env, desc.as_ref(), wave.id, lane, r, b, true);
-                }
-                if inst.get(Field::Glc) == 1 {
-                    let dst = inst.get(data_field(inst, Field::Vdst));
-                    let ret = if ok { old } else { 0 };
-                    wave.set_vgpr(dst, lane, ret as u32);
-                    if bytes == 8 {
-                        wave.set_vgpr(dst + 1, lane, (ret >> 32) as u32);
-                    }
-                }
-                ok
-            }
-            GlobalOp::Store { bytes, hi } => {
-                let data = inst.get(data_field(inst, Field::Data0));
-                for i in 0..bytes.div_ceil(4) {
-                    let v = wave.vgpr(data + i, lane) >> if hi { 16 } else { 0 };
-                    let k = 4 * i as usize;
-                    let len = (bytes as usize - k).min(4);
-                    buf[k..k + len].copy_from_slice(&v.to_le_bytes()[..len]);
-                }
-                transfer(
-                    env,
-                    desc.as_ref(),
-                    wave.id,
-                    lane,
-                    r,
-                    &mut buf[..bytes as usize],
-                    true,
-                )
             }
         };
         if !ok {
-            match r {
-                Route::Lds(_) => out.lds_out_of_range += 1,
-                Route::Buffer { .. } => out.buffer_out_of_range += 1,
-                Route::Global(a) if !in_virtual_range(a) => {
-                    if out.beyond_va == 0 {
-                        out.beyond_va_at = a;
-                    }
-                    out.beyond_va |= 1 << lane;
-                }
-                Route::Global(a) => {
-                    if out.out_of_bounds == 0 {
-                        out.out_of_bounds_at = a;
-                    }
-                    out.out_of_bounds |= 1 << lane;
-                }
-                _ => out.scratch_out_of_range += 1,
-            }
+            note_dropped(&mut out, lane, route);
         }
     }
     out
+}
+
+/// The buffer format a typed access (`Format`, or `buffer_load_lds_format_x`) converts
+/// through: the instruction's `format` field (MTBUF) or the V#'s; `Ok(None)` for the untyped
+/// accesses, `Err` with the format's value when [`BufferFormat`] does not implement it.
+fn typed_format(
+    inst: &Instruction,
+    op: GlobalOp,
+    desc: Option<&BufferDescriptor>,
+) -> Result<Option<BufferFormat>, u32> {
+    let fv = match op {
+        GlobalOp::Format { .. } if inst.def().format == Format::Mtbuf => inst.get(Field::Fmt),
+        GlobalOp::Format { .. } | GlobalOp::LoadLds { format: true, .. } => {
+            desc.map_or(0, |d| d.format)
+        }
+        _ => return Ok(None),
+    };
+    BufferFormat::decode(fv).map(Some).ok_or(fv)
+}
+
+/// Notes in `out` a private access of lane `lane` that reaches past its wave's scratch region
+/// into the next wave's ([`ScratchLayout::spills_past_wave`]).
+fn note_scratch_overlap(
+    out: &mut VmemOutcome,
+    env: &VmemEnv,
+    op: GlobalOp,
+    wave_id: u32,
+    lane: u32,
+    route: Route,
+) {
+    let (Route::Scratch(x), Some(n)) = (route, op_bytes(op)) else {
+        return;
+    };
+    if env.scratch.in_range(x, n) && env.scratch.spills_past_wave(lane, x, n) {
+        if out.scratch_overlap == 0 {
+            out.scratch_overlap_at = env.scratch.lane_address(wave_id, lane, x + n - 1);
+        }
+        out.scratch_overlap |= 1 << lane;
+    }
+}
+
+/// Notes in `out` that lane `lane`'s access at `route` was dropped, under the rule that
+/// dropped it.
+fn note_dropped(out: &mut VmemOutcome, lane: u32, route: Route) {
+    match route {
+        Route::Lds(_) => out.lds_out_of_range += 1,
+        Route::Buffer { .. } => out.buffer_out_of_range += 1,
+        Route::Global(a) if !in_virtual_range(a) => {
+            if out.beyond_va == 0 {
+                out.beyond_va_at = a;
+            }
+            out.beyond_va |= 1 << lane;
+        }
+        Route::Global(a) => {
+            if out.out_of_bounds == 0 {
+                out.out_of_bounds_at = a;
+            }
+            out.out_of_bounds |= 1 << lane;
+        }
+        Route::Scratch(_) => out.scratch_out_of_range += 1,
+    }
+}
+
+/// One lane of a load of `bytes`: whole dwords into consecutive VGPRs, a byte or a short
+/// zero- or sign-extended into the VGPR or (`d16`) one half of it. Returns whether the access
+/// was in range.
+fn load_lane(
+    inst: &Instruction,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+    a: LaneAccess,
+    bytes: u32,
+    signed: bool,
+    d16: Option<bool>,
+) -> bool {
+    let lane = a.lane;
+    let mut buf = [0u8; 16];
+    let ok = transfer(env, a, wave.id, &mut buf[..bytes as usize], false);
+    let vdst = inst.get(data_field(inst, Field::Vdst));
+    if bytes >= 4 {
+        for i in 0..bytes / 4 {
+            let k = 4 * i as usize;
+            let v = u32::from_le_bytes([buf[k], buf[k + 1], buf[k + 2], buf[k + 3]]);
+            wave.set_vgpr(vdst + i, lane, v);
+        }
+        return ok;
+    }
+    let raw = u16::from_le_bytes([buf[0], buf[1]]) as u32 & ((1 << (8 * bytes)) - 1);
+    let bits = 8 * bytes;
+    let v = if signed {
+        ((raw << (32 - bits)) as i32 >> (32 - bits)) as u32
+    } else {
+        raw
+    };
+    let old = wave.vgpr(vdst, lane);
+    let new = match d16 {
+        None => v,
+        Some(false) => old & 0xffff_0000 | v & 0xffff,
+        Some(true) => old & 0xffff | v << 16,
+    };
+    wave.set_vgpr(vdst, lane, new);
+    ok
+}
+
+/// One lane of a store of `bytes` from the data VGPRs (`hi`: each register's bits \[31:16\]).
+/// Returns whether the access was in range.
+fn store_lane(
+    inst: &Instruction,
+    wave: &Wave,
+    env: &mut VmemEnv,
+    a: LaneAccess,
+    bytes: u32,
+    hi: bool,
+) -> bool {
+    let data = inst.get(data_field(inst, Field::Data0));
+    let mut buf = [0u8; 16];
+    for i in 0..bytes.div_ceil(4) {
+        let v = wave.vgpr(data + i, a.lane) >> if hi { 16 } else { 0 };
+        let k = 4 * i as usize;
+        let len = (bytes as usize - k).min(4);
+        buf[k..k + len].copy_from_slice(&v.to_le_bytes()[..len]);
+    }
+    transfer(env, a, wave.id, &mut buf[..bytes as usize], true)
+}
+
+/// One lane of an atomic of `bytes` (docs/rules/addressing.md#vector-memory-atomics): read,
+/// operate, write back when in range; with `glc` the pre-op value (0 when dropped) returns
+/// to the VGPRs. Returns whether the access was in range.
+fn atomic_lane(
+    inst: &Instruction,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+    a: LaneAccess,
+    op: AtomicOp,
+    bytes: u32,
+) -> bool {
+    let lane = a.lane;
+    // The data: FLAT encodings in data0, MUBUF in vdata (which also receives the return);
+    // cmpswap's compare value follows the source in the next register(s).
+    let data = inst.get(data_field(inst, Field::Data0));
+    let n = bytes / 4;
+    let d0 = read_n(wave, data, lane, n);
+    let d1 = read_n(wave, data + n, lane, n);
+    let mut buf = [0u8; 8];
+    let b = &mut buf[..bytes as usize];
+    let ok = transfer(env, a, wave.id, b, false);
+    let old = u64::from_le_bytes(buf);
+    if ok {
+        let new = if bytes == 8 {
+            atomic64(op, old, d0, d1, wave.mode)
+        } else {
+            memory_atomic32(
+                op,
+                old as u32,
+                d0 as u32,
+                d1 as u32,
+                wave.mode,
+                env.float_rules,
+            ) as u64
+        };
+        let b = &mut buf[..bytes as usize];
+        b.copy_from_slice(&new.to_le_bytes()[..bytes as usize]);
+        transfer(env, a, wave.id, b, true);
+    }
+    if inst.get(Field::Glc) == 1 {
+        let dst = inst.get(data_field(inst, Field::Vdst));
+        let ret = if ok { old } else { 0 };
+        wave.set_vgpr(dst, lane, ret as u32);
+        if bytes == 8 {
+            wave.set_vgpr(dst + 1, lane, (ret >> 32) as u32);
+        }
+    }
+    ok
+}
+
+/// One lane of `buffer_load_lds_*` (docs/rules/addressing.md#buffer-loads-to-lds): `bytes`
+/// (or one component of `fmt`) read from memory, extended or converted to a dword and written
+/// to LDS at M0\[15:0\] + offset + lane × 4. Returns whether the read was in range and whether
+/// the LDS write was.
+fn load_lds_lane(
+    inst: &Instruction,
+    wave: &Wave,
+    env: &mut VmemEnv,
+    a: LaneAccess,
+    bytes: u32,
+    signed: bool,
+    fmt: Option<BufferFormat>,
+) -> (bool, bool) {
+    let lane = a.lane;
+    let n = fmt.map_or(bytes, |f| f.component_bytes());
+    let mut x = [0u8; 4];
+    let ok = transfer(env, a, wave.id, &mut x[..n as usize], false);
+    let raw = u32::from_le_bytes(x);
+    let v = match fmt {
+        Some(f) if ok => f.load(0, raw),
+        Some(_) => 0,
+        None if signed => {
+            let sh = 32 - 8 * n;
+            ((raw << sh) as i32 >> sh) as u32
+        }
+        None => raw,
+    };
+    let lds_addr = (wave.m0() & 0xffff)
+        .wrapping_add(inst.get(Field::Offset))
+        .wrapping_add(4 * lane);
+    if env.lds.write(env.alloc, lds_addr, 4, v as u64).is_err() {
+        return (ok, false);
+    }
+    env.lds.touch(lane, lds_addr, 4, true, v as u64);
+    (ok, true)
 }

@@ -18,7 +18,7 @@ pub const EXEC_LO: u32 = 126;
 pub const VCC_LO: u32 = 106;
 
 /// MODE register fields used by the memory models (AMD RDNA3 ISA reference, MODE):
-/// FP_ROUND [3:0], FP_DENORM [7:4].
+/// FP_ROUND \[3:0\], FP_DENORM \[7:4\].
 pub mod mode {
     /// Default MODE at wave launch: round to nearest even, denormals allowed in and out for
     /// f32 and f64 (FP_DENORM = 0xf), as the AMDGPU ABI sets for compute kernels.
@@ -93,12 +93,13 @@ pub struct Wave {
     /// MODE register.
     pub mode: u32,
     /// STATUS.LDS_READY: parameter data is in LDS; LDS_PARAM_LOAD and LDS_DIRECT_LOAD stall
-    /// until it is set (000_b892342bad162b52.txt §像素参数插值). Kept as a flag: the
-    /// simulator does not model the rest of STATUS.
+    /// until it is set (docs/rules/ds.md#lds-parameter-load). Kept as a flag: the simulator
+    /// does not model the rest of STATUS.
     pub lds_ready: bool,
     /// VGPRs allocated to the wave: v0 up to v(`vgpr_limit` − 1). [`VGPR_COUNT`] unless the
-    /// launch knows the kernel's allocation; only the LDSDIR loads look at it (000 §LDS 参数加载:
-    /// a destination VGPR out of range forces EXEC to zero).
+    /// launch knows the kernel's allocation; only the LDSDIR loads look at it: one whose
+    /// destination VGPR is out of range runs with EXEC forced to zero
+    /// (docs/rules/ds.md#lds-parameter-load).
     pub vgpr_limit: u32,
     /// The wave's most recent VALU instructions (LDS_PARAM_LOAD's `wait_vdst` rule).
     pub recent_valu: RecentValu,

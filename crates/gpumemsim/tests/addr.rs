@@ -21,7 +21,7 @@ fn aperture_registers_and_flat_scratch_are_readable() {
     };
     let mut dev = Device::new(&cfg, prog.lines.len()).expect("config");
     dev.run(&prog.lines, &cfg).expect("runs");
-    for (i, w) in dev.waves.iter().enumerate() {
+    for (i, w) in dev.waves().iter().enumerate() {
         assert_eq!(w.sreg64(0), 0x1_0000_0000_0000);
         assert_eq!(w.sreg64(2), 0x2_0000_ffff_ffff);
         assert_eq!(w.sreg(4), 0, "a 32-bit read gives the low dword");
@@ -63,7 +63,7 @@ fn layout(cfg: &RunConfig) -> ScratchLayout {
 }
 
 #[test]
-fn the_spec_experiment_an_8_byte_private_variable_at_offset_8() {
+fn the_hardware_measurement_an_8_byte_private_variable_at_offset_8() {
     // Each lane stores 0x12345678_deadbeaf (hi, lo) at private offset 8 with scratch_store_b64.
     let cfg = cfg64(2);
     let (dev, r) = run(
@@ -79,14 +79,14 @@ fn the_spec_experiment_an_8_byte_private_variable_at_offset_8() {
         assert_eq!(fs, SCRATCH_BASE + wave as u64 * 0x3ec00);
         for lane in [0u64, 1, 63] {
             assert_eq!(
-                dev.memory.read_u32(fs + 8 * 64 + 4 * lane),
+                dev.memory().read_u32(fs + 8 * 64 + 4 * lane),
                 0xdeadbeaf,
                 "wave {wave} lane {lane}"
             );
-            assert_eq!(dev.memory.read_u32(fs + 12 * 64 + 4 * lane), 0x12345678);
+            assert_eq!(dev.memory().read_u32(fs + 12 * 64 + 4 * lane), 0x12345678);
         }
     }
-    assert!(dev.events.is_empty(), "{:?}", dev.events);
+    assert!(dev.events().is_empty(), "{:?}", dev.events());
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn every_scratch_addressing_form_and_flat_private_give_the_same_bytes() {
             &format!("{form}\ns_waitcnt_vscnt null, 0x0\ns_endpgm"),
             &cfg,
             |d| {
-                let w = &mut d.waves[0];
+                let w = d.wave_mut(0);
                 w.set_sreg(8, 16);
                 w.set_sreg(9, 0x18);
                 for l in 0..32 {
@@ -126,13 +126,13 @@ fn every_scratch_addressing_form_and_flat_private_give_the_same_bytes() {
         let s = layout(&cfg);
         for l in 0..32 {
             assert_eq!(
-                dev.memory.read_u32(s.lane_address(0, l, 0x20)),
+                dev.memory().read_u32(s.lane_address(0, l, 0x20)),
                 l + 1,
                 "{form} lane {l}"
             );
         }
         // Loading back through scratch gives the lane its own value.
-        assert!(dev.events.is_empty(), "{form}: {:?}", dev.events);
+        assert!(dev.events().is_empty(), "{form}: {:?}", dev.events());
     }
 }
 
@@ -148,7 +148,7 @@ fn a_flat_instruction_routes_each_lane_by_its_aperture() {
         "flat_store_b32 v[10:11], v5\ns_waitcnt_vscnt null, 0x0\nflat_load_b32 v6, v[10:11]\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm",
         &cfg,
         |d| {
-            let w = &mut d.waves[0];
+            let w = d.wave_mut(0);
             for l in 0..32u32 {
                 let a = match l % 3 {
                     0 => SHARED_BASE + 4 * l as u64,
@@ -165,12 +165,12 @@ fn a_flat_instruction_routes_each_lane_by_its_aperture() {
     let s = layout(&cfg);
     for l in 0..32u32 {
         match l % 3 {
-            0 => assert_eq!(dev.lds[0].words(4 * l, 4 * l + 4), vec![100 + l]),
-            1 => assert_eq!(dev.memory.read_u32(s.lane_address(0, l, 4)), 100 + l),
-            _ => assert_eq!(dev.memory.read_u32(0x9000 + 4 * l as u64), 100 + l),
+            0 => assert_eq!(dev.lds(0).words(4 * l, 4 * l + 4), vec![100 + l]),
+            1 => assert_eq!(dev.memory().read_u32(s.lane_address(0, l, 4)), 100 + l),
+            _ => assert_eq!(dev.memory().read_u32(0x9000 + 4 * l as u64), 100 + l),
         }
         assert_eq!(
-            dev.waves[0].vgpr(6, l),
+            dev.wave(0).vgpr(6, l),
             100 + l,
             "lane {l} reads back its own"
         );
@@ -190,7 +190,7 @@ fn out_of_range_private_and_lds_accesses_are_dropped_with_events() {
          scratch_load_b32 v7, off, off offset:16\nflat_store_b32 v[10:11], v5\ns_endpgm",
         &cfg,
         |d| {
-            let w = &mut d.waves[0];
+            let w = d.wave_mut(0);
             w.set_vgpr(5, 0, 0xaa);
             w.set_vgpr(6, 0, 0xbb);
             w.set_vgpr(7, 0, 0x77);
@@ -200,7 +200,7 @@ fn out_of_range_private_and_lds_accesses_are_dropped_with_events() {
         },
     );
     r.expect("runs");
-    let kinds: Vec<&str> = dev.events.iter().map(|e| e.kind).collect();
+    let kinds: Vec<&str> = dev.events().iter().map(|e| e.kind).collect();
     assert_eq!(
         kinds,
         [
@@ -211,18 +211,18 @@ fn out_of_range_private_and_lds_accesses_are_dropped_with_events() {
     );
     let s = layout(&cfg);
     assert_eq!(
-        dev.memory.read_u32(s.lane_address(0, 0, 12)),
+        dev.memory().read_u32(s.lane_address(0, 0, 12)),
         0xaa,
         "the in-range store"
     );
-    assert_eq!(dev.waves[0].vgpr(7, 0), 0, "an out-of-range load reads 0");
+    assert_eq!(dev.wave(0).vgpr(7, 0), 0, "an out-of-range load reads 0");
 }
 
 use gpumemsim::addr::BufferDescriptor;
 
 /// s[4:7] = a V# with `base`, `stride`, `swizzle` (gfx11 2-bit field), `num_records`, word 3.
 fn set_vsharp(d: &mut Device, base: u64, stride: u32, swizzle: u32, num: u32, w3: u32) {
-    let w = &mut d.waves[0];
+    let w = d.wave_mut(0);
     w.set_sreg(4, base as u32);
     w.set_sreg(
         5,
@@ -242,7 +242,7 @@ fn structured_buffer_stores_and_loads_by_index_and_offset() {
                 s_waitcnt vmcnt(0)\ns_endpgm";
     let (dev, r) = run(text, &RunConfig::default(), |d| {
         set_vsharp(d, 0x20000, 16, 0, 28, 0);
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         w.set_sreg(3, 0x1000);
         for l in 0..32 {
             w.set_vgpr(1, l, l);
@@ -254,10 +254,10 @@ fn structured_buffer_stores_and_loads_by_index_and_offset() {
     for l in 0..32u64 {
         let a = 0x21000 + 16 * l + 8;
         let want = if l < 28 { 0x500 + l as u32 } else { 0 };
-        assert_eq!(dev.memory.read_u32(a), want, "lane {l}");
-        assert_eq!(dev.waves[0].vgpr(6, l as u32), want, "lane {l} load");
+        assert_eq!(dev.memory().read_u32(a), want, "lane {l}");
+        assert_eq!(dev.wave(0).vgpr(6, l as u32), want, "lane {l} load");
     }
-    let kinds: Vec<&str> = dev.events.iter().map(|e| e.kind).collect();
+    let kinds: Vec<&str> = dev.events().iter().map(|e| e.kind).collect();
     assert_eq!(kinds, ["buffer_out_of_range", "buffer_out_of_range"]);
 }
 
@@ -269,14 +269,14 @@ fn raw_buffer_range_is_checked_per_dword() {
         &RunConfig::default(),
         |d| {
             set_vsharp(d, 0x30000, 0, 0, 24, 3 << 28);
-            d.memory.write_words(0x30010, &[1, 2, 3, 4]);
+            d.memory_mut().write_words(0x30010, &[1, 2, 3, 4]);
             for r in 8..12 {
-                d.waves[0].set_vgpr(r, 0, 0xff);
+                d.wave_mut(0).set_vgpr(r, 0, 0xff);
             }
         },
     );
     r.expect("runs");
-    let got: Vec<u32> = (8..12).map(|r| dev.waves[0].vgpr(r, 0)).collect();
+    let got: Vec<u32> = (8..12).map(|r| dev.wave(0).vgpr(r, 0)).collect();
     assert_eq!(got, [1, 2, 0, 0]);
 }
 
@@ -290,7 +290,7 @@ fn swizzled_buffer_with_add_tid_places_lanes_as_the_formula_says() {
         |d| {
             set_vsharp(d, 0x40000, 64, 1, u32::MAX, w3);
             for l in 0..32 {
-                d.waves[0].set_vgpr(5, l, 0x700 + l);
+                d.wave_mut(0).set_vgpr(5, l, 0x700 + l);
             }
         },
     );
@@ -300,7 +300,7 @@ fn swizzled_buffer_with_add_tid_places_lanes_as_the_formula_says() {
         let a = desc.address(desc.index(0, l), 4, 0);
         // (offset 4 / 4) × 4 × 32 + l × 4 past the base.
         assert_eq!(a, 0x40000 + 4 * 32 + 4 * l as u64);
-        assert_eq!(dev.memory.read_u32(a), 0x700 + l);
+        assert_eq!(dev.memory().read_u32(a), 0x700 + l);
     }
 }
 
@@ -315,10 +315,10 @@ fn global_atomics_serialize_lanes_and_return_the_pre_op_value_with_glc() {
          global_atomic_csub_u32 v7, v1, v5, s[0:1] offset:4 glc\n\
          s_waitcnt vmcnt(0)\ns_endpgm",
         &RunConfig::default(),
-        |d| d.waves[0].set_sreg64(0, 0x8000),
+        |d| d.wave_mut(0).set_sreg64(0, 0x8000),
     );
     r.expect("runs");
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         assert_eq!(
             w.vgpr(3, l),
@@ -329,10 +329,10 @@ fn global_atomics_serialize_lanes_and_return_the_pre_op_value_with_glc() {
     // cmpswap: the first lane finds 32 (= compare) and writes 7; the others find 7.
     assert_eq!(w.vgpr(6, 0), 32);
     assert_eq!(w.vgpr(6, 1), 7);
-    assert_eq!(dev.memory.read_u32(0x8000), 7);
+    assert_eq!(dev.memory().read_u32(0x8000), 7);
     // csub at offset 4 (32 after the adds): lane 0 takes it to 0; the rest clamp at 0.
     assert_eq!((w.vgpr(7, 0), w.vgpr(7, 1)), (32, 0));
-    assert_eq!(dev.memory.read_u32(0x8004), 0);
+    assert_eq!(dev.memory().read_u32(0x8004), 0);
 }
 
 #[test]
@@ -344,10 +344,10 @@ fn sixty_four_bit_and_flat_lds_and_buffer_atomics() {
         buffer_atomic_add_u32 v6, off, s[4:7], 0 offset:16 glc\n\
         s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm";
     let (dev, r) = run(text, &RunConfig::default(), |d| {
-        d.memory.write_words(0x8000, &[0xffff_ffff, 1]);
-        d.memory.write_words(0x9008, &[40]);
+        d.memory_mut().write_words(0x8000, &[0xffff_ffff, 1]);
+        d.memory_mut().write_words(0x9008, &[40]);
         set_vsharp(d, 0x9000, 0, 0, 12, 3 << 28); // 12 bytes: offset 16 is out of range
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         w.set_sreg64(0, 0x8000);
         w.set_vgpr(1, 0, 0);
         w.set_vgpr(2, 0, 1);
@@ -360,18 +360,22 @@ fn sixty_four_bit_and_flat_lds_and_buffer_atomics() {
         w.set_vgpr(6, 0, 3);
     });
     r.expect("runs");
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!((w.vgpr(10, 0), w.vgpr(11, 0)), (0xffff_ffff, 1));
-    assert_eq!(dev.memory.read_u32(0x8000), 0, "carry into the high dword");
-    assert_eq!(dev.memory.read_u32(0x8004), 2);
+    assert_eq!(
+        dev.memory().read_u32(0x8000),
+        0,
+        "carry into the high dword"
+    );
+    assert_eq!(dev.memory().read_u32(0x8004), 2);
     assert_eq!(w.vgpr(12, 0), 0, "LDS word 0x40 was 0");
-    assert_eq!(dev.lds[0].words(0x40, 0x44), vec![0], "max(0, -5) = 0");
-    assert_eq!((w.vgpr(5, 0), dev.memory.read_u32(0x9008)), (40, 42));
+    assert_eq!(dev.lds(0).words(0x40, 0x44), vec![0], "max(0, -5) = 0");
+    assert_eq!((w.vgpr(5, 0), dev.memory().read_u32(0x9008)), (40, 42));
     assert_eq!(w.vgpr(6, 0), 0, "out of range: returns 0");
-    assert_eq!(dev.memory.read_u32(0x9010), 0, "and writes nothing");
+    assert_eq!(dev.memory().read_u32(0x9010), 0, "and writes nothing");
     // The flat atomic read LDS nothing in the launch wrote (the checker says so; zero is
     // only the simulator's default, `RunConfig::lds_init`).
-    let kinds: Vec<&str> = dev.events.iter().map(|e| e.kind).collect();
+    let kinds: Vec<&str> = dev.events().iter().map(|e| e.kind).collect();
     assert_eq!(kinds, ["uninitialized_lds_read", "buffer_out_of_range"]);
 }
 
@@ -384,9 +388,9 @@ fn memory_add_f32_uses_the_named_switch() {
             memory_float_rules: rules,
             ..RunConfig::default()
         };
-        let (dev, r) = run(text, &cfg, |d| d.waves[0].set_sreg64(0, 0x8000));
+        let (dev, r) = run(text, &cfg, |d| d.wave_mut(0).set_sreg64(0, 0x8000));
         r.expect("runs");
-        assert_eq!(dev.memory.read_u32(0x8000), want, "{rules:?}");
+        assert_eq!(dev.memory().read_u32(0x8000), want, "{rules:?}");
     }
 }
 
@@ -405,16 +409,17 @@ fn typed_buffer_loads_and_stores_convert_formats() {
     let (dev, r) = run(text, &RunConfig::default(), |d| {
         // Raw buffer of 16 bytes, V# format 32_UINT (20).
         set_vsharp(d, 0xa000, 0, 0, 16, 3 << 28 | 20 << 12);
-        d.memory.write_words(0xa008, &[0x0000_8001, 0xdead_beef]);
-        let w = &mut d.waves[0];
+        d.memory_mut()
+            .write_words(0xa008, &[0x0000_8001, 0xdead_beef]);
+        let w = d.wave_mut(0);
         w.set_vgpr(2, 0, 1.0f32.to_bits());
         w.set_vgpr(3, 0, (-2.0f32).to_bits());
         w.set_vgpr(17, 0, 0x0000_1234);
     });
     r.expect("runs");
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(
-        dev.memory.read_u32(0xa000),
+        dev.memory().read_u32(0xa000),
         0xc000_3c00,
         "two f16 components"
     );
@@ -442,8 +447,8 @@ fn an_unimplemented_buffer_format_stops_the_run_naming_it() {
     );
     let e = r.expect_err("8_UNORM is not implemented");
     assert!(e.to_string().contains("tbuffer_load_format_x"), "{e}");
-    assert_eq!(dev.events[0].kind, "unsupported_format");
-    assert!(dev.events[0].message.contains("8_UNORM"));
+    assert_eq!(dev.events()[0].kind, "unsupported_format");
+    assert!(dev.events()[0].message.contains("8_UNORM"));
 }
 
 #[test]
@@ -485,23 +490,24 @@ s_endpgm",
             let bytes: Vec<u8> = (0..32u8)
                 .map(|i| i.wrapping_mul(9).wrapping_add(0x70))
                 .collect();
-            d.memory.write_bytes(0xb010, &bytes);
-            d.memory.write_words(0xb100, &[0x1234_5678; 12]);
+            d.memory_mut().write_bytes(0xb010, &bytes);
+            d.memory_mut().write_words(0xb100, &[0x1234_5678; 12]);
         },
     );
     r.expect("runs");
-    let words = dev.lds[0].words(0x110, 0x110 + 4 * 32);
+    let words = dev.lds(0).words(0x110, 0x110 + 4 * 32);
     for (l, w) in words.iter().enumerate() {
         let byte = (l as u8).wrapping_mul(9).wrapping_add(0x70);
         assert_eq!(*w, byte as i8 as i32 as u32, "lane {l}");
     }
     // The b32 form: lane l reads bytes l..l+4 of a run of 0x12345678 words.
-    assert_eq!(dev.lds[0].words(0x200, 0x204), vec![0x1234_5678]);
+    assert_eq!(dev.lds(0).words(0x200, 0x204), vec![0x1234_5678]);
 }
 
 #[test]
 fn flat_and_global_addresses_outside_the_48_bit_space_are_dropped_and_reported() {
-    // 003 §global: global memory is the 48-bit virtual space. 0x3_0000_0000_1000 is in neither
+    // Global memory is the 48-bit virtual space
+    // (docs/rules/addressing.md#addresses-outside-the-virtual-space). 0x3_0000_0000_1000 is in neither
     // aperture and above 48 bits: before this rule it wrapped to global 0x1000.
     let bad = 0x3_0000_0000_1000u64;
     let canonical_high = 0xffff_8000_0000_2000u64; // the sign extension of bit 47: fine
@@ -510,8 +516,8 @@ fn flat_and_global_addresses_outside_the_48_bit_space_are_dropped_and_reported()
          flat_load_b32 v6, v[10:11]\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm",
         &RunConfig::default(),
         |d| {
-            d.memory.write_u32(0x1000, 0x77);
-            let w = &mut d.waves[0];
+            d.memory_mut().write_u32(0x1000, 0x77);
+            let w = d.wave_mut(0);
             w.set_exec(0b11);
             for (l, a) in [(0, bad), (1, canonical_high)] {
                 w.set_vgpr(10, l, a as u32);
@@ -523,19 +529,19 @@ fn flat_and_global_addresses_outside_the_48_bit_space_are_dropped_and_reported()
     );
     r.expect("runs");
     assert_eq!(
-        dev.memory.read_u32(0x1000),
+        dev.memory().read_u32(0x1000),
         0x77,
         "nothing wrapped into 0x1000"
     );
-    assert_eq!(dev.waves[0].vgpr(6, 0), 0, "the dropped load reads 0");
-    assert_eq!(dev.memory.read_u32(0x8000_0000_2000), 0x56);
-    assert_eq!(dev.waves[0].vgpr(6, 1), 0x56);
+    assert_eq!(dev.wave(0).vgpr(6, 0), 0, "the dropped load reads 0");
+    assert_eq!(dev.memory().read_u32(0x8000_0000_2000), 0x56);
+    assert_eq!(dev.wave(0).vgpr(6, 1), 0x56);
     let e: Vec<_> = dev
-        .events
+        .events()
         .iter()
         .filter(|e| e.kind == "flat_address_range")
         .collect();
-    assert_eq!(e.len(), 3, "{:?}", dev.events);
+    assert_eq!(e.len(), 3, "{:?}", dev.events());
     let detail = e[0].detail.as_ref().expect("detail");
     assert_eq!(
         (detail.lanes.as_slice(), detail.address),
@@ -546,14 +552,15 @@ fn flat_and_global_addresses_outside_the_48_bit_space_are_dropped_and_reported()
 
 #[test]
 fn an_odd_scratch_size_lets_the_last_dword_of_high_lanes_overlap_the_next_wave() {
-    // 003 §generic: waves are 64 × 6 = 384 bytes apart but a lane's element 1 (bytes 4-5) sits
+    // docs/rules/addressing.md#scratch-size-not-a-multiple-of-4: waves are 64 × 6 = 384
+    // bytes apart but a lane's element 1 (bytes 4-5) sits
     // at 256 + 4 × lane: lanes 32-63 reach wave 1's region, where its lanes' element 0 lives.
     let mut cfg = cfg64(2);
     cfg.scratch_size = 6;
     let src = "scratch_store_b16 off, v5, off offset:4\ns_waitcnt_vscnt null, 0x0\n\
                scratch_load_b32 v6, off, off\ns_waitcnt vmcnt(0)\ns_endpgm";
     let (dev, r) = run(src, &cfg, |d| {
-        for w in d.waves.iter_mut() {
+        for w in d.waves_mut().iter_mut() {
             for l in 0..64 {
                 w.set_vgpr(5, l, 0xbeef);
             }
@@ -567,16 +574,16 @@ fn an_odd_scratch_size_lets_the_last_dword_of_high_lanes_overlap_the_next_wave()
         "wave 0 lane 32 is wave 1's lane 0"
     );
     let e: Vec<_> = dev
-        .events
+        .events()
         .iter()
         .filter(|e| e.kind == "scratch_overlap")
         .collect();
-    assert_eq!(e.len(), 2, "one per wave's store: {:?}", dev.events);
+    assert_eq!(e.len(), 2, "one per wave's store: {:?}", dev.events());
     let detail = e[0].detail.as_ref().expect("detail");
     assert_eq!(detail.lanes, (32..64).collect::<Vec<u32>>());
     // The load of element 0 never overlaps; the bytes wave 0 stored sit in wave 1's element 0
     // of lanes 0-31 (the hardware's answer; which wave ran first decides wave 1's value).
-    assert_eq!(dev.memory.read_u32(s.flat_scratch(1)) & 0xffff, 0xbeef);
+    assert_eq!(dev.memory().read_u32(s.flat_scratch(1)) & 0xffff, 0xbeef);
     let even = RunConfig {
         scratch_size: 8,
         ..cfg
@@ -584,8 +591,8 @@ fn an_odd_scratch_size_lets_the_last_dword_of_high_lanes_overlap_the_next_wave()
     let (dev, r) = run(src, &even, |_| {});
     r.expect("runs");
     assert!(
-        !dev.events.iter().any(|e| e.kind == "scratch_overlap"),
+        !dev.events().iter().any(|e| e.kind == "scratch_overlap"),
         "{:?}",
-        dev.events
+        dev.events()
     );
 }

@@ -48,13 +48,9 @@ fn ds(
 ) -> AccessCost {
     let def = lookup_name(op).expect("known op").def();
     let a = addrs(wave.lanes(), f);
-    let c = ds_cost(model, def, &a, None, active, wave).expect("valid access");
-    assert_eq!(
-        c,
-        ds_report(model, def, &a, None, active, wave)
-            .expect("valid")
-            .cost
-    );
+    let lanes = DsLanes::new(&a, active, wave);
+    let c = ds_cost(model, def, &lanes).expect("valid access");
+    assert_eq!(c, ds_report(model, def, &lanes).expect("valid").cost);
     c
 }
 
@@ -66,13 +62,9 @@ fn ds2(
 ) -> AccessCost {
     let def = lookup_name(op).expect("known op").def();
     let (a0, a1) = (addrs(32, f0), addrs(32, f1));
-    let c = ds_cost(model, def, &a0, Some(&a1), ALL32, WaveSize::Wave32).expect("valid access");
-    assert_eq!(
-        c,
-        ds_report(model, def, &a0, Some(&a1), ALL32, WaveSize::Wave32)
-            .expect("valid")
-            .cost
-    );
+    let lanes = DsLanes::new(&a0, ALL32, WaveSize::Wave32).with_second_addresses(&a1);
+    let c = ds_cost(model, def, &lanes).expect("valid access");
+    assert_eq!(c, ds_report(model, def, &lanes).expect("valid").cost);
     c
 }
 
@@ -152,7 +144,9 @@ fn rdna3_b32_strides() {
     assert_eq!(w32(16), (4, 1, 3));
     assert_eq!(w32(128), (32, 1, 31)); // a column of a 32×32 float tile
     assert_eq!(w32(132), (1, 1, 0)); // ... padded by one float per row
-                                     // The worst case the spec names: "需要多达64个周期" for wave64.
+
+    // The worst case the guide names: as many as 64 cycles for wave64
+    // (docs/rules/timing.md#lds-issue-cycles).
     let c = ds(&m, "ds_load_b32", WaveSize::Wave64, u64::MAX, |t| 128 * t);
     assert_eq!(triple(c), (64, 2, 62));
 }
@@ -336,15 +330,8 @@ fn cdna3_b64_b128_and_write_phases() {
     let def = lookup_name("ds_read_b32")
         .expect("the test input is valid")
         .def();
-    let err = ds_cost(
-        &m,
-        def,
-        &addrs(32, |t| t * 4),
-        None,
-        ALL32,
-        WaveSize::Wave32,
-    )
-    .unwrap_err();
+    let a = addrs(32, |t| t * 4);
+    let err = ds_cost(&m, def, &DsLanes::new(&a, ALL32, WaveSize::Wave32)).unwrap_err();
     assert!(
         matches!(err, AccessError::UnsupportedWave { lanes: 32, .. }),
         "{err}"

@@ -36,7 +36,7 @@ fn run2(text: &str) -> Device {
 }
 
 fn of_kind<'a>(dev: &'a Device, kind: &str) -> Vec<&'a Event> {
-    dev.events.iter().filter(|e| e.kind == kind).collect()
+    dev.events().iter().filter(|e| e.kind == kind).collect()
 }
 
 /// The checker's events of `dev` (none of the other kinds).
@@ -70,17 +70,17 @@ fn exchange(sync: &str) -> String {
 #[test]
 fn store_wait_barrier_load_is_clean() {
     let dev = run2(&exchange("s_waitcnt lgkmcnt(0)\ns_barrier\n"));
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // The exchange happened: lane l of wave 0 read work-item l + 32.
-    assert_eq!(dev.waves[0].vgpr(3, 5), 37);
-    assert_eq!(dev.waves[1].vgpr(3, 5), 5);
+    assert_eq!(dev.wave(0).vgpr(3, 5), 37);
+    assert_eq!(dev.wave(1).vgpr(3, 5), 5);
 }
 
 #[test]
 fn store_then_load_without_barrier_races() {
     let dev = run2(&exchange(""));
     let races = of_kind(&dev, "lds_race");
-    assert!(!races.is_empty(), "{:#?}", dev.events);
+    assert!(!races.is_empty(), "{:#?}", dev.events());
     // The store is pc 1 and the load pc 3: every race names both, in either order (which
     // wave gets there first is the schedule's).
     for r in &races {
@@ -109,7 +109,7 @@ fn a_barrier_without_the_wait_before_it_does_not_order_the_store() {
     let races = of_kind(&dev, "lds_race");
     // Both waves store before either loads (the barrier), so both loads race with the other
     // wave's store: read-after-write at pc 4, earlier pc 1.
-    assert_eq!(races.len(), 2, "{:#?}", dev.events);
+    assert_eq!(races.len(), 2, "{:#?}", dev.events());
     for r in races {
         assert_eq!(pcs(r), vec![4, 1]);
         assert!(r.message.contains("read-after-write"));
@@ -148,7 +148,7 @@ fn write_after_read_without_barrier_races_and_with_one_is_clean() {
     };
     let dev = run2(&text(""));
     let races = of_kind(&dev, "lds_race");
-    assert!(!races.is_empty(), "{:#?}", dev.events);
+    assert!(!races.is_empty(), "{:#?}", dev.events());
     // The load (pc 5) of one wave and the store (pc 6) of the other, in whichever order the
     // schedule ran them.
     for r in &races {
@@ -163,7 +163,7 @@ fn write_after_read_without_barrier_races_and_with_one_is_clean() {
         assert!(r.message.contains(want), "{}", r.message);
     }
     let dev = run2(&text("s_waitcnt lgkmcnt(0)\ns_barrier\n"));
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn write_after_write_from_two_waves_races() {
                 s_endpgm\n";
     let dev = run2(text);
     let races = of_kind(&dev, "lds_race");
-    assert_eq!(races.len(), 1, "{:#?}", dev.events);
+    assert_eq!(races.len(), 1, "{:#?}", dev.events());
     assert_eq!(pcs(races[0]), vec![2, 2]);
     assert!(races[0].message.contains("write-after-write"));
     assert_eq!(races[0].wave, 1);
@@ -200,7 +200,7 @@ fn write_after_write_from_two_waves_races() {
     // write is ordered after wave 0's first, but the two second writes race.
     let dev2 = run2(text2);
     let races = of_kind(&dev2, "lds_race");
-    assert_eq!(races.len(), 1, "{:#?}", dev2.events);
+    assert_eq!(races.len(), 1, "{:#?}", dev2.events());
     assert_eq!(pcs(races[0]), vec![8, 8]);
 }
 
@@ -227,13 +227,13 @@ fn atomics_do_not_race_with_atomics_but_do_with_plain_accesses() {
         )
     };
     let dev = run2(&text(""));
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
-    assert_eq!(dev.lds[0].words(0, 4), vec![64]);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
+    assert_eq!(dev.lds(0).words(0, 4), vec![64]);
     // A plain load of the counter with no barrier after the atomics races with the other
     // wave's atomic.
     let dev = run2(&text("ds_load_b32 v3, v1\n"));
     let races = of_kind(&dev, "lds_race");
-    assert!(!races.is_empty(), "{:#?}", dev.events);
+    assert!(!races.is_empty(), "{:#?}", dev.events());
     assert!(races.iter().all(|r| {
         let mut p = pcs(r);
         p.sort();
@@ -247,13 +247,13 @@ fn lanes_of_one_store_writing_different_values_to_one_address_collide() {
     let text = "v_mov_b32 v1, 0\nds_store_b32 v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
     let dev = run_waves(text, 1, RunConfig::default());
     let c = of_kind(&dev, "lane_collision");
-    assert_eq!(c.len(), 1, "{:#?}", dev.events);
+    assert_eq!(c.len(), 1, "{:#?}", dev.events());
     assert_eq!(c[0].pc, 1);
     let d = c[0].detail.as_ref().unwrap();
     assert_eq!(d.lanes, (0..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(0));
     assert!(c[0].message.contains("lane 31"), "{}", c[0].message);
-    assert_eq!(dev.lds[0].words(0, 4), vec![31], "the highest lane's value");
+    assert_eq!(dev.lds(0).words(0, 4), vec![31], "the highest lane's value");
     // The same in wave64: lane 63 wins.
     let dev = run_waves(
         text,
@@ -263,12 +263,12 @@ fn lanes_of_one_store_writing_different_values_to_one_address_collide() {
             ..RunConfig::default()
         },
     );
-    assert_eq!(dev.lds[0].words(0, 4), vec![63]);
+    assert_eq!(dev.lds(0).words(0, 4), vec![63]);
     assert_eq!(of_kind(&dev, "lane_collision").len(), 1);
     // The same value from every lane is no collision; nor is one lane per dword.
     let same = "v_mov_b32 v1, 0\nv_mov_b32 v2, 7\nds_store_b32 v1, v2\ns_endpgm\n";
     let dev = run_waves(same, 1, RunConfig::default());
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // Only bytes that differ collide: lanes writing 0x100 × lane to byte 0 as a byte store
     // all write 0 there.
     let bytes = "v_mov_b32 v1, 0\nv_lshlrev_b32 v2, 8, v0\nds_store_b8 v1, v2\ns_endpgm\n";
@@ -287,7 +287,7 @@ fn a_collision_read_back_at_once_is_tag_and_retry_not_a_finding() {
     assert!(
         of_kind(&dev, "lane_collision").is_empty(),
         "{:#?}",
-        dev.events
+        dev.events()
     );
     // Reading another word next, or a barrier first, leaves the collision reported.
     for next in [
@@ -300,7 +300,7 @@ fn a_collision_read_back_at_once_is_tag_and_retry_not_a_finding() {
         );
         let dev = run_waves(&text, 1, RunConfig::default());
         let c = of_kind(&dev, "lane_collision");
-        assert_eq!(c.len(), 1, "{next}: {:#?}", dev.events);
+        assert_eq!(c.len(), 1, "{next}: {:#?}", dev.events());
         assert_eq!(c[0].pc, 1, "the store");
     }
 }
@@ -317,7 +317,7 @@ fn one_wave_alone_never_races() {
                 s_waitcnt lgkmcnt(0)\n\
                 s_endpgm\n";
     let dev = run_waves(text, 1, RunConfig::default());
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // Two workgroups of one wave each: LDS is per workgroup, nothing to race with.
     let dev = run_waves(
         text,
@@ -327,7 +327,7 @@ fn one_wave_alone_never_races() {
             ..RunConfig::default()
         },
     );
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
 }
 
 #[test]
@@ -336,7 +336,7 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
         "v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
     let dev = run_waves(text, 1, RunConfig::default());
     let u = of_kind(&dev, "uninitialized_lds_read");
-    assert_eq!(u.len(), 1, "{:#?}", dev.events);
+    assert_eq!(u.len(), 1, "{:#?}", dev.events());
     assert_eq!(u[0].pc, 1);
     let d = u[0].detail.as_ref().unwrap();
     assert_eq!(d.lanes, (0..32).collect::<Vec<u32>>());
@@ -344,7 +344,7 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     // Written first (by this wave, then read by it): nothing to report.
     let written = "v_lshlrev_b32 v1, 2, v0\nds_store_b32 v1, v0 offset:64\nds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
     let dev = run_waves(written, 1, RunConfig::default());
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // Half written: only the lanes reading unwritten bytes, from the first such address.
     let half = "v_lshlrev_b32 v1, 2, v0\n\
                 s_mov_b32 exec_lo, 0xffff\n\
@@ -354,7 +354,7 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
                 s_endpgm\n";
     let dev = run_waves(half, 1, RunConfig::default());
     let u = of_kind(&dev, "uninitialized_lds_read");
-    assert_eq!(u.len(), 1, "{:#?}", dev.events);
+    assert_eq!(u.len(), 1, "{:#?}", dev.events());
     let d = u[0].detail.as_ref().unwrap();
     assert_eq!(d.lanes, (16..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(64));
@@ -362,7 +362,7 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     let partial = "v_mov_b32 v1, 0\nds_store_b16 v1, v1\nds_load_u8 v3, v1 offset:1\nds_load_u8 v4, v1 offset:2\ns_endpgm\n";
     let dev = run_waves(partial, 1, RunConfig::default());
     let u = of_kind(&dev, "uninitialized_lds_read");
-    assert_eq!(u.len(), 1, "{:#?}", dev.events);
+    assert_eq!(u.len(), 1, "{:#?}", dev.events());
     assert_eq!(
         (u[0].pc, u[0].detail.as_ref().unwrap().address),
         (3, Some(2))
@@ -376,12 +376,12 @@ fn the_checker_can_be_turned_off() {
         ..RunConfig::default()
     };
     let dev = run_waves(&exchange(""), 2, cfg);
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // What the program computed does not depend on the checker.
     let on = run2(&exchange(""));
     for w in 0..2 {
         for l in 0..32 {
-            assert_eq!(dev.waves[w].vgpr(3, l), on.waves[w].vgpr(3, l));
+            assert_eq!(dev.wave(w).vgpr(3, l), on.wave(w).vgpr(3, l));
         }
     }
 }
@@ -396,7 +396,7 @@ fn lds_values(init: LdsInit, workgroups: u32) -> Vec<Vec<u32>> {
         ..RunConfig::default()
     };
     let dev = run_waves(text, 1, cfg);
-    dev.waves
+    dev.waves()
         .iter()
         .map(|w| (0..8).map(|l| w.vgpr(3, l)).collect())
         .collect()
@@ -424,14 +424,14 @@ fn lds_init_zero_poison_and_random() {
     };
     let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).expect("config");
     assert!(matches!(r.schedule, Schedule::Apart { .. }));
-    for (w, want) in r.device.waves.iter().zip(&a) {
+    for (w, want) in r.device.waves().iter().zip(&a) {
         let got: Vec<u32> = (0..8).map(|l| w.vgpr(3, l)).collect();
         assert_eq!(&got, want);
     }
     // And reading it is still an uninitialised read, whatever the bytes are.
     assert_eq!(
         r.device
-            .events
+            .events()
             .iter()
             .filter(|e| e.kind == "uninitialized_lds_read")
             .count(),
@@ -456,14 +456,14 @@ fn waves_at_different_barriers_diverge() {
     // pcs: 0-2 the test, 3 wave 0's barrier, 4 s_endpgm, 5 wave 1's barrier, 6 s_endpgm.
     let dev = run2(&per_wave("s_barrier\ns_endpgm\n", "s_barrier\ns_endpgm\n"));
     let b = of_kind(&dev, "barrier_divergence");
-    assert_eq!(b.len(), 1, "{:#?}", dev.events);
+    assert_eq!(b.len(), 1, "{:#?}", dev.events());
     let mut p = pcs(b[0]);
     p.sort();
     assert_eq!(p, vec![3, 5]);
     assert_eq!(b[0].detail.as_ref().unwrap().waves, vec![1 - b[0].wave]);
     // One barrier for both: clean.
     let dev = run2("s_barrier\ns_barrier\ns_endpgm\n");
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
 }
 
 #[test]
@@ -479,7 +479,7 @@ fn a_wave_that_leaves_the_workgroups_barriers_is_reported_but_one_ending_before_
                 s_endpgm\n";
     let dev = run2(text);
     let b = of_kind(&dev, "barrier_divergence");
-    assert_eq!(b.len(), 1, "{:#?}", dev.events);
+    assert_eq!(b.len(), 1, "{:#?}", dev.events());
     assert_eq!((b[0].wave, pcs(b[0])), (0, vec![4, 5]));
     assert_eq!(b[0].detail.as_ref().unwrap().waves, vec![1]);
     // A whole wave returning before any barrier (past the end of the data) is fine.
@@ -491,12 +491,12 @@ fn a_wave_that_leaves_the_workgroups_barriers_is_reported_but_one_ending_before_
                  done:\n\
                  s_endpgm\n";
     let dev = run2(early);
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // And ending after the workgroup's last barrier is the normal end.
     let late = text.replace("s_barrier\ndone:", "s_nop 0\ndone:");
     assert_ne!(late, text);
     let dev = run2(&late);
-    assert!(checks(&dev.events).is_empty(), "{:#?}", dev.events);
+    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
 }
 
 /// Runs `text` on a grid of `workgroups` workgroups of 2 waves, s[2:3] = 0x1000 and s0 the
@@ -538,11 +538,11 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         assert_eq!(r.schedule, Schedule::Together);
         let races: Vec<&Event> = r
             .device
-            .events
+            .events()
             .iter()
             .filter(|e| e.kind == "global_race")
             .collect();
-        assert!(!races.is_empty(), "{cfg:?}: {:#?}", r.device.events);
+        assert!(!races.is_empty(), "{cfg:?}: {:#?}", r.device.events());
         for e in &races {
             assert_eq!(pcs(e), vec![2, 2]);
             assert!(e.message.contains("write-after-write"), "{}", e.message);
@@ -552,11 +552,11 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         // Every wave of workgroups 1 and 2 overwrote an earlier workgroup's bytes: one
         // event per instruction execution.
         assert_eq!(races.len(), 4, "{:#?}", races);
-        assert!(checks(&r.device.events)
+        assert!(checks(r.device.events())
             .iter()
             .all(|e| e.kind == "global_race"));
         // The grouping of `check`: one finding, both instructions.
-        let f = findings(&r.device.events);
+        let f = findings(r.device.events());
         assert_eq!(f.len(), 1);
         assert_eq!(
             (f[0].kind, &f[0].pcs[..], f[0].count),
@@ -567,19 +567,19 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
     let same = "v_lshlrev_b32 v1, 2, v0\nglobal_store_b32 v1, v0, s[2:3]\ns_endpgm\n";
     let r = grid(same, base.clone());
     assert!(
-        checks(&r.device.events).is_empty(),
+        checks(r.device.events()).is_empty(),
         "{:#?}",
-        r.device.events
+        r.device.events()
     );
     // Atomic adds to the same bytes: no race, and the sums are right.
     let atomic = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v2, 1\nglobal_atomic_add_u32 v1, v2, s[2:3]\ns_endpgm\n";
     let r = grid(atomic, base.clone());
     assert!(
-        checks(&r.device.events).is_empty(),
+        checks(r.device.events()).is_empty(),
         "{:#?}",
-        r.device.events
+        r.device.events()
     );
-    assert_eq!(r.device.memory.words(0x1000, 0x1100), vec![3; 64]);
+    assert_eq!(r.device.memory().words(0x1000, 0x1100), vec![3; 64]);
     // Reading what another workgroup writes races too (read-after-write or write-after-read).
     let read = "v_lshlrev_b32 v1, 2, v0\n\
                 s_cmp_eq_u32 s0, 0\n\
@@ -599,11 +599,11 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
     );
     let races: Vec<&Event> = r
         .device
-        .events
+        .events()
         .iter()
         .filter(|e| e.kind == "global_race")
         .collect();
-    assert!(!races.is_empty(), "{:#?}", r.device.events);
+    assert!(!races.is_empty(), "{:#?}", r.device.events());
     for e in races {
         let mut p = pcs(e);
         p.sort();
@@ -614,16 +614,16 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
     let r = grid(disjoint, base);
     assert!(matches!(r.schedule, Schedule::Apart { .. }));
     assert!(
-        checks(&r.device.events).is_empty(),
+        checks(r.device.events()).is_empty(),
         "{:#?}",
-        r.device.events
+        r.device.events()
     );
 }
 
 #[test]
 fn findings_group_a_race_by_its_two_instructions() {
     let dev = run2(&exchange("s_barrier\n"));
-    let f = findings(&dev.events);
+    let f = findings(dev.events());
     let race: Vec<_> = f.iter().filter(|f| f.kind == "lds_race").collect();
     assert_eq!(race.len(), 1, "{f:#?}");
     assert_eq!((&race[0].pcs[..], race[0].count), (&[4, 1][..], 2));

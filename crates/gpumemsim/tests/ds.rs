@@ -108,8 +108,8 @@ fn integer_atomics_32_follow_the_pseudocode_per_lane() {
             let src = format!("{name} {operands}\ns_endpgm\n");
             let wg = run(&src, |wg| {
                 let init: Vec<u32> = (0..40).map(mem_init).collect();
-                wg.lds[0].fill_words(0, &init);
-                let w = &mut wg.waves[0];
+                wg.lds_mut(0).fill_words(0, &init);
+                let w = wg.wave_mut(0);
                 for l in 0..32 {
                     w.set_vgpr(1, l, l * 4);
                     w.set_vgpr(2, l, data0(l));
@@ -117,13 +117,13 @@ fn integer_atomics_32_follow_the_pseudocode_per_lane() {
                     w.set_vgpr(4, l, 0xdead_beef);
                 }
             });
-            let mem = wg.lds[0].words(0, 160);
+            let mem = wg.lds(0).words(0, 160);
             for l in 0..32 {
                 let i = l + 4; // offset:16
                 let old = mem_init(i);
                 let want = reference(old, data0(l), data1(l));
                 assert_eq!(mem[i as usize], want, "{name} lane {l}: memory");
-                let ret = wg.waves[0].vgpr(4, l);
+                let ret = wg.wave(0).vgpr(4, l);
                 assert_eq!(
                     ret,
                     if rtn { old } else { 0xdead_beef },
@@ -194,8 +194,8 @@ fn integer_atomics_64_follow_the_pseudocode_per_lane() {
                     init.push(m64(i) as u32);
                     init.push((m64(i) >> 32) as u32);
                 }
-                wg.lds[0].fill_words(0, &init);
-                let w = &mut wg.waves[0];
+                wg.lds_mut(0).fill_words(0, &init);
+                let w = wg.wave_mut(0);
                 for l in 0..32 {
                     w.set_vgpr(1, l, l * 8);
                     w.set_vgpr(2, l, d64(l) as u32);
@@ -204,11 +204,11 @@ fn integer_atomics_64_follow_the_pseudocode_per_lane() {
                     w.set_vgpr(5, l, (e64(l) >> 32) as u32);
                 }
             });
-            let mem = wg.lds[0].words(0, 256);
+            let mem = wg.lds(0).words(0, 256);
             for l in 0..32u32 {
                 let got = mem[2 * l as usize] as u64 | (mem[2 * l as usize + 1] as u64) << 32;
                 assert_eq!(got, reference(m64(l), d64(l), e64(l)), "{name} lane {l}");
-                let ret = wg.waves[0].vgpr(6, l) as u64 | (wg.waves[0].vgpr(7, l) as u64) << 32;
+                let ret = wg.wave(0).vgpr(6, l) as u64 | (wg.wave(0).vgpr(7, l) as u64) << 32;
                 assert_eq!(ret, if rtn { m64(l) } else { 0 }, "{name} lane {l}: return");
             }
         }
@@ -220,13 +220,13 @@ fn lanes_hitting_one_address_act_in_lane_order() {
     // Every lane adds lane+1 to word 0 and gets the running sum before its own add.
     let wg = run("ds_add_rtn_u32 v4, v1, v2\ns_endpgm\n", |wg| {
         for l in 0..32 {
-            wg.waves[0].set_vgpr(1, l, 0);
-            wg.waves[0].set_vgpr(2, l, l + 1);
+            wg.wave_mut(0).set_vgpr(1, l, 0);
+            wg.wave_mut(0).set_vgpr(2, l, l + 1);
         }
     });
-    assert_eq!(wg.lds[0].words(0, 4), [(1..=32).sum::<u32>()]);
+    assert_eq!(wg.lds(0).words(0, 4), [(1..=32).sum::<u32>()]);
     for l in 0..32 {
-        assert_eq!(wg.waves[0].vgpr(4, l), (1..=l).sum::<u32>(), "lane {l}");
+        assert_eq!(wg.wave(0).vgpr(4, l), (1..=l).sum::<u32>(), "lane {l}");
     }
 }
 
@@ -241,7 +241,7 @@ fn loads_extend_and_d16_forms_keep_the_other_half() {
         ..RunConfig::default()
     };
     let wg = run_with(src, &cfg, |wg| {
-        wg.lds[0].fill_words(
+        wg.lds_mut(0).fill_words(
             0,
             &[
                 0x8182_83f4,
@@ -251,7 +251,7 @@ fn loads_extend_and_d16_forms_keep_the_other_half() {
                 0xddee_ff00,
             ],
         );
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         for l in 0..32 {
             w.set_vgpr(1, l, 0);
             for r in 14..17 {
@@ -259,7 +259,7 @@ fn loads_extend_and_d16_forms_keep_the_other_half() {
             }
         }
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     assert_eq!(w.vgpr(10, 3), 0xf4);
     assert_eq!(w.vgpr(11, 3), 0xffff_fff4);
     assert_eq!(w.vgpr(12, 3), 0x83f4);
@@ -291,7 +291,7 @@ fn stores_of_every_width_and_d16_hi() {
                ds_store_b64 v1, v[2:3] offset:16\nds_store_b96 v1, v[2:4] offset:32\n\
                ds_store_b128 v1, v[2:5] offset:48\ns_endpgm\n";
     let wg = run(src, |wg| {
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_exec(1);
         w.set_vgpr(1, 0, 0);
         for (r, v) in [
@@ -303,7 +303,7 @@ fn stores_of_every_width_and_d16_hi() {
             w.set_vgpr(r, 0, v);
         }
     });
-    let m = wg.lds[0].words(0, 64);
+    let m = wg.lds(0).words(0, 64);
     assert_eq!(m[0], 0xa3a4_00a4);
     assert_eq!(m[1], 0xa1a2_00a2);
     assert_eq!(m[2], 0xa1a2_a3a4);
@@ -325,7 +325,7 @@ fn two_address_forms_scale_offsets_by_element_size_and_stride64() {
                ds_storexchg_2addr_rtn_b32 v[16:17], v1, v8, v9 offset0:1 offset1:3\n\
                s_endpgm\n";
     let wg = run(src, |wg| {
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_exec(1);
         for (r, v) in [
             (1, 0u32),
@@ -341,12 +341,12 @@ fn two_address_forms_scale_offsets_by_element_size_and_stride64() {
             w.set_vgpr(r, 0, v);
         }
     });
-    let m = wg.lds[0].words(0, 1024);
-    // b32: ADJ 4; stride64: ADJ 256; b64: ADJ 8 (000 §双地址指令).
+    let m = wg.lds(0).words(0, 1024);
+    // b32: ADJ 4; stride64: ADJ 256; b64: ADJ 8 (docs/rules/ds.md#two-address-forms).
     assert_eq!((m[1], m[3]), (88, 99), "storexchg overwrote the pair");
     assert_eq!((m[64], m[128]), (33, 11));
     assert_eq!((m[16], m[17], m[18], m[19]), (44, 45, 66, 67));
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     assert_eq!((w.vgpr(10, 0), w.vgpr(11, 0)), (33, 11));
     // stride64 b64: offset1 × 512 = byte 512 = word 128.
     assert_eq!((w.vgpr(12, 0), w.vgpr(14, 0)), (0, 11));
@@ -369,7 +369,7 @@ fn permute_and_bpermute_wrap_indices_mask_exec_and_split_wave64() {
         "ds_bpermute_b32 v5, v1, v2 offset:4\nds_permute_b32 v6, v1, v2\ns_endpgm\n",
         &cfg,
         |wg| {
-            let w = &mut wg.waves[0];
+            let w = wg.wave_mut(0);
             w.set_exec(!(1u64 << 5));
             for l in 0..64 {
                 // Bits above [6:2] are ignored: add 0x100 to some indices.
@@ -380,7 +380,7 @@ fn permute_and_bpermute_wrap_indices_mask_exec_and_split_wave64() {
             }
         },
     );
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     for l in 0..64u32 {
         let half = l & 32;
         let src = half | ((l + 1) & 31);
@@ -402,14 +402,14 @@ fn permute_and_bpermute_wrap_indices_mask_exec_and_split_wave64() {
 #[test]
 fn permute_highest_source_lane_wins() {
     let wg = run("ds_permute_b32 v5, v1, v2\ns_endpgm\n", |wg| {
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         for l in 0..32 {
             w.set_vgpr(1, l, 0); // every lane sends to lane 0
             w.set_vgpr(2, l, 500 + l);
         }
     });
-    assert_eq!(wg.waves[0].vgpr(5, 0), 531);
-    assert_eq!(wg.waves[0].vgpr(5, 1), 0, "no lane sent to lane 1");
+    assert_eq!(wg.wave(0).vgpr(5, 0), 531);
+    assert_eq!(wg.wave(0).vgpr(5, 1), 0, "no lane sent to lane 1");
 }
 
 #[test]
@@ -426,12 +426,12 @@ fn swizzle_modes() {
         let src = format!("ds_swizzle_b32 v5, v2 offset:{pattern}\ns_endpgm\n");
         let wg = run(&src, |wg| {
             for l in 0..32 {
-                wg.waves[0].set_vgpr(2, l, 100 + l);
+                wg.wave_mut(0).set_vgpr(2, l, 100 + l);
             }
         });
         for l in 0..32 {
             assert_eq!(
-                wg.waves[0].vgpr(5, l),
+                wg.wave(0).vgpr(5, l),
                 100 + src_lane(l),
                 "{pattern} lane {l}"
             );
@@ -444,19 +444,19 @@ fn addtid_uses_m0_offset_and_lane_id() {
     let wg = run(
         "ds_store_addtid_b32 v2 offset:8\nds_load_addtid_b32 v3 offset:4\ns_endpgm\n",
         |wg| {
-            let w = &mut wg.waves[0];
+            let w = wg.wave_mut(0);
             w.set_m0(0x10000 | 16); // only M0[15:0] is used
             for l in 0..32 {
                 w.set_vgpr(2, l, 7 * l);
             }
         },
     );
-    let m = wg.lds[0].words(0, 4 * 40);
+    let m = wg.lds(0).words(0, 4 * 40);
     for l in 0..32u32 {
         assert_eq!(m[(24 / 4 + l) as usize], 7 * l, "store lane {l}");
         // load at 16 + 4 + 4l = 20 + 4l: word 5 + l holds 7*(l-1) for l >= 1.
         let want = if l >= 1 { 7 * (l - 1) } else { 0 };
-        assert_eq!(wg.waves[0].vgpr(3, l), want, "load lane {l}");
+        assert_eq!(wg.wave(0).vgpr(3, l), want, "load lane {l}");
     }
 }
 
@@ -465,16 +465,16 @@ fn append_and_consume_count_active_lanes() {
     let wg = run(
         "ds_append v4 offset:8\nds_consume v5 offset:8\ns_endpgm\n",
         |wg| {
-            wg.lds[0].fill_words(16, &[10]);
-            let w = &mut wg.waves[0];
+            wg.lds_mut(0).fill_words(16, &[10]);
+            let w = wg.wave_mut(0);
             w.set_m0(8 << 16 | 64); // base 8, size 64
             w.set_exec(0xf0f0);
         },
     );
-    assert_eq!(wg.lds[0].words(16, 20), [10]);
-    assert_eq!(wg.waves[0].vgpr(4, 4), 10);
-    assert_eq!(wg.waves[0].vgpr(5, 4), 18, "consume saw the appended value");
-    assert_eq!(wg.waves[0].vgpr(4, 0), 0, "inactive lanes untouched");
+    assert_eq!(wg.lds(0).words(16, 20), [10]);
+    assert_eq!(wg.wave(0).vgpr(4, 4), 10);
+    assert_eq!(wg.wave(0).vgpr(5, 4), 18, "consume saw the appended value");
+    assert_eq!(wg.wave(0).vgpr(4, 0), 0, "inactive lanes untouched");
 }
 
 #[test]
@@ -482,16 +482,16 @@ fn condxchg32_replaces_dwords_whose_bit31_is_set() {
     let wg = run(
         "ds_condxchg32_rtn_b64 v[6:7], v1, v[2:3] offset:4\ns_endpgm\n",
         |wg| {
-            wg.lds[0].fill_words(8, &[111, 222]);
-            let w = &mut wg.waves[0];
+            wg.lds_mut(0).fill_words(8, &[111, 222]);
+            let w = wg.wave_mut(0);
             w.set_exec(1);
             w.set_vgpr(1, 0, 4); // (4 + 4) & 0xfff8 = 8
             w.set_vgpr(2, 0, 0x8000_0005);
             w.set_vgpr(3, 0, 0x0000_0009);
         },
     );
-    assert_eq!(wg.lds[0].words(8, 16), [5, 222]);
-    assert_eq!((wg.waves[0].vgpr(6, 0), wg.waves[0].vgpr(7, 0)), (111, 222));
+    assert_eq!(wg.lds(0).words(8, 16), [5, 222]);
+    assert_eq!((wg.wave(0).vgpr(6, 0), wg.wave(0).vgpr(7, 0)), (111, 222));
 }
 
 #[test]
@@ -499,7 +499,7 @@ fn gds_uses_one_lane_and_the_m0_window() {
     let wg = run(
         "ds_add_rtn_u32 v4, v1, v2 offset:4 gds\nds_store_b32 v1, v2 offset:60 gds\ns_endpgm\n",
         |wg| {
-            let w = &mut wg.waves[0];
+            let w = wg.wave_mut(0);
             w.set_m0(32 << 16 | 64); // window: bytes 32..96
             w.set_exec(0b1100);
             for l in 0..32 {
@@ -510,13 +510,13 @@ fn gds_uses_one_lane_and_the_m0_window() {
     );
     // Lane 2 (lowest in EXEC) adds 7 at 32 + 8 + 4 = 44; the store at 8 + 60 = 68 > 64 is
     // outside the window and dropped.
-    assert_eq!(wg.gds.words(44, 48), [7]);
-    assert_eq!(wg.gds.words(100, 104), [0]);
-    assert_eq!(wg.waves[0].vgpr(4, 2), 0);
+    assert_eq!(wg.gds().words(44, 48), [7]);
+    assert_eq!(wg.gds().words(100, 104), [0]);
+    assert_eq!(wg.wave(0).vgpr(4, 2), 0);
     assert!(
-        wg.events.iter().any(|e| e.kind == "gds_out_of_range"),
+        wg.events().iter().any(|e| e.kind == "gds_out_of_range"),
         "{:?}",
-        wg.events
+        wg.events()
     );
 }
 
@@ -526,44 +526,44 @@ fn gs_register_adds_are_32_bit_below_8_and_64_bit_from_8() {
         "ds_add_gs_reg_rtn v[4:5], v2 offset:4 gds\nds_add_gs_reg_rtn v[4:5], v2 offset:4 gds\n\
                ds_sub_gs_reg_rtn v[6:7], v2 offset:32 gds\ns_endpgm\n";
     let wg = run(src, |wg| {
-        wg.gds.gs_regs[8] = 0x1_0000_0000;
-        let w = &mut wg.waves[0];
+        wg.gds_mut().gs_regs[8] = 0x1_0000_0000;
+        let w = wg.wave_mut(0);
         w.set_exec(0b10);
         w.set_vgpr(2, 1, 0xffff_fff0);
     });
-    assert_eq!(wg.gds.gs_regs[1], 0xffff_ffe0, "32-bit register wraps");
-    assert_eq!(wg.waves[0].vgpr(4, 1), 0xffff_fff0);
-    assert_eq!(wg.gds.gs_regs[8], 0x1_0000_0000 - 0xffff_fff0);
-    assert_eq!((wg.waves[0].vgpr(6, 1), wg.waves[0].vgpr(7, 1)), (0, 1));
+    assert_eq!(wg.gds().gs_regs[1], 0xffff_ffe0, "32-bit register wraps");
+    assert_eq!(wg.wave(0).vgpr(4, 1), 0xffff_fff0);
+    assert_eq!(wg.gds().gs_regs[8], 0x1_0000_0000 - 0xffff_fff0);
+    assert_eq!((wg.wave(0).vgpr(6, 1), wg.wave(0).vgpr(7, 1)), (0, 1));
 }
 
 #[test]
 fn dword_alignment_mode_aligns_down_unaligned_mode_does_not() {
     let src = "ds_load_b32 v5, v1\nds_store_b32 v1, v2 offset:32\ns_endpgm\n";
     let setup = |wg: &mut Device| {
-        wg.lds[0].fill_words(0, &[0x4433_2211, 0x8877_6655]);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0).fill_words(0, &[0x4433_2211, 0x8877_6655]);
+        let w = wg.wave_mut(0);
         w.set_exec(1);
         w.set_vgpr(1, 0, 2);
         w.set_vgpr(2, 0, 0xaabb_ccdd);
     };
     let wg = run(src, setup);
-    assert_eq!(wg.waves[0].vgpr(5, 0), 0x4433_2211);
-    assert_eq!(wg.lds[0].words(32, 40), [0xaabb_ccdd, 0]);
+    assert_eq!(wg.wave(0).vgpr(5, 0), 0x4433_2211);
+    assert_eq!(wg.lds(0).words(32, 40), [0xaabb_ccdd, 0]);
     let cfg = RunConfig {
         align: AlignMode::Unaligned,
         ..RunConfig::default()
     };
     let wg = run_with(src, &cfg, setup);
-    assert_eq!(wg.waves[0].vgpr(5, 0), 0x6655_4433);
-    assert_eq!(wg.lds[0].words(32, 40), [0xccdd_0000, 0x0000_aabb]);
+    assert_eq!(wg.wave(0).vgpr(5, 0), 0x6655_4433);
+    assert_eq!(wg.lds(0).words(32, 40), [0xccdd_0000, 0x0000_aabb]);
 }
 
 #[test]
 fn misaligned_atomics_raise_memviol_and_do_nothing() {
     let wg = run("ds_add_rtn_u32 v4, v1, v2\ns_endpgm\n", |wg| {
-        wg.lds[0].fill_words(0, &[1, 1]);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0).fill_words(0, &[1, 1]);
+        let w = wg.wave_mut(0);
         w.set_exec(0b11);
         w.set_vgpr(1, 0, 0);
         w.set_vgpr(1, 1, 6);
@@ -571,13 +571,13 @@ fn misaligned_atomics_raise_memviol_and_do_nothing() {
         w.set_vgpr(2, 1, 10);
         w.set_vgpr(4, 1, 77);
     });
-    assert_eq!(wg.lds[0].words(0, 8), [11, 1]);
+    assert_eq!(wg.lds(0).words(0, 8), [11, 1]);
     assert_eq!(
-        wg.waves[0].vgpr(4, 1),
+        wg.wave(0).vgpr(4, 1),
         77,
         "the faulting lane's return is untouched"
     );
-    let e: Vec<_> = wg.events.iter().filter(|e| e.kind == "memviol").collect();
+    let e: Vec<_> = wg.events().iter().filter(|e| e.kind == "memviol").collect();
     assert_eq!(e.len(), 1);
     assert!(e[0].message.contains("lane 1"));
 }
@@ -592,8 +592,8 @@ fn accesses_outside_the_allocation_read_zero_and_write_nothing() {
         "ds_store_b32 v1, v2\nds_load_b32 v3, v1\ns_endpgm\n",
         &cfg,
         |wg| {
-            wg.lds[0].fill_words(64, &[0x55]);
-            let w = &mut wg.waves[0];
+            wg.lds_mut(0).fill_words(64, &[0x55]);
+            let w = wg.wave_mut(0);
             for l in 0..32 {
                 w.set_vgpr(1, l, l * 4);
                 w.set_vgpr(2, l, 9);
@@ -602,14 +602,14 @@ fn accesses_outside_the_allocation_read_zero_and_write_nothing() {
         },
     );
     assert_eq!(
-        wg.lds[0].words(60, 68),
+        wg.lds(0).words(60, 68),
         [9, 0x55],
         "the store stopped at the allocation's end"
     );
-    assert_eq!(wg.waves[0].vgpr(3, 15), 9);
-    assert_eq!(wg.waves[0].vgpr(3, 16), 0, "reads past the end give 0");
+    assert_eq!(wg.wave(0).vgpr(3, 15), 9);
+    assert_eq!(wg.wave(0).vgpr(3, 16), 0, "reads past the end give 0");
     let e: Vec<_> = wg
-        .events
+        .events()
         .iter()
         .filter(|e| e.kind == "lds_out_of_range")
         .collect();
@@ -623,13 +623,13 @@ fn exec_masks_lanes_and_wave64_runs_both_halves() {
         ..RunConfig::default()
     };
     let wg = run_with("ds_store_b32 v1, v0\ns_endpgm\n", &cfg, |wg| {
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_exec(0xffff_0000_0000_ffff);
         for l in 0..64 {
             w.set_vgpr(1, l, l * 4);
         }
     });
-    let m = wg.lds[0].words(0, 256);
+    let m = wg.lds(0).words(0, 256);
     for l in 0..64u32 {
         let on = !(16..48).contains(&l);
         assert_eq!(m[l as usize], if on { l } else { 0 }, "lane {l}");
@@ -641,16 +641,17 @@ fn float_atomics_use_the_fp_rules() {
     let src = "ds_add_rtn_f32 v4, v1, v2\nds_max_f32 v1, v2 offset:4\nds_min_rtn_f32 v5, v1, v2 offset:8\n\
                ds_cmpstore_f32 v1, v2, v3 offset:12\ns_endpgm\n";
     let wg = run(src, |wg| {
-        wg.lds[0].fill_words(0, &[0x3f80_0000, 0x7fa0_0001, 0xff80_0000, 0x8000_0000]);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0)
+            .fill_words(0, &[0x3f80_0000, 0x7fa0_0001, 0xff80_0000, 0x8000_0000]);
+        let w = wg.wave_mut(0);
         w.set_exec(1);
         w.set_vgpr(1, 0, 0);
         w.set_vgpr(2, 0, 0x4000_0000); // 2.0
         w.set_vgpr(3, 0, 0x0000_0000); // +0 compares equal to -0
     });
-    let m = wg.lds[0].words(0, 16);
+    let m = wg.lds(0).words(0, 16);
     assert_eq!(m[0], 0x4040_0000, "1.0 + 2.0 = 3.0");
-    assert_eq!(wg.waves[0].vgpr(4, 0), 0x3f80_0000);
+    assert_eq!(wg.wave(0).vgpr(4, 0), 0x3f80_0000);
     assert_eq!(
         m[1], 0x7fe0_0001,
         "max with a signalling NaN in memory (src0) gives it quieted"
@@ -699,7 +700,7 @@ fn bvh_stack_pushes_valid_children_and_pops_when_no_child_is_returned() {
                ds_bvh_stack_rtn_b32 v6, v1, v2, v[20:23]\n\
                ds_bvh_stack_rtn_b32 v7, v1, v3, v[30:33]\ns_endpgm\n";
     let wg = run(src, |wg| {
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_exec(1);
         w.set_vgpr(1, 0, 16 << 18);
         w.set_vgpr(2, 0, 0xffff_ffff); // no last-visited node
@@ -715,7 +716,7 @@ fn bvh_stack_pushes_valid_children_and_pops_when_no_child_is_returned() {
             }
         }
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     // 1: push 100 and 102, stop at the first invalid child, pop 102.
     assert_eq!(w.vgpr(5, 0), 102);
     // 2: push 200, 201, 202 and return the fourth child.
@@ -727,7 +728,7 @@ fn bvh_stack_pushes_valid_children_and_pops_when_no_child_is_returned() {
         16 << 18 | 4,
         "index 4 after 1 + 3 + 1 pushes and 2 pops"
     );
-    let slot = |i: u32| wg.lds[0].words(64 + 128 * i, 68 + 128 * i)[0];
+    let slot = |i: u32| wg.lds(0).words(64 + 128 * i, 68 + 128 * i)[0];
     assert_eq!(
         [slot(1), slot(2), slot(3), slot(4), slot(5)],
         [100, 200, 201, 202, 0xffff_ffff]
@@ -745,12 +746,12 @@ fn lds_direct_load_broadcasts_with_m0_type_and_quad_exec() {
         (5, 0xffff_83f4),
     ] {
         let wg = run(src, |wg| {
-            wg.lds[0].fill_words(8, &[0x8182_83f4]);
-            let w = &mut wg.waves[0];
+            wg.lds_mut(0).fill_words(8, &[0x8182_83f4]);
+            let w = wg.wave_mut(0);
             w.set_m0(dtype << 16 | 8);
             w.set_exec(0b0010_0000); // lane 5: quad 1 (lanes 4-7) is written whole
         });
-        let w = &wg.waves[0];
+        let w = wg.wave(0);
         for l in 0..12 {
             let expect = if (4..8).contains(&l) { want } else { 0 };
             assert_eq!(w.vgpr(5, l), expect, "type {dtype} lane {l}");
@@ -771,15 +772,16 @@ fn lds_param_load_spreads_p0_p10_p20_over_each_quad_by_primitive() {
             for p in 0..3 {
                 for chan in 0..4 {
                     let dword = prims * 12 + prim * 12 + p * 4 + chan;
-                    wg.lds[0].fill_words(param_offset + 4 * dword, &[1000 * prim + 10 * p + chan]);
+                    wg.lds_mut(0)
+                        .fill_words(param_offset + 4 * dword, &[1000 * prim + 10 * p + chan]);
                 }
             }
         }
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_m0((0b0110u32 >> 1) << 16 | param_offset);
         w.set_exec(0xffff);
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     let prim_of_quad = [0, 1, 2, 2];
     for q in 0..4u32 {
         for p in 0..4u32 {
@@ -800,8 +802,8 @@ fn lds_param_load_spreads_p0_p10_p20_over_each_quad_by_primitive() {
 
 #[test]
 fn f64_float_atomics_follow_the_orders_and_compare_rules() {
-    // 001 §FP Max/Min selection orders: -0 < +0; QNaN is the smallest for max and the largest
-    // for min. Compare-store treats +0 == -0 and never matches a NaN.
+    // docs/rules/float-atomics.md#min-and-max-orders: -0 < +0; QNaN is the smallest for max
+    // and the largest for min. Compare-store treats +0 == -0 and never matches a NaN.
     let one = 1.0f64.to_bits();
     let two = 2.0f64.to_bits();
     let qnan = 0x7ff8_0000_0000_0001u64;
@@ -814,8 +816,8 @@ fn f64_float_atomics_follow_the_orders_and_compare_rules() {
             .iter()
             .flat_map(|m| [*m as u32, (m >> 32) as u32])
             .collect();
-        wg.lds[0].fill_words(0, &words);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0).fill_words(0, &words);
+        let w = wg.wave_mut(0);
         w.set_exec(1);
         w.set_vgpr(1, 0, 0);
         for (r, v) in [(2, 0u64), (4, one), (6, two), (8, 0x8000_0000_0000_0000)] {
@@ -823,13 +825,13 @@ fn f64_float_atomics_follow_the_orders_and_compare_rules() {
             w.set_vgpr(r + 1, 0, (v >> 32) as u32);
         }
     });
-    let m = wg.lds[0].words(0, 32);
+    let m = wg.lds(0).words(0, 32);
     let q = |i: usize| m[2 * i] as u64 | (m[2 * i + 1] as u64) << 32;
     assert_eq!(q(0), 0, "max(-0, +0) = +0");
     assert_eq!(q(1), one, "min(QNaN, 1.0) = 1.0");
     assert_eq!(q(2), two, "cmpstore: memory +0 equals compare -0");
     assert_eq!(q(3), qnan, "cmpstore never matches a NaN");
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     assert_eq!(
         w.vgpr(10, 0) as u64 | (w.vgpr(11, 0) as u64) << 32,
         qnan,
@@ -847,18 +849,18 @@ fn param_load_then_v_interp_computes_p0_plus_i_p10_plus_j_p20() {
     let (p0, p10, p20) = (2.0f32, 0.5f32, -1.0f32);
     let wg = run(src, |wg| {
         // dword (p × 4 + chan) for attr 0, prim 0.
-        wg.lds[0].fill_words(
+        wg.lds_mut(0).fill_words(
             0,
             &[p0.to_bits(), 0, 0, 0, p10.to_bits(), 0, 0, 0, p20.to_bits()],
         );
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_m0(0);
         for l in 0..32 {
             w.set_vgpr(1, l, (l as f32 / 32.0).to_bits()); // I
             w.set_vgpr(2, l, (1.0 - l as f32 / 64.0).to_bits()); // J
         }
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     for l in 0..32 {
         let (i, j) = (l as f32 / 32.0, 1.0 - l as f32 / 64.0);
         let tmp = p10.mul_add(i, p0);
@@ -879,7 +881,7 @@ fn v_interp_f16_forms_select_halves_and_round() {
                v_interp_p2_f16_f32 v5, v3, v2, v4 op_sel:[1,0,0,1] wait_exp:0\n\
                v_interp_p2_rtz_f16_f32 v6, v3, v2, v4 op_sel:[1,0,0,0] wait_exp:0\ns_endpgm\n";
     let wg = run(src, |wg| {
-        wg.lds[0].fill_words(
+        wg.lds_mut(0).fill_words(
             0,
             &[
                 pair(0x3c00, 0x4200),
@@ -893,7 +895,7 @@ fn v_interp_f16_forms_select_halves_and_round() {
                 pair(0x4000, 0xc400),
             ],
         );
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         for l in 0..32 {
             w.set_vgpr(1, l, 0.5f32.to_bits());
             w.set_vgpr(2, l, (1.0f32 / 3.0).to_bits());
@@ -901,7 +903,7 @@ fn v_interp_f16_forms_select_halves_and_round() {
             w.set_vgpr(6, l, 0x3333_4444);
         }
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     // High halves: tmp = 0.5 × 0.5 + 3.0 = 3.25; result = -4 × (1/3) + 3.25 = 1.91666...
     assert_eq!(f32::from_bits(w.vgpr(4, 7)), 3.25);
     let exact = (-4.0f32).mul_add(1.0 / 3.0, 3.25);
@@ -922,12 +924,12 @@ fn v_interp_f16_forms_select_halves_and_round() {
 
 /// The events of `kind` a run produced.
 fn events_of<'a>(wg: &'a Device, kind: &str) -> Vec<&'a gpumemsim::event::Event> {
-    wg.events.iter().filter(|e| e.kind == kind).collect()
+    wg.events().iter().filter(|e| e.kind == kind).collect()
 }
 
 #[test]
 fn misaligned_storexchg_2addr_raises_memviol_in_either_alignment_mode() {
-    // 000 §对齐和错误: the exchange is an atomic, so no auto-alignment: lane 1's base 6 is not a
+    // docs/rules/ds.md#exchange-is-an-atomic: no auto-alignment: lane 1's base 6 is not a
     // multiple of 4 and its lane does nothing; lane 0 (base 0) exchanges words 1 and 3.
     let src = "ds_storexchg_2addr_rtn_b32 v[16:17], v1, v8, v9 offset0:1 offset1:3\ns_endpgm\n";
     for align in [AlignMode::Dword, AlignMode::Unaligned] {
@@ -936,8 +938,8 @@ fn misaligned_storexchg_2addr_raises_memviol_in_either_alignment_mode() {
             ..RunConfig::default()
         };
         let wg = run_with(src, &cfg, |wg| {
-            wg.lds[0].fill_words(0, &[10, 11, 12, 13, 14, 15]);
-            let w = &mut wg.waves[0];
+            wg.lds_mut(0).fill_words(0, &[10, 11, 12, 13, 14, 15]);
+            let w = wg.wave_mut(0);
             w.set_exec(0b11);
             w.set_vgpr(1, 1, 6);
             for l in 0..2 {
@@ -948,11 +950,11 @@ fn misaligned_storexchg_2addr_raises_memviol_in_either_alignment_mode() {
             }
         });
         assert_eq!(
-            wg.lds[0].words(0, 24),
+            wg.lds(0).words(0, 24),
             [10, 88, 12, 99, 14, 15],
             "{align:?}"
         );
-        let w = &wg.waves[0];
+        let w = wg.wave(0);
         assert_eq!((w.vgpr(16, 0), w.vgpr(17, 0)), (11, 13));
         assert_eq!(
             (w.vgpr(16, 1), w.vgpr(17, 1)),
@@ -960,7 +962,7 @@ fn misaligned_storexchg_2addr_raises_memviol_in_either_alignment_mode() {
             "the faulting lane's return is untouched"
         );
         let e = events_of(&wg, "memviol");
-        assert_eq!(e.len(), 1, "{align:?}: {:?}", wg.events);
+        assert_eq!(e.len(), 1, "{align:?}: {:?}", wg.events());
         assert!(e[0].message.contains("lane 1"), "{}", e[0].message);
     }
 }
@@ -972,32 +974,33 @@ fn an_address_that_passes_2_pow_32_wraps_and_is_reported() {
     let src = "ds_load_b32 v3, v1 offset:12\nds_store_2addr_b32 v1, v2, v2 offset0:3 offset1:5\n\
                ds_add_u32 v1, v2 offset:12\ns_endpgm\n";
     let wg = run(src, |wg| {
-        wg.lds[0].fill_words(0, &[100, 101, 102, 103, 104, 105, 106, 107, 108]);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0)
+            .fill_words(0, &[100, 101, 102, 103, 104, 105, 106, 107, 108]);
+        let w = wg.wave_mut(0);
         w.set_exec(0b11);
         w.set_vgpr(1, 0, 0xffff_fff8);
         w.set_vgpr(1, 1, 0x10);
         w.set_vgpr(2, 0, 1);
         w.set_vgpr(2, 1, 2);
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     assert_eq!(w.vgpr(3, 0), 101, "wrapped to byte 4");
     assert_eq!(w.vgpr(3, 1), 107);
     // 2addr lane 0: 0xffff_fff8 + 12 → 4 and + 20 → 12; lane 1: 0x1c and 0x24. Then the
     // add: lane 0 at 4, lane 1 at 0x1c.
-    let m = wg.lds[0].words(0, 40);
+    let m = wg.lds(0).words(0, 40);
     assert_eq!(m[1], 2, "store then add at the wrapped word 1");
     assert_eq!(m[3], 1);
     assert_eq!(m[7], 4);
     assert_eq!(m[9], 2);
     let e = events_of(&wg, "lds_address_wrap");
-    assert_eq!(e.len(), 3, "{:?}", wg.events);
+    assert_eq!(e.len(), 3, "{:?}", wg.events());
     for ev in e {
         assert_eq!(ev.detail.as_ref().expect("lanes").lanes, [0]);
     }
     // 0xffff_fff0 + 12 stays below 2^32: out of the allocation, but no wrap.
     let clean = run("ds_load_b32 v3, v1 offset:12\ns_endpgm\n", |wg| {
-        wg.waves[0].set_vgpr(1, 0, 0xffff_fff0);
+        wg.wave_mut(0).set_vgpr(1, 0, 0xffff_fff0);
     });
     assert!(events_of(&clean, "lds_address_wrap").is_empty());
     assert_eq!(events_of(&clean, "lds_out_of_range").len(), 1);
@@ -1009,16 +1012,16 @@ fn addtid_with_a_misaligned_m0_is_reported_and_follows_the_alignment_mode() {
     // stores at 18 + 4l.
     let src = "ds_store_addtid_b32 v2\ns_endpgm\n";
     let setup = |wg: &mut Device| {
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.set_m0(18);
         w.set_exec(0b11);
         w.set_vgpr(2, 0, 0x1111_1111);
         w.set_vgpr(2, 1, 0x2222_2222);
     };
     let wg = run(src, setup);
-    assert_eq!(wg.lds[0].words(16, 28), [0x1111_1111, 0x2222_2222, 0]);
+    assert_eq!(wg.lds(0).words(16, 28), [0x1111_1111, 0x2222_2222, 0]);
     let e = events_of(&wg, "m0_misaligned");
-    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert_eq!(e.len(), 1, "{:?}", wg.events());
     assert!(e[0].message.contains("aligned the addresses down"));
     let cfg = RunConfig {
         align: AlignMode::Unaligned,
@@ -1026,11 +1029,11 @@ fn addtid_with_a_misaligned_m0_is_reported_and_follows_the_alignment_mode() {
     };
     let wg = run_with(src, &cfg, setup);
     assert_eq!(
-        wg.lds[0].words(16, 28),
+        wg.lds(0).words(16, 28),
         [0x1111_0000, 0x2222_1111, 0x0000_2222]
     );
     assert_eq!(events_of(&wg, "m0_misaligned").len(), 1);
-    let aligned = run(src, |wg| wg.waves[0].set_m0(16));
+    let aligned = run(src, |wg| wg.wave_mut(0).set_m0(16));
     assert!(events_of(&aligned, "m0_misaligned").is_empty());
 }
 
@@ -1039,39 +1042,46 @@ fn lds_direct_load_with_a_misaligned_m0_is_reported() {
     // Dword type at M0[15:0] = 9: DWORD mode reads the dword at 8.
     let src = "lds_direct_load v5 wait_vdst:0\ns_waitcnt expcnt(0)\ns_endpgm\n";
     let wg = run(src, |wg| {
-        wg.lds[0].fill_words(8, &[0x8182_83f4, 0x0000_0055]);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0).fill_words(8, &[0x8182_83f4, 0x0000_0055]);
+        let w = wg.wave_mut(0);
         w.set_m0(2 << 16 | 9);
         w.set_exec(1);
     });
-    assert_eq!(wg.waves[0].vgpr(5, 0), 0x8182_83f4);
-    assert_eq!(events_of(&wg, "m0_misaligned").len(), 1, "{:?}", wg.events);
+    assert_eq!(wg.wave(0).vgpr(5, 0), 0x8182_83f4);
+    assert_eq!(
+        events_of(&wg, "m0_misaligned").len(),
+        1,
+        "{:?}",
+        wg.events()
+    );
 }
 
 /// Fills attribute 0 of one primitive at `param_offset`: P0/P10/P20 of channel c = 10p + c + 1.
 fn fill_params(wg: &mut Device, param_offset: u32) {
     for p in 0..3u32 {
         for chan in 0..4u32 {
-            wg.lds[0].fill_words(param_offset + 4 * (p * 4 + chan), &[10 * p + chan + 1]);
+            wg.lds_mut(0)
+                .fill_words(param_offset + 4 * (p * 4 + chan), &[10 * p + chan + 1]);
         }
     }
 }
 
 #[test]
 fn lds_param_offset_low_bits_are_ignored_and_reported() {
-    // 000 §LDS 参数加载: lds_param_offset[6:0] must be zero; 128 + 0x44 loads from 128.
+    // docs/rules/ds.md#lds-parameter-load: lds_param_offset[6:0] must be zero; 128 + 0x44
+    // loads from 128.
     let src = "lds_param_load v7, attr0.y wait_vdst:0\ns_waitcnt expcnt(0)\ns_endpgm\n";
     let wg = run(src, |wg| {
         fill_params(wg, 128);
-        wg.lds[0].fill_words(128 + 0x44, &[0xdead; 12]);
-        let w = &mut wg.waves[0];
+        wg.lds_mut(0).fill_words(128 + 0x44, &[0xdead; 12]);
+        let w = wg.wave_mut(0);
         w.set_m0(128 + 0x44);
         w.set_exec(0xf);
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     assert_eq!([w.vgpr(7, 0), w.vgpr(7, 1), w.vgpr(7, 2)], [2, 12, 22]);
     let e = events_of(&wg, "lds_param_rule");
-    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert_eq!(e.len(), 1, "{:?}", wg.events());
     assert!(e[0].message.contains("bits [6:0]"), "{}", e[0].message);
 }
 
@@ -1080,13 +1090,13 @@ fn lds_param_load_before_lds_ready_is_reported() {
     let src = "lds_param_load v7, attr0.x wait_vdst:0\ns_waitcnt expcnt(0)\ns_endpgm\n";
     let wg = run(src, |wg| {
         fill_params(wg, 0);
-        wg.waves[0].lds_ready = false;
+        wg.wave_mut(0).lds_ready = false;
     });
     let e = events_of(&wg, "lds_param_rule");
-    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert_eq!(e.len(), 1, "{:?}", wg.events());
     assert!(e[0].message.contains("LDS_READY"));
     assert_eq!(
-        wg.waves[0].vgpr(7, 0),
+        wg.wave(0).vgpr(7, 0),
         1,
         "the load reads LDS when the stall ends"
     );
@@ -1100,18 +1110,18 @@ fn a_destination_outside_the_vgpr_allocation_forces_exec_to_zero() {
                s_waitcnt expcnt(0)\ns_endpgm\n";
     let wg = run(src, |wg| {
         fill_params(wg, 0);
-        let w = &mut wg.waves[0];
+        let w = wg.wave_mut(0);
         w.vgpr_limit = 9;
         w.set_m0(2 << 16);
         for l in 0..32 {
             w.set_vgpr(9, l, 5);
         }
     });
-    let w = &wg.waves[0];
+    let w = wg.wave(0);
     assert!((0..32).all(|l| w.vgpr(9, l) == 5), "v9 is not written");
     assert_eq!(w.vgpr(8, 0), 1, "v8 is inside the allocation");
     let e = events_of(&wg, "lds_param_rule");
-    assert_eq!(e.len(), 1, "{:?}", wg.events);
+    assert_eq!(e.len(), 1, "{:?}", wg.events());
     assert!(e[0].message.contains("v9"), "{}", e[0].message);
 }
 
@@ -1130,7 +1140,7 @@ fn wait_vdst_that_lets_a_valu_using_the_destination_stay_outstanding_is_reported
             e.len(),
             hazard as usize,
             "wait_vdst:{wait}: {:?}",
-            wg.events
+            wg.events()
         );
         if hazard {
             let m = &e[0].message;
@@ -1152,6 +1162,6 @@ fn wait_vdst_that_lets_a_valu_using_the_destination_stay_outstanding_is_reported
     assert!(
         events_of(&wg, "lds_param_rule").is_empty(),
         "{:?}",
-        wg.events
+        wg.events()
     );
 }

@@ -53,11 +53,11 @@ fn the_costliest_execution_is_recorded_with_its_lane_addresses() {
     let r = run(&cfg(2, false), PROGRAM);
     assert_eq!(r.schedule, Schedule::Apart { threads: 2 });
     let d = &r.device;
-    assert_eq!(d.ds_worst.len(), d.stats.len());
-    for (pc, s) in d.ds_worst.iter().enumerate() {
+    assert_eq!(d.ds_worst().len(), d.stats().len());
+    for (pc, s) in d.ds_worst().iter().enumerate() {
         assert_eq!(s.is_some(), pc == LOAD_PC, "pc {pc}");
     }
-    let s = d.ds_worst[LOAD_PC].as_ref().expect("the load");
+    let s = d.ds_worst()[LOAD_PC].as_ref().expect("the load");
     // Workgroup 3's waves (ids 6 and 7) cost the same; the first one is kept.
     assert_eq!(s.wave, 6);
     assert_eq!((s.cycles, s.ideal_cycles), (8, 1));
@@ -66,7 +66,7 @@ fn the_costliest_execution_is_recorded_with_its_lane_addresses() {
     assert_eq!(s.addrs, (0..32).map(|l| l << 5).collect::<Vec<u32>>());
     assert_eq!(s.addrs1, None);
     // The statistics still add up every execution: 2 waves × (1 + 2 + 4 + 8) cycles.
-    assert_eq!(d.stats[LOAD_PC].cycles, 2 * (1 + 2 + 4 + 8));
+    assert_eq!(d.stats()[LOAD_PC].cycles, 2 * (1 + 2 + 4 + 8));
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn apart_and_together_record_the_same_samples() {
     let apart = run(&cfg(3, false), PROGRAM);
     let together = run(&cfg(1, true), PROGRAM);
     assert_eq!(together.schedule, Schedule::Together);
-    assert_eq!(apart.device.ds_worst, together.device.ds_worst);
+    assert_eq!(apart.device.ds_worst(), together.device.ds_worst());
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn nothing_is_recorded_unless_asked() {
         },
         PROGRAM,
     );
-    assert!(r.device.ds_worst.is_empty());
+    assert!(r.device.ds_worst().is_empty());
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn two_addr_samples_keep_both_addresses() {
         &cfg(1, true),
         "v_lshlrev_b32 v1, 7, v0\nds_load_2addr_b32 v[2:3], v1 offset1:1\ns_endpgm\n",
     );
-    let s = r.device.ds_worst[1].as_ref().expect("the load");
+    let s = r.device.ds_worst()[1].as_ref().expect("the load");
     assert_eq!(s.addrs, (0..32).map(|l| l << 7).collect::<Vec<u32>>());
     assert_eq!(
         s.addrs1,
@@ -116,7 +116,7 @@ fn progress_counts_every_step_and_wave_apart_or_together() {
             },
             PROGRAM,
         );
-        assert_eq!(p.steps(), r.device.steps, "together {together}");
+        assert_eq!(p.steps(), r.device.steps(), "together {together}");
         assert_eq!(p.waves_ended(), 8, "together {together}");
         assert_eq!(p.restarts(), 0);
     }
@@ -136,5 +136,5 @@ fn progress_starts_over_when_a_grid_must_run_again_together() {
     );
     assert_eq!(r.schedule, Schedule::Together);
     assert_eq!(p.restarts(), 1);
-    assert_eq!((p.steps(), p.waves_ended()), (r.device.steps, 8));
+    assert_eq!((p.steps(), p.waves_ended()), (r.device.steps(), 8));
 }

@@ -32,7 +32,7 @@ fn run(text: &str, cfg: &RunConfig) -> GridRun {
 }
 
 fn words(r: &GridRun, n: u64) -> Vec<u32> {
-    r.device.memory.words(0x1000, 0x1000 + 4 * n)
+    r.device.memory().words(0x1000, 0x1000 + 4 * n)
 }
 
 #[test]
@@ -62,10 +62,10 @@ fn disjoint_workgroups_run_apart_and_match_running_together() {
     let want: Vec<u32> = (0..6 * 64).map(|i| i / 64 + 1).collect();
     assert_eq!(words(&apart, 6 * 64), want);
     assert_eq!(words(&together, 6 * 64), want);
-    assert_eq!(apart.device.stats, together.device.stats);
-    assert_eq!(apart.device.clocks, together.device.clocks);
-    assert_eq!(apart.device.steps, together.device.steps);
-    let ids: Vec<u32> = apart.device.waves.iter().map(|w| w.id).collect();
+    assert_eq!(apart.device.stats(), together.device.stats());
+    assert_eq!(apart.device.clocks(), together.device.clocks());
+    assert_eq!(apart.device.steps(), together.device.steps());
+    let ids: Vec<u32> = apart.device.waves().iter().map(|w| w.id).collect();
     assert_eq!(ids, (0..12).collect::<Vec<u32>>());
     assert_eq!(
         (0..12)

@@ -19,7 +19,7 @@ fn run(src: &str, setup: impl FnOnce(&mut Device)) -> Device {
 }
 
 fn missing_waits(dev: &Device) -> Vec<&Event> {
-    dev.events
+    dev.events()
         .iter()
         .filter(|e| e.kind == "missing_wait")
         .collect()
@@ -28,10 +28,10 @@ fn missing_waits(dev: &Device) -> Vec<&Event> {
 /// LDS word k holds 1000 + k; v0 = lane × 4 (the byte address of word `lane`).
 fn lds_setup(dev: &mut Device) {
     let words: Vec<u32> = (0..64).map(|k| 1000 + k).collect();
-    dev.lds[0].fill_words(0, &words);
+    dev.lds_mut(0).fill_words(0, &words);
     for l in 0..32 {
-        dev.waves[0].set_vgpr(0, l, 4 * l);
-        dev.waves[0].set_vgpr(1, l, 7);
+        dev.wave_mut(0).set_vgpr(0, l, 4 * l);
+        dev.wave_mut(0).set_vgpr(1, l, 7);
     }
 }
 
@@ -41,9 +41,9 @@ fn a_read_after_the_wait_sees_the_loaded_value_and_no_event() {
         "ds_load_b32 v1, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v2, v1\ns_endpgm",
         lds_setup,
     );
-    assert!(missing_waits(&dev).is_empty(), "{:?}", dev.events);
+    assert!(missing_waits(&dev).is_empty(), "{:?}", dev.events());
     for l in 0..32 {
-        assert_eq!(dev.waves[0].vgpr(2, l), 1000 + l);
+        assert_eq!(dev.wave(0).vgpr(2, l), 1000 + l);
     }
 }
 
@@ -53,13 +53,13 @@ fn a_read_before_the_wait_gets_the_old_value_and_names_the_load_and_the_fix() {
         "ds_load_b32 v1, v0\nv_mov_b32 v2, v1\ns_waitcnt lgkmcnt(0)\ns_endpgm",
         lds_setup,
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         assert_eq!(w.vgpr(2, l), 7, "lane {l} read the old v1");
         assert_eq!(w.vgpr(1, l), 1000 + l, "the load still lands");
     }
     let e = missing_waits(&dev);
-    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert_eq!(e[0].pc, 1);
     let d = e[0].detail.as_ref().expect("detail");
     assert_eq!(d.pcs, vec![0], "the load");
@@ -78,7 +78,7 @@ fn lgkmcnt_n_covers_all_but_the_n_youngest_lds_operations() {
                v_mov_b32 v3, v1\nv_mov_b32 v4, v2\ns_waitcnt lgkmcnt(0)\ns_endpgm";
     let dev = run(src, lds_setup);
     let e = missing_waits(&dev);
-    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert_eq!(
         (e[0].pc, &e[0].detail.as_ref().unwrap().pcs[..]),
         (4, &[1][..])
@@ -89,7 +89,7 @@ fn lgkmcnt_n_covers_all_but_the_n_youngest_lds_operations() {
         e[0].message
     );
     assert_eq!(
-        dev.waves[0].vgpr(3, 5),
+        dev.wave(0).vgpr(3, 5),
         1005,
         "the first load was waited for"
     );
@@ -102,9 +102,9 @@ fn a_write_before_the_load_lands_is_overwritten_and_reported() {
         lds_setup,
     );
     let e = missing_waits(&dev);
-    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert!(e[0].message.contains("writes v1"), "{}", e[0].message);
-    assert_eq!(dev.waves[0].vgpr(2, 3), 1003, "the load's data landed last");
+    assert_eq!(dev.wave(0).vgpr(2, 3), 1003, "the load's data landed last");
 }
 
 #[test]
@@ -116,34 +116,34 @@ fn data_that_arrived_by_timing_is_used_but_still_reported() {
     }
     src.push_str("v_mov_b32 v2, v1\ns_endpgm");
     let dev = run(&src, lds_setup);
-    assert_eq!(dev.waves[0].vgpr(2, 9), 1009);
+    assert_eq!(dev.wave(0).vgpr(2, 9), 1009);
     let e = missing_waits(&dev);
-    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert!(e[0].message.contains("had arrived"), "{}", e[0].message);
 }
 
 #[test]
 fn global_loads_wait_on_vmcnt_and_two_loads_into_one_register_land_in_order() {
     let setup = |d: &mut Device| {
-        d.memory.write_words(0x1000, &[11, 22]);
-        d.waves[0].set_sreg(4, 0x1000);
-        d.waves[0].set_sreg(5, 0);
+        d.memory_mut().write_words(0x1000, &[11, 22]);
+        d.wave_mut(0).set_sreg(4, 0x1000);
+        d.wave_mut(0).set_sreg(5, 0);
     };
     let ok = run(
         "v_mov_b32 v0, 0\nglobal_load_b32 v1, v0, s[4:5]\nglobal_load_b32 v1, v0, s[4:5] offset:4\n\
          s_waitcnt vmcnt(0)\nv_mov_b32 v2, v1\ns_endpgm",
         setup,
     );
-    assert!(ok.events.is_empty(), "{:?}", ok.events);
-    assert_eq!(ok.waves[0].vgpr(2, 0), 22, "the later load's data stays");
+    assert!(ok.events().is_empty(), "{:?}", ok.events());
+    assert_eq!(ok.wave(0).vgpr(2, 0), 22, "the later load's data stays");
     let bad = run(
         "v_mov_b32 v0, 0\nglobal_load_b32 v1, v0, s[4:5]\nv_add_nc_u32 v2, v1, 1\n\
          s_waitcnt vmcnt(0)\ns_endpgm",
         setup,
     );
-    assert_eq!(bad.waves[0].vgpr(2, 0), 1, "old v1 (0) + 1");
+    assert_eq!(bad.wave(0).vgpr(2, 0), 1, "old v1 (0) + 1");
     let e = missing_waits(&bad);
-    assert_eq!(e.len(), 1, "{:?}", bad.events);
+    assert_eq!(e.len(), 1, "{:?}", bad.events());
     assert!(
         e[0].message.contains("s_waitcnt vmcnt(0)"),
         "{}",
@@ -158,11 +158,11 @@ fn a_different_kind_of_load_into_a_register_in_flight_is_reported() {
          s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm",
         |d| {
             lds_setup(d);
-            d.waves[0].set_sreg(4, 0x1000);
+            d.wave_mut(0).set_sreg(4, 0x1000);
         },
     );
     let e = missing_waits(&dev);
-    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert_eq!(
         (e[0].pc, &e[0].detail.as_ref().unwrap().pcs[..]),
         (2, &[1][..])
@@ -176,7 +176,7 @@ fn the_address_of_a_memory_instruction_is_a_read_too() {
         lds_setup,
     );
     let e = missing_waits(&dev);
-    assert_eq!(e.len(), 1, "{:?}", dev.events);
+    assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert_eq!(e[0].pc, 1);
 }
 
@@ -186,13 +186,13 @@ fn v_interp_waits_for_its_parameter_load_with_its_own_wait_exp() {
         "lds_param_load v3, attr0.x wait_vdst:0\nv_interp_p10_f32 v4, v3, v1, v3 wait_exp:0\ns_endpgm",
         |_| {},
     );
-    assert!(missing_waits(&dev).is_empty(), "{:?}", dev.events);
+    assert!(missing_waits(&dev).is_empty(), "{:?}", dev.events());
     let late = run(
         "lds_param_load v3, attr0.x wait_vdst:0\nv_mov_b32 v4, v3\ns_endpgm",
         |_| {},
     );
     let e = missing_waits(&late);
-    assert_eq!(e.len(), 1, "{:?}", late.events);
+    assert_eq!(e.len(), 1, "{:?}", late.events());
     assert!(e[0].message.contains("expcnt(0)"), "{}", e[0].message);
 }
 
@@ -228,7 +228,7 @@ fn both_halves_of_vopd_and_the_dpp_source_are_reads() {
     for word in words {
         let dev = run_word(word, false);
         let e = missing_waits(&dev);
-        assert_eq!(e.len(), 1, "{word:x?}: {:?}", dev.events);
+        assert_eq!(e.len(), 1, "{word:x?}: {:?}", dev.events());
         assert!(e[0].message.contains("reads v1"), "{}", e[0].message);
         assert!(missing_waits(&run_word(word, true)).is_empty(), "{word:x?}");
     }

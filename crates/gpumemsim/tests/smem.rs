@@ -1,4 +1,4 @@
-//! Scalar memory (002_3ad2c63d57d82dd5.txt): every SMEM opcode, the address, alignment and
+//! Scalar memory (docs/rules/smem.md): every SMEM opcode, the address, alignment and
 //! range rules at their edges, the scalar cache, LGKMcnt with out-of-order returns, the
 //! early-read hazard, and the clause and group rules.
 
@@ -29,18 +29,18 @@ fn run(text: &str, setup: impl Fn(&mut Device)) -> Device {
 }
 
 fn kinds(dev: &Device) -> Vec<&'static str> {
-    dev.events.iter().map(|e: &Event| e.kind).collect()
+    dev.events().iter().map(|e: &Event| e.kind).collect()
 }
 
 fn w0(dev: &Device) -> &Wave {
-    &dev.waves[0]
+    dev.wave(0)
 }
 
 /// Memory at 0x10000 holds 0x100 + i at dword i.
 fn fill(dev: &mut Device) {
     let words: Vec<u32> = (0..256).map(|i| 0x100 + i).collect();
-    dev.memory.write_words(0x10000, &words);
-    dev.waves[0].set_sreg64(0, 0x10000);
+    dev.memory_mut().write_words(0x10000, &words);
+    dev.wave_mut(0).set_sreg64(0, 0x10000);
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn s_load_of_every_width_fills_consecutive_sgprs() {
             assert_eq!(w0(&dev).sreg(20 + i), 0x102 + i, "{name} dword {i}");
         }
         assert_eq!(w0(&dev).sreg(20 + n), 0, "{name} writes no more");
-        assert!(dev.events.is_empty(), "{:?}", dev.events);
+        assert!(dev.events().is_empty(), "{:?}", dev.events());
         assert_eq!(w0(&dev).counters.lgkm, 0);
     }
 }
@@ -87,30 +87,30 @@ fn address_is_base_plus_offset_plus_soffset_with_the_low_bits_ignored() {
         ("s_load_b32 s10, s[0:1], 0x10", &|_| {}, 0x104),
         (
             "s_load_b32 s10, s[0:1], s4 offset:0x10",
-            &|d| d.waves[0].set_sreg(4, 8),
+            &|d| d.wave_mut(0).set_sreg(4, 8),
             0x106,
         ),
         (
             "s_load_b32 s10, s[0:1], m0",
-            &|d| d.waves[0].set_m0(0xc),
+            &|d| d.wave_mut(0).set_m0(0xc),
             0x103,
         ),
         ("s_load_b32 s10, s[0:1], 0x7", &|_| {}, 0x101),
         (
             "s_load_b32 s10, s[0:1], s4",
-            &|d| d.waves[0].set_sreg(4, 3),
+            &|d| d.wave_mut(0).set_sreg(4, 3),
             0x100,
         ),
         // A base with its low bits set is read as if they were zero.
         (
             "s_load_b32 s10, s[0:1], 0x4",
-            &|d| d.waves[0].set_sreg(0, 0x10003),
+            &|d| d.wave_mut(0).set_sreg(0, 0x10003),
             0x101,
         ),
         // A negative offset is fine while the sum with SOFFSET is not negative.
         (
             "s_load_b32 s10, s[0:1], s4 offset:-0x8",
-            &|d| d.waves[0].set_sreg(4, 0x10),
+            &|d| d.wave_mut(0).set_sreg(4, 0x10),
             0x102,
         ),
     ];
@@ -120,7 +120,7 @@ fn address_is_base_plus_offset_plus_soffset_with_the_low_bits_ignored() {
             setup(d);
         });
         assert_eq!(w0(&dev).sreg(10), *want, "{text}");
-        assert!(dev.events.is_empty(), "{text}: {:?}", dev.events);
+        assert!(dev.events().is_empty(), "{text}: {:?}", dev.events());
     }
 }
 
@@ -137,7 +137,7 @@ fn a_negative_sum_of_offsets_is_reported_and_wraps() {
         "s_load_b32 s10, s[0:1], -0x8\ns_waitcnt lgkmcnt(0)\ns_endpgm",
         |d| {
             fill(d);
-            d.memory.write_u32(0xfff8, 0xdead);
+            d.memory_mut().write_u32(0xfff8, 0xdead);
         },
     );
     assert_eq!(w0(&dev).sreg(10), 0xdead);
@@ -146,7 +146,7 @@ fn a_negative_sum_of_offsets_is_reported_and_wraps() {
 /// Sets s[4:7] to a V# with `base`, `stride` and `num_records` (the other bits set to
 /// show they are ignored).
 fn vsharp(dev: &mut Device, base: u64, stride: u32, num_records: u32) {
-    let w = &mut dev.waves[0];
+    let w = dev.wave_mut(0);
     w.set_sreg(4, base as u32);
     w.set_sreg(5, (base >> 32) as u32 & 0xffff | stride << 16);
     w.set_sreg(6, num_records);
@@ -192,11 +192,11 @@ fn s_buffer_load_reads_from_the_vsharp_base_and_zeroes_out_of_range_dwords() {
         |d| {
             fill(d);
             vsharp(d, 0x10000, 4, 4);
-            d.waves[0].set_sreg(3, 8);
+            d.wave_mut(0).set_sreg(3, 8);
         },
     );
     assert_eq!(w0(&dev).sreg(8), 0x103);
-    assert!(dev.events.is_empty());
+    assert!(dev.events().is_empty());
 }
 
 #[test]
@@ -213,8 +213,8 @@ fn s_buffer_load_with_a_negative_immediate_offset_is_a_memviol() {
         |d| {
             fill(d);
             vsharp(d, 0x10000, 0, 0x100);
-            d.waves[0].set_sreg(3, 8);
-            d.waves[0].set_sreg(8, 0x5555);
+            d.wave_mut(0).set_sreg(3, 8);
+            d.wave_mut(0).set_sreg(8, 0x5555);
         },
     );
     assert_eq!(kinds(&dev), ["memviol"]);
@@ -260,10 +260,10 @@ fn sbase_out_of_range_reads_sgpr0_and_odd_buffer_sbase_is_aligned() {
         &[(Field::Sbase, 61), (Field::Sdata, 9)],
         |d| {
             fill(d);
-            d.waves[0].set_sreg64(122, 0x10010);
+            d.wave_mut(0).set_sreg64(122, 0x10010);
         },
     );
-    assert!(dev.events.is_empty(), "{:?}", dev.events);
+    assert!(dev.events().is_empty(), "{:?}", dev.events());
     assert_eq!(w0(&dev).sreg(9), 0x104);
     // s_buffer_load with SBASE field 3 (s6): the V# is read from s[4:7].
     let dev = run_inst(
@@ -291,7 +291,7 @@ fn destination_dwords_past_ttmp15_are_dropped() {
         "s_load_b32 null, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\ns_endpgm",
         fill,
     );
-    assert!(dev.events.is_empty());
+    assert!(dev.events().is_empty());
 }
 
 fn fast_cfg() -> RunConfig {
@@ -311,11 +311,11 @@ fn reading_an_sdst_before_its_data_arrived_gives_the_old_value_and_a_hazard() {
         "s_load_b32 s10, s[0:1], 0x0\ns_mov_b32 s11, s10\ns_waitcnt lgkmcnt(0)\ns_mov_b32 s12, s10\ns_endpgm",
         |d| {
             fill(d);
-            d.waves[0].set_sreg(10, 77);
+            d.wave_mut(0).set_sreg(10, 77);
         },
     );
     assert_eq!(kinds(&dev), ["hazard"]);
-    assert_eq!(dev.events[0].pc, 1);
+    assert_eq!(dev.events()[0].pc, 1);
     assert_eq!(w0(&dev).sreg(11), 77, "old value");
     assert_eq!(w0(&dev).sreg(12), 0x100, "after the wait");
 }
@@ -329,16 +329,16 @@ fn a_load_straddling_two_lines_returns_in_parts() {
                 s_mov_b32 s12, s10\ns_mov_b32 s13, s11\ns_waitcnt lgkmcnt(0)\ns_endpgm";
     let dev = run_with(&asm(text), &fast_cfg(), |d| {
         fill(d);
-        d.waves[0].set_sreg(11, 5);
+        d.wave_mut(0).set_sreg(11, 5);
     });
     assert_eq!(w0(&dev).sreg(12), 0x10f, "the hit half has arrived");
     assert_eq!(w0(&dev).sreg(13), 5, "the miss half has not");
     assert_eq!(kinds(&dev), ["hazard"]);
-    assert!(dev.events[0].message.contains("s11"));
+    assert!(dev.events()[0].message.contains("s11"));
     assert_eq!((w0(&dev).sreg(10), w0(&dev).sreg(11)), (0x10f, 0x110));
-    assert_eq!(dev.stats[2].cache_hits, 1);
-    assert_eq!(dev.stats[2].cache_misses, 1);
-    assert_eq!(dev.stats[2].latency_cycles, 100);
+    assert_eq!(dev.stats()[2].cache_hits, 1);
+    assert_eq!(dev.stats()[2].cache_misses, 1);
+    assert_eq!(dev.stats()[2].latency_cycles, 100);
 }
 
 #[test]
@@ -361,8 +361,8 @@ fn lgkmcnt_counts_one_or_two_and_loads_return_out_of_order() {
         );
         let dev = run_with(&asm(&text), &fast_cfg(), fill);
         assert_eq!(w0(&dev).sreg(23) == 0x100, waits_for_miss, "lgkmcnt({n})");
-        assert_eq!(dev.events.is_empty(), waits_for_miss, "lgkmcnt({n})");
-        let stall = dev.stats[4].stall_cycles;
+        assert_eq!(dev.events().is_empty(), waits_for_miss, "lgkmcnt({n})");
+        let stall = dev.stats()[4].stall_cycles;
         assert_eq!(stall >= 90, waits_for_miss, "lgkmcnt({n}) stalled {stall}");
     }
 }
@@ -373,12 +373,12 @@ fn hits_and_misses_have_their_latencies() {
                 s_load_b32 s11, s[0:1], 0x4\ns_waitcnt lgkmcnt(0)\ns_endpgm";
     let dev = run(text, fill);
     let k = KcacheConfig::default();
-    assert_eq!(dev.stats[0].latency_cycles, k.miss_latency);
-    assert_eq!(dev.stats[0].cache_misses, 1);
-    assert_eq!(dev.stats[2].latency_cycles, k.hit_latency);
-    assert_eq!(dev.stats[2].cache_hits, 1);
-    assert_eq!(dev.stats[1].stall_cycles, k.miss_latency - 1);
-    assert_eq!(dev.stats[3].stall_cycles, k.hit_latency - 1);
+    assert_eq!(dev.stats()[0].latency_cycles, k.miss_latency);
+    assert_eq!(dev.stats()[0].cache_misses, 1);
+    assert_eq!(dev.stats()[2].latency_cycles, k.hit_latency);
+    assert_eq!(dev.stats()[2].cache_hits, 1);
+    assert_eq!(dev.stats()[1].stall_cycles, k.miss_latency - 1);
+    assert_eq!(dev.stats()[3].stall_cycles, k.hit_latency - 1);
     assert_eq!(dev.kcache_stats().hits, 1);
 }
 
@@ -398,12 +398,12 @@ fn the_scalar_cache_is_not_coherent_with_vector_stores() {
     ] {
         let dev = run(&STALE.replace("INVALIDATE", inv), fill);
         assert_eq!(
-            dev.memory.read_u32(0x10000),
+            dev.memory().read_u32(0x10000),
             0x2a,
             "the store reached memory"
         );
         assert_eq!(w0(&dev).sreg(11), want, "after `{}`", inv.trim());
-        assert!(dev.events.is_empty(), "{:?}", dev.events);
+        assert!(dev.events().is_empty(), "{:?}", dev.events());
     }
 }
 
@@ -413,9 +413,9 @@ fn atc_probes_execute_and_count_on_lgkmcnt() {
         "s_atc_probe 7, s[0:1], 0x0\ns_atc_probe_buffer 1, s[4:7], 0x0\ns_waitcnt lgkmcnt(0)\ns_endpgm",
         fill,
     );
-    assert!(dev.events.is_empty());
+    assert!(dev.events().is_empty());
     assert_eq!(
-        dev.stats[2].stall_cycles,
+        dev.stats()[2].stall_cycles,
         KcacheConfig::default().hit_latency - 1
     );
 }
@@ -446,12 +446,12 @@ fn wave64_loads_the_same_and_every_wave_has_its_own_returns() {
     };
     let prog = asm("s_load_b64 s[10:11], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\ns_endpgm");
     let dev = run_with(&prog, &cfg, |d| {
-        d.memory.write_words(0x5000, &[1, 2, 3, 4]);
-        d.waves[0].set_sreg64(0, 0x5000);
-        d.waves[1].set_sreg64(0, 0x5008);
+        d.memory_mut().write_words(0x5000, &[1, 2, 3, 4]);
+        d.wave_mut(0).set_sreg64(0, 0x5000);
+        d.wave_mut(1).set_sreg64(0, 0x5008);
     });
-    assert_eq!((dev.waves[0].sreg(10), dev.waves[0].sreg(11)), (1, 2));
-    assert_eq!((dev.waves[1].sreg(10), dev.waves[1].sreg(11)), (3, 4));
+    assert_eq!((dev.wave(0).sreg(10), dev.wave(0).sreg(11)), (1, 2));
+    assert_eq!((dev.wave(1).sreg(10), dev.wave(1).sreg(11)), (3, 4));
     assert_eq!(dev.kcache_stats().misses, 1, "one WGP cache, one line");
     assert_eq!(dev.kcache_stats().hits, 1);
 }

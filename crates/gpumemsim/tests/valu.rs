@@ -35,7 +35,7 @@ fn a_program_computes_its_own_lds_addresses() {
                v_readfirstlane_b32 s5, v4\n\
                s_endpgm\n";
     let dev = run(src, |_| {});
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         assert_eq!(w.vgpr(1, l), 4 * l);
         assert_eq!(w.vgpr(4, l), (l ^ 1) + 100, "lane {l}");
@@ -51,11 +51,11 @@ fn integer_ops_follow_the_pseudocode() {
                v_mul_i32_i24 v21, v1, v2\ns_endpgm\n";
     let (a, b) = (0x8123_4567u32, 0x0000_0300u32);
     let dev = run(src, |d| {
-        d.waves[0].set_exec(1);
-        d.waves[0].set_vgpr(1, 0, a);
-        d.waves[0].set_vgpr(2, 0, b);
+        d.wave_mut(0).set_exec(1);
+        d.wave_mut(0).set_vgpr(1, 0, a);
+        d.wave_mut(0).set_vgpr(2, 0, b);
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let got: Vec<u32> = (10..22).map(|r| w.vgpr(r, 0)).collect();
     let sext24 = |x: u32| ((x << 8) as i32) >> 8;
     let want = [
@@ -88,10 +88,10 @@ fn compares_write_vcc_and_drive_cndmask_and_branches() {
                s_endpgm\n";
     let dev = run(src, |d| {
         for l in 0..32 {
-            d.waves[0].set_vgpr(2, l, (-2i32) as u32);
+            d.wave_mut(0).set_vgpr(2, l, (-2i32) as u32);
         }
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         // vcc bit l: 10 > lane. cndmask picks src1 (v0) where vcc is set, else 7.
         assert_eq!(w.vgpr(1, l), if l < 10 { l } else { 7 });
@@ -117,7 +117,7 @@ fn float_compares_cover_unordered_and_class() {
                v_cmp_lg_f64 vcc_lo, v[4:5], v[6:7]\ns_mov_b32 s13, vcc_lo\ns_endpgm\n";
     let vals = [1.0f32, f32::NAN, -0.0, f32::INFINITY];
     let dev = run(src, |d| {
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         w.set_exec(0xf);
         for (l, v) in vals.iter().enumerate() {
             w.set_vgpr(1, l as u32, v.to_bits());
@@ -130,7 +130,7 @@ fn float_compares_cover_unordered_and_class() {
             w.set_vgpr(7, l as u32, (2.0f64.to_bits() >> 32) as u32);
         }
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.sreg(10), 0b0010, "unordered: only the NaN lane");
     assert_eq!(
         w.sreg(11),
@@ -156,13 +156,13 @@ fn carries_chain_through_vcc_in_wave64() {
         &cfg,
         |d| {
             for l in 0..64 {
-                d.waves[0].set_vgpr(1, l, 0xffff_ffff);
-                d.waves[0].set_vgpr(2, l, l % 2);
+                d.wave_mut(0).set_vgpr(1, l, 0xffff_ffff);
+                d.wave_mut(0).set_vgpr(2, l, l % 2);
             }
         },
     );
     r.expect("runs");
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..64u32 {
         assert_eq!(w.vgpr(3, l), 0xffff_ffffu32.wrapping_add(l % 2));
     }
@@ -183,7 +183,7 @@ fn f32_arithmetic_is_ieee_nearest_even_with_mode_flushing() {
         (0.1, 0.2),
     ];
     let dev = run(src, |d| {
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         w.set_exec(0xf);
         for (l, (a, b)) in pairs.iter().enumerate() {
             w.set_vgpr(1, l as u32, a.to_bits());
@@ -191,7 +191,7 @@ fn f32_arithmetic_is_ieee_nearest_even_with_mode_flushing() {
             w.set_vgpr(5, l as u32, 1.0f32.to_bits());
         }
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for (l, (a, b)) in pairs.iter().enumerate() {
         let l = l as u32;
         assert_eq!(f32::from_bits(w.vgpr(3, l)), a + b);
@@ -204,14 +204,14 @@ fn f32_arithmetic_is_ieee_nearest_even_with_mode_flushing() {
         "v_mul_f32 v4, v1, v2\ns_endpgm\n",
         &RunConfig::default(),
         |d| {
-            let w = &mut d.waves[0];
+            let w = d.wave_mut(0);
             w.mode = 0xf0 & !0x20; // f32: allow input denormals, flush outputs
             w.set_vgpr(1, 0, 1e-30f32.to_bits());
             w.set_vgpr(2, 0, 1e-10f32.to_bits());
         },
     );
     r.expect("runs");
-    assert_eq!(dev.waves[0].vgpr(4, 0), 0);
+    assert_eq!(dev.wave(0).vgpr(4, 0), 0);
 }
 
 #[test]
@@ -229,14 +229,14 @@ fn unmodelled_modifiers_and_round_modes_stop_the_run_by_name() {
     let (_, r) = run_with(
         "v_add_f32 v1, v2, v3\ns_endpgm\n",
         &RunConfig::default(),
-        |d| d.waves[0].mode = 0xf1,
+        |d| d.wave_mut(0).mode = 0xf1,
     );
     assert!(r.expect_err("stops").to_string().contains("v_add_f32_e32"));
     // Packed f16 math rounds, so it stops under a non-default round mode too.
     let (_, r) = run_with(
         "v_pk_add_f16 v1, v2, v3\ns_endpgm\n",
         &RunConfig::default(),
-        |d| d.waves[0].mode = 0xf1,
+        |d| d.wave_mut(0).mode = 0xf1,
     );
     assert!(r.expect_err("stops").to_string().contains("v_pk_add_f16"));
     // WMMA runs in wave32 only: in wave64 it stops the run by the name it is written with.
@@ -270,7 +270,7 @@ fn op_sel_forms_in_the_table_read_and_write_the_selected_halves() {
     );
     r.expect("runs");
     assert_eq!(
-        dev.waves[0].vgpr(1, 3),
+        dev.wave(0).vgpr(1, 3),
         0x0036_2222,
         "0x30 + 6 in the high half"
     );
@@ -278,7 +278,7 @@ fn op_sel_forms_in_the_table_read_and_write_the_selected_halves() {
 
 /// Sets v1, v2, v3 of every lane from `f(lane)`.
 fn set3(dev: &mut Device, f: impl Fn(u32) -> [u32; 3]) {
-    let w = &mut dev.waves[0];
+    let w = dev.wave_mut(0);
     for l in 0..w.size {
         let [a, b, c] = f(l);
         w.set_vgpr(1, l, a);
@@ -333,7 +333,7 @@ fn vop3_integer_ops_follow_the_pseudocode() {
     };
     for (text, want) in cases {
         let dev = run(&format!("{text}\ns_endpgm"), |d| set3(d, vals));
-        let w = &dev.waves[0];
+        let w = dev.wave(0);
         for l in 0..32 {
             let [a, b, c] = vals(l);
             assert_eq!(w.vgpr(10, l), want(a, b, c, l), "{text} lane {l}");
@@ -342,7 +342,7 @@ fn vop3_integer_ops_follow_the_pseudocode() {
     let dev = run("v_lshlrev_b64 v[10:11], 36, v[2:3]\ns_endpgm", |d| {
         set3(d, vals)
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let [_, b, c] = vals(5);
     let x = (c as u64) << 32 | b as u64;
     assert_eq!(w.vgpr(10, 5) as u64 | (w.vgpr(11, 5) as u64) << 32, x << 36);
@@ -356,14 +356,14 @@ fn vop3_fma_f32_is_fused_with_abs_and_neg() {
         "v_fma_f32 v10, v1, v2, v3\nv_fma_f32 v11, -v1, |v2|, -|v3|\ns_endpgm",
         |d| set3(d, |_| [a.to_bits(), b.to_bits(), (-1.0f32).to_bits()]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(a * b - 1.0, 0.0, "the case tells fused from unfused");
     assert_eq!(w.vgpr(10, 0), (-(2.0f32.powi(-46))).to_bits());
     // -a × |b| - |c| = -(1 - 2^-46) - 1, rounded once.
     assert_eq!(w.vgpr(11, 0), (-a).mul_add(b, -1.0).to_bits());
     // Literal and inline constants: 2 × 0.5 + 1.0.
     let dev = run("v_fma_f32 v12, 2.0, 0.5, 0x3f800000\ns_endpgm", |_| {});
-    assert_eq!(dev.waves[0].vgpr(12, 3), 2.0f32.to_bits());
+    assert_eq!(dev.wave(0).vgpr(12, 3), 2.0f32.to_bits());
 }
 
 #[test]
@@ -376,10 +376,10 @@ fn vop3_output_modifiers_and_clamp_apply_to_float_results() {
             set3(d, |_| {
                 [0.75f32.to_bits(), 1.5f32.to_bits(), 0.25f32.to_bits()]
             });
-            d.waves[0].set_vgpr(4, 0, 0x9000_0000);
+            d.wave_mut(0).set_vgpr(4, 0, 0x9000_0000);
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(
         w.vgpr(10, 0),
         1.0f32.to_bits(),
@@ -398,7 +398,7 @@ fn vop3_output_modifiers_and_clamp_apply_to_float_results() {
         "v_mad_u32_u24 v10, v1, v2, v3 clamp\nv_mad_u32_u24 v11, v1, v2, v3\ns_endpgm",
         |d| set3(d, |_| [0xff_ffff, 0xff_ffff, 0xffff_ffff]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), u32::MAX, "saturated");
     assert_eq!(
         w.vgpr(11, 0),
@@ -415,7 +415,7 @@ fn e64_forms_read_any_source_and_write_sgpr_masks() {
                v_add_co_u32 v11, s12, v1, -1\nv_add_co_ci_u32_e64 v12, s13, 0, 0, s12\n\
                v_cmpx_ne_u32_e64 v1, 3\nv_mov_b32 v13, 7\ns_endpgm";
     let dev = run(src, |d| set3(d, |l| [l, (l as f32 - 16.0).to_bits(), 0]));
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let above15 = 0xffff_0000u32;
     assert_eq!(w.sreg(10), above15);
     for l in 0..32 {
@@ -440,9 +440,9 @@ fn lane_ops_read_and_write_single_lanes() {
                v_writelane_b32 v2, s1, 9\nv_mbcnt_lo_u32_b32 v3, -1, 0\ns_endpgm";
     let dev = run(src, |d| {
         set3(d, |l| [100 + l, 0, 0]);
-        d.waves[0].set_exec(1);
+        d.wave_mut(0).set_exec(1);
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.sreg(1), 105);
     assert_eq!(w.sreg(2), 105, "the lane select wraps at the wave size");
     assert_eq!(w.vgpr(2, 9), 105, "writelane ignores EXEC");
@@ -458,9 +458,9 @@ fn float_min_max_conversions_and_f64() {
                v_rcp_f32 v23, 4.0\nv_frexp_exp_i32_f32 v24, v3\ns_endpgm";
     let dev = run(src, |d| {
         set3(d, |_| [0x8000_0000, 0, 2.5f32.to_bits()]);
-        d.waves[0].set_exec(1);
+        d.wave_mut(0).set_exec(1);
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), 0x8000_0000, "min(-0, +0) = -0");
     assert_eq!(w.vgpr(11, 0), 0, "max(-0, +0) = +0");
     assert_eq!(w.vgpr(12, 0), 2);
@@ -485,7 +485,7 @@ fn vop3sd_carry_outs_go_to_the_sgpr_destination() {
                v_mad_i64_i32 v[16:17], s23, v1, v2, v[4:5]\ns_endpgm";
     // Lane l: a = 0xffff_fff0 + l (wrapping), b = l × 3, c = 0xffff_ffff_xxxx_xxxx with a as the low dword.
     let dev = run(src, |d| {
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         for l in 0..32 {
             w.set_vgpr(1, l, 0xffff_fff0u32.wrapping_add(l));
             w.set_vgpr(2, l, l * 3);
@@ -493,7 +493,7 @@ fn vop3sd_carry_outs_go_to_the_sgpr_destination() {
             w.set_vgpr(5, l, 0xffff_ffff);
         }
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let (mut add_c, mut sub_c, mut rsub_c, mut madu_c, mut madi_c) = (0u32, 0u32, 0u32, 0u32, 0u32);
     for l in 0..32u32 {
         let (a, b) = (0xffff_fff0u32.wrapping_add(l), l * 3);
@@ -536,7 +536,7 @@ fn integer_clamp_saturates_the_exact_result() {
                v_mad_u64_u32 v[18:19], s23, v1, v1, v[6:7] clamp\n\
                v_mad_i64_i32 v[20:21], s24, v3, v3, v[8:9] clamp\ns_endpgm";
     let dev = run(src, |d| {
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         w.set_exec(1);
         w.set_sreg(21, 1); // carry-in set
         for (r, v) in [
@@ -552,7 +552,7 @@ fn integer_clamp_saturates_the_exact_result() {
             w.set_vgpr(r, 0, v);
         }
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let wide = |r: u32| w.vgpr(r, 0) as u64 | (w.vgpr(r + 1, 0) as u64) << 32;
     assert_eq!(w.vgpr(10, 0), u32::MAX, "0xffffff² > u32::MAX");
     assert_eq!(

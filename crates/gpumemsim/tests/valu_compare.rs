@@ -185,8 +185,8 @@ fn class_mask(j: usize) -> u32 {
 }
 
 fn setup(d: &mut Device, pred: &str, ty: &str, r: u32) {
-    d.waves[0].mode = mode(3, 3); // keep denormals: the expected values compare them
-    let w = &mut d.waves[0];
+    d.wave_mut(0).mode = mode(3, 3); // keep denormals: the expected values compare them
+    let w = d.wave_mut(0);
     for l in 0..32 {
         let (i, j) = pair(l, r);
         let (a, b): (u64, u64) = match ty {
@@ -236,7 +236,7 @@ fn every_compare_in_every_encoding_matches_its_predicate() {
         };
         for r in 0..3 {
             let dev = run(&format!("{text}\ns_endpgm"), |dv| setup(dv, pred, ty, r));
-            let w = &dev.waves[0];
+            let w = dev.wave(0);
             let got = match (cmpx, e64) {
                 (true, _) => w.exec() as u32,
                 (false, false) => w.vcc() as u32,

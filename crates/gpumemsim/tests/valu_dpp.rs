@@ -20,10 +20,10 @@ use E::*;
 /// Runs `v_mov_b32 v5, v1 <dpp>` with EXEC `exec`; returns v5 of every lane.
 fn mov(dpp: &str, size: u32, exec: u64) -> Vec<u32> {
     let dev = run_size(&format!("v_mov_b32 v5, v1 {dpp}\ns_endpgm"), size, |d| {
-        d.waves[0].set_exec(exec);
+        d.wave_mut(0).set_exec(exec);
         set_lanes(d, [1, 5], |l| [100 + l, 1000 + l]);
     });
-    (0..size).map(|l| dev.waves[0].vgpr(5, l)).collect()
+    (0..size).map(|l| dev.wave(0).vgpr(5, l)).collect()
 }
 
 /// The expected v5 when every row repeats the 16-entry pattern `p` (source lanes relative to
@@ -42,8 +42,18 @@ fn s(v: [u32; 16]) -> [E; 16] {
     v.map(S)
 }
 
+/// Runs every `(control, row pattern)` case in wave32 and wave64 with all lanes on.
+fn check_row_controls(cases: &[(&str, [E; 16])]) {
+    for size in [32, 64] {
+        let all = u64::MAX >> (64 - size);
+        for (ctrl, p) in cases {
+            assert_eq!(mov(ctrl, size, all), rows(*p, size), "{ctrl} wave{size}");
+        }
+    }
+}
+
 #[test]
-fn row_controls_select_lanes_within_rows_of_16_in_both_wave_sizes() {
+fn row_permutes_select_lanes_within_rows_of_16_in_both_wave_sizes() {
     let cases: Vec<(&str, [E; 16])> = vec![
         (
             "quad_perm:[3,2,1,0]",
@@ -74,6 +84,13 @@ fn row_controls_select_lanes_within_rows_of_16_in_both_wave_sizes() {
             "row_xmask:12",
             s([12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3]),
         ),
+    ];
+    check_row_controls(&cases);
+}
+
+#[test]
+fn row_shifts_select_lanes_within_rows_of_16_in_both_wave_sizes() {
+    let cases: Vec<(&str, [E; 16])> = vec![
         (
             "row_shl:1",
             [
@@ -184,12 +201,7 @@ fn row_controls_select_lanes_within_rows_of_16_in_both_wave_sizes() {
             ],
         ),
     ];
-    for size in [32, 64] {
-        let all = u64::MAX >> (64 - size);
-        for (ctrl, p) in &cases {
-            assert_eq!(mov(ctrl, size, all), rows(*p, size), "{ctrl} wave{size}");
-        }
-    }
+    check_row_controls(&cases);
 }
 
 #[test]
@@ -271,7 +283,7 @@ fn vop2_modifiers_vopc_and_vop3_dpp_forms() {
     let dev = run(src, |d| {
         set_lanes(d, [1, 2, 3, 5, 6], |l| [f(x(l)), f(y(l)), f(-0.5), 0, 7]);
     });
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let mut vcc = 0u32;
     for l in 0..32u32 {
         let m = (l & !15) + 15 - (l & 15);

@@ -22,10 +22,10 @@ fn f16_denormals_follow_the_double_precision_mode_bits() {
         (mode(3, 2), 0),      // inputs flushed
     ] {
         let dev = run("v_add_f16 v10, v1, v2\ns_endpgm", |d| {
-            d.waves[0].mode = m;
+            d.wave_mut(0).mode = m;
             set_lanes(d, [1, 2, 10], |_| [1, 1, KEEP]);
         });
-        assert_eq!(dev.waves[0].vgpr(10, 0), KEEP | want, "mode {m:#x}");
+        assert_eq!(dev.wave(0).vgpr(10, 0), KEEP | want, "mode {m:#x}");
     }
 }
 
@@ -43,7 +43,7 @@ fn arithmetic_accumulators_and_k_literals() {
             set_lanes(d, [14], |_| [KEEP | c]);
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let want = [
         h(1.5 - 2.25),
         h(1.5 + 2.25),
@@ -83,7 +83,7 @@ fn op_sel_and_e32_high_halves() {
         },
     );
     r.expect("runs");
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), h(2.5) << 16 | 0x1111);
     assert_eq!(w.vgpr(11, 0), h(6.0) << 16 | 0x2222);
 }
@@ -95,7 +95,7 @@ fn output_modifiers_and_clamp_on_f16_results() {
          v_mul_f16_e64 v12, -v1, v2 clamp\nv_add_f16_e64 v13, |v2|, v1 div:2\ns_endpgm",
         |d| set_lanes(d, [1, 2], |_| [h(0.75), h(-0.125)]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), h(1.25));
     assert_eq!(w.vgpr(11, 0), h(0.625));
     assert_eq!(w.vgpr(12, 0), h(0.09375), "-0.75 × -0.125 within [0, 1]");
@@ -114,7 +114,7 @@ fn unary_f16_and_transcendentals() {
             set_lanes(d, [23], |_| [KEEP]);
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let want = [
         (10, h(4.0)),
         (11, h(0.0625)),
@@ -147,10 +147,10 @@ fn conversions_use_the_right_denormal_controls() {
         (mode(3, 2), 0x0010), // f16 input flushing does not apply to an f32 input
     ] {
         let dev = run("v_cvt_f16_f32 v10, v1\ns_endpgm", |d| {
-            d.waves[0].mode = m;
+            d.wave_mut(0).mode = m;
             set_lanes(d, [1, 10], |_| [tiny, KEEP]);
         });
-        assert_eq!(dev.waves[0].vgpr(10, 0), KEEP | want, "mode {m:#x}");
+        assert_eq!(dev.wave(0).vgpr(10, 0), KEEP | want, "mode {m:#x}");
     }
     // v_cvt_f32_f16: a denormal f16 input flushed per the f16 bits.
     for (m, want) in [
@@ -159,10 +159,10 @@ fn conversions_use_the_right_denormal_controls() {
         (mode(0, 3), f(2f32.powi(-24))),
     ] {
         let dev = run("v_cvt_f32_f16 v10, v1\ns_endpgm", |d| {
-            d.waves[0].mode = m;
+            d.wave_mut(0).mode = m;
             set_lanes(d, [1], |_| [1]);
         });
-        assert_eq!(dev.waves[0].vgpr(10, 0), want, "mode {m:#x}");
+        assert_eq!(dev.wave(0).vgpr(10, 0), want, "mode {m:#x}");
     }
     // Signalling NaNs are quieted on the way through.
     let dev = run(
@@ -171,8 +171,8 @@ fn conversions_use_the_right_denormal_controls() {
             set_lanes(d, [1, 2], |_| [0x7c01, 0x7f80_2000]);
         },
     );
-    assert_eq!(dev.waves[0].vgpr(10, 0), 0x7fc0_2000);
-    assert_eq!(dev.waves[0].vgpr(11, 0), 0x7e01);
+    assert_eq!(dev.wave(0).vgpr(10, 0), 0x7fc0_2000);
+    assert_eq!(dev.wave(0).vgpr(11, 0), 0x7e01);
     // Integer conversions: truncation, saturation, NaN → 0, nearest-even from integers.
     let dev = run(
         "v_cvt_u16_f16 v10, v1\nv_cvt_i16_f16 v11, v1\nv_cvt_f16_u16 v12, v2\n\
@@ -187,7 +187,7 @@ fn conversions_use_the_right_denormal_controls() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     // lane 0: -2.75 → u16 0 (saturated), i16 -2; u16 2049 → 2048 (ties to even); i16 2049
     // likewise; snorm(-2.75) = -32767; unorm(0.5) = 32767.5 → 32768 (even).
     assert_eq!(w.vgpr(10, 0), 0);
@@ -226,7 +226,7 @@ fn packed_and_dot_product_forms() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), h(-0.5) << 16 | h(3.25));
     assert_eq!(w.vgpr(11, 0), f(10.0 + 3.0 - 1.5));
     // The VOPD form does the same. The assembler does not take VOPD text yet: the word is
@@ -243,8 +243,8 @@ fn packed_and_dot_product_forms() {
         |lines| lines[0].inst = Instruction::decode(&word).expect("decodes").0,
     );
     r.expect("runs");
-    assert_eq!(dev.waves[0].vgpr(11, 0), f(11.5));
-    assert_eq!(dev.waves[0].vgpr(12, 0), 7);
+    assert_eq!(dev.wave(0).vgpr(11, 0), f(11.5));
+    assert_eq!(dev.wave(0).vgpr(12, 0), 7);
 }
 
 #[test]
@@ -259,20 +259,20 @@ fn f16_compares_flush_per_the_f16_bits() {
             "v_cmp_lt_f16 vcc_lo, v1, v2\ns_mov_b32 s10, vcc_lo\nv_cmp_gt_f16 vcc_lo, v1, v3\n\
              s_mov_b32 s11, vcc_lo\ns_endpgm",
             |d| {
-                d.waves[0].mode = m;
-                d.waves[0].set_exec(1);
+                d.wave_mut(0).mode = m;
+                d.wave_mut(0).set_exec(1);
                 set_lanes(d, [1, 2, 3], |_| [0x0001, 0x3c00, 0x0000]);
             },
         );
-        let w = &dev.waves[0];
+        let w = dev.wave(0);
         assert_eq!(w.sreg(10) | w.sreg(11) << 1, want, "mode {m:#x}");
     }
     // The class test reads the raw bits: a denormal is a denormal whatever MODE says.
     let dev = run("v_cmp_class_f16 vcc_lo, v1, v2\ns_endpgm", |d| {
-        d.waves[0].mode = mode(3, 0);
+        d.wave_mut(0).mode = mode(3, 0);
         set_lanes(d, [1, 2], |_| [0x0001, 1 << 7]);
     });
-    assert_eq!(dev.waves[0].vcc() as u32, u32::MAX);
+    assert_eq!(dev.wave(0).vcc() as u32, u32::MAX);
 }
 
 /// bf16 bits of an f32 value that is a bf16 (its top half).
@@ -302,7 +302,7 @@ fn dot2_bf16_reads_halves_by_op_sel_and_bf16_inline_constants() {
             });
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(3, 5), bf(8.0) << 16 | 0x1234);
     assert_eq!(w.vgpr(5, 5), KEEP | bf(7.25));
     assert_eq!(w.vgpr(6, 5), KEEP | bf(4.0), "-3 + 6 + 1");

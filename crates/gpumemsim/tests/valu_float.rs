@@ -22,7 +22,7 @@ fn transcendentals_execute_in_every_encoding() {
          v_exp_f32_e64 v18, v1 mul:2\nv_sqrt_f32_e64 v19, v4 clamp\ns_endpgm",
         |d| set_lanes(d, [1, 2, 3, 4], |_| [f(-3.0), f(16.0), f(0.125), f(0.25)]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let want = [
         f(0.125),
         f(4.0),
@@ -40,17 +40,17 @@ fn transcendentals_execute_in_every_encoding() {
     }
     // "Denormals are flushed" whatever MODE says: rcp of a denormal is +inf.
     let dev = run("v_rcp_f32 v10, v1\nv_sin_f32 v11, v1\ns_endpgm", |d| {
-        d.waves[0].mode = mode(3, 3);
+        d.wave_mut(0).mode = mode(3, 3);
         set_lanes(d, [1], |_| [0x0000_0100]);
     });
-    assert_eq!(dev.waves[0].vgpr(10, 0), f(f32::INFINITY));
-    assert_ne!(dev.waves[0].vgpr(11, 0), 0, "sin keeps its denormal input");
+    assert_eq!(dev.wave(0).vgpr(10, 0), f(f32::INFINITY));
+    assert_ne!(dev.wave(0).vgpr(11, 0), 0, "sin keeps its denormal input");
     // f64 reciprocal, square root and reciprocal square root.
     let dev = run(
         "v_rcp_f64 v[10:11], v[2:3]\nv_sqrt_f64 v[12:13], v[2:3]\nv_rsq_f64 v[14:15], v[2:3]\ns_endpgm",
         |dv| set_lanes(dv, [2, 3], |_| d(4.0)),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let get = |r: u32| f64::from_bits(w.vgpr(r, 0) as u64 | (w.vgpr(r + 1, 0) as u64) << 32);
     assert_eq!((get(10), get(12), get(14)), (0.25, 2.0, 0.5));
 }
@@ -79,7 +79,7 @@ fn cube_map_operations_follow_the_major_axis() {
     for (l, (_, want)) in dirs.iter().enumerate() {
         for (i, v) in want.iter().enumerate() {
             assert_eq!(
-                dev.waves[0].vgpr(10 + i as u32, l as u32),
+                dev.wave(0).vgpr(10 + i as u32, l as u32),
                 f(*v),
                 "lane {l} op {i}"
             );
@@ -104,7 +104,7 @@ fn mullit_and_the_dx9_zero_rules() {
         })
     });
     for (l, (_, want)) in cases.iter().enumerate() {
-        let got = dev.waves[0].vgpr(10, l as u32);
+        let got = dev.wave(0).vgpr(10, l as u32);
         if want.is_nan() {
             assert_eq!(got, 0x7fc0_0000, "inf × 0 is the canonical NaN");
         } else {
@@ -122,7 +122,7 @@ fn mullit_and_the_dx9_zero_rules() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), f(-7.0));
     assert_eq!(w.vgpr(11, 0), f(5.0));
     assert_eq!(w.vgpr(12, 0), 0);
@@ -147,7 +147,7 @@ fn division_helpers_read_vcc_as_the_scale_flag() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         let want = if l % 2 == 1 {
             -2.75 * 2f32.powi(-64)
@@ -169,7 +169,7 @@ fn division_helpers_read_vcc_as_the_scale_flag() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let get = |r: u32, l: u32| w.vgpr(r, l) as u64 | (w.vgpr(r + 1, l) as u64) << 32;
     // f64: S2 = 0.25, so 2^-128 (the pseudocode's 2^64 before).
     assert_eq!(get(10, 0), (3.25 * 2f64.powi(-128)).to_bits());
@@ -190,7 +190,7 @@ fn fract_is_clamped_below_one() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), 0x3f7f_ffff);
     assert_eq!(w.vgpr(11, 0), f(0.75));
     assert_eq!(
@@ -219,7 +219,7 @@ fn conversions_to_packed_and_normalised_integers() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     // Truncate and saturate: -40000.5 → i16 -32768 / u16 0; 1234.9 → 1234.
     assert_eq!(w.vgpr(10, 0), 1234 << 16 | 0x8000);
     assert_eq!(w.vgpr(11, 0), 1234 << 16);
@@ -303,7 +303,7 @@ fn div_scale_f32_scales_per_lane_and_sets_its_sdst_bit() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     // Instruction 2: S0 = -S2 (the numerator negated) is not S1, so it is scaled as the
     // numerator (the pseudocode's reading left it alone in cases 4 and 5).
     let neg0 = [
@@ -373,7 +373,7 @@ fn div_scale_writes_a_wave64_mask_and_f64_results() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let exec = 0xffff_ff00_ffff_ffffu64;
     assert_eq!(
         w.sreg(20) as u64 | (w.sreg(21) as u64) << 32,
@@ -396,7 +396,7 @@ fn div_scale_writes_a_wave64_mask_and_f64_results() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let get =
         |r: u32, l: u32| f64::from_bits(w.vgpr(r, l) as u64 | (w.vgpr(r + 1, l) as u64) << 32);
     assert_eq!(get(10, 0), 2f64.powi(128));
@@ -482,7 +482,7 @@ fn clang_division_sequence_gives_ieee_quotients() {
     };
     for (src, ftz) in [(IEEE, false), (FTZ, true)] {
         let dev = run_size(src, 64, |d| {
-            d.waves[0].mode = mode(if ftz { 0 } else { 3 }, 3);
+            d.wave_mut(0).mode = mode(if ftz { 0 } else { 3 }, 3);
             set_lanes(d, [4, 0], |l| {
                 let (a, b) = pairs[l as usize];
                 [a, b]
@@ -492,7 +492,7 @@ fn clang_division_sequence_gives_ieee_quotients() {
             let (x, y) = if ftz { (flush(a), flush(b)) } else { (a, b) };
             let want = f32::from_bits(x) / f32::from_bits(y);
             let want = if ftz { flush(f(want)) } else { f(want) };
-            let got = dev.waves[0].vgpr(0, l as u32);
+            let got = dev.wave(0).vgpr(0, l as u32);
             if f32::from_bits(want).is_nan() {
                 assert!(
                     f32::from_bits(got).is_nan(),
@@ -520,7 +520,7 @@ fn clang_division_sequence_gives_ieee_quotients() {
             })
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for (l, &(a, b)) in F64_PAIRS.iter().enumerate() {
         let got = w.vgpr(0, l as u32) as u64 | (w.vgpr(1, l as u32) as u64) << 32;
         let want = a / b;
@@ -574,13 +574,13 @@ fn s_denorm_mode_and_s_round_mode_set_their_mode_fields() {
     let flushed = run("s_denorm_mode 12\nv_add_f32 v2, v0, v1\ns_endpgm", |d| {
         set_lanes(d, [0, 1], |_| [1, 1])
     });
-    let w = &flushed.waves[0];
+    let w = flushed.wave(0);
     assert_eq!(w.mode & 0xf0, 0xc0);
     assert_eq!(w.vgpr(2, 0), 0);
     let rounded = run("s_round_mode 5\ns_endpgm", |_| {});
-    assert_eq!(rounded.waves[0].mode & 0xf, 5);
+    assert_eq!(rounded.wave(0).mode & 0xf, 5);
     let kept = run("s_denorm_mode 15\nv_add_f32 v2, v0, v1\ns_endpgm", |d| {
         set_lanes(d, [0, 1], |_| [1, 1])
     });
-    assert_eq!(kept.waves[0].vgpr(2, 0), 2, "the smallest denormal, twice");
+    assert_eq!(kept.wave(0).vgpr(2, 0), 2, "the smallest denormal, twice");
 }

@@ -47,7 +47,7 @@ fn vop3_16_bit_ops_compute_on_low_halves_and_keep_the_high_half() {
         let dev = run(&format!("{text}\ns_endpgm"), |d| {
             set_lanes(d, [1, 2, 10], |l| [A.wrapping_add(l), B + 19 * l, KEEP]);
         });
-        let w = &dev.waves[0];
+        let w = dev.wave(0);
         for l in 0..32 {
             let (a, b) = (A.wrapping_add(l), B + 19 * l);
             // The operand order in the text is (src0, src1); the closures take (S0, S1).
@@ -79,7 +79,7 @@ fn op_sel_selects_source_and_destination_halves() {
             (A & 0xffff, B & 0xffff)
         };
         let m = a.max(b);
-        let got = dev.waves[0].vgpr(10, 0);
+        let got = dev.wave(0).vgpr(10, 0);
         let want = if want_hi { m << 16 | 0x7777 } else { KEEP | m };
         assert_eq!(got, want, "op_sel {op_sel:#b}");
     }
@@ -99,7 +99,7 @@ fn e32_register_numbers_past_127_name_high_halves() {
         },
     );
     r.expect("runs");
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(
         w.vgpr(2, 0),
         (!0xaaaau32 & 0xffff) << 16 | 0x00ff,
@@ -119,7 +119,7 @@ fn constants_in_16_bit_sources() {
         "v_max_u16 v10, 1.0, v1\nv_min_u16 v11, -1, v1\nv_or_b16 v12, 0x5678, v1\ns_endpgm",
         |d| set_lanes(d, [1, 10, 11, 12], |_| [0x0000_0100, 0, 0, 0]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), 0x3c00);
     assert_eq!(w.vgpr(11, 0), 0x0100);
     assert_eq!(w.vgpr(12, 0), 0x5778);
@@ -131,7 +131,7 @@ fn cndmask_b16_selects_by_the_mask_with_float_modifiers() {
         "s_mov_b32 s0, 0x0000ff00\nv_cndmask_b16 v10, -v1, |v2|, s0\ns_endpgm",
         |d| set_lanes(d, [1, 2, 10], |l| [0x0000_3c00 + l, 0x0000_c000 + l, KEEP]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32u32 {
         // neg flips bit 15 of S0's half, abs clears bit 15 of S1's.
         let want = if (8..16).contains(&l) {
@@ -156,7 +156,7 @@ fn sat_pk_u8_i16_saturates_each_half() {
         set_lanes(d, [1, 10], |l| [cases[l as usize % 4].0, KEEP]);
     });
     for (l, (_, want)) in cases.iter().enumerate() {
-        assert_eq!(dev.waves[0].vgpr(10, l as u32), KEEP | want);
+        assert_eq!(dev.wave(0).vgpr(10, l as u32), KEEP | want);
     }
 }
 
@@ -166,7 +166,7 @@ fn cvt_between_16_and_32_bit_integers() {
         "v_cvt_i32_i16 v10, v1\nv_cvt_u32_u16 v11, v1\ns_endpgm",
         |d| set_lanes(d, [1], |_| [A]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!(w.vgpr(10, 0), 0x8003u16 as i16 as i32 as u32);
     assert_eq!(w.vgpr(11, 0), 0x8003);
 }

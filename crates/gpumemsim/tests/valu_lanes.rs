@@ -14,11 +14,11 @@ fn movrel_indexes_registers_by_m0() {
          v_movrelsd_b32 v30, v7\ns_mov_b32 m0, 0x00020001\nv_movrelsd_2_b32 v40, v7\n\
          v_movreld_b32_e64 v50, 0x1234\ns_endpgm",
         |d| {
-            d.waves[0].set_exec(0x0000_00ff);
+            d.wave_mut(0).set_exec(0x0000_00ff);
             set_lanes(d, [1, 8, 10], |l| [100 + l, 200 + l, 300 + l]);
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32u32 {
         let on = l < 8;
         assert_eq!(
@@ -42,7 +42,7 @@ fn movrel_indexes_registers_by_m0() {
         "s_mov_b32 m0, 250\nv_movrels_b32 v1, v10\nv_movreld_b32 v10, 7\ns_endpgm",
         |d| set_lanes(d, [1], |_| [9]),
     );
-    assert_eq!(dev.waves[0].vgpr(1, 0), 0);
+    assert_eq!(dev.wave(0).vgpr(1, 0), 0);
 }
 
 #[test]
@@ -50,11 +50,11 @@ fn swaps_exchange_registers_in_active_lanes() {
     let dev = run(
         "v_swap_b32 v1, v2\ns_mov_b32 m0, 0x00030001\nv_swaprel_b32 v10, v20\ns_endpgm",
         |d| {
-            d.waves[0].set_exec(1);
+            d.wave_mut(0).set_exec(1);
             set_lanes(d, [1, 2, 13, 21], |l| [1 + l, 2 + l, 13, 21]);
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     assert_eq!((w.vgpr(1, 0), w.vgpr(2, 0)), (2, 1));
     assert_eq!(
         (w.vgpr(1, 1), w.vgpr(2, 1)),
@@ -68,17 +68,17 @@ fn swaps_exchange_registers_in_active_lanes() {
 #[test]
 fn permlane64_swaps_wave_halves_and_is_a_nop_in_wave32() {
     let dev = run_size("v_permlane64_b32 v2, v1\ns_endpgm", 64, |d| {
-        d.waves[0].set_exec(!0xf);
+        d.wave_mut(0).set_exec(!0xf);
         set_lanes(d, [1, 2], |l| [l, 1000]);
     });
     for l in 0..64u32 {
         let want = if l < 4 { 1000 } else { l ^ 32 };
-        assert_eq!(dev.waves[0].vgpr(2, l), want, "lane {l}");
+        assert_eq!(dev.wave(0).vgpr(2, l), want, "lane {l}");
     }
     let dev = run("v_permlane64_b32 v2, v1\ns_endpgm", |d| {
         set_lanes(d, [1, 2], |l| [l, 1000]);
     });
-    assert_eq!(dev.waves[0].vgpr(2, 5), 1000);
+    assert_eq!(dev.wave(0).vgpr(2, 5), 1000);
 }
 
 fn sad8(a: u32, b: u32, masked: bool) -> u32 {
@@ -103,7 +103,7 @@ fn sums_of_absolute_differences() {
          v_lerp_u8 v16, v1, v2, v4\ns_endpgm",
         |d| set_lanes(d, [1, 2, 3, 4], |_| [a, b, c, 0x0100_0001]),
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let d16 = |sh: u32| ((a >> sh) & 0xffff).abs_diff((b >> sh) & 0xffff);
     assert_eq!(w.vgpr(10, 0), c.wrapping_add(sad8(a, b, false)), "wraps");
     assert_eq!(w.vgpr(11, 0), c.wrapping_add(sad8(a, b, false) << 16));
@@ -145,7 +145,7 @@ fn quad_sads_slide_a_window_over_eight_bytes() {
             set_lanes(d, [24, 25, 26, 27], |_| [10, 20, 30, u32::MAX]);
         },
     );
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     let get = |r: u32| w.vgpr(r, 0) as u64 | (w.vgpr(r + 1, 0) as u64) << 32;
     let window = |k: u32| (s0 >> (8 * k)) as u32;
     let pack = |masked: bool, sat: bool| {

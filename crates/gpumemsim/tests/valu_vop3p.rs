@@ -24,7 +24,7 @@ fn lane5<const N: usize, const M: usize>(
     let dev = run(&format!("{src}\ns_endpgm"), |d| {
         set_lanes(d, regs, |_| vals)
     });
-    out.map(|r| dev.waves[0].vgpr(r, 5))
+    out.map(|r| dev.wave(0).vgpr(r, 5))
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn vop3p_dpp_forms_remap_source_0() {
                 })
             },
         );
-        let w = &dev.waves[0];
+        let w = dev.wave(0);
         for l in 0..size {
             let m = (l & !15) + 15 - (l & 15);
             assert_eq!(

@@ -24,7 +24,7 @@ fn setup16(
     c: impl Fn(u32, u32) -> u32,
     old_d: u32,
 ) {
-    let w = &mut d.waves[0];
+    let w = d.wave_mut(0);
     for l in 0..32 {
         let i = l % 16;
         for v in 0..8 {
@@ -38,7 +38,7 @@ fn setup16(
 
 /// D[r][c] for every (lane, element).
 fn each(dev: &gpumemsim::exec::Device, mut check: impl FnMut(u32, u32, u32)) {
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         for v in 0..8 {
             check(2 * v + l / 16, l % 16, w.vgpr(40 + v, l));
@@ -136,7 +136,7 @@ fn wmma_f16_and_bf16_results_write_the_op_sel_half() {
 fn wmma_integer_forms_take_signedness_from_neg_lo_and_saturate_with_clamp() {
     // iu8: A = -1 (0xff) on the diagonal; B[k][c] = k + c; C = 5.
     let setup8 = |d: &mut gpumemsim::exec::Device| {
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         for l in 0..32 {
             let i = l % 16;
             for v in 0..4 {
@@ -166,7 +166,7 @@ fn wmma_integer_forms_take_signedness_from_neg_lo_and_saturate_with_clamp() {
     // iu4: A = 7 on the diagonal, B[k][c] = 0xf (-1 signed); C = v30.. = i32::MAX - 3.
     // Unsigned B: 7×15 added to MAX - 3 saturates with clamp; signed B: MAX - 3 - 7.
     let setup4 = |d: &mut gpumemsim::exec::Device| {
-        let w = &mut d.waves[0];
+        let w = d.wave_mut(0);
         for l in 0..32 {
             let i = l % 16;
             for v in 0..2 {
@@ -185,7 +185,7 @@ fn wmma_integer_forms_take_signedness_from_neg_lo_and_saturate_with_clamp() {
                v_wmma_i32_16x16x16_iu4 v[48:55], v[10:11], v[20:21], v[30:37] neg_lo:[0,1,0]\n\
                v_wmma_i32_16x16x16_iu4 v[56:63], v[10:11], v[20:21], v[30:37]\ns_endpgm";
     let dev = run(src, setup4);
-    let w = &dev.waves[0];
+    let w = dev.wave(0);
     for l in 0..32 {
         for v in 0..8 {
             assert_eq!(w.vgpr(40 + v, l), i32::MAX as u32, "clamped");

@@ -1,12 +1,13 @@
-//! The flat address apertures (003_8127e07f2b7609f5.txt §generic): a flat address inside the
+//! The flat address apertures (docs/rules/addressing.md#flat-apertures): a flat address inside the
 //! shared aperture is an LDS offset, inside the private aperture a private (scratch) offset,
 //! and anything else a global address.
 
-/// Default shared (LDS) aperture base, as the spec's experiment printed it on hardware.
+/// Default shared (LDS) aperture base, as `src_shared_base` reads on hardware.
 pub const SHARED_BASE: u64 = 0x1_0000_0000_0000;
-/// Default private (scratch) aperture base, as the spec's experiment printed it.
+/// Default private (scratch) aperture base, as `src_private_base` reads on hardware.
 pub const PRIVATE_BASE: u64 = 0x2_0000_0000_0000;
-/// Size of each aperture: 4 GiB (the spec: `[0x2000000000000, 0x20000ffffffff]`).
+/// Size of each aperture: 4 GiB (hardware's private aperture is
+/// `[0x2000000000000, 0x20000ffffffff]`).
 pub const APERTURE_BYTES: u64 = 1 << 32;
 
 /// Which address space a flat address falls in.

@@ -1,15 +1,16 @@
 //! Buffer addressing through a V# (buffer resource descriptor), linear and swizzled, with the
-//! descriptor's range check (003_8127e07f2b7609f5.txt §buffer寻址).
+//! descriptor's range check (docs/rules/addressing.md#buffer-addressing,
+//! docs/rules/addressing.md#buffer-range-checking).
 //!
 //! gfx11 V# fields (four dwords; positions as Mesa's and LLVM's gfx11 descriptor builders
 //! write them):
-//! - word 0-1: `base` [47:0], `stride` [61:48] (14 bits), `swizzle_enable` [63:62] — on gfx11
+//! - word 0-1: `base` \[47:0\], `stride` \[61:48\] (14 bits), `swizzle_enable` \[63:62\] — on gfx11
 //!   a 2-bit field that also gives the swizzle element size: 0 off, 1 4 B, 2 8 B, 3 16 B;
 //! - word 2: `num_records`;
-//! - word 3: `format` [18:12], `index_stride` [22:21] (8, 16, 32, 64), `add_tid_enable`
-//!   [23], `oob_select` [29:28].
+//! - word 3: `format` \[18:12\], `index_stride` \[22:21\] (8, 16, 32, 64), `add_tid_enable`
+//!   \[23\], `oob_select` \[29:28\].
 //!
-//! Addresses (the spec's formulas): `index = (idxen ? vgpr_index : 0) + (add_tid_enable ?
+//! Addresses (the ISA guide's formulas): `index = (idxen ? vgpr_index : 0) + (add_tid_enable ?
 //! lane : 0)`, `offset = (offen ? vgpr_offset : 0) + inst_offset`; linear: `buffer_offset =
 //! offset + stride × index`; swizzled: with `index_msb = index / index_stride`, `index_lsb =
 //! index % index_stride`, `offset_msb = offset / element`, `offset_lsb = offset % element`,
@@ -18,7 +19,7 @@
 //!
 //! Range check, per dword of the access (the RDNA ISA: "load/store-dword-x{2,3,4} range-check
 //! per component"; out-of-range loads return 0, stores are dropped), by `oob_select` — our
-//! reading of the RDNA ISA's table, which the spec leaves out:
+//! reading of the RDNA ISA's table:
 //! - 0 (structured): out when `index >= num_records` or the component's `offset >= stride`;
 //! - 1: out when `index >= num_records`;
 //! - 2: out only when `num_records == 0`;
@@ -109,7 +110,8 @@ impl BufferDescriptor {
     /// range: its first and its last byte both (the typed instructions' all-or-nothing check).
     /// The last byte's offset is computed in 64 bits: an access that runs past offset
     /// 0xffff_ffff does not wrap to offset 0 — no 32-bit offset can hold it, so it is out
-    /// of range in every `oob_select` mode (our choice; the ISA guide does not say).
+    /// of range in every `oob_select` mode (our choice; the ISA guide does not say:
+    /// docs/rules/addressing.md#buffer-spans-past-the-32-bit-offset).
     #[inline]
     pub fn span_in_range(&self, index: u32, offset: u32, bytes: u32) -> bool {
         let last = offset as u64 + bytes.max(1) as u64 - 1;

@@ -28,8 +28,8 @@ impl Hasher for PageHasher {
 /// A map keyed by page number.
 type PageMap<V> = HashMap<u64, V, BuildHasherDefault<PageHasher>>;
 
-/// Width of a virtual address (003_8127e07f2b7609f5.txt §global: the GPU shares the CPU's
-/// 48-bit virtual address space).
+/// Width of a virtual address: the GPU shares the CPU's 48-bit virtual address space
+/// (docs/rules/addressing.md#global-address-width).
 pub const ADDRESS_BITS: u32 = 48;
 /// Bytes per page of the sparse store.
 pub const PAGE_BYTES: u64 = 4096;
@@ -72,15 +72,27 @@ pub struct AccessLog {
     atomics: PageMap<PageBits>,
 }
 
+/// The runs of the `n` bytes from `addr` (wrapping at 2^48) that each lie in one page, in
+/// order: `(page number, offset in the page, offset in the run, length)`.
+fn page_spans(addr: u64, n: u64) -> impl Iterator<Item = (u64, usize, usize, usize)> {
+    let mut i = 0u64;
+    std::iter::from_fn(move || {
+        (i < n).then(|| {
+            let a = addr.wrapping_add(i) & ADDRESS_MASK;
+            let off = (a % PAGE_BYTES) as usize;
+            let len = (PAGE_BYTES - off as u64).min(n - i);
+            let span = (a / PAGE_BYTES, off, i as usize, len as usize);
+            i += len;
+            span
+        })
+    })
+}
+
 /// Sets the bits of the `n` bytes from `addr` (wrapping at 2^48), one page lookup per page.
 fn mark(map: &mut PageMap<PageBits>, addr: u64, n: u64) {
-    let mut i = 0;
-    while i < n {
-        let a = addr.wrapping_add(i) & ADDRESS_MASK;
-        let off = (a % PAGE_BYTES) as usize;
-        let len = (PAGE_BYTES as usize - off).min((n - i) as usize);
+    for (page, off, _, len) in page_spans(addr, n) {
         let bits = map
-            .entry(a / PAGE_BYTES)
+            .entry(page)
             .or_insert_with(|| Box::new([0; PAGE_BYTES as usize / 64]));
         let (mut b, end) = (off, off + len);
         while b < end {
@@ -89,7 +101,6 @@ fn mark(map: &mut PageMap<PageBits>, addr: u64, n: u64) {
             bits[b / 64] |= ones << (b % 64);
             b += k;
         }
-        i += len as u64;
     }
 }
 
@@ -110,14 +121,7 @@ impl AccessLog {
         pages.sort_unstable_by_key(|(p, _)| **p);
         let mut out = Vec::new();
         for (page, bits) in pages {
-            for (w, &word) in bits.iter().enumerate() {
-                let mut m = word;
-                while m != 0 {
-                    let b = m.trailing_zeros() as u64;
-                    out.push(page * PAGE_BYTES + w as u64 * 64 + b);
-                    m &= m - 1;
-                }
-            }
+            for_bits(bits, |b| out.push(page * PAGE_BYTES + b as u64));
         }
         out.sort_unstable();
         out.dedup();
@@ -144,17 +148,10 @@ impl AccessLog {
                 let owners = writer
                     .entry(*page)
                     .or_insert_with(|| vec![0; PAGE_BYTES as usize]);
-                for (w, &word) in bits.iter().enumerate() {
-                    let mut m = word;
-                    while m != 0 {
-                        let b = w * 64 + m.trailing_zeros() as usize;
-                        match owners[b] {
-                            0 => owners[b] = i as u32 + 1,
-                            o => note(o as usize - 1, i),
-                        }
-                        m &= m - 1;
-                    }
-                }
+                for_bits(bits, |b| match owners[b] {
+                    0 => owners[b] = i as u32 + 1,
+                    o => note(o as usize - 1, i),
+                });
             }
         }
         for (i, log) in logs.iter().enumerate() {
@@ -162,18 +159,11 @@ impl AccessLog {
                 let Some(owners) = writer.get(page) else {
                     continue;
                 };
-                for (w, &word) in bits.iter().enumerate() {
-                    let mut m = word;
-                    while m != 0 {
-                        let b = w * 64 + m.trailing_zeros() as usize;
-                        match owners[b] {
-                            0 => {}
-                            o if o as usize - 1 == i => {}
-                            o => note(o as usize - 1, i),
-                        }
-                        m &= m - 1;
-                    }
-                }
+                for_bits(bits, |b| match owners[b] {
+                    0 => {}
+                    o if o as usize - 1 == i => {}
+                    o => note(o as usize - 1, i),
+                });
             }
         }
         conflict
@@ -320,27 +310,16 @@ impl GlobalMemory {
         self.atomic = atomic;
     }
 
+    /// Logs a read (or, with `write`, a write) of the `n` bytes from `addr` while logging:
+    /// into the atomics' log while [`GlobalMemory::set_atomic`] is on.
     #[inline]
-    fn log_read(&self, addr: u64, n: u64) {
+    fn log(&self, addr: u64, n: u64, write: bool) {
         if self.logging {
             let mut log = self.log.borrow_mut();
-            let map = if self.atomic {
-                &mut log.atomics
-            } else {
-                &mut log.reads
-            };
-            mark(map, addr, n);
-        }
-    }
-
-    #[inline]
-    fn log_write(&mut self, addr: u64, n: u64) {
-        if self.logging {
-            let log = self.log.get_mut();
-            let map = if self.atomic {
-                &mut log.atomics
-            } else {
-                &mut log.writes
+            let map = match (self.atomic, write) {
+                (true, _) => &mut log.atomics,
+                (false, true) => &mut log.writes,
+                (false, false) => &mut log.reads,
             };
             mark(map, addr, n);
         }
@@ -349,7 +328,7 @@ impl GlobalMemory {
     /// Reads a byte.
     #[inline]
     pub fn read_u8(&self, addr: u64) -> u8 {
-        self.log_read(addr, 1);
+        self.log(addr, 1, false);
         let a = addr & ADDRESS_MASK;
         self.pages
             .get(&(a / PAGE_BYTES))
@@ -359,7 +338,7 @@ impl GlobalMemory {
     /// Writes a byte.
     #[inline]
     pub fn write_u8(&mut self, addr: u64, v: u8) {
-        self.log_write(addr, 1);
+        self.log(addr, 1, true);
         let a = addr & ADDRESS_MASK;
         self.pages
             .entry(a / PAGE_BYTES)
@@ -372,7 +351,7 @@ impl GlobalMemory {
         let a = addr & ADDRESS_MASK;
         let off = (a % PAGE_BYTES) as usize;
         if off + N <= PAGE_BYTES as usize {
-            self.log_read(a, N as u64);
+            self.log(a, N as u64, false);
             return match self.pages.get(&(a / PAGE_BYTES)) {
                 Some(p) => {
                     let mut out = [0; N];
@@ -387,34 +366,24 @@ impl GlobalMemory {
 
     /// Fills `out` with the bytes from `addr` (wrapping at 2^48), one page lookup per page.
     pub fn read_into(&self, addr: u64, out: &mut [u8]) {
-        self.log_read(addr, out.len() as u64);
-        let mut i = 0;
-        while i < out.len() {
-            let a = addr.wrapping_add(i as u64) & ADDRESS_MASK;
-            let off = (a % PAGE_BYTES) as usize;
-            let len = (PAGE_BYTES as usize - off).min(out.len() - i);
-            match self.pages.get(&(a / PAGE_BYTES)) {
+        self.log(addr, out.len() as u64, false);
+        for (page, off, i, len) in page_spans(addr, out.len() as u64) {
+            match self.pages.get(&page) {
                 Some(p) => out[i..i + len].copy_from_slice(&p[off..off + len]),
                 None => out[i..i + len].fill(0),
             }
-            i += len;
         }
     }
 
     /// Writes bytes starting at `addr` (wrapping at 2^48).
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) {
-        self.log_write(addr, bytes.len() as u64);
-        let mut i = 0;
-        while i < bytes.len() {
-            let a = addr.wrapping_add(i as u64) & ADDRESS_MASK;
-            let off = (a % PAGE_BYTES) as usize;
-            let len = (PAGE_BYTES as usize - off).min(bytes.len() - i);
+        self.log(addr, bytes.len() as u64, true);
+        for (page, off, i, len) in page_spans(addr, bytes.len() as u64) {
             let page = self
                 .pages
-                .entry(a / PAGE_BYTES)
+                .entry(page)
                 .or_insert_with(|| Box::new([0; PAGE_BYTES as usize]));
             page[off..off + len].copy_from_slice(&bytes[i..i + len]);
-            i += len;
         }
     }
 
@@ -449,7 +418,7 @@ impl GlobalMemory {
                 i += 1;
                 continue;
             }
-            self.log_read(a, 4 * n as u64);
+            self.log(a, 4 * n as u64, false);
             match self.pages.get(&(a / PAGE_BYTES)) {
                 Some(p) => {
                     for (k, w) in out[i..i + n].iter_mut().enumerate() {

@@ -1,15 +1,15 @@
-//! The swizzled private (scratch) layout (003_8127e07f2b7609f5.txt §generic, the flat
-//! private address formula; element size 4 as on AMDGPU):
+//! The swizzled private (scratch) layout (docs/rules/addressing.md#scratch-swizzle; element
+//! size 4 as on AMDGPU):
 //!
 //! ```text
 //! global = private_segment_buffer.base + wave_id × wave_size × scratch_size   (= flat_scratch)
 //!        + (X / 4) × 4 × wave_size + lane × 4 + X % 4
 //! ```
 //!
-//! for private offset `X` of lane `lane`. (The spec's formula writes `wave.id` in the lane
-//! term; the text around it and its experiment — lane 0's 8-byte variable at offset 8 has its
-//! dwords at flat_scratch + 8×64 and + 12×64 — show it is the lane.) So dword element `e`
-//! of a lane sits at `(e × wave_size + lane) × 4` in the wave's region.
+//! for private offset `X` of lane `lane`. (The lane term is the lane id, not the wave id: on
+//! hardware, lane 0's 8-byte variable at offset 8 has its dwords at flat_scratch + 8×64 and
+//! at flat_scratch + 12×64.) So dword element `e` of a lane sits at
+//! `(e × wave_size + lane) × 4` in the wave's region.
 
 /// Where a wave's scratch lives and how big each lane's is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +51,7 @@ impl ScratchLayout {
     /// wave's footprint is `ceil(scratch_size / 4) × 4 × wave_size` bytes while the waves are
     /// `wave_size × scratch_size` apart: with a `scratch_size` that is not a multiple of 4 the
     /// last, partial element of the higher lanes lies in the next wave's region, where that
-    /// wave's lanes keep their first element (003 §generic, the private address formula). The
+    /// wave's lanes keep their first element (docs/rules/addressing.md#scratch-size-not-a-multiple-of-4). The
     /// hardware computes the formula's address whatever it overlaps, so the access goes there;
     /// the executor reports it as `scratch_overlap`. (A choice: this is reported on the access,
     /// not refused when the launch is configured — the hardware runs such a launch, and only
@@ -82,7 +82,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_spec_experiment_holds_for_wave64() {
+    fn the_hardware_measurement_holds_for_wave64() {
         let s = ScratchLayout {
             base: 0x1000_0000,
             wave_size: 64,

@@ -92,7 +92,7 @@ impl WaveSize {
 }
 
 /// Which phase table an access uses: the presets give separate lane groupings for reads and
-/// writes where they differ (CDNA3 `b128`, issue 4 §The model).
+/// writes where they differ (CDNA3 `b128`, docs/rules/banks.md#lane-phases).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// Loads.

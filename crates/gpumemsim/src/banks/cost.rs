@@ -58,6 +58,13 @@ impl<'a, A: LaneAddress> Batch<'a, A> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The first and second addresses of access `k`.
+    fn wave_addrs(&self, k: usize) -> (&'a [A], Option<&'a [A]>) {
+        let lanes = self.shape.wave.lanes() as usize;
+        let range = k * lanes..(k + 1) * lanes;
+        (&self.addrs[range.clone()], self.addrs1.map(|a| &a[range]))
+    }
 }
 
 impl BankModel {
@@ -130,92 +137,88 @@ impl BankModel {
         batch: &Batch<A>,
         class: WidthClass,
         count: usize,
+        each: impl FnMut(AccessCost),
+    ) -> BatchTotals {
+        let shape = batch.shape;
+        let plan = self.static_groups(&shape, class);
+        match (&plan, batch.masks) {
+            (Some(groups), None) => self.one_mask_batch(geometry, batch, groups, count, each),
+            _ => self.per_mask_batch(geometry, batch, plan.as_deref(), class, count, each),
+        }
+    }
+
+    /// [`BankModel::batch_with`] when every access has the same active lanes and the groups
+    /// do not depend on the addresses: the groups' lanes, and how many, are known up front.
+    fn one_mask_batch<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        batch: &Batch<A>,
+        groups: &[(u64, GroupSource)],
+        count: usize,
         mut each: impl FnMut(AccessCost),
     ) -> BatchTotals {
         let shape = batch.shape;
-        let lanes = shape.wave.lanes() as usize;
-        let same = self.same_word.for_kind(shape.kind);
         let skip_empty = self.empty_groups == EmptyGroups::Skip;
-        let plan = self.static_groups(&shape, class);
-        let mut totals = BatchTotals::default();
-        if let (Some(groups), None) = (&plan, batch.masks) {
-            // One mask for all: the groups' lanes, and how many, are known up front.
-            let active = shape.active;
-            let groups: Vec<(u64, u32, GroupSource)> = groups
-                .iter()
-                .map(|&(g, source)| (g & active, (g & active).count_ones(), source))
-                .filter(|&(lanes, _, _)| lanes != 0 || !skip_empty)
-                .collect();
-            let words_per_lane = (shape.width >> self.bank_shift).max(1);
-            if batch.addrs1.is_none()
-                && shape.width.is_power_of_two()
-                && words_per_lane <= self.banks
-                && active != 0
-            {
-                let run = match words_per_lane {
-                    1 => Self::one_address_batch::<A, G, 1>,
-                    2 => Self::one_address_batch::<A, G, 2>,
-                    4 => Self::one_address_batch::<A, G, 4>,
-                    8 => Self::one_address_batch::<A, G, 8>,
-                    _ => Self::one_address_batch::<A, G, 16>,
-                };
-                return run(self, geometry, batch, &groups, each);
-            }
-            for k in 0..count {
-                let range = k * lanes..(k + 1) * lanes;
-                let a0 = &batch.addrs[range.clone()];
-                let a1 = batch.addrs1.map(|a| &a[range]);
-                let mut c = AccessCost {
-                    requests: u32::from(active != 0),
-                    cost: 0,
-                    ideal: 0,
-                };
-                if active != 0 {
-                    for &(lanes, lane_count, source) in &groups {
-                        c.ideal += 1;
-                        c.cost += match (lanes, source, a1) {
-                            (0, _, _) => 1,
-                            (_, GroupSource::Second, Some(a1)) => self.counted_group_cost(
-                                geometry,
-                                lanes,
-                                lane_count,
-                                a1,
-                                None,
-                                shape.width,
-                                same,
-                            ),
-                            (_, GroupSource::Both, Some(a1)) => self.counted_group_cost(
-                                geometry,
-                                lanes,
-                                lane_count,
-                                a0,
-                                Some(a1),
-                                shape.width,
-                                same,
-                            ),
-                            _ => self.counted_group_cost(
-                                geometry,
-                                lanes,
-                                lane_count,
-                                a0,
-                                None,
-                                shape.width,
-                                same,
-                            ),
-                        };
-                    }
-                }
-                totals.add(c);
-                each(c);
-            }
-            return totals;
+        let active = shape.active;
+        let groups: Vec<(u64, u32, GroupSource)> = groups
+            .iter()
+            .map(|&(g, source)| (g & active, (g & active).count_ones(), source))
+            .filter(|&(lanes, _, _)| lanes != 0 || !skip_empty)
+            .collect();
+        let words_per_lane = (shape.width >> self.bank_shift).max(1);
+        if batch.addrs1.is_none()
+            && shape.width.is_power_of_two()
+            && words_per_lane <= self.banks
+            && active != 0
+        {
+            let run = match words_per_lane {
+                1 => Self::one_address_batch::<A, G, 1>,
+                2 => Self::one_address_batch::<A, G, 2>,
+                4 => Self::one_address_batch::<A, G, 4>,
+                8 => Self::one_address_batch::<A, G, 8>,
+                _ => Self::one_address_batch::<A, G, 16>,
+            };
+            return run(self, geometry, batch, &groups, each);
         }
+        let mut totals = BatchTotals::default();
+        for k in 0..count {
+            let (a0, a1) = batch.wave_addrs(k);
+            let mut c = AccessCost {
+                requests: u32::from(active != 0),
+                cost: 0,
+                ideal: 0,
+            };
+            if active != 0 {
+                for &(lanes, lane_count, source) in &groups {
+                    c.ideal += 1;
+                    c.cost += self
+                        .sourced_group_cost(geometry, lanes, lane_count, source, &shape, a0, a1);
+                }
+            }
+            totals.add(c);
+            each(c);
+        }
+        totals
+    }
+
+    /// [`BankModel::batch_with`] when each access has its own active lanes, or the groups
+    /// depend on the addresses (`plan` is `None`: merging).
+    fn per_mask_batch<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        batch: &Batch<A>,
+        plan: Option<&[(u64, GroupSource)]>,
+        class: WidthClass,
+        count: usize,
+        mut each: impl FnMut(AccessCost),
+    ) -> BatchTotals {
+        let shape = batch.shape;
+        let skip_empty = self.empty_groups == EmptyGroups::Skip;
+        let mut totals = BatchTotals::default();
         for k in 0..count {
             let active = batch.masks.map_or(shape.active, |m| m[k]);
-            let range = k * lanes..(k + 1) * lanes;
-            let a0 = &batch.addrs[range.clone()];
-            let a1 = batch.addrs1.map(|a| &a[range]);
-            let c = match &plan {
+            let (a0, a1) = batch.wave_addrs(k);
+            let c = match plan {
                 _ if active == 0 => AccessCost::default(),
                 Some(groups) => {
                     let mut c = AccessCost {
@@ -229,16 +232,9 @@ impl BankModel {
                             continue;
                         }
                         c.ideal += 1;
-                        c.cost += match (lanes, source, a1) {
-                            (0, _, _) => 1,
-                            (_, GroupSource::Second, Some(a1)) => {
-                                self.group_cost(geometry, lanes, a1, None, shape.width, same)
-                            }
-                            (_, GroupSource::Both, Some(a1)) => {
-                                self.group_cost(geometry, lanes, a0, Some(a1), shape.width, same)
-                            }
-                            _ => self.group_cost(geometry, lanes, a0, None, shape.width, same),
-                        };
+                        let count = lanes.count_ones();
+                        c.cost +=
+                            self.sourced_group_cost(geometry, lanes, count, source, &shape, a0, a1);
                     }
                     c
                 }
@@ -248,6 +244,34 @@ impl BankModel {
             each(c);
         }
         totals
+    }
+
+    /// The cost of one group of `lane_count` lanes whose addresses come from `source`: 1 for a
+    /// group with no lanes (one counted though empty), else its bank cost.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn sourced_group_cost<A: LaneAddress, G: Geometry>(
+        &self,
+        geometry: G,
+        lanes: u64,
+        lane_count: u32,
+        source: GroupSource,
+        shape: &AccessShape,
+        a0: &[A],
+        a1: Option<&[A]>,
+    ) -> u32 {
+        let same = self.same_word.for_kind(shape.kind);
+        let width = shape.width;
+        match (lanes, source, a1) {
+            (0, _, _) => 1,
+            (_, GroupSource::Second, Some(a1)) => {
+                self.counted_group_cost(geometry, lanes, lane_count, a1, None, width, same)
+            }
+            (_, GroupSource::Both, Some(a1)) => {
+                self.counted_group_cost(geometry, lanes, lane_count, a0, Some(a1), width, same)
+            }
+            _ => self.counted_group_cost(geometry, lanes, lane_count, a0, None, width, same),
+        }
     }
 
     /// [`BankModel::batch_with`] for one-address accesses of a power-of-two width, one
@@ -398,24 +422,13 @@ impl BankModel {
         addrs: &[A],
         addrs1: Option<&[A]>,
     ) -> AccessCost {
-        let same = self.same_word.for_kind(shape.kind);
         let mut cost = 0;
         let mut ideal = 0;
         self.for_each_group(shape, class, addrs, addrs1, |g| {
             ideal += 1;
-            cost += if g.lanes == 0 {
-                1
-            } else {
-                match (g.source, addrs1) {
-                    (GroupSource::Second, Some(a1)) => {
-                        self.group_cost(geometry, g.lanes, a1, None, shape.width, same)
-                    }
-                    (GroupSource::Both, Some(a1)) => {
-                        self.group_cost(geometry, g.lanes, addrs, Some(a1), shape.width, same)
-                    }
-                    _ => self.group_cost(geometry, g.lanes, addrs, None, shape.width, same),
-                }
-            };
+            let count = g.lanes.count_ones();
+            cost +=
+                self.sourced_group_cost(geometry, g.lanes, count, g.source, shape, addrs, addrs1);
         });
         AccessCost {
             requests: 1,

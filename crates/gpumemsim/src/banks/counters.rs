@@ -81,7 +81,7 @@ const fn counters(units: CostUnits, requests: u64, cost: u64, ideal: u64) -> Cou
     }
 }
 
-/// Counters under the names people read them by (issue 4 §The model).
+/// Counters under the names people read them by (docs/rules/banks.md#counters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Counters {
     /// AMD: `conflict_cycles` is what `SQ_LDS_BANK_CONFLICT` counts.

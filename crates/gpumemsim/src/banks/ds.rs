@@ -19,16 +19,17 @@ pub struct DsAccess {
 
 /// Classifies a DS instruction from its table entry.
 ///
+/// The rule is docs/rules/banks.md#ds-instructions-as-bank-accesses:
+///
 /// - `ds_load_*` are loads and `ds_store_*` stores (incl. the `addtid` forms, whose addresses
-///   `LDS_BASE + offset + TID*4 + M0` the caller computes, 000_b892342bad162b52.txt
-///   §DS_{LOAD,STORE}_ADDTID 寻址, and the `d16` forms); `ds_load_2addr*`, `ds_store_2addr*`
-///   and `ds_storexchg_2addr*` are 2addr (§双地址指令: `LDS_Addr0`/`LDS_Addr1`; the caller
-///   applies the offsets, scaled for the `stride64` forms); every other DS instruction with a
-///   per-lane address is an atomic (§LDS 原子操作).
+///   `LDS_BASE + offset + TID*4 + M0` the caller computes, and the `d16` forms);
+///   `ds_load_2addr*`, `ds_store_2addr*` and `ds_storexchg_2addr*` are 2addr (two addresses
+///   per lane; the caller applies the offsets, scaled for the `stride64` forms); every other
+///   DS instruction with a per-lane address is an atomic.
 /// - Not bank accesses: GDS-only instructions (GWS, ordered count, GS registers), `ds_nop`,
 ///   `ds_swizzle_b32`, `ds_permute_b32` and `ds_bpermute_b32` (they use the LDS crossbar, not
-///   its memory: §LDS 通道置换操作), `ds_append`/`ds_consume` (one wave-level counter at the M0
-///   address) and `ds_bvh_stack_rtn_b32` (addresses depend on the stack data).
+///   its memory), `ds_append`/`ds_consume` (one wave-level counter at the M0 address) and
+///   `ds_bvh_stack_rtn_b32` (addresses depend on the stack data).
 pub fn ds_access(def: &InstrDef) -> Result<DsAccess, AccessError> {
     let not = |reason| AccessError::NotBankAccess {
         instruction: def.name,
@@ -85,61 +86,84 @@ pub fn ds_access(def: &InstrDef) -> Result<DsAccess, AccessError> {
     Ok(DsAccess { width, kind })
 }
 
-/// The bank cost of one executed DS instruction: `addrs` holds each lane's LDS byte address
-/// (`addrs1` the second address for 2addr instructions, else `None`), `active` the EXEC mask,
-/// `wave` the wave size. Lanes outside `active` are ignored. Build the model once per run
+/// The lanes of one executed DS instruction: each lane's LDS byte address (`addrs`; `addrs1`
+/// the second address for 2addr instructions), the EXEC mask (`active`; lanes outside it are
+/// ignored) and the wave size.
+#[derive(Clone, Copy, Debug)]
+pub struct DsLanes<'a, A> {
+    /// First (or only) addresses, one per lane of the wave.
+    pub addrs: &'a [A],
+    /// Second addresses (2addr instructions), laid out like `addrs`.
+    pub addrs1: Option<&'a [A]>,
+    /// The active lanes.
+    pub active: u64,
+    /// The wave size.
+    pub wave: WaveSize,
+}
+
+impl<'a, A: LaneAddress> DsLanes<'a, A> {
+    /// One address per lane.
+    pub fn new(addrs: &'a [A], active: u64, wave: WaveSize) -> DsLanes<'a, A> {
+        DsLanes {
+            addrs,
+            addrs1: None,
+            active,
+            wave,
+        }
+    }
+
+    /// Adds the second addresses of a 2addr instruction.
+    pub fn with_second_addresses(self, addrs1: &'a [A]) -> DsLanes<'a, A> {
+        DsLanes {
+            addrs1: Some(addrs1),
+            ..self
+        }
+    }
+
+    /// The bank access these lanes make for DS instruction `def`
+    /// (docs/rules/banks.md#ds-instructions-as-bank-accesses).
+    pub fn access(&self, def: &InstrDef) -> Result<Access<'a, A>, AccessError> {
+        let DsAccess { width, kind } = ds_access(def)?;
+        Ok(Access {
+            shape: AccessShape {
+                width,
+                kind,
+                active: self.active,
+                wave: self.wave,
+            },
+            addrs: self.addrs,
+            addrs1: self.addrs1,
+        })
+    }
+}
+
+/// The bank cost of one executed DS instruction on `lanes`. Build the model once per run
 /// ([`BankModel::preset`]) and reuse it; this call allocates nothing. Sub-dword instructions
 /// (`ds_load_u8`, `ds_store_b16`, ...) group like `b32`, each lane touching the one word its
 /// bytes lie in.
 ///
 /// ```
-/// use gpumemsim::banks::{ds_cost, BankModel, WaveSize};
+/// use gpumemsim::banks::{ds_cost, BankModel, DsLanes, WaveSize};
 /// let op = gpumemsim::isa::def::lookup_name("ds_load_b32").ok_or("not in the table")?;
 /// let addrs: Vec<u32> = (0..32).map(|t| t * 128).collect();
-/// let all = u32::MAX as u64;
-/// let cost = ds_cost(&BankModel::rdna3(), op.def(), &addrs, None, all, WaveSize::Wave32)?;
+/// let lanes = DsLanes::new(&addrs, u32::MAX as u64, WaveSize::Wave32);
+/// let cost = ds_cost(&BankModel::rdna3(), op.def(), &lanes)?;
 /// assert_eq!((cost.cost, cost.ideal, cost.conflicts()), (32, 1, 31));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn ds_cost<A: LaneAddress>(
     model: &BankModel,
     def: &InstrDef,
-    addrs: &[A],
-    addrs1: Option<&[A]>,
-    active: u64,
-    wave: WaveSize,
+    lanes: &DsLanes<A>,
 ) -> Result<AccessCost, AccessError> {
-    model.cost(&ds_access_of(def, addrs, addrs1, active, wave)?)
+    model.cost(&lanes.access(def)?)
 }
 
 /// [`ds_cost`] with the per-group breakdown.
 pub fn ds_report<A: LaneAddress>(
     model: &BankModel,
     def: &InstrDef,
-    addrs: &[A],
-    addrs1: Option<&[A]>,
-    active: u64,
-    wave: WaveSize,
+    lanes: &DsLanes<A>,
 ) -> Result<AccessReport, AccessError> {
-    model.analyze(&ds_access_of(def, addrs, addrs1, active, wave)?)
-}
-
-fn ds_access_of<'a, A: LaneAddress>(
-    def: &InstrDef,
-    addrs: &'a [A],
-    addrs1: Option<&'a [A]>,
-    active: u64,
-    wave: WaveSize,
-) -> Result<Access<'a, A>, AccessError> {
-    let DsAccess { width, kind } = ds_access(def)?;
-    Ok(Access {
-        shape: AccessShape {
-            width,
-            kind,
-            active,
-            wave,
-        },
-        addrs,
-        addrs1,
-    })
+    model.analyze(&lanes.access(def)?)
 }

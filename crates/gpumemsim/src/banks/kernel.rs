@@ -8,18 +8,21 @@ use super::model::{BankModel, SameWord};
 /// access over 4-byte banks).
 const MAX_GROUP_WORDS: usize = 64 * 2 * 5;
 
-impl BankModel {
-    /// Calls `f` with every word (byte address / bank width) the lanes touch.
+/// The lanes of one group and where they point: each active lane accesses `width` bytes at
+/// its address in `a0` and, for two-address groups, at its address in `a1`.
+#[derive(Clone, Copy)]
+struct GroupWords<'a, A> {
+    lanes: u64,
+    a0: &'a [A],
+    a1: Option<&'a [A]>,
+    width: u32,
+}
+
+impl<A: LaneAddress> GroupWords<'_, A> {
+    /// Calls `f` with every word (byte address >> `shift`) the lanes touch.
     #[inline(always)]
-    fn for_each_word<A: LaneAddress>(
-        &self,
-        lanes: u64,
-        a0: &[A],
-        a1: Option<&[A]>,
-        width: u32,
-        mut f: impl FnMut(u64),
-    ) {
-        let shift = self.bank_shift;
+    fn for_each_word(&self, shift: u32, mut f: impl FnMut(u64)) {
+        let width = self.width;
         let mut word_span = |x: u64| {
             let mut w = x >> shift;
             let last = x.saturating_add(width as u64 - 1) >> shift;
@@ -31,33 +34,21 @@ impl BankModel {
                 w += 1;
             }
         };
-        let mut m = lanes;
+        let mut m = self.lanes;
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            word_span(a0[i].byte_address());
-            if let Some(a1) = a1 {
+            word_span(self.a0[i].byte_address());
+            if let Some(a1) = self.a1 {
                 word_span(a1[i].byte_address());
             }
         }
     }
+}
 
-    /// The cost of one non-empty group: the largest number of words one bank serves.
-    #[inline(always)]
-    pub(super) fn group_cost<A: LaneAddress, G: Geometry>(
-        &self,
-        geometry: G,
-        lanes: u64,
-        a0: &[A],
-        a1: Option<&[A]>,
-        width: u32,
-        same: SameWord,
-    ) -> u32 {
-        let count = lanes.count_ones();
-        self.counted_group_cost(geometry, lanes, count, a0, a1, width, same)
-    }
-
-    /// [`BankModel::group_cost`] with the number of lanes already counted.
+impl BankModel {
+    /// The cost of one non-empty group of `lane_count` lanes: the largest number of words one
+    /// bank serves (docs/rules/banks.md#conflicts-serialize).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn counted_group_cost<A: LaneAddress, G: Geometry>(
@@ -89,7 +80,8 @@ impl BankModel {
         self.general_group_cost(lanes, a0, a1, width, same)
     }
 
-    /// [`BankModel::group_cost`] for any group: misaligned, 12-byte or two-address lanes.
+    /// [`BankModel::counted_group_cost`] for any group: misaligned, 12-byte or two-address
+    /// lanes.
     pub(super) fn general_group_cost<A: LaneAddress>(
         &self,
         lanes: u64,
@@ -98,12 +90,18 @@ impl BankModel {
         width: u32,
         same: SameWord,
     ) -> u32 {
+        let group = GroupWords {
+            lanes,
+            a0,
+            a1,
+            width,
+        };
         let bank_mask = self.banks as u64 - 1;
         // Which banks are touched, and by how many words in all: if no bank is touched twice,
         // the group takes one pass.
         let mut touched = 0u64;
         let mut words = 0u32;
-        self.for_each_word(lanes, a0, a1, width, |w| {
+        group.for_each_word(self.bank_shift, |w| {
             touched |= 1 << (w & bank_mask);
             words += 1;
         });
@@ -111,18 +109,15 @@ impl BankModel {
             return 1;
         }
         match same {
-            SameWord::PerLane => self.max_accesses_per_bank(lanes, a0, a1, width, touched, words),
-            SameWord::Once => self.max_distinct_words_per_bank(lanes, a0, a1, width, touched),
+            SameWord::PerLane => self.max_accesses_per_bank(&group, touched, words),
+            SameWord::Once => self.max_distinct_words_per_bank(&group, touched),
         }
     }
 
     /// Largest number of lane-word accesses one bank serves (no broadcast).
     fn max_accesses_per_bank<A: LaneAddress>(
         &self,
-        lanes: u64,
-        a0: &[A],
-        a1: Option<&[A]>,
-        width: u32,
+        group: &GroupWords<A>,
         touched: u64,
         words: u32,
     ) -> u32 {
@@ -131,7 +126,7 @@ impl BankModel {
         }
         let bank_mask = self.banks as u64 - 1;
         let mut counts = [0u16; 64];
-        self.for_each_word(lanes, a0, a1, width, |w| {
+        group.for_each_word(self.bank_shift, |w| {
             counts[(w & bank_mask) as usize] += 1;
         });
         counts.iter().copied().max().unwrap_or(0) as u32
@@ -139,58 +134,44 @@ impl BankModel {
 
     /// Largest number of distinct words one bank serves (lanes on one word share it). Words of
     /// one bank differ in their row (word / banks); while the group's rows lie within 32 of
-    /// the first one's, a 64-bit row set per bank counts them exactly, else sorting does.
+    /// the first one's, a 64-bit row set per bank counts them exactly (one set in all when a
+    /// single bank is touched), else sorting does.
     fn max_distinct_words_per_bank<A: LaneAddress>(
         &self,
-        lanes: u64,
-        a0: &[A],
-        a1: Option<&[A]>,
-        width: u32,
+        group: &GroupWords<A>,
         touched: u64,
     ) -> u32 {
-        let bank_mask = self.banks as u64 - 1;
         let row_shift = self.row_shift;
-        let first_lane = lanes.trailing_zeros() as usize;
-        let base = (a0[first_lane].byte_address() >> self.bank_shift >> row_shift).wrapping_sub(32);
-        let mut in_window = true;
-        if touched.count_ones() == 1 {
-            let mut rows = 0u64;
-            self.for_each_word(lanes, a0, a1, width, |w| {
-                let r = (w >> row_shift).wrapping_sub(base);
-                in_window &= r < 64;
-                rows |= 1u64.wrapping_shl(r as u32);
-            });
-            if in_window {
-                return rows.count_ones();
-            }
+        let first_lane = group.lanes.trailing_zeros() as usize;
+        let first_row = group.a0[first_lane].byte_address() >> self.bank_shift >> row_shift;
+        let base = first_row.wrapping_sub(32);
+        // One row set per bank, or a single one for a single bank.
+        let mut per_bank = [0u64; 64];
+        let set_mask = if touched.count_ones() == 1 {
+            0
         } else {
-            let mut rows = [0u64; 64];
-            self.for_each_word(lanes, a0, a1, width, |w| {
-                let r = (w >> row_shift).wrapping_sub(base);
-                in_window &= r < 64;
-                rows[(w & bank_mask) as usize] |= 1u64.wrapping_shl(r as u32);
-            });
-            if in_window {
-                return rows.iter().map(|r| r.count_ones()).max().unwrap_or(0);
-            }
+            self.banks as u64 - 1
+        };
+        let mut in_window = true;
+        group.for_each_word(self.bank_shift, |w| {
+            let r = (w >> row_shift).wrapping_sub(base);
+            in_window &= r < 64;
+            per_bank[(w & set_mask) as usize] |= 1u64.wrapping_shl(r as u32);
+        });
+        if in_window {
+            return per_bank.iter().map(|r| r.count_ones()).max().unwrap_or(0);
         }
-        self.distinct_by_sorting(lanes, a0, a1, width)
+        self.distinct_by_sorting(group)
     }
 
     /// The exact count for groups whose rows spread wide: sort the words, count each bank's
     /// distinct ones.
     #[cold]
-    fn distinct_by_sorting<A: LaneAddress>(
-        &self,
-        lanes: u64,
-        a0: &[A],
-        a1: Option<&[A]>,
-        width: u32,
-    ) -> u32 {
+    fn distinct_by_sorting<A: LaneAddress>(&self, group: &GroupWords<A>) -> u32 {
         let bank_mask = self.banks as u64 - 1;
         let mut keys = [0u64; MAX_GROUP_WORDS];
         let mut n = 0;
-        self.for_each_word(lanes, a0, a1, width, |w| {
+        group.for_each_word(self.bank_shift, |w| {
             if n < MAX_GROUP_WORDS {
                 keys[n] = w;
                 n += 1;
@@ -272,9 +253,16 @@ pub(super) const BIT: [u64; 64] = {
 /// usual full phase), else bit by bit.
 #[inline(always)]
 fn for_each_lane<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(u64)) {
+    for_each_indexed_lane(lanes, addrs, |_, x| f(x));
+}
+
+/// Calls `f` with each lane of `lanes` and its address, as [`for_each_lane`] does.
+#[inline(always)]
+fn for_each_indexed_lane<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(usize, u64)) {
     if let Some(slice) = consecutive_lanes(lanes, addrs) {
-        for a in slice {
-            f(a.byte_address());
+        let low = lanes.trailing_zeros() as usize;
+        for (i, a) in slice.iter().enumerate() {
+            f(low + i, a.byte_address());
         }
         return;
     }
@@ -283,7 +271,7 @@ fn for_each_lane<A: LaneAddress>(lanes: u64, addrs: &[A], mut f: impl FnMut(u64)
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
         if let Some(a) = addrs.get(i) {
-            f(a.byte_address());
+            f(i, a.byte_address());
         }
     }
 }
@@ -395,7 +383,8 @@ pub(super) fn aligned_group_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
 }
 
 /// [`aligned_group_cost`] after the scan, for groups that may conflict: `touched` has the
-/// lanes' bank bits.
+/// lanes' bank bits. Tries the cheap shapes first (arithmetic progressions, one slot, scattered
+/// lanes, shared words), then counts each slot's lanes exactly.
 #[inline(never)]
 pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
     geometry: G,
@@ -405,109 +394,131 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
     same: SameWord,
     touched: u64,
 ) -> Option<u32> {
-    let words_per_lane = WORDS;
-    let shift = geometry.bank_shift();
-    let bank_mask = geometry.bank_mask();
     let banks_touched = touched.count_ones();
     if banks_touched == words {
         return Some(1);
     }
-    let slot_of = |x: u64| ((x >> shift) & bank_mask) as usize;
     // Lanes in arithmetic progression (broadcasts, columns, strides): a closed form.
     if let Some(cost) = progression_cost(geometry, lanes, addrs, same) {
         return Some(cost);
     }
-    if banks_touched == words_per_lane {
-        // Every lane on one slot (a column read): count distinct rows as bits of one word
-        // while they lie within 32 rows of the first lane's.
-        if same == SameWord::PerLane {
-            return Some(words / words_per_lane);
-        }
-        let row_shift = geometry.row_shift();
-        let first_lane = lanes.trailing_zeros() as usize;
-        let base = (addrs.get(first_lane)?.byte_address() >> shift >> row_shift).wrapping_sub(32);
-        let mut in_window = true;
-        let mut rows = 0u64;
-        for_each_lane(lanes, addrs, |x| {
-            let r = (x >> shift >> row_shift).wrapping_sub(base);
-            in_window &= r < 64;
-            rows |= BIT[(r & 63) as usize];
-        });
-        if in_window {
-            return Some(rows.count_ones());
-        }
-        return Some(distinct_in_slot::<A, G, 64>(
-            geometry,
-            lanes,
-            addrs,
-            slot_of(addrs.get(first_lane)?.byte_address()),
-            words / words_per_lane,
-        ));
+    if banks_touched == WORDS {
+        return one_slot_cost(geometry, lanes, addrs, words / WORDS, same);
     }
-    // Scattered lanes (random addresses): which slots hold at least 1, 2, ... lanes, as bit
-    // masks kept in registers, gives the lanes of the fullest slot when it holds fewer than
-    // `LEVELS`;
-    // when that slot has no repeated word, that is the answer.
-    let level = slot_levels(lanes, addrs, |x| BIT[slot_of(x)]);
-    if level[LEVELS - 1] == 0 {
-        let most = level.iter().take_while(|&&l| l != 0).count() as u32;
-        if same == SameWord::PerLane {
-            return Some(most);
-        }
-        let fullest = level[(most as usize).saturating_sub(1)].trailing_zeros() as u64;
-        if distinct_few(geometry, lanes, addrs, fullest) == most {
-            return Some(most);
-        }
+    if let Some(cost) = scattered_cost(geometry, lanes, addrs, same) {
+        return Some(cost);
     }
-    // When no slot sees two different words (lanes sharing words, as a tiled kernel's
-    // broadcast reads do), every bank serves one word: each lane's word against the one the
-    // last lane of its slot left.
-    let mut last = [0u64; 64];
-    for_each_lane(lanes, addrs, |x| last[slot_of(x)] = x >> shift);
-    let mut mixed = false;
-    for_each_lane(lanes, addrs, |x| mixed |= last[slot_of(x)] != x >> shift);
-    if !mixed && same == SameWord::Once {
+    if same == SameWord::Once && !slots_mixed(geometry, lanes, addrs) {
         return Some(1);
     }
-    // Lanes per slot (an aligned lane's words start at its slot's first bank, and two lanes'
-    // slots are equal or disjoint): an upper bound on the distinct words each bank serves, and
-    // the answer when every lane is served on its own. Each slot also chains its lanes
-    // (`head`, then `next`; only the first `counts[slot]` links are read, so nothing needs
-    // clearing).
+    Some(chained_cost(geometry, lanes, addrs, same, touched))
+}
+
+/// The slot (first bank) of an aligned lane's address.
+#[inline(always)]
+fn slot_of<G: Geometry>(geometry: G, x: u64) -> usize {
+    ((x >> geometry.bank_shift()) & geometry.bank_mask()) as usize
+}
+
+/// Every lane on one slot (a column read), `count` lanes: count distinct rows as bits of one
+/// word while they lie within 32 rows of the first lane's.
+fn one_slot_cost<A: LaneAddress, G: Geometry>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    count: u32,
+    same: SameWord,
+) -> Option<u32> {
+    if same == SameWord::PerLane {
+        return Some(count);
+    }
+    let shift = geometry.bank_shift();
+    let row_shift = geometry.row_shift();
+    let first = addrs.get(lanes.trailing_zeros() as usize)?.byte_address();
+    let base = (first >> shift >> row_shift).wrapping_sub(32);
+    let mut in_window = true;
+    let mut rows = 0u64;
+    for_each_lane(lanes, addrs, |x| {
+        let r = (x >> shift >> row_shift).wrapping_sub(base);
+        in_window &= r < 64;
+        rows |= BIT[(r & 63) as usize];
+    });
+    if in_window {
+        return Some(rows.count_ones());
+    }
+    let slot = slot_of(geometry, first);
+    Some(distinct_in_slot::<A, G, 64>(
+        geometry, lanes, addrs, slot, count,
+    ))
+}
+
+/// Scattered lanes (random addresses): which slots hold at least 1, 2, ... lanes, as bit masks
+/// kept in registers, gives the lanes of the fullest slot when it holds fewer than `LEVELS`;
+/// when that slot has no repeated word, that is the answer. `None` when it is not.
+#[inline(always)]
+fn scattered_cost<A: LaneAddress, G: Geometry>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    same: SameWord,
+) -> Option<u32> {
+    let level = slot_levels(lanes, addrs, |x| BIT[slot_of(geometry, x)]);
+    if level[LEVELS - 1] != 0 {
+        return None;
+    }
+    let most = level.iter().take_while(|&&l| l != 0).count() as u32;
+    if same == SameWord::PerLane {
+        return Some(most);
+    }
+    let fullest = level[(most as usize).saturating_sub(1)].trailing_zeros() as u64;
+    (distinct_few(geometry, lanes, addrs, fullest) == most).then_some(most)
+}
+
+/// Whether some slot sees two different words. When none does (lanes sharing words, as a
+/// tiled kernel's broadcast reads do), every bank serves one word: each lane's word is checked
+/// against the one the last lane of its slot left.
+fn slots_mixed<A: LaneAddress, G: Geometry>(geometry: G, lanes: u64, addrs: &[A]) -> bool {
+    let shift = geometry.bank_shift();
+    let mut last = [0u64; 64];
+    for_each_lane(lanes, addrs, |x| last[slot_of(geometry, x)] = x >> shift);
+    let mut mixed = false;
+    for_each_lane(lanes, addrs, |x| {
+        mixed |= last[slot_of(geometry, x)] != x >> shift
+    });
+    mixed
+}
+
+/// The exact cost from the lanes per slot (an aligned lane's words start at its slot's first
+/// bank, and two lanes' slots are equal or disjoint): an upper bound on the distinct words each
+/// bank serves, and the answer when every lane is served on its own. Each slot also chains its
+/// lanes (`head`, then `next`; only the first `counts[slot]` links are read, so nothing needs
+/// clearing), and the distinct words of the fullest slots are counted along the chains.
+fn chained_cost<A: LaneAddress, G: Geometry>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    same: SameWord,
+    touched: u64,
+) -> u32 {
     let mut counts = [0u8; 64];
     let mut head = [0u8; 64];
     let mut next = [0u8; 64];
-    let mut link = |lane: usize, x: u64| {
-        let slot = slot_of(x);
+    for_each_indexed_lane(lanes, addrs, |lane, x| {
+        let slot = slot_of(geometry, x);
         next[lane & 63] = head[slot];
         head[slot] = lane as u8;
         counts[slot] += 1;
-    };
-    if let Some(slice) = consecutive_lanes(lanes, addrs) {
-        let low = lanes.trailing_zeros() as usize;
-        for (i, a) in slice.iter().enumerate() {
-            link(low + i, a.byte_address());
-        }
-    } else {
-        let mut m = lanes;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if let Some(a) = addrs.get(i) {
-                link(i, a.byte_address());
-            }
-        }
-    }
+    });
     // (The reduction over the 64 counts vectorizes.)
     let most = counts.iter().copied().max().unwrap_or(0) as u32;
     if same == SameWord::PerLane {
-        return Some(most);
+        return most;
     }
     let chain = Chains {
         head: &head,
         next: &next,
         addrs,
-        shift,
+        shift: geometry.bank_shift(),
     };
     // Usually the first fullest slot has no repeated word (random addresses): then it is the
     // answer.
@@ -533,7 +544,7 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
             best = best.max(chain.distinct(geometry, slot, count));
         }
     }
-    Some(best)
+    best
 }
 
 /// The lanes of each slot, chained: `head[slot]`, then `next[lane]`.

@@ -6,19 +6,21 @@
 //! [`BankModel::cdna3`], [`BankModel::cdna4`], [`BankModel::rdna4`], [`BankModel::sm70`],
 //! [`BankModel::sm80`], [`BankModel::sm90`], or a custom one from [`BankModel::builder`]) says:
 //! - the number of banks and their width: word `w = addr / width` lives in bank `w mod banks`
-//!   (000_b892342bad162b52.txt §概述; 004_f6fb8d0e13ff2fcb.txt §shared memory 认识);
+//!   (docs/rules/banks.md#banks-and-words);
 //! - how the lanes are grouped into phases for each access width and direction
-//!   ([`BankModel::phase_table`]; issue 4 §The model lists the published tables);
-//! - whether groups merge ([`MergeRule`]; NVIDIA's vectorized accesses, 004 §64bit 访问);
-//! - how lanes on one word are served ([`SameWordRule`]: broadcast for loads, 004 §非向量化访存时);
+//!   ([`BankModel::phase_table`]; docs/rules/banks.md#lane-phases);
+//! - whether groups merge ([`MergeRule`]; docs/rules/banks.md#nvidia-vectorized-accesses);
+//! - how lanes on one word are served ([`SameWordRule`]: broadcast for loads,
+//!   docs/rules/banks.md#broadcast-of-loads);
 //! - how 2addr accesses are grouped ([`TwoAddrRule`]), whether empty groups cost
 //!   ([`EmptyGroups`]), the alignment rule ([`Alignment`]) and the counters ([`CostUnits`]).
 //!
 //! Within a group the cost is the largest number of distinct words any one bank must serve
-//! (same-bank accesses to different words are serialized: 000 §概述; 004 §非向量化访存时); the
-//! ideal is one per group; the groups' costs add (issue 4 §The model). Results read as AMD
+//! (same-bank accesses to different words are serialized); the ideal is one per group; the
+//! groups' costs add (docs/rules/banks.md#conflicts-serialize). Results read as AMD
 //! `cycles`/`ideal_cycles`/`conflict_cycles` or NVIDIA
-//! `requests`/`wavefronts`/`ideal_wavefronts`/`bank_conflicts` ([`Counters`]).
+//! `requests`/`wavefronts`/`ideal_wavefronts`/`bank_conflicts` ([`Counters`];
+//! docs/rules/banks.md#counters).
 //!
 //! - [`BankModel::cost`]: counters only, allocation-free; [`BankModel::cost_batch`] over many
 //!   accesses of one shape.
@@ -55,7 +57,7 @@ mod suggest;
 pub use access::{Access, AccessError, AccessKind, AccessShape, Direction, LaneAddress, WaveSize};
 pub use cost::Batch;
 pub use counters::{AccessCost, BatchTotals, Counters};
-pub use ds::{ds_access, ds_cost, ds_report, DsAccess};
+pub use ds::{ds_access, ds_cost, ds_report, DsAccess, DsLanes};
 pub use groups::GroupSource;
 pub use model::{
     Alignment, BankModel, BankModelBuilder, CostUnits, EmptyGroups, MergeRule, MergeScope,

@@ -6,8 +6,7 @@ use std::fmt;
 
 use super::access::{AccessKind, Direction, WaveSize};
 
-/// Which counters a model's costs are read as (issue 4 §The model, "Costs follow the counters
-/// people read").
+/// Which counters a model's costs are read as (docs/rules/banks.md#counters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CostUnits {
     /// AMD: `cycles`, `ideal_cycles`, `conflict_cycles` = cycles − ideal (what
@@ -30,18 +29,17 @@ pub enum SameWord {
 /// [`SameWord`] per access kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SameWordRule {
-    /// Loads. Every preset: [`SameWord::Once`] (broadcast; 004_f6fb8d0e13ff2fcb.txt §非向量化访存时:
-    /// "多个 thread 访问同一个 bank 内的同一个 word, 就会触发 broadcast 机制").
+    /// Loads. Every preset: [`SameWord::Once`]: lanes reading one word get it by broadcast
+    /// (docs/rules/banks.md#broadcast-of-loads).
     pub load: SameWord,
-    /// Stores. The public record is silent on several lanes storing to one word; the presets
-    /// choose [`SameWord::Once`]: only one lane's value lands, so the bank writes the word once.
+    /// Stores. The public record is silent on the cost of several lanes storing to one word;
+    /// the presets choose [`SameWord::Once`]: only one lane's value lands, so the bank writes
+    /// the word once (docs/rules/banks.md#same-word-stores).
     pub store: SameWord,
     /// Atomics. The public record is silent on the cost of atomics to one address; the presets
     /// choose [`SameWord::PerLane`], because each lane's read-modify-write must complete before
-    /// another lane operates on the word (000_b892342bad162b52.txt §LDS 原子操作: "每个通道在另一个
-    /// 通道对数据进行操作之前执行完整的读取-修改-写入操作"), and same-bank accesses of atomics are
-    /// serialized (§概述: "对于索引和原子操作，硬件被设计为通过将它们转换为串行访问来防止对同一存储体的
-    /// 并发访问尝试").
+    /// another lane operates on the word, and the hardware serializes indexed and atomic
+    /// accesses to one bank (docs/rules/banks.md#atomics-to-one-word).
     pub atomic: SameWord,
 }
 
@@ -69,8 +67,8 @@ impl SameWordRule {
 pub enum TwoAddrRule {
     /// Two passes, one per address, each grouped like a one-address access of the element
     /// width; the costs add. A conflict-free `ds_load_2addr_b32` then takes as long as a
-    /// `ds_load_b64` (2 cycles on RDNA3 wave32), matching 000_b892342bad162b52.txt §概述 ("扩展
-    /// 指令 load_2addr/store_2addr 每个可以是 64 位": each lane moves 64 bits), and the
+    /// `ds_load_b64` (2 cycles on RDNA3 wave32), as each lane moves 64 bits
+    /// (docs/rules/banks.md#two-address-instructions), and the
     /// `stride64` forms, whose two addresses always share a bank, are conflict-free as compilers
     /// assume. The presets' choice.
     SequentialPasses,
@@ -79,12 +77,12 @@ pub enum TwoAddrRule {
     CombinedWidth,
 }
 
-/// Whether the groups of an access may merge (issue 4 §The model, sm70/sm80/sm90).
+/// Whether the groups of an access may merge (docs/rules/banks.md#nvidia-vectorized-accesses).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MergeRule {
     /// Groups never merge (the AMD presets).
     Never,
-    /// NVIDIA's merge of vectorized accesses (004_f6fb8d0e13ff2fcb.txt §64bit 访问, §128bit 访问):
+    /// NVIDIA's merge of vectorized accesses (docs/rules/banks.md#nvidia-vectorized-accesses):
     /// the phases of a table with more than one phase pair up (0 with 1, 2 with 3, ...), and
     /// every pair merges into one group if, for one of `distances` (1 and 2 in the presets),
     /// every active lane `i` has lane `i ^ d` inactive or at the same address. For 64-bit
@@ -95,9 +93,9 @@ pub enum MergeRule {
         distances: Vec<u32>,
         /// Which lanes the condition is checked over.
         scope: MergeScope,
-        /// Whether stores merge too. The public record (the spec's measurements are of `LDS`)
-        /// is silent; the presets choose `false`: merging is a broadcast of read data, which a
-        /// store does not have.
+        /// Whether stores merge too. The public record (its measurements are of `LDS`) is
+        /// silent; the presets choose `false`: merging is a broadcast of read data, which a
+        /// store does not have (docs/rules/banks.md#merging-is-for-loads).
         merge_stores: bool,
     },
 }
@@ -105,8 +103,8 @@ pub enum MergeRule {
 /// Over which lanes [`MergeRule::XorPartners`] checks its condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MergeScope {
-    /// Every active lane of the warp, as 004_f6fb8d0e13ff2fcb.txt §64bit 访问 states it ("对于
-    /// Warp 内所有活跃的第 i 号线程"): all pairs merge or none do. The presets' choice.
+    /// Every active lane of the warp, as the published rule states it: all pairs merge or none
+    /// do (docs/rules/banks.md#nvidia-vectorized-accesses). The presets' choice.
     Wave,
     /// Only the lanes of the pair being merged: each pair decides on its own.
     Pair,
@@ -115,9 +113,9 @@ pub enum MergeScope {
 /// Whether a group with no active lanes costs anything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EmptyGroups {
-    /// Skipped: it costs nothing and is not counted in the ideal. NVIDIA: "一个 Warp 中有多少个
-    /// 活跃的 Half-Warp 就需要多少个 Memory Transaction" (004_f6fb8d0e13ff2fcb.txt §64bit 访问).
-    /// AMD: the public record is silent; the presets choose the same.
+    /// Skipped: it costs nothing and is not counted in the ideal. NVIDIA: a 64-bit access
+    /// needs one transaction per half-warp with an active lane. AMD: the public record is
+    /// silent; the presets choose the same (docs/rules/banks.md#empty-groups).
     Skip,
     /// It takes one cycle or wavefront, like a conflict-free group.
     Count,
@@ -127,9 +125,10 @@ pub enum EmptyGroups {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Alignment {
     /// Any byte address; an access spanning words touches each of them (AMD LDS in unaligned
-    /// mode, 000_b892342bad162b52.txt §对齐和错误). Faults are the executor's business.
+    /// mode, docs/rules/banks.md#alignment). Faults are the executor's business.
     Any,
-    /// Natural alignment: a misaligned address is an error (NVIDIA `LDS`/`STS`).
+    /// Natural alignment: a misaligned address is an error (NVIDIA `LDS`/`STS`;
+    /// docs/rules/banks.md#alignment).
     Natural,
 }
 
@@ -217,8 +216,8 @@ impl WaveSupport {
 pub type PhaseTables = [[Vec<u64>; 4]; 2];
 
 /// One bank-conflict model: a preset or a custom one. Within a group of lanes the cost is the
-/// largest number of distinct words any one bank must serve (issue 4 §The model); the groups'
-/// costs add.
+/// largest number of distinct words any one bank must serve; the groups' costs add
+/// (docs/rules/banks.md#conflicts-serialize).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BankModel {
     pub(crate) name: Cow<'static, str>,
@@ -290,7 +289,8 @@ impl BankModel {
         self.bank_width
     }
     /// Lanes the phase tables describe; a larger wave runs the table again for each further
-    /// block of this many lanes, after the first (RDNA3 wave64, issue 4 §The model).
+    /// block of this many lanes, after the first (RDNA3 wave64,
+    /// docs/rules/banks.md#wave64-in-two-halves).
     pub fn phase_lanes(&self) -> u32 {
         self.phase_lanes
     }

@@ -1,4 +1,4 @@
-//! The architecture presets (issue 4 §The model gives each one's published facts; what the
+//! The architecture presets (docs/rules/banks.md states each one's published facts; what the
 //! record leaves open is a named parameter of [`BankModel`], documented there).
 
 use super::access::WaveSize;
@@ -77,16 +77,16 @@ impl BankModel {
     ///
     /// - 32 banks of 4 bytes as one wave sees them: the WGP's 128 kB LDS has 64 DWORD-wide
     ///   banks in two sets of 32, each set attached to a pair of SIMD32s
-    ///   (000_b892342bad162b52.txt §概述; issue 4 §The model, rdna3).
-    /// - Lane phases measured on RDNA3 (issue 4 §The model, rdna3): `b32` one phase of lanes
+    ///   (docs/rules/banks.md#banks-and-words).
+    /// - Lane phases measured on RDNA3 (docs/rules/banks.md#lane-phases): `b32` one phase of lanes
     ///   0-31; `b64` two, 0-15 and 16-31; `b128` four, {0-3,20-23}, {4-7,16-19}, {8-11,28-31},
     ///   {12-15,24-27}. `b96` is not published: it takes the `b128` phases (each lane's three
     ///   words fit in the four banks its `b128` slot would use).
-    /// - wave64 runs lanes 32-63 the same way after lanes 0-31 (issue 4), so a conflict-free
-    ///   wave32 access takes 1 cycle and a wave64 one 2 (000_b892342bad162b52.txt
-    ///   §数据共享索引和原子访问: "可以在短至一个周期（对于wave32，或对于wave64来说2个周期）内完成，
-    ///   或者需要多达64个周期").
-    /// - Conflicts: same-bank accesses to different words are serialized (§概述), so a phase
+    /// - wave64 runs lanes 32-63 the same way after lanes 0-31, so a conflict-free wave32
+    ///   access takes 1 cycle and a wave64 one 2, and conflicts stretch an access to as many as
+    ///   64 cycles (docs/rules/banks.md#wave64-in-two-halves).
+    /// - Conflicts: same-bank accesses to different words are serialized
+    ///   (docs/rules/banks.md#conflicts-serialize), so a phase
     ///   costs the largest number of distinct words one bank serves; `cycles` sums the phases,
     ///   `ideal_cycles` counts them.
     pub fn rdna3() -> BankModel {
@@ -103,14 +103,16 @@ impl BankModel {
 
     /// CDNA3 (gfx942, MI300X), wave64 only.
     ///
-    /// - 32 banks of 4 bytes (issue 4 §The model, cdna3).
-    /// - Phases (issue 4): `b32` two, lanes 0-31 and 32-63; `b64` four of 16 consecutive lanes;
-    ///   `b128` reads eight, {0-3,20-23}, {32-35,52-55}, {4-7,16-19}, {36-39,48-51},
+    /// - 32 banks of 4 bytes (docs/rules/banks.md#banks-and-words).
+    /// - Phases (docs/rules/banks.md#lane-phases): `b32` two, lanes 0-31 and 32-63; `b64` four
+    ///   of 16 consecutive lanes; `b128` reads eight, {0-3,20-23}, {32-35,52-55}, {4-7,16-19},
+    ///   {36-39,48-51},
     ///   {8-11,28-31}, {40-43,60-63}, {12-15,24-27}, {44-47,56-59}; `b128` writes eight of 8
     ///   consecutive lanes. `b96` takes the `b128` phases (not published).
     /// - Cost accounting, fitted to the measured `SQ_LDS_BANK_CONFLICT` per `ds_read_b32` with
-    ///   lane × stride addresses (issue 4: stride 4 B → 0, 8 B → 2, 16 B → 6): each phase costs
-    ///   the largest number of distinct words one bank serves, and the conflict cycles are the
+    ///   lane × stride addresses (docs/rules/banks.md#cdna3-conflict-accounting: stride 4 B → 0,
+    ///   8 B → 2, 16 B → 6): each phase costs the largest number of distinct words one bank
+    ///   serves, and the conflict cycles are the
     ///   sum over phases of (that − 1). Stride 8: every phase puts 2 words on each even bank,
     ///   2 + 2 cycles for an ideal of 2, so 2 conflict cycles; stride 16: 4 words on every
     ///   fourth bank, 4 + 4 − 2 = 6. A single 64-lane phase over 64 banks would give 1 and 3:
@@ -130,10 +132,11 @@ impl BankModel {
 
     /// CDNA4 (gfx950), wave64 only.
     ///
-    /// - 64 banks of 4 bytes (issue 4 §The model, cdna4).
-    /// - Phases (issue 4): `b32` one phase of 64 lanes; `b64` lanes 0-31 and 32-63; `b128` four,
-    ///   {0-3,12-15,20-23,24-27}, {32-35,44-47,52-55,56-59}, {4-7,8-11,16-19,28-31},
-    ///   {36-39,40-43,48-51,60-63}. `b96` takes the `b128` phases (not published).
+    /// - 64 banks of 4 bytes (docs/rules/banks.md#banks-and-words).
+    /// - Phases (docs/rules/banks.md#lane-phases): `b32` one phase of 64 lanes; `b64` lanes 0-31
+    ///   and 32-63; `b128` four, {0-3,12-15,20-23,24-27}, {32-35,44-47,52-55,56-59},
+    ///   {4-7,8-11,16-19,28-31}, {36-39,40-43,48-51,60-63}. `b96` takes the `b128` phases (not
+    ///   published).
     pub fn cdna4() -> BankModel {
         built(
             BankModel::builder("cdna4", 64, 4)
@@ -148,10 +151,10 @@ impl BankModel {
 
     /// RDNA4 (gfx1200).
     ///
-    /// - 32 banks of 4 bytes (issue 4 §The model, rdna4).
-    /// - Phases (issue 4): `b32` lanes 0-31; `b64` 0-15, 16-31; `b128` 0-7, 8-15, 16-23, 24-31.
-    ///   `b96` takes the `b128` phases (not published). wave64 runs lanes 32-63 after 0-31, as
-    ///   on RDNA3.
+    /// - 32 banks of 4 bytes (docs/rules/banks.md#banks-and-words).
+    /// - Phases (docs/rules/banks.md#lane-phases): `b32` lanes 0-31; `b64` 0-15, 16-31; `b128`
+    ///   0-7, 8-15, 16-23, 24-31. `b96` takes the `b128` phases (not published). wave64 runs
+    ///   lanes 32-63 after 0-31, as on RDNA3 (docs/rules/banks.md#wave64-in-two-halves).
     pub fn rdna4() -> BankModel {
         built(
             BankModel::builder("rdna4", 32, 4)
@@ -172,19 +175,21 @@ impl BankModel {
     /// NVIDIA Ampere (sm80).
     ///
     /// - 32 banks of 4 bytes; word `i` lives in bank `i mod 32`; a warp is 32 lanes
-    ///   (004_f6fb8d0e13ff2fcb.txt §shared memory 认识).
+    ///   (docs/rules/banks.md#banks-and-words).
     /// - 32-bit accesses: the warp is one group; lanes on one word get a broadcast, lanes on
-    ///   different words of one bank split the request into that many transactions (§非向量化
-    ///   访存时).
-    /// - 64-bit: two half-warps, one transaction each, unless they merge (§64bit 访问); 128-bit:
-    ///   four quarter-warps, the two quarters of a half may merge, the halves never do
-    ///   (§128bit 访问). The merge condition: for every active lane `i`, lane `i^1` is inactive
-    ///   or has the same address, or for every active lane `i`, lane `i^2` is ([`MergeRule`]).
-    ///   Only active groups count ("有多少个活跃的 Half-Warp 就需要多少个 Memory Transaction").
-    /// - Published A100 measurements this reproduces (issue 4): `LDS.64` at 8·t → 2
+    ///   different words of one bank split the request into that many transactions
+    ///   (docs/rules/banks.md#broadcast-of-loads, docs/rules/banks.md#conflicts-serialize).
+    /// - 64-bit: two half-warps, one transaction each, unless they merge; 128-bit: four
+    ///   quarter-warps, the two quarters of a half may merge, the halves never do. The merge
+    ///   condition: for every active lane `i`, lane `i^1` is inactive or has the same address,
+    ///   or for every active lane `i`, lane `i^2` is ([`MergeRule`];
+    ///   docs/rules/banks.md#nvidia-vectorized-accesses). Only groups with an active lane
+    ///   count (docs/rules/banks.md#empty-groups).
+    /// - Published A100 measurements this reproduces: `LDS.64` at 8·t → 2
     ///   wavefronts, 0 conflicts; `LDS.128` with only lanes 15 and 16 active, both at 64 → 2.
     /// - Counters: `requests` (1 per instruction with an active lane), `wavefronts` (the
-    ///   transactions), `ideal_wavefronts` (the groups), `bank_conflicts` (the difference).
+    ///   transactions), `ideal_wavefronts` (the groups), `bank_conflicts` (the difference;
+    ///   docs/rules/banks.md#counters).
     /// - Choices where the record is silent: stores split the same way but never merge;
     ///   same-word stores write once; atomics to one word serialize; addresses must be
     ///   naturally aligned; `b96` (no such instruction) groups like `b128`.
@@ -219,7 +224,7 @@ fn nvidia(name: &'static str) -> BankModel {
     )
 }
 
-/// RDNA3 `b128` phases (issue 4 §The model, rdna3).
+/// RDNA3 `b128` phases (docs/rules/banks.md#lane-phases).
 const RDNA3_B128: [u64; 4] = [
     lanes(&[(0, 3), (20, 23)]),
     lanes(&[(4, 7), (16, 19)]),
@@ -227,7 +232,7 @@ const RDNA3_B128: [u64; 4] = [
     lanes(&[(12, 15), (24, 27)]),
 ];
 
-/// CDNA3 `b128` read phases (issue 4 §The model, cdna3).
+/// CDNA3 `b128` read phases (docs/rules/banks.md#lane-phases).
 const CDNA3_B128_READ: [u64; 8] = [
     lanes(&[(0, 3), (20, 23)]),
     lanes(&[(32, 35), (52, 55)]),
@@ -239,7 +244,7 @@ const CDNA3_B128_READ: [u64; 8] = [
     lanes(&[(44, 47), (56, 59)]),
 ];
 
-/// CDNA4 `b128` phases (issue 4 §The model, cdna4).
+/// CDNA4 `b128` phases (docs/rules/banks.md#lane-phases).
 const CDNA4_B128: [u64; 4] = [
     lanes(&[(0, 3), (12, 15), (20, 23), (24, 27)]),
     lanes(&[(32, 35), (44, 47), (52, 55), (56, 59)]),

@@ -1,11 +1,11 @@
 //! LDS_PARAM_LOAD and LDS_DIRECT_LOAD (the LDSDIR encoding).
 //!
-//! 000_b892342bad162b52.txt §LDS 参数加载 / §LDS 直接加载, with the M0 layouts and the parameter
-//! address from AMD's RDNA3.5 ISA guide §12.2.1 "LDS Parameter Loads" (the same LDSDIR
-//! encoding as gfx1100):
-//! - LDS_DIRECT_LOAD: M0 = {13'b0, DataType[2:0], LDS_address[15:0]}; one value (DataType 0
+//! The rules are docs/rules/ds.md#lds-parameter-load and docs/rules/ds.md#lds-direct-load,
+//! with the M0 layouts and the parameter address from AMD's RDNA3.5 ISA guide §12.2.1 "LDS
+//! Parameter Loads" (the same LDSDIR encoding as gfx1100):
+//! - LDS_DIRECT_LOAD: M0 = {13'b0, DataType\[2:0\], LDS_address\[15:0\]}; one value (DataType 0
 //!   u8, 1 u16, 2 dword, 4 i8, 5 i16; bytes zero- or sign-extended) broadcast to the wave.
-//! - LDS_PARAM_LOAD: M0 = {1'b0, new_prim_mask[15:1], lds_param_offset[15:0]}; quad q's
+//! - LDS_PARAM_LOAD: M0 = {1'b0, new_prim_mask\[15:1\], lds_param_offset\[15:0\]}; quad q's
 //!   primitive is the number of set mask bits in quads 0..=q (bit 0 implied) minus one; its
 //!   P0, P10, P20 for (attr, chan) are the dwords at
 //!   param_offset + (attr × prims_in_wave × 12 + prim × 12 + p × 4 + chan) × 4 bytes, written
@@ -16,9 +16,10 @@
 //! Choices: DataType 3, 6 and 7 are reserved; we read them as a dword and report an event.
 //! In WGP mode the instruction writes nothing and reports an event.
 //!
-//! The programming rules (000 §LDS 参数加载, §像素参数插值, §参数加载数据危险避免, §LDS 直接加载),
-//! each the answer below plus an event (`lds_param_rule`, or `m0_misaligned` for M0):
-//! - `lds_param_offset` bits [6:0] must be zero. Choice: the hardware does not have them (the
+//! The programming rules (docs/rules/ds.md#lds-parameter-load,
+//! docs/rules/ds.md#parameter-load-hazards, docs/rules/ds.md#lds-direct-load), each the answer
+//! below plus an event (`lds_param_rule`, or `m0_misaligned` for M0):
+//! - `lds_param_offset` bits \[6:0\] must be zero. Choice: the hardware does not have them (the
 //!   offset counts 128-byte units), so the load uses the offset with them cleared.
 //! - STATUS.LDS_READY: a load issued before it is set stalls the wave until the parameters are
 //!   in LDS. The launch puts the LDS contents in place before waves start and nothing clears
@@ -37,16 +38,17 @@
 //!   between ends the window (they do not issue until earlier VALU work is done — the rule
 //!   LLVM's hazard recognizer uses when it fills in `wait_vdst`); other instructions (SALU,
 //!   waits) neither count nor end it.
-//! - LDS_DIRECT_LOAD: M0[15:0] is a byte address that must be DWORD-aligned. A misaligned one
+//! - LDS_DIRECT_LOAD: M0\[15:0\] is a byte address that must be DWORD-aligned. A misaligned one
 //!   reports `m0_misaligned`; the access is a dword access, so ALIGNMENT_MODE_DWORD aligns the
-//!   address down and ALIGNMENT_MODE_UNALIGNED uses it as it is (000 §对齐和错误); the data
+//!   address down and ALIGNMENT_MODE_UNALIGNED uses it as it is
+//!   (docs/rules/lds.md#alignment-mode); the data
 //!   type then takes its bytes from there.
 
 use rdna3_isa::def::Kind;
 use rdna3_isa::{Field, Format, Instruction};
 
-use super::{DsEnv, DsOutcome};
-use crate::event::{Event, EventDetail};
+use super::{m0_misaligned, sign_extend, DsEnv, DsOutcome};
+use crate::event::Event;
 use crate::lds::LdsMode;
 use crate::wave::Wave;
 
@@ -107,6 +109,7 @@ pub fn quad_exec(exec: u64) -> u64 {
     m
 }
 
+/// An event of `kind` with `message` (no detail).
 fn event(env: &mut DsEnv, wave: &Wave, kind: &'static str, message: String) {
     env.events.push(Event {
         detail: None,
@@ -118,16 +121,21 @@ fn event(env: &mut DsEnv, wave: &Wave, kind: &'static str, message: String) {
     });
 }
 
+/// An `lds_param_rule` event: a programming rule of the parameter and direct loads broken
+/// (docs/rules/ds.md#parameter-load-hazards, docs/rules/ds.md#lds-parameter-load).
+fn param_rule(env: &mut DsEnv, wave: &Wave, message: String) {
+    event(env, wave, "lds_param_rule", message);
+}
+
 /// The `lds_param_rule` events of the rules every LDSDIR load shares (LDS_READY, the
 /// destination's range, `wait_vdst`); returns whether EXEC is forced to zero.
 fn shared_rules(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> bool {
     let name = inst.def().name;
     let vdst = inst.get(Field::Vdst);
     if !wave.lds_ready {
-        event(
+        param_rule(
             env,
             wave,
-            "lds_param_rule",
             format!(
                 "{name} issued before STATUS.LDS_READY was set: the wave stalls until the parameters are in LDS (read as LDS holds them now)"
             ),
@@ -135,10 +143,9 @@ fn shared_rules(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> bool {
     }
     let forced_off = vdst >= wave.vgpr_limit;
     if forced_off {
-        event(
+        param_rule(
             env,
             wave,
-            "lds_param_rule",
             format!(
                 "{name}: destination v{vdst} is outside the wave's {} VGPRs: the load is performed with EXEC forced to zero (no lane is written)",
                 wave.vgpr_limit
@@ -156,10 +163,9 @@ fn shared_rules(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> bool {
         } else {
             ("writes", "may land before the VALU's result overwrites it")
         };
-        event(
+        param_rule(
             env,
             wave,
-            "lds_param_rule",
             format!(
                 "{name} wait_vdst:{window} lets a recent {valu} that {what} v{vdst} still be outstanding: the load {fix}; lower wait_vdst to the VALU instructions issued since"
             ),
@@ -172,152 +178,158 @@ fn shared_rules(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> bool {
 
 /// Executes an LDSDIR instruction; returns the lane accesses.
 pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> DsOutcome {
-    let d = inst.def();
+    let name = inst.def().name;
     if env.lds.mode == LdsMode::Wgp {
         event(
             env,
             wave,
             "ldsdir_wgp_mode",
-            format!(
-                "{}: parameter and direct loads exist only in CU mode; nothing was loaded",
-                d.name
-            ),
+            format!("{name}: parameter and direct loads exist only in CU mode; nothing was loaded"),
         );
         return DsOutcome::default();
     }
-    let vdst = inst.get(Field::Vdst);
     let forced_off = shared_rules(inst, wave, env);
     let lanes = if forced_off {
         0
     } else {
         quad_exec(wave.exec()) & wave.lane_mask()
     };
-    let m0 = wave.m0();
-    let mut accesses = DsOutcome::default();
-    let mut out_of_range = false;
-    if d.name == "lds_direct_load" {
-        let given = m0 & 0xffff;
-        if given & 3 != 0 {
-            env.events.push(
-                Event::new(
-                    "m0_misaligned",
-                    wave.id,
-                    env.pc,
-                    format!(
-                        "{}: M0[15:0] = {given:#x} is not DWORD-aligned (000: the LDS address must be DWORD-aligned); {}",
-                        d.name,
-                        match env.lds.align {
-                            crate::lds::AlignMode::Dword => "the dword alignment mode aligned it down",
-                            crate::lds::AlignMode::Unaligned => "the unaligned mode used it as it is",
-                        }
-                    ),
-                )
-                .with_detail(EventDetail {
-                    address: Some(given as u64),
-                    ..EventDetail::default()
-                }),
-            );
-        }
-        let addr = env.lds.effective(given, 4);
-        let dtype = (m0 >> 16) & 7;
-        let (bytes, signed) = match dtype {
-            0 => (1, false),
-            1 => (2, false),
-            4 => (1, true),
-            5 => (2, true),
-            2 => (4, false),
-            _ => {
-                event(
-                    env,
-                    wave,
-                    "ldsdir_reserved_type",
-                    format!(
-                        "{}: M0 DataType {dtype} is reserved; read as a dword",
-                        d.name
-                    ),
-                );
-                (4, false)
-            }
-        };
-        let raw = match env.lds.read(env.alloc, addr, bytes) {
-            Ok(v) => v,
-            Err(_) => {
-                out_of_range = true;
-                0
-            }
-        };
-        let v = match (bytes, signed) {
-            (1, true) => raw as u8 as i8 as i32 as u32,
-            (2, true) => raw as u16 as i16 as i32 as u32,
-            _ => raw as u32,
-        };
-        for l in (0..wave.size).filter(|l| lanes >> l & 1 == 1) {
-            accesses.record(l, addr);
-            if !out_of_range {
-                env.lds.touch(l, addr, bytes, false, raw);
-            }
-            wave.set_vgpr(vdst, l, v);
-        }
+    let op = DirOp {
+        inst,
+        name,
+        vdst: inst.get(Field::Vdst),
+        m0: wave.m0(),
+        lanes,
+    };
+    let (accesses, out_of_range) = if name == "lds_direct_load" {
+        direct_load(&op, wave, env)
     } else {
-        let given = m0 & 0xffff;
-        if given & 0x7f != 0 {
-            event(
-                env,
-                wave,
-                "lds_param_rule",
-                format!(
-                    "{}: lds_param_offset M0[15:0] = {given:#x} has bits [6:0] set (they must be zero); the load used {:#x}",
-                    d.name,
-                    given & !0x7f
-                ),
-            );
-        }
-        let param_offset = given & !0x7f;
-        let mask = (m0 >> 16 & 0x7fff) << 1 | 1; // bit q: quad q starts a new primitive
-        let quads = wave.size / 4;
-        let quad_mask = if quads >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << quads) - 1
-        };
-        let prims_in_wave = (mask & quad_mask).count_ones();
-        let attr = inst.get(Field::Attr);
-        let chan = inst.get(Field::AttrChan);
-        for q in 0..quads {
-            if (lanes >> (4 * q)) & 0xf == 0 {
-                continue;
-            }
-            let prim = (mask & ((2u32 << q) - 1)).count_ones() - 1;
-            for p in 0..4u32 {
-                let lane = 4 * q + p;
-                let v = if p < 3 {
-                    let dword = attr * prims_in_wave * 12 + prim * 12 + p * 4 + chan;
-                    let addr = param_offset + dword * 4;
-                    accesses.record(lane, addr);
-                    match env.lds.read(env.alloc, addr, 4) {
-                        Ok(v) => {
-                            env.lds.touch(lane, addr, 4, false, v);
-                            v as u32
-                        }
-                        Err(_) => {
-                            out_of_range = true;
-                            0
-                        }
-                    }
-                } else {
-                    0
-                };
-                wave.set_vgpr(vdst, lane, v);
-            }
-        }
-    }
+        param_load(&op, wave, env)
+    };
     if out_of_range {
         event(
             env,
             wave,
             "lds_out_of_range",
-            format!("{}: read outside the LDS allocation (gave 0)", d.name),
+            format!("{name}: read outside the LDS allocation (gave 0)"),
         );
     }
     accesses
+}
+
+/// The fields of one LDSDIR load and the lanes it writes.
+struct DirOp<'i> {
+    inst: &'i Instruction,
+    name: &'static str,
+    vdst: u32,
+    m0: u32,
+    /// The lanes of the quads it writes (none when EXEC is forced to zero).
+    lanes: u64,
+}
+
+/// The bytes and signedness of LDS_DIRECT_LOAD's M0 DataType `dtype`, or `None` for the
+/// reserved types 3, 6 and 7 (docs/rules/ds.md#lds-direct-load).
+fn direct_type(dtype: u32) -> Option<(u32, bool)> {
+    match dtype {
+        0 => Some((1, false)),
+        1 => Some((2, false)),
+        2 => Some((4, false)),
+        4 => Some((1, true)),
+        5 => Some((2, true)),
+        _ => None,
+    }
+}
+
+/// LDS_DIRECT_LOAD for the quads in `lanes` (docs/rules/ds.md#lds-direct-load): one value at
+/// M0\[15:0\] of the type M0\[18:16\] names, broadcast; returns the accesses and whether the read
+/// fell outside the allocation.
+fn direct_load(op: &DirOp, wave: &mut Wave, env: &mut DsEnv) -> (DsOutcome, bool) {
+    let (name, vdst, m0) = (op.name, op.vdst, op.m0);
+    let given = m0 & 0xffff;
+    if given & 3 != 0 {
+        m0_misaligned(env, wave, name, given, ("it", "it is"), Vec::new());
+    }
+    let addr = env.lds.effective(given, 4);
+    let dtype = (m0 >> 16) & 7;
+    let (bytes, signed) = direct_type(dtype).unwrap_or_else(|| {
+        event(
+            env,
+            wave,
+            "ldsdir_reserved_type",
+            format!("{name}: M0 DataType {dtype} is reserved; read as a dword"),
+        );
+        (4, false)
+    });
+    let read = env.lds.read(env.alloc, addr, bytes).ok();
+    let raw = read.unwrap_or(0);
+    let v = if signed {
+        sign_extend(raw, bytes)
+    } else {
+        raw as u32
+    };
+    let mut accesses = DsOutcome::default();
+    for l in (0..wave.size).filter(|l| op.lanes >> l & 1 == 1) {
+        accesses.record(l, addr);
+        if read.is_some() {
+            env.lds.touch(l, addr, bytes, false, raw);
+        }
+        wave.set_vgpr(vdst, l, v);
+    }
+    (accesses, read.is_none())
+}
+
+/// LDS_PARAM_LOAD for the quads in `lanes` (docs/rules/ds.md#lds-parameter-load): each
+/// quad's primitive's P0, P10, P20 of (attr, chan) to its lanes 0, 1, 2 (lane 3 gets 0);
+/// returns the accesses and whether a read fell outside the allocation.
+fn param_load(op: &DirOp, wave: &mut Wave, env: &mut DsEnv) -> (DsOutcome, bool) {
+    let (name, vdst, m0) = (op.name, op.vdst, op.m0);
+    let given = m0 & 0xffff;
+    if given & 0x7f != 0 {
+        param_rule(
+            env,
+            wave,
+            format!(
+                "{name}: lds_param_offset M0[15:0] = {given:#x} has bits [6:0] set (they must be zero); the load used {:#x}",
+                given & !0x7f
+            ),
+        );
+    }
+    let param_offset = given & !0x7f;
+    let mask = (m0 >> 16 & 0x7fff) << 1 | 1; // bit q: quad q starts a new primitive
+    let quads = wave.size / 4;
+    let quad_mask = if quads >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << quads) - 1
+    };
+    let prims_in_wave = (mask & quad_mask).count_ones();
+    let attr = op.inst.get(Field::Attr);
+    let chan = op.inst.get(Field::AttrChan);
+    let mut accesses = DsOutcome::default();
+    let mut out_of_range = false;
+    for q in (0..quads).filter(|q| (op.lanes >> (4 * q)) & 0xf != 0) {
+        let prim = (mask & ((2u32 << q) - 1)).count_ones() - 1;
+        for p in 0..4u32 {
+            let lane = 4 * q + p;
+            let v = if p < 3 {
+                let dword = attr * prims_in_wave * 12 + prim * 12 + p * 4 + chan;
+                let addr = param_offset + dword * 4;
+                accesses.record(lane, addr);
+                match env.lds.read(env.alloc, addr, 4) {
+                    Ok(v) => {
+                        env.lds.touch(lane, addr, 4, false, v);
+                        v as u32
+                    }
+                    Err(_) => {
+                        out_of_range = true;
+                        0
+                    }
+                }
+            } else {
+                0
+            };
+            wave.set_vgpr(vdst, lane, v);
+        }
+    }
+    (accesses, out_of_range)
 }

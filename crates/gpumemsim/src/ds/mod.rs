@@ -1,34 +1,35 @@
 //! DS instruction semantics over a wave: LDS and GDS loads, stores and atomics, the lane
 //! permutes and swizzle, append/consume and the GS registers.
 //!
-//! Sources: 000_b892342bad162b52.txt (§数据共享索引和原子访问 addressing, §LDS 原子操作,
-//! §LDS 通道置换操作, §全局数据共享, §对齐和错误), 001_f218f1deb4d558c2.txt (float atomics), and
-//! the per-instruction pseudocode in `../shared/reference/rdna3-isa-pseudocode.txt`.
+//! The rules are in docs/rules/ds.md (addressing, lane order, the special forms), with the
+//! storage and alignment rules in docs/rules/lds.md and the float atomics in
+//! docs/rules/float-atomics.md; the per-instruction pseudocode is AMD's.
 //!
 //! Choices where the sources are silent (each is a named, tested behaviour):
-//! - Lanes of one instruction act in increasing lane order (000 §LDS 原子操作: the order of
-//!   lanes hitting one location is unspecified; each lane's read-modify-write is whole).
+//! - Lanes of one instruction act in increasing lane order; each lane's read-modify-write is
+//!   whole (docs/rules/ds.md#atomic-lane-order).
 //! - A lane whose access lies outside the allocation reads 0 and writes nothing
-//!   ([`crate::lds::Lds`]); one `lds_out_of_range` event per instruction lists such lanes.
+//!   ([`crate::lds::Lds`]); one `lds_out_of_range` event per instruction lists such lanes
+//!   (docs/rules/lds.md#allocation-bounds).
 //! - A misaligned atomic lane raises MEMVIOL: an event of kind `memviol`; that lane's operation
-//!   is not performed and its return VGPRs are left unchanged. `ds_storexchg_2addr_*` (and its
-//!   `stride64` form) is an exchange, an atomic: 000 §对齐和错误 ("atomics must be aligned",
-//!   whatever SH_MEM_CONFIG's alignment mode) applies to it, not the auto-alignment of the
-//!   plain 2addr loads and stores, so a lane whose addresses are not multiples of the element
-//!   size raises MEMVIOL the same way.
-//! - Addresses are 32-bit sums: VGPR[ADDR] + offset (000 §数据共享索引和原子访问, and the
-//!   pseudocode's `.u32` arithmetic) wraps past 2^32 — the hardware's answer, which LLVM relies
-//!   on when it folds a constant into the offset field of a DS instruction whose base may be
-//!   "negative" — and each instruction where some lane's sum wrapped reports one
-//!   `lds_address_wrap` event naming the lanes (a base that is really a negative number is
-//!   usually a bug).
-//! - `ds_load_addtid_b32`/`ds_store_addtid_b32`: M0 must be DWORD-aligned (000 §DS_{LOAD,STORE}
-//!   _ADDTID 寻址). A misaligned M0 reports `m0_misaligned`; the access is a dword access like
-//!   any other, so ALIGNMENT_MODE_DWORD aligns the address down and ALIGNMENT_MODE_UNALIGNED
-//!   uses it as it is (000 §对齐和错误).
+//!   is not performed and its return VGPRs are left unchanged
+//!   (docs/rules/lds.md#atomics-must-be-aligned). `ds_storexchg_2addr_*` (and its `stride64`
+//!   form) is an exchange, an atomic, so the same holds for it whatever SH_MEM_CONFIG's
+//!   alignment mode, not the auto-alignment of the plain 2addr loads and stores
+//!   (docs/rules/ds.md#exchange-is-an-atomic).
+//! - Addresses are 32-bit sums: VGPR\[ADDR\] + offset wraps past 2^32 — the hardware's answer,
+//!   which LLVM relies on when it folds a constant into the offset field of a DS instruction
+//!   whose base may be "negative" — and each instruction where some lane's sum wrapped reports
+//!   one `lds_address_wrap` event naming the lanes (a base that is really a negative number is
+//!   usually a bug; docs/rules/ds.md#address-wrap).
+//! - `ds_load_addtid_b32`/`ds_store_addtid_b32`: M0 must be DWORD-aligned. A misaligned M0
+//!   reports `m0_misaligned`; the access is a dword access like any other, so
+//!   ALIGNMENT_MODE_DWORD aligns the address down and ALIGNMENT_MODE_UNALIGNED uses it as it
+//!   is (docs/rules/ds.md#addtid-addressing).
 
 mod kind;
 pub mod ldsdir;
+mod mem;
 
 pub use crate::atomic::{atomic32, atomic64, AtomicOp};
 pub use kind::{ds_kind, DsKind, D16};
@@ -37,8 +38,9 @@ use rdna3_isa::{Field, Instruction};
 
 use crate::event::{Event, EventDetail};
 use crate::gds::Gds;
-use crate::lds::{Lds, LdsAllocation};
+use crate::lds::{AlignMode, Lds, LdsAllocation};
 use crate::wave::Wave;
+use mem::Mem;
 
 /// Which lanes accessed which byte addresses, for the bank model: each lane's first access
 /// and, for the 2addr forms, its second. (A lane's later accesses, which only the BVH stack
@@ -110,122 +112,6 @@ pub struct DsEnv<'a> {
     pub pc: usize,
 }
 
-/// Where a lane's access goes.
-#[derive(Clone, Copy)]
-enum Space {
-    Lds,
-    /// GDS through the M0 window.
-    Gds(u32),
-}
-
-struct Mem<'e, 'a> {
-    env: &'e mut DsEnv<'a>,
-    space: Space,
-    out_of_range: Vec<u32>,
-    outcome: DsOutcome,
-}
-
-impl Mem<'_, '_> {
-    #[inline]
-    fn read(&mut self, lane: u32, addr: u32, bytes: u32) -> u64 {
-        self.outcome.record(lane, addr);
-        let value = match self.space {
-            Space::Lds => {
-                let v = self.env.lds.read(self.env.alloc, addr, bytes).ok();
-                if let Some(x) = v {
-                    self.env.lds.touch(lane, addr, bytes, false, x);
-                }
-                v
-            }
-            Space::Gds(m0) => self
-                .env
-                .gds
-                .window(m0, addr, bytes)
-                .map(|a| self.env.gds.read(a, bytes)),
-        };
-        value.unwrap_or_else(|| {
-            self.out_of_range.push(lane);
-            0
-        })
-    }
-
-    fn read_wide(&mut self, lane: u32, addr: u32, dwords: u32) -> Vec<u32> {
-        self.outcome.record(lane, addr);
-        let mut out = Vec::with_capacity(dwords as usize);
-        for k in 0..dwords {
-            let a = addr + 4 * k;
-            let part = match self.space {
-                Space::Lds => {
-                    let v = self.env.lds.read(self.env.alloc, a, 4).ok();
-                    if let Some(x) = v {
-                        self.env.lds.touch(lane, a, 4, false, x);
-                    }
-                    v
-                }
-                Space::Gds(m0) => self
-                    .env
-                    .gds
-                    .window(m0, a, 4)
-                    .map(|x| self.env.gds.read(x, 4)),
-            };
-            match part {
-                Some(p) => out.push(p as u32),
-                None => {
-                    self.out_of_range.push(lane);
-                    return vec![0; dwords as usize];
-                }
-            }
-        }
-        out
-    }
-
-    /// Whether all `bytes` at `addr` are in range (so a multi-dword write is all or nothing).
-    fn in_range(&self, addr: u32, bytes: u32) -> bool {
-        match self.space {
-            Space::Lds => addr as u64 + bytes as u64 <= self.env.alloc.size as u64,
-            Space::Gds(m0) => self.env.gds.window(m0, addr, bytes).is_some(),
-        }
-    }
-
-    #[inline]
-    fn write(&mut self, lane: u32, addr: u32, bytes: u32, v: u64) {
-        self.outcome.record(lane, addr);
-        self.write_quiet(lane, addr, bytes, v);
-    }
-
-    /// A write that is part of an access already recorded (read-modify-write).
-    fn write_quiet(&mut self, lane: u32, addr: u32, bytes: u32, v: u64) {
-        if !self.in_range(addr, bytes) {
-            self.out_of_range.push(lane);
-            return;
-        }
-        match self.space {
-            Space::Lds => {
-                if self.env.lds.write(self.env.alloc, addr, bytes, v).is_ok() {
-                    self.env.lds.touch(lane, addr, bytes, true, v);
-                }
-            }
-            Space::Gds(m0) => {
-                if let Some(a) = self.env.gds.window(m0, addr, bytes) {
-                    self.env.gds.write(a, bytes, v);
-                }
-            }
-        }
-    }
-
-    fn write_wide(&mut self, lane: u32, addr: u32, words: &[u32]) {
-        let bytes = 4 * words.len() as u32;
-        self.outcome.record(lane, addr);
-        if !self.in_range(addr, bytes) {
-            self.out_of_range.push(lane);
-            return;
-        }
-        for (k, w) in words.iter().enumerate() {
-            self.write_quiet(lane, addr + 4 * k as u32, 4, *w as u64);
-        }
-    }
-}
-
 /// VGPR `reg` of every lane (lanes past the wave's size and never-written registers read 0).
 #[inline]
 fn row(w: &Wave, reg: u32) -> [u32; 64] {
@@ -277,8 +163,8 @@ fn sign_extend(v: u64, bytes: u32) -> u32 {
 /// The lane a `ds_swizzle_b32` lane `i` reads, or `None` for the modes this function does not
 /// cover. Modes (AMD RDNA3 ISA reference, DS_SWIZZLE_B32; the reference pseudocode file only
 /// keeps the FFT branch): offset ≥ 0xe000 FFT; 0xc000..=0xdfff rotate; bit 15 set otherwise
-/// quad permute (offset[7:0] selects a lane of each quad per lane); bit 15 clear: bit masks
-/// and [4:0], or [9:5], xor [14:10] within each group of 32 lanes.
+/// quad permute (offset\[7:0\] selects a lane of each quad per lane); bit 15 clear: bit masks
+/// and \[4:0\], or \[9:5\], xor \[14:10\] within each group of 32 lanes.
 pub fn swizzle_source(offset: u32, i: u32) -> u32 {
     let hi = i & 0x20;
     if offset >= 0xe000 {
@@ -312,11 +198,11 @@ pub const BVH_INVALID_NODE: u32 = 0xffff_ffff;
 /// `ds_bvh_stack_rtn_b32` for one lane; returns (VDST, new ADDR).
 ///
 /// Sources: the pseudocode (DS_BVH_STACK_RTN_B32: push up to three valid children of DATA1,
-/// stopping at the last visited node DATA0; return DATA1[3] if valid, else pop), 000 §用于光线
-/// 追踪的 DS 堆栈操作 (a short per-thread stack that wraps and overwrites old entries), and
+/// stopping at the last visited node DATA0; return DATA1\[3\] if valid, else pop), the short
+/// per-lane stack that wraps and overwrites old entries (docs/rules/ds.md#bvh-stack), and
 /// the RDNA3 address layout documented in Mesa's RADV (`radv_build_bvh_stack_rtn_addr`):
-/// ADDR[17:0] = stack index, ADDR[31:18] = stack base in dwords; entries of one stack are 128
-/// bytes apart (32 lanes interleave); OFFSET1[5:4] selects 8, 16, 32 or 64 entries.
+/// ADDR\[17:0\] = stack index, ADDR\[31:18\] = stack base in dwords; entries of one stack are 128
+/// bytes apart (32 lanes interleave); OFFSET1\[5:4\] selects 8, 16, 32 or 64 entries.
 ///
 /// Choices: the index points at the top entry, so a push increments it and then writes, and a
 /// pop reads the top, writes [`BVH_INVALID_NODE`] there and decrements (this reads the
@@ -354,16 +240,76 @@ fn bvh_stack(mem: &mut Mem, lane: u32, wave: &Wave, inst: &Instruction) -> (u32,
     (rtn, (packed & !0x3_ffff) | index)
 }
 
-/// `base + off` as the DS address adder computes it (32 bits, wrapping), noting in `wrapped`
-/// whether lane `lane`'s sum passed 2^32.
-#[inline]
-fn add_address(base: u32, off: u32, lane: usize, wrapped: &mut u64) -> u32 {
-    let (a, carry) = base.overflowing_add(off);
-    *wrapped |= (carry as u64) << (lane & 63);
-    a
+/// The fields of one DS instruction and the lanes it acts for.
+struct Op<'i> {
+    inst: &'i Instruction,
+    name: &'static str,
+    gds: bool,
+    /// VGPR\[ADDR\], DATA0, DATA1 and VDST register numbers.
+    addr: u32,
+    d0: u32,
+    d1: u32,
+    vdst: u32,
+    /// The two 8-bit offset fields, and the 16-bit offset they make.
+    off0: u32,
+    off1: u32,
+    offset: u32,
+    /// EXEC, and the lanes the memory access is for (the lowest of EXEC for GDS:
+    /// docs/rules/ds.md#gds-uses-one-lane).
+    exec: u64,
+    lanes: u64,
 }
 
-/// The `memviol` event of a misaligned atomic lane (000 §对齐和错误).
+impl<'i> Op<'i> {
+    fn decode(inst: &'i Instruction, wave: &Wave) -> Op<'i> {
+        let gds = inst.get(Field::Gds) == 1;
+        let exec = wave.exec();
+        let (off0, off1) = (inst.get(Field::Offset0), inst.get(Field::Offset1));
+        Op {
+            inst,
+            name: inst.def().name,
+            gds,
+            addr: inst.get(Field::Addr),
+            d0: inst.get(Field::Data0),
+            d1: inst.get(Field::Data1),
+            vdst: inst.get(Field::Vdst),
+            off0,
+            off1,
+            offset: off1 << 8 | off0,
+            exec,
+            lanes: if gds {
+                exec & exec.wrapping_neg()
+            } else {
+                exec
+            },
+        }
+    }
+}
+
+/// The lanes of `mask` below `size`, lowest first.
+fn each_lane(mask: u64, size: u32) -> impl Iterator<Item = u32> {
+    (0..size).filter(move |&l| mask >> l & 1 == 1)
+}
+
+/// Lane `lane`'s data element in VGPR `reg`: a register pair from `reg` when `b64`.
+fn get_data(w: &Wave, reg: u32, lane: u32, b64: bool) -> u64 {
+    if b64 {
+        vgpr64(w, reg, lane)
+    } else {
+        w.vgpr(reg, lane) as u64
+    }
+}
+
+/// Writes lane `lane`'s data element `v` to VGPR `reg` (a register pair when `b64`).
+fn set_data(w: &mut Wave, reg: u32, lane: u32, b64: bool, v: u64) {
+    if b64 {
+        set_vgpr64(w, reg, lane, v);
+    } else {
+        w.set_vgpr(reg, lane, v as u32);
+    }
+}
+
+/// The `memviol` event of a misaligned atomic lane (docs/rules/lds.md#atomics-must-be-aligned).
 fn memviol(env: &mut DsEnv, wave: &Wave, name: &str, lane: u32, addr: u32, bytes: u32) {
     env.events.push(
         Event::new(
@@ -382,439 +328,393 @@ fn memviol(env: &mut DsEnv, wave: &Wave, name: &str, lane: u32, addr: u32, bytes
     );
 }
 
+/// The `m0_misaligned` event of an instruction whose M0\[15:0\] byte address `m0` is not
+/// DWORD-aligned (the ADDTID forms and the direct load: docs/rules/ds.md#addtid-addressing,
+/// docs/rules/ds.md#lds-direct-load). `what` names the address in the message, with its verb
+/// ("the addresses", "they are"); `lanes` are the lanes the event names.
+fn m0_misaligned(
+    env: &mut DsEnv,
+    wave: &Wave,
+    name: &str,
+    m0: u32,
+    what: (&str, &str),
+    lanes: Vec<u32>,
+) {
+    let (it, is) = what;
+    let answer = match env.lds.align {
+        AlignMode::Dword => format!("the dword alignment mode aligned {it} down"),
+        AlignMode::Unaligned => format!("the unaligned mode used {it} as {is}"),
+    };
+    env.events.push(
+        Event::new(
+            "m0_misaligned",
+            wave.id,
+            env.pc,
+            format!("{name}: M0[15:0] = {m0:#x} is not DWORD-aligned (it must be); {answer}"),
+        )
+        .with_detail(EventDetail {
+            lanes,
+            address: Some(m0 as u64),
+            ..EventDetail::default()
+        }),
+    );
+}
+
 /// Executes DS instruction `inst` on `wave`.
 pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<DsOutcome, DsError> {
-    let d = inst.def();
     let Some(kind) = ds_kind(inst.opcode) else {
-        return Err(DsError::Unimplemented(d.name));
+        return Err(DsError::Unimplemented(inst.def().name));
     };
-    let gds = inst.get(Field::Gds) == 1;
-    let addr_reg = inst.get(Field::Addr);
-    let d0 = inst.get(Field::Data0);
-    let d1 = inst.get(Field::Data1);
-    let vdst = inst.get(Field::Vdst);
-    let off0 = inst.get(Field::Offset0);
-    let off1 = inst.get(Field::Offset1);
-    let offset = off1 << 8 | off0;
-    let mode = wave.mode;
-    let exec = wave.exec();
+    let op = Op::decode(inst, wave);
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
-    // GDS: one lane, the lowest in EXEC (000 §全局数据共享).
-    let lanes: u64 = if gds {
-        exec & exec.wrapping_neg()
-    } else {
-        exec
-    };
-    let mut mem = Mem {
-        env,
-        space: if gds {
-            Space::Gds(wave.m0())
-        } else {
-            Space::Lds
-        },
-        out_of_range: Vec::new(),
-        outcome: DsOutcome {
-            gds,
-            ..DsOutcome::default()
-        },
-    };
-    let active = |l: u32| lanes >> l & 1 == 1;
-    // Lanes whose VGPR[ADDR] + offset passed 2^32 (the address wraps; an event below).
-    let mut wrapped = 0u64;
+    let mut mem = Mem::new(env, op.gds.then(|| wave.m0()));
+    let m = &mut mem;
     match kind {
         DsKind::Nop => {}
-        DsKind::GlobalSync => {
-            return Err(DsError::Unimplemented(d.name));
-        }
-        DsKind::BvhStack => {
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let (rtn, addr) = bvh_stack(&mut mem, l, wave, inst);
-                wave.set_vgpr(vdst, l, rtn);
-                wave.set_vgpr(addr_reg, l, addr);
-            }
-        }
+        DsKind::GlobalSync => return Err(DsError::Unimplemented(op.name)),
+        DsKind::BvhStack => bvh_stacks(&op, wave, m),
         // The common dword forms on LDS, a register row at a time (the same semantics as
-        // the general arms below, without their per-lane register lookups).
+        // the general forms, without their per-lane register lookups).
         DsKind::Load {
             bytes: 4,
             d16: D16::No,
             ..
-        } if !gds => {
-            let addr_row = row(wave, addr_reg);
-            let mut vals = [0u32; 64];
-            for_lanes(lanes, |l| {
-                let raw = add_address(addr_row[l], offset, l, &mut wrapped);
-                let a = mem.env.lds.effective(raw, 4);
-                vals[l] = mem.read(l as u32, a, 4) as u32;
-            });
-            write_row(wave, vdst, lanes, &vals);
-        }
+        } if !op.gds => load_b32_rows(&op, wave, m),
         DsKind::Store {
             bytes: 4,
             hi: false,
-        } if !gds => {
-            let (addr_row, data_row) = (row(wave, addr_reg), row(wave, d0));
-            for_lanes(lanes, |l| {
-                let raw = add_address(addr_row[l], offset, l, &mut wrapped);
-                let a = mem.env.lds.effective(raw, 4);
-                mem.write(l as u32, a, 4, data_row[l] as u64);
-            });
-        }
-        DsKind::Load2 { elem: 4, stride64 } if !gds => {
-            let adj = if stride64 { 256 } else { 4 };
-            let addr_row = row(wave, addr_reg);
-            let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
-            for_lanes(lanes, |l| {
-                let base = addr_row[l];
-                let a0 = add_address(base, off0 * adj, l, &mut wrapped);
-                let a1 = add_address(base, off1 * adj, l, &mut wrapped);
-                let (a0, a1) = (mem.env.lds.effective(a0, 4), mem.env.lds.effective(a1, 4));
-                v0[l] = mem.read(l as u32, a0, 4) as u32;
-                v1[l] = mem.read(l as u32, a1, 4) as u32;
-            });
-            write_row(wave, vdst, lanes, &v0);
-            write_row(wave, vdst + 1, lanes, &v1);
-        }
-        DsKind::Load { bytes, signed, d16 } => {
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let raw = add_address(wave.vgpr(addr_reg, l), offset, l as usize, &mut wrapped);
-                let a = mem.env.lds.effective(raw, bytes);
-                if bytes > 8 {
-                    let words = mem.read_wide(l, a, bytes / 4);
-                    for (k, w) in words.iter().enumerate() {
-                        wave.set_vgpr(vdst + k as u32, l, *w);
-                    }
-                    continue;
-                }
-                let v = mem.read(l, a, bytes);
-                match (d16, bytes) {
-                    (_, 8) => set_vgpr64(wave, vdst, l, v),
-                    (D16::No, _) => {
-                        let x = if signed {
-                            sign_extend(v, bytes)
-                        } else {
-                            v as u32
-                        };
-                        wave.set_vgpr(vdst, l, x);
-                    }
-                    (half, _) => {
-                        let x16 = if signed {
-                            sign_extend(v, bytes) & 0xffff
-                        } else {
-                            v as u32 & 0xffff
-                        };
-                        let old = wave.vgpr(vdst, l);
-                        let new = if half == D16::Lo {
-                            (old & 0xffff_0000) | x16
-                        } else {
-                            (old & 0xffff) | x16 << 16
-                        };
-                        wave.set_vgpr(vdst, l, new);
-                    }
-                }
-            }
-        }
-        DsKind::Store { bytes, hi } => {
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let raw = add_address(wave.vgpr(addr_reg, l), offset, l as usize, &mut wrapped);
-                let a = mem.env.lds.effective(raw, bytes);
-                if bytes > 8 {
-                    let words: Vec<u32> = (0..bytes / 4).map(|k| wave.vgpr(d0 + k, l)).collect();
-                    mem.write_wide(l, a, &words);
-                    continue;
-                }
-                let v = if bytes == 8 {
-                    vgpr64(wave, d0, l)
-                } else if hi {
-                    (wave.vgpr(d0, l) >> 16) as u64
-                } else {
-                    wave.vgpr(d0, l) as u64
-                };
-                mem.write(l, a, bytes, v);
-            }
-        }
+        } if !op.gds => store_b32_rows(&op, wave, m),
+        DsKind::Load2 { elem: 4, stride64 } if !op.gds => load2_b32_rows(&op, stride64, wave, m),
+        DsKind::Load { bytes, signed, d16 } => load(&op, bytes, signed, d16, wave, m),
+        DsKind::Store { bytes, hi } => store(&op, bytes, hi, wave, m),
         DsKind::Load2 { elem, stride64 }
         | DsKind::Store2 { elem, stride64 }
-        | DsKind::Xchg2 { elem, stride64 } => {
-            let adj = elem * if stride64 { 64 } else { 1 };
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let base = wave.vgpr(addr_reg, l);
-                let a0 = add_address(base, off0 * adj, l as usize, &mut wrapped);
-                let a1 = add_address(base, off1 * adj, l as usize, &mut wrapped);
-                let (a0, a1) = if matches!(kind, DsKind::Xchg2 { .. }) {
-                    // An exchange is an atomic: it must be aligned (both addresses are the
-                    // base plus multiples of the element size, so they agree).
-                    if !a0.is_multiple_of(elem) {
-                        memviol(mem.env, wave, d.name, l, a0, elem);
-                        continue;
-                    }
-                    (a0, a1)
-                } else {
-                    (
-                        mem.env.lds.effective(a0, elem),
-                        mem.env.lds.effective(a1, elem),
-                    )
-                };
-                let dw = elem / 4;
-                match kind {
-                    DsKind::Load2 { .. } => {
-                        let v0 = mem.read(l, a0, elem);
-                        let v1 = mem.read(l, a1, elem);
-                        for (k, v) in [v0, v1].into_iter().enumerate() {
-                            if dw == 2 {
-                                set_vgpr64(wave, vdst + 2 * k as u32, l, v);
-                            } else {
-                                wave.set_vgpr(vdst + k as u32, l, v as u32);
-                            }
-                        }
-                    }
-                    DsKind::Store2 { .. } => {
-                        let (v0, v1) = if dw == 2 {
-                            (vgpr64(wave, d0, l), vgpr64(wave, d1, l))
-                        } else {
-                            (wave.vgpr(d0, l) as u64, wave.vgpr(d1, l) as u64)
-                        };
-                        mem.write(l, a0, elem, v0);
-                        mem.write(l, a1, elem, v1);
-                    }
-                    _ => {
-                        let (n0, n1) = if dw == 2 {
-                            (vgpr64(wave, d0, l), vgpr64(wave, d1, l))
-                        } else {
-                            (wave.vgpr(d0, l) as u64, wave.vgpr(d1, l) as u64)
-                        };
-                        let t0 = mem.read(l, a0, elem);
-                        let t1 = mem.read(l, a1, elem);
-                        mem.write_quiet(l, a0, elem, n0);
-                        mem.write_quiet(l, a1, elem, n1);
-                        for (k, v) in [t0, t1].into_iter().enumerate() {
-                            if dw == 2 {
-                                set_vgpr64(wave, vdst + 2 * k as u32, l, v);
-                            } else {
-                                wave.set_vgpr(vdst + k as u32, l, v as u32);
-                            }
-                        }
-                    }
-                }
+        | DsKind::Xchg2 { elem, stride64 } => two_addr(&op, kind, elem, stride64, wave, m),
+        DsKind::Atomic { op: a, b64, rtn } => atomic(&op, a, b64, rtn, wave, m),
+        DsKind::Condxchg32 => condxchg32(&op, wave, m),
+        DsKind::LoadAddtid => addtid(&op, true, wave, m),
+        DsKind::StoreAddtid => addtid(&op, false, wave, m),
+        DsKind::Permute => permute(&op, true, wave),
+        DsKind::Bpermute => permute(&op, false, wave),
+        DsKind::Swizzle => swizzle(&op, wave),
+        DsKind::Append => append_consume(&op, true, wave, m),
+        DsKind::Consume => append_consume(&op, false, wave, m),
+        DsKind::GsReg { sub } => gs_reg(&op, sub, wave, m),
+    }
+    Ok(mem.finish(wave, op.name))
+}
+
+/// `ds_bvh_stack_rtn_b32` for every active lane (docs/rules/ds.md#bvh-stack).
+fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
+    for l in each_lane(op.lanes, wave.size) {
+        let (rtn, addr) = bvh_stack(mem, l, wave, op.inst);
+        wave.set_vgpr(op.vdst, l, rtn);
+        wave.set_vgpr(op.addr, l, addr);
+    }
+}
+
+/// `ds_load_b32` on LDS, a register row at a time.
+fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
+    let addr_row = row(wave, op.addr);
+    let mut vals = [0u32; 64];
+    for_lanes(op.lanes, |l| {
+        let a = mem.aligned_address(addr_row[l], op.offset, l, 4);
+        vals[l] = mem.read(l as u32, a, 4) as u32;
+    });
+    write_row(wave, op.vdst, op.lanes, &vals);
+}
+
+/// `ds_store_b32` on LDS, a register row at a time.
+fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
+    let (addr_row, data_row) = (row(wave, op.addr), row(wave, op.d0));
+    for_lanes(op.lanes, |l| {
+        let a = mem.aligned_address(addr_row[l], op.offset, l, 4);
+        mem.write(l as u32, a, 4, data_row[l] as u64);
+    });
+}
+
+/// `ds_load_2addr_b32` (and `stride64`) on LDS, a register row at a time
+/// (docs/rules/ds.md#two-address-forms).
+fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
+    let adj = if stride64 { 256 } else { 4 };
+    let addr_row = row(wave, op.addr);
+    let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
+    for_lanes(op.lanes, |l| {
+        let base = addr_row[l];
+        let a0 = mem.address(base, op.off0 * adj, l);
+        let a1 = mem.address(base, op.off1 * adj, l);
+        let (a0, a1) = (mem.env.lds.effective(a0, 4), mem.env.lds.effective(a1, 4));
+        v0[l] = mem.read(l as u32, a0, 4) as u32;
+        v1[l] = mem.read(l as u32, a1, 4) as u32;
+    });
+    write_row(wave, op.vdst, op.lanes, &v0);
+    write_row(wave, op.vdst + 1, op.lanes, &v1);
+}
+
+/// The single-address loads of `bytes` (1 to 16) per lane, sign-extended when `signed`, into
+/// the whole VDST or one half of it (`d16`) (docs/rules/ds.md#single-address-form).
+fn load(op: &Op, bytes: u32, signed: bool, d16: D16, wave: &mut Wave, mem: &mut Mem) {
+    for l in each_lane(op.lanes, wave.size) {
+        let a = mem.aligned_address(wave.vgpr(op.addr, l), op.offset, l as usize, bytes);
+        if bytes > 8 {
+            let words = mem.read_wide(l, a, bytes / 4);
+            for (k, w) in words.iter().enumerate() {
+                wave.set_vgpr(op.vdst + k as u32, l, *w);
             }
+            continue;
         }
-        DsKind::Atomic { op, b64, rtn } => {
-            let bytes = if b64 { 8 } else { 4 };
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let a = add_address(wave.vgpr(addr_reg, l), offset, l as usize, &mut wrapped);
-                if !a.is_multiple_of(bytes) {
-                    memviol(mem.env, wave, d.name, l, a, bytes);
-                    continue;
-                }
-                let old = mem.read(l, a, bytes);
-                let new = if b64 {
-                    atomic64(op, old, vgpr64(wave, d0, l), vgpr64(wave, d1, l), mode)
-                } else {
-                    atomic32(op, old as u32, wave.vgpr(d0, l), wave.vgpr(d1, l), mode) as u64
-                };
-                mem.write_quiet(l, a, bytes, new);
-                if rtn {
-                    if b64 {
-                        set_vgpr64(wave, vdst, l, old);
-                    } else {
-                        wave.set_vgpr(vdst, l, old as u32);
-                    }
-                }
-            }
+        let v = mem.read(l, a, bytes);
+        if bytes == 8 {
+            set_vgpr64(wave, op.vdst, l, v);
+            continue;
         }
-        DsKind::Condxchg32 => {
-            // Pseudocode DS_CONDXCHG32_RTN_B64: two dwords at (addr + offset) & 0xfff8; each
-            // is replaced by the data dword's low 31 bits when that dword's bit 31 is set.
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let a0 = wave.vgpr(addr_reg, l).wrapping_add(offset) & 0xfff8;
-                let data = vgpr64(wave, d0, l);
-                let old = mem.read(l, a0, 8);
-                for k in 0..2u32 {
-                    let dk = (data >> (32 * k)) as u32;
-                    if dk >> 31 == 1 {
-                        mem.write_quiet(l, a0 + 4 * k, 4, (dk & 0x7fff_ffff) as u64);
-                    }
-                }
-                set_vgpr64(wave, vdst, l, old);
-            }
+        let x = if signed {
+            sign_extend(v, bytes)
+        } else {
+            v as u32
+        };
+        let old = wave.vgpr(op.vdst, l);
+        let new = match d16 {
+            D16::No => x,
+            D16::Lo => (old & 0xffff_0000) | (x & 0xffff),
+            D16::Hi => (old & 0xffff) | (x & 0xffff) << 16,
+        };
+        wave.set_vgpr(op.vdst, l, new);
+    }
+}
+
+/// The single-address stores of `bytes` (1 to 16) per lane; `hi` stores the high half of
+/// DATA0 (docs/rules/ds.md#single-address-form).
+fn store(op: &Op, bytes: u32, hi: bool, wave: &mut Wave, mem: &mut Mem) {
+    for l in each_lane(op.lanes, wave.size) {
+        let a = mem.aligned_address(wave.vgpr(op.addr, l), op.offset, l as usize, bytes);
+        if bytes > 8 {
+            let words: Vec<u32> = (0..bytes / 4).map(|k| wave.vgpr(op.d0 + k, l)).collect();
+            mem.write_wide(l, a, &words);
+            continue;
         }
-        DsKind::LoadAddtid | DsKind::StoreAddtid => {
-            // 000 §DS_{LOAD,STORE}_ADDTID 寻址: offset + M0[15:0] + lane × 4; no VGPR address;
-            // M0 must be DWORD-aligned (see the module's choices).
-            let m0 = wave.m0() & 0xffff;
-            if m0 & 3 != 0 && lanes != 0 {
-                mem.env.events.push(
-                    Event::new(
-                        "m0_misaligned",
-                        wave.id,
-                        mem.env.pc,
-                        format!(
-                            "{}: M0[15:0] = {m0:#x} is not DWORD-aligned (000: M0 must be DWORD-aligned); {}",
-                            d.name,
-                            match mem.env.lds.align {
-                                crate::lds::AlignMode::Dword => "the dword alignment mode aligned the addresses down",
-                                crate::lds::AlignMode::Unaligned => "the unaligned mode used the addresses as they are",
-                            }
-                        ),
-                    )
-                    .with_detail(EventDetail {
-                        lanes: (0..wave.size).filter(|&l| active(l)).collect(),
-                        address: Some(m0 as u64),
-                        ..EventDetail::default()
-                    }),
-                );
+        let v = if bytes == 8 {
+            vgpr64(wave, op.d0, l)
+        } else if hi {
+            (wave.vgpr(op.d0, l) >> 16) as u64
+        } else {
+            wave.vgpr(op.d0, l) as u64
+        };
+        mem.write(l, a, bytes, v);
+    }
+}
+
+/// The two-address loads, stores and exchanges of `elem`-byte elements
+/// (docs/rules/ds.md#two-address-forms); an exchange is an atomic and must be aligned
+/// (docs/rules/ds.md#exchange-is-an-atomic).
+fn two_addr(op: &Op, kind: DsKind, elem: u32, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
+    let adj = elem * if stride64 { 64 } else { 1 };
+    let b64 = elem == 8;
+    let xchg = matches!(kind, DsKind::Xchg2 { .. });
+    for l in each_lane(op.lanes, wave.size) {
+        let base = wave.vgpr(op.addr, l);
+        let a0 = mem.address(base, op.off0 * adj, l as usize);
+        let a1 = mem.address(base, op.off1 * adj, l as usize);
+        let (a0, a1) = if xchg {
+            // Both addresses are the base plus multiples of the element size, so they agree
+            // on alignment.
+            if !a0.is_multiple_of(elem) {
+                memviol(mem.env, wave, op.name, l, a0, elem);
+                continue;
             }
-            for l in (0..wave.size).filter(|&l| active(l)) {
-                let a = mem
-                    .env
-                    .lds
-                    .effective(offset.wrapping_add(m0).wrapping_add(l * 4), 4);
-                if kind == DsKind::LoadAddtid {
-                    let v = mem.read(l, a, 4);
-                    wave.set_vgpr(vdst, l, v as u32);
-                } else {
-                    let v = wave.vgpr(d0, l);
-                    mem.write(l, a, 4, v as u64);
-                }
+            (a0, a1)
+        } else {
+            (
+                mem.env.lds.effective(a0, elem),
+                mem.env.lds.effective(a1, elem),
+            )
+        };
+        let new = [op.d0, op.d1].map(|r| get_data(wave, r, l, b64));
+        let old = match kind {
+            DsKind::Store2 { .. } => {
+                mem.write(l, a0, elem, new[0]);
+                mem.write(l, a1, elem, new[1]);
+                continue;
             }
-        }
-        DsKind::Permute | DsKind::Bpermute => {
-            // 000 §LDS 通道置换操作 and the pseudocode: index = (addr + offset) / 4 mod 32 (bits
-            // [6:2]); wave64 works as two independent wave32 halves; disabled source lanes
-            // give 0; for permute the highest source lane wins.
-            let mut tmp = [0u32; 64];
-            for i in 0..wave.size {
-                let half = i & 32;
-                let idx = (wave.vgpr(addr_reg, i).wrapping_add(offset) >> 2) & 31;
-                if kind == DsKind::Permute {
-                    if exec >> i & 1 == 1 {
-                        tmp[(half | idx) as usize] = wave.vgpr(d0, i);
-                    }
-                } else {
-                    let src = half | idx;
-                    if exec >> src & 1 == 1 {
-                        tmp[i as usize] = wave.vgpr(d0, src);
-                    }
-                }
+            DsKind::Load2 { .. } => [mem.read(l, a0, elem), mem.read(l, a1, elem)],
+            _ => {
+                let old = [mem.read(l, a0, elem), mem.read(l, a1, elem)];
+                mem.write_quiet(l, a0, elem, new[0]);
+                mem.write_quiet(l, a1, elem, new[1]);
+                old
             }
-            for i in (0..wave.size).filter(|&l| exec >> l & 1 == 1) {
-                wave.set_vgpr(vdst, i, tmp[i as usize]);
-            }
-        }
-        DsKind::Swizzle => {
-            let mut tmp = [0u32; 64];
-            for i in 0..wave.size {
-                let j = swizzle_source(offset, i);
-                if exec >> j & 1 == 1 {
-                    tmp[i as usize] = wave.vgpr(addr_reg, j);
-                }
-            }
-            for i in (0..wave.size).filter(|&l| exec >> l & 1 == 1) {
-                wave.set_vgpr(vdst, i, tmp[i as usize]);
-            }
-        }
-        DsKind::Append | DsKind::Consume => {
-            // Pseudocode DS_APPEND/DS_CONSUME: addr = M0.base + offset, limited to M0.size
-            // (M0[31:16] base, M0[15:0] size, as for GDS); the old value goes to every active
-            // lane; the counter moves by the number of active lanes.
-            if exec != 0 {
-                let m0 = wave.m0();
-                let (base, size) = (m0 >> 16, m0 & 0xffff);
-                let n = exec.count_ones();
-                let first = exec.trailing_zeros();
-                let old = if offset as u64 + 4 <= size as u64 {
-                    let a = base + offset;
-                    let old = mem.read(first, a, 4) as u32;
-                    let new = if kind == DsKind::Append {
-                        old.wrapping_add(n)
-                    } else {
-                        old.wrapping_sub(n)
-                    };
-                    mem.write_quiet(first, a, 4, new as u64);
-                    old
-                } else {
-                    mem.out_of_range.push(first);
-                    0
-                };
-                for l in (0..wave.size).filter(|&l| exec >> l & 1 == 1) {
-                    wave.set_vgpr(vdst, l, old);
-                }
-            }
-        }
-        DsKind::GsReg { sub } => {
-            // 000 §GS NGG 流输出指令: the first active lane's DATA0; register offset0[5:2]; 8-15
-            // are 64-bit (two VDST registers). The spec's update line says offset0[4:2]; we
-            // read it as the same register as the return ([5:2]).
-            if exec != 0 {
-                let l = exec.trailing_zeros();
-                let idx = ((off0 >> 2) & 0xf) as usize;
-                let data = wave.vgpr(d0, l) as u64;
-                let regs = &mut mem.env.gds.gs_regs;
-                let old = regs[idx];
-                let new = if sub {
-                    old.wrapping_sub(data)
-                } else {
-                    old.wrapping_add(data)
-                };
-                regs[idx] = if idx >= 8 { new } else { new & 0xffff_ffff };
-                wave.set_vgpr(vdst, l, old as u32);
-                if idx >= 8 {
-                    wave.set_vgpr(vdst + 1, l, (old >> 32) as u32);
-                }
-            }
+        };
+        let dw = elem / 4;
+        for (k, v) in old.into_iter().enumerate() {
+            set_data(wave, op.vdst + dw * k as u32, l, b64, v);
         }
     }
-    let Mem {
-        out_of_range,
-        outcome,
-        env,
-        ..
-    } = mem;
-    if wrapped != 0 {
-        let lanes: Vec<u32> = (0..64).filter(|l| wrapped >> l & 1 == 1).collect();
-        env.events.push(
-            Event::new(
-                "lds_address_wrap",
-                wave.id,
-                env.pc,
-                format!(
-                    "{}: VGPR address + offset passed 2^32 for lanes {} and wrapped to a low {} address (the 32-bit adder's answer)",
-                    d.name,
-                    crate::banks::lane_ranges(wrapped),
-                    if gds { "GDS" } else { "LDS" }
-                ),
-            )
-            .with_detail(EventDetail {
-                lanes,
-                ..EventDetail::default()
-            }),
+}
+
+/// The integer and float atomics of 4 or 8 bytes (docs/rules/ds.md#atomic-lane-order; the
+/// float rules: docs/rules/float-atomics.md).
+fn atomic(op: &Op, a: AtomicOp, b64: bool, rtn: bool, wave: &mut Wave, mem: &mut Mem) {
+    let bytes = if b64 { 8 } else { 4 };
+    let mode = wave.mode;
+    for l in each_lane(op.lanes, wave.size) {
+        let addr = mem.address(wave.vgpr(op.addr, l), op.offset, l as usize);
+        if !addr.is_multiple_of(bytes) {
+            memviol(mem.env, wave, op.name, l, addr, bytes);
+            continue;
+        }
+        let old = mem.read(l, addr, bytes);
+        let (x, y) = (get_data(wave, op.d0, l, b64), get_data(wave, op.d1, l, b64));
+        let new = if b64 {
+            atomic64(a, old, x, y, mode)
+        } else {
+            atomic32(a, old as u32, x as u32, y as u32, mode) as u64
+        };
+        mem.write_quiet(l, addr, bytes, new);
+        if rtn {
+            set_data(wave, op.vdst, l, b64, old);
+        }
+    }
+}
+
+/// `ds_condxchg32_rtn_b64` (docs/rules/ds.md#conditional-exchange): two dwords at
+/// (addr + offset) & 0xfff8; each is replaced by the data dword's low 31 bits when that
+/// dword's bit 31 is set.
+fn condxchg32(op: &Op, wave: &mut Wave, mem: &mut Mem) {
+    for l in each_lane(op.lanes, wave.size) {
+        let a0 = wave.vgpr(op.addr, l).wrapping_add(op.offset) & 0xfff8;
+        let data = vgpr64(wave, op.d0, l);
+        let old = mem.read(l, a0, 8);
+        for k in 0..2u32 {
+            let dk = (data >> (32 * k)) as u32;
+            if dk >> 31 == 1 {
+                mem.write_quiet(l, a0 + 4 * k, 4, (dk & 0x7fff_ffff) as u64);
+            }
+        }
+        set_vgpr64(wave, op.vdst, l, old);
+    }
+}
+
+/// `ds_load_addtid_b32` (`load`) and `ds_store_addtid_b32`: lane `i` at offset + M0\[15:0\] +
+/// 4 × i, no VGPR address; M0 must be DWORD-aligned (docs/rules/ds.md#addtid-addressing).
+fn addtid(op: &Op, load: bool, wave: &mut Wave, mem: &mut Mem) {
+    let m0 = wave.m0() & 0xffff;
+    if m0 & 3 != 0 && op.lanes != 0 {
+        let lanes = each_lane(op.lanes, wave.size).collect();
+        m0_misaligned(
+            mem.env,
+            wave,
+            op.name,
+            m0,
+            ("the addresses", "they are"),
+            lanes,
         );
     }
-    if !out_of_range.is_empty() {
-        let mut lanes = out_of_range;
-        lanes.dedup();
-        env.events.push(Event {
-            detail: None,
-            cycle: 0,
-            kind: if gds {
-                "gds_out_of_range"
-            } else {
-                "lds_out_of_range"
-            },
-            wave: wave.id,
-            pc: env.pc,
-            message: format!(
-                "{}: lanes {:?} accessed outside the {} (reads gave 0, writes were dropped)",
-                d.name,
-                lanes,
-                if gds {
-                    "M0 window of GDS"
-                } else {
-                    "LDS allocation"
-                }
-            ),
-        });
+    for l in each_lane(op.lanes, wave.size) {
+        let a = mem
+            .env
+            .lds
+            .effective(op.offset.wrapping_add(m0).wrapping_add(l * 4), 4);
+        if load {
+            let v = mem.read(l, a, 4);
+            wave.set_vgpr(op.vdst, l, v as u32);
+        } else {
+            let v = wave.vgpr(op.d0, l);
+            mem.write(l, a, 4, v as u64);
+        }
     }
-    Ok(outcome)
+}
+
+/// `ds_permute_b32` (`forward`) and `ds_bpermute_b32` (docs/rules/ds.md#lane-permute): index
+/// = (addr + offset) / 4 mod 32 (bits \[6:2\]); wave64 works as two independent wave32 halves;
+/// disabled source lanes give 0; for permute the highest source lane wins.
+fn permute(op: &Op, forward: bool, wave: &mut Wave) {
+    let mut tmp = [0u32; 64];
+    for i in 0..wave.size {
+        let half = i & 32;
+        let idx = (wave.vgpr(op.addr, i).wrapping_add(op.offset) >> 2) & 31;
+        if forward {
+            if op.exec >> i & 1 == 1 {
+                tmp[(half | idx) as usize] = wave.vgpr(op.d0, i);
+            }
+        } else {
+            let src = half | idx;
+            if op.exec >> src & 1 == 1 {
+                tmp[i as usize] = wave.vgpr(op.d0, src);
+            }
+        }
+    }
+    write_enabled(op, wave, &tmp);
+}
+
+/// `ds_swizzle_b32` (docs/rules/ds.md#swizzle; the lane pattern is [`swizzle_source`]).
+fn swizzle(op: &Op, wave: &mut Wave) {
+    let mut tmp = [0u32; 64];
+    for i in 0..wave.size {
+        let j = swizzle_source(op.offset, i);
+        if op.exec >> j & 1 == 1 {
+            tmp[i as usize] = wave.vgpr(op.addr, j);
+        }
+    }
+    write_enabled(op, wave, &tmp);
+}
+
+/// Writes `vals` to VDST of the lanes enabled in EXEC.
+fn write_enabled(op: &Op, wave: &mut Wave, vals: &[u32; 64]) {
+    for i in each_lane(op.exec, wave.size) {
+        wave.set_vgpr(op.vdst, i, vals[i as usize]);
+    }
+}
+
+/// `ds_append` (`append`) and `ds_consume` (docs/rules/ds.md#append-and-consume): the counter
+/// at M0.base + offset, limited to M0.size, moves by the number of active lanes; its old
+/// value goes to every active lane.
+fn append_consume(op: &Op, append: bool, wave: &mut Wave, mem: &mut Mem) {
+    if op.exec == 0 {
+        return;
+    }
+    let m0 = wave.m0();
+    let (base, size) = (m0 >> 16, m0 & 0xffff);
+    let n = op.exec.count_ones();
+    let first = op.exec.trailing_zeros();
+    let old = if op.offset as u64 + 4 <= size as u64 {
+        let a = base + op.offset;
+        let old = mem.read(first, a, 4) as u32;
+        let new = if append {
+            old.wrapping_add(n)
+        } else {
+            old.wrapping_sub(n)
+        };
+        mem.write_quiet(first, a, 4, new as u64);
+        old
+    } else {
+        mem.miss(first);
+        0
+    };
+    for l in each_lane(op.exec, wave.size) {
+        wave.set_vgpr(op.vdst, l, old);
+    }
+}
+
+/// `ds_add_gs_reg_rtn` and `ds_sub_gs_reg_rtn` (`sub`) (docs/rules/ds.md#gs-registers): the
+/// first active lane's DATA0; register offset0\[5:2\]; 8-15 are 64-bit (two VDST registers).
+fn gs_reg(op: &Op, sub: bool, wave: &mut Wave, mem: &mut Mem) {
+    if op.exec == 0 {
+        return;
+    }
+    let l = op.exec.trailing_zeros();
+    let idx = ((op.off0 >> 2) & 0xf) as usize;
+    let data = wave.vgpr(op.d0, l) as u64;
+    let regs = &mut mem.env.gds.gs_regs;
+    let old = regs[idx];
+    let new = if sub {
+        old.wrapping_sub(data)
+    } else {
+        old.wrapping_add(data)
+    };
+    regs[idx] = if idx >= 8 { new } else { new & 0xffff_ffff };
+    wave.set_vgpr(op.vdst, l, old as u32);
+    if idx >= 8 {
+        wave.set_vgpr(op.vdst + 1, l, (old >> 32) as u32);
+    }
 }

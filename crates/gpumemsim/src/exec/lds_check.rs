@@ -374,8 +374,13 @@ impl Device {
                 need,
             });
             let r = sh.accesses.len() as u32;
-            let mut found = Found::default();
-            let mut memo = Memo::new();
+            let mut scan = ByteScan {
+                sh,
+                memo: Memo::new(),
+                r,
+                me,
+                found: Found::default(),
+            };
             let mut last: Option<(&LdsTouch, bool, u64)> = None;
             for t in &touches {
                 // A read of the bytes the previous lane read (a broadcast) finds what that
@@ -384,9 +389,9 @@ impl Device {
                     if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
                         let bit = 1u64 << (t.lane & 63);
                         if uninit {
-                            found.uninit_lanes |= bit;
+                            scan.found.uninit_lanes |= bit;
                         }
-                        for (i, r) in found.races.iter_mut().enumerate() {
+                        for (i, r) in scan.found.races.iter_mut().enumerate() {
                             if races >> (i & 63) & 1 == 1 {
                                 r.lanes |= bit;
                             }
@@ -394,18 +399,18 @@ impl Device {
                         continue;
                     }
                 }
-                found.touch_races = 0;
-                found.touch_uninit = false;
+                scan.found.touch_races = 0;
+                scan.found.touch_uninit = false;
                 for b in t.offset..t.offset + t.size as u32 {
                     if t.write {
-                        write_byte(sh, &mut memo, r, me, b, t.lane, &mut found);
+                        scan.write_byte(b, t.lane);
                     } else {
-                        read_byte(sh, &mut memo, r, me, b, t.lane, atomic, &mut found);
+                        scan.read_byte(b, t.lane, atomic);
                     }
                 }
-                last = Some((t, found.touch_uninit, found.touch_races));
+                last = Some((t, scan.found.touch_uninit, scan.found.touch_races));
             }
-            found
+            scan.found
         };
         self.report_lds(wi, pc, atomic, &touches, found);
         let mut touches = touches;
@@ -825,101 +830,111 @@ impl Memo {
     }
 }
 
-/// A read of byte `b` by lane `lane` of access `r` (wave `me`).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn read_byte(
-    sh: &mut GroupShadow,
-    memo: &mut Memo,
+/// The bytes of one access `r` of wave `me`, checked against the shadow one at a time; what
+/// they show collects in `found`.
+struct ByteScan<'s> {
+    sh: &'s mut GroupShadow,
+    memo: Memo,
     r: u32,
     me: u32,
-    b: u32,
-    lane: u8,
-    atomic: bool,
-    f: &mut Found,
-) {
-    let (page, i) = cell(sh, b);
-    let (w, rd) = (page.write[i], page.read[i]);
-    if w == 0 {
-        f.touch_uninit = true;
-        f.uninit_lanes |= 1 << (lane & 63);
-        f.uninit_at.get_or_insert(b);
-    }
-    // An atomic's read is checked with its write (the write follows in the trace).
-    if atomic {
-        return;
-    }
-    if w != 0 && w != r && memo.write_races(sh, w, r, me) {
-        let a = sh.accesses[w as usize - 1];
-        f.race(&a, "read-after-write", lane, b);
-    }
-    // Keep the reads not yet ordered before what follows, one per wave (a wave's own reads
-    // count as ordered).
-    if rd == 0 || rd == r {
-        page_of(sh, b).read[i] = r;
-    } else if rd & MULTI == 0 {
-        if memo.read_unordered(sh, rd, me) {
-            let list = sh.new_list([rd, r]);
-            page_of(sh, b).read[i] = list;
-        } else {
-            page_of(sh, b).read[i] = r;
-        }
-    } else {
-        if sh.multi[(rd & !MULTI) as usize].last() == Some(&r) {
-            // Another lane of this access read the byte already.
-            return;
-        }
-        let mut list = sh.take_list(rd);
-        list.retain(|&x| x != r && !memo.ordered(sh, x, me));
-        list.push(r);
-        if list.len() == 1 {
-            sh.free_list(rd, list);
-            page_of(sh, b).read[i] = r;
-        } else {
-            sh.put_list(rd, list);
-        }
-    }
+    found: Found,
 }
 
-/// A write of byte `b` by lane `lane` of access `r` (wave `me`).
-#[inline]
-fn write_byte(
-    sh: &mut GroupShadow,
-    memo: &mut Memo,
-    r: u32,
-    me: u32,
-    b: u32,
-    lane: u8,
-    f: &mut Found,
-) {
-    let (page, i) = cell(sh, b);
-    let (w, rd) = (page.write[i], page.read[i]);
-    page.write[i] = r;
-    page.read[i] = 0;
-    if w == r {
-        f.twice.push(b);
-    } else if w != 0 && memo.write_races(sh, w, r, me) {
-        let a = sh.accesses[w as usize - 1];
-        f.race(&a, "write-after-write", lane, b);
-    }
-    if rd == 0 || rd == r {
-        return;
-    }
-    if rd & MULTI == 0 {
-        if memo.read_unordered(sh, rd, me) {
-            let a = sh.accesses[rd as usize - 1];
-            f.race(&a, "write-after-read", lane, b);
+impl ByteScan<'_> {
+    /// A read of byte `b` by lane `lane` (an atomic's read when `atomic`).
+    #[inline]
+    fn read_byte(&mut self, b: u32, lane: u8, atomic: bool) {
+        let ByteScan {
+            sh,
+            memo,
+            r,
+            me,
+            found: f,
+        } = self;
+        let (r, me) = (*r, *me);
+        let (page, i) = cell(sh, b);
+        let (w, rd) = (page.write[i], page.read[i]);
+        if w == 0 {
+            f.touch_uninit = true;
+            f.uninit_lanes |= 1 << (lane & 63);
+            f.uninit_at.get_or_insert(b);
         }
-        return;
-    }
-    let list = sh.take_list(rd);
-    for &x in &list {
-        if x != r && !memo.ordered(sh, x, me) {
-            let a = sh.accesses[x as usize - 1];
-            f.race(&a, "write-after-read", lane, b);
+        // An atomic's read is checked with its write (the write follows in the trace).
+        if atomic {
+            return;
+        }
+        if w != 0 && w != r && memo.write_races(sh, w, r, me) {
+            let a = sh.accesses[w as usize - 1];
+            f.race(&a, "read-after-write", lane, b);
+        }
+        // Keep the reads not yet ordered before what follows, one per wave (a wave's own reads
+        // count as ordered).
+        if rd == 0 || rd == r {
+            page_of(sh, b).read[i] = r;
+        } else if rd & MULTI == 0 {
+            if memo.read_unordered(sh, rd, me) {
+                let list = sh.new_list([rd, r]);
+                page_of(sh, b).read[i] = list;
+            } else {
+                page_of(sh, b).read[i] = r;
+            }
+        } else {
+            if sh.multi[(rd & !MULTI) as usize].last() == Some(&r) {
+                // Another lane of this access read the byte already.
+                return;
+            }
+            let mut list = sh.take_list(rd);
+            list.retain(|&x| x != r && !memo.ordered(sh, x, me));
+            list.push(r);
+            if list.len() == 1 {
+                sh.free_list(rd, list);
+                page_of(sh, b).read[i] = r;
+            } else {
+                sh.put_list(rd, list);
+            }
         }
     }
-    sh.free_list(rd, list);
+
+    /// A write of byte `b` by lane `lane`.
+    #[inline]
+    fn write_byte(&mut self, b: u32, lane: u8) {
+        let ByteScan {
+            sh,
+            memo,
+            r,
+            me,
+            found: f,
+        } = self;
+        let (r, me) = (*r, *me);
+        let (page, i) = cell(sh, b);
+        let (w, rd) = (page.write[i], page.read[i]);
+        page.write[i] = r;
+        page.read[i] = 0;
+        if w == r {
+            f.twice.push(b);
+        } else if w != 0 && memo.write_races(sh, w, r, me) {
+            let a = sh.accesses[w as usize - 1];
+            f.race(&a, "write-after-write", lane, b);
+        }
+        if rd == 0 || rd == r {
+            return;
+        }
+        if rd & MULTI == 0 {
+            if memo.read_unordered(sh, rd, me) {
+                let a = sh.accesses[rd as usize - 1];
+                f.race(&a, "write-after-read", lane, b);
+            }
+            return;
+        }
+        let list = sh.take_list(rd);
+        for &x in &list {
+            if x != r && !memo.ordered(sh, x, me) {
+                let a = sh.accesses[x as usize - 1];
+                f.race(&a, "write-after-read", lane, b);
+            }
+        }
+        sh.free_list(rd, list);
+    }
 }
 
 /// The `lane_collision` event of a store whose lanes wrote different values to one byte
@@ -928,8 +943,8 @@ fn write_byte(
 ///
 /// Which value the LDS keeps: the DS model runs lanes in increasing order and each write
 /// replaces the byte, so the highest lane's value stays — our choice where the spec is silent
-/// (000 §LDS 原子操作 leaves the order of lanes on one location unspecified), the same one the
-/// model makes for atomics.
+/// (the order of lanes on one location is unspecified: docs/rules/ds.md#atomic-lane-order),
+/// the same one the model makes for atomics.
 fn lane_collision(wave: u32, pc: usize, touches: &[LdsTouch], twice: &[u32]) -> Option<Event> {
     let mut twice = twice.to_vec();
     twice.sort_unstable();

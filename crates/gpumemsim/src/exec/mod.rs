@@ -373,43 +373,48 @@ pub enum Waiting {
 }
 
 /// The simulated device: its workgroups' waves and LDS, GDS, GWS, and what the run observed.
+///
+/// Configured by a [`RunConfig`] ([`Device::new`]); set up through the `_mut` accessors
+/// ([`Device::wave_mut`], [`Device::lds_mut`], [`Device::memory_mut`], ...), run with
+/// [`Device::run`], and inspected through the read accessors ([`Device::waves`],
+/// [`Device::events`], [`Device::stats`], [`Device::totals`], [`Device::cycles`], ...).
 pub struct Device {
     /// Waves in creation order.
-    pub waves: Vec<Wave>,
+    waves: Vec<Wave>,
     /// Each wave's workgroup, counted from [`Device::first_group`] (see
     /// [`Device::workgroup_of`]).
-    pub wave_group: Vec<usize>,
+    wave_group: Vec<usize>,
     /// The grid index of the device's first workgroup (0 unless the device holds a part of
     /// the grid).
-    pub first_group: u32,
+    first_group: u32,
     /// Each workgroup's LDS (one WGP each).
-    pub lds: Vec<Lds>,
+    lds: Vec<Lds>,
     /// The allocation every workgroup gets.
-    pub alloc: LdsAllocation,
+    alloc: LdsAllocation,
     /// The device GDS.
-    pub gds: Gds,
+    gds: Gds,
     /// The GWS resources.
-    pub gws: Gws,
+    gws: Gws,
     /// The ordered-count counters.
-    pub ordered: OrderedCount,
+    ordered: OrderedCount,
     /// Events in the order they happened.
-    pub events: Vec<Event>,
+    events: Vec<Event>,
     /// Per-instruction statistics, indexed like the program.
-    pub stats: Vec<InstStats>,
+    stats: Vec<InstStats>,
     /// With [`RunConfig::record_ds`]: each DS instruction's costliest execution (the bank
     /// model's view of it), indexed like the program (`None` for instructions that made no
     /// LDS bank access); empty otherwise.
-    pub ds_worst: Vec<Option<DsSample>>,
+    ds_worst: Vec<Option<DsSample>>,
     /// Each wave's clock (cycles).
-    pub clocks: Vec<u64>,
+    clocks: Vec<u64>,
     /// Instructions executed.
-    pub steps: u64,
+    steps: u64,
     /// What each blocked wave waits for.
-    pub waits: Vec<Option<Waiting>>,
+    waits: Vec<Option<Waiting>>,
     /// Global memory, shared with the host.
-    pub memory: GlobalMemory,
+    memory: GlobalMemory,
     /// Each workgroup's scalar data cache.
-    pub kcache: Vec<ScalarCache>,
+    kcache: Vec<ScalarCache>,
     /// Each wave's SMEM clause and group state.
     clauses: Vec<ClauseTracker>,
     /// Each wave's SMEM data not yet arrived in its SGPRs.
@@ -422,7 +427,7 @@ pub struct Device {
     smem_out: SmemOutcome,
     pending: Vec<Vec<Pending>>,
     /// Each wave's LGKM-counted LDS operations (DS and FLAT), issued and known complete.
-    pub(crate) lds_ops: Vec<LdsOps>,
+    lds_ops: Vec<LdsOps>,
     /// Each wave's VGPR data in flight.
     inflight: Vec<inflight::InFlight>,
     /// The checker's state ([`RunConfig::check`]: LDS shadows, barrier generations, the
@@ -646,6 +651,141 @@ impl Device {
         self.lds_free_at.extend(o.lds_free_at);
         self.queued.extend(o.queued);
         self.ordered_waited |= o.ordered_waited;
+    }
+
+    /// Every wave, in creation order (workgroup by workgroup).
+    pub fn waves(&self) -> &[Wave] {
+        &self.waves
+    }
+
+    /// Every wave, to set up before a run (registers, EXEC, MODE, ...).
+    pub fn waves_mut(&mut self) -> &mut [Wave] {
+        &mut self.waves
+    }
+
+    /// Wave `i` (in creation order).
+    pub fn wave(&self, i: usize) -> &Wave {
+        &self.waves[i]
+    }
+
+    /// Wave `i`, to set up before a run (`dev.wave_mut(0).set_vgpr(1, lane, v)`).
+    pub fn wave_mut(&mut self, i: usize) -> &mut Wave {
+        &mut self.waves[i]
+    }
+
+    /// Each wave's workgroup, counted from [`Device::first_group`] (see
+    /// [`Device::workgroup_of`]).
+    pub fn wave_groups(&self) -> &[usize] {
+        &self.wave_group
+    }
+
+    /// The grid index of the device's first workgroup (0 unless the device holds a part of
+    /// the grid).
+    pub fn first_group(&self) -> u32 {
+        self.first_group
+    }
+
+    /// How many workgroups the device holds.
+    pub fn workgroup_count(&self) -> usize {
+        self.lds.len()
+    }
+
+    /// Workgroup `g`'s LDS (counted from [`Device::first_group`]).
+    pub fn lds(&self, g: usize) -> &Lds {
+        &self.lds[g]
+    }
+
+    /// Workgroup `g`'s LDS, to fill before a run.
+    pub fn lds_mut(&mut self, g: usize) -> &mut Lds {
+        &mut self.lds[g]
+    }
+
+    /// The LDS allocation every workgroup gets.
+    pub fn alloc(&self) -> LdsAllocation {
+        self.alloc
+    }
+
+    /// The device's GDS.
+    pub fn gds(&self) -> &Gds {
+        &self.gds
+    }
+
+    /// The device's GDS, to fill before a run.
+    pub fn gds_mut(&mut self) -> &mut Gds {
+        &mut self.gds
+    }
+
+    /// The GWS resources.
+    pub fn gws(&self) -> &Gws {
+        &self.gws
+    }
+
+    /// The GWS resources, to initialise before a run.
+    pub fn gws_mut(&mut self) -> &mut Gws {
+        &mut self.gws
+    }
+
+    /// The ordered-count counters.
+    pub fn ordered(&self) -> &OrderedCount {
+        &self.ordered
+    }
+
+    /// The ordered-count counters, to initialise before a run.
+    pub fn ordered_mut(&mut self) -> &mut OrderedCount {
+        &mut self.ordered
+    }
+
+    /// The events of the run, in the order they happened.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The event log, for the crate's own tests to add events to.
+    #[cfg(test)]
+    pub(crate) fn events_mut(&mut self) -> &mut Vec<Event> {
+        &mut self.events
+    }
+
+    /// Per-instruction statistics, indexed like the program.
+    pub fn stats(&self) -> &[InstStats] {
+        &self.stats
+    }
+
+    /// With [`RunConfig::record_ds`]: each DS instruction's costliest execution (the bank
+    /// model's view of it), indexed like the program (`None` for instructions that made no
+    /// LDS bank access); empty otherwise.
+    pub fn ds_worst(&self) -> &[Option<DsSample>] {
+        &self.ds_worst
+    }
+
+    /// Each wave's clock (cycles).
+    pub fn clocks(&self) -> &[u64] {
+        &self.clocks
+    }
+
+    /// Instructions executed (all waves).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// What each blocked wave waits for (`None`: not blocked).
+    pub fn waits(&self) -> &[Option<Waiting>] {
+        &self.waits
+    }
+
+    /// Global memory, shared with the host.
+    pub fn memory(&self) -> &GlobalMemory {
+        &self.memory
+    }
+
+    /// Global memory, to fill before a run (and read back after it).
+    pub fn memory_mut(&mut self) -> &mut GlobalMemory {
+        &mut self.memory
+    }
+
+    /// Each workgroup's scalar data cache.
+    pub fn kcache(&self) -> &[ScalarCache] {
+        &self.kcache
     }
 
     /// The grid index of wave `wi`'s workgroup.

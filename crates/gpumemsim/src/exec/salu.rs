@@ -25,11 +25,54 @@ fn src64(inst: &Instruction, w: &Wave, f: Field) -> u64 {
     w.ssrc64(inst.get(f), inst.literal)
 }
 
+/// Writes `r` to `dst` with SCC = (`r` != 0), as the bit logic, shifts and counts do.
+fn set_nonzero32(w: &mut Wave, dst: u32, r: u32) {
+    w.set_sreg(dst, r);
+    w.scc = r != 0;
+}
+
+/// [`set_nonzero32`] for a 64-bit result.
+fn set_nonzero64(w: &mut Wave, dst: u32, r: u64) {
+    w.set_sreg64(dst, r);
+    w.scc = r != 0;
+}
+
+/// A bit scan's result: `n`, or all ones when the scanned value `x` is zero (no bit found).
+fn bit_scan(x: u64, n: u32) -> u32 {
+    if x == 0 {
+        u32::MAX
+    } else {
+        n
+    }
+}
+
+/// `s_{and,or,xor,and_not1}_saveexec_b{32,64}` (`name`; `wide`: the b64 form): saves EXEC
+/// to `dst`, then EXEC = `s` op EXEC and SCC = (EXEC != 0).
+fn saveexec(w: &mut Wave, name: &str, dst: u32, s: u64, wide: bool) {
+    let exec = w.exec();
+    let bits = if wide {
+        w.set_sreg64(dst, exec);
+        u64::MAX
+    } else {
+        w.set_sreg(dst, exec as u32);
+        0xffff_ffff
+    };
+    let exec = exec & bits;
+    let r = match name.split("_saveexec_").next() {
+        Some("s_and") => s & exec,
+        Some("s_or") => s | exec,
+        Some("s_xor") => s ^ exec,
+        _ => s & !exec,
+    } & bits;
+    w.set_exec(r);
+    w.scc = r != 0;
+}
+
+/// SOP1: one scalar source, a scalar destination.
 fn sop1(inst: &Instruction, w: &mut Wave) -> bool {
     let dst = inst.get(Field::Sdst);
     let s32 = src32(inst, w, Field::Ssrc0);
     let s64 = src64(inst, w, Field::Ssrc0);
-    let exec = w.exec();
     match inst.def().name {
         "s_mov_b32" => w.set_sreg(dst, s32),
         "s_mov_b64" => w.set_sreg64(dst, s64),
@@ -43,93 +86,35 @@ fn sop1(inst: &Instruction, w: &mut Wave) -> bool {
                 w.set_sreg64(dst, s64)
             }
         }
-        "s_not_b32" => {
-            let r = !s32;
-            w.set_sreg(dst, r);
-            w.scc = r != 0;
-        }
-        "s_not_b64" => {
-            let r = !s64;
-            w.set_sreg64(dst, r);
-            w.scc = r != 0;
-        }
+        "s_not_b32" => set_nonzero32(w, dst, !s32),
+        "s_not_b64" => set_nonzero64(w, dst, !s64),
         "s_brev_b32" => w.set_sreg(dst, s32.reverse_bits()),
         "s_brev_b64" => w.set_sreg64(dst, s64.reverse_bits()),
-        "s_abs_i32" => {
-            let r = (s32 as i32).wrapping_abs() as u32;
-            w.set_sreg(dst, r);
-            w.scc = r != 0;
-        }
-        "s_bcnt1_i32_b32" => {
-            let r = s32.count_ones();
-            w.set_sreg(dst, r);
-            w.scc = r != 0;
-        }
-        "s_bcnt1_i32_b64" => {
-            let r = s64.count_ones();
-            w.set_sreg(dst, r);
-            w.scc = r != 0;
-        }
-        "s_ctz_i32_b32" => w.set_sreg(
-            dst,
-            if s32 == 0 {
-                u32::MAX
-            } else {
-                s32.trailing_zeros()
-            },
-        ),
-        "s_ctz_i32_b64" => w.set_sreg(
-            dst,
-            if s64 == 0 {
-                u32::MAX
-            } else {
-                s64.trailing_zeros()
-            },
-        ),
-        "s_clz_i32_u32" => w.set_sreg(
-            dst,
-            if s32 == 0 {
-                u32::MAX
-            } else {
-                s32.leading_zeros()
-            },
-        ),
+        "s_abs_i32" => set_nonzero32(w, dst, (s32 as i32).wrapping_abs() as u32),
+        "s_bcnt1_i32_b32" => set_nonzero32(w, dst, s32.count_ones()),
+        "s_bcnt1_i32_b64" => set_nonzero32(w, dst, s64.count_ones()),
+        "s_ctz_i32_b32" => w.set_sreg(dst, bit_scan(s32.into(), s32.trailing_zeros())),
+        "s_ctz_i32_b64" => w.set_sreg(dst, bit_scan(s64, s64.trailing_zeros())),
+        "s_clz_i32_u32" => w.set_sreg(dst, bit_scan(s32.into(), s32.leading_zeros())),
         "s_sext_i32_i8" => w.set_sreg(dst, s32 as u8 as i8 as i32 as u32),
         "s_sext_i32_i16" => w.set_sreg(dst, s32 as u16 as i16 as i32 as u32),
-        "s_and_saveexec_b32"
+        name @ ("s_and_saveexec_b32"
         | "s_or_saveexec_b32"
         | "s_xor_saveexec_b32"
-        | "s_and_not1_saveexec_b32" => {
-            w.set_sreg(dst, exec as u32);
-            let e = exec as u32;
-            let r = match inst.def().name {
-                "s_and_saveexec_b32" => s32 & e,
-                "s_or_saveexec_b32" => s32 | e,
-                "s_xor_saveexec_b32" => s32 ^ e,
-                _ => s32 & !e,
-            };
-            w.set_exec(r as u64);
-            w.scc = r != 0;
-        }
-        "s_and_saveexec_b64"
+        | "s_and_not1_saveexec_b32"
+        | "s_and_saveexec_b64"
         | "s_or_saveexec_b64"
         | "s_xor_saveexec_b64"
-        | "s_and_not1_saveexec_b64" => {
-            w.set_sreg64(dst, exec);
-            let r = match inst.def().name {
-                "s_and_saveexec_b64" => s64 & exec,
-                "s_or_saveexec_b64" => s64 | exec,
-                "s_xor_saveexec_b64" => s64 ^ exec,
-                _ => s64 & !exec,
-            };
-            w.set_exec(r);
-            w.scc = r != 0;
+        | "s_and_not1_saveexec_b64") => {
+            let wide = name.ends_with("_b64");
+            saveexec(w, name, dst, if wide { s64 } else { s32.into() }, wide)
         }
         _ => return false,
     }
     true
 }
 
+/// SOP2: two scalar sources, a scalar destination.
 fn sop2(inst: &Instruction, w: &mut Wave) -> bool {
     let dst = inst.get(Field::Sdst);
     let a = src32(inst, w, Field::Ssrc0);
@@ -137,81 +122,80 @@ fn sop2(inst: &Instruction, w: &mut Wave) -> bool {
     let a64 = src64(inst, w, Field::Ssrc0);
     let b64 = src64(inst, w, Field::Ssrc1);
     let name = inst.def().name;
-    // Results with SCC = (result != 0): bit logic and shifts.
-    let logic32 = |w: &mut Wave, r: u32| {
+    sop2_arith(name, w, dst, a, b) || sop2_bits(name, w, dst, (a, b), (a64, b64))
+}
+
+/// The SOP2 arithmetic: adds and subtracts with their carry or overflow in SCC, multiplies,
+/// shift-adds, min and max; `false` for another instruction.
+fn sop2_arith(name: &str, w: &mut Wave, dst: u32, a: u32, b: u32) -> bool {
+    let with_scc = |w: &mut Wave, r: u32, scc: bool| {
         w.set_sreg(dst, r);
-        w.scc = r != 0;
+        w.scc = scc;
     };
-    let logic64 = |w: &mut Wave, r: u64| {
-        w.set_sreg64(dst, r);
-        w.scc = r != 0;
-    };
+    let (ai, bi) = (a as i32, b as i32);
     match name {
         "s_add_u32" => {
             let (r, c) = a.overflowing_add(b);
-            w.set_sreg(dst, r);
-            w.scc = c;
+            with_scc(w, r, c);
         }
         "s_sub_u32" => {
             let (r, c) = a.overflowing_sub(b);
-            w.set_sreg(dst, r);
-            w.scc = c;
+            with_scc(w, r, c);
         }
         "s_addc_u32" => {
             let r = a as u64 + b as u64 + w.scc as u64;
-            w.set_sreg(dst, r as u32);
-            w.scc = r >> 32 != 0;
+            with_scc(w, r as u32, r >> 32 != 0);
         }
         "s_subb_u32" => {
             let r = (a as u64).wrapping_sub(b as u64).wrapping_sub(w.scc as u64);
-            w.set_sreg(dst, r as u32);
-            w.scc = (b as u64 + w.scc as u64) > a as u64;
+            let borrow = (b as u64 + w.scc as u64) > a as u64;
+            with_scc(w, r as u32, borrow);
         }
         "s_add_i32" => {
-            let (r, o) = (a as i32).overflowing_add(b as i32);
-            w.set_sreg(dst, r as u32);
-            w.scc = o;
+            let (r, o) = ai.overflowing_add(bi);
+            with_scc(w, r as u32, o);
         }
         "s_sub_i32" => {
-            let (r, o) = (a as i32).overflowing_sub(b as i32);
-            w.set_sreg(dst, r as u32);
-            w.scc = o;
+            let (r, o) = ai.overflowing_sub(bi);
+            with_scc(w, r as u32, o);
         }
-        "s_absdiff_i32" => {
-            let r = (a as i32).wrapping_sub(b as i32).wrapping_abs() as u32;
-            logic32(w, r);
-        }
+        "s_absdiff_i32" => set_nonzero32(w, dst, ai.wrapping_sub(bi).wrapping_abs() as u32),
         "s_mul_i32" => w.set_sreg(dst, a.wrapping_mul(b)),
         "s_mul_hi_u32" => w.set_sreg(dst, ((a as u64 * b as u64) >> 32) as u32),
-        "s_mul_hi_i32" => w.set_sreg(dst, ((a as i32 as i64 * b as i32 as i64) >> 32) as u32),
+        "s_mul_hi_i32" => w.set_sreg(dst, ((ai as i64 * bi as i64) >> 32) as u32),
+        "s_lshl1_add_u32" | "s_lshl2_add_u32" | "s_lshl3_add_u32" | "s_lshl4_add_u32" => {
+            let sh = name.as_bytes()[6] - b'0';
+            let r = ((a as u64) << sh) + b as u64;
+            with_scc(w, r as u32, r >> 32 != 0);
+        }
+        // SCC: whether the first source was chosen.
+        "s_min_i32" => with_scc(w, if ai < bi { a } else { b }, ai < bi),
+        "s_min_u32" => with_scc(w, if a < b { a } else { b }, a < b),
+        "s_max_i32" => with_scc(w, if ai > bi { a } else { b }, ai > bi),
+        "s_max_u32" => with_scc(w, if a > b { a } else { b }, a > b),
+        _ => return false,
+    }
+    true
+}
+
+/// The SOP2 bit operations: shifts and logic (SCC = result != 0), conditional selects,
+/// bit-field masks and extracts, and 16-bit packs; `false` for another instruction.
+fn sop2_bits(
+    name: &str,
+    w: &mut Wave,
+    dst: u32,
+    (a, b): (u32, u32),
+    (a64, b64): (u64, u64),
+) -> bool {
+    let logic32 = |w: &mut Wave, r: u32| set_nonzero32(w, dst, r);
+    let logic64 = |w: &mut Wave, r: u64| set_nonzero64(w, dst, r);
+    match name {
         "s_lshl_b32" => logic32(w, a << (b & 31)),
         "s_lshr_b32" => logic32(w, a >> (b & 31)),
         "s_ashr_i32" => logic32(w, ((a as i32) >> (b & 31)) as u32),
         "s_lshl_b64" => logic64(w, a64 << (b & 63)),
         "s_lshr_b64" => logic64(w, a64 >> (b & 63)),
         "s_ashr_i64" => logic64(w, ((a64 as i64) >> (b & 63)) as u64),
-        "s_lshl1_add_u32" | "s_lshl2_add_u32" | "s_lshl3_add_u32" | "s_lshl4_add_u32" => {
-            let sh = name.as_bytes()[6] - b'0';
-            let r = ((a as u64) << sh) + b as u64;
-            w.set_sreg(dst, r as u32);
-            w.scc = r >> 32 != 0;
-        }
-        "s_min_i32" => {
-            w.scc = (a as i32) < (b as i32);
-            w.set_sreg(dst, if w.scc { a } else { b });
-        }
-        "s_min_u32" => {
-            w.scc = a < b;
-            w.set_sreg(dst, if w.scc { a } else { b });
-        }
-        "s_max_i32" => {
-            w.scc = (a as i32) > (b as i32);
-            w.set_sreg(dst, if w.scc { a } else { b });
-        }
-        "s_max_u32" => {
-            w.scc = a > b;
-            w.set_sreg(dst, if w.scc { a } else { b });
-        }
         "s_and_b32" => logic32(w, a & b),
         "s_or_b32" => logic32(w, a | b),
         "s_xor_b32" => logic32(w, a ^ b),

@@ -12,6 +12,14 @@ use crate::smem::{self, ClauseClass};
 use crate::wave::VCC_LO;
 
 impl Device {
+    /// Records an event of `kind` at instruction `pc` of wave `wi`, with no detail (the
+    /// executor stamps the cycle): the one way the executor's units report a rule a wave
+    /// broke.
+    pub(crate) fn wave_event(&mut self, kind: &'static str, wi: usize, pc: usize, message: String) {
+        self.events
+            .push(Event::new(kind, self.waves[wi].id, pc, message));
+    }
+
     /// Issues SMEM instruction `inst` of wave `wi` at its clock; `None` when the SMEM model
     /// does not know the opcode.
     pub(crate) fn smem(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
@@ -34,14 +42,8 @@ impl Device {
         s.cache_misses += self.kcache[g].stats.misses - m0;
         s.latency_cycles += out.done_at - now;
         for (kind, message) in out.breaches.iter().cloned() {
-            self.events.push(Event {
-                detail: None,
-                cycle: 0,
-                kind,
-                wave: self.waves[wi].id,
-                pc,
-                message,
-            });
+            self.events
+                .push(Event::new(kind, self.waves[wi].id, pc, message));
         }
         for w in out.writes() {
             self.sgpr_late[wi] |= 1 << w.reg;
@@ -81,14 +83,7 @@ impl Device {
             c => c,
         };
         if let Some((kind, message)) = self.clauses[wi].observe(class) {
-            self.events.push(Event {
-                detail: None,
-                cycle: 0,
-                kind,
-                wave: self.waves[wi].id,
-                pc,
-                message,
-            });
+            self.wave_event(kind, wi, pc, message);
         }
         self.land_sgprs(wi, self.clocks[wi]);
         if self.sgpr_late[wi] == 0 {
@@ -110,17 +105,11 @@ impl Device {
             .filter(|r| late >> r & 1 == 1)
             .map(|r| format!("s{r}"))
             .collect();
-        self.events.push(Event {
-            detail: None,
-            cycle: 0,
-            kind: "hazard",
-            wave: self.waves[wi].id,
-            pc,
-            message: format!(
-                "reads {} before its SMEM data arrived (missing s_waitcnt lgkmcnt): the old value is used",
-                names.join(", ")
-            ),
-        });
+        let message = format!(
+            "reads {} before its SMEM data arrived (missing s_waitcnt lgkmcnt): the old value is used",
+            names.join(", ")
+        );
+        self.wave_event("hazard", wi, pc, message);
     }
 }
 

@@ -51,7 +51,8 @@ impl Device {
         };
         self.before_issue(wi, pc, inst);
         if d.format == Format::Vinterp {
-            // Built-in `s_waitcnt expcnt(wait_exp)` (000 §VALU 参数插值), before its reads.
+            // V_INTERP has a built-in `s_waitcnt expcnt(wait_exp)`, before it reads its
+            // parameter VGPRs (docs/rules/ds.md#parameter-interpolation).
             self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
         }
         self.check_inflight(wi, pc, inst);
@@ -60,71 +61,14 @@ impl Device {
             _ => self.save_destination(wi, inst),
         };
         match d.format {
-            Format::Sopp => match program_control(inst.opcode) {
-                Some(Control::End) => self.end_wave(wi),
-                Some(Control::Nothing) => {
-                    // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
-                    // end, ...): nothing in the memory system changes.
+            Format::Sopp => {
+                let control = program_control(inst.opcode).ok_or_else(unimplemented)?;
+                if let Some(target) = self.sopp(wi, pc, line, control, by_address)? {
+                    end.next_pc = target;
                 }
-                Some(Control::Waitcnt) => {
-                    // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
-                    let v = inst.get(Field::Simm16);
-                    self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
-                    self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
-                    self.wait_for(wi, Counter::Exp, v & 7);
-                }
-                Some(Control::SetMode { shift }) => {
-                    // s_round_mode / s_denorm_mode: SIMM16[3:0] into MODE.FP_ROUND [3:0] or
-                    // MODE.FP_DENORM [7:4] (AMD's RDNA3 ISA guide, SOPP instructions). clang
-                    // brackets a correctly rounded f32 divide with s_denorm_mode when f32
-                    // denormals are flushed.
-                    let w = &mut self.waves[wi];
-                    w.mode = w.mode & !(0xf << shift) | (inst.get(Field::Simm16) & 0xf) << shift;
-                }
-                Some(Control::Barrier) => {
-                    self.check_barrier_arrival(wi);
-                    self.waits[wi] = Some(Waiting::Barrier { pc });
-                    self.try_release_barrier(self.wave_group[wi]);
-                }
-                Some(Control::Branch(cond)) => {
-                    let w = &self.waves[wi];
-                    let vccz = w.vcc() & w.lane_mask() == 0;
-                    let taken = match cond {
-                        BranchIf::Always => true,
-                        BranchIf::Scc0 => !w.scc,
-                        BranchIf::Scc1 => w.scc,
-                        BranchIf::Vccz => vccz,
-                        BranchIf::Vccnz => !vccz,
-                        BranchIf::Execz => w.exec() == 0,
-                        BranchIf::Execnz => w.exec() != 0,
-                    };
-                    if taken {
-                        let off = inst.get(Field::Simm16) as u16 as i16 as i64;
-                        let target = line.address as i64 + 4 + off * 4;
-                        end.next_pc = u32::try_from(target)
-                            .ok()
-                            .and_then(|a| by_address.get(&a).copied())
-                            .ok_or(RunError::BadBranch {
-                                pc,
-                                line: line.line,
-                            })?;
-                    }
-                }
-                None => return Err(unimplemented()),
-            },
+            }
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
-                if d.name.starts_with("s_waitcnt_") {
-                    let n = inst.get(Field::Simm16);
-                    match d.name {
-                        "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
-                        "s_waitcnt_expcnt" => self.wait_for(wi, Counter::Exp, n),
-                        "s_waitcnt_vmcnt" => self.wait_for(wi, Counter::Vm, n),
-                        "s_waitcnt_vscnt" => self.wait_for(wi, Counter::Vs, n),
-                        _ => {}
-                    }
-                } else if !salu::execute(inst, &mut self.waves[wi]) {
-                    return Err(unimplemented());
-                }
+                self.scalar_alu(wi, inst).ok_or_else(unimplemented)?
             }
             Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => {
                 match self.global_sync(wi, pc, line, program)? {
@@ -181,6 +125,81 @@ impl Device {
         s.stall_cycles += stalled;
         self.waves[wi].pc = end.next_pc;
         Ok(())
+    }
+
+    /// Runs the program-control (SOPP) instruction `line` at `pc` of wave `wi`, which does
+    /// `control`; returns the target instruction index of a taken branch.
+    fn sopp(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        line: &AsmLine,
+        control: Control,
+        by_address: &HashMap<u32, usize>,
+    ) -> Result<Option<usize>, RunError> {
+        let inst = &line.inst;
+        match control {
+            Control::End => self.end_wave(wi),
+            Control::Nothing => {
+                // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
+                // end, ...): nothing in the memory system changes.
+            }
+            Control::Waitcnt => {
+                // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
+                let v = inst.get(Field::Simm16);
+                self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
+                self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
+                self.wait_for(wi, Counter::Exp, v & 7);
+            }
+            Control::SetMode { shift } => {
+                // s_round_mode / s_denorm_mode: SIMM16[3:0] into MODE.FP_ROUND [3:0] or
+                // MODE.FP_DENORM [7:4] (AMD's RDNA3 ISA guide, SOPP instructions). clang
+                // brackets a correctly rounded f32 divide with s_denorm_mode when f32
+                // denormals are flushed.
+                let w = &mut self.waves[wi];
+                w.mode = w.mode & !(0xf << shift) | (inst.get(Field::Simm16) & 0xf) << shift;
+            }
+            Control::Barrier => {
+                self.check_barrier_arrival(wi);
+                self.waits[wi] = Some(Waiting::Barrier { pc });
+                self.try_release_barrier(self.wave_group[wi]);
+            }
+            Control::Branch(cond) => {
+                if branch_taken(&self.waves[wi], cond) {
+                    let off = inst.get(Field::Simm16) as u16 as i16 as i64;
+                    let target = line.address as i64 + 4 + off * 4;
+                    let next = u32::try_from(target)
+                        .ok()
+                        .and_then(|a| by_address.get(&a).copied())
+                        .ok_or(RunError::BadBranch {
+                            pc,
+                            line: line.line,
+                        })?;
+                    return Ok(Some(next));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Runs the scalar ALU instruction `inst` (SOP1, SOP2, SOPC, SOPK) on wave `wi`: the
+    /// `s_waitcnt_*` forms wait on their counter; `None` when the instruction is not
+    /// implemented.
+    fn scalar_alu(&mut self, wi: usize, inst: &Instruction) -> Option<()> {
+        let name = inst.def().name;
+        if name.starts_with("s_waitcnt_") {
+            let n = inst.get(Field::Simm16);
+            match name {
+                "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
+                "s_waitcnt_expcnt" => self.wait_for(wi, Counter::Exp, n),
+                "s_waitcnt_vmcnt" => self.wait_for(wi, Counter::Vm, n),
+                "s_waitcnt_vscnt" => self.wait_for(wi, Counter::Vs, n),
+                _ => {}
+            }
+            Some(())
+        } else {
+            salu::execute(inst, &mut self.waves[wi]).then_some(())
+        }
     }
 
     /// Wave `wi` and what its LDS-unit instruction at `pc` may touch: its workgroup's LDS,
@@ -324,8 +343,6 @@ impl Device {
     }
 }
 
-/// How each table entry touches the LDS banks ([`banks::ds_access`]), classified once per
-/// process: the classification matches on names, too slow to repeat per executed instruction.
 /// What a program-control (SOPP) instruction does in the executor.
 #[derive(Clone, Copy)]
 enum Control {
@@ -356,6 +373,20 @@ enum BranchIf {
     Vccnz,
     Execz,
     Execnz,
+}
+
+/// Whether a branch on `cond` is taken in wave `w`'s state.
+fn branch_taken(w: &Wave, cond: BranchIf) -> bool {
+    let vccz = w.vcc() & w.lane_mask() == 0;
+    match cond {
+        BranchIf::Always => true,
+        BranchIf::Scc0 => !w.scc,
+        BranchIf::Scc1 => w.scc,
+        BranchIf::Vccz => vccz,
+        BranchIf::Vccnz => !vccz,
+        BranchIf::Execz => w.exec() == 0,
+        BranchIf::Execnz => w.exec() != 0,
+    }
 }
 
 /// [`Control`] of each SOPP instruction the executor runs (`None`: not implemented), looked
@@ -401,6 +432,8 @@ fn program_control(op: Opcode) -> Option<Control> {
     })[op.0 as usize]
 }
 
+/// How each table entry touches the LDS banks ([`banks::ds_access`]), classified once per
+/// process: the classification matches on names, too slow to repeat per executed instruction.
 fn ds_bank_access(op: Opcode) -> Option<banks::DsAccess> {
     static CACHE: OnceLock<Vec<Option<banks::DsAccess>>> = OnceLock::new();
     CACHE.get_or_init(|| {

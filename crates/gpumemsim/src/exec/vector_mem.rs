@@ -39,21 +39,67 @@ impl Device {
         self.global_log_end(wi, pc);
         self.check_lds(wi, pc, atomic, true);
         if let Some(f) = out.unsupported_format {
-            self.events.push(Event {
-                detail: None,
-                cycle: 0,
-                kind: "unsupported_format",
-                wave: self.waves[wi].id,
-                pc,
-                message: format!(
-                    "buffer format {f} ({}) is not implemented by the typed-buffer model",
-                    rdna3_isa::special::BUF_FORMATS
-                        .get(f as usize)
-                        .map_or("out of range", |n| n)
-                ),
-            });
+            let message = format!(
+                "buffer format {f} ({}) is not implemented by the typed-buffer model",
+                rdna3_isa::special::BUF_FORMATS
+                    .get(f as usize)
+                    .map_or("out of range", |n| n)
+            );
+            let wave = self.waves[wi].id;
+            self.events
+                .push(Event::new("unsupported_format", wave, pc, message));
             return None;
         }
+        self.dropped_access_events(wi, pc, &out);
+        if out.out_of_bounds != 0 {
+            let e = self.out_of_bounds_event(wi, pc, inst, &out);
+            self.events.push(e);
+        }
+        self.address_rule_events(wi, pc, &out);
+        let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
+        let latency = cost + cfg.timing.vmem_latency;
+        self.stats[pc].latency_cycles += latency;
+        self.count_vector_memory(wi, inst, op, self.clocks[wi] + latency);
+        Some(cost)
+    }
+
+    /// Puts an access of `op` that completes at `done_at` on its wait counters
+    /// (docs/rules/addressing.md#wait-counters-of-vector-memory): VMcnt for loads and for
+    /// atomics that return data, VScnt for stores and atomics that do not; FLAT (which may go
+    /// to LDS) and the buffer loads to LDS (which write it) on LGKMcnt too.
+    fn count_vector_memory(&mut self, wi: usize, inst: &Instruction, op: GlobalOp, done_at: u64) {
+        let counter = match op {
+            GlobalOp::Load { .. }
+            | GlobalOp::LoadLds { .. }
+            | GlobalOp::Format { store: false, .. } => Counter::Vm,
+            GlobalOp::Format { store: true, .. } => Counter::Vs,
+            GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
+            GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
+        };
+        let also_lgkm =
+            inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. });
+        let seq = self.count_issued(wi, counter);
+        self.last_issue = (done_at, counter, seq);
+        let lgkm = also_lgkm.then(|| {
+            self.count_issued(wi, Counter::Lgkm);
+            Counter::Lgkm
+        });
+        for counter in std::iter::once(counter).chain(lgkm) {
+            self.pending[wi].push(Pending {
+                counter,
+                done_at,
+                gds: false,
+                weight: 1,
+            });
+        }
+    }
+
+    /// The `lds_out_of_range`, `scratch_out_of_range` and `buffer_out_of_range` events of an
+    /// access some lanes of which were dropped (docs/rules/addressing.md#flat-routing-per-lane,
+    /// docs/rules/addressing.md#private-accesses-out-of-range,
+    /// docs/rules/addressing.md#buffer-range-checking).
+    fn dropped_access_events(&mut self, wi: usize, pc: usize, out: &vmem::VmemOutcome) {
+        let wave = self.waves[wi].id;
         for (n, kind, what) in [
             (
                 out.lds_out_of_range,
@@ -72,53 +118,10 @@ impl Device {
             ),
         ] {
             if n > 0 {
-                self.events.push(Event {
-                    detail: None,
-                    cycle: 0,
-                    kind,
-                    wave: self.waves[wi].id,
-                    pc,
-                    message: format!("{n} lane {what}: loads read 0, stores are dropped"),
-                });
+                let message = format!("{n} lane {what}: loads read 0, stores are dropped");
+                self.events.push(Event::new(kind, wave, pc, message));
             }
         }
-        if out.out_of_bounds != 0 {
-            let e = self.out_of_bounds_event(wi, pc, inst, &out);
-            self.events.push(e);
-        }
-        self.address_rule_events(wi, pc, &out);
-        let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
-        let latency = cost + cfg.timing.vmem_latency;
-        self.stats[pc].latency_cycles += latency;
-        let done_at = self.clocks[wi] + latency;
-        // An atomic that returns data counts as a load, one that does not as a store.
-        let counter = match op {
-            GlobalOp::Load { .. }
-            | GlobalOp::LoadLds { .. }
-            | GlobalOp::Format { store: false, .. } => Counter::Vm,
-            GlobalOp::Format { store: true, .. } => Counter::Vs,
-            GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
-            GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
-        };
-        self.pending[wi].push(Pending {
-            counter,
-            done_at,
-            gds: false,
-            weight: 1,
-        });
-        let seq = self.count_issued(wi, counter);
-        self.last_issue = (done_at, counter, seq);
-        // FLAT may go to LDS and the buffer loads to LDS write it: they count on LGKMcnt too.
-        if inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. }) {
-            self.count_issued(wi, Counter::Lgkm);
-            self.pending[wi].push(Pending {
-                counter: Counter::Lgkm,
-                done_at,
-                gds: false,
-                weight: 1,
-            });
-        }
-        Some(cost)
     }
 
     /// The `flat_address_range` and `scratch_overlap` events of an access
@@ -179,13 +182,11 @@ impl Device {
             Some(GlobalOp::Atomic { .. }) => "the atomics are dropped (returning 0)",
             _ => "the reads give 0",
         };
-        Event {
-            detail: None,
-            cycle: 0,
-            kind: "out_of_bounds",
-            wave: self.waves[wi].id,
+        Event::new(
+            "out_of_bounds",
+            self.waves[wi].id,
             pc,
-            message: format!(
+            format!(
                 "lanes {} ({} lane{}) accessed global memory outside every allocation: lane {} at {:#x}, {}; {what}",
                 crate::banks::lane_ranges(lanes),
                 lanes.count_ones(),
@@ -194,6 +195,6 @@ impl Device {
                 out.out_of_bounds_at,
                 self.memory.allocations.describe(out.out_of_bounds_at),
             ),
-        }
+        )
     }
 }

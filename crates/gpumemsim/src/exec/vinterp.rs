@@ -1,11 +1,12 @@
 //! V_INTERP_* (the VINTERP encoding): parameter interpolation FMAs that read P0/P10/P20 from
-//! lanes of the quad (000_b892342bad162b52.txt §VALU 参数插值; pseudocode VINTERP 0-5):
+//! lanes of the quad (docs/rules/ds.md#parameter-interpolation; pseudocode VINTERP 0-5):
 //! - `v_interp_p10_f32 D, P10src, I, P0src`: D = fma(VGPR[quad+1][src0], S1, VGPR[quad][src2])
 //! - `v_interp_p2_f32 D, P20src, J, T`: D = fma(VGPR[quad+2][src0], S1, S2)
-//! - the `_f16_f32` forms read f16 halves of the P sources (op_sel[0] for src0, op_sel[2] for
+//! - the `_f16_f32` forms read f16 halves of the P sources (op_sel\[0\] for src0, op_sel\[2\] for
 //!   src2 selects the high half); `p2_f16` rounds its result to f16 and writes the half of D
-//!   that op_sel[3] selects, keeping the other half;
-//! - the `_rtz_` forms round toward zero instead of to nearest-even (000 §16位参数插值).
+//!   that op_sel\[3\] selects, keeping the other half;
+//! - the `_rtz_` forms round toward zero instead of to nearest-even
+//!   (docs/rules/ds.md#16-bit-interpolation).
 //!
 //! The quad-lane reads behave as DPP8 with "fetch invalid" = 1: they read lanes whose EXEC
 //! bit is 0. `neg` negates a source; `clamp` clamps the result to [0, 1]; `wait_exp` waits for

@@ -14,10 +14,11 @@ const EXTRA: u32 = 32;
 /// The NaN that `-INF + INF` (and `INF + -INF`) produces: `0xffc0_0000`, sign set, exponent all
 /// ones, only the mantissa MSB set.
 ///
-/// `001_f218f1deb4d558c2.txt §NaN 处理 / 浮动添加规则` says both "-INF + INF = QNAN (mantissa is
-/// all zeros except MSB)" and "-INF + INF, or INF - INF = -QNAN". The two lines do not
+/// The add rules say both that -INF + INF is a quiet NaN whose mantissa is all zeros but the
+/// MSB, and that -INF + INF (or INF - INF) is a negative quiet NaN. The two lines do not
 /// contradict each other: the first fixes the mantissa, the second the sign, so the value is
-/// the negative quiet NaN with only the mantissa MSB set. (This is also the x86 "default NaN";
+/// the negative quiet NaN with only the mantissa MSB set
+/// (docs/rules/float-atomics.md#infinity-minus-infinity). (This is also the x86 "default NaN";
 /// AMD's VALU canonical NaN is the positive `0x7fc0_0000`, which the atomic rules do not use.)
 pub const ADD_F32_INVALID_NAN: u32 = 0xffc0_0000;
 
@@ -29,23 +30,23 @@ pub const ADD_F32_INVALID_NAN: u32 = 0xffc0_0000;
 ///
 /// Rules, in the order applied:
 /// - Denormal inputs are flushed to ±0 (sign kept) when `ctl.flush_input`
-///   (`001_f218f1deb4d558c2.txt §非正则？`: the 32-bit adder uses both the input and the output
-///   flush controls of MODE).
-/// - NaN: `001_f218f1deb4d558c2.txt §NaN 处理`: "if either input is NaN the output is the same
-///   NaN; if both are NaN the first input's NaN is chosen; signalling NaNs become quiet NaNs";
-///   §浮动添加规则: "±INF + NaN = QNaN (the NaN input copied to the output but made quiet)",
-///   "NaN + NaN = SRC0's NaN, converted to QNaN". So: `mem` NaN → `mem` quieted; else `data`
-///   NaN → `data` quieted (sign and payload kept).
-/// - `-INF + INF` and `INF + -INF` → [`ADD_F32_INVALID_NAN`] (§浮动添加规则, see that constant).
-/// - `INF + (finite or ±0)` = that INF with its sign (§浮动添加规则), and `INF + INF` of one sign
-///   is that INF.
-/// - Zeros: §浮动添加规则 says "0 + 0 = +0". We read that as IEEE-754 round-to-nearest-even
+///   (the 32-bit adder uses both the input and the output flush controls of MODE:
+///   docs/rules/float-atomics.md#denormal-controls-in-lds).
+/// - NaN (docs/rules/float-atomics.md#add-nan-rules): if either input is NaN the output is
+///   that NaN made quiet; if both are, the first input's; ±INF + NaN is the NaN made quiet.
+///   So: `mem` NaN → `mem` quieted; else `data` NaN → `data` quieted (sign and payload
+///   kept).
+/// - `-INF + INF` and `INF + -INF` → [`ADD_F32_INVALID_NAN`] (see that constant).
+/// - `INF + (finite or ±0)` = that INF with its sign, and `INF + INF` of one sign is that INF
+///   (docs/rules/float-atomics.md#add-of-infinities-and-zeros).
+/// - Zeros: the add rules say "0 + 0 = +0". We read that as IEEE-754 round-to-nearest-even
 ///   behaviour: `+0 + +0`, `+0 + -0`, `-0 + +0` and exact cancellation `x + -x` all give `+0`,
 ///   while `-0 + -0` gives `-0` as IEEE requires; the line does not clearly say otherwise (it
 ///   names no signs). A flushed `-denorm` counts as `-0` here.
 /// - Otherwise the exact sum rounded to nearest, ties to even, whatever MODE.round says
-///   (`001_f218f1deb4d558c2.txt §四舍五入`: "LDS 和内存原子的 float-atomic-add 的舍入模式固定为
-///   ‘舍入到最接近的偶数’。MODE.round 位被忽略"). A sum too large rounds to ±INF.
+///   (the float atomic add of LDS and memory always rounds to nearest even and ignores
+///   MODE.round: docs/rules/float-atomics.md#add-rounds-to-nearest-even). A sum too large
+///   rounds to ±INF.
 /// - A denormal result is flushed to ±0 (sign of the exact result kept) when
 ///   `ctl.flush_output`. Addition is exact below the smallest normal, so there is no question
 ///   of flushing before or after rounding: a result is denormal exactly when the exact sum is.

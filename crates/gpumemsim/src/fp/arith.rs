@@ -16,8 +16,8 @@
 //! - **min/max** are not here: they share the DS atomics' selection rule in
 //!   [`super::valu_minmax_f32`].
 
-use super::DenormCtl;
-use super::{flush_denorm_f32, flush_denorm_f64, is_nan_f32, is_nan_f64, quiet_f32, quiet_f64};
+use super::{flush_denorm_f32, flush_denorm_f64, is_nan_f32, is_nan_f64};
+use super::{DenormCtl, Layout, F32, F64};
 
 /// The canonical quiet NaN (f32).
 pub const NAN32: u32 = 0x7fc0_0000;
@@ -44,34 +44,46 @@ pub fn flush64(x: u64, on: bool) -> u64 {
     }
 }
 
-/// The result of an f32 operation on (already flushed) inputs `ins`: the first NaN input
-/// quieted, else `op`'s result with a NaN canonicalised and a denormal flushed per `ctl`.
+/// The result of an operation in format `l` on (already flushed) inputs `ins`: the first NaN
+/// input quieted, else `op`'s result bits with a NaN replaced by `nan` (the canonical quiet
+/// NaN) and a denormal flushed when `flush_output`.
 #[inline]
-fn finish32(ins: &[u32], ctl: DenormCtl, op: impl FnOnce() -> f32) -> u32 {
-    for &x in ins {
-        if is_nan_f32(x) {
-            return quiet_f32(x);
-        }
+fn finish(
+    l: Layout,
+    ins: impl IntoIterator<Item = u64>,
+    nan: u64,
+    flush_output: bool,
+    op: impl FnOnce() -> u64,
+) -> u64 {
+    if let Some(x) = ins.into_iter().find(|&x| l.is_nan(x)) {
+        return l.quiet(x);
     }
     let r = op();
-    if r.is_nan() {
-        return NAN32;
+    if l.is_nan(r) {
+        return nan;
     }
-    flush32(r.to_bits(), ctl.flush_output)
+    if flush_output {
+        l.flush(r)
+    } else {
+        r
+    }
 }
 
+/// [`finish`] for f32.
+#[inline]
+fn finish32(ins: &[u32], ctl: DenormCtl, op: impl FnOnce() -> f32) -> u32 {
+    let ins = ins.iter().map(|&x| x as u64);
+    finish(F32, ins, NAN32 as u64, ctl.flush_output, || {
+        op().to_bits() as u64
+    }) as u32
+}
+
+/// [`finish`] for f64.
 #[inline]
 fn finish64(ins: &[u64], ctl: DenormCtl, op: impl FnOnce() -> f64) -> u64 {
-    for &x in ins {
-        if is_nan_f64(x) {
-            return quiet_f64(x);
-        }
-    }
-    let r = op();
-    if r.is_nan() {
-        return NAN64;
-    }
-    flush64(r.to_bits(), ctl.flush_output)
+    finish(F64, ins.iter().copied(), NAN64, ctl.flush_output, || {
+        op().to_bits()
+    })
 }
 
 /// A binary f32 operation (`+`, `-`, `×`) under the rules above.

@@ -2,8 +2,8 @@
 
 use super::{Layout, F32, F64};
 
-/// `001_f218f1deb4d558c2.txt §NaN 处理 / FP Compare Swap`: "仅在比较条件（==）为真时交换，将+0和-0
-/// 视为相等": `doSwap = (src0 != NaN) && (src1 != NaN) && (src0 == src1) // allow +0 == -0`.
+/// Swap only when the compare (==) is true, +0 and -0 counting as equal: `doSwap = (src0 !=
+/// NaN) && (src1 != NaN) && (src0 == src1)` (docs/rules/float-atomics.md#compare-swap).
 const fn cmpstore(l: Layout, mem: u64, cmp: u64, src: u64, flush_input: bool) -> u64 {
     let (mem, cmp, src) = if flush_input {
         (l.flush(mem), l.flush(cmp), l.flush(src))
@@ -30,12 +30,13 @@ const fn cmpstore(l: Layout, mem: u64, cmp: u64, src: u64, flush_input: bool) ->
 /// pre-op value (`RETURN_DATA = tmp`) is the raw memory value, not flushed.
 ///
 /// Rules:
-/// - `001_f218f1deb4d558c2.txt §NaN 处理 / FP Compare Swap`: swap only when neither `mem` nor
+/// - docs/rules/float-atomics.md#compare-swap: swap only when neither `mem` nor
 ///   `cmp` is NaN (quiet or signalling) and they are equal, `+0 == -0`. The float compare
 ///   replaces the pseudocode's `==` on bits where they differ (±0, NaN). `src` is stored as it
 ///   is, NaN or not: no quieting (the spec gives no NaN rule for the stored value).
-/// - `flush_input` (`001_f218f1deb4d558c2.txt §非正则？`: CMP uses only the input flush control;
-///   denormal inputs compare as zero; "CompareStore（'比较交换'）在发生输入非正规刷新时刷新结果"):
+/// - `flush_input` (CMP uses only the input flush control; denormal inputs compare as zero;
+///   compare-swap flushes its result when input flushing happens:
+///   docs/rules/float-atomics.md#compare-swap-flushes-its-result):
 ///   we read "flushes the result" as: when input flushing is on, all three inputs are flushed
 ///   (±0, sign kept) before the operation and the stored value is the flushed selection. So a
 ///   swap stores `flush(src)`, and a failed compare stores `flush(mem)`: a denormal in memory

@@ -33,3 +33,18 @@ pub const TWO_OVER_PI_BITS: [u64; 19] = [
     0x6bfb5fb11f8d5d08,
     0x56033046fc7b0000,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_generated_constants_agree_with_each_other_and_with_f64() {
+        // ln 2 × log2 e = 1, to about 106 bits.
+        let one = LN2 * LOG2_E - Dd::new(1.0);
+        assert!(one.hi.abs() <= 2f64.powi(-100), "{one:?}");
+        assert_eq!(TWO_PI.hi, 2.0 * std::f64::consts::PI);
+        assert_eq!(LN2.hi, std::f64::consts::LN_2);
+        assert_eq!(LOG2_E.hi, std::f64::consts::LOG2_E);
+    }
+}

@@ -2,10 +2,11 @@
 //! bits in the style of `rustc_apfloat`: no host float arithmetic computes a result, so rounding,
 //! NaN payloads and denormals are the same on every host.
 //!
-//! Sources: `001_f218f1deb4d558c2.txt` (float atomics: rounding, denormals, NaN rules, min/max
-//! orders, compare-swap, add rules), `000_b892342bad162b52.txt §LDS 原子操作` ("浮点原子操作使用
-//! MODE 寄存器来控制非正规刷新行为"), and the DS pseudocode in `rdna3-isa-pseudocode.txt`. Where
-//! the pseudocode and the spec disagree the spec wins, and the function's doc says so.
+//! The rules are in docs/rules/float-atomics.md (rounding, denormals, NaN rules, min/max
+//! orders, compare-swap, add rules; LDS float atomics take their denormal controls from the
+//! MODE register: docs/rules/float-atomics.md#denormal-controls-in-lds), with the DS
+//! pseudocode of AMD's reference. Where the pseudocode and the rules disagree the rules win,
+//! and the function's doc says so.
 //!
 //! # Operand convention
 //! Every function names its operands by role. `mem` is the value read from memory (`tmp =
@@ -69,16 +70,17 @@ pub use select::{
 /// Denormal flushing for one float operation: whether denormal inputs are read as zero and
 /// whether a denormal result is written as zero. A flushed value keeps its sign (±0).
 ///
-/// `000_b892342bad162b52.txt §LDS 原子操作`: float atomics use the MODE register to control
-/// denormal flushing. `001_f218f1deb4d558c2.txt §非正则？`: LDS instructions use the FP_DENORM
-/// bits (allow_input_denormal, allow_output_denormal) to control input and output flushing
-/// separately; "denorm_single" affects F32 operations and "denorm_double" F64. The 32-bit adder
-/// uses both controls; CMP, MIN and MAX use only the input control.
+/// Float atomics use the MODE register to control denormal flushing: LDS instructions use the
+/// FP_DENORM bits (allow input denormals, allow output denormals) to control input and output
+/// flushing separately; the single-precision field affects F32 operations and the
+/// double-precision field F64. The 32-bit adder uses both controls; CMP, MIN and MAX use only
+/// the input control (docs/rules/float-atomics.md#denormal-controls-in-lds).
 ///
 /// Callers for the non-LDS (buffer/flat) float atomics: a later paragraph of the same section
-/// says those atomics consider only bit 0 (allow input denormals) of the field, that "其余的非正规
-/// 规则与 LDS 相同" (the other rules are as for LDS), and that float atomic add is hard-wired to
-/// flush input denormals whatever MODE says; build the `DenormCtl` accordingly (e.g.
+/// says those atomics consider only bit 0 (allow input denormals) of the field, that the other
+/// denormal rules are as for LDS, and that float atomic add is hard-wired to flush input
+/// denormals whatever MODE says (docs/rules/float-atomics.md#denormals-in-memory-atomics);
+/// build the `DenormCtl` accordingly (e.g.
 /// `flush_input: true` for a memory atomic add). That paragraph's text names
 /// "ds_{min,max,cmpst}_f32", but it contrasts itself with the LDS rules and the LDS paragraph
 /// says the LDS adder uses both MODE controls, so we read it as being about the memory atomics:
@@ -167,14 +169,14 @@ impl Layout {
         self.exp | self.mant
     }
 
-    /// `001_f218f1deb4d558c2.txt §NaN 处理`: a NaN has the exponent all ones and a non-zero
-    /// mantissa.
+    /// A NaN has the exponent all ones and a non-zero mantissa
+    /// (docs/rules/float-atomics.md#nan-kinds).
     pub const fn is_nan(self, x: u64) -> bool {
         x & self.exp == self.exp && x & self.mant != 0
     }
 
-    /// `001_f218f1deb4d558c2.txt §NaN 处理`: signalling NaN = exponent all ones, mantissa MSB 0
-    /// and at least one other mantissa bit 1.
+    /// Signalling NaN = exponent all ones, mantissa MSB 0 and at least one other mantissa bit
+    /// 1 (docs/rules/float-atomics.md#nan-kinds).
     pub const fn is_snan(self, x: u64) -> bool {
         self.is_nan(x) && x & self.quiet == 0
     }
@@ -221,14 +223,14 @@ impl Layout {
     }
 }
 
-/// Whether `x` is a NaN (exponent all ones, mantissa non-zero; `001_f218f1deb4d558c2.txt §NaN
-/// 处理`).
+/// Whether `x` is a NaN (exponent all ones, mantissa non-zero;
+/// docs/rules/float-atomics.md#nan-kinds).
 pub const fn is_nan_f32(x: u32) -> bool {
     F32.is_nan(x as u64)
 }
 
 /// Whether `x` is a signalling NaN (exponent all ones, mantissa MSB 0, another mantissa bit 1;
-/// `001_f218f1deb4d558c2.txt §NaN 处理`).
+/// docs/rules/float-atomics.md#nan-kinds).
 pub const fn is_snan_f32(x: u32) -> bool {
     F32.is_snan(x as u64)
 }
@@ -244,14 +246,15 @@ pub const fn is_denorm_f32(x: u32) -> bool {
 }
 
 /// A NaN made quiet: the mantissa MSB set, sign and the rest of the payload kept
-/// (`001_f218f1deb4d558c2.txt §NaN 处理`: "bits of SRC0 are preserved but is a QNaN"). Any other
+/// (docs/rules/float-atomics.md#nan-kinds: the source's bits are kept, made quiet). Any other
 /// value is returned unchanged.
 pub const fn quiet_f32(x: u32) -> u32 {
     F32.quiet(x as u64) as u32
 }
 
-/// A denormal flushed to zero of the same sign (`001_f218f1deb4d558c2.txt §非正则？`: the mantissa
-/// is flushed to zero when the exponent is zero); any other value unchanged.
+/// A denormal flushed to zero of the same sign (the mantissa is flushed to zero when the
+/// exponent is zero: docs/rules/float-atomics.md#denormal-controls-in-lds); any other value
+/// unchanged.
 pub const fn flush_denorm_f32(x: u32) -> u32 {
     F32.flush(x as u64) as u32
 }

@@ -34,7 +34,7 @@ const DS_MAX: Rule = Rule {
 
 /// The shared selection rule on `mem` (src0) and `data` (src1).
 ///
-/// `001_f218f1deb4d558c2.txt §NaN 处理 / FP Max 选择规则, FP最小选择规则`:
+/// The max and min selection rules (docs/rules/float-atomics.md#min-and-max-orders):
 /// ```text
 /// if (src0 == SNaN) result = QNaN(src0)   // bits of SRC0 are preserved but is a QNaN
 /// else if (src1 == SNaN) result = QNaN(src1)
@@ -56,8 +56,9 @@ const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, r: Rule) -> u
         (true, false) => data,
         (false, true) => mem,
         (false, false) => {
-            // 001 §非正则？: with input flushing, a denormal compares as ±0 (sign kept), but
-            // the result is the selected input unmodified.
+            // With input flushing, a denormal compares as ±0 (sign kept), but the result is
+            // the selected input unmodified
+            // (docs/rules/float-atomics.md#min-and-max-return-an-unflushed-input).
             let (c_mem, c_data) = if flush_input {
                 (l.flush(mem), l.flush(data))
             } else {
@@ -84,14 +85,15 @@ const fn select(l: Layout, mem: u64, data: u64, flush_input: bool, r: Rule) -> u
 /// memory value) and `data` (src1, DATA0), by the spec's order, in which **-0 < +0** and a
 /// quiet NaN is larger than +inf.
 ///
-/// Rules (`001_f218f1deb4d558c2.txt §NaN 处理 / FP最小选择规则`):
+/// Rules (docs/rules/float-atomics.md#min-and-max-orders):
 /// - `mem` is a signalling NaN → `mem` made quiet (sign and payload kept); else `data` is a
 ///   signalling NaN → `data` made quiet.
 /// - Else the smaller by `-inf < -float < -denorm < -0 < +0 < +denorm < +float < +inf < QNaN`.
-/// - `flush_input` (`001_f218f1deb4d558c2.txt §非正则？`: "浮点 CMP、MIN 和 MAX 仅使用'输入非正规'
-///   刷新控制 ... 对于 Min 和 Max，返回的实际结果是所选的非刷新输入"): denormals compare as ±0 of
-///   their sign, but the result is the unmodified selected input (a denormal stays a denormal).
-///   The output control is not used.
+/// - `flush_input` (float CMP, MIN and MAX use only the input denormal control, and min and
+///   max return the selected input unflushed:
+///   docs/rules/float-atomics.md#min-and-max-return-an-unflushed-input): denormals compare as
+///   ±0 of their sign, but the result is the unmodified selected input (a denormal stays a
+///   denormal). The output control is not used.
 /// - Ties (equal values, two QNaNs, or two denormals/zeros of one sign that compare equal
 ///   after flushing) return `mem`: our choice, following the DS pseudocode `MEM = src < tmp ?
 ///   src : tmp`, which writes DATA only when it is strictly smaller. With it a tie leaves
@@ -106,7 +108,7 @@ pub const fn min_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
 /// The new memory value of a float atomic max: the larger of `mem` (src0) and `data` (src1)
 /// by the spec's order, in which **-0 < +0** and a quiet NaN is smaller than -inf.
 ///
-/// Rules (`001_f218f1deb4d558c2.txt §NaN 处理 / FP Max 选择规则`): signalling NaNs as in
+/// Rules (docs/rules/float-atomics.md#min-and-max-orders): signalling NaNs as in
 /// [`min_f32`] (`mem` first); else the larger by `QNaN < -inf < -float < -denorm < -0 < +0 <
 /// +denorm < +float < +inf`. Input flushing and ties as in [`min_f32`] (ties return `mem`,
 /// following the pseudocode `MEM = src > tmp ? src : tmp`); where the pseudocode's IEEE `>`
@@ -116,8 +118,8 @@ pub const fn max_f32(mem: u32, data: u32, flush_input: bool) -> u32 {
 }
 
 /// f64 version of [`min_f32`] (DS_MIN_F64, DS_MIN_RTN_F64); `flush_input` comes from the
-/// double-precision FP_DENORM bits (`001_f218f1deb4d558c2.txt §非正则？`: "denorm_double" affects
-/// F64).
+/// double-precision FP_DENORM bits (the double-precision field governs F64:
+/// docs/rules/float-atomics.md#denormal-controls-in-lds).
 pub const fn min_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
     select(F64, mem, data, flush_input, DS_MIN)
 }
@@ -139,7 +141,7 @@ pub const fn max_f64(mem: u64, data: u64, flush_input: bool) -> u64 {
 ///   value, so output denorm mode is irrelevant. If input denorm mode is enabling denorm, the
 ///   internal min/max result can be a denorm and this operation outputs as a denorm regardless
 ///   of output denorm mode." (The DS atomics return the unflushed input instead, per
-///   `001_f218f1deb4d558c2.txt §非正则？`.)
+///   docs/rules/float-atomics.md#min-and-max-return-an-unflushed-input.)
 pub const fn valu_minmax_f32(s0: u32, s1: u32, max: bool, ieee: bool, flush_input: bool) -> u32 {
     select(F32, s0 as u64, s1 as u64, flush_input, valu_rule(max, ieee)) as u32
 }

@@ -30,7 +30,7 @@ use crate::exec::{run_grid, GridRun, RunConfig};
 use crate::isa::asm::AsmLine;
 use crate::isa::print::Hints;
 use crate::isa::Instruction;
-use crate::loader::{demangle, dispatch_packet, DispatchValues, Kernel};
+use crate::loader::{demangle, dispatch_packet, DispatchValues, Kernel, KernelDescriptor};
 use crate::wave::Wave;
 
 /// Where the kernel arguments are placed in global memory.
@@ -153,17 +153,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let d = kernel.descriptor;
     let wave_size = if d.wave32() { 32 } else { 64 };
     let (grid, block) = (l.grid, l.block);
-    if grid.contains(&0) || block.contains(&0) {
-        return Err(format!(
-            "grid {grid:?} and block {block:?} must be at least 1 in every dimension"
-        ));
-    }
-    let block_size = block.iter().try_fold(1u32, |a, &b| a.checked_mul(b));
-    let Some(block_size) = block_size.filter(|&n| n <= MAX_BLOCK) else {
-        return Err(format!(
-            "block {block:?}: at most {MAX_BLOCK} work-items per workgroup"
-        ));
-    };
+    let block_size = check_shape(grid, block)?;
     let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
     let waves = block_size.div_ceil(wave_size);
     check_linked(kernel)?;
@@ -197,6 +187,49 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         scratch_size: d.private_segment_fixed_size,
         ..l.config.clone()
     };
+    let memory = place_in_memory(l, &layout);
+    let setup = WaveSetup {
+        descriptor: d,
+        grid,
+        block,
+        block_size,
+        waves,
+        wave_size,
+        allocated_vgprs: allocated_vgprs(&d, wave_size),
+    };
+    let run =
+        run_grid(&program, &cfg, memory, &|g, w| setup.init(g, w)).map_err(|e| e.to_string())?;
+    let buffers = read_back(&l.args, &layout.addresses, &run);
+    Ok(Launched {
+        program,
+        run,
+        wave_size,
+        addresses: layout.addresses,
+        lds_bytes: layout.lds_bytes,
+        buffers,
+    })
+}
+
+/// Checks a launch's grid and block: at least 1 in every dimension, at most [`MAX_BLOCK`]
+/// work-items per workgroup; returns the workgroup's size in work-items.
+fn check_shape(grid: [u32; 3], block: [u32; 3]) -> Result<u32, String> {
+    if grid.contains(&0) || block.contains(&0) {
+        return Err(format!(
+            "grid {grid:?} and block {block:?} must be at least 1 in every dimension"
+        ));
+    }
+    let block_size = block.iter().try_fold(1u32, |a, &b| a.checked_mul(b));
+    block_size
+        .filter(|&n| n <= MAX_BLOCK)
+        .ok_or_else(|| format!("block {block:?}: at most {MAX_BLOCK} work-items per workgroup"))
+}
+
+/// Global memory as the launch leaves it for the kernel
+/// (docs/rules/addressing.md#argument-and-buffer-placement): each buffer argument's bytes at
+/// its allocation, the kernarg segment and the AQL dispatch packet, and all three registered
+/// as the host's allocations.
+fn place_in_memory(l: &Launch, layout: &Layout) -> GlobalMemory {
+    let d = l.kernel.descriptor;
     let mut memory = GlobalMemory::new();
     for (a, alloc) in l
         .args
@@ -222,29 +255,51 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     });
     memory.allocations = Allocations::new(allocations);
     memory.write_bytes(KERNARG_BASE, kernarg);
-    let grid_items = [0, 1, 2].map(|i| grid[i].saturating_mul(block[i]));
+    let grid_items = [0, 1, 2].map(|i| l.grid[i].saturating_mul(l.block[i]));
     memory.write_bytes(
         DISPATCH_BASE,
         &dispatch_packet(
-            block,
+            l.block,
             grid_items,
             d.private_segment_fixed_size,
             layout.lds_bytes,
             KERNARG_BASE,
         ),
     );
-    // The VGPRs the hardware gives each wave: the descriptor's count in allocation granules
-    // (LDS_PARAM_LOAD's destination range, ds/ldsdir.rs).
+    memory
+}
+
+/// The VGPRs the hardware gives each wave: the descriptor's count in allocation granules
+/// (LDS_PARAM_LOAD's destination range, ds/ldsdir.rs).
+fn allocated_vgprs(d: &KernelDescriptor, wave_size: u32) -> u32 {
     let granule = if wave_size == 32 {
         crate::occupancy::VGPR_ALLOC_GRANULE_WAVE32
     } else {
         crate::occupancy::VGPR_ALLOC_GRANULE_WAVE64
     };
-    let allocated_vgprs = crate::occupancy::descriptor_vgprs(&d)
+    crate::occupancy::descriptor_vgprs(d)
         .next_multiple_of(granule)
-        .min(crate::occupancy::MAX_VGPRS_PER_WAVE);
-    let init = |g: u32, w: &mut Wave| {
-        let wave_in_group = w.id % waves;
+        .min(crate::occupancy::MAX_VGPRS_PER_WAVE)
+}
+
+/// What every wave of the grid starts from
+/// (docs/rules/addressing.md#kernel-descriptor-and-initial-state).
+struct WaveSetup {
+    descriptor: KernelDescriptor,
+    grid: [u32; 3],
+    block: [u32; 3],
+    block_size: u32,
+    waves: u32,
+    wave_size: u32,
+    allocated_vgprs: u32,
+}
+
+impl WaveSetup {
+    /// Sets up wave `w` of workgroup `g`: the descriptor's SGPRs, MODE and VGPR allocation,
+    /// each lane's work-item id in v0, and EXEC on for the lanes inside the workgroup.
+    fn init(&self, g: u32, w: &mut Wave) {
+        let (d, grid, block, wave_size) = (&self.descriptor, self.grid, self.block, self.wave_size);
+        let wave_in_group = w.id % self.waves;
         let gid = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
         w.set_sreg(0, 0);
         let v = DispatchValues {
@@ -257,7 +312,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             w.set_sreg(r, val);
         }
         w.mode = d.initial_mode();
-        w.vgpr_limit = allocated_vgprs;
+        w.vgpr_limit = self.allocated_vgprs;
         let mut exec = 0u64;
         for lane in 0..wave_size {
             let t = wave_in_group * wave_size + lane;
@@ -267,35 +322,29 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
                 t / (block[0] * block[1]),
             ];
             w.set_vgpr(0, lane, d.initial_v0(local));
-            if t < block_size {
+            if t < self.block_size {
                 exec |= 1 << lane;
             }
         }
         w.set_exec(exec);
-    };
-    let run = run_grid(&program, &cfg, memory, &init).map_err(|e| e.to_string())?;
-    let buffers = l
-        .args
-        .iter()
-        .zip(&layout.addresses)
+    }
+}
+
+/// Each argument's final bytes: a buffer's contents after the run (read at its address), a
+/// scalar's value, nothing for a local argument.
+fn read_back(args: &[KernelArg], addresses: &[u64], run: &GridRun) -> Vec<Vec<u8>> {
+    args.iter()
+        .zip(addresses)
         .map(|(a, &at)| match a {
             KernelArg::Scalar(b) => b.clone(),
             KernelArg::Local(_) => Vec::new(),
             KernelArg::Buffer(b) => {
                 let mut out = vec![0; b.len()];
-                run.device.memory.read_into(at, &mut out);
+                run.device.memory().read_into(at, &mut out);
                 out
             }
         })
-        .collect();
-    Ok(Launched {
-        program,
-        run,
-        wave_size,
-        addresses: layout.addresses,
-        lds_bytes: layout.lds_bytes,
-        buffers,
-    })
+        .collect()
 }
 
 /// Checks the kernel descriptor's static LDS size (`group_segment_fixed_size`): at most a

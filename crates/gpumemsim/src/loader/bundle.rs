@@ -47,7 +47,7 @@ fn slice(d: &[u8], start: u64, len: u64) -> Result<&[u8], LoadError> {
         .ok_or_else(|| LoadError("offload bundle entry lies outside the file".into()))
 }
 
-/// The entries of bundle `data` (which starts with [`BUNDLE_MAGIC`]).
+/// The entries of bundle `data` (which starts with the bundle magic, `__CLANG_OFFLOAD_BUNDLE__`).
 pub fn entries(data: &[u8]) -> Result<Vec<BundleEntry<'_>>, LoadError> {
     let mut at = BUNDLE_MAGIC.len();
     let n = u64_at(data, at)?;

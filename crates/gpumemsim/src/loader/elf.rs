@@ -137,7 +137,7 @@ impl<'a> Elf<'a> {
         out
     }
 
-    /// The inline chains of the code in each `(start, len)` range (see [`super::dwarf`]).
+    /// The inline chains of the code in each `(start, len)` range (read from the DWARF line table).
     pub fn source_maps(&self, ranges: &[(u64, u64)]) -> Vec<super::dwarf::SourceMap> {
         super::dwarf::source_maps(&self.file, ranges)
     }

@@ -71,7 +71,7 @@ impl KernelDescriptor {
     pub fn wave32(&self) -> bool {
         bit(self.code_properties as u32, 10)
     }
-    /// User SGPRs (`.amdhsa_user_sgpr_count`, RSRC2[5:1]).
+    /// User SGPRs (`.amdhsa_user_sgpr_count`, RSRC2\[5:1\]).
     pub fn user_sgpr_count(&self) -> u32 {
         self.rsrc2 >> 1 & 0x1f
     }
@@ -107,7 +107,7 @@ impl KernelDescriptor {
     pub fn uses_dynamic_stack(&self) -> bool {
         bit(self.code_properties as u32, 11)
     }
-    /// `.amdhsa_enable_private_segment` (RSRC2[0]).
+    /// `.amdhsa_enable_private_segment` (RSRC2\[0\]).
     pub fn enable_private_segment(&self) -> bool {
         bit(self.rsrc2, 0)
     }
@@ -115,34 +115,34 @@ impl KernelDescriptor {
     pub fn workgroup_id(&self) -> [bool; 3] {
         [bit(self.rsrc2, 7), bit(self.rsrc2, 8), bit(self.rsrc2, 9)]
     }
-    /// `.amdhsa_system_sgpr_workgroup_info` (RSRC2[10]).
+    /// `.amdhsa_system_sgpr_workgroup_info` (RSRC2\[10\]).
     pub fn workgroup_info(&self) -> bool {
         bit(self.rsrc2, 10)
     }
-    /// `.amdhsa_system_vgpr_workitem_id` (RSRC2[12:11]): 0 x, 1 x and y, 2 x, y and z.
+    /// `.amdhsa_system_vgpr_workitem_id` (RSRC2\[12:11\]): 0 x, 1 x and y, 2 x, y and z.
     pub fn workitem_id(&self) -> u32 {
         self.rsrc2 >> 11 & 3
     }
     /// `.amdhsa_float_round_mode_32`, `_16_64`, `.amdhsa_float_denorm_mode_32`, `_16_64`
-    /// (RSRC1[13:12], [15:14], [17:16], [19:18]).
+    /// (RSRC1\[13:12\], \[15:14\], \[17:16\], \[19:18\]).
     pub fn float_modes(&self) -> [u32; 4] {
         [12, 14, 16, 18].map(|s| self.rsrc1 >> s & 3)
     }
-    /// `.amdhsa_dx10_clamp` (RSRC1[21]).
+    /// `.amdhsa_dx10_clamp` (RSRC1\[21\]).
     pub fn dx10_clamp(&self) -> bool {
         bit(self.rsrc1, 21)
     }
-    /// `.amdhsa_ieee_mode` (RSRC1[23]).
+    /// `.amdhsa_ieee_mode` (RSRC1\[23\]).
     pub fn ieee_mode(&self) -> bool {
         bit(self.rsrc1, 23)
     }
-    /// `.amdhsa_workgroup_processor_mode` (RSRC1[29]).
+    /// `.amdhsa_workgroup_processor_mode` (RSRC1\[29\]).
     pub fn wgp_mode(&self) -> bool {
         bit(self.rsrc1, 29)
     }
 
-    /// The MODE register a wave starts with: FP_ROUND [3:0] and FP_DENORM [7:4] from the
-    /// float modes, DX10_CLAMP [8], IEEE [9].
+    /// The MODE register a wave starts with: FP_ROUND \[3:0\] and FP_DENORM \[7:4\] from the
+    /// float modes, DX10_CLAMP \[8\], IEEE \[9\].
     pub fn initial_mode(&self) -> u32 {
         let [r32, r64, d32, d64] = self.float_modes();
         r32 | r64 << 2
@@ -199,8 +199,8 @@ impl KernelDescriptor {
         out
     }
 
-    /// VGPR v0 of a work-item at `local_id`: gfx11 packs the ids, x in [9:0], y in [19:10],
-    /// z in [29:20], as many as `.amdhsa_system_vgpr_workitem_id` enables.
+    /// VGPR v0 of a work-item at `local_id`: gfx11 packs the ids, x in \[9:0\], y in \[19:10\],
+    /// z in \[29:20\], as many as `.amdhsa_system_vgpr_workitem_id` enables.
     pub fn initial_v0(&self, local_id: [u32; 3]) -> u32 {
         let n = self.workitem_id();
         let mut v = local_id[0] & 0x3ff;

@@ -108,12 +108,12 @@ pub fn amd_counters(program: &[AsmLine], device: &Device) -> Vec<(&'static str, 
     };
     let t = device.totals();
     add("GRBM_GUI_ACTIVE", device.cycles());
-    add("SQ_WAVES", device.waves.len() as u64);
-    add("SQ_WAVE_CYCLES", device.clocks.iter().sum());
+    add("SQ_WAVES", device.waves().len() as u64);
+    add("SQ_WAVE_CYCLES", device.clocks().iter().sum());
     add("SQ_WAIT_INST_ANY", t.stall_cycles);
     add("SQ_INSTS", t.executions);
     add("SQ_LDS_BANK_CONFLICT", t.conflict_cycles);
-    for (l, s) in program.iter().zip(&device.stats) {
+    for (l, s) in program.iter().zip(device.stats()) {
         if let Some(c) = class(l) {
             add(c, s.executions);
         }

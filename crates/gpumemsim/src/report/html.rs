@@ -22,25 +22,10 @@
 use std::fmt::Write as _;
 
 use super::banks::{BanksReport, LayoutPanel};
+use super::escape::escape;
 use super::heatmap::HeatMap;
 use super::run::{percent, DsPanel, InstructionRow, RunReport, SourceLine, MAX_DS_PANELS};
 use super::svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
-
-/// Escapes text for HTML and SVG content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 const STYLE: &str = r#"
 :root { color-scheme: light; }
@@ -1069,14 +1054,6 @@ fn layout_panel(b: &mut String, p: &LayoutPanel, i: usize, given: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            escape(r#"<a href="x">'&'</a>"#),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
-        );
-    }
 
     /// Two column reads (the same picture, one bank apart) and a row write.
     const PROGRAM: &str = "\

@@ -13,7 +13,7 @@ use crate::exec::{Device, RunConfig};
 /// (`"instructions"`, each with `"address"`, `"text"` and `"source"`), `"waves"`, `"lanes"`
 /// and the memory address (`"memory_address"`: `"address"` is the instruction's).
 pub fn events(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
-    wg.events
+    wg.events()
         .iter()
         .map(|e| {
             let mut r = json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message});
@@ -62,7 +62,7 @@ pub fn instruction_refs(
 /// `"count"`, `"instructions"` (its own first; see [`instruction_refs`]), `"waves"`,
 /// `"lanes"`, `"message"` and, where one applies, the memory `"address"`.
 pub fn findings(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
-    crate::check::findings(&wg.events)
+    crate::check::findings(wg.events())
         .iter()
         .map(|f| {
             let mut r = json!({
@@ -106,7 +106,7 @@ pub fn instructions(
     Value::Array(
         program
             .iter()
-            .zip(&wg.stats)
+            .zip(wg.stats())
             .enumerate()
             .map(|(pc, (l, s))| {
                 let mut r = json!({
@@ -150,7 +150,7 @@ pub fn lines(
     sources: &[Option<super::InstSource>],
     texts: &mut super::SourceTexts,
 ) -> Value {
-    super::by_line(sources, &wg.stats)
+    super::by_line(sources, wg.stats())
         .iter()
         .map(|r| {
             json!({
@@ -217,7 +217,7 @@ mod tests {
         let cfg = RunConfig::default();
         let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
         d.run(&prog.lines, &cfg).expect("the program runs");
-        d.events.extend(extra);
+        d.events_mut().extend(extra);
         (prog.lines, d)
     }
 

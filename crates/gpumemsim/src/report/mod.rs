@@ -21,6 +21,7 @@
 
 mod banks;
 mod counters;
+mod escape;
 mod heatmap;
 mod html;
 pub mod json;
@@ -30,8 +31,9 @@ mod svg;
 
 pub use banks::{BanksReport, LayoutPanel};
 pub use counters::{amd_counters, AMD_COUNTERS};
+pub use escape::escape;
 pub use heatmap::{group_label, HeatMap};
-pub use html::{banks_page, escape, run_page};
+pub use html::{banks_page, run_page};
 pub use run::{percent, DsPanel, InstructionRow, RunReport, MAX_DS_PANELS};
 pub use source::{
     assembly_sources, by_function, by_line, kernel_sources, InstSource, SourceRow, SourceTexts,

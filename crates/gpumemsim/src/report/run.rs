@@ -109,8 +109,8 @@ impl RunReport {
     pub fn new(title: &str, program: &[AsmLine], device: &Device, model: &BankModel) -> RunReport {
         let mut instructions = Vec::with_capacity(program.len());
         let mut maps: Vec<(usize, DsSample, HeatMap)> = Vec::new();
-        for (pc, (line, stats)) in program.iter().zip(&device.stats).enumerate() {
-            let sample = device.ds_worst.get(pc).and_then(|s| s.as_ref());
+        for (pc, (line, stats)) in program.iter().zip(device.stats()).enumerate() {
+            let sample = device.ds_worst().get(pc).and_then(|s| s.as_ref());
             let heat = sample.and_then(|s| sample_heat_map(model, line, s));
             instructions.push(InstructionRow {
                 pc,
@@ -128,7 +128,7 @@ impl RunReport {
         let mut ds: Vec<DsPanel> = Vec::new();
         let mut patterns: HashMap<PatternKey, usize> = HashMap::new();
         for (pc, sample, heat) in maps {
-            let st = device.stats[pc];
+            let st = device.stats()[pc];
             let key = heat.pattern_key();
             match patterns.get(&key) {
                 Some(&i) => {
@@ -153,11 +153,11 @@ impl RunReport {
             }
         }
         ds.sort_by_key(|p| (Reverse(p.conflict_cycles), Reverse(p.cycles), p.pcs[0]));
-        let waves = device.waves.len();
-        let wave_size = device.waves.first().map_or(32, |w| w.size);
-        let groups = device.lds.len();
-        let total_cycles: u64 = device.stats.iter().map(|s| s.cycles).sum();
-        let total_conflicts: u64 = device.stats.iter().map(|s| s.conflict_cycles).sum();
+        let waves = device.waves().len();
+        let wave_size = device.waves().first().map_or(32, |w| w.size);
+        let groups = device.workgroup_count();
+        let total_cycles: u64 = device.stats().iter().map(|s| s.cycles).sum();
+        let total_conflicts: u64 = device.stats().iter().map(|s| s.conflict_cycles).sum();
         let facts = vec![
             (
                 "waves".to_string(),
@@ -165,7 +165,7 @@ impl RunReport {
             ),
             (
                 "instructions executed".to_string(),
-                device.steps.to_string(),
+                device.steps().to_string(),
             ),
             (
                 "run time".to_string(),
@@ -192,8 +192,8 @@ impl RunReport {
             instructions,
             ds,
             lines: Vec::new(),
-            events: device.events.clone(),
-            findings: crate::check::findings(&device.events),
+            events: device.events().to_vec(),
+            findings: crate::check::findings(device.events()),
         }
     }
 

@@ -10,8 +10,8 @@
 
 use std::fmt::Write as _;
 
+use super::escape::escape;
 use super::heatmap::{group_label, HeatMap};
-use super::html::escape;
 use crate::banks::GroupReport;
 
 /// The colour buckets of the heat scale: (least passes, fill, text colour on it, legend label).
@@ -213,30 +213,62 @@ fn group_svg(
     top: u32,
     style: SvgStyle,
 ) {
-    let SvgStyle {
-        cell_w: cw,
-        cell_h: ch,
-        labels,
-        ..
-    } = style;
-    let header = if labels { 30 } else { 16 };
-    let pass_w = if labels { 30 } else { 16 };
-    let lanes_w = lanes.len() as u32 * cw;
-    let _ = write!(
-        s,
-        r##"<text x="{x}" y="{}" font-size="{}" font-weight="600" fill="#1f2328">{}</text>"##,
-        top - header + if labels { 11 } else { 10 },
-        if labels { 11 } else { 8 },
-        escape(&group_label(g))
-    );
-    if labels {
+    let place = GroupPlace {
+        h,
+        g,
+        lanes,
+        x,
+        top,
+        style,
+        lanes_w: lanes.len() as u32 * style.cell_w,
+        pass_w: if style.labels { 30 } else { 16 },
+    };
+    place.header(s);
+    place.grid(s);
+    place.cells(s);
+    if style.labels && style.cell_h >= 8 {
+        place.pass_counts(s);
+    }
+    place.cost(s);
+}
+
+/// Where one group is drawn, and what: the heat map, the group, the lanes in column order, the
+/// top-left corner of its bank 0 row, the style, and the widths of its lane columns and of its
+/// passes column.
+struct GroupPlace<'a> {
+    h: &'a HeatMap,
+    g: &'a GroupReport,
+    lanes: &'a [u32],
+    x: u32,
+    top: u32,
+    style: SvgStyle,
+    lanes_w: u32,
+    pass_w: u32,
+}
+
+impl GroupPlace<'_> {
+    /// The group's title and, with labels, the lane numbers above the grid.
+    fn header(&self, s: &mut String) {
+        let (x, top, labels) = (self.x, self.top, self.style.labels);
+        let header = if labels { 30 } else { 16 };
+        let _ = write!(
+            s,
+            r##"<text x="{x}" y="{}" font-size="{}" font-weight="600" fill="#1f2328">{}</text>"##,
+            top - header + if labels { 11 } else { 10 },
+            if labels { 11 } else { 8 },
+            escape(&group_label(self.g))
+        );
+        if !labels {
+            return;
+        }
         // Lane numbers: one <text> with a dx per lane.
+        let cw = self.style.cell_w;
         let _ = write!(
             s,
             r##"<text y="{}" font-size="7" text-anchor="middle" fill="#57606a">"##,
             top - 4
         );
-        for (i, lane) in lanes.iter().enumerate() {
+        for (i, lane) in self.lanes.iter().enumerate() {
             let _ = write!(
                 s,
                 r##"<tspan x="{}">{lane}</tspan>"##,
@@ -246,72 +278,85 @@ fn group_svg(
         let _ = write!(
             s,
             r##"<tspan x="{}">passes</tspan></text>"##,
-            x + lanes_w + 3 + pass_w / 2
+            x + self.lanes_w + 3 + self.pass_w / 2
         );
     }
-    let _ = write!(
-        s,
-        r##"<rect x="{x}" y="{top}" width="{lanes_w}" height="{}" fill="{BACKGROUND}"/>"##,
-        h.banks * ch
-    );
-    // Guides every 8 banks.
-    for b in (8..h.banks).step_by(8) {
+
+    /// The grid's background, with a guide every 8 banks.
+    fn grid(&self, s: &mut String) {
+        let (x, top, ch, lanes_w) = (self.x, self.top, self.style.cell_h, self.lanes_w);
         let _ = write!(
             s,
-            r##"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="#d0d7de"/>"##,
-            x + lanes_w,
-            y = top + b * ch
+            r##"<rect x="{x}" y="{top}" width="{lanes_w}" height="{}" fill="{BACKGROUND}"/>"##,
+            self.h.banks * ch
         );
-    }
-    let (w, hh) = (cw.saturating_sub(1).max(1), ch.saturating_sub(1).max(1));
-    let px = x + lanes_w + 3;
-    for u in &g.banks {
-        let (fill, _) = heat_colour(u.accesses);
-        let y = top + u.bank * ch;
-        for (i, &lane) in lanes.iter().enumerate() {
-            if u.lanes >> lane & 1 == 0 {
-                continue;
-            }
-            let addr: Vec<String> = h
-                .lane_addresses(g, lane)
-                .iter()
-                .map(|a| format!("{a:#x}"))
-                .collect();
-            let word = h
-                .lane_word(g, lane, u.bank)
-                .map_or_else(|| "?".to_string(), |w| w.to_string());
+        for b in (8..self.h.banks).step_by(8) {
             let _ = write!(
                 s,
-                r##"<rect x="{}" y="{y}" width="{w}" height="{hh}" fill="{fill}"><title>lane {lane}: {} → bank {}, word {word}</title></rect>"##,
-                x + i as u32 * cw,
-                addr.join(" and "),
-                u.bank,
+                r##"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="#d0d7de"/>"##,
+                x + lanes_w,
+                y = top + b * ch
             );
         }
-        // The passes column.
-        let _ = write!(
-            s,
-            r##"<rect x="{px}" y="{y}" width="{}" height="{hh}" fill="{fill}"><title>bank {}: {} word(s), {} pass(es)</title></rect>"##,
-            pass_w - 1,
-            u.bank,
-            u.words.len(),
-            u.accesses
-        );
     }
-    // The passes, written in their cells.
-    if labels && ch >= 8 {
+
+    /// A cell per (bank, lane) the lane touches, and each bank's cell in the passes column, in
+    /// the bank's heat colour, with tooltips.
+    fn cells(&self, s: &mut String) {
+        let (h, g, x, cw, ch) = (self.h, self.g, self.x, self.style.cell_w, self.style.cell_h);
+        let (w, hh) = (cw.saturating_sub(1).max(1), ch.saturating_sub(1).max(1));
+        let px = x + self.lanes_w + 3;
+        for u in &g.banks {
+            let (fill, _) = heat_colour(u.accesses);
+            let y = self.top + u.bank * ch;
+            for (i, &lane) in self.lanes.iter().enumerate() {
+                if u.lanes >> lane & 1 == 0 {
+                    continue;
+                }
+                let addr: Vec<String> = h
+                    .lane_addresses(g, lane)
+                    .iter()
+                    .map(|a| format!("{a:#x}"))
+                    .collect();
+                let word = h
+                    .lane_word(g, lane, u.bank)
+                    .map_or_else(|| "?".to_string(), |w| w.to_string());
+                let _ = write!(
+                    s,
+                    r##"<rect x="{}" y="{y}" width="{w}" height="{hh}" fill="{fill}"><title>lane {lane}: {} → bank {}, word {word}</title></rect>"##,
+                    x + i as u32 * cw,
+                    addr.join(" and "),
+                    u.bank,
+                );
+            }
+            // The passes column.
+            let _ = write!(
+                s,
+                r##"<rect x="{px}" y="{y}" width="{}" height="{hh}" fill="{fill}"><title>bank {}: {} word(s), {} pass(es)</title></rect>"##,
+                self.pass_w - 1,
+                u.bank,
+                u.words.len(),
+                u.accesses
+            );
+        }
+    }
+
+    /// The passes, written in their cells of the passes column.
+    fn pass_counts(&self, s: &mut String) {
+        let ch = self.style.cell_h;
+        let px = self.x + self.lanes_w + 3;
         let _ = write!(
             s,
             r##"<g font-size="{}" text-anchor="middle">"##,
             if ch >= 10 { 9 } else { 7 }
         );
-        for u in &g.banks {
+        for u in &self.g.banks {
             let (_, ink) = heat_colour(u.accesses);
             let _ = write!(
                 s,
                 r##"<text x="{}" y="{}" fill="{ink}">{}</text>"##,
-                px + pass_w / 2,
-                top + u.bank * ch + ch - 3,
+                px + self.pass_w / 2,
+                self.top + u.bank * ch + ch - 3,
                 if u.accesses > 1 {
                     format!("×{}", u.accesses)
                 } else {
@@ -321,15 +366,20 @@ fn group_svg(
         }
         s.push_str("</g>");
     }
-    // Cost under the group.
-    let _ = write!(
-        s,
-        r##"<text x="{x}" y="{}" font-size="{}" fill="{}">{}</text>"##,
-        top + h.banks * ch + 13,
-        if labels { 10 } else { 8 },
-        if g.cost > 1 { CONFLICT_TEXT } else { "#57606a" },
-        h.amount(g.cost as u64)
-    );
+
+    /// The group's cost, under it.
+    fn cost(&self, s: &mut String) {
+        let g = self.g;
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{}" font-size="{}" fill="{}">{}</text>"##,
+            self.x,
+            self.top + self.h.banks * self.style.cell_h + 13,
+            if self.style.labels { 10 } else { 8 },
+            if g.cost > 1 { CONFLICT_TEXT } else { "#57606a" },
+            self.h.amount(g.cost as u64)
+        );
+    }
 }
 
 #[cfg(test)]

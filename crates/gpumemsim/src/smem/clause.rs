@@ -1,4 +1,4 @@
-//! Scalar-memory clauses and groups (002_3ad2c63d57d82dd5.txt §标量内存子句和组):
+//! Scalar-memory clauses and groups (docs/rules/smem.md#clauses-and-groups):
 //!
 //! - a clause starts with `s_clause` and lasts 2-63 instructions (`simm16[5:0]` holds the
 //!   length minus one, so 0 and 63 encode lengths the rule forbids);
@@ -48,12 +48,12 @@ impl ClauseTracker {
                 let breach = if inv && in_clause {
                     Some((
                         "smem_clause",
-                        "an invalidate must not be in a clause (002 §标量内存子句和组)".to_string(),
+                        "an invalidate must not be in a clause (docs/rules/smem.md#clauses-and-groups)".to_string(),
                     ))
                 } else if self.group_len > 0 && (inv || self.group_has_inv) {
                     Some((
                         "smem_group",
-                        "an invalidate must be alone in its group of SMEM instructions (002 §标量内存子句和组)"
+                        "an invalidate must be alone in its group of SMEM instructions (docs/rules/smem.md#clauses-and-groups)"
                             .to_string(),
                     ))
                 } else {
@@ -71,7 +71,7 @@ impl ClauseTracker {
                     (
                         "smem_clause",
                         format!(
-                            "a clause lasts 2-63 instructions, this one {len} (002 §标量内存子句和组)"
+                            "a clause lasts 2-63 instructions, this one {len} (docs/rules/smem.md#clauses-and-groups)"
                         ),
                     )
                 })

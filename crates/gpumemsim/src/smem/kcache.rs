@@ -3,15 +3,15 @@
 //!
 //! It keeps a copy of each line it fills and answers later loads from that copy, so it is
 //! not coherent with vector stores: a scalar load after a vector store to a cached line
-//! returns the old data until `s_dcache_inv` drops the line (003_8127e07f2b7609f5.txt
-//! §constant: the constant cache is invalidated when a new kernel starts; nothing else
-//! refreshes it).
+//! returns the old data until `s_dcache_inv` drops the line; the constant cache is
+//! invalidated when a new kernel starts, and nothing else refreshes it
+//! (docs/rules/smem.md#scalar-cache-coherence).
 
 use crate::addr::GlobalMemory;
 
 /// Geometry and latencies of the scalar cache.
 ///
-/// Defaults: 16 KiB, 64-byte lines, 4 ways, the RDNA scalar data cache as the community's
+/// Defaults (docs/rules/smem.md#scalar-cache-geometry): 16 KiB, 64-byte lines, 4 ways, the RDNA scalar data cache as the community's
 /// unofficial AMDGPU documentation describes it ("4-way set-associative, 16kB, line is
 /// 64bytes, shared by all SIMD in a WGP"). AMD publishes no latencies: a hit of 32 cycles
 /// and a miss of 200 are this simulator's assumptions (same order as the LDS latency of

@@ -1,31 +1,35 @@
-//! Scalar memory (002_3ad2c63d57d82dd5.txt): `s_load_*` and `s_buffer_load_*` through the
-//! scalar data cache, the invalidates, and the addressing, alignment and range rules.
+//! Scalar memory (docs/rules/smem.md#scalar-memory-loads): `s_load_*` and `s_buffer_load_*`
+//! through the scalar data cache, the invalidates, and the addressing, alignment and range
+//! rules.
 //!
-//! [`execute`] reads a wave's registers, computes the address, reads each dword through the
-//! [`ScalarCache`] and answers *when* each destination register gets its value; the
+//! [`execute_into`] reads a wave's registers, computes the address, reads each dword through
+//! the [`ScalarCache`] and answers *when* each destination register gets its value; the
 //! executor writes them at those times (so a program that reads an SDST before its data
 //! arrived sees the old value) and keeps LGKMcnt.
 //!
-//! Rules where the spec is silent or says "undefined", and what this model does:
-//! - **SDST alignment** (§对齐和边界检查: even for 2 dwords, a multiple of 4 for more, "may
-//!   produce invalid data"): the low bits of SDATA are ignored, so the data lands in the
-//!   aligned registers, plus an `smem_alignment` event.
-//! - **SDST range**: a destination dword that would land past TTMP15 (code 123) — in `null`,
-//!   M0 or EXEC — is dropped, plus an `smem_range` event (none when SDATA is `null`: the
-//!   program asked to discard).
-//! - **SBASE range** (§对齐和边界检查: "if SBASE is out of range, SGPR0 is used"): a base
-//!   pair or V# quad reaching past TTMP15 reads from s0 instead, plus `smem_range`.
+//! Rules where the hardware's answer is undefined, and what this model does:
+//! - **SDST alignment** (docs/rules/smem.md#sdst-alignment: even for 2 dwords, a multiple of
+//!   4 for more, else the data may be invalid): the low bits of SDATA are ignored, so the
+//!   data lands in the aligned registers, plus an `smem_alignment` event.
+//! - **SDST range** (docs/rules/smem.md#sdst-range): a destination dword that would land past
+//!   TTMP15 (code 123) — in `null`, M0 or EXEC — is dropped, plus an `smem_range` event (none
+//!   when SDATA is `null`: the program asked to discard).
+//! - **SBASE range** (docs/rules/smem.md#sbase-alignment-and-range: an out-of-range SBASE
+//!   reads SGPR0): a base pair or V# quad reaching past TTMP15 reads from s0 instead, plus
+//!   `smem_range`.
 //! - **SBASE alignment** of `s_buffer_load` (the field must be even, a V# starts at a
 //!   multiple of 4): the low bit is ignored, plus `smem_alignment`.
 //! - **Negative offsets**: for `s_load`, a negative immediate offset whose sum with SOFFSET
-//!   is negative is "illegal and undefined" (§标量内存寻址): the 48-bit wrapping sum is used,
-//!   plus `smem_offset`. For `s_buffer_load`, any negative immediate offset is a MEMVIOL
-//!   (§使用缓冲区常量加载): nothing is loaded (the SDST keeps its value), plus `memviol`.
-//! - **Buffer range**: a dword is in range when it lies wholly inside the first
-//!   `m_size` bytes of the buffer; out-of-range dwords return 0 without a memory access
-//!   (and an `smem_range` event).
-//! - **`s_gl1_inv`**: the GL1 cache is not modelled separately from memory, so it changes
-//!   no data (and does not touch the scalar cache: stale scalar data survives it).
+//!   is negative is illegal and undefined (docs/rules/smem.md#scalar-memory-addressing): the
+//!   wrapping sum is used, plus `smem_offset`. For `s_buffer_load`, any negative immediate
+//!   offset is a MEMVIOL (docs/rules/smem.md#loads-using-a-buffer-constant): nothing is loaded
+//!   (the SDST keeps its value), plus `memviol`.
+//! - **Buffer range** (docs/rules/smem.md#buffer-range): a dword is in range when it lies
+//!   wholly inside the first `m_size` bytes of the buffer; out-of-range dwords return 0
+//!   without a memory access (and an `smem_range` event).
+//! - **`s_gl1_inv`** (docs/rules/smem.md#invalidates): the GL1 cache is not modelled
+//!   separately from memory, so it changes no data (and does not touch the scalar cache:
+//!   stale scalar data survives it).
 //! - **`s_atc_probe`, `s_atc_probe_buffer`**: the address-translation cache is not
 //!   modelled (every translation is present); they return nothing and count 1 on LGKMcnt
 //!   like an invalidate.
@@ -113,7 +117,8 @@ pub fn clause_class(op: Opcode) -> ClauseClass {
     }
 }
 
-/// The three V# fields a scalar buffer load uses (§使用缓冲区常量加载).
+/// The three V# fields a scalar buffer load uses
+/// (docs/rules/smem.md#loads-using-a-buffer-constant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScalarBufferConstant {
     /// `m_base = { SGPR[1][15:0], SGPR[0] }` (48 bits).
@@ -160,7 +165,8 @@ pub struct SmemOutcome {
     pub count: usize,
     /// When the whole instruction completes (LGKMcnt drops by `weight`).
     pub done_at: u64,
-    /// LGKMcnt increment: 1 for one dword or an invalidate, 2 for more dwords (§依赖性检查).
+    /// LGKMcnt increment: 1 for one dword or an invalidate, 2 for more dwords
+    /// (docs/rules/smem.md#dependency-checking).
     pub weight: u32,
     /// Rules the instruction broke: (event kind, message).
     pub breaches: Vec<(&'static str, String)>,
@@ -178,22 +184,20 @@ fn sign_extend_21(v: u32) -> i64 {
     ((v << 11) as i32 >> 11) as i64
 }
 
-/// Executes SMEM instruction `inst` of `op` for `wave` at cycle `now`: reads memory through
-/// `cache` and says which registers get which values when. The wave itself is not changed.
-pub fn execute(
-    inst: &Instruction,
-    op: SmemOp,
-    wave: &Wave,
-    mem: &GlobalMemory,
-    cache: &mut ScalarCache,
-    now: u64,
-) -> SmemOutcome {
-    let mut out = SmemOutcome::default();
-    execute_into(inst, op, wave, mem, cache, now, &mut out);
-    out
+/// Where a load reads: the first dword's byte address and, for `s_buffer_load`, the buffer
+/// offset and size the range check uses.
+#[derive(Clone, Copy, Debug)]
+struct LoadAddress {
+    /// Byte address of the first dword (4-aligned).
+    addr: u64,
+    /// `(buffer offset, buffer size)` in bytes; `None` for `s_load` (no range check).
+    limit: Option<(u64, u64)>,
 }
 
-/// [`execute`] into a reused outcome (what a hot loop wants: no 300-byte copy per load).
+/// Executes SMEM instruction `inst` of `op` for `wave` at cycle `now` into `out` (reused
+/// between calls: a hot loop makes no 300-byte copy per load; start from
+/// `SmemOutcome::default()`): reads memory through `cache` and says which registers get
+/// which values when. The wave itself is not changed.
 pub fn execute_into(
     inst: &Instruction,
     op: SmemOp,
@@ -216,86 +220,143 @@ pub fn execute_into(
         SmemOp::Gl1Inv | SmemOp::AtcProbe => return,
     };
     out.weight = if dwords > 1 { 2 } else { 1 };
+    let sbase = base_register(inst, buffer, &mut out.breaches);
+    let Some(at) = load_address(inst, wave, sbase, buffer, &mut out.breaches) else {
+        return;
+    };
+    let sdata = inst.get(Field::Sdata);
+    let sdst = destination_register(sdata, dwords, &mut out.breaches);
+    let out_of_range = read_dwords(mem, cache, now, at, sdst, dwords, out);
+    let dropped = dwords as usize - out.count;
+    if dropped > 0 && sdata != SGPR_NULL {
+        out.breaches.push((
+            "smem_range",
+            format!("{dropped} destination dword(s) past TTMP15 were dropped"),
+        ));
+    }
+    if out_of_range > 0 {
+        let (offset, size) = at.limit.unwrap_or_default();
+        out.breaches.push((
+            "smem_range",
+            format!("{out_of_range} of {dwords} dword(s) at buffer offset {offset:#x} are outside the buffer's {size} bytes and read 0"),
+        ));
+    }
+}
 
-    // SBASE: a pair (s_load) or a V# quad (s_buffer_load).
+/// The first SGPR of the base: a pair (`s_load`) or a V# quad (`s_buffer_load`), with the
+/// alignment and range rules applied (docs/rules/smem.md#sbase-alignment-and-range).
+fn base_register(inst: &Instruction, buffer: bool, breaches: &mut Vec<Breach>) -> u32 {
     let mut sbase = inst.get(Field::Sbase) * 2;
     let nbase = if buffer { 4 } else { 2 };
     if buffer && !sbase.is_multiple_of(4) {
-        out.breaches.push((
+        breaches.push((
             "smem_alignment",
             format!("s_buffer_load's SBASE s{sbase} is not a multiple of 4; the low bit of the field is ignored"),
         ));
         sbase &= !3;
     }
     if sbase + nbase - 1 > LAST_SMEM_SGPR {
-        out.breaches.push((
+        breaches.push((
             "smem_range",
             format!("SBASE register {sbase} is out of range; SGPR0 is used instead"),
         ));
         sbase = 0;
     }
+    sbase
+}
 
-    // SOFFSET: an SGPR, M0, or none.
-    let soffset_code = inst.get(Field::Soffset);
-    let soffset = match soffset_code {
+/// The load's address from the base at `sbase`, the immediate offset and SOFFSET (an SGPR,
+/// M0, or none); `None` when a negative offset of `s_buffer_load` makes it a MEMVIOL
+/// (docs/rules/smem.md#scalar-memory-addressing,
+/// docs/rules/smem.md#loads-using-a-buffer-constant).
+fn load_address(
+    inst: &Instruction,
+    wave: &Wave,
+    sbase: u32,
+    buffer: bool,
+    breaches: &mut Vec<Breach>,
+) -> Option<LoadAddress> {
+    let soffset = match inst.get(Field::Soffset) {
         SGPR_NULL => 0,
         c if c == M0 => wave.m0(),
         c => wave.sreg(c),
     } as u64;
     let imm = sign_extend_21(inst.get(Field::Offset));
-
-    let (addr, limit) = if buffer {
+    if buffer {
         let v =
             ScalarBufferConstant::from_words(std::array::from_fn(|i| wave.sreg(sbase + i as u32)));
         if imm < 0 {
-            out.breaches.push((
+            breaches.push((
                 "memviol",
                 format!(
                     "s_buffer_load with negative immediate offset {imm}: MEMVIOL, nothing loaded"
                 ),
             ));
-            return;
+            return None;
         }
         let offset = (imm as u64 + soffset) & !3;
-        ((v.base & !3).wrapping_add(offset), Some((offset, v.size())))
-    } else {
-        let base = wave.sreg64(sbase);
-        if imm < 0 && imm + (soffset as i64) < 0 {
-            out.breaches.push((
-                "smem_offset",
-                format!("negative offset: immediate {imm} + SOFFSET {soffset} < 0 is undefined; the wrapping sum is used"),
-            ));
-        }
-        (
-            base.wrapping_add(imm as u64).wrapping_add(soffset) & !3,
-            None,
-        )
-    };
+        return Some(LoadAddress {
+            addr: (v.base & !3).wrapping_add(offset),
+            limit: Some((offset, v.size())),
+        });
+    }
+    if imm < 0 && imm + (soffset as i64) < 0 {
+        breaches.push((
+            "smem_offset",
+            format!("negative offset: immediate {imm} + SOFFSET {soffset} < 0 is undefined; the wrapping sum is used"),
+        ));
+    }
+    Some(LoadAddress {
+        addr: wave
+            .sreg64(sbase)
+            .wrapping_add(imm as u64)
+            .wrapping_add(soffset)
+            & !3,
+        limit: None,
+    })
+}
 
-    // SDST alignment and range.
-    let sdata = inst.get(Field::Sdata);
+/// The first destination SGPR for SDATA `sdata` of a `dwords`-dword load: the low bits of a
+/// misaligned SDATA are ignored (docs/rules/smem.md#sdst-alignment).
+fn destination_register(sdata: u32, dwords: u32, breaches: &mut Vec<Breach>) -> u32 {
     let align = match dwords {
         1 => 1,
         2 => 2,
         _ => 4,
     };
-    let mut sdst = sdata;
-    if sdata != SGPR_NULL && !sdata.is_multiple_of(align) {
-        sdst = sdata & !(align - 1);
-        out.breaches.push((
-            "smem_alignment",
-            format!("SDST s{sdata} of a {dwords}-dword load must be a multiple of {align}; the data goes to s{sdst}"),
-        ));
+    if sdata == SGPR_NULL || sdata.is_multiple_of(align) {
+        return sdata;
     }
+    let sdst = sdata & !(align - 1);
+    breaches.push((
+        "smem_alignment",
+        format!("SDST s{sdata} of a {dwords}-dword load must be a multiple of {align}; the data goes to s{sdst}"),
+    ));
+    sdst
+}
 
+/// Reads the `dwords` dwords at `at` through `cache` into `out`'s writes to SGPRs from
+/// `sdst` on: dwords outside the buffer read 0 (docs/rules/smem.md#buffer-range), dwords
+/// past TTMP15 are left out (docs/rules/smem.md#sdst-range). Sets `out.done_at`; returns
+/// the number of dwords outside the buffer.
+fn read_dwords(
+    mem: &GlobalMemory,
+    cache: &mut ScalarCache,
+    now: u64,
+    at: LoadAddress,
+    sdst: u32,
+    dwords: u32,
+    out: &mut SmemOutcome,
+) -> u32 {
     let mut done = now;
-    let mut dropped = 0;
     let mut out_of_range = 0;
     let mut last: Option<(u64, LineHit)> = None;
     for i in 0..dwords {
-        let a = addr.wrapping_add(4 * i as u64);
-        let in_range = limit.is_none_or(|(offset, size)| offset + 4 * i as u64 + 4 <= size);
-        let (value, at) = if in_range {
+        let a = at.addr.wrapping_add(4 * i as u64);
+        let in_range = at
+            .limit
+            .is_none_or(|(offset, size)| offset + 4 * i as u64 + 4 <= size);
+        let (value, ready) = if in_range {
             let line = cache.line_of(a);
             let h = match last {
                 Some((l, h)) if l == line => h,
@@ -310,31 +371,18 @@ pub fn execute_into(
             out_of_range += 1;
             (0, now + cache.config().hit_latency)
         };
-        done = done.max(at);
+        done = done.max(ready);
         let reg = sdst + i;
         if reg > LAST_SMEM_SGPR {
-            dropped += 1;
             continue;
         }
         out.writes[out.count] = SgprWrite {
             reg: reg as u8,
             value,
-            at,
+            at: ready,
         };
         out.count += 1;
     }
     out.done_at = done;
-    if dropped > 0 && sdata != SGPR_NULL {
-        out.breaches.push((
-            "smem_range",
-            format!("{dropped} destination dword(s) past TTMP15 were dropped"),
-        ));
-    }
-    if out_of_range > 0 {
-        let (offset, size) = limit.unwrap_or_default();
-        out.breaches.push((
-            "smem_range",
-            format!("{out_of_range} of {dwords} dword(s) at buffer offset {offset:#x} are outside the buffer's {size} bytes and read 0"),
-        ));
-    }
+    out_of_range
 }

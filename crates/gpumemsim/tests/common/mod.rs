@@ -43,7 +43,7 @@ pub fn run_size(src: &str, size: u32, setup: impl FnOnce(&mut Device)) -> Device
 
 /// Sets VGPRs `regs[i]` of every lane from `f(lane)[i]`.
 pub fn set_lanes<const N: usize>(dev: &mut Device, regs: [u32; N], f: impl Fn(u32) -> [u32; N]) {
-    let w = &mut dev.waves[0];
+    let w = dev.wave_mut(0);
     for l in 0..w.size {
         let v = f(l);
         for (r, x) in regs.iter().zip(v) {

@@ -7,7 +7,7 @@
 //!   of `v(N & 127)` — the gfx11 "true16" register naming `vN.l`/`vN.h` that `v_mov_b16`
 //!   prints, and the reason llvm-mc-19 accepts only v0-v127 there for the other 16-bit
 //!   instructions (`VS_32_Lo128`, the table's `FAKE16`);
-//! - in VOP3, `op_sel` bit i (instruction bits [14:11]) selects the high half of source i, and
+//! - in VOP3, `op_sel` bit i (instruction bits \[14:11\]) selects the high half of source i, and
 //!   bit 3 the half of the destination written. llvm-mc-19 prints `op_sel` only for the
 //!   instructions not yet in the table (`v_add_nc_u16`, `v_fma_f16`, ...) and encodes it as 0
 //!   elsewhere, so today's assembled programs always have `op_sel` = 0; the executor reads the
@@ -22,7 +22,8 @@ use std::sync::OnceLock;
 use rdna3_isa::{Field, Format, InstrDef, Kind, Opcode, SrcTy};
 
 use super::names::op_of;
-use super::op::{Op, Shape};
+use super::op::Op;
+use super::shape::Shape;
 
 /// How one table entry executes.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +47,7 @@ pub(super) struct Class {
     pub dst_dwords: u8,
     /// VOP3 encoding.
     pub vop3: bool,
-    /// VOP3SD: an SGPR destination in bits [14:8] (no `abs`, no `op_sel`).
+    /// VOP3SD: an SGPR destination in bits \[14:8\] (no `abs`, no `op_sel`).
     pub sdst: bool,
     /// `v_cmpx_*`: the compare writes EXEC.
     pub cmpx: bool,

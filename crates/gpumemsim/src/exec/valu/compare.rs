@@ -3,7 +3,7 @@
 //! input control for the type (f16 uses the double-precision bits); class tests look at the
 //! raw bits.
 
-use super::op::{Ctx, Res, Shape};
+use super::shape::{Ctx, Res, Shape};
 use crate::fp::arith::{flush32, flush64};
 use crate::fp::f16::{flush16, to_f64 as f16_value};
 

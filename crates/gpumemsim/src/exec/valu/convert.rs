@@ -2,7 +2,7 @@
 //! the f32/f64 rules of [`crate::fp::arith`]. A conversion to an integer ignores `clamp` (it
 //! only "controls generation of the INEXACT exception", ISA notes).
 
-use super::op::{Ctx, Res, Shape};
+use super::shape::{Ctx, Res, Shape};
 use crate::fp::arith::{self as fa, flush32, flush64};
 use crate::fp::convert as cv;
 use crate::fp::valu::{f32_to_f16, Round};

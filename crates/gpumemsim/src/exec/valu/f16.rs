@@ -2,7 +2,7 @@
 //! [`crate::fp::trans`], under MODE's f16 (double-precision) denormal control
 //! (`Ctx::ctl16`).
 
-use super::op::{Ctx, Res, Shape};
+use super::shape::{Ctx, Res, Shape};
 use crate::fp::f16 as h;
 use crate::fp::{bf16, div, trans};
 

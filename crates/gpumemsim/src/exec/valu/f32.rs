@@ -2,7 +2,7 @@
 //! denormal control (`Ctx::ctl32`), NaN inputs quieted in source order, round to nearest
 //! even.
 
-use super::op::{Ctx, MaskIn, Res, Shape};
+use super::shape::{Ctx, MaskIn, Res, Shape};
 use crate::fp::arith::{self as fa, flush32};
 use crate::fp::{div, trans, valu_minmax_f32};
 
@@ -27,10 +27,8 @@ pub(super) enum F32Op {
     Med3,
     Minmax,
     Maxmin,
-    Trunc,
-    Ceil,
-    Rndne,
-    Floor,
+    /// `v_trunc`, `v_ceil`, `v_rndne`, `v_floor`.
+    Round(RoundInt),
     Fract,
     Rcp,
     Rsq,
@@ -59,8 +57,9 @@ impl F32Op {
         use F32Op::*;
         match self {
             Fmac | FmacDx9 | Dot2Acc => Shape::F32.acc(),
-            Min | Max | Min3 | Max3 | Med3 | Minmax | Maxmin | Trunc | Ceil | Floor | FrexpMant
-            | CubeId | CubeSc | CubeTc | DivFixup => Shape::F32.exact(),
+            Min | Max | Min3 | Max3 | Med3 | Minmax | Maxmin | FrexpMant | CubeId | CubeSc
+            | CubeTc | DivFixup => Shape::F32.exact(),
+            Round(r) if r.exact() => Shape::F32.exact(),
             FrexpExp => Shape::F32.exact().res(Res::Int),
             DivFmas => Shape::F32.mask(MaskIn::Vcc),
             _ => Shape::F32,
@@ -100,10 +99,7 @@ impl F32Op {
             Med3 => crate::fp::valu_med3_f32(a, b, c, ieee, fi),
             Minmax => max(min(a, b), c),
             Maxmin => min(max(a, b), c),
-            Trunc => fa::un32(a, ctl, f32::trunc),
-            Ceil => fa::un32(a, ctl, f32::ceil),
-            Rndne => fa::un32(a, ctl, f32::round_ties_even),
-            Floor => fa::un32(a, ctl, f32::floor),
+            Round(r) => fa::un32(a, ctl, r.f32()),
             Fract => fa::fract32(a, ctl),
             Rcp => trans::rcp_f32(a),
             Rsq => trans::rsq_f32(a),
@@ -126,6 +122,47 @@ impl F32Op {
             Dot2Acc => dot2acc(a, b, c, cx),
         };
         (r as u64, false)
+    }
+}
+
+/// Rounding to an integral value: the same four operations in f32 and f64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RoundInt {
+    /// Toward zero.
+    Trunc,
+    /// Toward +inf.
+    Ceil,
+    /// To nearest, ties to even.
+    Rndne,
+    /// Toward -inf.
+    Floor,
+}
+
+impl RoundInt {
+    /// Whether the operation counts as exact (a selection rather than float arithmetic that
+    /// rounds): all but `v_rndne`.
+    pub fn exact(self) -> bool {
+        self != RoundInt::Rndne
+    }
+
+    /// The rounding on f32 values.
+    pub fn f32(self) -> fn(f32) -> f32 {
+        match self {
+            RoundInt::Trunc => f32::trunc,
+            RoundInt::Ceil => f32::ceil,
+            RoundInt::Rndne => f32::round_ties_even,
+            RoundInt::Floor => f32::floor,
+        }
+    }
+
+    /// The rounding on f64 values.
+    pub fn f64(self) -> fn(f64) -> f64 {
+        match self {
+            RoundInt::Trunc => f64::trunc,
+            RoundInt::Ceil => f64::ceil,
+            RoundInt::Rndne => f64::round_ties_even,
+            RoundInt::Floor => f64::floor,
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! f64 arithmetic, per the pseudocode, on the float rules of [`crate::fp`] (MODE's f64
 //! denormal control, `Ctx::ctl64`).
 
-use super::op::{Ctx, MaskIn, Res, Shape};
+use super::f32::RoundInt;
+use super::shape::{Ctx, MaskIn, Res, Shape};
 use crate::fp::arith as fa;
 use crate::fp::{div, trans, valu_minmax_f64};
 
@@ -13,10 +14,8 @@ pub(super) enum F64Op {
     Fma,
     Min,
     Max,
-    Trunc,
-    Ceil,
-    Rndne,
-    Floor,
+    /// `v_trunc`, `v_ceil`, `v_rndne`, `v_floor`.
+    Round(RoundInt),
     Fract,
     Rcp,
     Rsq,
@@ -34,7 +33,8 @@ impl F64Op {
     pub fn shape(self) -> Shape {
         use F64Op::*;
         match self {
-            Min | Max | Trunc | Ceil | Floor | FrexpMant | DivFixup => Shape::F64.exact(),
+            Min | Max | FrexpMant | DivFixup => Shape::F64.exact(),
+            Round(r) if r.exact() => Shape::F64.exact(),
             FrexpExp => Shape::F64.exact().res(Res::Int),
             DivFmas => Shape::F64.mask(MaskIn::Vcc),
             _ => Shape::F64,
@@ -53,10 +53,7 @@ impl F64Op {
             Fma => fa::fma64(a, b, c, ctl),
             Min => valu_minmax_f64(a, b, false, cx.ieee, ctl.flush_input),
             Max => valu_minmax_f64(a, b, true, cx.ieee, ctl.flush_input),
-            Trunc => fa::un64(a, ctl, f64::trunc),
-            Ceil => fa::un64(a, ctl, f64::ceil),
-            Rndne => fa::un64(a, ctl, f64::round_ties_even),
-            Floor => fa::un64(a, ctl, f64::floor),
+            Round(r) => fa::un64(a, ctl, r.f64()),
             Fract => fa::fract64(a, ctl),
             Rcp => trans::rcp_f64(a, ctl),
             Rsq => trans::rsq_f64(a, ctl),

@@ -5,7 +5,7 @@
 //! add/sub forms; we read `clamp` the same way on every integer operation llvm-mc-19 accepts
 //! it on (the 24-bit multiplies and multiply-adds, `v_mad_u64_u32`/`v_mad_i64_i32`).
 
-use super::op::{Ctx, MaskIn, Shape};
+use super::shape::{Ctx, MaskIn, Shape};
 
 /// A 32/64-bit integer operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,16 +65,10 @@ pub(super) enum IntOp {
     Alignbit,
     Alignbyte,
     Perm,
-    Min3U,
-    Max3U,
-    Med3U,
-    Min3I,
-    Max3I,
-    Med3I,
-    MaxminU,
-    MinmaxU,
-    MaxminI,
-    MinmaxI,
+    /// Min, max or median of three, or min-max, unsigned.
+    Pick3U(Pick3),
+    /// The same, signed.
+    Pick3I(Pick3),
     Bcnt,
     MbcntLo,
     MbcntHi,
@@ -100,98 +94,74 @@ impl IntOp {
         use IntOp::*;
         let (a, b, c) = (s[0] as u32, s[1] as u32, s[2] as u32);
         let (ai, bi, ci) = (a as i32, b as i32, c as i32);
-        let sat = cx.clamp;
+        let r: u64 =
+            match self {
+                AddNc | AddCo | SubNc | SubCo | SubrevNc | SubrevCo | AddCi | SubCi | SubrevCi
+                | MadU64 | MadI64 => return self.with_carry(s, mask_in, cx.clamp),
+                MulU24 | MulHiU24 | MulI24 | MulHiI24 | MulLo | MulHiU | MulHiI | MadU24
+                | MadI24 => self.multiply(a, b, c, cx.clamp),
+                BfeU | BfeI | Bfi | Bfm | Alignbit | Alignbyte | Perm | Bcnt | MbcntLo
+                | MbcntHi => self.bit_field(a, b, c, lane),
+                Mov => a as u64,
+                Not => !a as u64,
+                Bfrev => a.reverse_bits() as u64,
+                Clz => (if a == 0 { u32::MAX } else { a.leading_zeros() }) as u64,
+                Ctz => (if a == 0 { u32::MAX } else { a.trailing_zeros() }) as u64,
+                Cls => {
+                    let x = if ai < 0 { !a } else { a };
+                    (if x == 0 { u32::MAX } else { x.leading_zeros() }) as u64
+                }
+                AddNcI32 if cx.clamp => ai.saturating_add(bi) as u32 as u64,
+                AddNcI32 => ai.wrapping_add(bi) as u32 as u64,
+                SubNcI32 if cx.clamp => ai.saturating_sub(bi) as u32 as u64,
+                SubNcI32 => ai.wrapping_sub(bi) as u32 as u64,
+                Lshl => (b << (a & 31)) as u64,
+                Lshr => (b >> (a & 31)) as u64,
+                Ashr => (bi >> (a & 31)) as u32 as u64,
+                And => (a & b) as u64,
+                Or => (a | b) as u64,
+                Xor => (a ^ b) as u64,
+                Xnor => !(a ^ b) as u64,
+                MinI => ai.min(bi) as u32 as u64,
+                MaxI => ai.max(bi) as u32 as u64,
+                MinU => a.min(b) as u64,
+                MaxU => a.max(b) as u64,
+                Cndmask => (if mask_in { b } else { a }) as u64,
+                Add3 => a.wrapping_add(b).wrapping_add(c) as u64,
+                LshlAdd => (a << (b & 31)).wrapping_add(c) as u64,
+                AddLshl => (a.wrapping_add(b) << (c & 31)) as u64,
+                LshlOr => ((a << (b & 31)) | c) as u64,
+                AndOr => ((a & b) | c) as u64,
+                Or3 => (a | b | c) as u64,
+                Xor3 => (a ^ b ^ c) as u64,
+                Xad => (a ^ b).wrapping_add(c) as u64,
+                Pick3U(p) => p.of(a, b, c) as u64,
+                Pick3I(p) => p.of(ai, bi, ci) as u32 as u64,
+                CvtPkU16U32 => (a.min(0xffff) | b.min(0xffff) << 16) as u64,
+                CvtPkI16I32 => {
+                    let sat = |x: i32| x.clamp(-32768, 32767) as u16 as u32;
+                    (sat(ai) | sat(bi) << 16) as u64
+                }
+                Lshl64 => s[1] << (a & 63),
+                Lshr64 => s[1] >> (a & 63),
+                Ashr64 => ((s[1] as i64) >> (a & 63)) as u64,
+            };
+        (r, false)
+    }
+
+    /// The adds and subtracts with a carry (or borrow) out, and the 64-bit multiply-adds:
+    /// the result and the carry-out; `sat` is VOP3 `clamp`.
+    fn with_carry(self, s: [u64; 3], mask_in: bool, sat: bool) -> (u64, bool) {
+        use IntOp::*;
+        let (a, b) = (s[0] as u32, s[1] as u32);
         let cin = mask_in as u64;
-        let u32s = |x: u64| x.min(u32::MAX as u64);
-        let i32s = |x: i64| x.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32 as u64;
-        let r: u64 = match self {
-            Mov => a as u64,
-            Not => !a as u64,
-            Bfrev => a.reverse_bits() as u64,
-            Clz => (if a == 0 { u32::MAX } else { a.leading_zeros() }) as u64,
-            Ctz => (if a == 0 { u32::MAX } else { a.trailing_zeros() }) as u64,
-            Cls => {
-                let x = if ai < 0 { !a } else { a };
-                (if x == 0 { u32::MAX } else { x.leading_zeros() }) as u64
-            }
-            AddNc | AddCo => {
-                let t = a as u64 + b as u64;
-                let r = if sat { u32s(t) } else { t as u32 as u64 };
-                return (r, t >> 32 != 0);
-            }
-            SubNc | SubCo => {
-                let r = if sat {
-                    a.saturating_sub(b)
-                } else {
-                    a.wrapping_sub(b)
-                };
-                return (r as u64, b > a);
-            }
-            SubrevNc | SubrevCo => {
-                let r = if sat {
-                    b.saturating_sub(a)
-                } else {
-                    b.wrapping_sub(a)
-                };
-                return (r as u64, a > b);
-            }
-            AddNcI32 if sat => ai.saturating_add(bi) as u32 as u64,
-            AddNcI32 => ai.wrapping_add(bi) as u32 as u64,
-            SubNcI32 if sat => ai.saturating_sub(bi) as u32 as u64,
-            SubNcI32 => ai.wrapping_sub(bi) as u32 as u64,
-            Lshl => (b << (a & 31)) as u64,
-            Lshr => (b >> (a & 31)) as u64,
-            Ashr => (bi >> (a & 31)) as u32 as u64,
-            And => (a & b) as u64,
-            Or => (a | b) as u64,
-            Xor => (a ^ b) as u64,
-            Xnor => !(a ^ b) as u64,
-            MinI => ai.min(bi) as u32 as u64,
-            MaxI => ai.max(bi) as u32 as u64,
-            MinU => a.min(b) as u64,
-            MaxU => a.max(b) as u64,
-            MulU24 => {
-                let t = (a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64;
-                if sat {
-                    u32s(t)
-                } else {
-                    t as u32 as u64
-                }
-            }
-            MulHiU24 => ((a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64) >> 32,
-            MulI24 => {
-                let t = sext24(a) as i64 * sext24(b) as i64;
-                if sat {
-                    i32s(t)
-                } else {
-                    t as u32 as u64
-                }
-            }
-            MulHiI24 => ((sext24(a) as i64 * sext24(b) as i64) >> 32) as u32 as u64,
-            Cndmask => (if mask_in { b } else { a }) as u64,
-            AddCi => {
-                let t = a as u64 + b as u64 + cin;
-                let r = if sat { u32s(t) } else { t as u32 as u64 };
-                return (r, t >> 32 != 0);
-            }
-            SubCi => {
-                let (x, y) = (a as u64, b as u64 + cin);
-                let r = if sat {
-                    x.saturating_sub(y)
-                } else {
-                    x.wrapping_sub(y)
-                };
-                return (r as u32 as u64, y > x);
-            }
-            SubrevCi => {
-                let (x, y) = (b as u64, a as u64 + cin);
-                let r = if sat {
-                    x.saturating_sub(y)
-                } else {
-                    x.wrapping_sub(y)
-                };
-                return (r as u32 as u64, y > x);
-            }
+        match self {
+            AddNc | AddCo => add_carry(a, b, 0, sat),
+            AddCi => add_carry(a, b, cin, sat),
+            SubNc | SubCo => sub_borrow(a, b, 0, sat),
+            SubCi => sub_borrow(a, b, cin, sat),
+            SubrevNc | SubrevCo => sub_borrow(b, a, 0, sat),
+            SubrevCi => sub_borrow(b, a, cin, sat),
             MadU64 => {
                 let t = a as u128 * b as u128 + s[2] as u128;
                 let r = if sat {
@@ -199,44 +169,44 @@ impl IntOp {
                 } else {
                     t as u64
                 };
-                return (r, t >> 64 & 1 == 1);
+                (r, t >> 64 & 1 == 1)
             }
             MadI64 => {
-                let t = ai as i128 * bi as i128 + s[2] as i64 as i128;
+                let t = a as i32 as i128 * b as i32 as i128 + s[2] as i64 as i128;
                 let r = if sat {
                     t.clamp(i64::MIN as i128, i64::MAX as i128) as i64 as u64
                 } else {
                     t as u64
                 };
-                return (r, t >> 64 & 1 == 1);
+                (r, t >> 64 & 1 == 1)
             }
+            _ => unreachable!("{self:?} has no carry-out"),
+        }
+    }
+
+    /// The 32-bit multiplies and the 24-bit multiply(-add)s; `sat` is VOP3 `clamp`.
+    fn multiply(self, a: u32, b: u32, c: u32, sat: bool) -> u64 {
+        use IntOp::*;
+        let (ai, bi, ci) = (a as i32, b as i32, c as i32);
+        let u24 = |x: u32| (x & 0xff_ffff) as u64;
+        match self {
+            MulU24 => sat_u32(u24(a) * u24(b), sat),
+            MulHiU24 => (u24(a) * u24(b)) >> 32,
+            MulI24 => sat_i32(sext24(a) as i64 * sext24(b) as i64, sat),
+            MulHiI24 => ((sext24(a) as i64 * sext24(b) as i64) >> 32) as u32 as u64,
             MulLo => a.wrapping_mul(b) as u64,
             MulHiU => (a as u64 * b as u64) >> 32,
             MulHiI => ((ai as i64 * bi as i64) >> 32) as u32 as u64,
-            MadU24 => {
-                let t = (a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64 + c as u64;
-                if sat {
-                    u32s(t)
-                } else {
-                    t as u32 as u64
-                }
-            }
-            MadI24 => {
-                let t = sext24(a) as i64 * sext24(b) as i64 + ci as i64;
-                if sat {
-                    i32s(t)
-                } else {
-                    t as u32 as u64
-                }
-            }
-            Add3 => a.wrapping_add(b).wrapping_add(c) as u64,
-            LshlAdd => (a << (b & 31)).wrapping_add(c) as u64,
-            AddLshl => (a.wrapping_add(b) << (c & 31)) as u64,
-            LshlOr => ((a << (b & 31)) | c) as u64,
-            AndOr => ((a & b) | c) as u64,
-            Or3 => (a | b | c) as u64,
-            Xor3 => (a ^ b ^ c) as u64,
-            Xad => (a ^ b).wrapping_add(c) as u64,
+            MadU24 => sat_u32(u24(a) * u24(b) + c as u64, sat),
+            MadI24 => sat_i32(sext24(a) as i64 * sext24(b) as i64 + ci as i64, sat),
+            _ => unreachable!("{self:?} is no multiply"),
+        }
+    }
+
+    /// Bit-field extracts and inserts, funnel shifts, byte permutes and bit counts.
+    fn bit_field(self, a: u32, b: u32, c: u32, lane: u32) -> u64 {
+        use IntOp::*;
+        match self {
             BfeU => ((a >> (b & 31)) & ((1u64 << (c & 31)) - 1) as u32) as u64,
             BfeI => {
                 let width = c & 31;
@@ -257,16 +227,6 @@ impl IntOp {
                     acc | byte_permute(data, (c >> (8 * i)) & 0xff) << (8 * i)
                 }) as u64
             }
-            Min3U => a.min(b).min(c) as u64,
-            Max3U => a.max(b).max(c) as u64,
-            Med3U => med3(a, b, c) as u64,
-            Min3I => ai.min(bi).min(ci) as u32 as u64,
-            Max3I => ai.max(bi).max(ci) as u32 as u64,
-            Med3I => med3(ai, bi, ci) as u32 as u64,
-            MaxminU => a.max(b).min(c) as u64,
-            MinmaxU => a.min(b).max(c) as u64,
-            MaxminI => ai.max(bi).min(ci) as u32 as u64,
-            MinmaxI => ai.min(bi).max(ci) as u32 as u64,
             Bcnt => a.count_ones().wrapping_add(b) as u64,
             MbcntLo => {
                 let below = ((1u64 << lane) - 1) as u32;
@@ -276,16 +236,78 @@ impl IntOp {
                 let below = (((1u128 << lane) - 1) >> 32) as u32;
                 (a & below).count_ones().wrapping_add(b) as u64
             }
-            CvtPkU16U32 => (a.min(0xffff) | b.min(0xffff) << 16) as u64,
-            CvtPkI16I32 => {
-                let sat = |x: i32| x.clamp(-32768, 32767) as u16 as u32;
-                (sat(ai) | sat(bi) << 16) as u64
-            }
-            Lshl64 => s[1] << (a & 63),
-            Lshr64 => s[1] >> (a & 63),
-            Ashr64 => ((s[1] as i64) >> (a & 63)) as u64,
-        };
-        (r, false)
+            _ => unreachable!("{self:?} is no bit-field operation"),
+        }
+    }
+}
+
+/// Which of three values a three-operand selection keeps (the same rule at every integer
+/// width, signed or unsigned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pick3 {
+    /// `min3`: the least.
+    Min3,
+    /// `max3`: the greatest.
+    Max3,
+    /// `med3`: the median.
+    Med3,
+    /// `maxmin`: `min(max(a, b), c)`.
+    Maxmin,
+    /// `minmax`: `max(min(a, b), c)`.
+    Minmax,
+}
+
+impl Pick3 {
+    /// The value kept of `a`, `b` and `c`.
+    #[inline]
+    pub fn of<T: Ord + Copy>(self, a: T, b: T, c: T) -> T {
+        match self {
+            Pick3::Min3 => a.min(b).min(c),
+            Pick3::Max3 => a.max(b).max(c),
+            Pick3::Med3 => med3(a, b, c),
+            Pick3::Maxmin => a.max(b).min(c),
+            Pick3::Minmax => a.min(b).max(c),
+        }
+    }
+}
+
+/// `x + y + carry_in` on 32 bits: the sum (saturated to u32 with `sat`) and the carry-out.
+#[inline]
+fn add_carry(x: u32, y: u32, carry_in: u64, sat: bool) -> (u64, bool) {
+    let t = x as u64 + y as u64 + carry_in;
+    (sat_u32(t, sat), t >> 32 != 0)
+}
+
+/// `x - y - borrow_in` on 32 bits: the difference (saturated at 0 with `sat`) and the
+/// borrow-out.
+#[inline]
+fn sub_borrow(x: u32, y: u32, borrow_in: u64, sat: bool) -> (u64, bool) {
+    let (x, y) = (x as u64, y as u64 + borrow_in);
+    let r = if sat {
+        x.saturating_sub(y)
+    } else {
+        x.wrapping_sub(y)
+    };
+    (r as u32 as u64, y > x)
+}
+
+/// `t` saturated to the u32 range with `sat`, else its low 32 bits.
+#[inline]
+fn sat_u32(t: u64, sat: bool) -> u64 {
+    if sat {
+        t.min(u32::MAX as u64)
+    } else {
+        t as u32 as u64
+    }
+}
+
+/// `t` saturated to the i32 range with `sat`, else its low 32 bits.
+#[inline]
+fn sat_i32(t: i64, sat: bool) -> u64 {
+    if sat {
+        t.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32 as u64
+    } else {
+        t as u32 as u64
     }
 }
 
@@ -296,7 +318,7 @@ fn sext24(x: u32) -> i32 {
 }
 
 /// The median of three (the pseudocode's max3/max chain gives the same value).
-pub(super) fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     a.max(b).min(a.min(b).max(c))
 }
 

@@ -6,8 +6,8 @@
 //! notes' "Supports saturation (unsigned 16-bit integer domain)" says of the add, sub, mul
 //! and mad forms.
 
-use super::int::med3;
-use super::op::{Ctx, MaskIn, Shape};
+use super::int::Pick3;
+use super::shape::{Ctx, MaskIn, Shape};
 
 /// A 16-bit integer operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,12 +31,10 @@ pub(super) enum I16Op {
     SubNcI,
     MadU,
     MadI,
-    Min3U,
-    Max3U,
-    Med3U,
-    Min3I,
-    Max3I,
-    Med3I,
+    /// Min, max or median of three, unsigned.
+    Pick3U(Pick3),
+    /// The same, signed.
+    Pick3I(Pick3),
     Cndmask,
     /// `V_SAT_PK_U8_I16`: a 32-bit source, a 16-bit result.
     SatPkU8I16,
@@ -105,12 +103,8 @@ impl I16Op {
             SubNcI => i16s(ai as i32 - bi as i32),
             MadU => u16s(a as u32 * b as u32 + c as u32),
             MadI => i16s(ai as i32 * bi as i32 + ci as i32),
-            Min3U => a.min(b).min(c),
-            Max3U => a.max(b).max(c),
-            Med3U => med3(a, b, c),
-            Min3I => ai.min(bi).min(ci) as u16,
-            Max3I => ai.max(bi).max(ci) as u16,
-            Med3I => med3(ai, bi, ci) as u16,
+            Pick3U(p) => p.of(a, b, c),
+            Pick3I(p) => p.of(ai, bi, ci) as u16,
             Cndmask => {
                 if mask_in {
                     b

@@ -5,7 +5,7 @@
 //!
 //! An instruction is classified once per table entry ([`class`]) into an [`op::Op`] — its
 //! operation, in one of the families below, whatever its encoding — and its operand
-//! [`op::Shape`]. Execution gathers every lane's sources (e32: `src0` and the VGPR `vsrc1`;
+//! [`shape::Shape`]. Execution gathers every lane's sources (e32: `src0` and the VGPR `vsrc1`;
 //! VOP3: `src0..src2` with `abs`/`neg` on the sources the table says take them; scalar and
 //! constant sources read once), runs the family's per-lane `match` over the lanes in EXEC,
 //! applies the output modifier and `clamp`, and writes the results back row by row.
@@ -53,6 +53,7 @@ mod names;
 mod op;
 mod regs;
 mod sad;
+mod shape;
 #[cfg(test)]
 mod tests;
 mod vop3p;
@@ -65,15 +66,11 @@ use rdna3_isa::{Field, Format, Instruction, Opcode};
 use crate::fp::{arith as fa, f16::out_mods16};
 use crate::wave::{Wave, VCC_LO};
 use class::{class, Class};
-use op::{Ctx, MaskIn, Op, Res, WholeOp};
+use op::{Op, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
+pub use shape::ValuError;
+use shape::{Ctx, MaskIn, Res};
 pub use vop3p::execute_vop3p;
-
-/// Why a VALU instruction did not execute.
-pub enum ValuError {
-    /// Not implemented.
-    Unimplemented,
-}
 
 /// Runs `f(sources, mask bit, lane)` for the lanes in `exec`, storing results in `out`;
 /// returns the lanes whose carry/flag bit `f` set.
@@ -174,8 +171,39 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     // lanes, write the results back row by row: the loops over rows vectorize.
     let n = w.size as usize;
     let mut src = [[0u64; 64]; 3];
+    gather_sources(w, c, &locs, remap, (abs, neg), &mut src);
+    if shape.acc {
+        // The e32 accumulating forms read their destination as source 2.
+        let acc = Loc::Vgpr {
+            reg: vdst,
+            hi: dst_hi,
+        };
+        gather(w, acc, 1, shape.dst16, &mut src[2][..n]);
+    }
+    let mut out = [0u64; 64];
+    let mask_out = eval_lanes(c.op, exec, &src, mask_in, &cx, &mut out);
+    if omod != 0 || clamp {
+        output_modifiers(&mut out, exec, shape.res, omod, clamp, dx10, &cx);
+    }
+    write_results(w, inst, c, exec, (vdst, dst_hi), &out, mask_out);
+    Ok(())
+}
+
+/// Gathers every lane's sources `locs` (a VGPR's row or a uniform value; source 0 through
+/// the DPP `remap` when there is one) into `src`, with the `abs` and `neg` source modifiers
+/// (bit i for source i) applied.
+#[inline(always)]
+fn gather_sources(
+    w: &Wave,
+    c: &Class,
+    locs: &[Loc; 3],
+    remap: Option<&dpp::Remap>,
+    (abs, neg): (u32, u32),
+    src: &mut [[u64; 64]; 3],
+) {
+    let n = w.size as usize;
     for (i, row) in src.iter_mut().enumerate() {
-        let half = shape.src16 >> i & 1 == 1;
+        let half = c.shape.src16 >> i & 1 == 1;
         match remap {
             Some(m) if i == 0 => {
                 let mut own = [0u64; 64];
@@ -191,35 +219,47 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
             row[..n].iter_mut().for_each(|x| *x = (*x & and) ^ xor);
         }
     }
-    if shape.acc {
-        // The e32 accumulating forms read their destination as source 2.
-        let acc = Loc::Vgpr {
-            reg: vdst,
-            hi: dst_hi,
-        };
-        gather(w, acc, 1, shape.dst16, &mut src[2][..n]);
-    }
-    let mut out = [0u64; 64];
-    let mask_out = match c.op {
-        Op::Int(o) => run(exec, &src, mask_in, &mut out, |s, m, l| {
-            o.eval(s, m, l, &cx)
-        }),
-        Op::I16(o) => run(exec, &src, mask_in, &mut out, |s, m, _| {
-            (o.eval(s, m, &cx), false)
-        }),
-        Op::Sad(o) => run(exec, &src, 0, &mut out, |s, _, _| (o.eval(s, &cx), false)),
-        Op::F16(o) => run(exec, &src, 0, &mut out, |s, _, _| (o.eval(s, &cx), false)),
-        Op::F32(o) => run(exec, &src, mask_in, &mut out, |s, m, _| o.eval(s, m, &cx)),
-        Op::F64(o) => run(exec, &src, mask_in, &mut out, |s, m, _| o.eval(s, m, &cx)),
-        Op::Cvt(o) => run(exec, &src, 0, &mut out, |s, _, _| (o.eval(s, &cx), false)),
-        Op::Cmp(p, t) => run(exec, &src, 0, &mut out, |s, _, _| {
-            (0, compare::compare(p, t, s[0], s[1], &cx))
+}
+
+/// Runs operation `op` over the lanes in `exec` of the gathered sources `src`, into `out`;
+/// returns the lanes whose carry or compare bit it set.
+#[inline(always)]
+fn eval_lanes(
+    op: Op,
+    exec: u64,
+    src: &[[u64; 64]; 3],
+    mask_in: u64,
+    cx: &Ctx,
+    out: &mut [u64; 64],
+) -> u64 {
+    match op {
+        Op::Int(o) => run(exec, src, mask_in, out, |s, m, l| o.eval(s, m, l, cx)),
+        Op::I16(o) => run(exec, src, mask_in, out, |s, m, _| (o.eval(s, m, cx), false)),
+        Op::Sad(o) => run(exec, src, 0, out, |s, _, _| (o.eval(s, cx), false)),
+        Op::F16(o) => run(exec, src, 0, out, |s, _, _| (o.eval(s, cx), false)),
+        Op::F32(o) => run(exec, src, mask_in, out, |s, m, _| o.eval(s, m, cx)),
+        Op::F64(o) => run(exec, src, mask_in, out, |s, m, _| o.eval(s, m, cx)),
+        Op::Cvt(o) => run(exec, src, 0, out, |s, _, _| (o.eval(s, cx), false)),
+        Op::Cmp(p, t) => run(exec, src, 0, out, |s, _, _| {
+            (0, compare::compare(p, t, s[0], s[1], cx))
         }),
         Op::Whole(_) => 0,
-    };
-    if omod != 0 || clamp {
-        output_modifiers(&mut out, exec, shape.res, omod, clamp, dx10, &cx);
     }
+}
+
+/// Writes the lanes in `exec` of `out` to the destination VGPR `(vdst, hi half)`, and the
+/// lane mask `mask_out` where the instruction writes one (VCC, its SGPR destination or EXEC).
+fn write_results(
+    w: &mut Wave,
+    inst: &Instruction,
+    c: &Class,
+    exec: u64,
+    (vdst, dst_hi): (u32, bool),
+    out: &[u64; 64],
+    mask_out: u64,
+) {
+    let n = w.size as usize;
+    let shape = c.shape;
     if c.dst_dwords != 0 && exec != 0 {
         let mask = exec & (u64::MAX >> (64 - n));
         if shape.dst16 {
@@ -241,7 +281,6 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
         }
         _ => {}
     }
-    Ok(())
 }
 
 /// Source 0 of a DPP form: the DPP dword's VGPR, a register half for a 16-bit operand (e32:

@@ -2,8 +2,8 @@
 //! `V_MOVRELSD_2_B32`, `V_SWAP_B32`, `V_SWAPREL_B32`, per the pseudocode, for the lanes in
 //! EXEC.
 //!
-//! The indexed VGPR is the instruction's register number plus M0 (or M0[9:0] for the source
-//! and M0[25:16] for the destination in the `_2` and `swaprel` forms). An index past v255
+//! The indexed VGPR is the instruction's register number plus M0 (or M0\[9:0\] for the source
+//! and M0\[25:16\] for the destination in the `_2` and `swaprel` forms). An index past v255
 //! reads 0 and its write is dropped — our choice: the pseudocode does not bound the index,
 //! and the wave has no register there.
 //!

@@ -5,7 +5,7 @@
 //! to their result's range (u32, or u16 for each packed element), our reading of `clamp` on an
 //! integer result (see [`super::int`]).
 
-use super::op::Ctx;
+use super::shape::Ctx;
 use crate::wave::Wave;
 
 /// A SAD-family operation.

@@ -81,7 +81,7 @@ fn names_not_yet_in_the_table_have_their_operations() {
 /// One lane of `name` on sources `s` (no clamp unless `clamp`), MODE default.
 fn eval(name: &str, s: [u64; 3], clamp: bool) -> (u64, bool) {
     let op = op_of(name).unwrap_or_else(|| panic!("{name}"));
-    let cx = super::op::Ctx::new(crate::wave::mode::DEFAULT, 0, clamp);
+    let cx = super::shape::Ctx::new(crate::wave::mode::DEFAULT, 0, clamp);
     op.eval(s, false, 0, &cx)
 }
 

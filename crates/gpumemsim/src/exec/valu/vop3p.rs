@@ -41,9 +41,9 @@ use std::sync::OnceLock;
 use rdna3_isa::{Field, Format, InstrDef, Instruction, Kind, Opcode, SrcTy};
 
 use super::dpp;
-use super::op::Ctx;
+use super::shape::Ctx;
+use super::shape::ValuError;
 use super::wmma::{self, Wmma};
-use super::ValuError;
 use crate::fp::arith as fa;
 use crate::fp::convert::{f16_to_f32_mode, f32_to_f16 as cvt_f32_f16};
 use crate::fp::f16::{self as h, out_mods16};

@@ -26,7 +26,7 @@
 
 use rdna3_isa::{Field, Instruction};
 
-use super::ValuError;
+use super::shape::ValuError;
 use crate::fp::bf16::{self, BFLOAT16};
 use crate::fp::f16::to_f64 as f16_to_f64;
 use crate::fp::round::{round_f64, to_f16, to_f32};
