@@ -97,6 +97,14 @@ def le(w, n):
 def hexb(b):
     return ','.join('0x%02x' % x for x in b)
 
+def first_line(b, mattr=None):
+    """What llvm-mc prints first for these bytes alone (no exactness check)."""
+    cmd = MC + ['--disassemble'] + (['-mattr=' + mattr] if mattr else [])
+    r = subprocess.run(cmd, input=hexb(b) + '\n', capture_output=True, text=True)
+    lines = [l.strip() for l in r.stdout.split('\n') if l.strip() and l.strip() != '.text']
+    warn = 'invalid instruction encoding' in r.stderr
+    return (lines[0] if lines else '') + (' (with an invalid-encoding warning)' if warn else '')
+
 def print_round_trips(ex_words, invalid_note=lambda w: ''):
     """For each (label, bytes) of `ex_words`: the text llvm-mc-19 prints for the bytes and
     what it assembles that text back to (asm_desc: "same" = the bytes), one line each; bytes

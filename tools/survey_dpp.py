@@ -31,7 +31,7 @@ import json, os, random, re, subprocess, sys
 from collections import Counter, OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mc_batch import dis_full, dis, asm, asm_desc, le, hexb, MC, print_round_trips
+from mc_batch import dis_full, dis, asm, asm_desc, le, hexb, MC, print_round_trips, first_line
 import survey_vop3
 from survey_vop3 import classify, SRC_PROBES, TYPE_KEYS, split, reg_of, MOD_PROBES
 
@@ -162,14 +162,6 @@ def flip(b, bit):
     b = list(b)
     b[bit // 8] ^= 1 << (bit % 8)
     return b
-
-def first_line(b, mattr=None):
-    """What llvm-mc prints first for these bytes alone (no exactness check)."""
-    cmd = MC + ['--disassemble'] + (['-mattr=' + mattr] if mattr else [])
-    r = subprocess.run(cmd, input=hexb(b) + '\n', capture_output=True, text=True)
-    lines = [l.strip() for l in r.stdout.split('\n') if l.strip() and l.strip() != '.text']
-    warn = 'invalid instruction encoding' in r.stderr
-    return (lines[0] if lines else '') + (' (with an invalid-encoding warning)' if warn else '')
 
 def field_of(fields, bit, base=0):
     for k, (lo, n) in fields.items():

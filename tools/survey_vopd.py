@@ -29,7 +29,7 @@ PREFIX = 0x32                # bits [31:26]
 
 # ---------------------------------------------------------------- llvm-mc batching
 
-from mc_batch import _dis_once, dis_full, dis, asm, asm_desc, le, hexb, print_round_trips
+from mc_batch import _dis_once, dis_full, dis, asm, asm_desc, le, hexb, print_round_trips, first_line
 
 # ---------------------------------------------------------------- VOPD words
 
@@ -123,14 +123,6 @@ def component_operands(ops, side):
             f = None
         out.append(OrderedDict(text=tok, field=f or 'unknown'))
     return out
-
-def first_line(b, mattr=None):
-    """What llvm-mc prints first for these bytes alone (no exactness check)."""
-    cmd = MC + ['--disassemble'] + (['-mattr=' + mattr] if mattr else [])
-    r = subprocess.run(cmd, input=hexb(b) + '\n', capture_output=True, text=True)
-    lines = [l.strip() for l in r.stdout.split('\n') if l.strip() and l.strip() != '.text']
-    warn = 'invalid instruction encoding' in r.stderr
-    return (lines[0] if lines else '') + (' (with an invalid-encoding warning)' if warn else '')
 
 def layout(names_x, names_y):
     """Flip every bit of two base words; report what each flip changes in the printed text.

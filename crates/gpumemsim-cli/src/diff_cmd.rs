@@ -54,7 +54,7 @@ pub fn diff(args: &DiffArgs) -> Result<ExitCode, String> {
 
 /// Reads a report: the file's JSON, checked to be a run report.
 pub fn read_report(path: &str) -> Result<Value, String> {
-    let (name, text) = crate::read_input(path)?;
+    let (name, text) = crate::input::read_input(path)?;
     let v: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
     check_report(&v).map_err(|e| format!("{name}: {e}"))?;
     Ok(v)
@@ -545,7 +545,32 @@ pub fn render_text(diff: &Value, top: usize) -> String {
     let k = &diff["kernel"];
     let (b, a) = (&k["before"], &k["after"]);
     let mut s = format!("{} → {}\n", subject(b), subject(a));
-    let mut rows: Vec<(&str, i64, i64, String)> = vec![
+    kernel_text(&mut s, b, a);
+    for (side, v) in [("before", b), ("after", a)] {
+        if let Some(e) = v["error"].as_str() {
+            let _ = writeln!(s, "  note: the {side} run stopped early: {e}");
+        }
+    }
+    let (entries, by_line) = text_entries(&mut s, diff);
+    let (better, worse) = ranked(entries);
+    let what = if by_line { "line" } else { "instruction text" };
+    for (title, list) in [("Improvements", better), ("Regressions", worse)] {
+        ranked_text(&mut s, title, &list, what, top, by_line);
+    }
+    let same = entries.iter().filter(|e| rank_key(e) == (0, 0, 0)).count();
+    if same > 0 {
+        let _ = writeln!(s, "\n{} cost the same before and after.", count(same, what));
+    }
+    s
+}
+
+/// One kernel row of the text report: name, before, after, what it counts.
+type KernelRow<'a> = (&'a str, i64, i64, String);
+
+/// The kernel rows of the text report: kernel time, conflict, stall and issue cycles, and
+/// occupancy when both reports have it, before → after with the change, in aligned columns.
+fn kernel_text(s: &mut String, b: &Value, a: &Value) {
+    let mut rows: Vec<KernelRow> = vec![
         (
             "kernel time",
             num(&b["cycles"]),
@@ -585,21 +610,10 @@ pub fn render_text(diff: &Value, top: usize) -> String {
             format!("waves per SIMD ({why})"),
         ));
     }
-    let wb = rows
-        .iter()
-        .map(|r| r.1.to_string().len())
-        .max()
-        .unwrap_or(1);
-    let wa = rows
-        .iter()
-        .map(|r| r.2.to_string().len())
-        .max()
-        .unwrap_or(1);
-    let wc = rows
-        .iter()
-        .map(|r| change(r.1, r.2).len())
-        .max()
-        .unwrap_or(1);
+    let width = |f: &dyn Fn(&KernelRow) -> usize| rows.iter().map(f).max().unwrap_or(1);
+    let wb = width(&|r| r.1.to_string().len());
+    let wa = width(&|r| r.2.to_string().len());
+    let wc = width(&|r| change(r.1, r.2).len());
     for (name, x, y, what) in rows {
         let _ = writeln!(
             s,
@@ -607,79 +621,74 @@ pub fn render_text(diff: &Value, top: usize) -> String {
             change(x, y)
         );
     }
-    for (side, v) in [("before", b), ("after", a)] {
-        if let Some(e) = v["error"].as_str() {
-            let _ = writeln!(s, "  note: the {side} run stopped early: {e}");
-        }
-    }
+}
+
+/// The entries the text report ranks: the source lines, or (saying why) the instructions when
+/// the reports have no line tables; and whether they are lines.
+fn text_entries<'a>(s: &mut String, diff: &'a Value) -> (&'a [Value], bool) {
     let lines = diff["lines"].as_array().map_or(&[][..], Vec::as_slice);
-    let (entries, by_line) = if lines.is_empty() {
-        let why = match (
-            diff["line_tables"]["before"].as_bool(),
-            diff["line_tables"]["after"].as_bool(),
-        ) {
-            (Some(true), _) => "the after report has no line tables",
-            (_, Some(true)) => "the before report has no line tables",
-            _ => "neither report has line tables",
-        };
-        let _ = writeln!(
-            s,
-            "\nBy instruction ({why}); instructions with the same text are added up."
-        );
-        (
-            diff["instructions"]
-                .as_array()
-                .map_or(&[][..], Vec::as_slice),
-            false,
-        )
-    } else {
-        (lines, true)
+    if !lines.is_empty() {
+        return (lines, true);
+    }
+    let why = match (
+        diff["line_tables"]["before"].as_bool(),
+        diff["line_tables"]["after"].as_bool(),
+    ) {
+        (Some(true), _) => "the after report has no line tables",
+        (_, Some(true)) => "the before report has no line tables",
+        _ => "neither report has line tables",
     };
-    let (better, worse) = ranked(entries);
-    let what = if by_line { "line" } else { "instruction text" };
-    for (title, list) in [("Improvements", better), ("Regressions", worse)] {
-        let shown = if top == 0 {
-            list.len()
+    let _ = writeln!(
+        s,
+        "\nBy instruction ({why}); instructions with the same text are added up."
+    );
+    (
+        diff["instructions"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice),
+        false,
+    )
+}
+
+/// One ranked section of the text report (`title`: improvements or regressions): its `top`
+/// entries (0: all), each a line or an instruction text (`what`).
+fn ranked_text(
+    s: &mut String,
+    title: &str,
+    list: &[&Value],
+    what: &str,
+    top: usize,
+    by_line: bool,
+) {
+    let shown = if top == 0 {
+        list.len()
+    } else {
+        top.min(list.len())
+    };
+    if list.is_empty() {
+        let _ = writeln!(s, "\n{title}: none");
+        return;
+    }
+    let how_many = if shown < list.len() {
+        format!("{shown} of {}, --top 0 for all", count(list.len(), what))
+    } else {
+        count(list.len(), what)
+    };
+    let _ = writeln!(
+        s,
+        "\n{title}, largest first ({how_many}; cycles summed over waves, before → after):"
+    );
+    for e in &list[..shown] {
+        if by_line {
+            line_entry(s, e);
         } else {
-            top.min(list.len())
-        };
-        if list.is_empty() {
-            let _ = writeln!(s, "\n{title}: none");
-            continue;
-        }
-        let how_many = if shown < list.len() {
-            format!("{shown} of {}, --top 0 for all", count(list.len(), what))
-        } else {
-            count(list.len(), what)
-        };
-        let _ = writeln!(
-            s,
-            "\n{title}, largest first ({how_many}; cycles summed over waves, before → after):"
-        );
-        for e in &list[..shown] {
-            if by_line {
-                line_entry(&mut s, e);
-            } else {
-                instruction_entry(&mut s, e);
-            }
+            instruction_entry(s, e);
         }
     }
-    let same = entries.iter().filter(|e| rank_key(e) == (0, 0, 0)).count();
-    if same > 0 {
-        let _ = writeln!(s, "\n{} cost the same before and after.", count(same, what));
-    }
-    s
 }
 
 /// `cycles 1089 → 130 (-959)   conflicts 992 → 0 (-992) ...` for one entry.
 fn costs_line(e: &Value) -> String {
-    let side = |v: &Value, k: &str| {
-        if v.is_null() {
-            "-".to_string()
-        } else {
-            num(&v[k]).to_string()
-        }
-    };
     let names = ["cycles", "conflicts", "stalls", "execs"];
     let parts: Vec<String> = METRICS
         .iter()
@@ -687,8 +696,8 @@ fn costs_line(e: &Value) -> String {
         .map(|(k, n)| {
             format!(
                 "{n} {} → {} ({})",
-                side(&e["before"], k),
-                side(&e["after"], k),
+                side_num(&e["before"], k),
+                side_num(&e["after"], k),
                 signed(num(&e["delta"][k]))
             )
         })
@@ -698,13 +707,6 @@ fn costs_line(e: &Value) -> String {
 
 fn line_entry(s: &mut String, e: &Value) {
     let (b, a) = (&e["before"], &e["after"]);
-    let place = |v: &Value| {
-        format!(
-            "{}:{}",
-            base_name(v["file"].as_str().unwrap_or("")),
-            num(&v["line"])
-        )
-    };
     let m = e["match"].as_str().unwrap_or("");
     let head = match (b.is_null(), a.is_null()) {
         (false, false) if place(b) == place(a) => place(a),
@@ -727,8 +729,7 @@ fn line_entry(s: &mut String, e: &Value) {
     };
     let _ = writeln!(s, "  {head}{tag}");
     let _ = writeln!(s, "      {}", costs_line(e));
-    let text = |v: &Value| v["text"].as_str().map(str::to_string);
-    match (text(b), text(a)) {
+    match (line_text(b), line_text(a)) {
         (Some(x), Some(y)) if x != y => {
             let _ = writeln!(s, "      - {x}");
             let _ = writeln!(s, "      + {y}");
@@ -820,14 +821,11 @@ fn bar(class: &str, side: &Value, max: i64) -> String {
 
 /// `before → after` cell text; `-` for a missing side.
 fn pair_text(e: &Value, k: &str) -> String {
-    let side = |v: &Value| {
-        if v.is_null() {
-            "-".to_string()
-        } else {
-            num(&v[k]).to_string()
-        }
-    };
-    format!("{} → {}", side(&e["before"]), side(&e["after"]))
+    format!(
+        "{} → {}",
+        side_num(&e["before"], k),
+        side_num(&e["after"], k)
+    )
 }
 
 /// The HTML page of a comparison from [`compare`]: the kernel summary, then every source line
@@ -848,6 +846,21 @@ pub fn render_html(diff: &Value) -> String {
             );
         }
     }
+    kernel_html(&mut h, b, a);
+    entries_html(&mut h, diff);
+    let mut page = String::new();
+    let _ = write!(
+        page,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"generator\" content=\"gpumemsim\">\n<title>gpumemsim diff: {}</title>\n\
+         <style>{STYLE}</style>\n</head>\n<body>\n{h}</body>\n</html>\n",
+        escape(&title)
+    );
+    page
+}
+
+/// The page's kernel table: each total before and after, its change and percentage.
+fn kernel_html(h: &mut String, b: &Value, a: &Value) {
     h.push_str("<h2>Kernel</h2>\n<table>\n<tr><th class=\"text\"></th><th>before</th><th>after</th><th>change</th><th>%</th></tr>\n");
     let rows: [(&str, &str, bool); 7] = [
         ("kernel time (cycles)", "cycles", false),
@@ -875,6 +888,11 @@ pub fn render_html(diff: &Value) -> String {
         );
     }
     h.push_str("</table>\n");
+}
+
+/// The page's table of source lines (or, without line tables, of the instruction texts whose
+/// cost changed, largest change first), with its heading and legends.
+fn entries_html(h: &mut String, diff: &Value) {
     let lines = diff["lines"].as_array().map_or(&[][..], Vec::as_slice);
     let insts = diff["instructions"]
         .as_array()
@@ -923,77 +941,100 @@ pub fn render_html(diff: &Value) -> String {
         if by_line { "line" } else { "instruction" }
     );
     for e in entries {
-        let (eb, ea) = (&e["before"], &e["after"]);
         let (place, src) = if by_line {
-            let place = |v: &Value| {
-                format!(
-                    "{}:{}",
-                    base_name(v["file"].as_str().unwrap_or("")),
-                    num(&v["line"])
-                )
-            };
-            let mut p = match (eb.is_null(), ea.is_null()) {
-                (false, false) if place(eb) != place(ea) => {
-                    format!("{} → {}", place(eb), num(&ea["line"]))
-                }
-                (false, true) => place(eb),
-                _ => place(ea),
-            };
-            p = escape(&p);
-            let m = e["match"].as_str().unwrap_or("");
-            if m != "same" {
-                let _ = write!(p, " <span class=\"tag\">{}</span>", escape(m));
-            }
-            let text = |v: &Value| v["text"].as_str().map(str::to_string);
-            let src = match (text(eb), text(ea)) {
-                (Some(x), Some(y)) if x != y => format!(
-                    "<code class=\"del\">- {}</code>\n<code class=\"ins\">+ {}</code>",
-                    escape(&x),
-                    escape(&y)
-                ),
-                (x, y) => y
-                    .or(x)
-                    .map_or(String::new(), |t| format!("<code>{}</code>", escape(&t))),
-            };
-            (p, src)
+            line_cells(e)
         } else {
-            let tag = match (eb.is_null(), ea.is_null()) {
-                (true, _) => " <span class=\"tag\">after only</span>",
-                (_, true) => " <span class=\"tag\">before only</span>",
-                _ => "",
-            };
-            (
-                format!(
-                    "<code>{}</code>{tag}",
-                    escape(e["text"].as_str().unwrap_or(""))
-                ),
-                String::new(),
-            )
+            instruction_cells(e)
         };
-        let d = &e["delta"];
-        let _ = writeln!(
-            h,
-            "<tr><td class=\"text\">{place}</td><td class=\"src\">{src}</td><td class=\"bars\">{}{}</td>\
-             <td>{}</td>{}<td>{}</td>{}<td>{}</td>{}<td>{}</td></tr>",
-            bar("before", eb, max),
-            bar("after", ea, max),
-            pair_text(e, "cycles"),
-            delta_cell(num(&d["cycles"]), false),
-            pair_text(e, "conflict_cycles"),
-            delta_cell(num(&d["conflict_cycles"]), false),
-            pair_text(e, "stall_cycles"),
-            delta_cell(num(&d["stall_cycles"]), false),
-            pair_text(e, "executions"),
-        );
+        entry_row(h, e, &place, &src, max);
     }
     h.push_str("</table>\n");
-    let mut page = String::new();
-    let _ = write!(
-        page,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"generator\" content=\"gpumemsim\">\n<title>gpumemsim diff: {}</title>\n\
-         <style>{STYLE}</style>\n</head>\n<body>\n{h}</body>\n</html>\n",
-        escape(&title)
+}
+
+/// A source line's first two cells: its place (with how it was matched) and its text (both
+/// texts when it was edited).
+fn line_cells(e: &Value) -> (String, String) {
+    let (eb, ea) = (&e["before"], &e["after"]);
+    let mut p = match (eb.is_null(), ea.is_null()) {
+        (false, false) if place(eb) != place(ea) => {
+            format!("{} → {}", place(eb), num(&ea["line"]))
+        }
+        (false, true) => place(eb),
+        _ => place(ea),
+    };
+    p = escape(&p);
+    let m = e["match"].as_str().unwrap_or("");
+    if m != "same" {
+        let _ = write!(p, " <span class=\"tag\">{}</span>", escape(m));
+    }
+    let src = match (line_text(eb), line_text(ea)) {
+        (Some(x), Some(y)) if x != y => format!(
+            "<code class=\"del\">- {}</code>\n<code class=\"ins\">+ {}</code>",
+            escape(&x),
+            escape(&y)
+        ),
+        (x, y) => y
+            .or(x)
+            .map_or(String::new(), |t| format!("<code>{}</code>", escape(&t))),
+    };
+    (p, src)
+}
+
+/// An instruction text's first two cells: the text (tagged when on one side only), no source.
+fn instruction_cells(e: &Value) -> (String, String) {
+    let tag = match (e["before"].is_null(), e["after"].is_null()) {
+        (true, _) => " <span class=\"tag\">after only</span>",
+        (_, true) => " <span class=\"tag\">before only</span>",
+        _ => "",
+    };
+    (
+        format!(
+            "<code>{}</code>{tag}",
+            escape(e["text"].as_str().unwrap_or(""))
+        ),
+        String::new(),
+    )
+}
+
+/// One row of the page's table: `place` and `src`, the bars, then each cost before → after
+/// with its change.
+fn entry_row(h: &mut String, e: &Value, place: &str, src: &str, max: i64) {
+    let d = &e["delta"];
+    let _ = writeln!(
+        h,
+        "<tr><td class=\"text\">{place}</td><td class=\"src\">{src}</td><td class=\"bars\">{}{}</td>\
+         <td>{}</td>{}<td>{}</td>{}<td>{}</td>{}<td>{}</td></tr>",
+        bar("before", &e["before"], max),
+        bar("after", &e["after"], max),
+        pair_text(e, "cycles"),
+        delta_cell(num(&d["cycles"]), false),
+        pair_text(e, "conflict_cycles"),
+        delta_cell(num(&d["conflict_cycles"]), false),
+        pair_text(e, "stall_cycles"),
+        delta_cell(num(&d["stall_cycles"]), false),
+        pair_text(e, "executions"),
     );
-    page
+}
+
+/// `file:line` of one side of a line entry (the file's base name).
+fn place(v: &Value) -> String {
+    format!(
+        "{}:{}",
+        base_name(v["file"].as_str().unwrap_or("")),
+        num(&v["line"])
+    )
+}
+
+/// The text of one side of a line entry, when that side has one.
+fn line_text(v: &Value) -> Option<String> {
+    v["text"].as_str().map(str::to_string)
+}
+
+/// Value `k` of one side of an entry; `-` for a missing side.
+fn side_num(v: &Value, k: &str) -> String {
+    if v.is_null() {
+        "-".to_string()
+    } else {
+        num(&v[k]).to_string()
+    }
 }

@@ -9,7 +9,7 @@ use gpumemsim::isa::explain::explain as explain_bytes;
 use gpumemsim::isa::print::print_wave;
 use gpumemsim::isa::Wave;
 
-use crate::read_input;
+use crate::input::read_input;
 
 /// The example `gpumemsim asm` assembles when given no file.
 const BUNDLED_EXAMPLE: &str = include_str!("../../../examples/memory-ops.s");

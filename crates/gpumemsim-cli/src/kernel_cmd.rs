@@ -10,7 +10,9 @@ use gpumemsim::launch::{launch, ElementType, KernelArg, Launch, MAX_BLOCK, MAX_B
 use gpumemsim::loader::{CodeObject, Kernel};
 use serde_json::{json, Value};
 
-use crate::run_cmd::{LaunchArgs, Output, RunArgs};
+use crate::check_text::Checked;
+use crate::launch_args::{device_config, LaunchArgs};
+use crate::output::{Output, Ran as Finished, RunArgs};
 
 /// A value of type `e` read back (its little-endian bytes), as a JSON number; a float that
 /// JSON has no number for as the string `"Infinity"` or `"-Infinity"`, or, for a NaN,
@@ -272,7 +274,7 @@ pub fn run_kernel(
             "--block {block_text}: at most {MAX_BLOCK} work-items per workgroup"
         ));
     }
-    let config = crate::run_cmd::device_config(args)?;
+    let config = device_config(args)?;
     let kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
     let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
         * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
@@ -300,49 +302,31 @@ pub fn run_kernel(
     if defaults.is_some() {
         texts.insert(BUNDLED_SOURCE.0, BUNDLED_SOURCE.1);
     }
-    match out {
-        Output::Check(c) => crate::check_cmd::print(
-            c,
-            &crate::check_cmd::Checked {
-                title: &format!("kernel `{name}`"),
-                program: lines,
-                sources: &sources,
-                device: dev,
-                error: error.as_deref(),
-            },
-            &mut texts,
-        ),
-        Output::Run(run_args) => {
-            let ran = Ran {
-                kernel,
-                kernel_args: &kernel_args,
-                done: &done,
-                config: &config,
-                grid,
-                block,
-                sources: &sources,
-                error: error.as_deref(),
-            };
-            report_kernel(run_args, &ran, &mut texts)?;
-        }
-    }
-    if let Some(path) = out.html() {
-        let source = crate::html_out::RunSource {
-            title: &name,
-            file,
-            error: error.clone(),
+    let finished = Finished {
+        checked: Checked {
+            title: &format!("kernel `{name}`"),
+            program: lines,
+            sources: &sources,
+            device: dev,
+            error: error.as_deref(),
+        },
+        html_title: &name,
+        file,
+        banks: &config.banks,
+    };
+    out.report(&finished, &mut texts, |run_args, texts| {
+        let ran = Ran {
+            kernel,
+            kernel_args: &kernel_args,
+            done: &done,
+            config: &config,
+            grid,
+            block,
+            sources: &sources,
+            error: error.as_deref(),
         };
-        crate::html_out::write_run_report(
-            path,
-            source,
-            lines,
-            dev,
-            &config.banks,
-            &sources,
-            &mut texts,
-        )?;
-    }
-    Ok(out.finish(error, dev))
+        report_kernel(run_args, &ran, texts)
+    })
 }
 
 /// A kernel that has run, for `run`'s report.
@@ -384,7 +368,7 @@ fn report_kernel(
         "cycles": dev.cycles(),
         "totals": gpumemsim::report::json::totals(dev),
         "timing": gpumemsim::report::json::timing(ran.config),
-        "steps": dev.steps,
+        "steps": dev.steps(),
         "grid": ran.grid,
         "block": ran.block,
         "wave_size": done.wave_size,
@@ -396,7 +380,7 @@ fn report_kernel(
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
-    let baseline = crate::run_cmd::baseline_diff(args, &mut obj)?;
+    let baseline = crate::run_report::baseline_diff(args, &mut obj)?;
     if args.json {
         outln!("{obj}");
     } else {
@@ -413,7 +397,7 @@ fn report_kernel(
         let at = s.find("\n\n").unwrap_or(s.len());
         s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
         if args.counters {
-            s.push_str(&crate::run_cmd::counters_text(lines, dev));
+            s.push_str(&crate::run_report::counters_text(lines, dev));
         }
         let _ = writeln!(s, "\nargs:");
         for (i, a) in arg_values.iter().enumerate() {

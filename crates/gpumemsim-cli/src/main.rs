@@ -1,6 +1,6 @@
 //! `gpumemsim`: the command-line tool.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -25,12 +25,18 @@ macro_rules! outln {
 mod addr_cmd;
 mod banks_cmd;
 mod check_cmd;
+mod check_text;
 mod diff_cmd;
 mod html_out;
+mod input;
 mod isa_cmds;
 mod kernel_cmd;
+mod launch;
+mod launch_args;
+mod output;
 mod progress;
 mod run_cmd;
+mod run_report;
 mod run_text;
 
 /// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).
@@ -66,7 +72,7 @@ enum Command {
     },
     /// Run an assembly program, a code object's kernel or an OpenCL/HIP source, and report
     /// what the memory system did.
-    Run(Box<run_cmd::RunArgs>),
+    Run(Box<output::RunArgs>),
     /// Run as `run` does and report only what the program did wrong: LDS races, missing
     /// waits, barrier divergence, uninitialised LDS reads, out-of-bounds accesses, broken
     /// rules. Exit status 0 when clean, 1 when something was found.
@@ -93,46 +99,6 @@ enum Command {
     /// time, conflict and stall cycles, occupancy, and each source line (or instruction),
     /// improvements and regressions largest first.
     Diff(diff_cmd::DiffArgs),
-}
-
-/// The most bytes a text input (assembly, a byte list, a JSON report) may have.
-pub const MAX_TEXT_INPUT: u64 = 64 << 20;
-/// The most bytes a program input of `gpumemsim run` (a code object or assembly) may have.
-pub const MAX_PROGRAM_INPUT: u64 = 256 << 20;
-
-/// Reads a named input: a path, or standard input for `-`, at most [`MAX_TEXT_INPUT`] bytes.
-/// Returns (display name, text).
-pub fn read_input(file: &str) -> Result<(String, String), String> {
-    let (name, bytes) = read_input_bytes(file, MAX_TEXT_INPUT)?;
-    String::from_utf8(bytes)
-        .map(|s| (name.clone(), s))
-        .map_err(|_| format!("{name}: stream did not contain valid UTF-8"))
-}
-
-/// Reads a named input's bytes: a path, or standard input for `-`; more than `limit` bytes
-/// is an error (a device such as /dev/zero never ends). Returns (display name, bytes).
-pub fn read_input_bytes(file: &str, limit: u64) -> Result<(String, Vec<u8>), String> {
-    let mut b = Vec::new();
-    let name = if file == "-" {
-        std::io::stdin()
-            .lock()
-            .take(limit + 1)
-            .read_to_end(&mut b)
-            .map_err(|e| format!("<stdin>: {e}"))?;
-        "<stdin>".to_string()
-    } else {
-        std::fs::File::open(file)
-            .and_then(|f| f.take(limit + 1).read_to_end(&mut b))
-            .map_err(|e| format!("{file}: {e}"))?;
-        file.to_string()
-    };
-    if b.len() as u64 > limit {
-        return Err(format!(
-            "{name}: the input is larger than {} MiB, the most gpumemsim reads",
-            limit >> 20
-        ));
-    }
-    Ok((name, b))
 }
 
 fn main() -> ExitCode {

@@ -44,13 +44,13 @@ pub fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>)
     let mut s = header(v);
     match v.by {
         By::Line => {
-            let rows = by_line(v.sources, &v.device.stats);
+            let rows = by_line(v.sources, v.device.stats());
             if !rows.is_empty() {
                 source_table(&mut s, "Source lines", &rows, Some(texts));
             }
         }
         By::Function => {
-            let rows = by_function(v.sources, &v.device.stats);
+            let rows = by_function(v.sources, v.device.stats());
             source_table(&mut s, "Functions", &rows, None);
         }
         By::Instruction => {}
@@ -66,15 +66,15 @@ pub fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>)
 fn header(v: &TextView) -> String {
     let d = v.device;
     let t = d.totals();
-    let groups = d.lds.len().max(1);
-    let lanes = d.waves.first().map_or(32, |w| w.size);
+    let groups = d.workgroup_count().max(1);
+    let lanes = d.waves().first().map_or(32, |w| w.size);
     let mut s = format!(
         "{}: {} wave(s) of {lanes} lanes in {groups} workgroup(s), {} wave-instructions executed\n",
         v.title,
-        d.waves.len(),
-        d.steps
+        d.waves().len(),
+        d.steps()
     );
-    if let Some(line) = crate::run_cmd::error_counts(d) {
+    if let Some(line) = error_counts(d) {
         let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(
@@ -144,7 +144,7 @@ fn source_table(
 
 /// The instructions, hottest first, `--top` of them.
 fn instruction_table(s: &mut String, v: &TextView) {
-    let stats = &v.device.stats;
+    let stats = v.device.stats();
     let mut order: Vec<usize> = (0..v.program.len()).collect();
     order.sort_by_key(|&pc| {
         let st = &stats[pc];
@@ -198,11 +198,11 @@ fn instruction_table(s: &mut String, v: &TextView) {
 }
 
 fn events(s: &mut String, v: &TextView) {
-    if v.device.events.is_empty() {
+    if v.device.events().is_empty() {
         return;
     }
     let _ = writeln!(s, "\nevents:");
-    for e in &v.device.events {
+    for e in v.device.events() {
         let at = v.program.get(e.pc).map_or(String::new(), |l| {
             let place = v.sources[e.pc].as_ref().map_or(String::new(), |src| {
                 format!(
@@ -298,4 +298,24 @@ pub fn summarise(values: &[Value], full: bool) -> String {
         show(&values[..4]),
         show(&values[values.len() - 2..])
     )
+}
+
+/// `errors: 2 out_of_bounds, 1 memviol (see the events below)`, or `None` when the run met no
+/// error-class event.
+fn error_counts(wg: &Device) -> Option<String> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for e in wg.events().iter().filter(|e| e.is_error()) {
+        match counts.iter_mut().find(|(k, _)| *k == e.kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((e.kind, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    Some(format!(
+        "errors: {} (see the events below)",
+        list.join(", ")
+    ))
 }

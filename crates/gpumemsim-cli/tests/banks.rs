@@ -270,6 +270,14 @@ fn suggest_fixes_the_tile_column_read() {
 
 #[test]
 fn errors_are_clear_and_exit_2() {
+    address_errors();
+    instruction_and_arch_errors();
+    lane_option_errors();
+}
+
+/// Errors in `--addr`: the place of a bad expression, values, division by zero, negative
+/// and wrapping addresses, nesting.
+fn address_errors() {
     let e = error(&[
         "--arch",
         "rdna3",
@@ -312,6 +320,27 @@ fn errors_are_clear_and_exit_2() {
     assert!(
         error(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", "-4"]).contains("negative")
     );
+    let deep = format!("{}t{}", "(".repeat(5000), ")".repeat(5000));
+    assert!(
+        error(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", &deep])
+            .contains("nested too deeply")
+    );
+
+    // Arithmetic wraps (lane 2 overflows to a negative address).
+    let e = error(&[
+        "--arch",
+        "rdna3",
+        "--op",
+        "ds_load_b128",
+        "--addr",
+        "0x7fffffffffffff00 + t*128",
+    ]);
+    assert!(e.contains("lane 2") && e.contains("negative"), "{e}");
+}
+
+/// Errors in `--op`, `--arch` and `--wave`: instructions that are not LDS accesses, an
+/// instruction of the other vendor, a wave size the architecture lacks.
+fn instruction_and_arch_errors() {
     assert!(
         error(&["--arch", "rdna3", "--op", "ds_swizzle_b32", "--addr", "t"])
             .contains("without touching LDS memory")
@@ -345,6 +374,14 @@ fn errors_are_clear_and_exit_2() {
         "32"
     ])
     .contains("64 lanes only"));
+    assert!(
+        error(&["--arch", "gfx9", "--op", "ds_load_b32", "--addr", "t"])
+            .contains("possible values")
+    );
+}
+
+/// Errors in `--addr1` and `--active`.
+fn lane_option_errors() {
     assert!(error(&[
         "--arch",
         "rdna3",
@@ -398,26 +435,6 @@ fn errors_are_clear_and_exit_2() {
         "x"
     ])
     .contains("not a lane number"));
-    assert!(
-        error(&["--arch", "gfx9", "--op", "ds_load_b32", "--addr", "t"])
-            .contains("possible values")
-    );
-    let deep = format!("{}t{}", "(".repeat(5000), ")".repeat(5000));
-    assert!(
-        error(&["--arch", "rdna3", "--op", "ds_load_b32", "--addr", &deep])
-            .contains("nested too deeply")
-    );
-
-    // Arithmetic wraps (lane 2 overflows to a negative address).
-    let e = error(&[
-        "--arch",
-        "rdna3",
-        "--op",
-        "ds_load_b128",
-        "--addr",
-        "0x7fffffffffffff00 + t*128",
-    ]);
-    assert!(e.contains("lane 2") && e.contains("negative"), "{e}");
 }
 
 #[test]

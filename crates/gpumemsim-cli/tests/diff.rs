@@ -147,6 +147,13 @@ fn naive_vs_swizzled_json_pins_the_transposing_line() {
     let d = diff_json(naive(), swizzled());
     assert_eq!(keys(&d), ["instructions", "kernel", "line_tables", "lines"]);
     assert_eq!(d["line_tables"], json!({"before": true, "after": true}));
+    pins_the_kernel(&d, &b, &a);
+    pins_the_transposing_line(&d, &b, &a);
+    pins_the_line_pairs_and_instructions(&d, &a);
+}
+
+/// The naive → swizzled comparison's kernel: the reports' own numbers and the change.
+fn pins_the_kernel(d: &serde_json::Value, b: &serde_json::Value, a: &serde_json::Value) {
     // The kernel: the reports' own numbers, and after - before.
     let k = &d["kernel"];
     assert_eq!(keys(k), ["after", "before", "delta"]);
@@ -207,8 +214,12 @@ fn naive_vs_swizzled_json_pins_the_transposing_line() {
         want["waves_per_simd"] = json!(y - x);
     }
     assert_eq!(k["delta"], want);
+}
+
+/// The transposing line: its keys, both sides' numbers and the change.
+fn pins_the_transposing_line(d: &serde_json::Value, b: &serde_json::Value, a: &serde_json::Value) {
     // The transposing line: naive line 8 against swizzled line 22, paired as an edited line.
-    let e = entry_after(&d, 22);
+    let e = entry_after(d, 22);
     assert_eq!(
         keys(e),
         ["after", "before", "delta", "file", "line", "match", "text"]
@@ -239,13 +250,17 @@ fn naive_vs_swizzled_json_pins_the_transposing_line() {
         "executions",
         "instructions",
     ] {
-        assert_eq!(e["before"][k], report_line(&b, 8)[k], "{k}");
-        assert_eq!(e["after"][k], report_line(&a, 22)[k], "{k}");
+        assert_eq!(e["before"][k], report_line(b, 8)[k], "{k}");
+        assert_eq!(e["after"][k], report_line(a, 22)[k], "{k}");
     }
     assert_eq!(
         e["delta"],
         json!({"cycles": -959, "conflict_cycles": -992, "stall_cycles": 29, "executions": 49})
     );
+}
+
+/// How the lines were paired, and the instructions matched by text.
+fn pins_the_line_pairs_and_instructions(d: &serde_json::Value, a: &serde_json::Value) {
     // Every line is matched: 5, 7 and 9 moved (same text), 6 and 8 edited.
     let pairs: Vec<(i64, i64, &str)> = d["lines"]
         .as_array()
@@ -271,7 +286,7 @@ fn naive_vs_swizzled_json_pins_the_transposing_line() {
     );
     for (after, want) in [(19, 0), (21, 0), (23, 0), (20, 75)] {
         assert_eq!(
-            entry_after(&d, after)["delta"]["cycles"],
+            entry_after(d, after)["delta"]["cycles"],
             want,
             "line {after}"
         );

@@ -274,9 +274,17 @@ fn list<T: ToString>(v: &[T]) -> String {
         .join(",")
 }
 
+/// Every kernel case: memory layouts, then reductions and matrix work, then atomics and
+/// constant buffers.
 fn cases() -> Vec<Case> {
-    let n = 32;
-    let (a, b) = (mat(n, 1), mat(n, 4));
+    let mut all = layout_cases();
+    all.extend(reduction_cases());
+    all.extend(atomic_and_constant_cases());
+    all
+}
+
+/// LDS sums, a transpose, a private array and a 3-D grid.
+fn layout_cases() -> Vec<Case> {
     vec![
         Case {
             stem: "lds_sum",
@@ -330,6 +338,14 @@ fn cases() -> Vec<Case> {
             args: vec!["buf:i32[32]=zeros".into()],
             check: |j, what| assert_eq!(values(j, 0), vec![1 + 100 * 2 + 10000; 32], "{what}"),
         },
+    ]
+}
+
+/// A histogram, a scan and a matrix product.
+fn reduction_cases() -> Vec<Case> {
+    let n = 32;
+    let (a, b) = (mat(n, 1), mat(n, 4));
+    vec![
         Case {
             stem: "histogram",
             kernel: "histogram",
@@ -397,6 +413,12 @@ fn cases() -> Vec<Case> {
                 }
             },
         },
+    ]
+}
+
+/// Float atomics and a constant buffer read past its range.
+fn atomic_and_constant_cases() -> Vec<Case> {
+    vec![
         Case {
             stem: "float_atomic",
             kernel: "float_atomic",

@@ -1,0 +1,129 @@
+//! The findings of `gpumemsim check` as it prints them: one JSON object, or the text (each
+//! finding with its instructions and source lines, then a one-line summary).
+
+use std::fmt::Write as _;
+
+use gpumemsim::exec::Device;
+use gpumemsim::isa::asm::AsmLine;
+use gpumemsim::report::{id_ranges, InstSource, SourceTexts};
+use serde_json::json;
+
+/// A launch that has run, as `check` reports it.
+pub struct Checked<'a> {
+    /// What ran: `kernel `name`` or the assembly file.
+    pub title: &'a str,
+    /// The program.
+    pub program: &'a [AsmLine],
+    /// Each instruction's source line, where known.
+    pub sources: &'a [Option<InstSource>],
+    /// The device after the run (its events).
+    pub device: &'a Device,
+    /// Why the run stopped early, if it did.
+    pub error: Option<&'a str>,
+}
+
+/// Prints the findings: one JSON object with `json` (`--json`), otherwise the text (each finding, then
+/// a one-line summary). The error of a run that stopped goes into the JSON as `"error"`; the
+/// caller prints it on standard error.
+pub fn print(json: bool, c: &Checked, texts: &mut SourceTexts) {
+    if json {
+        let mut obj = json!({
+            "findings": gpumemsim::report::json::findings(c.program, c.device, c.sources),
+        });
+        if let Some(e) = c.error {
+            obj["error"] = json!(e);
+        }
+        outln!("{obj}");
+    } else {
+        out!("{}", render(c, texts));
+    }
+}
+
+/// The text of `check`: each finding — its kind and count, waves, lanes and address, its
+/// message, its instructions (byte offset, text, source place and the source line's text) —
+/// then `TITLE: N findings (M events)` or `TITLE: no findings`.
+pub fn render(c: &Checked, texts: &mut SourceTexts) -> String {
+    let findings = gpumemsim::check::findings(c.device.events());
+    let mut s = String::new();
+    for f in &findings {
+        let mut head = format!("{} ×{}", f.kind, f.count);
+        if !f.waves.is_empty() {
+            let _ = write!(
+                head,
+                "  {} {}",
+                plural(f.waves.len(), "wave", "waves"),
+                id_ranges(&f.waves)
+            );
+        }
+        if !f.lanes.is_empty() {
+            let _ = write!(
+                head,
+                "  {} {}",
+                plural(f.lanes.len(), "lane", "lanes"),
+                id_ranges(&f.lanes)
+            );
+        }
+        if let Some(a) = f.address {
+            let _ = write!(head, "  address {a:#x}");
+        }
+        let _ = writeln!(s, "{head}\n  {}", f.message);
+        let rows: Vec<(String, String, String)> = f
+            .pcs
+            .iter()
+            .filter_map(|&pc| {
+                let l = c.program.get(pc)?;
+                let text = l.text();
+                let place = match c.sources.get(pc) {
+                    Some(Some(src)) if src.location.line > 0 => {
+                        let loc = &src.location;
+                        let name = loc.file.rsplit('/').next().unwrap_or(&loc.file);
+                        let line = texts
+                            .line(&loc.file, loc.line)
+                            .filter(|t| !t.is_empty() && *t != text)
+                            .map_or(String::new(), |t| format!("  {t}"));
+                        format!("{name}:{}:{}{line}", loc.line, loc.column)
+                    }
+                    _ => String::new(),
+                };
+                Some((format!("{:#x}", l.address), text, place))
+            })
+            .collect();
+        let (wa, wt) = rows.iter().fold((0, 0), |(a, t), r| {
+            (a.max(r.0.len()), t.max(r.1.chars().count()))
+        });
+        for (addr, text, place) in rows {
+            let line = format!("    {addr:>wa$}  {text:<wt$}  {place}");
+            let _ = writeln!(s, "{}", line.trim_end());
+        }
+        s.push('\n');
+    }
+    if findings.is_empty() {
+        let _ = writeln!(s, "{}: no findings", c.title);
+    } else {
+        let _ = writeln!(
+            s,
+            "{}: {} ({})",
+            c.title,
+            plural(
+                findings.len(),
+                "1 finding",
+                &format!("{} findings", findings.len())
+            ),
+            plural(
+                c.device.events().len(),
+                "1 event",
+                &format!("{} events", c.device.events().len())
+            )
+        );
+    }
+    s
+}
+
+/// `one` for 1, `many` otherwise.
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}

@@ -1,0 +1,301 @@
+//! The launch path of `gpumemsim run` and `gpumemsim check`: what the program is (the bundled
+//! kernel, an assembly program, a code object, or a source compiled first), and the run of an
+//! assembly program (code objects go to [`crate::kernel_cmd`]).
+
+use std::process::ExitCode;
+
+use gpumemsim::exec::{Device, RunConfig};
+use gpumemsim::expr::Expr;
+use gpumemsim::isa::asm::assemble;
+
+use crate::check_text::Checked;
+use crate::input::{read_input_bytes, MAX_PROGRAM_INPUT, MAX_TEXT_INPUT};
+use crate::launch_args::{device_config, parse_pair, parse_target, parse_u64, LaunchArgs, Target};
+use crate::output::{Output, Ran};
+use crate::run_report::{dump_value, report_assembly, AssemblyReport};
+use serde_json::Map;
+
+/// Runs what `args` names — the bundled kernel, an assembly program, a code object, or a
+/// source compiled first — and reports it as `out` asks.
+pub fn launch(args: &LaunchArgs, out: Output) -> Result<ExitCode, String> {
+    // An HTML report that cannot be written is an error before any work.
+    if let Some(path) = out.html() {
+        check_writable(path)?;
+    }
+    let Some(program) = &args.program else {
+        return crate::kernel_cmd::run_bundled(args, out);
+    };
+    if let Some(bytes) = compile_source(args, program)? {
+        return crate::kernel_cmd::run_kernel(args, out, program, &bytes, None);
+    }
+    // Read the input once (a pipe cannot be read twice), then tell a code object from text.
+    let (name, bytes) = read_input_bytes(program, MAX_PROGRAM_INPUT)?;
+    if bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"__CLANG_OFFLOAD_BUNDLE__") {
+        return crate::kernel_cmd::run_kernel(args, out, &name, &bytes, None);
+    }
+    let text = assembly_text(&name, bytes)?;
+    run_assembly(args, out, &name, &text)
+}
+
+/// A source program (`.cl`, `.hip`) compiled to a code object with clang-19; `None` for any
+/// other program.
+fn compile_source(args: &LaunchArgs, program: &str) -> Result<Option<Vec<u8>>, String> {
+    let path = std::path::Path::new(program);
+    if program == "-" {
+        return Ok(None);
+    }
+    let Some(lang) = gpumemsim::loader::source::Language::of_path(path) else {
+        return Ok(None);
+    };
+    let build = gpumemsim::loader::source::SourceBuild {
+        clang: args.clang.as_ref().map(Into::into),
+        device_libs: args.device_libs.as_ref().map(Into::into),
+        wave64: args.wave64,
+        cflags: args
+            .cflags
+            .as_deref()
+            .map(|f| f.split_whitespace().map(String::from).collect())
+            .unwrap_or_default(),
+    };
+    Ok(Some(gpumemsim::loader::source::compile(
+        path, lang, &build,
+    )?))
+}
+
+/// The input `name` as assembly text: at most [`MAX_TEXT_INPUT`] bytes of UTF-8.
+fn assembly_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.len() as u64 > MAX_TEXT_INPUT {
+        return Err(format!(
+            "{name}: assembly text is larger than {} MiB, the most gpumemsim assembles",
+            MAX_TEXT_INPUT >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        format!("{name}: neither assembly text (it is not UTF-8) nor a code object (no ELF or offload-bundle header)")
+    })
+}
+
+/// Assembles `text` (file `name`), runs it on a device the launch options describe and
+/// reports it as `out` asks. Assembly errors are printed with their places, exit status 1.
+fn run_assembly(
+    args: &LaunchArgs,
+    out: Output,
+    name: &str,
+    text: &str,
+) -> Result<ExitCode, String> {
+    let prog = assemble(text);
+    if !prog.errors.is_empty() {
+        for e in &prog.errors {
+            eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
+        }
+        return Ok(ExitCode::from(1));
+    }
+    let bar = crate::progress::ProgressBar::start(
+        u64::from(args.waves) * u64::from(args.workgroups),
+        out.json(),
+    );
+    let cfg = RunConfig {
+        record_ds: out.html().is_some(),
+        progress: bar.counters(),
+        ..device_config(args)?
+    };
+    check_scratch(args, &cfg)?;
+    let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
+    prepare_device(args, &mut wg)?;
+    // Check dump requests before running, so a typo does not waste a run.
+    if let Output::Run(r) = out {
+        for d in &r.dumps {
+            dump_value(d, &wg)?;
+        }
+    }
+    let result = wg.run(&prog.lines, &cfg);
+    bar.finish();
+    let sources = gpumemsim::report::assembly_sources(name, &prog.lines);
+    let mut texts = gpumemsim::report::SourceTexts::new();
+    if name == "<stdin>" {
+        texts.insert(name, text);
+    }
+    let error = result.as_ref().err().map(|e| format!("{name}: {e}"));
+    let ran = Ran {
+        checked: Checked {
+            title: name,
+            program: &prog.lines,
+            sources: &sources,
+            device: &wg,
+            error: error.as_deref(),
+        },
+        html_title: name,
+        file: name,
+        banks: &cfg.banks,
+    };
+    out.report(&ran, &mut texts, |run, texts| {
+        let mut dumps = Map::new();
+        for d in &run.dumps {
+            dumps.insert(d.clone(), dump_value(d, &wg)?);
+        }
+        let report = AssemblyReport {
+            config: &cfg,
+            name,
+            program: &prog.lines,
+            device: &wg,
+            sources: &sources,
+        };
+        report_assembly(run, &report, texts, dumps, error.as_deref())
+    })
+}
+
+/// Sets up the device before an assembly run as the launch options say: `--set` registers,
+/// `--mem` words of global memory and `--gws-init` counters.
+fn prepare_device(args: &LaunchArgs, wg: &mut Device) -> Result<(), String> {
+    apply_sets(&args.sets, wg)?;
+    for m in &args.mems {
+        let (addr, words) = parse_mem(m)?;
+        wg.memory_mut().write_words(addr, &words);
+    }
+    for g in &args.gws_init {
+        let (rid, v) = parse_pair("--gws-init", g)?;
+        if rid >= 64 {
+            return Err(format!("--gws-init {g}: resource ids are 0-63"));
+        }
+        if v > GWS_COUNTER_MAX {
+            return Err(format!(
+                "--gws-init {g}: {v} does not fit a GWS counter, which has 12 bits (at most {GWS_COUNTER_MAX})"
+            ));
+        }
+        wg.gws_mut().resources[rid as usize].counter = v as u32;
+    }
+    Ok(())
+}
+
+/// `--html PATH`: checks before the run that PATH can be written (a file there is left as it
+/// is; one that is created for the check is removed again).
+fn check_writable(path: &str) -> Result<(), String> {
+    let p = std::path::Path::new(path);
+    let existed = p.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(p)
+        .map_err(|e| format!("--html {path}: cannot write the report there: {e}"))?;
+    if !existed {
+        let _ = std::fs::remove_file(p);
+    }
+    Ok(())
+}
+
+/// `--scratch-size` and `--scratch-base` against gfx1100's limit per lane and the 48-bit
+/// address space (the library checks them too; this names the options).
+fn check_scratch(args: &LaunchArgs, cfg: &RunConfig) -> Result<(), String> {
+    let max = gpumemsim::exec::max_scratch_per_lane(cfg.wave_size);
+    if cfg.scratch_size > max {
+        return Err(format!(
+            "--scratch-size {}: at most {max} bytes per lane in wave{} (gfx1100's \
+             COMPUTE_TMPRING_SIZE.WAVESIZE allows {} bytes of scratch per wave)",
+            args.scratch_size,
+            cfg.wave_size,
+            gpumemsim::exec::MAX_WAVE_SCRATCH_BYTES
+        ));
+    }
+    let limit = 1u64 << gpumemsim::addr::ADDRESS_BITS;
+    let waves = u64::from(cfg.waves) * u64::from(cfg.workgroups);
+    let bytes = waves * u64::from(cfg.wave_size) * u64::from(cfg.scratch_size);
+    let end = cfg.scratch_base.checked_add(bytes);
+    if end.is_none_or(|e| e > limit) || cfg.scratch_base >= limit {
+        return Err(format!(
+            "--scratch-base {:#x}: the grid's scratch ({waves} waves × {} lanes × {} bytes = {bytes:#x} bytes) runs past the 48-bit address space ({limit:#x})",
+            cfg.scratch_base, cfg.wave_size, cfg.scratch_size
+        ));
+    }
+    Ok(())
+}
+
+fn apply_sets(sets: &[String], wg: &mut Device) -> Result<(), String> {
+    for s in sets {
+        let Some((reg, value)) = s.split_once('=') else {
+            return Err(format!("--set {s}: expected REG=VALUE"));
+        };
+        let target = parse_target(reg.trim())?;
+        let vars: &[&str] = match target {
+            Target::Vgpr(_) => &["lane", "wave", "group"],
+            _ => &["wave", "group"],
+        };
+        let e = Expr::parse(value, vars)
+            .map_err(|e| format!("--set {s}: column {}: {}", e.col + reg.len() + 1, e.msg))?;
+        let size = wg.waves().first().map_or(32, |w| w.size);
+        let groups = wg.wave_groups().to_vec();
+        for (w, &group) in wg.waves_mut().iter_mut().zip(&groups) {
+            let wave_id = w.id as i64;
+            let group = group as i64;
+            let lanes = if matches!(target, Target::Vgpr(_)) {
+                size
+            } else {
+                1
+            };
+            for lane in 0..lanes {
+                let v = e
+                    .eval(&|n| match n {
+                        "lane" => Some(lane as i64),
+                        "wave" => Some(wave_id),
+                        "group" => Some(group),
+                        _ => None,
+                    })
+                    .map_err(|e| format!("--set {s}: {}", e.msg))?;
+                // A value must fit the register: unsigned, or negative in two's complement.
+                let bits = if matches!(target, Target::Exec) {
+                    size
+                } else {
+                    32
+                };
+                if bits < 64 && !(-(1i64 << (bits - 1))..1i64 << bits).contains(&v) {
+                    let wave = if matches!(target, Target::Exec) {
+                        format!(" in wave{size}")
+                    } else {
+                        String::new()
+                    };
+                    return Err(format!(
+                        "--set {s}: {v} ({v:#x}) does not fit {}, a {bits}-bit register{wave}",
+                        reg.trim()
+                    ));
+                }
+                match target {
+                    Target::Vgpr(r) => w.set_vgpr(r, lane, v as u32),
+                    Target::Sgpr(r) => w.set_sreg(r, v as u32),
+                    Target::M0 => w.set_m0(v as u32),
+                    Target::Exec => w.set_exec(v as u64),
+                    Target::Mode => w.mode = v as u32,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A GWS resource's counter: 12 bits (what `--gws-init` may preset).
+const GWS_COUNTER_MAX: u64 = 0xfff;
+
+/// `--mem ADDR=WORDS`: the address and the words.
+fn parse_mem(text: &str) -> Result<(u64, Vec<u32>), String> {
+    let (a, words) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--mem {text}: expected ADDR=WORDS, e.g. 0x1000=1,2,3"))?;
+    let addr = parse_u64(a)
+        .filter(|&a| a < 1 << gpumemsim::addr::ADDRESS_BITS)
+        .ok_or_else(|| format!("--mem {text}: `{}` is not a 48-bit address", a.trim()))?;
+    let words = words
+        .split(',')
+        .map(|w| {
+            parse_u64(w)
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| format!("--mem {text}: `{}` is not a 32-bit word", w.trim()))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    let limit = 1u64 << gpumemsim::addr::ADDRESS_BITS;
+    let end = addr + 4 * words.len() as u64;
+    if end > limit {
+        return Err(format!(
+            "--mem {text}: {} words at {addr:#x} run past the 48-bit address space (to {end:#x}; the limit is {limit:#x})",
+            words.len()
+        ));
+    }
+    Ok((addr, words))
+}
