@@ -769,8 +769,10 @@ fn scalar_operand(
         }
         Kind::Ssrc(n) => {
             let (code, lit) = ssrc(c, n, true)?;
-            if lit.is_some() && fmt == Format::Vop3 && field == Field::Src1 {
-                // `v_readlane_b32`/`v_writelane_b32`'s lane select takes no literal.
+            let lane_select = matches!(inst.def().name, "v_readlane_b32" | "v_writelane_b32");
+            if lit.is_some() && fmt == Format::Vop3 && field == Field::Src1 && lane_select {
+                // `v_readlane_b32`/`v_writelane_b32`'s lane select takes no literal; the
+                // permlanes' src1 does (llvm-mc-19, tests/golden/asm.txt).
                 return err(col, INVALID_OPERAND);
             }
             if let Some(l) = lit {
