@@ -295,7 +295,16 @@ fn text(
         .iter()
         .map(|(n, v)| format!("{n} {v}"))
         .collect();
-    let _ = writeln!(o, "{}\n", counters.join("   "));
+    let _ = writeln!(o, "{}", counters.join("   "));
+    let summed: u32 = report.groups.iter().map(|g| g.cost).sum();
+    if let Some(most) = model.max_cost().filter(|_| summed > report.cost.cost) {
+        // docs/rules/banks.md#at-most-64-cycles
+        let _ = writeln!(
+            o,
+            "(the groups add up to {summed} {cost_word}; an access takes at most {most})"
+        );
+    }
+    o.push('\n');
     if report.groups.is_empty() {
         let _ = writeln!(o, "no active lanes: nothing to serve");
     } else {

@@ -129,6 +129,217 @@ fn published_rdna3_conflict_free_wave32_one_cycle_wave64_two() {
     );
 }
 
+// ---- Spec findings (issue 21) ------------------------------------------------------------
+
+/// A wave64 2addr access of `op` with every active lane's two addresses from `f0`, `f1`, costed
+/// one access at a time, through the batch path, and through the breakdown, which must agree.
+fn ds2_wave64(
+    model: &BankModel,
+    op: &str,
+    active: u64,
+    f0: impl Fn(u32) -> u32,
+    f1: impl Fn(u32) -> u32,
+) -> AccessCost {
+    let def = lookup_name(op).expect("known op").def();
+    let (a0, a1) = (addrs(64, f0), addrs(64, f1));
+    let lanes = DsLanes::new(&a0, active, WaveSize::Wave64).with_second_addresses(&a1);
+    let c = ds_cost(model, def, &lanes).expect("valid access");
+    assert_eq!(c, ds_report(model, def, &lanes).expect("valid").cost);
+    let access = lanes.access(def).expect("a bank access");
+    let batch = Batch::new(access.shape, &a0).with_second_addresses(&a1);
+    let totals = model.cost_batch(&batch).expect("valid batch");
+    assert_eq!((totals.cost, totals.ideal), (c.cost as u64, c.ideal as u64));
+    c
+}
+
+/// docs/rules/banks.md#at-most-64-cycles: the RDNA3 guide gives 64 cycles as the most an
+/// indexed or atomic LDS instruction takes. Before issue 21 a wave64 `ds_*2addr_b64` with every
+/// lane on banks 0-1 added its passes up to 128 cycles (and `ds_load_2addr_b32` too).
+#[test]
+fn rdna_wave64_two_addr_takes_at_most_64_cycles() {
+    let column = |t: u32| 256 * t; // every lane's words on banks 0 and 1
+    let column_hi = |t: u32| 256 * t + 128; // the second address, on the same banks
+    for m in [BankModel::rdna3(), BankModel::rdna4()] {
+        assert_eq!(m.max_cost(), Some(64));
+        for op in ["ds_load_2addr_b64", "ds_store_2addr_b64"] {
+            assert_eq!(
+                triple(ds2_wave64(&m, op, u64::MAX, column, column_hi)),
+                (64, 8, 56),
+                "{} {op}",
+                m.name()
+            );
+        }
+        assert_eq!(
+            triple(ds2_wave64(
+                &m,
+                "ds_load_2addr_b32",
+                u64::MAX,
+                column,
+                column_hi
+            )),
+            (64, 4, 60)
+        );
+        // Conflict-free, it keeps its ideal: 2 passes × 2 phases × 2 halves.
+        assert_eq!(
+            triple(ds2_wave64(
+                &m,
+                "ds_load_2addr_b64",
+                u64::MAX,
+                |t| 8 * t,
+                |t| 8 * t + 512
+            )),
+            (8, 8, 0)
+        );
+    }
+    // The breakdown keeps each group's own cost; only the total is bounded.
+    let def = lookup_name("ds_load_2addr_b64").expect("known op").def();
+    let (a0, a1) = (addrs(64, column), addrs(64, column_hi));
+    let lanes = DsLanes::new(&a0, u64::MAX, WaveSize::Wave64).with_second_addresses(&a1);
+    let r = ds_report(&BankModel::rdna3(), def, &lanes).expect("valid");
+    assert_eq!(r.groups.iter().map(|g| g.cost).sum::<u32>(), 128);
+    assert_eq!(r.cost.cost, 64);
+    // wave32 reaches the bound without passing it; CDNA has no bound from this document.
+    assert_eq!(
+        triple(ds2(
+            &BankModel::rdna3(),
+            "ds_load_2addr_b64",
+            column,
+            column_hi
+        )),
+        (64, 4, 60)
+    );
+    assert_eq!(BankModel::cdna3().max_cost(), None);
+}
+
+/// docs/rules/banks.md#wave64-in-two-halves: the RDNA3 guide gives 2 cycles as the least a
+/// wave64 access takes; the inactive half still takes its cycle. Before issue 21 a wave64
+/// access with one half inactive cost 1 cycle.
+#[test]
+fn rdna_wave64_with_one_half_inactive_takes_two_cycles() {
+    let upper = !u64::from(u32::MAX);
+    for m in [BankModel::rdna3(), BankModel::rdna4()] {
+        for active in [ALL32, upper, 1, 1 << 40] {
+            assert_eq!(
+                triple(ds(&m, "ds_load_b32", WaveSize::Wave64, active, |t| 4 * t)),
+                (2, 2, 0),
+                "{} active {active:#x}",
+                m.name()
+            );
+        }
+        // The conflicts of the active half are as before; the empty half adds 1 and 1.
+        assert_eq!(
+            triple(ds(&m, "ds_load_b32", WaveSize::Wave64, ALL32, |t| 128 * t)),
+            (33, 2, 31)
+        );
+        // b64: the active half's two phases, then the empty half's cycle.
+        assert_eq!(
+            triple(ds(&m, "ds_load_b64", WaveSize::Wave64, upper, |t| 8 * t)),
+            (3, 3, 0)
+        );
+        // Once per access, not per pass of a 2addr instruction: 2 passes of half 0 + 1.
+        assert_eq!(
+            triple(ds2_wave64(
+                &m,
+                "ds_load_2addr_b32",
+                ALL32,
+                |t| 4 * t,
+                |t| 4 * t + 128
+            )),
+            (3, 3, 0)
+        );
+        // No active lane: no access at all.
+        assert_eq!(
+            ds(&m, "ds_load_b32", WaveSize::Wave64, 0, |t| 4 * t),
+            AccessCost::default()
+        );
+    }
+    // The breakdown shows the empty half as a group without lanes, at the half's first phase.
+    let a = addrs(64, |t| 8 * t);
+    let shape = AccessShape::new(8, AccessKind::Load, WaveSize::Wave64).with_active(ALL32);
+    let r = BankModel::rdna3()
+        .analyze(&Access::new(shape, &a))
+        .expect("valid access");
+    let seen: Vec<(Vec<u32>, u64, u32)> = r
+        .groups
+        .iter()
+        .map(|g| (g.phases.clone(), g.lanes, g.cost))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (vec![0], 0xffff, 1),
+            (vec![1], 0xffff_0000, 1),
+            (vec![2], 0, 1)
+        ]
+    );
+    // Batches with per-access masks agree with single accesses.
+    let m = BankModel::rdna3();
+    let a: Vec<u32> = (0..3 * 64).map(|i| 128 * (i % 64)).collect();
+    let masks = [ALL32, upper, u64::MAX];
+    let shape = AccessShape::new(4, AccessKind::Load, WaveSize::Wave64);
+    let mut each = Vec::new();
+    let totals = m
+        .cost_batch_into(&Batch::new(shape, &a).with_masks(&masks), &mut each)
+        .expect("valid batch");
+    let single: Vec<(u32, u32, u32)> = masks
+        .iter()
+        .map(|&mask| triple(ds(&m, "ds_load_b32", WaveSize::Wave64, mask, |t| 128 * t)))
+        .collect();
+    assert_eq!(each.iter().map(|&c| triple(c)).collect::<Vec<_>>(), single);
+    assert_eq!(single, [(33, 2, 31), (33, 2, 31), (64, 2, 62)]);
+    assert_eq!(totals.cost, 130);
+    // CDNA (wave64 tables of 64 lanes) is unchanged: its empty phases are skipped.
+    assert_eq!(
+        triple(ds(
+            &BankModel::cdna3(),
+            "ds_read_b32",
+            WaveSize::Wave64,
+            ALL32,
+            |t| 4 * t
+        )),
+        (1, 1, 0)
+    );
+}
+
+/// docs/rules/banks.md#merging-needs-no-conflict: two half-warps merge only into a
+/// conflict-free transaction; a bank conflict belongs to one transaction. Before issue 21,
+/// `LDS.64` with lanes 0 and 16 on different words of bank 0 merged into one conflicting
+/// transaction: 2 wavefronts, 1 ideal, 1 conflict; the rule gives 2, 2 and 0.
+#[test]
+fn sm80_lds64_lanes_0_and_16_on_one_bank_stay_apart() {
+    let lanes_0_16 = 1 | 1 << 16;
+    let c = nv(8, lanes_0_16, |t| 128 * t);
+    assert_eq!(
+        c.counters(CostUnits::Wavefronts).entries(),
+        vec![
+            ("requests", 1),
+            ("wavefronts", 2),
+            ("ideal_wavefronts", 2),
+            ("bank_conflicts", 0)
+        ]
+    );
+    let a = addrs(32, |t| 128 * t);
+    let shape = AccessShape::new(8, AccessKind::Load, WaveSize::Wave32).with_active(lanes_0_16);
+    let r = BankModel::sm80()
+        .analyze(&Access::new(shape, &a))
+        .expect("valid access");
+    assert_eq!(r.groups.len(), 2);
+    assert!(r
+        .groups
+        .iter()
+        .all(|g| !g.merged() && g.conflicts().next().is_none()));
+    // Where the merged transaction is conflict-free, they still merge: one address, or
+    // different banks.
+    assert_eq!(triple(nv(8, lanes_0_16, |_| 64)), (1, 1, 0));
+    assert_eq!(triple(nv(8, lanes_0_16, |t| 8 * (t / 16))), (1, 1, 0));
+    // 128-bit: quarter-warps 0 and 1 (lanes 0 and 8) on one bank stay apart too.
+    assert_eq!(triple(nv(16, 1 | 1 << 8, |t| 128 * t)), (2, 2, 0));
+    assert_eq!(triple(nv(16, 1 | 1 << 8, |t| 16 * (t / 8))), (1, 1, 0));
+    // The published A100 cases are unchanged.
+    assert_eq!(triple(nv(8, ALL32, |t| 8 * t)), (2, 2, 0));
+    assert_eq!(triple(nv(16, 1 << 15 | 1 << 16, |_| 64)), (2, 2, 0));
+}
+
 // ---- AMD strides, broadcasts, masks ------------------------------------------------------
 
 #[test]
@@ -234,10 +445,12 @@ fn partial_masks_count_only_active_lanes() {
         triple(ds(&m, "ds_load_b32", WaveSize::Wave32, 0x0000_ffff, |t| 8 * t)),
         (1, 1, 0)
     );
-    // wave64 with only the first half active: the empty second half is skipped.
+    // wave64 with only the first half active: the empty second half still takes its cycle
+    // (docs/rules/banks.md#wave64-in-two-halves). This pinned (1, 1, 0) before issue 21, which
+    // the RDNA3 guide contradicts: a wave64 access takes at least 2 cycles.
     assert_eq!(
         triple(ds(&m, "ds_load_b32", WaveSize::Wave64, ALL32, |t| 4 * t)),
-        (1, 1, 0)
+        (2, 2, 0)
     );
     let counting = m
         .to_builder()
@@ -498,9 +711,11 @@ fn sm80_lds64_merges_on_xor1_or_xor2() {
     );
     // Only one half active: one group.
     assert_eq!(triple(nv(8, 0xffff, |t| 8 * t)), (1, 1, 0));
-    // Odd partners inactive: merged into one group that then conflicts (lanes 0 and 16 both
-    // on banks 0-1).
-    assert_eq!(triple(nv(8, 0x5555_5555, |t| 8 * t)), (2, 1, 1));
+    // Odd partners inactive: the partner test passes, but the merged transaction would put
+    // lanes 0 and 16 on banks 0-1 twice, so the half-warps stay apart, each conflict-free
+    // (docs/rules/banks.md#merging-needs-no-conflict). This pinned (2, 1, 1) before issue 21:
+    // a merge into a conflicting transaction, which the rule's source rules out.
+    assert_eq!(triple(nv(8, 0x5555_5555, |t| 8 * t)), (2, 2, 0));
 }
 
 #[test]

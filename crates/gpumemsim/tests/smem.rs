@@ -367,6 +367,34 @@ fn lgkmcnt_counts_one_or_two_and_loads_return_out_of_order() {
     }
 }
 
+/// docs/rules/smem.md#dependency-checking: an SMEM load adds 2 to LGKMcnt when it reads two or
+/// more dwords, whether or not it straddles two cache lines (the test above runs the executor
+/// on a 2-dword load inside one line). Before issue 21 docs/timing.md and
+/// docs/rules/timing.md#wait-counters said a load counts 2 when it straddles two cache lines;
+/// the timing pages must state the rule as the SMEM rules do.
+#[test]
+fn timing_docs_state_the_smem_lgkmcnt_weight_by_dwords() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for page in [
+        "docs/timing.md",
+        "docs/rules/timing.md",
+        "docs/rules/smem.md",
+    ] {
+        let text = std::fs::read_to_string(root.join(page)).expect("the page exists");
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("two or more dwords"),
+            "{page} does not give the count-of-2 rule by dwords"
+        );
+        for wrong in [
+            "straddles two cache lines counts 2",
+            "straddles two lines counts 2",
+        ] {
+            assert!(!words.contains(wrong), "{page} says {wrong:?}");
+        }
+    }
+}
+
 #[test]
 fn hits_and_misses_have_their_latencies() {
     let text = "s_load_b32 s10, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n\

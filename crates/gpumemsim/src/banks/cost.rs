@@ -165,6 +165,7 @@ impl BankModel {
             .map(|&(g, source)| (g & active, (g & active).count_ones(), source))
             .filter(|&(lanes, _, _)| lanes != 0 || !skip_empty)
             .collect();
+        let empty_halves = self.empty_halves_of(&shape);
         let words_per_lane = (shape.width >> self.bank_shift).max(1);
         if batch.addrs1.is_none()
             && shape.width.is_power_of_two()
@@ -178,15 +179,15 @@ impl BankModel {
                 8 => Self::one_address_batch::<A, G, 8>,
                 _ => Self::one_address_batch::<A, G, 16>,
             };
-            return run(self, geometry, batch, &groups, each);
+            return run(self, geometry, batch, &groups, empty_halves, each);
         }
         let mut totals = BatchTotals::default();
         for k in 0..count {
             let (a0, a1) = batch.wave_addrs(k);
             let mut c = AccessCost {
                 requests: u32::from(active != 0),
-                cost: 0,
-                ideal: 0,
+                cost: empty_halves,
+                ideal: empty_halves,
             };
             if active != 0 {
                 for &(lanes, lane_count, source) in &groups {
@@ -195,6 +196,7 @@ impl BankModel {
                         .sourced_group_cost(geometry, lanes, lane_count, source, &shape, a0, a1);
                 }
             }
+            let c = self.capped(c);
             totals.add(c);
             each(c);
         }
@@ -221,10 +223,11 @@ impl BankModel {
             let c = match plan {
                 _ if active == 0 => AccessCost::default(),
                 Some(groups) => {
+                    let empty_halves = self.empty_halves_of(&shape.with_active(active));
                     let mut c = AccessCost {
                         requests: 1,
-                        cost: 0,
-                        ideal: 0,
+                        cost: empty_halves,
+                        ideal: empty_halves,
                     };
                     for &(group, source) in groups {
                         let lanes = group & active;
@@ -236,7 +239,7 @@ impl BankModel {
                         c.cost +=
                             self.sourced_group_cost(geometry, lanes, count, source, &shape, a0, a1);
                     }
-                    c
+                    self.capped(c)
                 }
                 None => self.cost_with(geometry, &shape.with_active(active), class, a0, a1),
             };
@@ -282,6 +285,7 @@ impl BankModel {
         geometry: G,
         batch: &Batch<A>,
         groups: &[(u64, u32, GroupSource)],
+        empty_halves: u32,
         mut each: impl FnMut(AccessCost),
     ) -> BatchTotals {
         let shape = batch.shape;
@@ -299,8 +303,8 @@ impl BankModel {
         for a0 in batch.addrs.chunks_exact(lanes as usize) {
             let mut c = AccessCost {
                 requests: 1,
-                cost: 0,
-                ideal: groups.len() as u32,
+                cost: empty_halves,
+                ideal: groups.len() as u32 + empty_halves,
             };
             for &(lanes, lane_count, _) in groups {
                 c.cost += if lanes == 0 {
@@ -317,6 +321,7 @@ impl BankModel {
                     .unwrap_or_else(|| self.general_group_cost(lanes, a0, None, shape.width, same))
                 };
             }
+            let c = self.capped(c);
             totals.add(c);
             each(c);
         }
@@ -367,11 +372,11 @@ impl BankModel {
         };
         let mut totals = BatchTotals::default();
         let mut add = |cost: u32| {
-            let c = AccessCost {
+            let c = self.capped(AccessCost {
                 requests: 1,
                 cost,
                 ideal: 1,
-            };
+            });
             totals.add(c);
             each(c);
         };
@@ -430,11 +435,42 @@ impl BankModel {
             cost +=
                 self.sourced_group_cost(geometry, g.lanes, count, g.source, shape, addrs, addrs1);
         });
-        AccessCost {
+        self.capped(AccessCost {
             requests: 1,
             cost,
             ideal,
+        })
+    }
+
+    /// `c` held to the model's most cycles per access, never below its ideal
+    /// (docs/rules/banks.md#at-most-64-cycles).
+    #[inline(always)]
+    pub(crate) fn capped(&self, c: AccessCost) -> AccessCost {
+        match self.max_cost {
+            Some(most) => AccessCost {
+                cost: c.cost.min(most).max(c.ideal),
+                ..c
+            },
+            None => c,
         }
+    }
+
+    /// The halves of a wave with active lanes elsewhere but none of their own, each taking one
+    /// cycle under [`BankModel::empty_halves`] (docs/rules/banks.md#wave64-in-two-halves):
+    /// what the address-independent group plans leave out, as they drop empty groups.
+    pub(crate) fn empty_halves_of(&self, shape: &AccessShape) -> u32 {
+        let reps = shape.wave.lanes() / self.phase_lanes;
+        if reps < 2
+            || shape.active == 0
+            || self.empty_halves == EmptyGroups::Skip
+            || self.empty_groups == EmptyGroups::Count
+        {
+            return 0;
+        }
+        let half = (1u64 << self.phase_lanes) - 1;
+        (0..reps)
+            .filter(|r| (shape.active >> (r * self.phase_lanes)) & half == 0)
+            .count() as u32
     }
 }
 

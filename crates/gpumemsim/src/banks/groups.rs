@@ -25,7 +25,8 @@ pub(crate) struct Group {
     pub phase: u32,
     /// Whether the group is two merged phases (`phase` and `phase + 1`).
     pub merged: bool,
-    /// Its active lanes (zero only under [`EmptyGroups::Count`]).
+    /// Its active lanes (zero only under [`EmptyGroups::Count`], or for an empty half under
+    /// [`BankModel::empty_halves`]).
     pub lanes: u64,
 }
 
@@ -187,12 +188,39 @@ impl BankModel {
             Some((d, MergeScope::Wave)) => partners_agree(d, active, active, a0, a1),
             _ => false,
         };
+        let same = self.same_word.for_kind(shape.kind);
+        // A merged group is one transaction, formed only without a bank conflict
+        // (docs/rules/banks.md#merging-needs-no-conflict).
+        let conflict_free = |group: u64| {
+            let lanes = group & active;
+            lanes == 0 || self.general_group_cost(lanes, a0, a1, shape.width, same) == 1
+        };
         let lanes = shape.wave.lanes();
         let reps = (lanes / self.phase_lanes).max(1);
         let step = if merge.is_some() { 2 } else { 1 };
+        // An RDNA wave64 half with no active lane still takes its cycle, once per access
+        // (docs/rules/banks.md#wave64-in-two-halves).
+        let count_empty_half = reps > 1
+            && skip_empty
+            && self.empty_halves == EmptyGroups::Count
+            && source != GroupSource::Second;
+        let half_mask = if self.phase_lanes >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.phase_lanes) - 1
+        };
         for rep in 0..reps {
             let shift = rep * self.phase_lanes;
             let base = rep * table.len() as u32;
+            if count_empty_half && (active >> shift) & half_mask == 0 {
+                f(Group {
+                    source,
+                    phase: base,
+                    merged: false,
+                    lanes: 0,
+                });
+                continue;
+            }
             let mut j = 0;
             while j < table.len() {
                 let mut emit = |phase: u32, merged: bool, group: u64| {
@@ -216,7 +244,7 @@ impl BankModel {
                                 partners_agree(d, (g0 | g1) & active, active, a0, a1)
                             }
                         };
-                        if together {
+                        if together && conflict_free(g0 | g1) {
                             emit(j as u32, true, g0 | g1);
                         } else {
                             emit(j as u32, false, g0);

@@ -60,7 +60,7 @@ pub use counters::{AccessCost, BatchTotals, Counters};
 pub use ds::{ds_access, ds_cost, ds_report, DsAccess, DsLanes};
 pub use groups::GroupSource;
 pub use model::{
-    Alignment, BankModel, BankModelBuilder, CostUnits, EmptyGroups, MergeRule, MergeScope,
+    Alignment, BankModel, BankModelBuilder, CostUnits, EmptyGroups, MaxCost, MergeRule, MergeScope,
     ModelError, PhaseTables, SameWord, SameWordRule, TwoAddrRule, WaveSupport, WidthClass,
 };
 pub use presets::{lanes, PRESET_NAMES};

@@ -85,9 +85,11 @@ pub enum MergeRule {
     /// NVIDIA's merge of vectorized accesses (docs/rules/banks.md#nvidia-vectorized-accesses):
     /// the phases of a table with more than one phase pair up (0 with 1, 2 with 3, ...), and
     /// every pair merges into one group if, for one of `distances` (1 and 2 in the presets),
-    /// every active lane `i` has lane `i ^ d` inactive or at the same address. For 64-bit
-    /// accesses the pair is the two half-warps; for 128-bit ones, the two quarter-warps of each
-    /// half, so the halves never merge.
+    /// every active lane `i` has lane `i ^ d` inactive or at the same address, and the merged
+    /// group has no bank conflict: a merge is one transaction, and a transaction whose words
+    /// collide on a bank is not formed (docs/rules/banks.md#merging-needs-no-conflict). For
+    /// 64-bit accesses the pair is the two half-warps; for 128-bit ones, the two quarter-warps
+    /// of each half, so the halves never merge.
     XorPartners {
         /// The XOR distances to try (`[1, 2]`).
         distances: Vec<u32>,
@@ -120,6 +122,11 @@ pub enum EmptyGroups {
     /// It takes one cycle or wavefront, like a conflict-free group.
     Count,
 }
+
+/// The most cycles one access may take, whatever its conflicts: the RDNA3 ISA guide gives one
+/// cycle (wave32) or two (wave64) at best and 64 at worst for an indexed or atomic LDS
+/// instruction (docs/rules/banks.md#at-most-64-cycles). `None`: no bound (NVIDIA, CDNA).
+pub type MaxCost = Option<u32>;
 
 /// Whether addresses must be multiples of the access width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -229,6 +236,8 @@ pub struct BankModel {
     pub(crate) same_word: SameWordRule,
     pub(crate) two_addr: TwoAddrRule,
     pub(crate) empty_groups: EmptyGroups,
+    pub(crate) empty_halves: EmptyGroups,
+    pub(crate) max_cost: MaxCost,
     pub(crate) alignment: Alignment,
     pub(crate) units: CostUnits,
     pub(crate) waves: WaveSupport,
@@ -256,6 +265,8 @@ impl BankModel {
                 same_word: SameWordRule::PRESETS,
                 two_addr: TwoAddrRule::SequentialPasses,
                 empty_groups: EmptyGroups::Skip,
+                empty_halves: EmptyGroups::Skip,
+                max_cost: None,
                 alignment: Alignment::Any,
                 units: CostUnits::Cycles,
                 waves: WaveSupport {
@@ -313,6 +324,17 @@ impl BankModel {
     /// Whether groups without active lanes cost anything.
     pub fn empty_groups(&self) -> EmptyGroups {
         self.empty_groups
+    }
+    /// Whether a block of [`BankModel::phase_lanes`] lanes of a larger wave (the second half
+    /// of an RDNA wave64) with no active lane still takes its cycle, like a conflict-free
+    /// group: [`EmptyGroups::Count`] on RDNA, where a wave64 access takes at least 2 cycles
+    /// (docs/rules/banks.md#wave64-in-two-halves).
+    pub fn empty_halves(&self) -> EmptyGroups {
+        self.empty_halves
+    }
+    /// The most cycles one access may take (docs/rules/banks.md#at-most-64-cycles).
+    pub fn max_cost(&self) -> MaxCost {
+        self.max_cost
     }
     /// Whether addresses must be naturally aligned.
     pub fn alignment(&self) -> Alignment {
@@ -397,6 +419,19 @@ impl BankModelBuilder {
     /// Sets whether empty groups cost anything.
     pub fn empty_groups(mut self, rule: EmptyGroups) -> Self {
         self.model.empty_groups = rule;
+        self
+    }
+
+    /// Sets whether an empty block of `phase_lanes` lanes of a larger wave costs a cycle
+    /// ([`BankModel::empty_halves`]).
+    pub fn empty_halves(mut self, rule: EmptyGroups) -> Self {
+        self.model.empty_halves = rule;
+        self
+    }
+
+    /// Sets the most cycles one access may take ([`BankModel::max_cost`]).
+    pub fn max_cost(mut self, most: MaxCost) -> Self {
+        self.model.max_cost = most;
         self
     }
 
@@ -488,6 +523,12 @@ impl BankModelBuilder {
                     )));
                 }
             }
+        }
+        if m.max_cost == Some(0) {
+            return Err(ModelError(format!(
+                "{}: the most cycles of an access must be at least 1",
+                m.name
+            )));
         }
         if let MergeRule::XorPartners { distances, .. } = &m.merge {
             if distances.is_empty() || distances.iter().any(|&d| d == 0 || d >= m.phase_lanes) {

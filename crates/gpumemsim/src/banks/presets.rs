@@ -83,8 +83,10 @@ impl BankModel {
     ///   {12-15,24-27}. `b96` is not published: it takes the `b128` phases (each lane's three
     ///   words fit in the four banks its `b128` slot would use).
     /// - wave64 runs lanes 32-63 the same way after lanes 0-31, so a conflict-free wave32
-    ///   access takes 1 cycle and a wave64 one 2, and conflicts stretch an access to as many as
-    ///   64 cycles (docs/rules/banks.md#wave64-in-two-halves).
+    ///   access takes 1 cycle and a wave64 one 2, even with one half inactive
+    ///   (docs/rules/banks.md#wave64-in-two-halves); conflicts stretch an access to at most 64
+    ///   cycles (docs/rules/banks.md#at-most-64-cycles), a wave64 `ds_load_2addr_b64` on one
+    ///   bank included.
     /// - Conflicts: same-bank accesses to different words are serialized
     ///   (docs/rules/banks.md#conflicts-serialize), so a phase
     ///   costs the largest number of distinct words one bank serves; `cycles` sums the phases,
@@ -93,6 +95,8 @@ impl BankModel {
         built(
             BankModel::builder("rdna3", 32, 4)
                 .phase_lanes(32)
+                .empty_halves(EmptyGroups::Count)
+                .max_cost(Some(64))
                 .phases(WidthClass::B32, &[lanes(&[(0, 31)])])
                 .phases(WidthClass::B64, &consecutive(2, 16))
                 .phases(WidthClass::B128, &RDNA3_B128)
@@ -154,11 +158,15 @@ impl BankModel {
     /// - 32 banks of 4 bytes (docs/rules/banks.md#banks-and-words).
     /// - Phases (docs/rules/banks.md#lane-phases): `b32` lanes 0-31; `b64` 0-15, 16-31; `b128`
     ///   0-7, 8-15, 16-23, 24-31. `b96` takes the `b128` phases (not published). wave64 runs
-    ///   lanes 32-63 after 0-31, as on RDNA3 (docs/rules/banks.md#wave64-in-two-halves).
+    ///   lanes 32-63 after 0-31, an inactive half still taking its cycle, and an access takes
+    ///   at most 64 cycles, as on RDNA3 (docs/rules/banks.md#wave64-in-two-halves,
+    ///   docs/rules/banks.md#at-most-64-cycles).
     pub fn rdna4() -> BankModel {
         built(
             BankModel::builder("rdna4", 32, 4)
                 .phase_lanes(32)
+                .empty_halves(EmptyGroups::Count)
+                .max_cost(Some(64))
                 .phases(WidthClass::B32, &[lanes(&[(0, 31)])])
                 .phases(WidthClass::B64, &consecutive(2, 16))
                 .phases(WidthClass::B128, &consecutive(4, 8))
@@ -183,8 +191,10 @@ impl BankModel {
     ///   quarter-warps, the two quarters of a half may merge, the halves never do. The merge
     ///   condition: for every active lane `i`, lane `i^1` is inactive or has the same address,
     ///   or for every active lane `i`, lane `i^2` is ([`MergeRule`];
-    ///   docs/rules/banks.md#nvidia-vectorized-accesses). Only groups with an active lane
-    ///   count (docs/rules/banks.md#empty-groups).
+    ///   docs/rules/banks.md#nvidia-vectorized-accesses), and the merged transaction has no
+    ///   bank conflict (docs/rules/banks.md#merging-needs-no-conflict): `LDS.64` with only
+    ///   lanes 0 and 16 active, on different words of one bank, is 2 wavefronts, 0 conflicts.
+    ///   Only groups with an active lane count (docs/rules/banks.md#empty-groups).
     /// - Published A100 measurements this reproduces: `LDS.64` at 8·t → 2
     ///   wavefronts, 0 conflicts; `LDS.128` with only lanes 15 and 16 active, both at 64 → 2.
     /// - Counters: `requests` (1 per instruction with an active lane), `wavefronts` (the

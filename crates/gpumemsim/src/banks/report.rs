@@ -59,7 +59,8 @@ impl GroupReport {
 /// An access's cost with its per-group breakdown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccessReport {
-    /// The totals (as [`BankModel::cost`] returns them).
+    /// The totals (as [`BankModel::cost`] returns them): the groups' costs added, held to
+    /// [`BankModel::max_cost`], so under that bound the groups may add up to more.
     pub cost: AccessCost,
     /// How to read them.
     pub units: CostUnits,
@@ -100,11 +101,13 @@ impl BankModel {
                 ));
             });
         }
-        let cost = AccessCost {
+        // The groups' costs add, up to the model's most cycles per access
+        // (docs/rules/banks.md#at-most-64-cycles).
+        let cost = self.capped(AccessCost {
             requests: u32::from(shape.active != 0),
             cost: groups.iter().map(|g| g.cost).sum(),
             ideal: groups.len() as u32,
-        };
+        });
         Ok(AccessReport {
             cost,
             units: self.units,
