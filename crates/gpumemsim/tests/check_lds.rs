@@ -630,3 +630,35 @@ fn findings_group_a_race_by_its_two_instructions() {
     assert_eq!(race[0].waves, vec![0, 1]);
     assert_eq!(race[0].lanes, (0..32).collect::<Vec<u32>>());
 }
+
+#[test]
+fn dword_accesses_then_a_byte_access_keep_each_bytes_history() {
+    // The shadow keeps whole-dword accesses as one entry per dword until something touches
+    // part of one; then every byte must carry its dword's history. Both waves read dword 0
+    // (no race between reads); then wave 1 writes byte 2 of it with no barrier: a
+    // write-after-read race with wave 0's read, found at byte 2.
+    let text = "v_mov_b32 v1, 0\nds_load_b32 v2, v1\ns_waitcnt lgkmcnt(0)\n\
+                v_cmp_eq_u32 vcc_lo, 32, v0\ns_and_saveexec_b32 s4, vcc_lo\n\
+                s_cbranch_execz done\nds_store_b8 v1, v0 offset:2\ndone:\ns_waitcnt lgkmcnt(0)\n\
+                s_endpgm\n";
+    let cfg = RunConfig {
+        lds_init: gpumemsim::lds::LdsInit::Zero,
+        ..RunConfig::default()
+    };
+    let prog = assemble(text);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    let cfg = RunConfig { waves: 2, ..cfg };
+    let mut dev = Device::new(&cfg, prog.lines.len()).expect("config");
+    // Dword 0 was written before the launch's reads (set up as the host would).
+    dev.lds_mut(0).fill_words(0, &[7]);
+    dev.run(&prog.lines, &cfg).expect("runs");
+    let races = of_kind(&dev, "lds_race");
+    assert_eq!(races.len(), 1, "{:#?}", dev.events());
+    assert!(
+        races[0].message.starts_with("write-after-read"),
+        "{}",
+        races[0].message
+    );
+    assert_eq!(races[0].detail.as_ref().unwrap().address, Some(2));
+    assert_eq!(pcs(races[0]), vec![6, 1]);
+}

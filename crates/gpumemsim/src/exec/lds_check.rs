@@ -95,9 +95,16 @@ struct Arrivals {
 
 /// The shadow of one page of LDS: per byte, the last write and the reads since (references
 /// into [`GroupShadow::accesses`] plus 1; 0 for none).
+///
+/// A page starts in word mode: while every access to it is of whole aligned dwords, the four
+/// bytes of a dword always share their state, so only each dword's first byte is kept and
+/// checked (a quarter of the work). The first access of part of a dword turns the page into
+/// byte mode for good, giving each byte its own copy of its dword's state.
 struct Page {
     write: [u32; PAGE],
     read: [u32; PAGE],
+    /// Byte mode: every byte's entries are its own.
+    bytes: bool,
 }
 
 /// One workgroup's checker state.
@@ -401,12 +408,27 @@ impl Device {
                 }
                 scan.found.touch_races = 0;
                 scan.found.touch_uninit = false;
-                for b in t.offset..t.offset + t.size as u32 {
+                let whole_dwords = t.offset % 4 == 0 && t.size % 4 == 0;
+                let (mut b, end) = (t.offset, t.offset + t.size as u32);
+                while b < end {
+                    // A whole dword of a word-mode page is one entry; anything else is
+                    // checked byte by byte (and turns the page into byte mode).
+                    let step = if whole_dwords && !scan.bytes_at(b) {
+                        4
+                    } else {
+                        scan.split_into_bytes(b);
+                        1
+                    };
                     if t.write {
+                        let twice = scan.found.twice.len();
                         scan.write_byte(b, t.lane);
+                        if step == 4 && scan.found.twice.len() > twice {
+                            scan.found.twice.extend([b + 1, b + 2, b + 3]);
+                        }
                     } else {
                         scan.read_byte(b, t.lane, atomic);
                     }
+                    b += step;
                 }
                 last = Some((t, scan.found.touch_uninit, scan.found.touch_races));
             }
@@ -765,6 +787,7 @@ fn cell(sh: &mut GroupShadow, b: u32) -> (&mut Page, usize) {
         Box::new(Page {
             write: [0; PAGE],
             read: [0; PAGE],
+            bytes: false,
         })
     });
     (p, b as usize % PAGE)
@@ -841,6 +864,55 @@ struct ByteScan<'s> {
 }
 
 impl ByteScan<'_> {
+    /// Whether the page of byte `b` is in byte mode (a page not made yet is not).
+    #[inline]
+    fn bytes_at(&self, b: u32) -> bool {
+        self.sh.pages[b as usize / PAGE]
+            .as_ref()
+            .is_some_and(|p| p.bytes)
+    }
+
+    /// Turns the page of byte `b` into byte mode: each byte of a dword gets a copy of the
+    /// state its dword's first byte held (a read list is copied, not shared).
+    fn split_into_bytes(&mut self, b: u32) {
+        let sh = &mut *self.sh;
+        let Some(page) = sh.pages[b as usize / PAGE].as_deref_mut() else {
+            // A page first touched in part of a dword starts in byte mode.
+            sh.pages[b as usize / PAGE] = Some(Box::new(Page {
+                write: [0; PAGE],
+                read: [0; PAGE],
+                bytes: true,
+            }));
+            return;
+        };
+        if page.bytes {
+            return;
+        }
+        page.bytes = true;
+        let (write, read) = (page.write, page.read);
+        let mut lists = Vec::new();
+        for w in (0..PAGE).step_by(4) {
+            for k in 1..4 {
+                lists.push((w + k, write[w], read[w]));
+            }
+        }
+        for (i, wr, rd) in lists {
+            let rd = if rd & MULTI != 0 {
+                let copy = sh.multi[(rd & !MULTI) as usize].clone();
+                let list = sh.new_list([0, 0]);
+                sh.multi[(list & !MULTI) as usize] = copy;
+                list
+            } else {
+                rd
+            };
+            let page = sh.pages[b as usize / PAGE]
+                .as_deref_mut()
+                .expect("the page");
+            page.write[i] = wr;
+            page.read[i] = rd;
+        }
+    }
+
     /// A read of byte `b` by lane `lane` (an atomic's read when `atomic`).
     #[inline]
     fn read_byte(&mut self, b: u32, lane: u8, atomic: bool) {
