@@ -37,9 +37,11 @@ pub mod regs;
 mod schema;
 pub mod special;
 pub mod table;
+pub mod vgprs;
 
 pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcMods, SrcTy, Wave};
 pub use dpp::{Dpp, DppControl, DppKind};
 pub use fields::Field;
 pub use format::Format;
 pub use inst::{DecodeError, Instruction};
+pub use vgprs::VgprOperand;

@@ -44,8 +44,7 @@
 //!   (docs/rules/lds.md#alignment-mode); the data
 //!   type then takes its bytes from there.
 
-use rdna3_isa::def::Kind;
-use rdna3_isa::{Field, Format, Instruction};
+use rdna3_isa::{Field, Instruction};
 
 use super::{m0_misaligned, sign_extend, DsEnv, DsOutcome};
 use crate::event::Event;
@@ -55,44 +54,12 @@ use crate::wave::Wave;
 /// Whether VALU instruction `inst` reads and whether it writes VGPR `reg` (through any of its
 /// operands, both halves of a VOPD pair, the DPP source included).
 pub fn valu_uses_vgpr(inst: &Instruction, reg: u32) -> (bool, bool) {
-    let d = inst.def();
     let (mut reads, mut writes) = (false, false);
-    let dpp = inst.dpp_kind().is_some();
-    let mut scan = |operands: &[rdna3_isa::def::Operand], get: &dyn Fn(Field) -> u32| {
-        for o in operands {
-            let v = get(o.field);
-            let (first, n) = match o.kind {
-                Kind::V(n) | Kind::VRtn(n) => (v, n as u32),
-                Kind::VLoHi(n) => (v & 0x7f, n as u32),
-                Kind::VSrc(n, _) | Kind::WmmaAB(n) | Kind::WmmaC(n) | Kind::VinterpSrc(n) => {
-                    if o.field == Field::Src0 && dpp {
-                        (get(Field::DppSrc0), n as u32)
-                    } else if v >= 256 {
-                        (v - 256, n as u32)
-                    } else {
-                        continue;
-                    }
-                }
-                _ => continue,
-            };
-            if (first..first + n.max(1)).contains(&reg) {
-                if matches!(o.field, Field::Vdst) {
-                    writes = true;
-                } else {
-                    reads = true;
-                }
-            }
-        }
-    };
-    scan(d.operands, &|f| inst.get(f));
-    if d.format == Format::Vopd {
-        if let Some(y) = inst.vopd_y() {
-            scan(y.def().operands, &|f| match f {
-                Field::Vdst => inst.vopd_vdst_y(),
-                Field::Src0 => inst.get(Field::Src0Y),
-                Field::Vsrc1 => inst.get(Field::Vsrc1Y),
-                other => inst.get(other),
-            });
+    for o in inst.vgpr_operands().iter().filter(|o| o.contains(reg)) {
+        if o.is_vdst() {
+            writes = true;
+        } else {
+            reads = true;
         }
     }
     (reads, writes)

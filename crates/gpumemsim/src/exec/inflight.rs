@@ -4,14 +4,14 @@
 //! Until then the registers hold their old values; an instruction that reads or writes them
 //! before a wait has proven the operation complete gets what the hardware gives (the old
 //! value; a write is overwritten when the data lands) and a `missing_wait` event naming the
-//! load, the instruction and the wait that fixes it.
+//! load, the instruction and the wait that fixes it (docs/rules/timing.md#data-in-flight).
 //!
 //! Which wait covers an operation (AMD's RDNA3 ISA guide, "Data dependency resolution"; the
 //! same model as LLVM's SIInsertWaitcnts for gfx11): each counter's operations of one type
 //! return in issue order — LDS operations on LGKMcnt (whatever SMEM does), vector-memory
 //! loads and returning atomics on VMcnt, LDS parameter and direct loads on EXPcnt — so
 //! `s_waitcnt xcnt(N)` proves complete every operation with at least N later ones of its
-//! kind ([`super::LdsOps`]). A FLAT load is covered by VMcnt (its data comes back through the
+//! kind ([`super::OrderedOps`], docs/rules/timing.md#wait-counters). A FLAT load is covered by VMcnt (its data comes back through the
 //! vector-memory return path; a choice: the guide asks programs to wait for both counters,
 //! and clang-19 does, but only VMcnt tells when a FLAT load to global memory is back).
 //!
@@ -19,11 +19,10 @@
 //! land in issue order, so the later one's data stays (LLVM relies on this too). Anything else
 //! touching a register with data in flight is a `missing_wait`.
 
-use rdna3_isa::def::{Kind, Operand};
-use rdna3_isa::inst::SGPR_NULL;
+use rdna3_isa::def::Kind;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
-use super::{Counter, Device, LdsOps};
+use super::{Counter, Device, OrderedOps};
 use crate::event::{Event, EventDetail};
 use crate::vmem::{self, GlobalOp};
 
@@ -101,9 +100,9 @@ pub(crate) struct InFlight {
     /// Registers of returns not yet covered by a wait.
     unwaited: VgprSet,
     /// VMcnt loads and returning atomics, issued and proven complete.
-    pub vm: LdsOps,
+    pub vm: OrderedOps,
     /// EXPcnt LDS parameter/direct loads, issued and proven complete.
-    pub exp: LdsOps,
+    pub exp: OrderedOps,
     /// Data buffers of landed returns, for reuse.
     pool: Vec<Vec<u32>>,
 }
@@ -111,7 +110,7 @@ pub(crate) struct InFlight {
 impl InFlight {
     /// Whether operation `seq` on `counter` is proven complete by the waits, given the LDS
     /// operation counts `lds`.
-    fn waited(&self, lds: LdsOps, counter: Counter, seq: u64) -> bool {
+    fn waited(&self, lds: OrderedOps, counter: Counter, seq: u64) -> bool {
         let o = match counter {
             Counter::Lgkm => lds,
             Counter::Vm => self.vm,
@@ -153,8 +152,9 @@ pub(crate) fn returned_vgprs(inst: &Instruction) -> Option<(u32, u32)> {
     }
 }
 
-/// The VGPRs `inst` reads or writes through its operands, leaving out the destination a
-/// returning memory instruction writes when it completes (see [`returned_vgprs`]).
+/// The VGPRs `inst` reads or writes through its operands as it issues, leaving out the
+/// destination a returning memory instruction writes when it completes (see
+/// [`returned_vgprs`]); a buffer atomic's Vdata is also its data, read at issue.
 pub(crate) fn touched_vgprs(inst: &Instruction) -> Touched {
     let d = inst.def();
     let returning = returned_vgprs(inst).is_some();
@@ -163,81 +163,30 @@ pub(crate) fn touched_vgprs(inst: &Instruction) -> Touched {
             vmem::global_op_of(inst.opcode),
             Some(GlobalOp::Atomic { .. })
         );
-    // A returning instruction's destination operand is written when it lands, not now; a
-    // buffer atomic's Vdata is also its data, read at issue.
-    let operands: Vec<Operand> = d
-        .operands
-        .iter()
-        .filter(|o| {
-            !returning
-                || match o.field {
-                    Field::Vdst => false,
-                    Field::Vdata => mubuf_atomic,
-                    _ => true,
-                }
-        })
-        .copied()
-        .collect();
-    let mut set = Touched::default();
-    operand_vgprs(inst, &operands, |f| inst.get(f), &mut set);
-    if d.format == Format::Vopd {
-        if let Some(y) = inst.vopd_y() {
-            let field_y = |f: Field| match f {
-                Field::Vdst => inst.vopd_vdst_y(),
-                Field::Src0 => inst.get(Field::Src0Y),
-                Field::Vsrc1 => inst.get(Field::Vsrc1Y),
-                other => inst.get(other),
+    let mut t = Touched::default();
+    for o in inst.vgpr_operands() {
+        let lands_later = returning
+            && match o.field {
+                Field::Vdst => true,
+                Field::Vdata => !mubuf_atomic,
+                _ => false,
             };
-            operand_vgprs(inst, y.def().operands, field_y, &mut set);
+        if lands_later {
+            continue;
         }
-    }
-    set
-}
-
-/// Adds the VGPRs of `operands` (field values from `get`) to `set`.
-fn operand_vgprs(
-    inst: &Instruction,
-    operands: &[Operand],
-    get: impl Fn(Field) -> u32,
-    touched: &mut Touched,
-) {
-    let d = inst.def();
-    let dpp = inst.dpp_kind().is_some();
-    for o in operands {
-        let v = get(o.field);
-        let set = if o.field == Field::Vdst {
-            &mut touched.writes
+        let set = if o.is_vdst() {
+            &mut t.writes
         } else {
-            &mut touched.reads
+            &mut t.reads
         };
-        match o.kind {
-            Kind::V(n) => set.add(v, n as u32),
-            Kind::VRtn(n) if inst.get(Field::Glc) == 1 => set.add(v, n as u32),
-            Kind::VLoHi(n) => set.add(v & 0x7f, n as u32),
-            Kind::VSrc(n, _) | Kind::WmmaAB(n) | Kind::WmmaC(n) | Kind::VinterpSrc(n) => {
-                if o.field == Field::Src0 && dpp {
-                    set.add(inst.get(Field::DppSrc0), n as u32);
-                } else if v >= 256 {
-                    set.add(v - 256, n as u32);
-                }
-            }
-            Kind::FlatVaddr => {
-                let n = match d.format {
-                    Format::Scratch => u32::from(inst.get(Field::Sve) == 1),
-                    Format::Global if inst.get(Field::Saddr) != SGPR_NULL => 1,
-                    _ => 2,
-                };
-                set.add(v, n);
-            }
-            Kind::BufVaddr => set.add(v, inst.get(Field::Idxen) + inst.get(Field::Offen)),
-            _ => {}
-        }
+        set.add(o.first, o.count);
     }
+    t
 }
 
 impl Device {
     /// Wave `wi`'s in-order operation counts for `counter`, where it keeps them.
-    fn ops_mut(&mut self, wi: usize, counter: Counter) -> Option<&mut LdsOps> {
+    fn ops_mut(&mut self, wi: usize, counter: Counter) -> Option<&mut OrderedOps> {
         match counter {
             Counter::Lgkm => Some(&mut self.lds_ops[wi]),
             Counter::Vm => Some(&mut self.inflight[wi].vm),

@@ -16,7 +16,7 @@
 //!
 //! # Ordering: barriers after waits
 //! LDS operations of a wave complete in order, and the wave's waits prove them complete
-//! ([`super::LdsOps`]: operation `k` is proven once `waited > k`). Barrier generation `g` of a
+//! ([`super::OrderedOps`]: operation `k` is proven once `waited > k`). Barrier generation `g` of a
 //! workgroup is the span between its `g`-th and `g+1`-th release; every live wave arrives once
 //! per generation, so a wave's `n`-th arrival is at generation `n`. Access A (wave w,
 //! operation k, generation g) is ordered before access B of another wave made in generation
@@ -78,7 +78,7 @@ struct Access {
     atomic: bool,
     /// Barrier generation it was made in.
     generation: u32,
-    /// The wave's `LdsOps::waited` that proves it complete (its operation number + 1; 0 for
+    /// The wave's `OrderedOps::waited` that proves it complete (its operation number + 1; 0 for
     /// LDSDIR: any later barrier).
     need: u64,
 }
@@ -87,7 +87,7 @@ struct Access {
 #[derive(Clone, Copy, Debug, Default)]
 struct Arrivals {
     count: u32,
-    /// `LdsOps::waited` at the latest arrival.
+    /// `OrderedOps::waited` at the latest arrival.
     last: u64,
     /// At the one before.
     prev: u64,

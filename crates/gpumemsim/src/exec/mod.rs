@@ -315,15 +315,17 @@ pub(crate) struct Pending {
     pub weight: u32,
 }
 
-/// A wave's LDS operations counted on LGKMcnt (DS, including GDS, and FLAT), in issue order:
-/// operation `k` (0-based) is complete, as far as the program can know, once `waited > k`.
+/// A wave's operations of one in-order kind, in issue order — LDS operations on LGKMcnt (DS,
+/// including GDS, and FLAT; the device's `lds_ops`), vector loads on VMcnt, LDS parameter and
+/// direct loads on EXPcnt (`exec::inflight`): operation `k` (0-based) is complete, as far as
+/// the program can know, once `waited > k`.
 ///
-/// LDS operations return in order among themselves, whatever SMEM does (AMD's RDNA3 ISA
-/// guide, "Data dependency resolution": LGKM_CNT is out of order only across types), so while
-/// operation `k` is outstanding every later one is too: `s_waitcnt lgkmcnt(N)` leaves at most
-/// N outstanding, hence proves every operation with at least N later ones complete.
+/// Operations of one kind return in order (docs/rules/timing.md#wait-counters; LGKM_CNT is
+/// out of order only across types, so LDS operations stay in order whatever SMEM does), so
+/// while operation `k` is outstanding every later one is too: `s_waitcnt xcnt(N)` leaves at
+/// most N outstanding, hence proves every operation with at least N later ones complete.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LdsOps {
+pub(crate) struct OrderedOps {
     /// Operations issued.
     pub issued: u64,
     /// Operations a wait has proven complete (the first `waited` issued).
@@ -427,7 +429,7 @@ pub struct Device {
     smem_out: SmemOutcome,
     pending: Vec<Vec<Pending>>,
     /// Each wave's LGKM-counted LDS operations (DS and FLAT), issued and known complete.
-    lds_ops: Vec<LdsOps>,
+    lds_ops: Vec<OrderedOps>,
     /// Each wave's VGPR data in flight.
     inflight: Vec<inflight::InFlight>,
     /// The checker's state ([`RunConfig::check`]: LDS shadows, barrier generations, the
@@ -598,7 +600,7 @@ impl Device {
             read_masks: vec![None; program_len],
             smem_out: SmemOutcome::default(),
             pending: vec![Vec::new(); n],
-            lds_ops: vec![LdsOps::default(); n],
+            lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
             checker: lds_check::Checker::new(cfg.check, count),
             vgpr_masks: vec![None; program_len],
