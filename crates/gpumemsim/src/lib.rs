@@ -98,6 +98,7 @@ pub mod launch;
 pub mod lds;
 pub mod loader;
 pub mod occupancy;
+pub mod ranges;
 pub mod report;
 pub mod smem;
 pub mod timing;

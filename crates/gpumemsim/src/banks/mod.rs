@@ -67,27 +67,10 @@ pub use presets::{lanes, PRESET_NAMES};
 
 /// The lanes of a mask as ranges, `0-15,20` (`-` for none).
 pub fn lane_ranges(mask: u64) -> String {
-    let mut parts = Vec::new();
-    let mut lane = 0u32;
-    while lane < 64 {
-        if mask >> lane & 1 == 0 {
-            lane += 1;
-            continue;
-        }
-        let start = lane;
-        while lane < 64 && mask >> lane & 1 == 1 {
-            lane += 1;
-        }
-        parts.push(if lane - 1 == start {
-            start.to_string()
-        } else {
-            format!("{start}-{}", lane - 1)
-        });
-    }
-    if parts.is_empty() {
+    if mask == 0 {
         return "-".into();
     }
-    parts.join(",")
+    crate::ranges::runs_text((0..64).filter(|l| mask >> l & 1 == 1), ",")
 }
 pub use report::{AccessReport, BankUse, GroupReport};
 pub use suggest::{suggest_layouts, Layout, Suggestion};

@@ -48,19 +48,5 @@ pub use svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
 /// assert_eq!(gpumemsim::report::id_ranges(&[]), "");
 /// ```
 pub fn id_ranges(ids: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < ids.len() {
-        let mut j = i;
-        while j + 1 < ids.len() && ids[j].checked_add(1) == Some(ids[j + 1]) {
-            j += 1;
-        }
-        parts.push(if j > i {
-            format!("{}-{}", ids[i], ids[j])
-        } else {
-            ids[i].to_string()
-        });
-        i = j + 1;
-    }
-    parts.join(", ")
+    crate::ranges::runs_text(ids.iter().copied(), ", ")
 }
