@@ -29,11 +29,12 @@
 //!      v_xor_b32 v2, 4, v1\nds_load_b32 v3, v2\ns_waitcnt lgkmcnt(0)\ns_endpgm",
 //! );
 //! let cfg = RunConfig { waves: 2, ..RunConfig::default() };
-//! let mut dev = Device::new(&cfg, prog.lines.len()).unwrap();
-//! dev.run(&prog.lines, &cfg).unwrap();
+//! let mut dev = Device::new(&cfg, prog.lines.len())?;
+//! dev.run(&prog.lines, &cfg)?;
 //! assert_eq!(dev.wave(1).vgpr(3, 0), 33, "work-item 32 read its neighbour 33's id");
 //! assert!(dev.events().is_empty(), "no race, no missing wait");
 //! assert!(dev.cycles() > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Bank conflicts
@@ -42,8 +43,9 @@
 //! use gpumemsim::banks::{Access, AccessKind, AccessShape, BankModel, WaveSize};
 //! let column: Vec<u32> = (0..32).map(|lane| lane * 32 * 4).collect();
 //! let shape = AccessShape::new(4, AccessKind::Load, WaveSize::Wave32);
-//! let cost = BankModel::rdna3().cost(&Access::new(shape, &column)).unwrap();
+//! let cost = BankModel::rdna3().cost(&Access::new(shape, &column))?;
 //! assert!(cost.cost > cost.ideal, "conflicted: {cost:?}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Float rules on bits
@@ -72,10 +74,11 @@
 //! // The load's result is used before the wait that covers it.
 //! let prog = assemble("ds_load_b32 v1, v0\nv_add_nc_u32 v2, v1, 1\ns_waitcnt lgkmcnt(0)\ns_endpgm");
 //! let cfg = RunConfig::default();
-//! let mut dev = Device::new(&cfg, prog.lines.len()).unwrap();
-//! dev.run(&prog.lines, &cfg).unwrap();
+//! let mut dev = Device::new(&cfg, prog.lines.len())?;
+//! dev.run(&prog.lines, &cfg)?;
 //! let f = gpumemsim::check::findings(dev.events());
 //! assert!(f.iter().any(|f| f.kind == "missing_wait" && f.pcs == [1, 0]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 // Unsafe code is refused everywhere but in `banks::avx2`, which says why each use is sound.
