@@ -104,6 +104,7 @@ pub mod occupancy;
 pub mod ranges;
 pub mod report;
 pub mod smem;
+pub mod timeline;
 pub mod timing;
 pub mod vmem;
 pub mod vmem_format;

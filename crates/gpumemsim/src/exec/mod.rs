@@ -38,6 +38,7 @@ use crate::gds::{Gds, DEFAULT_GDS_BYTES};
 use crate::gws::{Gws, GwsConfig, OrderedCount, ORDERED_COUNTERS};
 use crate::lds::{AlignMode, Lds, LdsAllocation, LdsInit, LdsMode};
 use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWrite, SmemOutcome};
+use crate::timeline::{PlacementStats, Timeline, UnitBusy};
 use crate::timing::TimingParams;
 use crate::wave::Wave;
 
@@ -126,6 +127,15 @@ pub struct RunConfig {
     pub check: bool,
     /// What LDS holds before the launch writes it.
     pub lds_init: LdsInit,
+    /// WGPs of the device (`--wgps`): workgroups are placed on them as occupancy allows
+    /// (docs/timing.md#placement).
+    pub wgps: u32,
+    /// Waves one SIMD may hold at once (the occupancy limit); 0: the device's wave slots
+    /// ([`crate::occupancy::MAX_WAVES_PER_SIMD`]) and the LDS the workgroups ask for.
+    pub waves_per_simd: u32,
+    /// Record each wave's issue, stall and wait segments ([`Device::timeline`]) for the HTML
+    /// report's timeline. Off by default.
+    pub record_timeline: bool,
 }
 
 impl RunConfig {
@@ -201,6 +211,9 @@ impl Default for RunConfig {
             progress: None,
             check: true,
             lds_init: LdsInit::Zero,
+            wgps: 1,
+            waves_per_simd: 0,
+            record_timeline: false,
         }
     }
 }
@@ -453,6 +466,12 @@ pub struct Device {
     queued: Vec<u32>,
     /// Whether any wave has waited for its ordered-count turn (see [`Device::wake_ordered`]).
     ordered_waited: bool,
+    /// With [`RunConfig::record_timeline`]: each wave's segments.
+    timeline: Option<Timeline>,
+    /// Where workgroups and waves went, and the most that were resident at once.
+    placement_stats: PlacementStats,
+    /// Busy cycles of each kind of unit.
+    unit_busy: UnitBusy,
 }
 
 impl Device {
@@ -612,6 +631,9 @@ impl Device {
             queued: vec![0; n],
             seeded: cfg.seed != 0,
             ordered_waited: false,
+            timeline: cfg.record_timeline.then(Timeline::default),
+            placement_stats: PlacementStats::default(),
+            unit_busy: UnitBusy::default(),
         })
     }
 
@@ -758,6 +780,23 @@ impl Device {
     /// LDS bank access); empty otherwise.
     pub fn ds_worst(&self) -> &[Option<DsSample>] {
         &self.ds_worst
+    }
+
+    /// With [`RunConfig::record_timeline`]: each wave's issue, stall and wait segments, the
+    /// LDS pipes' busy periods and the critical path; `None` otherwise.
+    pub fn timeline(&self) -> Option<&Timeline> {
+        self.timeline.as_ref()
+    }
+
+    /// Where the run placed workgroups and waves, and the most resident at once
+    /// (`--json`'s `"placement"`).
+    pub fn placement(&self) -> PlacementStats {
+        self.placement_stats
+    }
+
+    /// Busy cycles of each kind of unit (`--json`'s `"units"`).
+    pub fn unit_busy(&self) -> UnitBusy {
+        self.unit_busy
     }
 
     /// Each wave's clock (cycles).
