@@ -286,6 +286,7 @@ pub fn run_kernel(
         dynamic_lds: args.dynamic_lds,
         config: RunConfig {
             record_ds: out.html().is_some(),
+            record_timeline: out.html().is_some(),
             progress: bar.counters(),
             ..config.clone()
         },
@@ -368,6 +369,9 @@ fn report_kernel(
         "cycles": dev.cycles(),
         "totals": gpumemsim::report::json::totals(dev),
         "timing": gpumemsim::report::json::timing(ran.config),
+        "placement": gpumemsim::report::json::placement(dev),
+        "units": gpumemsim::report::json::units(dev),
+        "delay_alu": gpumemsim::report::json::delay_alu(dev),
         "steps": dev.steps(),
         "grid": ran.grid,
         "block": ran.block,

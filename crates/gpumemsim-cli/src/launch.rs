@@ -96,6 +96,7 @@ fn run_assembly(
     );
     let cfg = RunConfig {
         record_ds: out.html().is_some(),
+        record_timeline: out.html().is_some(),
         progress: bar.counters(),
         ..device_config(args)?
     };

@@ -54,6 +54,11 @@ pub struct LaunchArgs {
     /// LDS allocation of the workgroup in bytes (at most 65536).
     #[arg(long, default_value_t = 65536, value_parser = parse_u32_arg)]
     pub lds_size: u32,
+    /// WGPs of the device: workgroups are placed on them in blocks, as many at once as
+    /// occupancy allows (docs/timing.md#placement); more WGPs also let a grid run on more
+    /// host threads.
+    #[arg(long, default_value_t = 1, value_parser = parse_wgps)]
+    pub wgps: u32,
     /// LDS mode: waves on one CU, or spread over the WGP.
     #[arg(long, value_enum, default_value_t = ModeArg::Cu)]
     pub lds_mode: ModeArg,
@@ -182,6 +187,18 @@ fn parse_addr(text: &str) -> Result<u64, String> {
 fn parse_u32_arg(text: &str) -> Result<u32, String> {
     let v = parse_u64(text).ok_or_else(|| format!("`{text}` is not a number"))?;
     u32::try_from(v).map_err(|_| format!("{v} does not fit 32 bits (at most {})", u32::MAX))
+}
+
+/// `--wgps`: 1 to [`gpumemsim::exec::MAX_WGPS`] (for clap).
+fn parse_wgps(text: &str) -> Result<u32, String> {
+    let v = parse_u32_arg(text)?;
+    if v == 0 || v > gpumemsim::exec::MAX_WGPS {
+        return Err(format!(
+            "{v} WGPs: a device has 1 to {} (a Radeon RX 7900 XTX has 48)",
+            gpumemsim::exec::MAX_WGPS
+        ));
+    }
+    Ok(v)
 }
 
 /// A 64-bit count in decimal or 0x-hex (for clap).
@@ -344,6 +361,7 @@ pub fn device_config(args: &LaunchArgs) -> Result<RunConfig, String> {
         },
         record_ds: false,
         progress: None,
+        wgps: args.wgps,
         ..RunConfig::default()
     };
     apply_timing(args.timing.as_deref(), &mut cfg)?;

@@ -179,7 +179,9 @@ fn the_rendered_report_leads_with_the_32_way_conflict() {
     let glance = dom.split("id=\"glance\"").nth(1).expect("the glance line");
     let glance = glance.split("</p>").next().expect("its end");
     assert!(glance.contains("32-way conflict"), "{glance}");
-    assert_eq!(dom.matches("<svg").count(), 2, "two heat maps");
+    let timelines = dom.matches("<svg class=\"timeline\"").count();
+    assert_eq!(timelines, 1, "the timeline");
+    assert_eq!(dom.matches("<svg").count() - timelines, 2, "two heat maps");
     assert!(dom.contains(&format!("id=\"ds-{top}\"")));
 }
 

@@ -295,6 +295,7 @@ fn panel_text(html: &str, pc: u64) -> &str {
 fn pictures(html: &str) -> Vec<String> {
     html.split("<svg ")
         .skip(1)
+        .filter(|s| !s.starts_with("class=\"timeline\""))
         .map(|s| {
             let svg = s.split("</svg>").next().expect("an svg");
             let mut out = String::new();

@@ -77,7 +77,7 @@ fn a_grid_that_runs_again_together_says_why_on_the_bar() {
     // same bytes, so the grid runs again with every workgroup together.
     let args = format!(
         "run {}/../../examples/apps/build/histogram256.o --kernel histogram256_block --grid 6 \
-         --block 128 --arg buf:u8[3000]=rand:7 --arg i32:3000 --arg buf:u32[256]=zeros",
+         --block 128 --wgps 6 --arg buf:u8[3000]=rand:7 --arg i32:3000 --arg buf:u32[256]=zeros",
         env!("CARGO_MANIFEST_DIR")
     );
     let Some(screen) = on_terminal("a_grid_that_runs_again_together_says_why", &args) else {
@@ -85,7 +85,7 @@ fn a_grid_that_runs_again_together_says_why_on_the_bar() {
     };
     assert!(
         screen.contains(
-            "(running again with every workgroup together: workgroups 0 and 1 touch the same global memory)"
+            "(running again with every workgroup together: workgroups on WGPs 0 and 1 touch the same global memory)"
         ),
         "{screen:?}"
     );

@@ -164,6 +164,8 @@ fn many_workgroups_gws_and_seeds_from_the_command_line() {
                 "4",
                 "--waves",
                 "2",
+                "--lds-size",
+                "0",
                 "--gws-init",
                 "0=7",
                 "--set",

@@ -155,6 +155,8 @@ pub struct WaveLife {
     pub start: u64,
     /// When it ended (`None`: it did not end).
     pub end: Option<u64>,
+    /// The wave whose end freed the slot it started in (`None`: it started at the launch).
+    pub started_by: Option<u32>,
 }
 
 /// A recorded run's time, wave by wave.

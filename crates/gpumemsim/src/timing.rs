@@ -26,6 +26,24 @@ pub struct TimingParams {
     pub lds_issue: u64,
     /// Cycles from a vector memory (GLOBAL) instruction's issue to its completion.
     pub vmem_latency: u64,
+    /// Cycles from a VALU instruction's issue until a dependent instruction can use its
+    /// result.
+    pub valu_latency: u64,
+    /// The same for a transcendental (`v_exp`, `v_log`, `v_rcp`, `v_rsq`, `v_sqrt`, `v_sin`,
+    /// `v_cos`).
+    pub trans_latency: u64,
+    /// The same for a double-precision operation.
+    pub f64_latency: u64,
+    /// Cycles from a SALU instruction's issue until a VALU instruction can use its result.
+    pub salu_latency: u64,
+    /// Cycles a vector memory instruction occupies its CU's request path per 32 lanes.
+    pub vmem_issue: u64,
+    /// Cycles a GDS or GWS instruction occupies the device's GDS unit.
+    pub gds_issue: u64,
+    /// Cycles from a GDS instruction's issue to its completion.
+    pub gds_latency: u64,
+    /// Cycles from a GWS instruction's issue to its completion.
+    pub gws_latency: u64,
 }
 
 impl Default for TimingParams {
@@ -33,9 +51,17 @@ impl Default for TimingParams {
         TimingParams {
             salu: 1,
             valu: 1,
-            lds_latency: 64,
+            lds_latency: 20,
             lds_issue: 1,
-            vmem_latency: 300,
+            vmem_latency: 320,
+            valu_latency: 5,
+            trans_latency: 10,
+            f64_latency: 38,
+            salu_latency: 2,
+            vmem_issue: 1,
+            gds_issue: 1,
+            gds_latency: 100,
+            gws_latency: 150,
         }
     }
 }

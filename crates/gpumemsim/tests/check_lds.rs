@@ -420,6 +420,7 @@ fn lds_init_zero_poison_and_random() {
         lds_init: LdsInit::Random(1),
         workgroups: 2,
         threads: 2,
+        wgps: 2,
         ..RunConfig::default()
     };
     let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).expect("config");
@@ -521,6 +522,7 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         workgroups: 3,
         waves: 2,
         threads: 2,
+        wgps: 3,
         ..RunConfig::default()
     };
     for cfg in [

@@ -43,6 +43,7 @@ fn cfg(threads: usize, together: bool) -> RunConfig {
         waves: 2,
         threads,
         together,
+        wgps: 4,
         record_ds: true,
         ..RunConfig::default()
     }

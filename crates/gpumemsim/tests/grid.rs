@@ -38,6 +38,7 @@ fn words(r: &GridRun, n: u64) -> Vec<u32> {
 #[test]
 fn disjoint_workgroups_run_apart_and_match_running_together() {
     let cfg = RunConfig {
+        wgps: 3,
         workgroups: 6,
         waves: 2,
         threads: 2,
@@ -78,6 +79,7 @@ fn disjoint_workgroups_run_apart_and_match_running_together() {
 #[test]
 fn workgroups_writing_the_same_bytes_run_together() {
     let cfg = RunConfig {
+        wgps: 3,
         workgroups: 3,
         waves: 1,
         ..RunConfig::default()
@@ -92,6 +94,7 @@ fn workgroups_writing_the_same_bytes_run_together() {
 #[test]
 fn a_device_wide_unit_keeps_the_grid_together() {
     let cfg = RunConfig {
+        wgps: 3,
         workgroups: 2,
         ..RunConfig::default()
     };
@@ -117,6 +120,7 @@ fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
     let prog = assemble(text);
     assert!(prog.errors.is_empty(), "{:?}", prog.errors);
     let cfg = RunConfig {
+        wgps: 3,
         workgroups: 3,
         ..RunConfig::default()
     };

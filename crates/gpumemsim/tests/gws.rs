@@ -66,6 +66,8 @@ fn gws_barrier_holds_across_workgroups_for_every_seed() {
             workgroups: 4,
             waves: 2,
             seed,
+            // Every workgroup must be resident for the GWS barrier: two per WGP.
+            wgps: 2,
             ..RunConfig::default()
         };
         let (dev, r) = {

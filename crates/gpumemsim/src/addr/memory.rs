@@ -105,6 +105,24 @@ fn mark(map: &mut PageMap<PageBits>, addr: u64, n: u64) {
 }
 
 impl AccessLog {
+    /// Adds `other`'s bytes to this log's (the accesses of both).
+    pub fn merge(&mut self, other: &AccessLog) {
+        for (mine, theirs) in [
+            (&mut self.reads, &other.reads),
+            (&mut self.writes, &other.writes),
+            (&mut self.atomics, &other.atomics),
+        ] {
+            for (page, bits) in theirs {
+                let m = mine
+                    .entry(*page)
+                    .or_insert_with(|| Box::new([0; PAGE_BYTES as usize / 64]));
+                for (a, b) in m.iter_mut().zip(bits.iter()) {
+                    *a |= b;
+                }
+            }
+        }
+    }
+
     /// Bytes written.
     pub fn written_bytes(&self) -> u64 {
         count(&self.writes)

@@ -116,15 +116,16 @@ impl Device {
     /// Counts the instruction at `pc` on wave `wi`'s LGKMcnt (a GDS operation that completes
     /// the next cycle) and moves the wave on.
     fn gds_issued(&mut self, wi: usize, pc: usize) -> StepEnd {
+        let t = self.timing;
         self.pending[wi].push(Pending {
             counter: Counter::Lgkm,
-            done_at: self.clocks[wi] + 1,
+            done_at: self.clocks[wi] + t.gws_latency,
             gds: true,
             weight: 1,
         });
         StepEnd {
             next_pc: pc + 1,
-            cost: 1,
+            cost: t.gds_issue,
             conflict: 0,
             lds_begin: None,
         }

@@ -1,16 +1,18 @@
-//! Running a grid: every workgroup of a dispatch, together or apart.
+//! Running a grid: every workgroup of a dispatch, WGP by WGP or together.
 //!
-//! Workgroups of one dispatch share nothing on the chip but the device-wide units (GDS, GWS,
-//! ordered count): each has its own LDS, scalar cache and waves, and the timing model gives
-//! them no shared resource. What they can share is global memory. So a program that uses no
-//! device-wide unit can run one workgroup at a time — on as many threads as there are
-//! cores, with the few live waves of one workgroup hot in the host's caches — and give the
-//! result of running them all together, as long as no workgroup read or wrote a byte another
-//! one wrote (then the order between them would matter). The run logs every global byte each
-//! workgroup reads and writes ([`AccessLog`]) and checks exactly that afterwards; when the
-//! check fails (a global atomic counter, a workgroup reading another's output), when a part
-//! stops with an error, or when the program uses a device-wide unit, the grid runs again
-//! with every workgroup together, as [`Device::run`] schedules them.
+//! Placement deals the grid's workgroups to the WGPs in contiguous blocks
+//! (`exec::placement`); the WGPs of the model share nothing on the chip but the device-wide
+//! units (GDS, GWS, ordered count): each has its own LDS pipe, SIMDs, scalar cache and
+//! vector memory path. What they can share is global memory. So a program that uses no
+//! device-wide unit can run one WGP's block at a time — on as many threads as there are
+//! cores — and give the result of running them all together, as long as no two blocks read
+//! or wrote a byte the other one wrote (then the order between them would matter). The run
+//! logs every global byte each block reads and writes ([`AccessLog`]) and checks exactly that
+//! afterwards; when the check fails (a global atomic counter, a workgroup reading another's
+//! output), when a part stops with an error, when the checker finds bytes two workgroups
+//! race on, or when the program uses a device-wide unit, the grid runs again with every
+//! workgroup together, as [`Device::run`] schedules them. With one WGP (`--wgps 1`, the
+//! default) there is one block: the grid runs together.
 //!
 //! Run apart, the result is the one run together gives: the same memory, registers, clocks,
 //! statistics and step count, whatever the number of threads. The events are the same events;
@@ -24,6 +26,7 @@ use rdna3_isa::asm::AsmLine;
 use rdna3_isa::Format;
 
 use super::lds_check::GlobalWatch;
+use super::placement::{block_of, wgp_of};
 use super::{Device, RunConfig, RunError};
 use crate::addr::{AccessLog, GlobalMemory, RaceBytes};
 use crate::ds::{self, DsKind};
@@ -52,8 +55,12 @@ pub enum TogetherBecause {
     Asked,
     /// The program uses GDS, GWS or ordered count (named: the first such instruction).
     DeviceWide(String),
-    /// Workgroups touched the same global bytes (named: the first such workgroups).
+    /// Workgroups on two WGPs touched the same global bytes (named: the first such WGPs).
     SharedMemory(u32, u32),
+    /// Every workgroup runs on one WGP (`--wgps 1`).
+    OneWgp,
+    /// The checker found global bytes workgroups race on (run together, it names them).
+    Races,
     /// A workgroup run alone stopped with an error; run together, the error is the one the
     /// whole grid meets.
     Error,
@@ -70,8 +77,13 @@ impl std::fmt::Display for TogetherBecause {
                 write!(f, "{at} uses a device-wide unit (GDS, GWS, ordered count)")
             }
             TogetherBecause::SharedMemory(a, b) => {
-                write!(f, "workgroups {a} and {b} touch the same global memory")
+                write!(
+                    f,
+                    "workgroups on WGPs {a} and {b} touch the same global memory"
+                )
             }
+            TogetherBecause::OneWgp => write!(f, "one WGP runs every workgroup (--wgps 1)"),
+            TogetherBecause::Races => write!(f, "workgroups race on global memory"),
             TogetherBecause::Error => write!(f, "a workgroup run alone stopped with an error"),
         }
     }
@@ -123,9 +135,13 @@ pub fn run_grid(
     memory: GlobalMemory,
     init: &(dyn Fn(u32, &mut Wave) + Sync),
 ) -> Result<GridRun, RunError> {
-    let threads = thread_count(cfg).min(cfg.workgroups as usize).max(1);
+    let threads = thread_count(cfg)
+        .min(cfg.workgroups.min(cfg.wgps) as usize)
+        .max(1);
     let because = if cfg.workgroups < 2 || cfg.seed != 0 || cfg.together {
         Some(TogetherBecause::Asked)
+    } else if cfg.wgps < 2 {
+        Some(TogetherBecause::OneWgp)
     } else {
         device_wide_instruction(program)
             .map(|l| TogetherBecause::DeviceWide(format!("line {} `{}`", l.line, l.text())))
@@ -227,11 +243,12 @@ fn together_run(
     })
 }
 
-/// One workgroup run alone: its device, the log of its global accesses, and the thread
-/// (memory copy) that ran it.
+/// One WGP's block of workgroups run alone: its device, the log of its global accesses, the
+/// checker's per-workgroup logs, and the thread (memory copy) that ran it.
 struct Part {
     device: Device,
     log: AccessLog,
+    group_logs: Vec<AccessLog>,
     thread: usize,
 }
 
@@ -242,45 +259,64 @@ fn apart(
     init: &(dyn Fn(u32, &mut Wave) + Sync),
     threads: usize,
 ) -> Result<Device, (TogetherBecause, Option<RaceBytes>)> {
-    let groups = cfg.workgroups as usize;
+    let blocks: Vec<std::ops::Range<u32>> = (0..cfg.wgps)
+        .map(|k| block_of(k, cfg.workgroups, cfg.wgps))
+        .filter(|b| !b.is_empty())
+        .collect();
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..groups).map(|_| None).collect());
-    // Each thread runs workgroups on its own copy of memory. A workgroup may see what an
-    // earlier one on its thread wrote: that matters only if it read a byte another workgroup
-    // wrote, and then the check below sends the grid to run together anyway.
+    let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..blocks.len()).map(|_| None).collect());
+    // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
+    // on its thread wrote: that matters only if it read a byte another block wrote, and then
+    // the check below sends the grid to run together anyway.
     let memories: Vec<GlobalMemory> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (next, failed, parts) = (&next, &failed, &parts);
+                let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
                 let mut mem = memory.clone();
                 s.spawn(move || {
                     loop {
-                        let g = next.fetch_add(1, Ordering::Relaxed);
-                        if g >= groups || failed.load(Ordering::Relaxed) {
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        if b >= blocks.len() || failed.load(Ordering::Relaxed) {
                             break;
                         }
                         let Ok(mut device) =
-                            Device::with_groups(cfg, program.len(), g as u32..g as u32 + 1)
+                            Device::with_groups(cfg, program.len(), blocks[b].clone())
                         else {
                             failed.store(true, Ordering::Relaxed);
                             break;
                         };
-                        for w in &mut device.waves {
-                            init(g as u32, w);
+                        for wi in 0..device.waves.len() {
+                            let g = device.workgroup_of(wi);
+                            init(g, &mut device.waves[wi]);
                         }
+                        // With the checker on, it logs each workgroup's accesses (the
+                        // block's log is their union); without, the memory logs the block's.
+                        device.checker.log_per_group();
                         device.memory = std::mem::take(&mut mem);
-                        device.memory.start_log();
+                        if !cfg.check {
+                            device.memory.start_log();
+                        }
                         let result = device.run(program, cfg);
-                        let log = device.memory.take_log();
+                        let group_logs = device.checker.take_group_logs().unwrap_or_default();
+                        let log = if cfg.check {
+                            let mut all = AccessLog::default();
+                            for l in &group_logs {
+                                all.merge(l);
+                            }
+                            all
+                        } else {
+                            device.memory.take_log()
+                        };
                         mem = std::mem::take(&mut device.memory);
                         if result.is_err() {
                             failed.store(true, Ordering::Relaxed);
                             break;
                         }
-                        parts.lock().expect("a worker panicked")[g] = Some(Part {
+                        parts.lock().expect("a worker panicked")[b] = Some(Part {
                             device,
                             log,
+                            group_logs,
                             thread: t,
                         });
                     }
@@ -303,11 +339,23 @@ fn apart(
         .map(|p| p.expect("every workgroup ran"))
         .collect();
     let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
+    let group_logs: Vec<&AccessLog> = parts.iter().flat_map(|p| &p.group_logs).collect();
+    let first_wgp = |b: usize| wgp_of(blocks[b].start, cfg.workgroups, cfg.wgps);
     if let Some((a, b)) = AccessLog::first_conflict(&logs) {
         // Bytes two workgroups accessed plainly, one writing, race (the checker names them
         // when the grid runs together); atomics alone only need the order run together gives.
-        let races = cfg.check.then(|| AccessLog::plain_races(&logs));
-        return Err((TogetherBecause::SharedMemory(a as u32, b as u32), races));
+        let races = cfg.check.then(|| AccessLog::plain_races(&group_logs));
+        return Err((
+            TogetherBecause::SharedMemory(first_wgp(a), first_wgp(b)),
+            races,
+        ));
+    }
+    if cfg.check {
+        // Workgroups of one WGP raced on global bytes: the run together names them.
+        let races = AccessLog::plain_races(&group_logs);
+        if !races.is_empty() {
+            return Err((TogetherBecause::Races, Some(races)));
+        }
     }
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
     // thread that ran it (no other workgroup wrote that byte).

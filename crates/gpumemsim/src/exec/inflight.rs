@@ -64,6 +64,16 @@ pub(crate) struct Touched {
 }
 
 impl Touched {
+    /// The VGPRs read, as four 64-bit words (bit = register).
+    pub(crate) fn reads_bits(&self) -> [u64; 4] {
+        self.reads.0
+    }
+
+    /// The VGPRs written at issue, as four 64-bit words.
+    pub(crate) fn writes_bits(&self) -> [u64; 4] {
+        self.writes.0
+    }
+
     fn intersects(&self, o: &VgprSet) -> bool {
         self.reads.intersects(o) || self.writes.intersects(o)
     }

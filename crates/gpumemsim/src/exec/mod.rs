@@ -11,15 +11,20 @@
 //! semaphore or barrier, for their ordered-count turn, or after a GWS NACK — block until woken;
 //! when every live wave is blocked the run stops with a deadlock report.
 
+mod deps;
 mod ds_sample;
 mod global_sync;
 mod grid;
 mod inflight;
+mod issue;
 mod lds_check;
+mod placement;
 mod progress;
 mod salu;
 mod scalar_mem;
 mod step;
+mod trace;
+mod units;
 mod valu;
 mod vector_mem;
 mod vinterp;
@@ -38,10 +43,12 @@ use crate::gds::{Gds, DEFAULT_GDS_BYTES};
 use crate::gws::{Gws, GwsConfig, OrderedCount, ORDERED_COUNTERS};
 use crate::lds::{AlignMode, Lds, LdsAllocation, LdsInit, LdsMode};
 use crate::smem::{ClauseTracker, KcacheConfig, KcacheStats, ScalarCache, SgprWrite, SmemOutcome};
-use crate::timeline::{PlacementStats, Timeline, UnitBusy};
+use crate::timeline::{PlacementStats, SegmentKind, Timeline, UnitBusy};
+
 use crate::timing::TimingParams;
 use crate::wave::Wave;
 
+pub use deps::DelayAluStats;
 pub use ds_sample::DsSample;
 pub use grid::{device_wide_instruction, run_grid, GridRun, Schedule, TogetherBecause};
 pub use progress::{RunProgress, PROGRESS_STEPS};
@@ -67,6 +74,9 @@ pub const MAX_WAVE_SCRATCH_BYTES: u32 = 256 * ((1 << 15) - 1);
 pub fn max_scratch_per_lane(wave_size: u32) -> u32 {
     MAX_WAVE_SCRATCH_BYTES / wave_size.max(1)
 }
+
+/// Most WGPs a device may have ([`RunConfig::wgps`]).
+pub const MAX_WGPS: u32 = 1024;
 
 /// Largest clock jitter a nonzero seed adds when choosing the next wave.
 pub const SEED_JITTER: u64 = 64;
@@ -141,46 +151,66 @@ pub struct RunConfig {
 impl RunConfig {
     /// Names of the timing model's parameters (`docs/timing.md`): [`TimingParams`]' fields
     /// and the scalar cache's latencies, in the order [`RunConfig::timing_entries`] gives.
-    pub const TIMING_NAMES: [&'static str; 7] = [
+    pub const TIMING_NAMES: [&'static str; 15] = [
         "salu",
         "valu",
+        "valu_latency",
+        "trans_latency",
+        "f64_latency",
+        "salu_latency",
         "lds_issue",
         "lds_latency",
+        "vmem_issue",
         "vmem_latency",
         "kcache_hit",
         "kcache_miss",
+        "gds_issue",
+        "gds_latency",
+        "gws_latency",
     ];
 
+    /// The timing parameter `name`'s slot (`None`: no such parameter).
+    fn timing_slot(&mut self, name: &str) -> Option<&mut u64> {
+        let t = &mut self.timing;
+        Some(match name {
+            "salu" => &mut t.salu,
+            "valu" => &mut t.valu,
+            "valu_latency" => &mut t.valu_latency,
+            "trans_latency" => &mut t.trans_latency,
+            "f64_latency" => &mut t.f64_latency,
+            "salu_latency" => &mut t.salu_latency,
+            "lds_issue" => &mut t.lds_issue,
+            "lds_latency" => &mut t.lds_latency,
+            "vmem_issue" => &mut t.vmem_issue,
+            "vmem_latency" => &mut t.vmem_latency,
+            "kcache_hit" => &mut self.kcache.hit_latency,
+            "kcache_miss" => &mut self.kcache.miss_latency,
+            "gds_issue" => &mut t.gds_issue,
+            "gds_latency" => &mut t.gds_latency,
+            "gws_latency" => &mut t.gws_latency,
+            _ => return None,
+        })
+    }
+
     /// Every timing parameter in effect, by name (cycles).
-    pub fn timing_entries(&self) -> [(&'static str, u64); 7] {
-        let t = self.timing;
-        let values = [
-            t.salu,
-            t.valu,
-            t.lds_issue,
-            t.lds_latency,
-            t.vmem_latency,
-            self.kcache.hit_latency,
-            self.kcache.miss_latency,
-        ];
-        std::array::from_fn(|i| (Self::TIMING_NAMES[i], values[i]))
+    pub fn timing_entries(&self) -> [(&'static str, u64); 15] {
+        let mut c = self.clone();
+        std::array::from_fn(|i| {
+            let name = Self::TIMING_NAMES[i];
+            (name, *c.timing_slot(name).expect("every name has a slot"))
+        })
     }
 
     /// Sets the timing parameter `name` (one of [`RunConfig::TIMING_NAMES`]) to `cycles`;
     /// `false` for an unknown name.
     pub fn set_timing(&mut self, name: &str, cycles: u64) -> bool {
-        let slot = match name {
-            "salu" => &mut self.timing.salu,
-            "valu" => &mut self.timing.valu,
-            "lds_issue" => &mut self.timing.lds_issue,
-            "lds_latency" => &mut self.timing.lds_latency,
-            "vmem_latency" => &mut self.timing.vmem_latency,
-            "kcache_hit" => &mut self.kcache.hit_latency,
-            "kcache_miss" => &mut self.kcache.miss_latency,
-            _ => return false,
-        };
-        *slot = cycles;
-        true
+        match self.timing_slot(name) {
+            Some(slot) => {
+                *slot = cycles;
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -316,6 +346,19 @@ impl std::fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+/// Placement statistics of two device parts that ran side by side (on different WGPs, at
+/// the same simulated time): the most resident workgroups add up.
+fn merge_placement(a: PlacementStats, b: PlacementStats) -> PlacementStats {
+    PlacementStats {
+        wgps: a.wgps.max(b.wgps),
+        waves_per_simd: a.waves_per_simd.max(b.waves_per_simd),
+        max_resident_waves_per_simd: a
+            .max_resident_waves_per_simd
+            .max(b.max_resident_waves_per_simd),
+        max_resident_workgroups: a.max_resident_workgroups + b.max_resident_workgroups,
+    }
+}
 
 /// An outstanding memory operation of a wave.
 #[derive(Clone, Copy, Debug)]
@@ -453,7 +496,6 @@ pub struct Device {
     /// When the last memory operation issued completes, its counter and its position
     /// among that counter's operations of its wave.
     last_issue: (u64, Counter, u64),
-    lds_free_at: Vec<u64>,
     rng: u64,
     /// Whether queued clocks get a jitter.
     seeded: bool,
@@ -468,10 +510,25 @@ pub struct Device {
     ordered_waited: bool,
     /// With [`RunConfig::record_timeline`]: each wave's segments.
     timeline: Option<Timeline>,
-    /// Where workgroups and waves went, and the most that were resident at once.
+    /// Placement statistics of device parts run apart and absorbed.
     placement_stats: PlacementStats,
-    /// Busy cycles of each kind of unit.
-    unit_busy: UnitBusy,
+    /// Where workgroups and waves run (made when the run starts).
+    placement: Option<placement::Placement>,
+    /// The shared units and when each is free.
+    units: units::Units,
+    /// Each wave's register readiness and `s_delay_alu` declarations.
+    scoreboards: Vec<deps::Scoreboard>,
+    /// What each instruction of the program reads and writes (filled on first use).
+    dep_shapes: Vec<Option<deps::DepShape>>,
+    /// How the program's `s_delay_alu` declarations compared with the model's latencies.
+    delay_alu: DelayAluStats,
+    /// Whether each wave's workgroup has started.
+    started: Vec<bool>,
+    /// The run's timing parameters.
+    timing: TimingParams,
+    /// With a timeline: each wave's last segment and its entry in the timeline's waves.
+    last_segment: Vec<Option<usize>>,
+    life: Vec<Option<usize>>,
 }
 
 impl Device {
@@ -511,6 +568,12 @@ impl Device {
                 cfg.gws.base,
                 cfg.gws.size,
                 crate::gws::GWS_RESOURCES
+            )));
+        }
+        if cfg.wgps == 0 || cfg.wgps > MAX_WGPS {
+            return Err(RunError::Config(format!(
+                "wgps: a device has 1 to {MAX_WGPS} WGPs, not {}",
+                cfg.wgps
             )));
         }
         if cfg.threads > MAX_THREADS {
@@ -624,7 +687,6 @@ impl Device {
             checker: lds_check::Checker::new(cfg.check, count),
             vgpr_masks: vec![None; program_len],
             last_issue: (0, Counter::Lgkm, 0),
-            lds_free_at: vec![0; count],
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
             group_waves: cfg.waves as usize,
             ready: BinaryHeap::new(),
@@ -633,7 +695,15 @@ impl Device {
             ordered_waited: false,
             timeline: cfg.record_timeline.then(Timeline::default),
             placement_stats: PlacementStats::default(),
-            unit_busy: UnitBusy::default(),
+            placement: None,
+            units: units::Units::default(),
+            scoreboards: vec![deps::Scoreboard::default(); n],
+            dep_shapes: vec![None; program_len],
+            delay_alu: DelayAluStats::default(),
+            started: vec![false; n],
+            timing: cfg.timing,
+            last_segment: vec![None; n],
+            life: vec![None; n],
         })
     }
 
@@ -641,6 +711,8 @@ impl Device {
     /// `self`'s, and adds its statistics to `self`'s. Global memory and the device-wide
     /// units stay `self`'s.
     pub(crate) fn absorb(&mut self, o: Device) {
+        self.placement_stats = merge_placement(self.placement(), o.placement());
+        self.placement = None;
         let groups = self.lds.len();
         self.waves.extend(o.waves);
         self.wave_group
@@ -672,9 +744,15 @@ impl Device {
                 *m = x;
             }
         }
-        self.lds_free_at.extend(o.lds_free_at);
         self.queued.extend(o.queued);
         self.ordered_waited |= o.ordered_waited;
+        self.units.absorb(&o.units);
+        self.scoreboards.extend(o.scoreboards);
+        self.delay_alu.absorb(&o.delay_alu);
+        self.started.extend(o.started);
+        self.absorb_timeline(o.timeline);
+        self.last_segment.extend(o.last_segment);
+        self.life.extend(o.life);
     }
 
     /// Every wave, in creation order (workgroup by workgroup).
@@ -791,12 +869,21 @@ impl Device {
     /// Where the run placed workgroups and waves, and the most resident at once
     /// (`--json`'s `"placement"`).
     pub fn placement(&self) -> PlacementStats {
-        self.placement_stats
+        match &self.placement {
+            Some(p) => merge_placement(p.stats(), self.placement_stats),
+            None => self.placement_stats,
+        }
     }
 
     /// Busy cycles of each kind of unit (`--json`'s `"units"`).
     pub fn unit_busy(&self) -> UnitBusy {
-        self.unit_busy
+        self.units.busy()
+    }
+
+    /// How the program's `s_delay_alu` declarations compared with the model's dependency
+    /// latencies (docs/timing.md#dependencies).
+    pub fn delay_alu(&self) -> DelayAluStats {
+        self.delay_alu
     }
 
     /// Each wave's clock (cycles).
@@ -935,8 +1022,9 @@ impl Device {
             .map(|(i, l)| (l.address, i))
             .collect();
         self.ready.clear();
+        self.place(program, cfg);
         for i in 0..self.waves.len() {
-            if !self.waves[i].done && self.waits[i].is_none() {
+            if self.started[i] && !self.waves[i].done && self.waits[i].is_none() {
                 self.queue(i);
             }
         }
@@ -944,10 +1032,17 @@ impl Device {
         loop {
             let Some(wi) = kept.take().or_else(|| self.next_wave()) else {
                 if self.waves.iter().all(|w| w.done) {
+                    self.finish_timeline();
                     return Ok(());
                 }
                 return Err(RunError::Deadlock(self.describe_waits(program)));
             };
+            if let Some(line) = program.get(self.waves[wi].pc) {
+                if self.hold_back(wi, self.waves[wi].pc, line, cfg) {
+                    self.queue(wi);
+                    continue;
+                }
+            }
             if self.waves[wi].steps >= cfg.max_steps {
                 return Err(RunError::StepLimit {
                     steps: cfg.max_steps,
@@ -1020,7 +1115,22 @@ impl Device {
                 };
                 Some(format!("wave {i} (workgroup {g}) waits for {what}"))
             })
+            .chain(self.unstarted_groups())
             .collect()
+    }
+
+    /// A line naming the workgroups that never started (they wait for a slot that the
+    /// blocked waves hold), if any.
+    fn unstarted_groups(&self) -> Option<String> {
+        let waiting: Vec<u32> = (0..self.lds.len())
+            .filter(|&g| !self.started[g * self.group_waves])
+            .map(|g| self.first_group + g as u32)
+            .collect();
+        let first = *waiting.first()?;
+        Some(format!(
+            "{} workgroups (the first: {first}) wait for a WGP slot the blocked waves hold: raise --wgps, or lower each workgroup's resources",
+            waiting.len()
+        ))
     }
 
     /// Ends wave `wi` and wakes what its end unblocks.
@@ -1032,6 +1142,7 @@ impl Device {
         self.check_wave_end(wi);
         self.try_release_barrier(self.wave_group[wi]);
         self.wake_ordered();
+        self.release_slot(wi);
     }
 
     /// Releases workgroup `g`'s `s_barrier` if every live wave of it has arrived.
@@ -1048,6 +1159,7 @@ impl Device {
         for i in members {
             if let Some(Waiting::Barrier { pc }) = self.waits[i] {
                 self.stats[pc].stall_cycles += t - self.clocks[i];
+                self.segment(i, SegmentKind::Wait, self.clocks[i], t, pc);
                 self.clocks[i] = t;
                 self.wake(i);
             }

@@ -112,11 +112,11 @@ mod tests {
         m.report(&p, 4200);
         assert_eq!((p.steps(), p.waves_ended()), (4190, 3));
         assert_eq!(p.restart_reason(), None);
-        p.restart("workgroups 0 and 1 touch the same global memory".into());
+        p.restart("workgroups on WGPs 0 and 1 touch the same global memory".into());
         assert_eq!((p.steps(), p.waves_ended(), p.restarts()), (0, 0, 1));
         assert_eq!(
             p.restart_reason().as_deref(),
-            Some("workgroups 0 and 1 touch the same global memory")
+            Some("workgroups on WGPs 0 and 1 touch the same global memory")
         );
     }
 }

@@ -115,7 +115,7 @@ impl Device {
 
 /// The scalar registers (bit = operand code) that `inst` reads through its operand fields,
 /// its implicit VCC source, or a VCC branch condition.
-fn scalar_read_mask(inst: &Instruction) -> u128 {
+pub(crate) fn scalar_read_mask(inst: &Instruction) -> u128 {
     let d = inst.def();
     let mut mask = 0u128;
     let mut reg = |code: u32, n: u32| {

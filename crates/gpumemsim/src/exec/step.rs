@@ -7,9 +7,11 @@ use std::sync::OnceLock;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
+use super::issue::valu_passes;
 use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
+use crate::timeline::{SegmentKind, UnitKind};
 use crate::wave::Wave;
 
 /// How one step ended for the wave.
@@ -88,11 +90,11 @@ impl Device {
             // Packed math, dot products and fma_mix (WMMA stops by name).
             Format::Vop3p => {
                 valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+                end.cost = t.valu * valu_passes(inst, self.waves[wi].size);
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+                end.cost = t.valu * valu_passes(inst, self.waves[wi].size);
             }
             Format::Vopd => {
                 valu::execute_vopd(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
@@ -100,7 +102,7 @@ impl Device {
             }
             Format::Vinterp => {
                 vinterp::execute(inst, &mut self.waves[wi]);
-                end.cost = t.valu * (self.waves[wi].size as u64).div_ceil(32);
+                end.cost = t.valu * valu_passes(inst, self.waves[wi].size);
             }
             Format::Ldsdir => {
                 let (wave, mut env) = self.ds_env(wi, pc);
@@ -113,9 +115,11 @@ impl Device {
             let (at, counter, seq) = self.last_issue;
             self.send_return(wi, pc, saved, at, counter, seq);
         }
-        // Waits (s_waitcnt) moved the clock; an LDS instruction may also wait for the LDS.
+        // Waits (s_waitcnt, the GWS) moved the clock.
         let issue_at = end.lds_begin.unwrap_or(self.clocks[wi]);
         let stalled = issue_at - start;
+        self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
+        self.issued(wi, pc, inst, issue_at, end.cost, cfg);
         self.clocks[wi] = issue_at + end.cost;
         self.update_counters(wi);
         let s = &mut self.stats[pc];
@@ -229,12 +233,22 @@ impl Device {
         cfg: &RunConfig,
         end: &mut StepEnd,
     ) {
-        let g = self.wave_group[wi];
-        let begin = self.clocks[wi].max(self.lds_free_at[g]);
-        self.lds_free_at[g] = begin + busy;
+        let (kind, latency) = if gds {
+            (UnitKind::Gds, cfg.timing.gds_latency)
+        } else {
+            (UnitKind::Lds, cfg.timing.lds_latency)
+        };
+        let unit = self.placement.as_ref().map_or(0, |p| match kind {
+            UnitKind::Lds => p.pipe(wi),
+            _ => 0,
+        });
+        let begin = self.units.occupy(kind, unit, self.clocks[wi], busy);
+        if kind == UnitKind::Lds {
+            self.pipe_busy(wi, begin, begin + busy);
+        }
         end.lds_begin = Some(begin);
         end.cost = busy;
-        let done_at = begin + busy + cfg.timing.lds_latency;
+        let done_at = begin + busy + latency;
         let seq = self.count_issued(wi, counter);
         self.last_issue = (done_at, counter, seq);
         self.stats[pc].latency_cycles += done_at - self.clocks[wi];
@@ -273,8 +287,12 @@ impl Device {
                 self.record_ds_sample(pc, wi, inst, &outcome, cost);
             }
         }
-        let (busy, ideal) =
-            priced.unwrap_or((cfg.timing.lds_issue * passes, cfg.timing.lds_issue * passes));
+        let unpriced = if outcome.gds {
+            cfg.timing.gds_issue
+        } else {
+            cfg.timing.lds_issue * passes
+        };
+        let (busy, ideal) = priced.unwrap_or((unpriced, unpriced));
         let mut end = StepEnd {
             next_pc: pc + 1,
             cost: 0,

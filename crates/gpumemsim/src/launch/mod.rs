@@ -179,12 +179,29 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         l.dynamic_lds,
         &l.config.apertures,
     )?;
+    // Placement follows the kernel: its descriptor's CU or WGP mode, and the occupancy of
+    // its registers, LDS and block (docs/timing.md#placement), unless the caller set a limit.
+    let occupancy = crate::occupancy::occupancy(
+        &crate::occupancy::Resources::of_kernel(kernel)
+            .with_dynamic_lds(layout.lds_bytes - d.group_segment_fixed_size)
+            .with_workgroup_size(block_size),
+        &crate::occupancy::DeviceLimits::GFX1100,
+    );
     let cfg = RunConfig {
         wave_size,
         waves,
         workgroups: u32::try_from(groups).map_err(|_| "grid: too many workgroups".to_string())?,
         lds_size: layout.lds_bytes.max(4).next_multiple_of(4),
         scratch_size: d.private_segment_fixed_size,
+        lds_mode: if d.wgp_mode() {
+            crate::lds::LdsMode::Wgp
+        } else {
+            crate::lds::LdsMode::Cu
+        },
+        waves_per_simd: match l.config.waves_per_simd {
+            0 => occupancy.waves_per_simd.max(1),
+            n => n,
+        },
         ..l.config.clone()
     };
     let memory = place_in_memory(l, &layout);

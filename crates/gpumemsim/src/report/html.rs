@@ -16,7 +16,11 @@
 //! (the events grouped by kind and instructions, as `gpumemsim check` lists them) are counted
 //! in the banner, listed in their own section (`#finding-N`), and marked where they happened:
 //! a ⚠ and the kind on each instruction, and on each source line a ⚠ in the summary and the
-//! findings' kinds and messages under it. The banks page:
+//! findings' kinds and messages under it. After the heat maps, when the run recorded a
+//! timeline, the timeline picture ([`super::timeline_svg`]: a row per wave, its issue, stall
+//! and wait segments, the LDS pipes' busy periods, the critical path), and always the units
+//! table (each kind of unit's busy cycles and utilisation) and a line on the run's placement.
+//! The banks page:
 //! the access's heat map and, for `--suggest`, every suggested layout's beside it.
 
 use std::fmt::Write as _;
@@ -26,6 +30,7 @@ use super::escape::escape;
 use super::heatmap::HeatMap;
 use super::run::{percent, DsPanel, InstructionRow, RunReport, SourceLine, MAX_DS_PANELS};
 use super::svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
+use super::timeline_svg::{placement_line, timeline_svg, units_table, TIMELINE_CSS};
 
 const STYLE: &str = r#"
 :root { color-scheme: light; }
@@ -57,7 +62,7 @@ td.bar { background-repeat: no-repeat; background-size: var(--w) 100%;
 .legend { display: flex; gap: 14px; align-items: center; flex-wrap: wrap; margin: 6px 0 12px; color: #57606a; }
 .legend span.sw { display: inline-block; width: 14px; height: 12px; vertical-align: -2px; margin-right: 4px;
   border-radius: 2px; }
-.panel { margin: 10px 0 22px; }
+.panel, .timeline-panel { margin: 10px 0 22px; }
 .panel .meta { color: #57606a; margin: 0 0 6px; }
 .panel.hot h3 .ways { color: #800026; }
 .side { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
@@ -181,7 +186,7 @@ fn page(title: &str, body: &str, script: bool) -> String {
     let _ = write!(
         s,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"generator\" content=\"gpumemsim\">\n<title>{}</title>\n<style>{STYLE}</style>\n\
+         <meta name=\"generator\" content=\"gpumemsim\">\n<title>{}</title>\n<style>{STYLE}{TIMELINE_CSS}</style>\n\
          </head>\n<body>\n{body}",
         escape(title)
     );
@@ -244,6 +249,8 @@ pub fn run_page(r: &RunReport) -> String {
     events(&mut b, &view);
     source_view(&mut b, &view);
     ds_panels(&mut b, &view);
+    timeline(&mut b, r);
+    units(&mut b, r);
     instruction_table(&mut b, &view);
     page(&format!("gpumemsim: {}", r.title), &b, true)
 }
@@ -966,6 +973,40 @@ fn ds_panel(b: &mut String, v: &View, p: &DsPanel) {
     b.push_str("</div>\n");
 }
 
+/// The timeline section, when the run recorded at least one segment: the picture and how to
+/// read it.
+fn timeline(b: &mut String, r: &RunReport) {
+    let Some(t) = r.timeline.as_ref().filter(|t| !t.segments.is_empty()) else {
+        return;
+    };
+    let _ = writeln!(
+        b,
+        "<h2 id=\"timeline\">Timeline</h2>\n<p class=\"note\">One row per wave (its workgroup, \
+         WGP and SIMD), time left to right: issuing an instruction (green), stalled — ready but \
+         held back by a dependency or a busy unit (amber), waiting by the program's choice — \
+         <code>s_waitcnt</code>, <code>s_barrier</code>, GWS (grey). Below, each LDS pipe's busy \
+         periods. The red outline is the critical path: the stretches that decided when the last \
+         wave ended. Hover over a mark for its instruction and cycles.</p>"
+    );
+    b.push_str("<div class=\"timeline-panel\" id=\"timeline-picture\">");
+    b.push_str(&timeline_svg(t, r.cycles));
+    b.push_str("</div>\n");
+}
+
+/// The units and placement section: each kind of unit's busy cycles and utilisation, and where
+/// the run placed its work.
+fn units(b: &mut String, r: &RunReport) {
+    let _ = writeln!(
+        b,
+        "<h2 id=\"units\">Units and placement</h2>\n<p class=\"note\">Busy cycles of each kind \
+         of unit, all its instances together; utilisation is busy cycles over the run's {} \
+         cycles × instances.</p>",
+        r.cycles
+    );
+    b.push_str(&units_table(&r.units, r.cycles));
+    b.push_str(&placement_line(&r.placement));
+}
+
 /// The HTML page of a `banks` access, with its suggested layouts side by side.
 pub fn banks_page(r: &BanksReport) -> String {
     let mut b = String::new();
@@ -1188,6 +1229,49 @@ s_endpgm
         // A clean run has no findings section and no marks.
         let clean = run_page(&report());
         assert!(!clean.contains("id=\"findings\"") && !clean.contains("class=\"flag\""));
+    }
+
+    #[test]
+    fn the_timeline_is_drawn_when_recorded_and_the_units_always() {
+        use crate::timeline::{Segment, SegmentKind, Timeline, UnitKind, WaveLife};
+        let mut r = report();
+        // Not recorded: no timeline section; the units and placement are there.
+        let html = run_page(&r);
+        assert!(!html.contains("id=\"timeline\"") && !html.contains("<svg class=\"timeline\""));
+        assert!(html.contains("<h2 id=\"units\">Units and placement</h2>"));
+        assert_eq!(html.matches("<tr data-unit=").count(), UnitKind::ALL.len());
+        assert!(html.contains("<p class=\"note\" id=\"placement\">Placement: "));
+        // Recorded but empty: still none.
+        r.timeline = Some(Timeline::default());
+        assert!(!run_page(&r).contains("id=\"timeline\""));
+        // One segment: the section, after the heat maps, before the instruction table.
+        r.timeline = Some(Timeline {
+            waves: vec![WaveLife {
+                wave: 0,
+                workgroup: 0,
+                wgp: 0,
+                simd: 0,
+                start: 0,
+                end: Some(r.cycles),
+                started_by: None,
+            }],
+            segments: vec![Segment {
+                wave: 0,
+                kind: SegmentKind::Issue,
+                start: 0,
+                end: r.cycles,
+                pc: 0,
+            }],
+            ..Timeline::default()
+        });
+        let html = run_page(&r);
+        let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+        assert!(at("id=\"ds\"") < at("<h2 id=\"timeline\">Timeline</h2>"));
+        assert!(at("<svg class=\"timeline\"") < at("id=\"units\""));
+        assert!(at("id=\"units\"") < at("id=\"instructions\""));
+        assert_eq!(html.matches("<rect class=\"issue\" ").count(), 1);
+        // The page's style sheet colours the marks.
+        assert!(html.contains("svg.timeline .issue { fill: #41ab5d; }"));
     }
 
     #[test]

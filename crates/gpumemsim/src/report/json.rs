@@ -177,6 +177,54 @@ pub fn timing(cfg: &RunConfig) -> Value {
     )
 }
 
+/// Where the run placed workgroups and waves, for `--json`'s `"placement"`.
+pub fn placement(wg: &Device) -> Value {
+    let p = wg.placement();
+    json!({
+        "wgps": p.wgps,
+        "waves_per_simd": p.waves_per_simd,
+        "max_resident_waves_per_simd": p.max_resident_waves_per_simd,
+        "max_resident_workgroups": p.max_resident_workgroups,
+    })
+}
+
+/// Each kind of unit's busy cycles, instances and utilisation (busy / (cycles × instances)),
+/// for `--json`'s `"units"`.
+pub fn units(wg: &Device) -> Value {
+    let u = wg.unit_busy();
+    let cycles = wg.cycles();
+    Value::Object(
+        crate::timeline::UnitKind::ALL
+            .iter()
+            .map(|&k| {
+                let (busy, n) = (u.busy(k), u.instances(k));
+                let capacity = cycles * u64::from(n);
+                let utilisation = if capacity == 0 {
+                    0.0
+                } else {
+                    busy as f64 / capacity as f64
+                };
+                (
+                    k.name().to_string(),
+                    json!({"busy_cycles": busy, "instances": n, "utilisation": utilisation}),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// How the program's `s_delay_alu` declarations compared with the model's latencies, for
+/// `--json`'s `"delay_alu"`.
+pub fn delay_alu(wg: &Device) -> Value {
+    let d = wg.delay_alu();
+    json!({
+        "declared": d.declared,
+        "declared_and_waited": d.declared_and_waited,
+        "undeclared_waits": d.undeclared_waits,
+        "first_undeclared": d.first_undeclared,
+    })
+}
+
 /// Every instruction's statistics added up, for `--json`.
 pub fn totals(wg: &Device) -> Value {
     let t = wg.totals();

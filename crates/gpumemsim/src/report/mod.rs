@@ -1,11 +1,12 @@
 //! Reports for people: the HTML report of a run (the instruction table, hottest first, and a
-//! bank × phase heat map of each DS instruction) and of a `banks` access (with the suggested
-//! layouts side by side). Each page is one self-contained file: inline CSS and SVG, one small
+//! bank × phase heat map of each DS instruction, the run's timeline when it recorded one, and
+//! how busy each kind of unit was) and of a `banks` access (with the suggested layouts side by
+//! side). Each page is one self-contained file: inline CSS and SVG, one small
 //! inline script to sort the table, nothing fetched from anywhere.
 //!
 //! The data ([`RunReport`], [`BanksReport`], [`HeatMap`]) is built from what the executor and
 //! the bank model return; [`run_page`] and [`banks_page`] turn it into HTML, [`heat_map_svg`]
-//! draws one access.
+//! draws one access, [`timeline_svg`] a run's timeline.
 //!
 //! ```
 //! use gpumemsim::banks::{Access, AccessKind, AccessShape, BankModel, WaveSize};
@@ -28,6 +29,7 @@ pub mod json;
 mod run;
 mod source;
 mod svg;
+mod timeline_svg;
 
 pub use banks::{BanksReport, LayoutPanel};
 pub use counters::{amd_counters, AMD_COUNTERS};
@@ -39,6 +41,10 @@ pub use source::{
     assembly_sources, by_function, by_line, kernel_sources, InstSource, SourceRow, SourceTexts,
 };
 pub use svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
+pub use timeline_svg::{
+    placement_line, timeline_svg, units_table, MAX_MARKS, MAX_PIPE_ROWS, MAX_WAVE_ROWS,
+    TIMELINE_CSS, TIMELINE_WIDTH,
+};
 
 /// Ascending ids (waves, lanes) in short form: runs of consecutive ids as `first-last`,
 /// separated by `, ` (`[0, 1, 2, 3, 5, 7, 8]` is `0-3, 5, 7-8`).

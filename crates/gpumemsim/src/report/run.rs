@@ -1,6 +1,7 @@
 //! The data of a run's report: every instruction with its statistics, the source lines they
 //! come from (hottest first), and a heat map for each DS instruction's costliest execution
-//! ([`crate::exec::DsSample`]), one per picture.
+//! ([`crate::exec::DsSample`]), one per picture; and the run's timeline, unit busy cycles and
+//! placement (see [`crate::timeline`]).
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -9,6 +10,7 @@ use crate::banks::{ds_access, Access, AccessShape, BankModel, WaveSize};
 use crate::exec::{Device, DsSample, InstStats};
 use crate::isa::asm::AsmLine;
 use crate::loader::SourceLocation;
+use crate::timeline::{PlacementStats, Timeline, UnitBusy};
 
 use super::heatmap::{HeatMap, PatternKey};
 use super::source::{by_line, InstSource, SourceRow, SourceTexts};
@@ -100,6 +102,16 @@ pub struct RunReport {
     /// The events grouped into findings ([`crate::check::findings`]), as `gpumemsim check`
     /// lists them; the page marks each on its instructions and source lines.
     pub findings: Vec<crate::check::Finding>,
+    /// The run's length in cycles ([`Device::cycles`]).
+    pub cycles: u64,
+    /// Each wave's issue, stall and wait segments, when the run recorded them
+    /// ([`crate::exec::RunConfig::record_timeline`]); the page draws them when there is at
+    /// least one segment.
+    pub timeline: Option<Timeline>,
+    /// How busy each kind of unit was ([`Device::unit_busy`]).
+    pub units: UnitBusy,
+    /// Where the run placed its work ([`Device::placement`]).
+    pub placement: PlacementStats,
 }
 
 impl RunReport {
@@ -194,6 +206,10 @@ impl RunReport {
             lines: Vec::new(),
             events: device.events().to_vec(),
             findings: crate::check::findings(device.events()),
+            cycles: device.cycles(),
+            timeline: device.timeline().cloned(),
+            units: device.unit_busy(),
+            placement: device.placement(),
         }
     }
 

@@ -1,0 +1,395 @@
+//! Dependency latency (docs/timing.md#dependencies): a VALU result is ready `valu_latency`
+//! cycles after its instruction issues (`trans_latency` for a transcendental, `f64_latency`
+//! for a double-precision operation), a SALU result `salu_latency` cycles after for the VALU
+//! and at once for the SALU; an instruction that reads a register before it is ready waits
+//! (the hardware interlocks). `s_delay_alu` is the compiler's declaration of such a wait: a
+//! declared wait lets the SIMD issue other waves' VALU instructions meanwhile, a wait nothing
+//! declared holds the SIMD's VALU (docs/rules/timing.md#delay-alu). Either way the model
+//! counts whether the declarations agree with its latencies ([`DelayAluStats`]).
+
+use rdna3_isa::def::{Implicit, Kind};
+use rdna3_isa::{Field, Format, Instruction};
+
+use crate::timing::TimingParams;
+use crate::wave::{EXEC_LO, VCC_LO};
+
+/// What produces an instruction's results, for their latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Producer {
+    /// A vector ALU operation.
+    Valu,
+    /// A transcendental (`v_exp`, `v_log`, `v_rcp`, `v_rsq`, `v_sqrt`, `v_sin`, `v_cos`).
+    Trans,
+    /// A double-precision operation.
+    F64,
+    /// A scalar ALU operation.
+    Salu,
+    /// Anything else (memory results arrive through the wait counters; program control
+    /// writes nothing a later instruction waits for).
+    Other,
+}
+
+impl Producer {
+    fn latency(self, t: &TimingParams) -> u64 {
+        match self {
+            Producer::Valu => t.valu_latency,
+            Producer::Trans => t.trans_latency,
+            Producer::F64 => t.f64_latency,
+            Producer::Salu => t.salu_latency,
+            Producer::Other => 0,
+        }
+    }
+
+    fn is_vector(self) -> bool {
+        matches!(self, Producer::Valu | Producer::Trans | Producer::F64)
+    }
+}
+
+/// What one instruction of the program reads and writes, for the dependency check; worked
+/// out once per instruction.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DepShape {
+    /// VGPRs read at issue (bit = register).
+    pub vreads: [u64; 4],
+    /// VGPRs written at issue.
+    pub vwrites: [u64; 4],
+    /// SGPRs (operand codes 0..128) read.
+    pub sreads: u128,
+    /// SGPRs written.
+    pub swrites: u128,
+    /// What produces its results.
+    pub producer: Option<Producer>,
+    /// Whether it reads like a VALU (and so waits for SALU results too).
+    pub vector_reader: bool,
+}
+
+impl DepShape {
+    /// The shape of `inst`. `vreads`/`vwrites` come from the executor's VGPR walk
+    /// (returning memory destinations left out: they land through the wait counters).
+    pub(crate) fn of(inst: &Instruction, vreads: [u64; 4], vwrites: [u64; 4]) -> DepShape {
+        let d = inst.def();
+        let producer = producer_of(inst);
+        let vector = matches!(
+            d.format,
+            Format::Vop1
+                | Format::Vop2
+                | Format::Vop3
+                | Format::Vopc
+                | Format::Vop3p
+                | Format::Vopd
+                | Format::Vinterp
+        );
+        let mut sreads = super::scalar_mem::scalar_read_mask(inst);
+        if vector {
+            sreads |= 3 << EXEC_LO;
+        }
+        DepShape {
+            vreads,
+            vwrites: if producer.is_vector() {
+                vwrites
+            } else {
+                [0; 4]
+            },
+            sreads,
+            swrites: if producer == Producer::Other {
+                0
+            } else {
+                scalar_write_mask(inst)
+            },
+            producer: Some(producer),
+            vector_reader: vector,
+        }
+    }
+}
+
+/// The producer class of `inst`.
+fn producer_of(inst: &Instruction) -> Producer {
+    let d = inst.def();
+    match d.format {
+        Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => Producer::Salu,
+        Format::Vop1
+        | Format::Vop2
+        | Format::Vop3
+        | Format::Vopc
+        | Format::Vop3p
+        | Format::Vopd
+        | Format::Vinterp => {
+            let name = d.name;
+            let trans = [
+                "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",
+            ]
+            .iter()
+            .any(|p| name.starts_with(p))
+                && !name.ends_with("_f64");
+            if trans {
+                Producer::Trans
+            } else if name.contains("_f64") {
+                Producer::F64
+            } else {
+                Producer::Valu
+            }
+        }
+        _ => Producer::Other,
+    }
+}
+
+/// The SGPRs (operand codes below 128) `inst` writes: scalar destinations, VOPC's implicit
+/// VCC, and the carry-out VCC of the VOP2 carry forms.
+fn scalar_write_mask(inst: &Instruction) -> u128 {
+    let d = inst.def();
+    let mut mask = 0u128;
+    let mut reg = |code: u32, n: u32| {
+        if code < 128 && code != rdna3_isa::inst::SGPR_NULL {
+            for r in code..(code + n).min(128) {
+                mask |= 1 << r;
+            }
+        }
+    };
+    for (i, o) in d.operands.iter().enumerate() {
+        match o.kind {
+            Kind::S(n) if !(d.format == Format::Sopk && d.name.starts_with("s_cmpk")) => {
+                reg(inst.get(o.field), n as u32)
+            }
+            Kind::Implicit(Implicit::VccLo) if i == 0 => reg(VCC_LO, 1),
+            _ => {}
+        }
+    }
+    if d.format == Format::Vop1 && d.name == "v_readfirstlane_b32" {
+        reg(inst.get(Field::Vdst), 1);
+    }
+    mask
+}
+
+/// `s_delay_alu`'s dependency codes (RDNA3 ISA guide, S_DELAY_ALU): 1–4 VALU_DEP_1..4,
+/// 5–7 TRANS32_DEP_1..3, 8 FMA_ACCUM_CYCLE_1, 9–11 SALU_CYCLE_1..3.
+fn declares(code: u32) -> bool {
+    (1..=11).contains(&code)
+}
+
+/// How a run's `s_delay_alu` declarations compared with the model's latencies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DelayAluStats {
+    /// Instructions an `s_delay_alu` declared a dependency for.
+    pub declared: u64,
+    /// Of those, instructions that did wait for a result in the model.
+    pub declared_and_waited: u64,
+    /// Instructions that waited for a VALU or SALU result with no declaration (the
+    /// compiler's latencies are shorter than the model's there, or it placed no
+    /// `s_delay_alu`).
+    pub undeclared_waits: u64,
+    /// The first instruction (index) that waited undeclared, if any.
+    pub first_undeclared: Option<usize>,
+}
+
+impl DelayAluStats {
+    /// Adds another part's counts.
+    pub(crate) fn absorb(&mut self, o: &DelayAluStats) {
+        self.declared += o.declared;
+        self.declared_and_waited += o.declared_and_waited;
+        self.undeclared_waits += o.undeclared_waits;
+        self.first_undeclared = match (self.first_undeclared, o.first_undeclared) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// One wave's register readiness and pending `s_delay_alu` declarations.
+#[derive(Clone, Debug)]
+pub(crate) struct Scoreboard {
+    /// When each VGPR's last VALU result is ready.
+    vready: Box<[u64; 256]>,
+    /// When each SGPR's last ALU result is ready for a VALU reader.
+    sready: [u64; 128],
+    /// SGPRs whose last write came from the VALU (a SALU reader waits for those too).
+    s_from_valu: u128,
+    /// The instruction after each of these many more instructions (countdown) is declared.
+    declared: [Option<u32>; 2],
+    /// Whether the instruction about to issue is declared (worked out once per
+    /// instruction, however often the wave is held back before it issues).
+    current: Option<bool>,
+    /// Whether the instruction about to issue has waited for a result.
+    pub dep_waited: bool,
+}
+
+impl Default for Scoreboard {
+    fn default() -> Scoreboard {
+        Scoreboard {
+            vready: Box::new([0; 256]),
+            sready: [0; 128],
+            s_from_valu: 0,
+            declared: [None; 2],
+            current: None,
+            dep_waited: false,
+        }
+    }
+}
+
+fn bits(set: [u64; 4]) -> impl Iterator<Item = usize> {
+    set.into_iter().enumerate().flat_map(|(w, mut word)| {
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let b = word.trailing_zeros() as usize;
+                word &= word - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
+impl Scoreboard {
+    /// When every register `shape` reads is ready.
+    pub(crate) fn ready_at(&self, shape: &DepShape) -> u64 {
+        let mut at = bits(shape.vreads)
+            .map(|r| self.vready[r])
+            .max()
+            .unwrap_or(0);
+        let mut s = shape.sreads;
+        if !shape.vector_reader {
+            s &= self.s_from_valu;
+        }
+        while s != 0 {
+            let r = s.trailing_zeros() as usize;
+            s &= s - 1;
+            at = at.max(self.sready[r]);
+        }
+        at
+    }
+
+    /// Records the results of an instruction of `shape` that issued at `issue`.
+    pub(crate) fn write(&mut self, shape: &DepShape, issue: u64, t: &TimingParams) {
+        let Some(p) = shape.producer else { return };
+        let ready = issue + p.latency(t);
+        for r in bits(shape.vwrites) {
+            self.vready[r] = ready;
+        }
+        let mut s = shape.swrites;
+        if p.is_vector() {
+            self.s_from_valu |= s;
+        } else {
+            self.s_from_valu &= !s;
+        }
+        while s != 0 {
+            let r = s.trailing_zeros() as usize;
+            s &= s - 1;
+            self.sready[r] = ready;
+        }
+    }
+
+    /// Takes in an `s_delay_alu` immediate: its first dependency declares the next
+    /// instruction, its second the one `instskip` after that (0, SAME: the same one; 1,
+    /// NEXT: the one after it; ...).
+    pub(crate) fn delay_alu(&mut self, simm16: u32) {
+        let (id0, skip, id1) = (simm16 & 0xf, simm16 >> 4 & 7, simm16 >> 7 & 0xf);
+        self.declared = [declares(id0).then_some(0), declares(id1).then_some(skip)];
+    }
+
+    /// Whether the instruction about to issue is declared by an `s_delay_alu`.
+    pub(crate) fn declared_now(&mut self) -> bool {
+        match self.current {
+            Some(d) => d,
+            None => {
+                let d = self.take_declared();
+                self.current = Some(d);
+                d
+            }
+        }
+    }
+
+    /// The instruction about to issue has issued: the next one's declaration is its own.
+    pub(crate) fn issued(&mut self) {
+        if self.current.take().is_none() {
+            self.take_declared();
+        }
+    }
+
+    /// Counts the next instruction off the pending declarations; whether it is declared.
+    fn take_declared(&mut self) -> bool {
+        let mut hit = false;
+        for d in &mut self.declared {
+            *d = match *d {
+                Some(0) => {
+                    hit = true;
+                    None
+                }
+                Some(n) => Some(n - 1),
+                None => None,
+            };
+        }
+        hit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdna3_isa::asm::assemble;
+
+    fn shape(text: &str) -> DepShape {
+        let p = assemble(text);
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        let inst = &p.lines[0].inst;
+        let t = super::super::inflight::touched_vgprs(inst);
+        DepShape::of(inst, t.reads_bits(), t.writes_bits())
+    }
+
+    #[test]
+    fn a_dependent_valu_waits_for_the_latency_and_an_independent_one_does_not() {
+        let t = TimingParams::default();
+        let mut sb = Scoreboard::default();
+        let a = shape("v_add_f32 v1, v2, v3");
+        sb.write(&a, 10, &t);
+        assert_eq!(
+            sb.ready_at(&shape("v_add_f32 v4, v1, v3")),
+            10 + t.valu_latency
+        );
+        assert_eq!(sb.ready_at(&shape("v_add_f32 v4, v5, v3")), 0);
+        sb.write(&shape("v_exp_f32 v6, v2"), 20, &t);
+        assert_eq!(
+            sb.ready_at(&shape("v_mov_b32 v7, v6")),
+            20 + t.trans_latency
+        );
+        sb.write(&shape("v_add_f64 v[8:9], v[2:3], v[4:5]"), 30, &t);
+        assert_eq!(sb.ready_at(&shape("v_mov_b32 v7, v9")), 30 + t.f64_latency);
+    }
+
+    #[test]
+    fn salu_results_wait_for_valu_readers_only_and_valu_sgprs_for_everyone() {
+        let t = TimingParams::default();
+        let mut sb = Scoreboard::default();
+        sb.write(&shape("s_add_u32 s4, s5, s6"), 10, &t);
+        assert_eq!(
+            sb.ready_at(&shape("v_add_nc_u32 v1, s4, v2")),
+            10 + t.salu_latency
+        );
+        assert_eq!(sb.ready_at(&shape("s_add_u32 s7, s4, 1")), 0);
+        sb.write(&shape("v_cmp_eq_u32 v1, v2"), 20, &t);
+        assert_eq!(sb.ready_at(&shape("s_cbranch_vccz 0")), 20 + t.valu_latency);
+        sb.write(&shape("v_readfirstlane_b32 s9, v1"), 30, &t);
+        assert_eq!(
+            sb.ready_at(&shape("s_add_u32 s7, s9, 1")),
+            30 + t.valu_latency
+        );
+        sb.write(&shape("s_mov_b32 exec_lo, s7"), 40, &t);
+        assert_eq!(
+            sb.ready_at(&shape("v_mov_b32 v1, 0")),
+            40 + t.salu_latency,
+            "EXEC"
+        );
+    }
+
+    #[test]
+    fn delay_alu_declares_the_next_instruction_and_the_skipped_one() {
+        let mut sb = Scoreboard::default();
+        // instid0(VALU_DEP_1) | instskip(SKIP_1=2) | instid1(VALU_DEP_2)
+        sb.delay_alu(1 | 2 << 4 | 2 << 7);
+        assert!(sb.take_declared());
+        assert!(!sb.take_declared(), "the skipped instruction");
+        assert!(sb.take_declared());
+        assert!(!sb.take_declared());
+        // instskip(NEXT=1): the two instructions in a row.
+        sb.delay_alu(1 | 1 << 4 | 9 << 7);
+        assert!(sb.take_declared() && sb.take_declared());
+        assert!(!sb.take_declared());
+    }
+}

@@ -1,0 +1,334 @@
+//! When a wave's next instruction can issue (docs/timing.md#issue): after the registers it
+//! reads are ready ([`super::deps`]) and once its unit is free ([`super::units`]), on the SIMD
+//! placement gave the wave ([`super::placement`]). A wave that cannot issue at its clock moves
+//! its clock to when it can and goes back to the queue, so the waves of a SIMD issue in clock
+//! order, the lowest (oldest) wave first on a tie.
+
+use std::sync::OnceLock;
+
+use rdna3_isa::asm::AsmLine;
+use rdna3_isa::{Field, Format, Instruction};
+
+use super::deps::DepShape;
+use super::placement::{Placement, PlacementShape};
+use super::units::Units;
+use super::{Device, RunConfig};
+use crate::ds::{self, DsKind};
+use crate::lds::LdsMode;
+use crate::occupancy::{self, DeviceLimits, RegisterCounts, Resources};
+use crate::timeline::{SegmentKind, UnitKind};
+
+/// The unit an instruction issues to, and how many cycles it occupies it for (`None`: the
+/// wave's own sequencer: `s_waitcnt`, branches, `s_nop`, ...). LDS instructions occupy the
+/// LDS pipe for their bank cycles, known once they have run (`super::step`).
+pub(crate) fn unit_of(
+    inst: &Instruction,
+    wave_size: u32,
+    cfg: &RunConfig,
+) -> Option<(UnitKind, u64)> {
+    let d = inst.def();
+    let passes = u64::from(wave_size).div_ceil(32);
+    let t = &cfg.timing;
+    Some(match d.format {
+        Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => (UnitKind::Salu, t.salu),
+        Format::Vop1
+        | Format::Vop2
+        | Format::Vop3
+        | Format::Vopc
+        | Format::Vop3p
+        | Format::Vinterp => (UnitKind::Valu, t.valu * valu_passes(inst, wave_size)),
+        // A VOPD pair issues once (docs/timing.md#issue).
+        Format::Vopd => (UnitKind::Valu, t.valu),
+        Format::Ds
+            if inst.get(Field::Gds) == 1
+                || matches!(
+                    ds::ds_kind(inst.opcode),
+                    Some(DsKind::GlobalSync | DsKind::GsReg { .. })
+                ) =>
+        {
+            (UnitKind::Gds, t.gds_issue)
+        }
+        Format::Ds | Format::Ldsdir => (UnitKind::Lds, 0),
+        Format::Smem => (UnitKind::Smem, 1),
+        Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
+            (UnitKind::Vmem, t.vmem_issue * passes)
+        }
+        Format::Sopp => return None,
+    })
+}
+
+impl Device {
+    /// The instance of `kind` wave `wi` issues to.
+    fn unit_instance(&self, wi: usize, kind: UnitKind) -> usize {
+        let p = self.placement.as_ref().expect("placed before running");
+        match kind {
+            UnitKind::Valu | UnitKind::Salu => p.simd(wi),
+            UnitKind::Lds => p.pipe(wi),
+            UnitKind::Vmem => p.cu(wi),
+            UnitKind::Smem => p.wgp(wi),
+            UnitKind::Gds => 0,
+        }
+    }
+
+    /// The dependency shape of the instruction at `pc` (worked out on first use).
+    fn dep_shape(&mut self, pc: usize, inst: &Instruction) -> DepShape {
+        if let Some(s) = self.dep_shapes[pc] {
+            return s;
+        }
+        let t = super::inflight::touched_vgprs(inst);
+        let s = DepShape::of(inst, t.reads_bits(), t.writes_bits());
+        self.dep_shapes[pc] = Some(s);
+        s
+    }
+
+    /// Whether wave `wi` must wait before it issues `line` (at `pc`): then its clock moves to
+    /// when it can, the wait is counted as stall, and the caller queues it again.
+    pub(crate) fn hold_back(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        line: &AsmLine,
+        cfg: &RunConfig,
+    ) -> bool {
+        let inst = &line.inst;
+        let clock = self.clocks[wi];
+        let shape = self.dep_shape(pc, inst);
+        let deps = self.scoreboards[wi].ready_at(&shape);
+        let unit = unit_of(inst, self.waves[wi].size, cfg).map(|(kind, _)| {
+            let i = self.unit_instance(wi, kind);
+            (kind, i, self.units.free_at(kind, i))
+        });
+        let ready = deps.max(unit.map_or(0, |u| u.2));
+        if ready <= clock {
+            return false;
+        }
+        if deps > clock {
+            let declared = self.scoreboards[wi].declared_now();
+            self.scoreboards[wi].dep_waited = true;
+            // A wait nothing declared holds the SIMD's unit: other waves cannot issue to it.
+            if let (false, Some((kind @ (UnitKind::Valu | UnitKind::Salu), i, _))) =
+                (declared, unit)
+            {
+                self.units.hold(kind, i, deps);
+            }
+        }
+        self.stats[pc].stall_cycles += ready - clock;
+        self.segment(wi, SegmentKind::Stall, clock, ready, pc);
+        self.clocks[wi] = ready;
+        true
+    }
+
+    /// After wave `wi` issued `inst` (at `pc`) at `at` for `cost` cycles: its unit is busy,
+    /// its results will be ready after their latency, `s_delay_alu` takes effect.
+    pub(crate) fn issued(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        at: u64,
+        cost: u64,
+        cfg: &RunConfig,
+    ) {
+        if let Some((kind, busy)) = unit_of(inst, self.waves[wi].size, cfg) {
+            if kind != UnitKind::Lds {
+                let i = self.unit_instance(wi, kind);
+                self.units.occupy(kind, i, at, busy);
+            }
+        }
+        let shape = self.dep_shape(pc, inst);
+        let sb = &mut self.scoreboards[wi];
+        let declared = sb.declared_now();
+        let waited = std::mem::take(&mut sb.dep_waited);
+        sb.issued();
+        sb.write(&shape, at, &cfg.timing);
+        if inst.def().name == "s_delay_alu" {
+            sb.delay_alu(inst.get(Field::Simm16));
+        }
+        let s = &mut self.delay_alu;
+        if declared {
+            s.declared += 1;
+            s.declared_and_waited += u64::from(waited);
+        } else if waited && shape.vector_reader {
+            s.undeclared_waits += 1;
+            s.first_undeclared.get_or_insert(pc);
+        }
+        self.segment(wi, SegmentKind::Issue, at, at + cost, pc);
+    }
+
+    /// Places the device's workgroups (once, at the start of the first run) and starts
+    /// those that fit; waves of workgroups not started stay off the queue.
+    pub(crate) fn place(&mut self, program: &[AsmLine], cfg: &RunConfig) {
+        if self.placement.is_some() {
+            return;
+        }
+        let shape = PlacementShape {
+            wgps: cfg.wgps.max(1),
+            grid_groups: cfg.workgroups.max(self.first_group + self.lds.len() as u32),
+            first_group: self.first_group,
+            groups: self.lds.len() as u32,
+            group_waves: self.group_waves as u32,
+            cu_mode: cfg.lds_mode == LdsMode::Cu,
+            waves_per_simd: waves_per_simd(program, cfg),
+            lds_bytes: cfg.lds_size,
+            lds_pool: if cfg.lds_mode == LdsMode::Cu {
+                occupancy::LDS_BYTES_PER_CU
+            } else {
+                occupancy::LDS_BYTES_PER_WGP
+            },
+        };
+        let mut p = Placement::new(shape);
+        self.units = Units::new(p.wgps(), shape.wgps as usize, shape.cu_mode);
+        let started: Vec<u32> = (0..p.wgps()).flat_map(|k| p.dispatch(k)).collect();
+        self.placement = Some(p);
+        for g in started {
+            self.start_group(g as usize, 0, None);
+        }
+    }
+
+    /// Starts workgroup `g`'s waves at cycle `at`, in the slot wave `by` freed.
+    fn start_group(&mut self, g: usize, at: u64, by: Option<usize>) {
+        for wi in g * self.group_waves..(g + 1) * self.group_waves {
+            self.started[wi] = true;
+            self.clocks[wi] = at;
+            self.start_life(wi, at, by);
+            if !self.waves[wi].done && self.waits[wi].is_none() {
+                self.queue(wi);
+            }
+        }
+    }
+
+    /// Wave `wi` ended: its slot, and with the last wave its workgroup's LDS, go to the
+    /// workgroups waiting for its WGP, which start at its clock.
+    pub(crate) fn release_slot(&mut self, wi: usize) {
+        let Some(p) = self.placement.as_mut() else {
+            return;
+        };
+        let k = p.end_wave(wi, self.wave_group[wi]);
+        let started = p.dispatch(k);
+        let at = self.clocks[wi];
+        for g in started {
+            self.start_group(g as usize, at, Some(wi));
+        }
+        self.end_life(wi, at);
+    }
+}
+
+/// Passes of a VALU instruction: one for wave32; for wave64 two — "it may issue twice as two
+/// wave32 instructions" (RDNA3 ISA guide 7.2.3.2) — except for the operations the SIMD's
+/// dual-issue ALUs run 64 lanes wide in one pass (docs/rules/timing.md#wave64-passes).
+pub(crate) fn valu_passes(inst: &Instruction, wave_size: u32) -> u64 {
+    if wave_size <= 32 {
+        return 1;
+    }
+    static ONE_PASS: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = ONE_PASS.get_or_init(|| {
+        rdna3_isa::table::INSTRUCTIONS
+            .iter()
+            .map(|d| one_pass_wave64(d.name))
+            .collect()
+    });
+    if table[inst.opcode.0 as usize] {
+        1
+    } else {
+        2
+    }
+}
+
+/// Whether the VALU operation `name` (with or without its `_e32`/`_e64` suffix) runs a wave64
+/// in one pass: the FP32/FP16 add, multiply, FMA, min/max, moves, `v_cndmask`, 16-bit integer
+/// operations and the dot2 forms. The list is Mesa's (ACO `aco_statistics.cpp`,
+/// `is_dual_issue_capable`, GFX11); AMD's guide says only that a wave64 instruction "may"
+/// issue twice (docs/rules/timing.md#wave64-passes).
+fn one_pass_wave64(name: &str) -> bool {
+    let base = name
+        .strip_suffix("_e32")
+        .or_else(|| name.strip_suffix("_e64"))
+        .unwrap_or(name);
+    const ONE_PASS: &[&str] = &[
+        "v_fma_f32",
+        "v_fmac_f32",
+        "v_fmaak_f32",
+        "v_fmamk_f32",
+        "v_fma_f16",
+        "v_fmac_f16",
+        "v_fmaak_f16",
+        "v_fmamk_f16",
+        "v_mul_f32",
+        "v_add_f32",
+        "v_sub_f32",
+        "v_subrev_f32",
+        "v_mul_f16",
+        "v_add_f16",
+        "v_sub_f16",
+        "v_subrev_f16",
+        "v_mul_dx9_zero_f32",
+        "v_fma_dx9_zero_f32",
+        "v_mov_b32",
+        "v_movreld_b32",
+        "v_movrels_b32",
+        "v_movrelsd_b32",
+        "v_movrelsd_2_b32",
+        "v_cndmask_b32",
+        "v_cndmask_b16",
+        "v_writelane_b32",
+        "v_mov_b16",
+        "v_max_f32",
+        "v_min_f32",
+        "v_max_f16",
+        "v_min_f16",
+        "v_add_nc_u16",
+        "v_sub_nc_u16",
+        "v_add_nc_i16",
+        "v_sub_nc_i16",
+        "v_mad_u16",
+        "v_mad_i16",
+        "v_mul_lo_u16",
+        "v_not_b16",
+        "v_and_b16",
+        "v_or_b16",
+        "v_xor_b16",
+        "v_lshlrev_b16",
+        "v_lshrrev_b16",
+        "v_ashrrev_i16",
+        "v_max_i16",
+        "v_max_u16",
+        "v_min_i16",
+        "v_min_u16",
+        "v_dot2_bf16_bf16",
+        "v_dot2_f32_bf16",
+        "v_dot2_f16_f16",
+        "v_dot2_f32_f16",
+        "v_dot2acc_f32_f16",
+    ];
+    ONE_PASS.contains(&base)
+}
+
+/// The occupancy limit of a run: [`RunConfig::waves_per_simd`] when set, else the occupancy
+/// rule ([`occupancy::occupancy`]) on what the program uses (its highest VGPR) and the
+/// run's workgroup shape and LDS allocation.
+pub(crate) fn waves_per_simd(program: &[AsmLine], cfg: &RunConfig) -> u32 {
+    if cfg.waves_per_simd != 0 {
+        return cfg.waves_per_simd;
+    }
+    let vgprs = program
+        .iter()
+        .flat_map(|l| l.inst.vgpr_operands())
+        .map(|o| o.first + o.count)
+        .max()
+        .unwrap_or(0);
+    let r = Resources {
+        vgprs,
+        allocated_vgprs: vgprs,
+        sgprs: 0,
+        static_lds_bytes: cfg.lds_size,
+        dynamic_lds_bytes: 0,
+        scratch_bytes_per_lane: cfg.scratch_size,
+        wave_size: cfg.wave_size,
+        workgroup_size: cfg.waves * cfg.wave_size,
+        wgp_mode: cfg.lds_mode == LdsMode::Wgp,
+        register_counts: RegisterCounts::Metadata,
+    };
+    occupancy::occupancy(&r, &DeviceLimits::GFX1100)
+        .waves_per_simd
+        .max(1)
+}

@@ -1,0 +1,331 @@
+//! Placement: which WGP, CU and SIMD each workgroup and wave runs on, and when it starts
+//! (docs/timing.md#placement).
+//!
+//! The grid's workgroups are dealt to the WGPs in contiguous blocks in dispatch order (WGP
+//! `k` of `N` gets workgroups `k·G/N .. (k+1)·G/N`); on its WGP, a workgroup starts as soon
+//! as every one of its waves has a wave slot (at most the occupancy limit per SIMD, the limit
+//! [`crate::occupancy::occupancy`] computes) and its LDS allocation fits the free LDS of its
+//! CU (CU mode) or WGP (WGP mode); until then it waits, and the workgroups after it wait
+//! behind it (in-order dispatch). Each wave goes to the SIMD of its CU or WGP holding the
+//! fewest waves (the lowest SIMD on a tie).
+//!
+//! The block assignment is this simulator's choice (an estimate: AMD's workgroup dispatcher
+//! balances work between CUs at run time and documents no fixed order). It makes WGPs share
+//! nothing in the model, so a grid can run one WGP per host thread with the result of one
+//! schedule (`exec::grid`).
+
+use super::units::SIMDS_PER_WGP;
+use crate::timeline::PlacementStats;
+
+/// The WGP (of `wgps`) that grid workgroup `g` of `groups` is dealt to: the `k` with
+/// `k·groups/wgps <= g < (k+1)·groups/wgps`.
+pub(crate) fn wgp_of(g: u32, groups: u32, wgps: u32) -> u32 {
+    let (g, groups, wgps) = (u64::from(g), u64::from(groups), u64::from(wgps.max(1)));
+    (((g + 1) * wgps - 1) / groups.max(1)) as u32
+}
+
+/// The grid workgroups dealt to WGP `k` of `wgps`.
+pub(crate) fn block_of(k: u32, groups: u32, wgps: u32) -> std::ops::Range<u32> {
+    let (groups64, wgps64) = (u64::from(groups), u64::from(wgps.max(1)));
+    let start = |k: u64| (k * groups64 / wgps64) as u32;
+    start(u64::from(k))..start(u64::from(k) + 1)
+}
+
+/// What placement needs to know of a run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlacementShape {
+    /// WGPs of the device (the whole grid's).
+    pub wgps: u32,
+    /// The grid's workgroups.
+    pub grid_groups: u32,
+    /// The device's first workgroup (grid index) and how many it holds (a contiguous run).
+    pub first_group: u32,
+    pub groups: u32,
+    /// Waves per workgroup.
+    pub group_waves: u32,
+    /// CU mode (two LDS pools and SIMD pairs per WGP) or WGP mode.
+    pub cu_mode: bool,
+    /// Waves one SIMD may hold at once.
+    pub waves_per_simd: u32,
+    /// LDS bytes each workgroup allocates, and what one CU (CU mode) or WGP holds.
+    pub lds_bytes: u32,
+    pub lds_pool: u32,
+}
+
+/// The device's placement state.
+#[derive(Clone, Debug)]
+pub(crate) struct Placement {
+    shape: PlacementShape,
+    /// The first WGP (grid index) the device holds, and how many.
+    first_wgp: u32,
+    /// Each workgroup's WGP (device index) and CU within it, once started.
+    group_wgp: Vec<u32>,
+    group_cu: Vec<u32>,
+    /// Each workgroup's live waves (0 before it starts and after it ends).
+    live: Vec<u32>,
+    /// Each wave's SIMD (device index `wgp * 4 + simd`; `u32::MAX` before it starts).
+    wave_simd: Vec<u32>,
+    /// Waves resident on each SIMD.
+    resident: Vec<u32>,
+    /// LDS bytes in use in each pool (a CU's in CU mode, a WGP's in WGP mode).
+    lds_used: Vec<u32>,
+    /// Per WGP: the next of its workgroups (device index) to start, and the end of its block.
+    next: Vec<u32>,
+    end: Vec<u32>,
+    /// Workgroups resident now.
+    resident_groups: u32,
+    stats: PlacementStats,
+}
+
+impl Placement {
+    /// Placement for `shape`; nothing has started.
+    pub(crate) fn new(shape: PlacementShape) -> Placement {
+        let last = shape.first_group + shape.groups.max(1) - 1;
+        let first_wgp = wgp_of(shape.first_group, shape.grid_groups, shape.wgps);
+        let wgps = wgp_of(last, shape.grid_groups, shape.wgps) - first_wgp + 1;
+        let device_range = |k: u32| {
+            let b = block_of(first_wgp + k, shape.grid_groups, shape.wgps);
+            let lo = b.start.max(shape.first_group) - shape.first_group;
+            let hi = b.end.min(shape.first_group + shape.groups) - shape.first_group;
+            (lo, hi.max(lo))
+        };
+        let (next, end) = (0..wgps).map(device_range).unzip();
+        let pools = if shape.cu_mode { 2 * wgps } else { wgps };
+        Placement {
+            shape,
+            first_wgp,
+            group_wgp: vec![0; shape.groups as usize],
+            group_cu: vec![0; shape.groups as usize],
+            live: vec![0; shape.groups as usize],
+            wave_simd: vec![u32::MAX; (shape.groups * shape.group_waves) as usize],
+            resident: vec![0; SIMDS_PER_WGP * wgps as usize],
+            lds_used: vec![0; pools as usize],
+            next,
+            end,
+            resident_groups: 0,
+            stats: PlacementStats {
+                wgps: shape.wgps,
+                waves_per_simd: shape.waves_per_simd,
+                ..PlacementStats::default()
+            },
+        }
+    }
+
+    /// WGPs the device holds.
+    pub(crate) fn wgps(&self) -> usize {
+        self.next.len()
+    }
+
+    /// Whether workgroups run in CU mode (an LDS pipe per CU).
+    pub(crate) fn cu_mode(&self) -> bool {
+        self.shape.cu_mode
+    }
+
+    /// The first WGP (grid index) the device holds.
+    pub(crate) fn first_wgp(&self) -> u32 {
+        self.first_wgp
+    }
+
+    /// Wave `wi`'s SIMD (device index `wgp * 4 + simd`), once it has started.
+    pub(crate) fn simd(&self, wi: usize) -> usize {
+        self.wave_simd[wi] as usize
+    }
+
+    /// The LDS pipe of wave `wi`'s workgroup: its WGP's, or in CU mode its CU's.
+    pub(crate) fn pipe(&self, wi: usize) -> usize {
+        let simd = self.simd(wi);
+        if self.shape.cu_mode {
+            simd / 2
+        } else {
+            simd / SIMDS_PER_WGP
+        }
+    }
+
+    /// Wave `wi`'s CU (device index `wgp * 2 + cu`).
+    pub(crate) fn cu(&self, wi: usize) -> usize {
+        self.simd(wi) / 2
+    }
+
+    /// Wave `wi`'s WGP (device index).
+    pub(crate) fn wgp(&self, wi: usize) -> usize {
+        self.simd(wi) / SIMDS_PER_WGP
+    }
+
+    /// What the run observed.
+    pub(crate) fn stats(&self) -> PlacementStats {
+        self.stats
+    }
+
+    /// Starts every workgroup of WGP `k` (device index) that fits now, in order; returns
+    /// the workgroups (device indices) started.
+    pub(crate) fn dispatch(&mut self, k: usize) -> Vec<u32> {
+        let mut started = Vec::new();
+        while self.next[k] < self.end[k] {
+            let g = self.next[k];
+            let Some(cu) = self.room(k) else { break };
+            self.start(g, k, cu);
+            self.next[k] += 1;
+            started.push(g);
+        }
+        started
+    }
+
+    /// The CU (0 in WGP mode) of WGP `k` that has room for one more workgroup, if any. A
+    /// workgroup on an empty WGP always starts, even one the limits would refuse (it could
+    /// never start otherwise).
+    fn room(&self, k: usize) -> Option<u32> {
+        let s = &self.shape;
+        let simds = |cu: usize| {
+            if s.cu_mode {
+                k * SIMDS_PER_WGP + 2 * cu..k * SIMDS_PER_WGP + 2 * cu + 2
+            } else {
+                k * SIMDS_PER_WGP..(k + 1) * SIMDS_PER_WGP
+            }
+        };
+        let pool = |cu: usize| if s.cu_mode { 2 * k + cu } else { k };
+        let free_slots = |cu: usize| -> u32 {
+            simds(cu)
+                .map(|i| s.waves_per_simd.saturating_sub(self.resident[i]))
+                .sum()
+        };
+        let fits = |cu: usize| {
+            free_slots(cu) >= s.group_waves
+                && self.lds_used[pool(cu)] + s.lds_bytes <= s.lds_pool
+                && (s.cu_mode || cu == 0)
+        };
+        let empty = |cu: usize| simds(cu).all(|i| self.resident[i] == 0);
+        let mut best: Option<u32> = None;
+        for cu in 0..2usize {
+            if (fits(cu) || empty(cu)) && (s.cu_mode || cu == 0) {
+                match best {
+                    Some(b) if free_slots(b as usize) >= free_slots(cu) => {}
+                    _ => best = Some(cu as u32),
+                }
+            }
+        }
+        best
+    }
+
+    fn start(&mut self, g: u32, k: usize, cu: u32) {
+        let s = self.shape;
+        self.group_wgp[g as usize] = k as u32;
+        self.group_cu[g as usize] = cu;
+        let domain = if s.cu_mode {
+            let first = k * SIMDS_PER_WGP + 2 * cu as usize;
+            first..first + 2
+        } else {
+            k * SIMDS_PER_WGP..(k + 1) * SIMDS_PER_WGP
+        };
+        for w in 0..s.group_waves {
+            let simd = domain
+                .clone()
+                .min_by_key(|&i| (self.resident[i], i))
+                .expect("a CU has SIMDs");
+            self.resident[simd] += 1;
+            self.wave_simd[(g * s.group_waves + w) as usize] = simd as u32;
+            self.stats.max_resident_waves_per_simd = self
+                .stats
+                .max_resident_waves_per_simd
+                .max(self.resident[simd]);
+        }
+        let pool = if s.cu_mode { 2 * k + cu as usize } else { k };
+        self.lds_used[pool] += s.lds_bytes;
+        self.live[g as usize] = s.group_waves;
+        self.resident_groups += 1;
+        self.stats.max_resident_workgroups =
+            self.stats.max_resident_workgroups.max(self.resident_groups);
+    }
+
+    /// Wave `wi` of workgroup `g` (device indices) ended: frees its slot, and its
+    /// workgroup's LDS when it was the last; returns its WGP (to dispatch on).
+    pub(crate) fn end_wave(&mut self, wi: usize, g: usize) -> usize {
+        let simd = self.simd(wi);
+        self.resident[simd] -= 1;
+        self.live[g] -= 1;
+        let k = self.group_wgp[g] as usize;
+        if self.live[g] == 0 {
+            let s = self.shape;
+            let pool = if s.cu_mode {
+                2 * k + self.group_cu[g] as usize
+            } else {
+                k
+            };
+            self.lds_used[pool] -= s.lds_bytes;
+            self.resident_groups -= 1;
+        }
+        k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_the_grid_and_agree_with_wgp_of() {
+        for groups in 1..40 {
+            for wgps in 1..12 {
+                let mut seen = 0;
+                for k in 0..wgps {
+                    for g in block_of(k, groups, wgps) {
+                        assert_eq!(wgp_of(g, groups, wgps), k, "{g} of {groups} on {wgps}");
+                        assert_eq!(g, seen);
+                        seen += 1;
+                    }
+                }
+                assert_eq!(seen, groups);
+            }
+        }
+    }
+
+    fn shape(groups: u32, waves: u32, limit: u32, lds: u32, cu_mode: bool) -> PlacementShape {
+        PlacementShape {
+            wgps: 1,
+            grid_groups: groups,
+            first_group: 0,
+            groups,
+            group_waves: waves,
+            cu_mode,
+            waves_per_simd: limit,
+            lds_bytes: lds,
+            lds_pool: if cu_mode { 65536 } else { 131072 },
+        }
+    }
+
+    #[test]
+    fn workgroups_start_while_slots_last_then_as_waves_end() {
+        // 4 waves per workgroup, 2 per SIMD allowed: two workgroups fill a WGP's 4 SIMDs.
+        let mut p = Placement::new(shape(5, 4, 2, 0, false));
+        assert_eq!(p.dispatch(0), [0, 1]);
+        assert_eq!(p.stats().max_resident_waves_per_simd, 2);
+        assert_eq!(p.stats().max_resident_workgroups, 2);
+        for wi in 0..3 {
+            p.end_wave(wi, 0);
+            assert!(p.dispatch(0).is_empty(), "one wave's slot is not enough");
+        }
+        p.end_wave(3, 0);
+        assert_eq!(p.dispatch(0), [2]);
+        assert_eq!(p.stats().max_resident_waves_per_simd, 2);
+    }
+
+    #[test]
+    fn lds_limits_residency_per_pool() {
+        // 48 KB each: two fit a WGP's 128 KB, one fits a CU's 64 KB (two CUs: two in all).
+        let mut p = Placement::new(shape(4, 1, 16, 48 * 1024, false));
+        assert_eq!(p.dispatch(0), [0, 1]);
+        let mut p = Placement::new(shape(4, 1, 16, 48 * 1024, true));
+        assert_eq!(p.dispatch(0), [0, 1]);
+        assert_ne!(
+            p.pipe(0),
+            p.pipe(1),
+            "CU mode: the two went to different CUs"
+        );
+    }
+
+    #[test]
+    fn an_oversized_workgroup_still_runs_alone() {
+        let mut p = Placement::new(shape(2, 8, 1, 0, false));
+        assert_eq!(p.dispatch(0), [0], "8 waves on 4 SIMDs of limit 1");
+        assert!(p.dispatch(0).is_empty());
+    }
+}

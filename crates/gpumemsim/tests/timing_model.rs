@@ -1,0 +1,336 @@
+//! The compute-unit timing model (docs/timing.md): the LDS pipe shared by a WGP's
+//! workgroups, dependency latency, wave64 passes, occupancy-limited residency, the shared
+//! units' busy cycles and `s_delay_alu`.
+
+use gpumemsim::addr::GlobalMemory;
+use gpumemsim::exec::{run_grid, Device, RunConfig, Schedule};
+use gpumemsim::isa::asm::assemble;
+use gpumemsim::lds::LdsMode;
+use gpumemsim::occupancy::{occupancy, DeviceLimits, RegisterCounts, Resources};
+use gpumemsim::timeline::{SegmentKind, UnitKind};
+
+fn run(text: &str, cfg: &RunConfig) -> Device {
+    let prog = assemble(text);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    let mut dev = Device::new(cfg, prog.lines.len()).expect("config");
+    dev.run(&prog.lines, cfg).expect("runs");
+    dev
+}
+
+/// Each lane reads the dword at lane × 256 bytes: every lane on bank 0 of RDNA3's 64, a
+/// 32-way conflict (docs/rules/banks.md), 16 times.
+fn column_reads() -> String {
+    let mut s = String::from("v_lshlrev_b32 v1, 8, v0\ns_waitcnt lgkmcnt(0)\n");
+    for i in 0..16 {
+        s.push_str(&format!("ds_load_b32 v{}, v1\n", 2 + i));
+    }
+    s.push_str("s_waitcnt lgkmcnt(0)\ns_endpgm\n");
+    s
+}
+
+#[test]
+fn two_co_resident_workgroups_share_the_lds_pipe_and_take_twice_as_long() {
+    let text = column_reads();
+    let one = RunConfig {
+        lds_mode: LdsMode::Wgp,
+        lds_size: 8192,
+        ..RunConfig::default()
+    };
+    let two = RunConfig {
+        workgroups: 2,
+        ..one.clone()
+    };
+    let a = run(&text, &one);
+    let b = run(&text, &two);
+    let lds_a = a.unit_busy().busy(UnitKind::Lds);
+    let lds_b = b.unit_busy().busy(UnitKind::Lds);
+    // 16 loads × 32 conflicted cycles of the pipe per workgroup.
+    assert_eq!(lds_a, 16 * 32, "{:?}", a.unit_busy());
+    assert_eq!(lds_b, 2 * lds_a);
+    assert_eq!(b.placement().max_resident_workgroups, 2);
+    // LDS-bound: the pipe's busy time decides; the pair takes about twice as long.
+    let (ta, tb) = (a.cycles() as f64, b.cycles() as f64);
+    assert!(ta >= lds_a as f64, "{ta}");
+    let ratio = tb / ta;
+    assert!(
+        (1.8..=2.2).contains(&ratio),
+        "one {ta}, two {tb}: ratio {ratio}"
+    );
+    // The second workgroup's loads queued behind the first's: stall cycles appear.
+    assert!(b.totals().stall_cycles > a.totals().stall_cycles);
+}
+
+#[test]
+fn in_cu_mode_two_workgroups_go_to_the_two_cus_and_their_pipes() {
+    let text = column_reads();
+    let cfg = RunConfig {
+        lds_mode: LdsMode::Cu,
+        lds_size: 8192,
+        ..RunConfig::default()
+    };
+    let a = run(&text, &cfg);
+    let b = run(
+        &text,
+        &RunConfig {
+            workgroups: 2,
+            ..cfg
+        },
+    );
+    assert_eq!(a.unit_busy().instances(UnitKind::Lds), 2);
+    assert_eq!(b.cycles(), a.cycles(), "one pipe each: no queueing");
+}
+
+fn chain(n: usize, dependent: bool) -> String {
+    let mut s = String::from("v_mov_b32 v1, 1.0\nv_mov_b32 v2, 2.0\n");
+    for i in 0..n {
+        if dependent {
+            s.push_str("v_add_f32 v1, v1, v2\n");
+        } else {
+            s.push_str(&format!("v_add_f32 v{}, v2, v2\n", 10 + i));
+        }
+    }
+    // The result is used: the chain's last latency counts.
+    s.push_str("v_mov_b32 v3, v1\ns_endpgm\n");
+    s
+}
+
+#[test]
+fn a_dependent_chain_pays_the_latency_an_independent_stream_the_issue() {
+    let cfg = RunConfig::default();
+    let n = 32u64;
+    let dep = run(&chain(n as usize, true), &cfg);
+    let ind = run(&chain(n as usize, false), &cfg);
+    let lat = cfg.timing.valu_latency;
+    assert!(dep.cycles() >= n * lat, "{} < {n} × {lat}", dep.cycles());
+    assert!(ind.cycles() <= n + 2 * lat, "{}", ind.cycles());
+    assert!(ind.cycles() >= n);
+    // Twice the latency, about twice the chain.
+    let mut slow = cfg.clone();
+    assert!(slow.set_timing("valu_latency", 2 * lat));
+    let dep2 = run(&chain(n as usize, true), &slow);
+    assert!(dep2.cycles() >= 2 * n * lat);
+}
+
+#[test]
+fn transcendental_and_f64_results_take_their_own_latencies() {
+    let cfg = RunConfig::default();
+    let t = cfg.timing;
+    let trans = run(
+        "v_exp_f32 v1, v2\nv_exp_f32 v1, v1\nv_exp_f32 v1, v1\ns_endpgm\n",
+        &cfg,
+    );
+    assert!(trans.cycles() >= 2 * t.trans_latency, "{}", trans.cycles());
+    let f64 = run(
+        "v_add_f64 v[2:3], v[2:3], v[4:5]\nv_add_f64 v[2:3], v[2:3], v[4:5]\ns_endpgm\n",
+        &cfg,
+    );
+    assert!(f64.cycles() >= t.f64_latency, "{}", f64.cycles());
+}
+
+#[test]
+fn wave64_valu_takes_two_passes_except_the_dual_issue_operations() {
+    let body = |op: &str| {
+        let mut s = String::new();
+        for i in 0..32 {
+            s.push_str(&format!("{op} v{}, v1, v2\n", 10 + i));
+        }
+        s + "s_endpgm\n"
+    };
+    let w32 = RunConfig::default();
+    let w64 = RunConfig {
+        wave_size: 64,
+        ..RunConfig::default()
+    };
+    // v_xor_b32: two passes in wave64 (RDNA3 ISA guide 7.2.3.2).
+    let x32 = run(&body("v_xor_b32"), &w32)
+        .unit_busy()
+        .busy(UnitKind::Valu);
+    let x64 = run(&body("v_xor_b32"), &w64)
+        .unit_busy()
+        .busy(UnitKind::Valu);
+    assert_eq!(x32, 32);
+    assert_eq!(x64, 2 * x32);
+    // v_add_f32: one pass on the dual-issue ALUs (docs/rules/timing.md#wave64-passes).
+    let a64 = run(&body("v_add_f32"), &w64)
+        .unit_busy()
+        .busy(UnitKind::Valu);
+    assert_eq!(a64, 32);
+}
+
+#[test]
+fn a_vgpr_limited_kernel_runs_exactly_its_occupancy() {
+    // v200 used: 201 VGPRs, allocated in granules of 24 → 216; 1536 / 216 = 7 waves per SIMD.
+    // A latency-bound wave: one global load it waits for.
+    let text = "v_mov_b32 v200, v0\nv_lshlrev_b32 v1, 2, v0\nglobal_load_b32 v2, v1, s[2:3]\n\
+                s_waitcnt vmcnt(0)\ns_endpgm\n";
+    let r = Resources {
+        vgprs: 201,
+        allocated_vgprs: 201,
+        sgprs: 0,
+        static_lds_bytes: 0,
+        dynamic_lds_bytes: 0,
+        scratch_bytes_per_lane: 0,
+        wave_size: 32,
+        workgroup_size: 32,
+        wgp_mode: true,
+        register_counts: RegisterCounts::Metadata,
+    };
+    let want = occupancy(&r, &DeviceLimits::GFX1100).waves_per_simd;
+    assert_eq!(want, 7);
+    let cfg = RunConfig {
+        workgroups: 100,
+        lds_size: 0,
+        lds_mode: LdsMode::Wgp,
+        ..RunConfig::default()
+    };
+    let d = run(text, &cfg);
+    let p = d.placement();
+    assert_eq!(p.waves_per_simd, want);
+    assert_eq!(p.max_resident_waves_per_simd, want);
+    assert_eq!(p.max_resident_workgroups, 4 * want);
+    // Fewer registers: more waves at once hide more of the latency: the same work sooner.
+    let light = run(&text.replace("v200", "v20"), &cfg);
+    assert_eq!(light.placement().max_resident_waves_per_simd, 16);
+    assert!(light.cycles() < d.cycles());
+}
+
+#[test]
+fn workgroups_beyond_residency_start_when_slots_free() {
+    let cfg = RunConfig {
+        workgroups: 3,
+        waves: 4,
+        waves_per_simd: 1,
+        lds_mode: LdsMode::Wgp,
+        record_timeline: true,
+        ..RunConfig::default()
+    };
+    let d = run("s_nop 0\nv_mov_b32 v1, v0\ns_endpgm\n", &cfg);
+    let t = d.timeline().expect("recorded");
+    let starts: Vec<u64> = t.waves.iter().map(|w| w.start).collect();
+    assert_eq!(t.waves.len(), 12);
+    assert!(starts[..4].iter().all(|&s| s == 0));
+    // The second workgroup starts when a slot of the first frees.
+    let first_end = t.waves[..4].iter().filter_map(|w| w.end).min().unwrap();
+    assert!(t.waves[4].start >= first_end);
+    assert!(t.waves[4].started_by.is_some());
+    assert_eq!(d.placement().max_resident_workgroups, 1);
+    // The critical path ends with the last wave to end and goes back through the waves
+    // whose ends let it start.
+    let last = t.critical.last().expect("a path");
+    assert_eq!(last.2, t.waves.iter().filter_map(|w| w.end).max().unwrap());
+    assert!(t.critical.len() >= 3, "{:?}", t.critical);
+    assert!(t.segments.iter().any(|s| s.kind == SegmentKind::Issue));
+}
+
+#[test]
+fn delay_alu_declarations_are_counted_against_the_model() {
+    // clang-19's shape: s_delay_alu instid0(VALU_DEP_1) before the dependent add.
+    let declared =
+        "v_add_f32 v1, v2, v3\ns_delay_alu instid0(VALU_DEP_1)\nv_add_f32 v4, v1, v3\ns_endpgm\n";
+    let d = run(declared, &RunConfig::default());
+    let s = d.delay_alu();
+    assert_eq!(
+        (s.declared, s.declared_and_waited, s.undeclared_waits),
+        (1, 1, 0)
+    );
+    let bare = "v_add_f32 v1, v2, v3\nv_add_f32 v4, v1, v3\ns_endpgm\n";
+    let d = run(bare, &RunConfig::default());
+    let s = d.delay_alu();
+    assert_eq!(
+        (s.declared, s.undeclared_waits, s.first_undeclared),
+        (0, 1, Some(1))
+    );
+}
+
+#[test]
+fn an_undeclared_wait_holds_the_simd_a_declared_one_lets_others_issue() {
+    // Two waves on one SIMD (waves_per_simd 2 on a CU with 2 SIMDs: 4 waves, 2 per SIMD).
+    let work = |delay: &str| {
+        let mut s = String::new();
+        for _ in 0..8 {
+            s.push_str("v_add_f32 v1, v1, v2\n");
+            s.push_str(delay);
+        }
+        s + "s_endpgm\n"
+    };
+    let cfg = RunConfig {
+        waves: 4,
+        ..RunConfig::default()
+    };
+    // With the declaration before each dependent add, the waves sharing a SIMD interleave.
+    let declared = format!(
+        "v_mov_b32 v1, 0\n{}",
+        work("s_delay_alu instid0(VALU_DEP_1)\n")
+    );
+    let bare = format!("v_mov_b32 v1, 0\n{}", work(""));
+    let a = run(&declared, &cfg);
+    let b = run(&bare, &cfg);
+    assert!(
+        a.cycles() < b.cycles(),
+        "declared {} bare {}",
+        a.cycles(),
+        b.cycles()
+    );
+}
+
+#[test]
+fn every_unit_kind_is_counted() {
+    let text = "s_load_b32 s4, s[0:1], 0\ns_add_u32 s5, s4, 1\nv_mov_b32 v1, 0\n\
+                v_lshlrev_b32 v2, 2, v0\nds_store_b32 v2, v1\nglobal_load_b32 v3, v2, s[2:3]\n\
+                s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm\n";
+    let d = run(text, &RunConfig::default());
+    let u = d.unit_busy();
+    for k in [
+        UnitKind::Lds,
+        UnitKind::Valu,
+        UnitKind::Salu,
+        UnitKind::Vmem,
+        UnitKind::Smem,
+    ] {
+        assert!(u.busy(k) > 0, "{k:?}: {u:?}");
+    }
+    assert_eq!(u.busy(UnitKind::Gds), 0);
+}
+
+#[test]
+fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
+    let text = column_reads();
+    let cfg = RunConfig {
+        workgroups: 8,
+        wgps: 4,
+        threads: 2,
+        lds_size: 8192,
+        lds_mode: LdsMode::Wgp,
+        ..RunConfig::default()
+    };
+    let prog = assemble(&text);
+    let apart = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).unwrap();
+    assert!(matches!(apart.schedule, Schedule::Apart { .. }));
+    let together = run_grid(
+        &prog.lines,
+        &RunConfig {
+            together: true,
+            ..cfg.clone()
+        },
+        GlobalMemory::new(),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(apart.device.cycles(), together.device.cycles());
+    assert_eq!(apart.device.clocks(), together.device.clocks());
+    assert_eq!(apart.device.unit_busy(), together.device.unit_busy());
+    assert_eq!(apart.device.placement(), together.device.placement());
+    // Four WGPs: each holds two of the eight workgroups, so the grid takes about what two
+    // workgroups on one WGP take.
+    let one = run_grid(
+        &prog.lines,
+        &RunConfig {
+            wgps: 1,
+            ..cfg.clone()
+        },
+        GlobalMemory::new(),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert!(one.device.cycles() > 3 * apart.device.cycles());
+}
