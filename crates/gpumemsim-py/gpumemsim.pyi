@@ -194,6 +194,15 @@ class RunReport(TypedDict, total=False):
     wave_size: int
     schedule: dict
     """{"workgroups": "apart", "threads": N} or {"workgroups": "together", "reason": ...}."""
+    placement: dict
+    """"wgps", "waves_per_simd" (the occupancy limit used), "max_resident_waves_per_simd",
+    "max_resident_workgroups" (docs/timing.md)."""
+    units: dict
+    """Per unit ("lds", "valu", "salu", "vmem", "smem", "gds"): {"busy_cycles", "instances",
+    "utilisation"}."""
+    delay_alu: dict
+    """How the kernel's s_delay_alu declarations compared with the model's latencies:
+    "declared", "declared_and_waited", "undeclared_waits", "first_undeclared" (a pc or None)."""
     error: str
     """Only in KernelError.report."""
 
@@ -212,6 +221,7 @@ def run(
     threads: int = 0,
     together: bool = False,
     lds_init: str = "zero",
+    wgps: int = 1,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
     -mcpu=gfx1100) on a grid of workgroups, as `gpumemsim run KERNEL.o --json` does.
@@ -229,6 +239,8 @@ def run(
             --threads (0: one per core) and --together.
         lds_init: what LDS holds before the kernel writes it, the CLI's --lds-init: "zero"
             (the default), "poison" (every byte 0xff) or "random:SEED".
+        wgps: WGPs of the device, the CLI's --wgps (default 1): workgroups are placed on
+            them as occupancy allows (docs/timing.md).
 
     Returns:
         The report (RunReport): the keys of the CLI's JSON.
@@ -284,6 +296,7 @@ def check(
     threads: int = 0,
     together: bool = False,
     lds_init: str = "zero",
+    wgps: int = 1,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one

@@ -25,6 +25,7 @@ struct Keywords<'a, 'py> {
     threads: Option<&'a Bound<'py, PyAny>>,
     together: bool,
     lds_init: Option<&'a Bound<'py, PyAny>>,
+    wgps: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// A kernel that has run: what `run` and `check` report from.
@@ -98,6 +99,15 @@ fn launch_kernel<'py, R>(
         uint_arg("threads", v, gpumemsim::exec::MAX_THREADS as u128)
     })?;
     let lds_init = lds_init_arg(kw.lds_init)?;
+    let wgps: u32 = kw.wgps.map_or(Ok(1), |v| {
+        uint_arg("wgps", v, gpumemsim::exec::MAX_WGPS.into()).and_then(|n: u32| {
+            if n == 0 {
+                Err(error("wgps: a device has at least one WGP".to_string()))
+            } else {
+                Ok(n)
+            }
+        })
+    })?;
     let (file, bytes) = code_object(kernel_path)?;
     let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
     let kernel = obj
@@ -160,6 +170,7 @@ fn launch_kernel<'py, R>(
             threads,
             together: kw.together,
             lds_init,
+            wgps,
             ..RunConfig::default()
         },
         ..Launch::new(kernel)
@@ -189,7 +200,7 @@ macro_rules! launch_entry {
         #[pyfunction]
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
-                            together=false, lds_init=None))]
+                            together=false, lds_init=None, wgps=None))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
             py: Python<'py>,
@@ -204,6 +215,7 @@ macro_rules! launch_entry {
             threads: Option<&Bound<'py, PyAny>>,
             together: bool,
             lds_init: Option<&Bound<'py, PyAny>>,
+            wgps: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, $result>> {
             let kw = Keywords {
                 dynamic_lds,
@@ -212,6 +224,7 @@ macro_rules! launch_entry {
                 threads,
                 together,
                 lds_init,
+                wgps,
             };
             guard(|| {
                 launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
@@ -236,12 +249,14 @@ launch_entry! {
     /// pointer argument is `("local", BYTES)`. The arguments are checked against the kernel's
     /// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
     /// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
-    /// or "random:SEED"): as the CLI's --max-steps, --seed, --threads, --together, --lds-init.
+    /// or "random:SEED"), wgps (default 1): as the CLI's --max-steps, --seed, --threads,
+    /// --together, --lds-init, --wgps.
     ///
     /// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
     /// address and values, the values being the array itself; each scalar's type and value),
     /// events, instructions (per-instruction executions, cycles, conflict cycles, stalls,
-    /// latency, cache hits and misses), cycles, steps, grid, block, wave_size, schedule.
+    /// latency, cache hits and misses), cycles, steps, grid, block, wave_size, schedule,
+    /// placement, units and delay_alu (docs/timing.md).
     /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError (with the
     /// report as `.report`) when the kernel starts and then stops.
     pub fn run -> PyDict = report;
@@ -346,6 +361,9 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
         ("cycles", dev.cycles().into()),
         ("totals", json::totals(dev)),
         ("timing", json::timing(ran.config)),
+        ("placement", json::placement(dev)),
+        ("units", json::units(dev)),
+        ("delay_alu", json::delay_alu(dev)),
     ];
     for (key, value) in parts {
         report.set_item(key, from_json(py, &value)?)?;

@@ -139,7 +139,9 @@ def test_code_object_bytes():
 def test_schedules_equal_the_clis(cli):
     args = ["buf:i32[128]=iota", "buf:i32[2]=zeros"]
     for extra, kwargs in [([], {}), (["--together"], {"together": True}),
-                          (["--threads", "1"], {"threads": 1}), (["--seed", "3"], {"seed": 3})]:
+                          (["--threads", "1"], {"threads": 1}), (["--seed", "3"], {"seed": 3}),
+                          (["--wgps", "2"], {"wgps": 2}),
+                          (["--wgps", "2", "--threads", "1"], {"wgps": 2, "threads": 1})]:
         src = np.arange(128, dtype=np.int32)
         out = np.zeros(2, dtype=np.int32)
         report = gpumemsim.run(kernel("lds_sum.w32.o"), "lds_sum", 2, 64, [src, out], **kwargs)
