@@ -202,7 +202,8 @@ class RunReport(TypedDict, total=False):
     "utilisation"}."""
     delay_alu: dict
     """How the kernel's s_delay_alu declarations compared with the model's latencies:
-    "declared", "declared_and_waited", "undeclared_waits", "first_undeclared" (a pc or None)."""
+    "declared", "declared_and_waited", "undeclared_waits", "undeclared_at" (each instruction
+    that waited undeclared: {"address", "text"})."""
     error: str
     """Only in KernelError.report."""
 

@@ -371,7 +371,7 @@ fn report_kernel(
         "timing": gpumemsim::report::json::timing(ran.config),
         "placement": gpumemsim::report::json::placement(dev),
         "units": gpumemsim::report::json::units(dev),
-        "delay_alu": gpumemsim::report::json::delay_alu(dev),
+        "delay_alu": gpumemsim::report::json::delay_alu(lines, dev),
         "steps": dev.steps(),
         "grid": ran.grid,
         "block": ran.block,

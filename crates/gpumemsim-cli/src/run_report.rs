@@ -169,7 +169,7 @@ pub fn report_assembly(
         "timing": gpumemsim::report::json::timing(cfg),
         "placement": gpumemsim::report::json::placement(wg),
         "units": gpumemsim::report::json::units(wg),
-        "delay_alu": gpumemsim::report::json::delay_alu(wg),
+        "delay_alu": gpumemsim::report::json::delay_alu(program, wg),
         "steps": wg.steps(),
         "waves": cfg.waves,
         "workgroups": cfg.workgroups,

@@ -363,7 +363,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
         ("timing", json::timing(ran.config)),
         ("placement", json::placement(dev)),
         ("units", json::units(dev)),
-        ("delay_alu", json::delay_alu(dev)),
+        ("delay_alu", json::delay_alu(program, dev)),
     ];
     for (key, value) in parts {
         report.set_item(key, from_json(py, &value)?)?;

@@ -26,6 +26,9 @@ pub struct TimingParams {
     pub lds_issue: u64,
     /// Cycles from a vector memory (GLOBAL) instruction's issue to its completion.
     pub vmem_latency: u64,
+    /// Issue cycles of a double-precision VALU operation per pass (the SIMD does one FP64
+    /// lane-operation per cycle).
+    pub f64_issue: u64,
     /// Cycles from a VALU instruction's issue until a dependent instruction can use its
     /// result.
     pub valu_latency: u64,
@@ -54,6 +57,7 @@ impl Default for TimingParams {
             lds_latency: 20,
             lds_issue: 1,
             vmem_latency: 320,
+            f64_issue: 32,
             valu_latency: 5,
             trans_latency: 10,
             f64_latency: 38,

@@ -237,8 +237,8 @@ fn delay_alu_declarations_are_counted_against_the_model() {
     let d = run(bare, &RunConfig::default());
     let s = d.delay_alu();
     assert_eq!(
-        (s.declared, s.undeclared_waits, s.first_undeclared),
-        (0, 1, Some(1))
+        (s.declared, s.undeclared_waits, &s.undeclared_at[..]),
+        (0, 1, &[1][..])
     );
 }
 

@@ -123,7 +123,7 @@ fn producer_of(inst: &Instruction) -> Producer {
                 && !name.ends_with("_f64");
             if trans {
                 Producer::Trans
-            } else if name.contains("_f64") {
+            } else if is_f64(name) {
                 Producer::F64
             } else {
                 Producer::Valu
@@ -131,6 +131,12 @@ fn producer_of(inst: &Instruction) -> Producer {
         }
         _ => Producer::Other,
     }
+}
+
+/// Whether the VALU operation `name` is a double-precision one (its issue rate and latency are
+/// FP64's).
+pub(crate) fn is_f64(name: &str) -> bool {
+    name.contains("_f64")
 }
 
 /// The SGPRs (operand codes below 128) `inst` writes: scalar destinations, VOPC's implicit
@@ -167,7 +173,7 @@ fn declares(code: u32) -> bool {
 }
 
 /// How a run's `s_delay_alu` declarations compared with the model's latencies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DelayAluStats {
     /// Instructions an `s_delay_alu` declared a dependency for.
     pub declared: u64,
@@ -177,20 +183,26 @@ pub struct DelayAluStats {
     /// compiler's latencies are shorter than the model's there, or it placed no
     /// `s_delay_alu`).
     pub undeclared_waits: u64,
-    /// The first instruction (index) that waited undeclared, if any.
-    pub first_undeclared: Option<usize>,
+    /// The instructions (indices, in program order) that waited undeclared.
+    pub undeclared_at: Vec<usize>,
 }
 
 impl DelayAluStats {
+    /// Counts an undeclared wait of the instruction at `pc`.
+    pub(crate) fn note_undeclared(&mut self, pc: usize) {
+        if let Err(i) = self.undeclared_at.binary_search(&pc) {
+            self.undeclared_at.insert(i, pc);
+        }
+    }
+
     /// Adds another part's counts.
     pub(crate) fn absorb(&mut self, o: &DelayAluStats) {
         self.declared += o.declared;
         self.declared_and_waited += o.declared_and_waited;
         self.undeclared_waits += o.undeclared_waits;
-        self.first_undeclared = match (self.first_undeclared, o.first_undeclared) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        for &pc in &o.undeclared_at {
+            self.note_undeclared(pc);
+        }
     }
 }
 

@@ -150,7 +150,7 @@ impl Device {
             s.declared_and_waited += u64::from(waited);
         } else if waited && shape.vector_reader {
             s.undeclared_waits += 1;
-            s.first_undeclared.get_or_insert(pc);
+            s.note_undeclared(pc);
         }
         self.segment(wi, SegmentKind::Issue, at, at + cost, pc);
     }
@@ -178,6 +178,10 @@ impl Device {
         };
         let mut p = Placement::new(shape);
         self.units = Units::new(p.wgps(), shape.wgps as usize, shape.cu_mode);
+        let cache = self.kcache.first().cloned();
+        if let Some(c) = cache {
+            self.kcache = vec![c; p.wgps()];
+        }
         let started: Vec<u32> = (0..p.wgps()).flat_map(|k| p.dispatch(k)).collect();
         self.placement = Some(p);
         for g in started {
@@ -211,6 +215,28 @@ impl Device {
         }
         self.end_life(wi, at);
     }
+}
+
+/// Issue cycles of a VALU instruction (not VOPD): `valu` per pass, `f64_issue` per pass for a
+/// double-precision operation (docs/rules/timing.md#issue).
+pub(crate) fn valu_cycles(
+    inst: &Instruction,
+    wave_size: u32,
+    t: &crate::timing::TimingParams,
+) -> u64 {
+    static F64: OnceLock<Vec<bool>> = OnceLock::new();
+    let f64 = F64.get_or_init(|| {
+        rdna3_isa::table::INSTRUCTIONS
+            .iter()
+            .map(|d| super::deps::is_f64(d.name))
+            .collect()
+    });
+    let per_pass = if f64[inst.opcode.0 as usize] {
+        t.f64_issue
+    } else {
+        t.valu
+    };
+    per_pass * valu_passes(inst, wave_size)
 }
 
 /// Passes of a VALU instruction: one for wave32; for wave64 two — "it may issue twice as two

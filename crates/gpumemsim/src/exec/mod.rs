@@ -151,9 +151,10 @@ pub struct RunConfig {
 impl RunConfig {
     /// Names of the timing model's parameters (`docs/timing.md`): [`TimingParams`]' fields
     /// and the scalar cache's latencies, in the order [`RunConfig::timing_entries`] gives.
-    pub const TIMING_NAMES: [&'static str; 15] = [
+    pub const TIMING_NAMES: [&'static str; 16] = [
         "salu",
         "valu",
+        "f64_issue",
         "valu_latency",
         "trans_latency",
         "f64_latency",
@@ -175,6 +176,7 @@ impl RunConfig {
         Some(match name {
             "salu" => &mut t.salu,
             "valu" => &mut t.valu,
+            "f64_issue" => &mut t.f64_issue,
             "valu_latency" => &mut t.valu_latency,
             "trans_latency" => &mut t.trans_latency,
             "f64_latency" => &mut t.f64_latency,
@@ -193,7 +195,7 @@ impl RunConfig {
     }
 
     /// Every timing parameter in effect, by name (cycles).
-    pub fn timing_entries(&self) -> [(&'static str, u64); 15] {
+    pub fn timing_entries(&self) -> [(&'static str, u64); 16] {
         let mut c = self.clone();
         std::array::from_fn(|i| {
             let name = Self::TIMING_NAMES[i];
@@ -471,7 +473,7 @@ pub struct Device {
     waits: Vec<Option<Waiting>>,
     /// Global memory, shared with the host.
     memory: GlobalMemory,
-    /// Each workgroup's scalar data cache.
+    /// Each WGP's scalar data cache (one per workgroup until the run places them).
     kcache: Vec<ScalarCache>,
     /// Each wave's SMEM clause and group state.
     clauses: Vec<ClauseTracker>,
@@ -882,8 +884,8 @@ impl Device {
 
     /// How the program's `s_delay_alu` declarations compared with the model's dependency
     /// latencies (docs/timing.md#dependencies).
-    pub fn delay_alu(&self) -> DelayAluStats {
-        self.delay_alu
+    pub fn delay_alu(&self) -> &DelayAluStats {
+        &self.delay_alu
     }
 
     /// Each wave's clock (cycles).
@@ -911,7 +913,7 @@ impl Device {
         &mut self.memory
     }
 
-    /// Each workgroup's scalar data cache.
+    /// Each WGP's scalar data cache, shared by the workgroups it runs.
     pub fn kcache(&self) -> &[ScalarCache] {
         &self.kcache
     }

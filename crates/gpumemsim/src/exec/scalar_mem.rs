@@ -24,7 +24,8 @@ impl Device {
     /// does not know the opcode.
     pub(crate) fn smem(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
         let op = smem::smem_op_of(inst.opcode)?;
-        let g = self.wave_group[wi];
+        // The WGP's scalar cache, shared by its workgroups (docs/rules/smem.md#scalar-cache-per-wgp).
+        let g = self.placement.as_ref().map_or(0, |p| p.wgp(wi));
         let now = self.clocks[wi];
         let (h0, m0) = (self.kcache[g].stats.hits, self.kcache[g].stats.misses);
         smem::execute_into(

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
-use super::issue::valu_passes;
+use super::issue::valu_cycles;
 use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
@@ -90,11 +90,11 @@ impl Device {
             // Packed math, dot products and fma_mix (WMMA stops by name).
             Format::Vop3p => {
                 valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = t.valu * valu_passes(inst, self.waves[wi].size);
+                end.cost = valu_cycles(inst, self.waves[wi].size, &t);
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = t.valu * valu_passes(inst, self.waves[wi].size);
+                end.cost = valu_cycles(inst, self.waves[wi].size, &t);
             }
             Format::Vopd => {
                 valu::execute_vopd(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
@@ -102,7 +102,7 @@ impl Device {
             }
             Format::Vinterp => {
                 vinterp::execute(inst, &mut self.waves[wi]);
-                end.cost = t.valu * valu_passes(inst, self.waves[wi].size);
+                end.cost = valu_cycles(inst, self.waves[wi].size, &t);
             }
             Format::Ldsdir => {
                 let (wave, mut env) = self.ds_env(wi, pc);
@@ -238,14 +238,16 @@ impl Device {
         } else {
             (UnitKind::Lds, cfg.timing.lds_latency)
         };
-        let unit = self.placement.as_ref().map_or(0, |p| match kind {
-            UnitKind::Lds => p.pipe(wi),
-            _ => 0,
-        });
-        let begin = self.units.occupy(kind, unit, self.clocks[wi], busy);
-        if kind == UnitKind::Lds {
+        // The LDS pipe is occupied here, for the bank cycles the access took; the GDS unit
+        // when the instruction has issued (`Device::issued`), as for GWS instructions.
+        let begin = if kind == UnitKind::Lds {
+            let pipe = self.placement.as_ref().map_or(0, |p| p.pipe(wi));
+            let begin = self.units.occupy(kind, pipe, self.clocks[wi], busy);
             self.pipe_busy(wi, begin, begin + busy);
-        }
+            begin
+        } else {
+            self.clocks[wi]
+        };
         end.lds_begin = Some(begin);
         end.cost = busy;
         let done_at = begin + busy + latency;

@@ -214,14 +214,21 @@ pub fn units(wg: &Device) -> Value {
 }
 
 /// How the program's `s_delay_alu` declarations compared with the model's latencies, for
-/// `--json`'s `"delay_alu"`.
-pub fn delay_alu(wg: &Device) -> Value {
+/// `--json`'s `"delay_alu"`: counts, and each instruction that waited for an ALU result no
+/// `s_delay_alu` declared (its address and text).
+pub fn delay_alu(program: &[AsmLine], wg: &Device) -> Value {
     let d = wg.delay_alu();
+    let at: Vec<Value> = d
+        .undeclared_at
+        .iter()
+        .filter_map(|&pc| program.get(pc))
+        .map(|l| json!({"address": l.address, "text": l.text()}))
+        .collect();
     json!({
         "declared": d.declared,
         "declared_and_waited": d.declared_and_waited,
         "undeclared_waits": d.undeclared_waits,
-        "first_undeclared": d.first_undeclared,
+        "undeclared_at": at,
     })
 }
 
