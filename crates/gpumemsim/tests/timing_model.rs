@@ -334,3 +334,26 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
     .unwrap();
     assert!(one.device.cycles() > 3 * apart.device.cycles());
 }
+
+#[test]
+fn waves_queueing_for_the_lds_pipe_keep_it_busy_without_gaps() {
+    // Eight waves of one workgroup, each 16 conflicted column reads: the pipe serves one
+    // instruction at a time, back to back, and the run takes about its busy time.
+    let cfg = RunConfig {
+        waves: 8,
+        lds_mode: LdsMode::Wgp,
+        lds_size: 8192,
+        ..RunConfig::default()
+    };
+    let d = run(&column_reads(), &cfg);
+    let busy = d.unit_busy().busy(UnitKind::Lds);
+    assert_eq!(busy, 8 * 16 * 32);
+    let cycles = d.cycles();
+    assert!(cycles >= busy, "{cycles}");
+    assert!(
+        cycles <= busy + 2 * cfg.timing.lds_latency + 16,
+        "{cycles} for {busy} busy cycles"
+    );
+    // Every wave but the first stalled for the pipe.
+    assert!(d.totals().stall_cycles >= 7 * 32);
+}

@@ -18,6 +18,27 @@ use crate::lds::LdsMode;
 use crate::occupancy::{self, DeviceLimits, RegisterCounts, Resources};
 use crate::timeline::{SegmentKind, UnitKind};
 
+/// What [`Device::hold_back`] decided for a wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hold {
+    /// It issues now.
+    Issue,
+    /// Its clock moved to when it can issue: queue it again.
+    Later,
+    /// It waits in line for an LDS pipe, off the queue, until the pipe takes it.
+    Parked,
+}
+
+/// The waves waiting for one LDS pipe.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PipeWaits {
+    /// The wave that takes the pipe next (its clock is when the pipe frees).
+    next: Option<usize>,
+    /// The waves waiting behind it, in the order they came, with the instruction each waits
+    /// at; they are off the scheduler's queue until their turn.
+    line: std::collections::VecDeque<(usize, usize)>,
+}
+
 /// The unit an instruction issues to, and how many cycles it occupies it for (`None`: the
 /// wave's own sequencer: `s_waitcnt`, branches, `s_nop`, ...). LDS instructions occupy the
 /// LDS pipe for their bank cycles, known once they have run (`super::step`).
@@ -82,27 +103,32 @@ impl Device {
     }
 
     /// Whether wave `wi` must wait before it issues `line` (at `pc`): then its clock moves to
-    /// when it can, the wait is counted as stall, and the caller queues it again.
+    /// when it can (or, queued for a busy LDS pipe, it is parked until the pipe takes it),
+    /// the wait is counted as stall, and the caller queues it again. A wave waits first for
+    /// the registers it reads, then for its unit. A unit whose cost is known before the
+    /// instruction runs (all but the LDS pipe) is booked at once; the LDS pipe, whose bank
+    /// cycles are known only once the access has run, takes its waiting waves one at a time
+    /// in the order they came ([`Device::pipe_taken`]). Either way a wave queueing for a unit
+    /// is held back once, not once per wave ahead of it.
     pub(crate) fn hold_back(
         &mut self,
         wi: usize,
         pc: usize,
         line: &AsmLine,
         cfg: &RunConfig,
-    ) -> bool {
+    ) -> Hold {
+        if self.booked[wi] {
+            return Hold::Issue;
+        }
         let inst = &line.inst;
         let clock = self.clocks[wi];
         let shape = self.dep_shape(pc, inst);
         let deps = self.scoreboards[wi].ready_at(&shape);
-        let unit = unit_of(inst, self.waves[wi].size, cfg).map(|(kind, _)| {
+        let unit = unit_of(inst, self.waves[wi].size, cfg).map(|(kind, busy)| {
             let i = self.unit_instance(wi, kind);
-            (kind, i, self.units.free_at(kind, i))
+            (kind, i, busy)
         });
-        let ready = deps.max(unit.map_or(0, |u| u.2));
-        if ready <= clock {
-            return false;
-        }
-        if deps > clock {
+        let ready = if deps > clock {
             let declared = self.scoreboards[wi].declared_now();
             self.scoreboards[wi].dep_waited = true;
             // A wait nothing declared holds the SIMD's unit: other waves cannot issue to it.
@@ -111,11 +137,54 @@ impl Device {
             {
                 self.units.hold(kind, i, deps);
             }
+            deps
+        } else {
+            match unit {
+                Some((UnitKind::Lds, i, _)) => {
+                    let free = self.units.free_at(UnitKind::Lds, i);
+                    let q = &mut self.pipe_waits[i];
+                    if free <= clock && q.next.is_none_or(|n| n == wi) {
+                        q.next = None;
+                        return Hold::Issue;
+                    }
+                    if q.next.is_some_and(|n| n != wi) {
+                        // Another wave takes the pipe next: wait in line.
+                        q.line.push_back((wi, pc));
+                        return Hold::Parked;
+                    }
+                    q.next = Some(wi);
+                    free.max(clock)
+                }
+                Some((kind, i, busy)) if self.units.free_at(kind, i) > clock => {
+                    self.booked[wi] = true;
+                    self.units.occupy(kind, i, clock, busy)
+                }
+                _ => return Hold::Issue,
+            }
+        };
+        self.stall(wi, pc, ready);
+        Hold::Later
+    }
+
+    /// Wave `wi` waits at the instruction at `pc` until `until`.
+    fn stall(&mut self, wi: usize, pc: usize, until: u64) {
+        let clock = self.clocks[wi];
+        self.stats[pc].stall_cycles += until - clock;
+        self.segment(wi, SegmentKind::Stall, clock, until, pc);
+        self.clocks[wi] = until;
+    }
+
+    /// LDS pipe `pipe` was taken, and is free again at `free`: the first wave waiting in line
+    /// for it takes it next, at `free`.
+    pub(crate) fn pipe_taken(&mut self, pipe: usize, free: u64) {
+        let q = &mut self.pipe_waits[pipe];
+        q.next = None;
+        if let Some((wi, pc)) = q.line.pop_front() {
+            q.next = Some(wi);
+            let until = free.max(self.clocks[wi]);
+            self.stall(wi, pc, until);
+            self.queue(wi);
         }
-        self.stats[pc].stall_cycles += ready - clock;
-        self.segment(wi, SegmentKind::Stall, clock, ready, pc);
-        self.clocks[wi] = ready;
-        true
     }
 
     /// After wave `wi` issued `inst` (at `pc`) at `at` for `cost` cycles: its unit is busy,
@@ -129,8 +198,9 @@ impl Device {
         cost: u64,
         cfg: &RunConfig,
     ) {
+        let booked = std::mem::take(&mut self.booked[wi]);
         if let Some((kind, busy)) = unit_of(inst, self.waves[wi].size, cfg) {
-            if kind != UnitKind::Lds {
+            if kind != UnitKind::Lds && !booked {
                 let i = self.unit_instance(wi, kind);
                 self.units.occupy(kind, i, at, busy);
             }
@@ -178,6 +248,12 @@ impl Device {
         };
         let mut p = Placement::new(shape);
         self.units = Units::new(p.wgps(), shape.wgps as usize, shape.cu_mode);
+        let pipes = if shape.cu_mode {
+            2 * p.wgps()
+        } else {
+            p.wgps()
+        };
+        self.pipe_waits = vec![PipeWaits::default(); pipes];
         let cache = self.kcache.first().cloned();
         if let Some(c) = cache {
             self.kcache = vec![c; p.wgps()];

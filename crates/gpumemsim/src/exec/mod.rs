@@ -526,6 +526,10 @@ pub struct Device {
     delay_alu: DelayAluStats,
     /// Whether each wave's workgroup has started.
     started: Vec<bool>,
+    /// Whether each wave's next instruction has its unit booked (`Device::hold_back`).
+    booked: Vec<bool>,
+    /// The waves waiting for each LDS pipe.
+    pipe_waits: Vec<issue::PipeWaits>,
     /// The run's timing parameters.
     timing: TimingParams,
     /// With a timeline: each wave's last segment and its entry in the timeline's waves.
@@ -703,6 +707,8 @@ impl Device {
             dep_shapes: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],
+            booked: vec![false; n],
+            pipe_waits: Vec::new(),
             timing: cfg.timing,
             last_segment: vec![None; n],
             life: vec![None; n],
@@ -752,6 +758,7 @@ impl Device {
         self.scoreboards.extend(o.scoreboards);
         self.delay_alu.absorb(&o.delay_alu);
         self.started.extend(o.started);
+        self.booked.extend(o.booked);
         self.absorb_timeline(o.timeline);
         self.last_segment.extend(o.last_segment);
         self.life.extend(o.life);
@@ -1040,9 +1047,16 @@ impl Device {
                 return Err(RunError::Deadlock(self.describe_waits(program)));
             };
             if let Some(line) = program.get(self.waves[wi].pc) {
-                if self.hold_back(wi, self.waves[wi].pc, line, cfg) {
-                    self.queue(wi);
-                    continue;
+                match self.hold_back(wi, self.waves[wi].pc, line, cfg) {
+                    issue::Hold::Issue => {}
+                    issue::Hold::Parked => continue,
+                    issue::Hold::Later => {
+                        // Still the earliest wave: try again at once, without the heap.
+                        if self.requeue_or_keep(wi) {
+                            kept = Some(wi);
+                        }
+                        continue;
+                    }
                 }
             }
             if self.waves[wi].steps >= cfg.max_steps {

@@ -244,6 +244,7 @@ impl Device {
             let pipe = self.placement.as_ref().map_or(0, |p| p.pipe(wi));
             let begin = self.units.occupy(kind, pipe, self.clocks[wi], busy);
             self.pipe_busy(wi, begin, begin + busy);
+            self.pipe_taken(pipe, begin + busy);
             begin
         } else {
             self.clocks[wi]
