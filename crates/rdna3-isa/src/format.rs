@@ -308,6 +308,21 @@ pub static DPP8_DWORD: Layout = Layout {
 };
 
 impl Format {
+    /// Whether instructions of this format run on the vector ALU: VOP1, VOP2, VOP3, VOPC,
+    /// VOP3P, VOPD and VINTERP.
+    pub fn is_valu(self) -> bool {
+        matches!(
+            self,
+            Format::Vop1
+                | Format::Vop2
+                | Format::Vop3
+                | Format::Vopc
+                | Format::Vop3p
+                | Format::Vopd
+                | Format::Vinterp
+        )
+    }
+
     /// The bit layout of this format.
     pub fn layout(self) -> &'static Layout {
         &FORMATS[self.index()].layout

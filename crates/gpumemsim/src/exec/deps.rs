@@ -69,16 +69,7 @@ impl DepShape {
     pub(crate) fn of(inst: &Instruction, vreads: [u64; 4], vwrites: [u64; 4]) -> DepShape {
         let d = inst.def();
         let producer = producer_of(inst);
-        let vector = matches!(
-            d.format,
-            Format::Vop1
-                | Format::Vop2
-                | Format::Vop3
-                | Format::Vopc
-                | Format::Vop3p
-                | Format::Vopd
-                | Format::Vinterp
-        );
+        let vector = d.format.is_valu();
         let mut sreads = super::scalar_mem::scalar_read_mask(inst);
         if vector {
             sreads |= 3 << EXEC_LO;
@@ -107,13 +98,7 @@ fn producer_of(inst: &Instruction) -> Producer {
     let d = inst.def();
     match d.format {
         Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => Producer::Salu,
-        Format::Vop1
-        | Format::Vop2
-        | Format::Vop3
-        | Format::Vopc
-        | Format::Vop3p
-        | Format::Vopd
-        | Format::Vinterp => {
+        f if f.is_valu() => {
             let name = d.name;
             let trans = [
                 "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",

@@ -252,6 +252,50 @@ struct Part {
     thread: usize,
 }
 
+/// Runs the workgroups `block` (one WGP's) alone on thread `t`'s copy of memory `mem`: the
+/// part and the memory copy back, the part `None` when the run stopped with an error; `None`
+/// when the device cannot be made.
+fn run_block(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    block: std::ops::Range<u32>,
+    mem: GlobalMemory,
+    t: usize,
+) -> Option<(Option<Part>, GlobalMemory)> {
+    let mut device = Device::with_groups(cfg, program.len(), block).ok()?;
+    for wi in 0..device.waves.len() {
+        let g = device.workgroup_of(wi);
+        init(g, &mut device.waves[wi]);
+    }
+    // With the checker on, it logs each workgroup's accesses (the block's log is their
+    // union); without, the memory logs the block's.
+    device.checker.log_per_group();
+    device.memory = mem;
+    if !cfg.check {
+        device.memory.start_log();
+    }
+    let result = device.run(program, cfg);
+    let group_logs = device.checker.take_group_logs().unwrap_or_default();
+    let log = if cfg.check {
+        let mut all = AccessLog::default();
+        for l in &group_logs {
+            all.merge(l);
+        }
+        all
+    } else {
+        device.memory.take_log()
+    };
+    let mem = std::mem::take(&mut device.memory);
+    let part = result.is_ok().then_some(Part {
+        device,
+        log,
+        group_logs,
+        thread: t,
+    });
+    Some((part, mem))
+}
+
 fn apart(
     program: &[AsmLine],
     cfg: &RunConfig,
@@ -280,45 +324,19 @@ fn apart(
                         if b >= blocks.len() || failed.load(Ordering::Relaxed) {
                             break;
                         }
-                        let Ok(mut device) =
-                            Device::with_groups(cfg, program.len(), blocks[b].clone())
+                        let Some((part, rest)) =
+                            run_block(program, cfg, init, blocks[b].clone(), mem, t)
                         else {
                             failed.store(true, Ordering::Relaxed);
+                            mem = GlobalMemory::new();
                             break;
                         };
-                        for wi in 0..device.waves.len() {
-                            let g = device.workgroup_of(wi);
-                            init(g, &mut device.waves[wi]);
-                        }
-                        // With the checker on, it logs each workgroup's accesses (the
-                        // block's log is their union); without, the memory logs the block's.
-                        device.checker.log_per_group();
-                        device.memory = std::mem::take(&mut mem);
-                        if !cfg.check {
-                            device.memory.start_log();
-                        }
-                        let result = device.run(program, cfg);
-                        let group_logs = device.checker.take_group_logs().unwrap_or_default();
-                        let log = if cfg.check {
-                            let mut all = AccessLog::default();
-                            for l in &group_logs {
-                                all.merge(l);
-                            }
-                            all
-                        } else {
-                            device.memory.take_log()
-                        };
-                        mem = std::mem::take(&mut device.memory);
-                        if result.is_err() {
+                        mem = rest;
+                        let Some(part) = part else {
                             failed.store(true, Ordering::Relaxed);
                             break;
-                        }
-                        parts.lock().expect("a worker panicked")[b] = Some(Part {
-                            device,
-                            log,
-                            group_logs,
-                            thread: t,
-                        });
+                        };
+                        parts.lock().expect("a worker panicked")[b] = Some(part);
                     }
                     mem
                 })
