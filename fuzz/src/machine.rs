@@ -442,6 +442,19 @@ fn exec_setup(data: &[u8]) -> (RunConfig, Vec<AsmLine>, Bytes<'_>) {
         threads: 1,
         ..RunConfig::default()
     };
+    // Placement: CU or WGP mode, one or two WGPs, the occupancy limit or 1-2 waves per SIMD
+    // (workgroups then wait for slots).
+    let place = b.u8();
+    let cfg = RunConfig {
+        lds_mode: if place & 1 == 0 {
+            gpumemsim::lds::LdsMode::Cu
+        } else {
+            gpumemsim::lds::LdsMode::Wgp
+        },
+        wgps: 1 + (place >> 1 & 1) as u32,
+        waves_per_simd: (place >> 2 & 3).min(2) as u32,
+        ..cfg
+    };
     let lines = program_from(&mut b);
     (cfg, lines, b)
 }
