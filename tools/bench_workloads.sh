@@ -1,0 +1,65 @@
+#!/bin/sh
+# Whole-process speed of the simulator on the kernel workloads of docs/benchmarks.md: each is
+# one `gpumemsim run ... --json` of the release CLI, timed with /usr/bin/time (wall seconds
+# and peak resident set), first on one host thread and one WGP (--threads 1), then on two
+# WGPs and two host threads (--wgps 2 --threads 2). The time is the whole process: parsing
+# and filling the argument buffers, the run, and the JSON report (which lists every buffer's
+# values). It prints one table per configuration:
+#   workload, wave-instructions (the report's "totals": {"wave_instructions"}),
+#   lane-instructions (× 32), seconds, million lane-instructions per second, peak RSS in MiB.
+# The bank-model batch workload has no CLI form: `cargo bench -p gpumemsim --bench workloads`
+# measures it (and the same kernels through the library, without process or report costs).
+#   bash tools/bench_workloads.sh        (needs /usr/bin/time; builds only the release CLI)
+set -eu
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+flock /tmp/cargo.lock cargo build --release -p gpumemsim-cli
+G="$ROOT/target/release/gpumemsim"
+[ -x /usr/bin/time ] || { echo "bench_workloads.sh: needs /usr/bin/time (GNU time)" >&2; exit 1; }
+
+OUT="$(mktemp)"
+TIMES="$(mktemp)"
+trap 'rm -f "$OUT" "$TIMES"' EXIT
+
+# run NAME FLAGS PROGRAM ARGS...: one workload, one table row.
+run() {
+    name="$1" flags="$2"
+    shift 2
+    # shellcheck disable=SC2086 # $flags is a list of options
+    /usr/bin/time -o "$TIMES" -f '%e %M' "$G" run "$@" --json $flags >"$OUT"
+    waves="$(grep -o '"totals":{[^}]*}' "$OUT" | grep -o '"wave_instructions":[0-9]*' | cut -d: -f2)"
+    if grep -q '"error":' "$OUT" || [ -z "$waves" ]; then
+        echo "bench_workloads.sh: $name did not run to its end" >&2
+        exit 1
+    fi
+    read -r secs kib <"$TIMES"
+    awk -v n="$name" -v w="$waves" -v s="$secs" -v k="$kib" 'BEGIN {
+        printf "%-24s %12d %13d %8.2f %12.1f %9.1f\n", n, w, w * 32, s, w * 32 / s / 1e6, k / 1024
+    }'
+}
+
+table() {
+    flags="$1"
+    echo
+    echo "gpumemsim run ... --json $flags"
+    printf "%-24s %12s %13s %8s %12s %9s\n" workload wave-instr lane-instr seconds "M lane-i/s" "RSS MiB"
+    run valu_loop "$flags" examples/bench/build/valu_loop.o --kernel valu_loop \
+        --grid 64 --block 256 --arg 'buf:f32[16384]=zeros' --arg 'buf:u32[16384]=zeros' --arg u32:64
+    run gemm_tiled_256 "$flags" examples/apps/build/gemm_tiled.o --kernel gemm_tiled_16x16 \
+        --grid 16,16 --block 16,16 --arg 'buf:f32[65536]=rand:1' --arg 'buf:f32[65536]=rand:2' \
+        --arg 'buf:f32[65536]=zeros' --arg i32:256 --arg i32:256 --arg i32:256
+    run lds_reduce_4096wg "$flags" examples/apps/build/reduce_two_pass.o \
+        --kernel reduce_sum_count_partial --grid 4096 --block 256 \
+        --arg 'buf:f32[1048576]=iota' --arg u32:1048576 --arg 'buf:f32[4096]=zeros' \
+        --arg 'buf:i32[4096]=zeros' --arg local:1024 --arg local:1024
+    run transpose_padded_4096wg "$flags" examples/apps/build/transpose_padded.o \
+        --kernel transpose_tiled_padded --grid 64,64 --block 32,8 \
+        --arg 'buf:f32[4194304]=zeros' --arg 'buf:f32[4194304]=iota' --arg i32:2048 --arg i32:2048
+    run saxpy_grid_stride "$flags" examples/bench/build/saxpy_stride.o --kernel saxpy_grid_stride \
+        --grid 256 --block 256 --arg 'buf:f32[1048576]=zeros' --arg 'buf:f32[1048576]=iota' \
+        --arg 'buf:f32[1048576]=iota' --arg f32:2.5 --arg u32:1048576
+    printf "%-24s %s\n" bank_batch "(library only: cargo bench -p gpumemsim --bench workloads)"
+}
+
+table "--threads 1"
+table "--wgps 2 --threads 2"
