@@ -109,7 +109,8 @@ SOURCES = {
     "lds_issue": {
         "what": "cycles a conflict-free LDS instruction occupies the LDS pipe per 32 lanes; "
         "bank conflicts add cycles (the bank model's); DS instructions the bank model does "
-        "not price take this",
+        "not price take this. Also the cycles a wave spends issuing an LDS instruction per "
+        "32 lanes (it goes on while the pipe works)",
         "value": "1 (wave32), 2 (wave64), up to 64",
         "source": f"[RDNA3 ISA guide]({ISA3}), \"Data Share Indexed and Atomic Access\": "
         "\"operations can complete in as little as one cycle (for wave32, or 2 cycles for "

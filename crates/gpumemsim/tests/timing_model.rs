@@ -357,3 +357,29 @@ fn waves_queueing_for_the_lds_pipe_keep_it_busy_without_gaps() {
     // Every wave but the first stalled for the pipe.
     assert!(d.totals().stall_cycles >= 7 * 32);
 }
+
+#[test]
+fn an_lds_load_issues_in_a_cycle_and_its_wait_lands_on_the_s_waitcnt() {
+    // One 32-way conflicted load (32 bank cycles), then 8 independent VALU instructions, then
+    // the wait: the VALU work overlaps the pipe, and the s_waitcnt waits out the rest of the
+    // load's latency (bank cycles + lds_latency).
+    let mut text = String::from("v_lshlrev_b32 v1, 8, v0\nds_load_b32 v2, v1\n");
+    for i in 0..8 {
+        text.push_str(&format!("v_add_f32 v{}, v0, v0\n", 10 + i));
+    }
+    text.push_str("s_waitcnt lgkmcnt(0)\ns_endpgm\n");
+    let cfg = RunConfig {
+        lds_size: 8192,
+        ..RunConfig::default()
+    };
+    let d = run(&text, &cfg);
+    let s = d.stats();
+    // The load's cost is its 32 bank cycles in the pipe; its wave went on after 1 cycle.
+    assert_eq!((s[1].cycles, s[1].conflict_cycles), (32, 31));
+    assert_eq!(s[1].latency_cycles, 32 + cfg.timing.lds_latency);
+    assert!(s[2..10].iter().all(|x| x.stall_cycles == 0), "{s:?}");
+    // The wait comes 1 (the load's issue) + 8 (the adds) cycles after the load issued: it
+    // waits out the rest of the load's 32 + lds_latency.
+    let waited = s[10].stall_cycles;
+    assert_eq!(waited, 32 + cfg.timing.lds_latency - 1 - 8, "{s:?}");
+}

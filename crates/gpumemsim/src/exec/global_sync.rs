@@ -127,7 +127,7 @@ impl Device {
             next_pc: pc + 1,
             cost: t.gds_issue,
             conflict: 0,
-            lds_begin: None,
+            wave_cycles: None,
         }
     }
 

@@ -25,18 +25,6 @@ pub(crate) enum Hold {
     Issue,
     /// Its clock moved to when it can issue: queue it again.
     Later,
-    /// It waits in line for an LDS pipe, off the queue, until the pipe takes it.
-    Parked,
-}
-
-/// The waves waiting for one LDS pipe.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct PipeWaits {
-    /// The wave that takes the pipe next (its clock is when the pipe frees).
-    next: Option<usize>,
-    /// The waves waiting behind it, in the order they came, with the instruction each waits
-    /// at; they are off the scheduler's queue until their turn.
-    line: std::collections::VecDeque<(usize, usize)>,
 }
 
 /// The unit an instruction issues to, and how many cycles it occupies it for (`None`: the
@@ -103,13 +91,11 @@ impl Device {
     }
 
     /// Whether wave `wi` must wait before it issues `line` (at `pc`): then its clock moves to
-    /// when it can (or, queued for a busy LDS pipe, it is parked until the pipe takes it),
-    /// the wait is counted as stall, and the caller queues it again. A wave waits first for
-    /// the registers it reads, then for its unit. A unit whose cost is known before the
-    /// instruction runs (all but the LDS pipe) is booked at once; the LDS pipe, whose bank
-    /// cycles are known only once the access has run, takes its waiting waves one at a time
-    /// in the order they came ([`Device::pipe_taken`]). Either way a wave queueing for a unit
-    /// is held back once, not once per wave ahead of it.
+    /// when it can, the wait is counted as stall, and the caller queues it again. A wave
+    /// waits first for the registers it reads, then for its unit, which is booked for it at
+    /// once, so a wave queueing for a unit is held back once, not once per wave ahead of it.
+    /// The LDS pipe is the exception: the wave hands its instruction to the pipe's queue and
+    /// goes on ([`Device::lds_issue`]).
     pub(crate) fn hold_back(
         &mut self,
         wi: usize,
@@ -140,22 +126,11 @@ impl Device {
             deps
         } else {
             match unit {
-                Some((UnitKind::Lds, i, _)) => {
-                    let free = self.units.free_at(UnitKind::Lds, i);
-                    let q = &mut self.pipe_waits[i];
-                    if free <= clock && q.next.is_none_or(|n| n == wi) {
-                        q.next = None;
-                        return Hold::Issue;
-                    }
-                    if q.next.is_some_and(|n| n != wi) {
-                        // Another wave takes the pipe next: wait in line.
-                        q.line.push_back((wi, pc));
-                        return Hold::Parked;
-                    }
-                    q.next = Some(wi);
-                    free.max(clock)
-                }
-                Some((kind, i, busy)) if self.units.free_at(kind, i) > clock => {
+                // The LDS pipe queues its instructions itself (`Device::lds_issue`): the wave
+                // issues at once.
+                Some((kind, i, busy))
+                    if kind != UnitKind::Lds && self.units.free_at(kind, i) > clock =>
+                {
                     self.booked[wi] = true;
                     self.units.occupy(kind, i, clock, busy)
                 }
@@ -172,19 +147,6 @@ impl Device {
         self.stats[pc].stall_cycles += until - clock;
         self.segment(wi, SegmentKind::Stall, clock, until, pc);
         self.clocks[wi] = until;
-    }
-
-    /// LDS pipe `pipe` was taken, and is free again at `free`: the first wave waiting in line
-    /// for it takes it next, at `free`.
-    pub(crate) fn pipe_taken(&mut self, pipe: usize, free: u64) {
-        let q = &mut self.pipe_waits[pipe];
-        q.next = None;
-        if let Some((wi, pc)) = q.line.pop_front() {
-            q.next = Some(wi);
-            let until = free.max(self.clocks[wi]);
-            self.stall(wi, pc, until);
-            self.queue(wi);
-        }
     }
 
     /// After wave `wi` issued `inst` (at `pc`) at `at` for `cost` cycles: its unit is busy,
@@ -248,12 +210,6 @@ impl Device {
         };
         let mut p = Placement::new(shape);
         self.units = Units::new(p.wgps(), shape.wgps as usize, shape.cu_mode);
-        let pipes = if shape.cu_mode {
-            2 * p.wgps()
-        } else {
-            p.wgps()
-        };
-        self.pipe_waits = vec![PipeWaits::default(); pipes];
         let cache = self.kcache.first().cloned();
         if let Some(c) = cache {
             self.kcache = vec![c; p.wgps()];

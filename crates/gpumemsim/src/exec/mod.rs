@@ -528,8 +528,6 @@ pub struct Device {
     started: Vec<bool>,
     /// Whether each wave's next instruction has its unit booked (`Device::hold_back`).
     booked: Vec<bool>,
-    /// The waves waiting for each LDS pipe.
-    pipe_waits: Vec<issue::PipeWaits>,
     /// The run's timing parameters.
     timing: TimingParams,
     /// With a timeline: each wave's last segment and its entry in the timeline's waves.
@@ -708,7 +706,6 @@ impl Device {
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],
             booked: vec![false; n],
-            pipe_waits: Vec::new(),
             timing: cfg.timing,
             last_segment: vec![None; n],
             life: vec![None; n],
@@ -1049,7 +1046,6 @@ impl Device {
             if let Some(line) = program.get(self.waves[wi].pc) {
                 match self.hold_back(wi, self.waves[wi].pc, line, cfg) {
                     issue::Hold::Issue => {}
-                    issue::Hold::Parked => continue,
                     issue::Hold::Later => {
                         // Still the earliest wave: try again at once, without the heap.
                         if self.requeue_or_keep(wi) {

@@ -18,12 +18,14 @@ use crate::wave::Wave;
 pub(crate) struct StepEnd {
     /// Next instruction index.
     pub next_pc: usize,
-    /// Issue cycles.
+    /// Cycles the instruction occupied its unit (an LDS instruction: its bank cycles in the
+    /// LDS pipe).
     pub cost: u64,
     /// Cycles lost to bank conflicts.
     pub conflict: u64,
-    /// When the instruction began using the LDS (if it did).
-    pub lds_begin: Option<u64>,
+    /// The cycles the wave itself spends issuing it, when not `cost` (an LDS instruction
+    /// issues in `lds_issue` per pass and the wave goes on while the pipe works).
+    pub wave_cycles: Option<u64>,
 }
 
 impl Device {
@@ -49,7 +51,7 @@ impl Device {
             next_pc: pc + 1,
             cost: t.salu,
             conflict: 0,
-            lds_begin: None,
+            wave_cycles: None,
         };
         self.before_issue(wi, pc, inst);
         if d.format == Format::Vinterp {
@@ -116,11 +118,12 @@ impl Device {
             self.send_return(wi, pc, saved, at, counter, seq);
         }
         // Waits (s_waitcnt, the GWS) moved the clock.
-        let issue_at = end.lds_begin.unwrap_or(self.clocks[wi]);
+        let issue_at = self.clocks[wi];
         let stalled = issue_at - start;
         self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
-        self.issued(wi, pc, inst, issue_at, end.cost, cfg);
-        self.clocks[wi] = issue_at + end.cost;
+        let wave_cycles = end.wave_cycles.unwrap_or(end.cost);
+        self.issued(wi, pc, inst, issue_at, wave_cycles, cfg);
+        self.clocks[wi] = issue_at + wave_cycles;
         self.update_counters(wi);
         let s = &mut self.stats[pc];
         s.executions += 1;
@@ -233,28 +236,27 @@ impl Device {
         cfg: &RunConfig,
         end: &mut StepEnd,
     ) {
-        let (kind, latency) = if gds {
-            (UnitKind::Gds, cfg.timing.gds_latency)
+        // The wave issues the instruction in `lds_issue` cycles per pass and goes on; the LDS
+        // pipe takes it when it is free (its queue), busy for its bank cycles, and its data
+        // lands `lds_latency` after that: latency = queue + bank cycles + pipe latency
+        // (docs/rules/timing.md#one-lds-instruction-at-a-time). A GDS instruction's unit is
+        // booked when it issues (`Device::issued`).
+        let clock = self.clocks[wi];
+        let done_at = if gds {
+            end.cost = busy;
+            clock + busy + cfg.timing.gds_latency
         } else {
-            (UnitKind::Lds, cfg.timing.lds_latency)
-        };
-        // The LDS pipe is occupied here, for the bank cycles the access took; the GDS unit
-        // when the instruction has issued (`Device::issued`), as for GWS instructions.
-        let begin = if kind == UnitKind::Lds {
             let pipe = self.placement.as_ref().map_or(0, |p| p.pipe(wi));
-            let begin = self.units.occupy(kind, pipe, self.clocks[wi], busy);
+            let begin = self.units.occupy(UnitKind::Lds, pipe, clock, busy);
             self.pipe_busy(wi, begin, begin + busy);
-            self.pipe_taken(pipe, begin + busy);
-            begin
-        } else {
-            self.clocks[wi]
+            let passes = u64::from(self.waves[wi].size).div_ceil(32);
+            end.cost = busy;
+            end.wave_cycles = Some(cfg.timing.lds_issue * passes);
+            begin + busy + cfg.timing.lds_latency
         };
-        end.lds_begin = Some(begin);
-        end.cost = busy;
-        let done_at = begin + busy + latency;
         let seq = self.count_issued(wi, counter);
         self.last_issue = (done_at, counter, seq);
-        self.stats[pc].latency_cycles += done_at - self.clocks[wi];
+        self.stats[pc].latency_cycles += done_at - clock;
         self.pending[wi].push(Pending {
             counter,
             done_at,
@@ -300,7 +302,7 @@ impl Device {
             next_pc: pc + 1,
             cost: 0,
             conflict: busy - ideal,
-            lds_begin: None,
+            wave_cycles: None,
         };
         self.lds_issue(wi, pc, busy, Counter::Lgkm, outcome.gds, cfg, &mut end);
         Ok(end)
