@@ -143,6 +143,37 @@ impl Lds {
         }
     }
 
+    /// An LDS with no storage yet ([`Lds::allocate`] gives it its bytes): the state of a
+    /// workgroup that has not started, when a run creates workgroup state as workgroups start
+    /// ([`crate::exec::RunConfig::release_finished`]).
+    pub fn unallocated(mode: LdsMode, align: AlignMode) -> Lds {
+        Lds {
+            bytes: Vec::new(),
+            mode,
+            align,
+            trace: None,
+        }
+    }
+
+    /// Gives an unallocated LDS its zeroed bytes (nothing for one that has them).
+    pub fn allocate(&mut self) {
+        if self.bytes.is_empty() {
+            self.bytes = vec![0; LDS_BYTES as usize];
+        }
+    }
+
+    /// Drops the storage (a finished workgroup's, nothing reading it again): afterwards the LDS
+    /// reads as unallocated (`words` gives zeros).
+    pub fn release(&mut self) {
+        self.bytes = Vec::new();
+        self.trace = None;
+    }
+
+    /// Whether the LDS has its storage.
+    pub fn is_allocated(&self) -> bool {
+        !self.bytes.is_empty()
+    }
+
     /// Sets the bytes of `alloc` to what `init` says the LDS holds before the launch writes
     /// it; `group` (the workgroup's index in the grid) seeds [`LdsInit::Random`], so every
     /// workgroup gets its own bytes and a run is reproducible whichever thread runs which

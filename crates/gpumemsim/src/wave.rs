@@ -256,6 +256,12 @@ impl Wave {
             .unwrap_or(0)
     }
 
+    /// Drops the VGPR file (a finished wave's, nothing reading it again): afterwards every
+    /// VGPR reads 0.
+    pub fn release_vgprs(&mut self) {
+        self.vgprs = Vec::new();
+    }
+
     /// Writes VGPR `reg` of `lane` (registers past v255 and lanes past the wave's size are
     /// dropped).
     #[inline]

@@ -383,3 +383,46 @@ fn an_lds_load_issues_in_a_cycle_and_its_wait_lands_on_the_s_waitcnt() {
     let waited = s[10].stall_cycles;
     assert_eq!(waited, 32 + cfg.timing.lds_latency - 1 - 8, "{s:?}");
 }
+
+#[test]
+fn dropping_finished_workgroups_state_changes_no_result() {
+    // Each workgroup writes its id to LDS, reads it back and stores it to global memory; six
+    // workgroups of two waves, one resident at a time (the LDS allocation is 64 KB, CU mode
+    // holds one per CU: two at once on the WGP).
+    let text = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v2, s0\nds_store_b32 v1, v2\n\
+                s_waitcnt lgkmcnt(0)\ns_barrier\nds_load_b32 v3, v1\ns_waitcnt lgkmcnt(0)\n\
+                s_lshl_b32 s4, s0, 8\nv_add_nc_u32 v1, s4, v1\n\
+                global_store_b32 v1, v3, s[2:3]\ns_endpgm\n";
+    let prog = assemble(text);
+    let run_with = |release: bool| {
+        let cfg = RunConfig {
+            workgroups: 6,
+            waves: 2,
+            release_finished: release,
+            ..RunConfig::default()
+        };
+        let init = |g: u32, w: &mut gpumemsim::wave::Wave| {
+            w.set_sreg(0, g);
+            w.set_sreg(2, 0x1000);
+        };
+        let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+        r.result.clone().expect("runs");
+        r
+    };
+    let (kept, dropped) = (run_with(false), run_with(true));
+    let words = |r: &gpumemsim::exec::GridRun| r.device.memory().words(0x1000, 0x1000 + 6 * 256);
+    assert_eq!(words(&kept), words(&dropped));
+    assert_eq!(
+        words(&dropped)[256 / 4 * 5],
+        5,
+        "workgroup 5 read back its id"
+    );
+    assert_eq!(kept.device.cycles(), dropped.device.cycles());
+    assert_eq!(kept.device.stats(), dropped.device.stats());
+    assert_eq!(dropped.device.placement().max_resident_workgroups, 2);
+    // The finished workgroups' LDS and VGPRs are gone; kept, they stay readable.
+    assert!((0..6).all(|g| !dropped.device.lds(g).is_allocated()));
+    assert!((0..6).all(|g| kept.device.lds(g).is_allocated()));
+    assert_eq!(kept.device.wave(11).vgpr(3, 0), 5);
+    assert_eq!(dropped.device.wave(11).vgpr(3, 0), 0);
+}

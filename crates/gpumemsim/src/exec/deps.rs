@@ -194,8 +194,9 @@ impl DelayAluStats {
 /// One wave's register readiness and pending `s_delay_alu` declarations.
 #[derive(Clone, Debug)]
 pub(crate) struct Scoreboard {
-    /// When each VGPR's last VALU result is ready.
-    vready: Box<[u64; 256]>,
+    /// When each VGPR's last VALU result is ready (empty until the first VALU write: every
+    /// register ready at 0).
+    vready: Vec<u64>,
     /// When each SGPR's last ALU result is ready for a VALU reader.
     sready: [u64; 128],
     /// SGPRs whose last write came from the VALU (a SALU reader waits for those too).
@@ -212,7 +213,7 @@ pub(crate) struct Scoreboard {
 impl Default for Scoreboard {
     fn default() -> Scoreboard {
         Scoreboard {
-            vready: Box::new([0; 256]),
+            vready: Vec::new(),
             sready: [0; 128],
             s_from_valu: 0,
             declared: [None; 2],
@@ -237,10 +238,14 @@ fn bits(set: [u64; 4]) -> impl Iterator<Item = usize> {
 impl Scoreboard {
     /// When every register `shape` reads is ready.
     pub(crate) fn ready_at(&self, shape: &DepShape) -> u64 {
-        let mut at = bits(shape.vreads)
-            .map(|r| self.vready[r])
-            .max()
-            .unwrap_or(0);
+        let mut at = if self.vready.is_empty() {
+            0
+        } else {
+            bits(shape.vreads)
+                .map(|r| self.vready[r])
+                .max()
+                .unwrap_or(0)
+        };
         let mut s = shape.sreads;
         if !shape.vector_reader {
             s &= self.s_from_valu;
@@ -257,6 +262,9 @@ impl Scoreboard {
     pub(crate) fn write(&mut self, shape: &DepShape, issue: u64, t: &TimingParams) {
         let Some(p) = shape.producer else { return };
         let ready = issue + p.latency(t);
+        if self.vready.is_empty() && shape.vwrites != [0; 4] {
+            self.vready = vec![0; 256];
+        }
         for r in bits(shape.vwrites) {
             self.vready[r] = ready;
         }

@@ -223,6 +223,15 @@ impl Device {
 
     /// Starts workgroup `g`'s waves at cycle `at`, in the slot wave `by` freed.
     fn start_group(&mut self, g: usize, at: u64, by: Option<usize>) {
+        if self.release_finished && !self.lds[g].is_allocated() {
+            let grid_g = self.first_group + g as u32;
+            let lds = &mut self.lds[g];
+            lds.allocate();
+            lds.initialize(self.alloc, self.lds_init, grid_g);
+            if self.check_lds_trace {
+                lds.trace = Some(Vec::new());
+            }
+        }
         for wi in g * self.group_waves..(g + 1) * self.group_waves {
             self.started[wi] = true;
             self.clocks[wi] = at;
@@ -239,7 +248,15 @@ impl Device {
         let Some(p) = self.placement.as_mut() else {
             return;
         };
-        let k = p.end_wave(wi, self.wave_group[wi]);
+        let g = self.wave_group[wi];
+        let k = p.end_wave(wi, g);
+        if self.release_finished && p.group_ended(g) {
+            self.lds[g].release();
+            for w in g * self.group_waves..(g + 1) * self.group_waves {
+                self.waves[w].release_vgprs();
+                self.scoreboards[w] = super::deps::Scoreboard::default();
+            }
+        }
         let started = p.dispatch(k);
         let at = self.clocks[wi];
         for g in started {

@@ -146,6 +146,11 @@ pub struct RunConfig {
     /// Record each wave's issue, stall and wait segments ([`Device::timeline`]) for the HTML
     /// report's timeline. Off by default.
     pub record_timeline: bool,
+    /// Create each workgroup's LDS storage when it starts and drop it, with its waves' VGPRs,
+    /// when it ends, so that memory follows the resident workgroups, not the grid. A launch
+    /// sets it (what it reports is global memory); off by default, because after a run
+    /// without it every wave's registers and every workgroup's LDS can still be read.
+    pub release_finished: bool,
 }
 
 impl RunConfig {
@@ -246,6 +251,7 @@ impl Default for RunConfig {
             wgps: 1,
             waves_per_simd: 0,
             record_timeline: false,
+            release_finished: false,
         }
     }
 }
@@ -530,6 +536,10 @@ pub struct Device {
     booked: Vec<bool>,
     /// The run's timing parameters.
     timing: TimingParams,
+    /// [`RunConfig::release_finished`], with what starting a workgroup's LDS needs.
+    release_finished: bool,
+    lds_init: LdsInit,
+    check_lds_trace: bool,
     /// With a timeline: each wave's last segment and its entry in the timeline's waves.
     last_segment: Vec<Option<usize>>,
     life: Vec<Option<usize>>,
@@ -656,6 +666,10 @@ impl Device {
             lds: groups
                 .clone()
                 .map(|g| {
+                    if cfg.release_finished {
+                        // Made when the workgroup starts (`Device::start_group`).
+                        return Lds::unallocated(cfg.lds_mode, cfg.align);
+                    }
                     let mut lds = Lds::new(cfg.lds_mode, cfg.align);
                     lds.initialize(alloc, cfg.lds_init, g);
                     if cfg.check {
@@ -707,6 +721,9 @@ impl Device {
             started: vec![false; n],
             booked: vec![false; n],
             timing: cfg.timing,
+            release_finished: cfg.release_finished,
+            lds_init: cfg.lds_init,
+            check_lds_trace: cfg.check,
             last_segment: vec![None; n],
             life: vec![None; n],
         })

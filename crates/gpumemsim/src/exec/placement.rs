@@ -236,6 +236,11 @@ impl Placement {
             self.stats.max_resident_workgroups.max(self.resident_groups);
     }
 
+    /// Whether workgroup `g` (device index) started and every wave of it has ended.
+    pub(crate) fn group_ended(&self, g: usize) -> bool {
+        self.live[g] == 0
+    }
+
     /// Wave `wi` of workgroup `g` (device indices) ended: frees its slot, and its
     /// workgroup's LDS when it was the last; returns its WGP (to dispatch on).
     pub(crate) fn end_wave(&mut self, wi: usize, g: usize) -> usize {

@@ -202,6 +202,9 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             0 => occupancy.waves_per_simd.max(1),
             n => n,
         },
+        // A launch reports global memory: each workgroup's LDS and registers can go when it
+        // ends, so memory follows the resident workgroups.
+        release_finished: true,
         ..l.config.clone()
     };
     let memory = place_in_memory(l, &layout);
