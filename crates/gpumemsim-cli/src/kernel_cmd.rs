@@ -362,7 +362,6 @@ fn report_kernel(
     let mut obj = json!({
         "kernel": name,
         "symbol": kernel.name,
-        "args": &arg_values,
         "events": gpumemsim::report::json::events(lines, dev, sources),
         "instructions": gpumemsim::report::json::instructions(lines, dev, sources),
         "lines": gpumemsim::report::json::lines(lines, dev, sources, texts),
@@ -381,6 +380,8 @@ fn report_kernel(
         "counters": gpumemsim::report::json::counters(lines, dev),
         "schedule": schedule_json(&run.schedule, &run.together_because),
     });
+    // Moved in, not copied through `json!`: a buffer's values can be millions of elements.
+    obj["args"] = Value::Array(arg_values);
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
@@ -404,7 +405,7 @@ fn report_kernel(
             s.push_str(&crate::run_report::counters_text(lines, dev));
         }
         let _ = writeln!(s, "\nargs:");
-        for (i, a) in arg_values.iter().enumerate() {
+        for (i, a) in obj["args"].as_array().into_iter().flatten().enumerate() {
             let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
         }
         s.push_str(&baseline);
@@ -489,7 +490,13 @@ fn args_json(
                     std::fs::write(&p, raw).map_err(|err| format!("{}: {err}", p.display()))?;
                 }
                 let values: Vec<Value> = raw.chunks(e.bytes()).map(|c| json_value(*e, c)).collect();
-                json!({"kind": "buffer", "type": e.name(), "address": at, "values": values})
+                // Built in place: `json!` would copy the values (one `Value` per element).
+                let mut m = serde_json::Map::new();
+                m.insert("kind".into(), json!("buffer"));
+                m.insert("type".into(), json!(e.name()));
+                m.insert("address".into(), json!(at));
+                m.insert("values".into(), Value::Array(values));
+                Value::Object(m)
             }
         };
         if let Some(Some(n)) = names.get(i) {
