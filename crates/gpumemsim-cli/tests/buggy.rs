@@ -103,10 +103,10 @@ fn bins_never_cleared_are_uninitialised_reads_at_the_atomic() {
     // First the atomics into bins nothing cleared; then the final reads of bins this
     // workgroup's bytes never reached (never written at all).
     assert_eq!(lines(reads[0])[0], (file.clone(), 15));
-    assert!(reads
-        .iter()
-        .all(|f| f["instructions"].as_array().unwrap().len() == 1
-            && [(file.clone(), 15), (file.clone(), 18)].contains(&lines(f)[0])));
+    assert!(reads.iter().all(
+        |f| f["instructions"].as_array().expect("instructions").len() == 1
+            && [(file.clone(), 15), (file.clone(), 18)].contains(&lines(f)[0])
+    ));
     assert!(of_kind(&all, "lds_race").is_empty(), "atomics do not race");
 }
 

@@ -97,10 +97,16 @@ fn store_then_load_without_barrier_races() {
         .find(|r| r.pc == 3)
         .expect("a read-after-write at the load");
     assert!(raw.message.contains("read-after-write"), "{}", raw.message);
-    assert_eq!(raw.detail.as_ref().unwrap().pcs, vec![1]);
+    assert_eq!(
+        raw.detail.as_ref().expect("the event's detail").pcs,
+        vec![1]
+    );
     // One event per (instruction execution, earlier pc): not one per lane or byte.
     assert!(races.len() <= 2, "{races:#?}");
-    assert_eq!(raw.detail.as_ref().unwrap().lanes.len(), 32);
+    assert_eq!(
+        raw.detail.as_ref().expect("the event's detail").lanes.len(),
+        32
+    );
 }
 
 #[test]
@@ -113,7 +119,7 @@ fn a_barrier_without_the_wait_before_it_does_not_order_the_store() {
     for r in races {
         assert_eq!(pcs(r), vec![4, 1]);
         assert!(r.message.contains("read-after-write"));
-        let d = r.detail.as_ref().unwrap();
+        let d = r.detail.as_ref().expect("the event's detail");
         assert_eq!(d.waves, vec![1 - r.wave]);
         // Wave w's lane l reads the dword of work-item (32 w + l) ^ 32: byte 4 × that.
         let lane = d.lanes[0];
@@ -180,7 +186,7 @@ fn write_after_write_from_two_waves_races() {
     assert_eq!(pcs(races[0]), vec![2, 2]);
     assert!(races[0].message.contains("write-after-write"));
     assert_eq!(races[0].wave, 1);
-    let d = races[0].detail.as_ref().unwrap();
+    let d = races[0].detail.as_ref().expect("the event's detail");
     assert_eq!(
         (&d.waves[..], &d.lanes[..], d.address),
         (&[0][..], &[0][..], Some(0))
@@ -249,7 +255,7 @@ fn lanes_of_one_store_writing_different_values_to_one_address_collide() {
     let c = of_kind(&dev, "lane_collision");
     assert_eq!(c.len(), 1, "{:#?}", dev.events());
     assert_eq!(c[0].pc, 1);
-    let d = c[0].detail.as_ref().unwrap();
+    let d = c[0].detail.as_ref().expect("the event's detail");
     assert_eq!(d.lanes, (0..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(0));
     assert!(c[0].message.contains("lane 31"), "{}", c[0].message);
@@ -338,7 +344,7 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     let u = of_kind(&dev, "uninitialized_lds_read");
     assert_eq!(u.len(), 1, "{:#?}", dev.events());
     assert_eq!(u[0].pc, 1);
-    let d = u[0].detail.as_ref().unwrap();
+    let d = u[0].detail.as_ref().expect("the event's detail");
     assert_eq!(d.lanes, (0..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(64));
     // Written first (by this wave, then read by it): nothing to report.
@@ -355,7 +361,7 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     let dev = run_waves(half, 1, RunConfig::default());
     let u = of_kind(&dev, "uninitialized_lds_read");
     assert_eq!(u.len(), 1, "{:#?}", dev.events());
-    let d = u[0].detail.as_ref().unwrap();
+    let d = u[0].detail.as_ref().expect("the event's detail");
     assert_eq!(d.lanes, (16..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(64));
     // A byte load of a partly written dword: byte 2 of a dword where only a b16 wrote 0..1.
@@ -364,7 +370,10 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     let u = of_kind(&dev, "uninitialized_lds_read");
     assert_eq!(u.len(), 1, "{:#?}", dev.events());
     assert_eq!(
-        (u[0].pc, u[0].detail.as_ref().unwrap().address),
+        (
+            u[0].pc,
+            u[0].detail.as_ref().expect("the event's detail").address
+        ),
         (3, Some(2))
     );
 }
@@ -461,7 +470,10 @@ fn waves_at_different_barriers_diverge() {
     let mut p = pcs(b[0]);
     p.sort();
     assert_eq!(p, vec![3, 5]);
-    assert_eq!(b[0].detail.as_ref().unwrap().waves, vec![1 - b[0].wave]);
+    assert_eq!(
+        b[0].detail.as_ref().expect("the event's detail").waves,
+        vec![1 - b[0].wave]
+    );
     // One barrier for both: clean.
     let dev = run2("s_barrier\ns_barrier\ns_endpgm\n");
     assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
@@ -482,7 +494,10 @@ fn a_wave_that_leaves_the_workgroups_barriers_is_reported_but_one_ending_before_
     let b = of_kind(&dev, "barrier_divergence");
     assert_eq!(b.len(), 1, "{:#?}", dev.events());
     assert_eq!((b[0].wave, pcs(b[0])), (0, vec![4, 5]));
-    assert_eq!(b[0].detail.as_ref().unwrap().waves, vec![1]);
+    assert_eq!(
+        b[0].detail.as_ref().expect("the event's detail").waves,
+        vec![1]
+    );
     // A whole wave returning before any barrier (past the end of the data) is fine.
     let early = "v_readfirstlane_b32 s1, v0\n\
                  s_cmp_eq_u32 s1, 0\n\
@@ -548,7 +563,12 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         for e in &races {
             assert_eq!(pcs(e), vec![2, 2]);
             assert!(e.message.contains("write-after-write"), "{}", e.message);
-            let a = e.detail.as_ref().unwrap().address.unwrap();
+            let a = e
+                .detail
+                .as_ref()
+                .expect("the event's detail")
+                .address
+                .expect("an address");
             assert!((0x1000..0x1100).contains(&a), "{a:#x}");
         }
         // Every wave of workgroups 1 and 2 overwrote an earlier workgroup's bytes: one
@@ -661,6 +681,13 @@ fn dword_accesses_then_a_byte_access_keep_each_bytes_history() {
         "{}",
         races[0].message
     );
-    assert_eq!(races[0].detail.as_ref().unwrap().address, Some(2));
+    assert_eq!(
+        races[0]
+            .detail
+            .as_ref()
+            .expect("the event's detail")
+            .address,
+        Some(2)
+    );
     assert_eq!(pcs(races[0]), vec![6, 1]);
 }

@@ -80,7 +80,10 @@ fn lgkmcnt_n_covers_all_but_the_n_youngest_lds_operations() {
     let e = missing_waits(&dev);
     assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert_eq!(
-        (e[0].pc, &e[0].detail.as_ref().unwrap().pcs[..]),
+        (
+            e[0].pc,
+            &e[0].detail.as_ref().expect("the event's detail").pcs[..]
+        ),
         (4, &[1][..])
     );
     assert!(
@@ -164,7 +167,10 @@ fn a_different_kind_of_load_into_a_register_in_flight_is_reported() {
     let e = missing_waits(&dev);
     assert_eq!(e.len(), 1, "{:?}", dev.events());
     assert_eq!(
-        (e[0].pc, &e[0].detail.as_ref().unwrap().pcs[..]),
+        (
+            e[0].pc,
+            &e[0].detail.as_ref().expect("the event's detail").pcs[..]
+        ),
         (2, &[1][..])
     );
 }

@@ -74,7 +74,11 @@ fn anchors() -> BTreeMap<String, BTreeSet<String>> {
             .filter(|l| l.starts_with('#'))
             .map(|l| slug(l.trim_start_matches('#')))
             .collect();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let name = p
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
         out.insert(name, set);
     }
     out
@@ -88,7 +92,7 @@ fn every_cited_rule_exists() {
         "docs/rules/ has a file per unit: {:?}",
         anchors.keys()
     );
-    let cite = Regex::new(r"docs/rules/([a-z0-9-]+\.md)#([a-z0-9_-]+)").unwrap();
+    let cite = Regex::new(r"docs/rules/([a-z0-9-]+\.md)#([a-z0-9_-]+)").expect("a valid regex");
     let mut cited = 0;
     let mut missing = Vec::new();
     for p in citing_files() {
@@ -117,8 +121,8 @@ fn every_cited_rule_exists() {
 fn nothing_cites_the_hash_named_source_documents() {
     // `000_b892342bad162b52.txt §...`, `000 §...`, `(003)`, `(000: ...)`: the names the
     // rules had before docs/rules/.
-    let old =
-        Regex::new(r"\b\d{3}_[0-9a-f]{16}\.txt|\b00[0-4] ?§|\(00[0-4][):]|\b00[0-4]: ").unwrap();
+    let old = Regex::new(r"\b\d{3}_[0-9a-f]{16}\.txt|\b00[0-4] ?§|\(00[0-4][):]|\b00[0-4]: ")
+        .expect("a valid regex");
     let mut found = Vec::new();
     for p in citing_files() {
         let Ok(text) = std::fs::read_to_string(&p) else {
@@ -141,7 +145,7 @@ fn nothing_cites_the_hash_named_source_documents() {
 #[test]
 fn the_rules_are_quoted_in_english() {
     // Quotations from the Chinese source documents give way to the rules in our words.
-    let cjk = Regex::new(r"[\p{Han}]").unwrap();
+    let cjk = Regex::new(r"[\p{Han}]").expect("a valid regex");
     let mut found = Vec::new();
     for p in citing_files() {
         let Ok(text) = std::fs::read_to_string(&p) else {

@@ -32,7 +32,7 @@ fn section<'a>(text: &'a str, start: &str) -> Result<&'a str, String> {
 /// Whether a table row gives a source: a link, a repository path (`owner/repo:path/...`) or
 /// the word "estimate".
 fn has_source(row: &str) -> bool {
-    let repo_path = Regex::new(r"[\w.-]+/[\w.-]+:[\w.-]+/[\w./-]+").unwrap();
+    let repo_path = Regex::new(r"[\w.-]+/[\w.-]+:[\w.-]+/[\w./-]+").expect("a valid regex");
     row.contains("http://")
         || row.contains("https://")
         || repo_path.is_match(row)
