@@ -55,7 +55,7 @@ pub struct LaunchArgs {
     #[arg(long, default_value_t = 65536, value_parser = parse_u32_arg)]
     pub lds_size: u32,
     /// WGPs of the device: workgroups are placed on them in blocks, as many at once as
-    /// occupancy allows (docs/timing.md#placement); more WGPs also let a grid run on more
+    /// occupancy allows (docs/rules/timing.md#placement); more WGPs also let a grid run on more
     /// host threads.
     #[arg(long, default_value_t = 1, value_parser = parse_wgps)]
     pub wgps: u32,

@@ -1,6 +1,11 @@
-//! The compute-unit timing model (docs/timing.md): the LDS pipe shared by a WGP's
-//! workgroups, dependency latency, wave64 passes, occupancy-limited residency, the shared
-//! units' busy cycles and `s_delay_alu`.
+//! The compute-unit timing model (docs/timing.md), one test or more per rule:
+//! the LDS pipe shared by a WGP's (or CU's) workgroups, its queue and the wait on the
+//! consumer (docs/rules/timing.md#one-lds-instruction-at-a-time); dependency latency and
+//! `s_delay_alu` (docs/rules/timing.md#dependencies, docs/rules/timing.md#delay-alu); wave64
+//! passes (docs/rules/timing.md#wave64-passes); per-unit issue and the FP64 rate
+//! (docs/rules/timing.md#issue); occupancy-limited residency and slots freeing
+//! (docs/rules/timing.md#placement, docs/rules/timing.md#occupancy-rule); the WGP's scalar
+//! cache (docs/rules/smem.md#scalar-cache-per-wgp); the shared units' busy cycles.
 
 use gpumemsim::addr::GlobalMemory;
 use gpumemsim::exec::{run_grid, Device, RunConfig, Schedule};
@@ -210,14 +215,25 @@ fn workgroups_beyond_residency_start_when_slots_free() {
     assert_eq!(t.waves.len(), 12);
     assert!(starts[..4].iter().all(|&s| s == 0));
     // The second workgroup starts when a slot of the first frees.
-    let first_end = t.waves[..4].iter().filter_map(|w| w.end).min().unwrap();
+    let first_end = t.waves[..4]
+        .iter()
+        .filter_map(|w| w.end)
+        .min()
+        .expect("ended waves");
     assert!(t.waves[4].start >= first_end);
     assert!(t.waves[4].started_by.is_some());
     assert_eq!(d.placement().max_resident_workgroups, 1);
     // The critical path ends with the last wave to end and goes back through the waves
     // whose ends let it start.
     let last = t.critical.last().expect("a path");
-    assert_eq!(last.2, t.waves.iter().filter_map(|w| w.end).max().unwrap());
+    assert_eq!(
+        last.2,
+        t.waves
+            .iter()
+            .filter_map(|w| w.end)
+            .max()
+            .expect("ended waves")
+    );
     assert!(t.critical.len() >= 3, "{:?}", t.critical);
     assert!(t.segments.iter().any(|s| s.kind == SegmentKind::Issue));
 }
@@ -304,7 +320,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
         ..RunConfig::default()
     };
     let prog = assemble(&text);
-    let apart = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).unwrap();
+    let apart = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).expect("config");
     assert!(matches!(apart.schedule, Schedule::Apart { .. }));
     let together = run_grid(
         &prog.lines,
@@ -315,7 +331,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
         GlobalMemory::new(),
         &|_, _| {},
     )
-    .unwrap();
+    .expect("config");
     assert_eq!(apart.device.cycles(), together.device.cycles());
     assert_eq!(apart.device.clocks(), together.device.clocks());
     assert_eq!(apart.device.unit_busy(), together.device.unit_busy());
@@ -331,7 +347,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
         GlobalMemory::new(),
         &|_, _| {},
     )
-    .unwrap();
+    .expect("config");
     assert!(one.device.cycles() > 3 * apart.device.cycles());
 }
 
@@ -425,4 +441,88 @@ fn dropping_finished_workgroups_state_changes_no_result() {
     assert!((0..6).all(|g| kept.device.lds(g).is_allocated()));
     assert_eq!(kept.device.wave(11).vgpr(3, 0), 5);
     assert_eq!(dropped.device.wave(11).vgpr(3, 0), 0);
+}
+
+#[test]
+fn fp64_operations_occupy_the_valu_for_f64_issue_per_pass() {
+    // docs/rules/timing.md#issue: one FP64 lane-operation per SIMD per cycle.
+    let body = |op: &str| {
+        let mut s = String::new();
+        for i in 0..8 {
+            s.push_str(&format!(
+                "{op} v[{}:{}], v[2:3], v[4:5]\n",
+                10 + 2 * i,
+                11 + 2 * i
+            ));
+        }
+        s + "s_endpgm\n"
+    };
+    let cfg = RunConfig::default();
+    let f64 = run(&body("v_add_f64"), &cfg)
+        .unit_busy()
+        .busy(UnitKind::Valu);
+    assert_eq!(f64, 8 * cfg.timing.f64_issue);
+    let mut fast = cfg.clone();
+    assert!(fast.set_timing("f64_issue", 4));
+    assert_eq!(
+        run(&body("v_add_f64"), &fast)
+            .unit_busy()
+            .busy(UnitKind::Valu),
+        8 * 4
+    );
+    // A 32-bit operation of the same shape is not affected.
+    let w64 = RunConfig {
+        wave_size: 64,
+        ..RunConfig::default()
+    };
+    assert_eq!(
+        run(&body("v_add_f64"), &w64)
+            .unit_busy()
+            .busy(UnitKind::Valu),
+        2 * 8 * cfg.timing.f64_issue,
+        "wave64: two passes"
+    );
+}
+
+#[test]
+fn the_workgroups_of_a_wgp_share_its_scalar_cache() {
+    // docs/rules/smem.md#scalar-cache-per-wgp: a line one workgroup fetched is a hit for the
+    // next one on the same WGP.
+    let text = "s_load_b32 s4, s[2:3], 0x0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let one_wgp = RunConfig {
+        workgroups: 4,
+        ..RunConfig::default()
+    };
+    let prog = assemble(text);
+    let init = |_: u32, w: &mut gpumemsim::wave::Wave| w.set_sreg(2, 0x1000);
+    let together = RunConfig {
+        together: true,
+        ..one_wgp.clone()
+    };
+    let shared = run_grid(&prog.lines, &together, GlobalMemory::new(), &init).expect("config");
+    let k = shared.device.kcache_stats();
+    assert_eq!((k.misses, k.hits), (1, 3), "one WGP: one miss, then hits");
+    let apart = RunConfig {
+        wgps: 4,
+        ..together
+    };
+    let split = run_grid(&prog.lines, &apart, GlobalMemory::new(), &init).expect("config");
+    let k = split.device.kcache_stats();
+    assert_eq!((k.misses, k.hits), (4, 0), "four WGPs: a miss each");
+}
+
+#[test]
+fn a_gds_instruction_occupies_the_gds_unit_once() {
+    // docs/rules/timing.md#one-lds-instruction-at-a-time: GDS instructions go to the device's
+    // GDS unit for gds_issue cycles and complete gds_latency after.
+    let text = "v_mov_b32 v1, 0\nv_mov_b32 v2, 1\nds_add_u32 v1, v2 gds\n\
+                s_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let cfg = RunConfig::default();
+    let d = run(text, &cfg);
+    assert_eq!(d.unit_busy().busy(UnitKind::Gds), cfg.timing.gds_issue);
+    assert_eq!(d.unit_busy().busy(UnitKind::Lds), 0);
+    assert_eq!(
+        d.stats()[2].latency_cycles,
+        cfg.timing.gds_issue + cfg.timing.gds_latency
+    );
 }

@@ -1,4 +1,4 @@
-//! Dependency latency (docs/timing.md#dependencies): a VALU result is ready `valu_latency`
+//! Dependency latency (docs/rules/timing.md#dependencies): a VALU result is ready `valu_latency`
 //! cycles after its instruction issues (`trans_latency` for a transcendental, `f64_latency`
 //! for a double-precision operation), a SALU result `salu_latency` cycles after for the VALU
 //! and at once for the SALU; an instruction that reads a register before it is ready waits

@@ -104,14 +104,18 @@ pub struct GridRun {
 /// The first instruction of `program` that reaches a device-wide unit (GDS, GWS, ordered
 /// count, the GS registers), if any.
 pub fn device_wide_instruction(program: &[AsmLine]) -> Option<&AsmLine> {
-    program.iter().find(|l| {
-        l.inst.def().format == Format::Ds
-            && (l.inst.get(rdna3_isa::Field::Gds) == 1
-                || matches!(
-                    ds::ds_kind(l.inst.opcode),
-                    Some(DsKind::GlobalSync | DsKind::GsReg { .. })
-                ))
-    })
+    program.iter().find(|l| is_device_wide(&l.inst))
+}
+
+/// Whether `inst` reaches a device-wide unit: a DS instruction with `gds`, a GWS or
+/// ordered-count instruction, or one of the GS registers.
+pub(crate) fn is_device_wide(inst: &rdna3_isa::Instruction) -> bool {
+    inst.def().format == Format::Ds
+        && (inst.get(rdna3_isa::Field::Gds) == 1
+            || matches!(
+                ds::ds_kind(inst.opcode),
+                Some(DsKind::GlobalSync | DsKind::GsReg { .. })
+            ))
 }
 
 /// The threads [`RunConfig::threads`] asks for (0: one per core).

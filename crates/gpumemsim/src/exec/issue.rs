@@ -1,4 +1,4 @@
-//! When a wave's next instruction can issue (docs/timing.md#issue): after the registers it
+//! When a wave's next instruction can issue (docs/rules/timing.md#issue): after the registers it
 //! reads are ready ([`super::deps`]) and once its unit is free ([`super::units`]), on the SIMD
 //! placement gave the wave ([`super::placement`]). A wave that cannot issue at its clock moves
 //! its clock to when it can and goes back to the queue, so the waves of a SIMD issue in clock
@@ -13,7 +13,6 @@ use super::deps::DepShape;
 use super::placement::{Placement, PlacementShape};
 use super::units::Units;
 use super::{Device, RunConfig};
-use crate::ds::{self, DsKind};
 use crate::lds::LdsMode;
 use crate::occupancy::{self, DeviceLimits, RegisterCounts, Resources};
 use crate::timeline::{SegmentKind, UnitKind};
@@ -45,18 +44,10 @@ pub(crate) fn unit_of(
         | Format::Vop3
         | Format::Vopc
         | Format::Vop3p
-        | Format::Vinterp => (UnitKind::Valu, t.valu * valu_passes(inst, wave_size)),
-        // A VOPD pair issues once (docs/timing.md#issue).
+        | Format::Vinterp => (UnitKind::Valu, valu_cycles(inst, wave_size, t)),
+        // A VOPD pair issues once (docs/rules/timing.md#issue).
         Format::Vopd => (UnitKind::Valu, t.valu),
-        Format::Ds
-            if inst.get(Field::Gds) == 1
-                || matches!(
-                    ds::ds_kind(inst.opcode),
-                    Some(DsKind::GlobalSync | DsKind::GsReg { .. })
-                ) =>
-        {
-            (UnitKind::Gds, t.gds_issue)
-        }
+        Format::Ds if super::grid::is_device_wide(inst) => (UnitKind::Gds, t.gds_issue),
         Format::Ds | Format::Ldsdir => (UnitKind::Lds, 0),
         Format::Smem => (UnitKind::Smem, 1),
         Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {

@@ -138,7 +138,7 @@ pub struct RunConfig {
     /// What LDS holds before the launch writes it.
     pub lds_init: LdsInit,
     /// WGPs of the device (`--wgps`): workgroups are placed on them as occupancy allows
-    /// (docs/timing.md#placement).
+    /// (docs/rules/timing.md#placement).
     pub wgps: u32,
     /// Waves one SIMD may hold at once (the occupancy limit); 0: the device's wave slots
     /// ([`crate::occupancy::MAX_WAVES_PER_SIMD`]) and the LDS the workgroups ask for.
@@ -904,7 +904,7 @@ impl Device {
     }
 
     /// How the program's `s_delay_alu` declarations compared with the model's dependency
-    /// latencies (docs/timing.md#dependencies).
+    /// latencies (docs/rules/timing.md#dependencies).
     pub fn delay_alu(&self) -> &DelayAluStats {
         &self.delay_alu
     }

@@ -1,5 +1,5 @@
 //! Placement: which WGP, CU and SIMD each workgroup and wave runs on, and when it starts
-//! (docs/timing.md#placement).
+//! (docs/rules/timing.md#placement).
 //!
 //! The grid's workgroups are dealt to the WGPs in contiguous blocks in dispatch order (WGP
 //! `k` of `N` gets workgroups `k·G/N .. (k+1)·G/N`); on its WGP, a workgroup starts as soon
@@ -170,52 +170,52 @@ impl Placement {
         started
     }
 
-    /// The CU (0 in WGP mode) of WGP `k` that has room for one more workgroup, if any. A
-    /// workgroup on an empty WGP always starts, even one the limits would refuse (it could
-    /// never start otherwise).
+    /// The SIMDs (device indices) a workgroup on CU `cu` of WGP `k` uses: the CU's two in CU
+    /// mode, the WGP's four in WGP mode (where `cu` is 0).
+    fn domain(&self, k: usize, cu: usize) -> std::ops::Range<usize> {
+        if self.shape.cu_mode {
+            k * SIMDS_PER_WGP + 2 * cu..k * SIMDS_PER_WGP + 2 * cu + 2
+        } else {
+            k * SIMDS_PER_WGP..(k + 1) * SIMDS_PER_WGP
+        }
+    }
+
+    /// The LDS pool of CU `cu` of WGP `k`: the CU's in CU mode, the WGP's in WGP mode.
+    fn pool(&self, k: usize, cu: usize) -> usize {
+        if self.shape.cu_mode {
+            2 * k + cu
+        } else {
+            k
+        }
+    }
+
+    /// The CU (0 in WGP mode) of WGP `k` that has room for one more workgroup, if any: the
+    /// one with the more free wave slots, the first on a tie. A workgroup on an empty CU or
+    /// WGP always starts, even one the limits would refuse (it could never start otherwise).
     fn room(&self, k: usize) -> Option<u32> {
         let s = &self.shape;
-        let simds = |cu: usize| {
-            if s.cu_mode {
-                k * SIMDS_PER_WGP + 2 * cu..k * SIMDS_PER_WGP + 2 * cu + 2
-            } else {
-                k * SIMDS_PER_WGP..(k + 1) * SIMDS_PER_WGP
-            }
-        };
-        let pool = |cu: usize| if s.cu_mode { 2 * k + cu } else { k };
         let free_slots = |cu: usize| -> u32 {
-            simds(cu)
+            self.domain(k, cu)
                 .map(|i| s.waves_per_simd.saturating_sub(self.resident[i]))
                 .sum()
         };
         let fits = |cu: usize| {
             free_slots(cu) >= s.group_waves
-                && self.lds_used[pool(cu)] + s.lds_bytes <= s.lds_pool
-                && (s.cu_mode || cu == 0)
+                && self.lds_used[self.pool(k, cu)] + s.lds_bytes <= s.lds_pool
         };
-        let empty = |cu: usize| simds(cu).all(|i| self.resident[i] == 0);
-        let mut best: Option<u32> = None;
-        for cu in 0..2usize {
-            if (fits(cu) || empty(cu)) && (s.cu_mode || cu == 0) {
-                match best {
-                    Some(b) if free_slots(b as usize) >= free_slots(cu) => {}
-                    _ => best = Some(cu as u32),
-                }
-            }
-        }
-        best
+        let empty = |cu: usize| self.domain(k, cu).all(|i| self.resident[i] == 0);
+        let cus = if s.cu_mode { 2 } else { 1 };
+        (0..cus)
+            .filter(|&cu| fits(cu) || empty(cu))
+            .min_by_key(|&cu| (std::cmp::Reverse(free_slots(cu)), cu))
+            .map(|cu| cu as u32)
     }
 
     fn start(&mut self, g: u32, k: usize, cu: u32) {
         let s = self.shape;
         self.group_wgp[g as usize] = k as u32;
         self.group_cu[g as usize] = cu;
-        let domain = if s.cu_mode {
-            let first = k * SIMDS_PER_WGP + 2 * cu as usize;
-            first..first + 2
-        } else {
-            k * SIMDS_PER_WGP..(k + 1) * SIMDS_PER_WGP
-        };
+        let domain = self.domain(k, cu as usize);
         for w in 0..s.group_waves {
             let simd = domain
                 .clone()
@@ -228,7 +228,7 @@ impl Placement {
                 .max_resident_waves_per_simd
                 .max(self.resident[simd]);
         }
-        let pool = if s.cu_mode { 2 * k + cu as usize } else { k };
+        let pool = self.pool(k, cu as usize);
         self.lds_used[pool] += s.lds_bytes;
         self.live[g as usize] = s.group_waves;
         self.resident_groups += 1;
@@ -249,13 +249,8 @@ impl Placement {
         self.live[g] -= 1;
         let k = self.group_wgp[g] as usize;
         if self.live[g] == 0 {
-            let s = self.shape;
-            let pool = if s.cu_mode {
-                2 * k + self.group_cu[g] as usize
-            } else {
-                k
-            };
-            self.lds_used[pool] -= s.lds_bytes;
+            let pool = self.pool(k, self.group_cu[g] as usize);
+            self.lds_used[pool] -= self.shape.lds_bytes;
             self.resident_groups -= 1;
         }
         k

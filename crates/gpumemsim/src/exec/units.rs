@@ -1,13 +1,14 @@
 //! The shared units an instruction issues to, as resources with a time at which each is free
-//! (docs/timing.md#shared-units): per SIMD a vector ALU and a scalar ALU; the LDS pipe of the
-//! WGP (WGP mode) or of the CU (CU mode); per CU the vector memory request path; per WGP the
-//! scalar cache's request port; and one GDS/GWS unit for the device. An instruction waits
+//! (docs/rules/timing.md#issue, docs/rules/timing.md#one-lds-instruction-at-a-time): per
+//! SIMD a vector ALU and a scalar ALU; the LDS pipe of the WGP (WGP mode) or of the CU (CU
+//! mode); per CU the vector memory request path; per WGP the scalar cache's request port; and
+//! one GDS/GWS unit for the device. An instruction waits
 //! until its unit is free, then occupies it for its issue cycles; the busy cycles of every
 //! instance add up per kind for `--json`'s `"units"`.
 
 use crate::timeline::{UnitBusy, UnitKind};
 
-/// SIMD32s of one WGP (docs/timing.md#placement).
+/// SIMD32s of one WGP (docs/rules/timing.md#placement).
 pub(crate) const SIMDS_PER_WGP: usize = 4;
 
 /// One run's units, for `wgps` WGPs.

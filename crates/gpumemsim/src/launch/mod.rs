@@ -180,7 +180,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         &l.config.apertures,
     )?;
     // Placement follows the kernel: its descriptor's CU or WGP mode, and the occupancy of
-    // its registers, LDS and block (docs/timing.md#placement), unless the caller set a limit.
+    // its registers, LDS and block (docs/rules/timing.md#placement), unless the caller set a limit.
     let occupancy = crate::occupancy::occupancy(
         &crate::occupancy::Resources::of_kernel(kernel)
             .with_dynamic_lds(layout.lds_bytes - d.group_segment_fixed_size)
