@@ -67,11 +67,11 @@ fn header(v: &TextView) -> String {
     let d = v.device;
     let t = d.totals();
     let groups = d.workgroup_count().max(1);
-    let lanes = d.waves().first().map_or(32, |w| w.size);
+    let lanes = d.wave_size();
     let mut s = format!(
         "{}: {} wave(s) of {lanes} lanes in {groups} workgroup(s), {} wave-instructions executed\n",
         v.title,
-        d.waves().len(),
+        d.wave_count(),
         d.steps()
     );
     if let Some(line) = error_counts(d) {
@@ -265,39 +265,6 @@ pub fn value_text(v: &Value) -> String {
         },
         _ => v.to_string(),
     }
-}
-
-/// A buffer's values in one line: how many, the least and greatest, the first and last few
-/// (all of them with `--full`).
-pub fn summarise(values: &[Value], full: bool) -> String {
-    let show = |v: &[Value]| v.iter().map(value_text).collect::<Vec<_>>().join(", ");
-    if full || values.len() <= 8 {
-        return format!("[{}]", show(values));
-    }
-    let nums: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
-    let range = if nums.len() == values.len() {
-        let min = values
-            .iter()
-            .zip(&nums)
-            .min_by(|a, b| a.1.total_cmp(b.1))
-            .map(|p| value_text(p.0))
-            .unwrap_or_default();
-        let max = values
-            .iter()
-            .zip(&nums)
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .map(|p| value_text(p.0))
-            .unwrap_or_default();
-        format!(", min {min}, max {max}")
-    } else {
-        String::new()
-    };
-    format!(
-        "{} values{range}: [{}, …, {}] (--full for all)",
-        values.len(),
-        show(&values[..4]),
-        show(&values[values.len() - 2..])
-    )
 }
 
 /// `errors: 2 out_of_bounds, 1 memviol (see the events below)`, or `None` when the run met no

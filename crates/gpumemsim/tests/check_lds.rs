@@ -6,7 +6,7 @@
 use gpumemsim::addr::GlobalMemory;
 use gpumemsim::check::findings;
 use gpumemsim::event::Event;
-use gpumemsim::exec::{run_grid, Device, GridRun, RunConfig, Schedule};
+use gpumemsim::exec::{run_grid, Device, GridRun, RunConfig, Schedule, WaveInit};
 use gpumemsim::isa::asm::assemble;
 use gpumemsim::lds::LdsInit;
 use gpumemsim::wave::Wave;
@@ -432,7 +432,13 @@ fn lds_init_zero_poison_and_random() {
         wgps: 2,
         ..RunConfig::default()
     };
-    let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).expect("config");
+    let r = run_grid(
+        &prog.lines,
+        &cfg,
+        GlobalMemory::new(),
+        &(std::sync::Arc::new(|_: u32, _: &mut Wave| {}) as WaveInit),
+    )
+    .expect("config");
     assert!(matches!(r.schedule, Schedule::Apart { .. }));
     for (w, want) in r.device.waves().iter().zip(&a) {
         let got: Vec<u32> = (0..8).map(|l| w.vgpr(3, l)).collect();
@@ -520,10 +526,10 @@ fn a_wave_that_leaves_the_workgroups_barriers_is_reported_but_one_ending_before_
 fn grid(text: &str, cfg: RunConfig) -> GridRun {
     let prog = assemble(text);
     assert!(prog.errors.is_empty(), "{:?}", prog.errors);
-    let init = |g: u32, w: &mut Wave| {
+    let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| {
         w.set_sreg(0, g);
         w.set_sreg(2, 0x1000);
-    };
+    });
     let run = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
     run.result.clone().expect("the program runs");
     run

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use gpumemsim::addr::GlobalMemory;
-use gpumemsim::exec::{run_grid, GridRun, RunConfig, RunProgress, Schedule};
+use gpumemsim::exec::{run_grid, GridRun, RunConfig, RunProgress, Schedule, WaveInit};
 use gpumemsim::isa::asm::assemble;
 use gpumemsim::wave::Wave;
 
@@ -28,10 +28,10 @@ const LOAD_PC: usize = 2;
 fn run(cfg: &RunConfig, program: &str) -> GridRun {
     let prog = assemble(program);
     assert!(prog.errors.is_empty(), "{:?}", prog.errors);
-    let init = |g: u32, w: &mut Wave| {
+    let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| {
         w.set_sreg(0, g);
         w.set_sreg(2, 0x1000);
-    };
+    });
     let run = run_grid(&prog.lines, cfg, GlobalMemory::new(), &init).expect("config");
     run.result.clone().expect("the program runs");
     run

@@ -2,7 +2,7 @@
 //! and together when they share a device-wide unit or global bytes.
 
 use gpumemsim::addr::GlobalMemory;
-use gpumemsim::exec::{run_grid, GridRun, RunConfig, Schedule, TogetherBecause};
+use gpumemsim::exec::{run_grid, GridRun, RunConfig, Schedule, TogetherBecause, WaveInit};
 use gpumemsim::isa::asm::assemble;
 use gpumemsim::wave::Wave;
 
@@ -22,10 +22,10 @@ fn store_program(stride_groups: bool, extra: &str) -> String {
 fn run(text: &str, cfg: &RunConfig) -> GridRun {
     let prog = assemble(text);
     assert!(prog.errors.is_empty(), "{:?}", prog.errors);
-    let init = |g: u32, w: &mut Wave| {
+    let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| {
         w.set_sreg(0, g);
         w.set_sreg(2, 0x1000);
-    };
+    });
     let run = run_grid(&prog.lines, cfg, GlobalMemory::new(), &init).expect("config");
     run.result.clone().expect("the program runs");
     run
@@ -124,7 +124,7 @@ fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
         workgroups: 3,
         ..RunConfig::default()
     };
-    let init = |g: u32, w: &mut Wave| w.set_sreg(0, g);
+    let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| w.set_sreg(0, g));
     let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
     assert_eq!(r.schedule, Schedule::Together);
     assert_eq!(r.together_because, TogetherBecause::Error);

@@ -8,7 +8,7 @@
 //! cache (docs/rules/smem.md#scalar-cache-per-wgp); the shared units' busy cycles.
 
 use gpumemsim::addr::GlobalMemory;
-use gpumemsim::exec::{run_grid, Device, RunConfig, Schedule};
+use gpumemsim::exec::{run_grid, Device, RunConfig, Schedule, WaveInit};
 use gpumemsim::isa::asm::assemble;
 use gpumemsim::lds::LdsMode;
 use gpumemsim::occupancy::{occupancy, DeviceLimits, RegisterCounts, Resources};
@@ -320,7 +320,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
         ..RunConfig::default()
     };
     let prog = assemble(&text);
-    let apart = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &|_, _| {}).expect("config");
+    let apart = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &no_init()).expect("config");
     assert!(matches!(apart.schedule, Schedule::Apart { .. }));
     let together = run_grid(
         &prog.lines,
@@ -329,7 +329,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
             ..cfg.clone()
         },
         GlobalMemory::new(),
-        &|_, _| {},
+        &no_init(),
     )
     .expect("config");
     assert_eq!(apart.device.cycles(), together.device.cycles());
@@ -345,7 +345,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
             ..cfg.clone()
         },
         GlobalMemory::new(),
-        &|_, _| {},
+        &no_init(),
     )
     .expect("config");
     assert!(one.device.cycles() > 3 * apart.device.cycles());
@@ -417,10 +417,10 @@ fn dropping_finished_workgroups_state_changes_no_result() {
             release_finished: release,
             ..RunConfig::default()
         };
-        let init = |g: u32, w: &mut gpumemsim::wave::Wave| {
+        let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut gpumemsim::wave::Wave| {
             w.set_sreg(0, g);
             w.set_sreg(2, 0x1000);
-        };
+        });
         let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
         r.result.clone().expect("runs");
         r
@@ -433,14 +433,30 @@ fn dropping_finished_workgroups_state_changes_no_result() {
         5,
         "workgroup 5 read back its id"
     );
-    assert_eq!(kept.device.cycles(), dropped.device.cycles());
-    assert_eq!(kept.device.stats(), dropped.device.stats());
-    assert_eq!(dropped.device.placement().max_resident_workgroups, 2);
+    let (k, d) = (&kept.device, &dropped.device);
+    assert_eq!(k.cycles(), d.cycles());
+    assert_eq!(k.stats(), d.stats());
+    assert_eq!(k.events(), d.events());
+    assert_eq!((k.wave_count(), d.wave_count()), (12, 12));
+    assert_eq!(k.wave_clock_sum(), d.wave_clock_sum());
+    assert_eq!(d.placement().max_resident_workgroups, 2);
+    // Dropping finished workgroups, the device made each workgroup's waves when it started,
+    // in one of three slots (two workgroups resident at most, and a slot is reused from the
+    // step after its workgroup ended): six waves, not twelve.
+    assert_eq!((k.waves().len(), d.waves().len()), (12, 6));
+    let mut last: Vec<u32> = d.waves().iter().map(|w| w.id).collect();
+    last.sort();
+    assert_eq!(
+        last,
+        [6, 7, 8, 9, 10, 11],
+        "the last three workgroups' waves"
+    );
+    assert!(d.waves().iter().all(|w| w.done));
     // The finished workgroups' LDS and VGPRs are gone; kept, they stay readable.
-    assert!((0..6).all(|g| !dropped.device.lds(g).is_allocated()));
-    assert!((0..6).all(|g| kept.device.lds(g).is_allocated()));
-    assert_eq!(kept.device.wave(11).vgpr(3, 0), 5);
-    assert_eq!(dropped.device.wave(11).vgpr(3, 0), 0);
+    assert!((0..3).all(|g| !d.lds(g).is_allocated()));
+    assert!((0..6).all(|g| k.lds(g).is_allocated()));
+    assert_eq!(k.wave(11).vgpr(3, 0), 5);
+    assert!(d.waves().iter().all(|w| w.vgpr(3, 0) == 0));
 }
 
 #[test]
@@ -494,7 +510,8 @@ fn the_workgroups_of_a_wgp_share_its_scalar_cache() {
         ..RunConfig::default()
     };
     let prog = assemble(text);
-    let init = |_: u32, w: &mut gpumemsim::wave::Wave| w.set_sreg(2, 0x1000);
+    let init: WaveInit =
+        std::sync::Arc::new(|_: u32, w: &mut gpumemsim::wave::Wave| w.set_sreg(2, 0x1000));
     let together = RunConfig {
         together: true,
         ..one_wgp.clone()
@@ -525,4 +542,9 @@ fn a_gds_instruction_occupies_the_gds_unit_once() {
         d.stats()[2].latency_cycles,
         cfg.timing.gds_issue + cfg.timing.gds_latency
     );
+}
+
+/// A wave initialiser that leaves the `run` command's initial state.
+fn no_init() -> WaveInit {
+    std::sync::Arc::new(|_, _| {})
 }

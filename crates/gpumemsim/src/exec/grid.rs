@@ -27,11 +27,10 @@ use rdna3_isa::Format;
 
 use super::lds_check::GlobalWatch;
 use super::placement::{block_of, wgp_of};
-use super::{Device, RunConfig, RunError};
+use super::{Device, RunConfig, RunError, WaveInit};
 use crate::addr::{AccessLog, GlobalMemory, RaceBytes};
 use crate::ds::{self, DsKind};
 use crate::gws::OrderedCount;
-use crate::wave::Wave;
 
 /// How a grid ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,11 +132,16 @@ fn thread_count(cfg: &RunConfig) -> usize {
 /// (registers, EXEC, MODE), given its workgroup's index in the grid; a wave's index in its
 /// workgroup is `wave.id % cfg.waves`. It is called once per wave, and again for every wave if
 /// the grid has to run a second time together.
+///
+/// With [`RunConfig::release_finished`], waves are made as their workgroups start and their
+/// state is reused when they end (`exec::slots`), so memory follows the resident workgroups;
+/// not for a program that uses a device-wide unit (its ordered-count turns follow every wave
+/// of the grid), whose waves are all made up front.
 pub fn run_grid(
     program: &[AsmLine],
     cfg: &RunConfig,
     memory: GlobalMemory,
-    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    init: &WaveInit,
 ) -> Result<GridRun, RunError> {
     let threads = thread_count(cfg)
         .min(cfg.workgroups.min(cfg.wgps) as usize)
@@ -187,7 +191,7 @@ fn together(
     program: &[AsmLine],
     cfg: &RunConfig,
     memory: GlobalMemory,
-    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    init: &WaveInit,
     because: TogetherBecause,
 ) -> Result<GridRun, RunError> {
     if !cfg.check || cfg.workgroups < 2 {
@@ -210,7 +214,7 @@ fn together_once(
     program: &[AsmLine],
     cfg: &RunConfig,
     memory: GlobalMemory,
-    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    init: &WaveInit,
     because: TogetherBecause,
     races: Option<RaceBytes>,
 ) -> Result<GridRun, RunError> {
@@ -223,20 +227,17 @@ fn together_run(
     program: &[AsmLine],
     cfg: &RunConfig,
     memory: GlobalMemory,
-    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    init: &WaveInit,
     because: TogetherBecause,
     watch: Option<Option<RaceBytes>>,
 ) -> Result<GridRun, RunError> {
-    let mut device = Device::new(cfg, program.len())?;
+    Device::check(cfg)?;
+    let mut device = made(program, cfg, init, 0..cfg.workgroups)?;
     device.memory = memory;
     match watch {
         None => device.checker.log_per_group(),
         Some(Some(bytes)) => device.checker.watch(GlobalWatch::new(bytes)),
         Some(None) => {}
-    }
-    for wi in 0..device.waves.len() {
-        let g = device.workgroup_of(wi);
-        init(g, &mut device.waves[wi]);
     }
     let result = device.run(program, cfg);
     Ok(GridRun {
@@ -245,6 +246,26 @@ fn together_run(
         schedule: Schedule::Together,
         together_because: because,
     })
+}
+
+/// A device holding workgroups `groups` of the grid: its waves made as their workgroups
+/// start, or (without [`RunConfig::release_finished`], or for a program that uses a
+/// device-wide unit) made and set up now.
+fn made(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    init: &WaveInit,
+    groups: std::ops::Range<u32>,
+) -> Result<Device, RunError> {
+    if cfg.release_finished && device_wide_instruction(program).is_none() {
+        return Device::with_groups(cfg, program.len(), groups, Some(init.clone()));
+    }
+    let mut device = Device::with_groups(cfg, program.len(), groups, None)?;
+    for wi in 0..device.waves.len() {
+        let g = device.workgroup_of(wi);
+        init(g, &mut device.waves[wi]);
+    }
+    Ok(device)
 }
 
 /// One WGP's block of workgroups run alone: its device, the log of its global accesses, the
@@ -262,16 +283,12 @@ struct Part {
 fn run_block(
     program: &[AsmLine],
     cfg: &RunConfig,
-    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    init: &WaveInit,
     block: std::ops::Range<u32>,
     mem: GlobalMemory,
     t: usize,
 ) -> Option<(Option<Part>, GlobalMemory)> {
-    let mut device = Device::with_groups(cfg, program.len(), block).ok()?;
-    for wi in 0..device.waves.len() {
-        let g = device.workgroup_of(wi);
-        init(g, &mut device.waves[wi]);
-    }
+    let mut device = made(program, cfg, init, block).ok()?;
     // With the checker on, it logs each workgroup's accesses (the block's log is their
     // union); without, the memory logs the block's.
     device.checker.log_per_group();
@@ -304,7 +321,7 @@ fn apart(
     program: &[AsmLine],
     cfg: &RunConfig,
     memory: &GlobalMemory,
-    init: &(dyn Fn(u32, &mut Wave) + Sync),
+    init: &WaveInit,
     threads: usize,
 ) -> Result<Device, (TogetherBecause, Option<RaceBytes>)> {
     let blocks: Vec<std::ops::Range<u32>> = (0..cfg.wgps)

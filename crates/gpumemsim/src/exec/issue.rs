@@ -186,9 +186,10 @@ impl Device {
         }
         let shape = PlacementShape {
             wgps: cfg.wgps.max(1),
-            grid_groups: cfg.workgroups.max(self.first_group + self.lds.len() as u32),
+            grid_groups: cfg.workgroups.max(self.first_group + self.group_count),
             first_group: self.first_group,
-            groups: self.lds.len() as u32,
+            groups: self.group_count,
+            reuse_slots: self.wave_init.is_some(),
             group_waves: self.group_waves as u32,
             cu_mode: cfg.lds_mode == LdsMode::Cu,
             waves_per_simd: waves_per_simd(program, cfg),
@@ -205,25 +206,27 @@ impl Device {
         if let Some(c) = cache {
             self.kcache = vec![c; p.wgps()];
         }
-        let started: Vec<u32> = (0..p.wgps()).flat_map(|k| p.dispatch(k)).collect();
+        let started: Vec<(u32, u32)> = (0..p.wgps()).flat_map(|k| p.dispatch(k)).collect();
         self.placement = Some(p);
-        for g in started {
-            self.start_group(g as usize, 0, None);
+        for (g, slot) in started {
+            self.start_group(g as usize, slot as usize, 0, None);
         }
     }
 
-    /// Starts workgroup `g`'s waves at cycle `at`, in the slot wave `by` freed.
-    fn start_group(&mut self, g: usize, at: u64, by: Option<usize>) {
-        if self.release_finished && !self.lds[g].is_allocated() {
+    /// Starts device workgroup `g`'s waves in workgroup slot `slot` at cycle `at`, in the
+    /// SIMD slots wave `by` freed.
+    fn start_group(&mut self, g: usize, slot: usize, at: u64, by: Option<usize>) {
+        self.occupy_slot(g, slot);
+        if self.release_finished && !self.lds[slot].is_allocated() {
             let grid_g = self.first_group + g as u32;
-            let lds = &mut self.lds[g];
+            let lds = &mut self.lds[slot];
             lds.allocate();
             lds.initialize(self.alloc, self.lds_init, grid_g);
             if self.check_lds_trace {
                 lds.trace = Some(Vec::new());
             }
         }
-        for wi in g * self.group_waves..(g + 1) * self.group_waves {
+        for wi in slot * self.group_waves..(slot + 1) * self.group_waves {
             self.started[wi] = true;
             self.clocks[wi] = at;
             self.start_life(wi, at, by);
@@ -250,10 +253,10 @@ impl Device {
         }
         let started = p.dispatch(k);
         let at = self.clocks[wi];
-        for g in started {
-            self.start_group(g as usize, at, Some(wi));
-        }
         self.end_life(wi, at);
+        for (g, slot) in started {
+            self.start_group(g as usize, slot as usize, at, Some(wi));
+        }
     }
 }
 

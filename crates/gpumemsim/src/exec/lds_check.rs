@@ -288,7 +288,10 @@ enum GlobalMode {
 /// The checker state of a device.
 pub(crate) struct Checker {
     enabled: bool,
+    /// Each workgroup slot's shadow.
     groups: Vec<Option<Box<GroupShadow>>>,
+    /// The workgroups of the device (the per-workgroup logs' count).
+    group_count: usize,
     global: GlobalMode,
     /// Each wave's `lane_collision` not yet reported, and its byte: see
     /// [`Device::settle_collision`].
@@ -296,11 +299,13 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
-    /// The state for `groups` workgroups; `enabled` is [`RunConfig::check`](super::RunConfig).
-    pub(crate) fn new(enabled: bool, groups: usize) -> Checker {
+    /// The state for `slots` workgroup slots of a device holding `groups` workgroups;
+    /// `enabled` is [`RunConfig::check`](super::RunConfig).
+    pub(crate) fn new(enabled: bool, slots: usize, groups: usize) -> Checker {
         Checker {
             enabled,
-            groups: (0..groups).map(|_| None).collect(),
+            groups: (0..slots).map(|_| None).collect(),
+            group_count: groups,
             global: GlobalMode::Off,
             held: HashMap::new(),
         }
@@ -309,12 +314,18 @@ impl Checker {
     /// Appends the workgroups of `o` (a device holding the workgroups that follow).
     pub(crate) fn absorb(&mut self, o: Checker) {
         self.groups.extend(o.groups);
+        self.group_count += o.group_count;
+    }
+
+    /// One more workgroup slot.
+    pub(crate) fn add_slot(&mut self) {
+        self.groups.push(None);
     }
 
     /// Logs each workgroup's global accesses (a grid running together).
     pub(crate) fn log_per_group(&mut self) {
         if self.enabled {
-            self.global = GlobalMode::PerGroup(vec![AccessLog::default(); self.groups.len()]);
+            self.global = GlobalMode::PerGroup(vec![AccessLog::default(); self.group_count]);
         }
     }
 
@@ -652,7 +663,7 @@ impl Device {
         match &mut self.checker.global {
             GlobalMode::Off => {}
             GlobalMode::PerGroup(logs) => {
-                let g = self.wave_group[wi];
+                let g = self.slot_group[self.wave_group[wi]] as usize;
                 self.memory.resume_log(std::mem::take(&mut logs[g]));
             }
             GlobalMode::Watch(_) => self.memory.start_log(),
@@ -666,7 +677,7 @@ impl Device {
         self.checker.global = match mode {
             GlobalMode::Off => GlobalMode::Off,
             GlobalMode::PerGroup(mut logs) => {
-                logs[self.wave_group[wi]] = self.memory.take_log();
+                logs[self.group_index(wi)] = self.memory.take_log();
                 GlobalMode::PerGroup(logs)
             }
             GlobalMode::Watch(mut watch) => {

@@ -22,6 +22,7 @@ mod placement;
 mod progress;
 mod salu;
 mod scalar_mem;
+mod slots;
 mod step;
 mod trace;
 mod units;
@@ -35,7 +36,7 @@ use std::sync::Arc;
 
 use rdna3_isa::asm::AsmLine;
 
-use crate::addr::{Apertures, GlobalMemory, ScratchLayout};
+use crate::addr::{Apertures, GlobalMemory};
 use crate::atomic::MemoryFloatRules;
 use crate::banks::BankModel;
 use crate::event::Event;
@@ -52,6 +53,7 @@ pub use deps::DelayAluStats;
 pub use ds_sample::DsSample;
 pub use grid::{device_wide_instruction, run_grid, GridRun, Schedule, TogetherBecause};
 pub use progress::{RunProgress, PROGRESS_STEPS};
+pub use slots::WaveInit;
 
 /// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
 pub const DEFAULT_SCRATCH_BASE: u64 = 0x7f00_0000_0000;
@@ -445,15 +447,26 @@ pub enum Waiting {
 /// [`Device::run`], and inspected through the read accessors ([`Device::waves`],
 /// [`Device::events`], [`Device::stats`], [`Device::totals`], [`Device::cycles`], ...).
 pub struct Device {
-    /// Waves in creation order.
+    /// Waves in creation order; with an initialiser, the resident waves in their slots
+    /// (`exec::slots`).
     waves: Vec<Wave>,
-    /// Each wave's workgroup, counted from [`Device::first_group`] (see
-    /// [`Device::workgroup_of`]).
+    /// Each wave slot's workgroup slot.
     wave_group: Vec<usize>,
+    /// Each workgroup slot's workgroup, counted from [`Device::first_group`] (see
+    /// [`Device::workgroup_of`]).
+    slot_group: Vec<u32>,
+    /// The workgroups the device holds.
+    group_count: u32,
+    /// Makes waves as their workgroups start (`None`: every wave was made up front).
+    wave_init: Option<WaveInit>,
+    /// What making a wave needs.
+    spawn: slots::Spawn,
+    /// What the waves that left reused slots left.
+    retired: slots::Retired,
     /// The grid index of the device's first workgroup (0 unless the device holds a part of
     /// the grid).
     first_group: u32,
-    /// Each workgroup's LDS (one WGP each).
+    /// Each workgroup slot's LDS.
     lds: Vec<Lds>,
     /// The allocation every workgroup gets.
     alloc: LdsAllocation,
@@ -509,9 +522,11 @@ pub struct Device {
     seeded: bool,
     /// Waves in each workgroup (wave `i` is in workgroup `i / group_waves`).
     group_waves: usize,
-    /// Runnable waves by (clock + jitter, index, queue generation); an entry whose
-    /// generation is not the wave's current one is stale and skipped.
-    ready: BinaryHeap<Reverse<(u64, usize, u32)>>,
+    /// Runnable waves by (clock + jitter, order, queue generation), where the order is the
+    /// wave id above its slot ([`Device::order_of`]): ties go to the lower wave id, whatever
+    /// slot it holds. An entry whose generation is not the wave's current one is stale and
+    /// skipped.
+    ready: BinaryHeap<Reverse<(u64, u64, u32)>>,
     /// Each wave's queue generation.
     queued: Vec<u32>,
     /// Whether any wave has waited for its ordered-count turn (see [`Device::wake_ordered`]).
@@ -550,7 +565,7 @@ impl Device {
     /// = lane + wave-in-group × wave size; s0 = workgroup id; everything else 0, EXEC all ones).
     pub fn new(cfg: &RunConfig, program_len: usize) -> Result<Device, RunError> {
         Device::check(cfg)?;
-        Device::with_groups(cfg, program_len, 0..cfg.workgroups)
+        Device::with_groups(cfg, program_len, 0..cfg.workgroups, None)
     }
 
     /// Whether `cfg` can be run.
@@ -567,10 +582,16 @@ impl Device {
                 cfg.waves
             )));
         }
-        if cfg.workgroups == 0 || cfg.workgroups > 4096 {
+        if cfg.workgroups == 0 {
+            return Err(RunError::Config(
+                "the device runs at least one workgroup, not 0".into(),
+            ));
+        }
+        // Wave ids are 32 bits: wave `i` of workgroup `g` is `g × waves + i`.
+        if u64::from(cfg.workgroups) * u64::from(cfg.waves) > 1 << 32 {
             return Err(RunError::Config(format!(
-                "the device runs 1 to 4096 workgroups, not {}",
-                cfg.workgroups
+                "{} workgroups of {} waves: a grid has at most 2^32 waves",
+                cfg.workgroups, cfg.waves
             )));
         }
         // Checked: base + size of two 32-bit values can pass 2^32.
@@ -634,27 +655,19 @@ impl Device {
         cfg: &RunConfig,
         program_len: usize,
         groups: std::ops::Range<u32>,
+        init: Option<WaveInit>,
     ) -> Result<Device, RunError> {
         let alloc = LdsAllocation::new(cfg.lds_size, cfg.lds_mode).map_err(RunError::Config)?;
         let kcache = ScalarCache::new(cfg.kcache).map_err(RunError::Config)?;
+        let spawn = slots::Spawn::of(cfg);
         let mut waves = Vec::new();
         let mut wave_group = Vec::new();
         let count = groups.len();
-        for g in groups.clone() {
+        // With an initialiser, waves are made as their workgroups start (exec::slots).
+        let up_front = if init.is_some() { 0..0 } else { groups.clone() };
+        for g in up_front.clone() {
             for i in 0..cfg.waves {
-                let mut w = Wave::new(g * cfg.waves + i, cfg.wave_size);
-                w.apertures = cfg.apertures;
-                w.flat_scratch = ScratchLayout {
-                    base: cfg.scratch_base,
-                    wave_size: cfg.wave_size,
-                    scratch_size: cfg.scratch_size,
-                }
-                .flat_scratch(w.id);
-                for l in 0..cfg.wave_size {
-                    w.set_vgpr(0, l, l + i * cfg.wave_size);
-                }
-                w.set_sreg(0, g);
-                waves.push(w);
+                waves.push(spawn.wave(g, i));
                 wave_group.push((g - groups.start) as usize);
             }
         }
@@ -662,8 +675,13 @@ impl Device {
         Ok(Device {
             waves,
             wave_group,
+            slot_group: (0..up_front.len() as u32).collect(),
+            group_count: count as u32,
+            wave_init: init,
+            spawn,
+            retired: slots::Retired::default(),
             first_group: groups.start,
-            lds: groups
+            lds: up_front
                 .clone()
                 .map(|g| {
                     if cfg.release_finished {
@@ -693,7 +711,7 @@ impl Device {
             steps: 0,
             waits: vec![None; n],
             memory: GlobalMemory::new(),
-            kcache: vec![kcache; count],
+            kcache: vec![kcache; up_front.len().max(1)],
             clauses: vec![ClauseTracker::default(); n],
             sgpr_returns: vec![Vec::new(); n],
             sgpr_late: vec![0; n],
@@ -702,7 +720,7 @@ impl Device {
             pending: vec![Vec::new(); n],
             lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
-            checker: lds_check::Checker::new(cfg.check, count),
+            checker: lds_check::Checker::new(cfg.check, up_front.len(), count),
             vgpr_masks: vec![None; program_len],
             last_issue: (0, Counter::Lgkm, 0),
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
@@ -735,10 +753,15 @@ impl Device {
     pub(crate) fn absorb(&mut self, o: Device) {
         self.placement_stats = merge_placement(self.placement(), o.placement());
         self.placement = None;
-        let groups = self.lds.len();
+        let slots = self.slot_group.len();
+        let offset = o.first_group - self.first_group;
         self.waves.extend(o.waves);
         self.wave_group
-            .extend(o.wave_group.into_iter().map(|g| g + groups));
+            .extend(o.wave_group.into_iter().map(|g| g + slots));
+        self.slot_group
+            .extend(o.slot_group.into_iter().map(|g| g + offset));
+        self.group_count += o.group_count;
+        self.retired.add(&o.retired);
         self.lds.extend(o.lds);
         self.events.extend(o.events);
         self.absorb_ds_samples(o.ds_worst);
@@ -799,9 +822,27 @@ impl Device {
     }
 
     /// Each wave's workgroup, counted from [`Device::first_group`] (see
-    /// [`Device::workgroup_of`]).
-    pub fn wave_groups(&self) -> &[usize] {
-        &self.wave_group
+    /// [`Device::workgroup_of`]); with an initialiser, each resident slot's.
+    pub fn wave_groups(&self) -> Vec<usize> {
+        self.wave_group
+            .iter()
+            .map(|&s| self.slot_group[s] as usize)
+            .collect()
+    }
+
+    /// Lanes per wave (32 or 64).
+    pub fn wave_size(&self) -> u32 {
+        self.spawn.wave_size
+    }
+
+    /// Waves the run made (every wave of the grid once it has run).
+    pub fn wave_count(&self) -> u64 {
+        self.retired.waves + self.waves.len() as u64
+    }
+
+    /// Every wave's final clock, added up.
+    pub fn wave_clock_sum(&self) -> u64 {
+        self.retired.clock_sum + self.clocks.iter().sum::<u64>()
     }
 
     /// The grid index of the device's first workgroup (0 unless the device holds a part of
@@ -812,7 +853,7 @@ impl Device {
 
     /// How many workgroups the device holds.
     pub fn workgroup_count(&self) -> usize {
-        self.lds.len()
+        self.group_count as usize
     }
 
     /// Workgroup `g`'s LDS (counted from [`Device::first_group`]).
@@ -941,12 +982,18 @@ impl Device {
 
     /// The grid index of wave `wi`'s workgroup.
     pub fn workgroup_of(&self, wi: usize) -> u32 {
-        self.first_group + self.wave_group[wi] as u32
+        self.first_group + self.slot_group[self.wave_group[wi]]
+    }
+
+    /// Wave `wi`'s workgroup, counted from [`Device::first_group`].
+    pub(crate) fn group_index(&self, wi: usize) -> usize {
+        self.slot_group[self.wave_group[wi]] as usize
     }
 
     /// Total cycles: the latest wave clock.
     pub fn cycles(&self) -> u64 {
-        self.clocks.iter().copied().max().unwrap_or(0)
+        let now = self.clocks.iter().copied().max().unwrap_or(0);
+        now.max(self.retired.clock_max)
     }
 
     /// Every instruction's statistics added up: wave-instructions executed, issue cycles,
@@ -988,7 +1035,13 @@ impl Device {
     pub(crate) fn queue(&mut self, wi: usize) {
         self.queued[wi] = self.queued[wi].wrapping_add(1);
         let key = self.clocks[wi] + self.jitter();
-        self.ready.push(Reverse((key, wi, self.queued[wi])));
+        let order = self.order_of(wi);
+        self.ready.push(Reverse((key, order, self.queued[wi])));
+    }
+
+    /// Wave slot `wi`'s place among waves queued at one clock: its wave id, then the slot.
+    fn order_of(&self, wi: usize) -> u64 {
+        u64::from(self.waves[wi].id) << 32 | wi as u64
     }
 
     /// Queues wave `wi` after its step, unless it is the wave [`Device::next_wave`] would
@@ -997,12 +1050,13 @@ impl Device {
     fn requeue_or_keep(&mut self, wi: usize) -> bool {
         self.queued[wi] = self.queued[wi].wrapping_add(1);
         let key = self.clocks[wi] + self.jitter();
+        let order = self.order_of(wi);
         let keep = match self.ready.peek() {
             None => true,
-            Some(Reverse((k, w, _))) => (key, wi) < (*k, *w),
+            Some(Reverse((k, o, _))) => (key, order) < (*k, *o),
         };
         if !keep {
-            self.ready.push(Reverse((key, wi, self.queued[wi])));
+            self.ready.push(Reverse((key, order, self.queued[wi])));
         }
         keep
     }
@@ -1015,7 +1069,8 @@ impl Device {
 
     /// The runnable wave to step next, or `None` when no wave can run.
     fn next_wave(&mut self) -> Option<usize> {
-        while let Some(Reverse((_, wi, generation))) = self.ready.pop() {
+        while let Some(Reverse((_, order, generation))) = self.ready.pop() {
+            let wi = order as u32 as usize;
             if generation == self.queued[wi] && !self.waves[wi].done && self.waits[wi].is_none() {
                 return Some(wi);
             }
@@ -1053,6 +1108,9 @@ impl Device {
         }
         let mut kept = None;
         loop {
+            if let Some(p) = self.placement.as_mut() {
+                p.recycle();
+            }
             let Some(wi) = kept.take().or_else(|| self.next_wave()) else {
                 if self.waves.iter().all(|w| w.done) {
                     self.finish_timeline();
@@ -1127,11 +1185,12 @@ impl Device {
                 |l| format!("line {} `{}`", l.line, l.text()),
             )
         };
-        self.waits
+        let mut lines: Vec<(u32, String)> = self
+            .waits
             .iter()
             .enumerate()
             .filter_map(|(i, w)| {
-                let g = self.wave_group[i];
+                let (id, g) = (self.waves[i].id, self.workgroup_of(i));
                 let what = match (*w)? {
                     Waiting::Barrier { pc } => format!("s_barrier of workgroup {g} at {}", at(pc)),
                     Waiting::Gws { rid, pc } => format!("GWS resource {rid} at {}", at(pc)),
@@ -1142,8 +1201,14 @@ impl Device {
                         format!("a GWS NACK (resource id clamped to {rid}) at {}", at(pc))
                     }
                 };
-                Some(format!("wave {i} (workgroup {g}) waits for {what}"))
+                Some((id, format!("wave {id} (workgroup {g}) waits for {what}")))
             })
+            .collect();
+        // Slots are not in wave order when they are reused.
+        lines.sort_by_key(|l| l.0);
+        lines
+            .into_iter()
+            .map(|l| l.1)
             .chain(self.unstarted_groups())
             .collect()
     }
@@ -1151,10 +1216,8 @@ impl Device {
     /// A line naming the workgroups that never started (they wait for a slot that the
     /// blocked waves hold), if any.
     fn unstarted_groups(&self) -> Option<String> {
-        let waiting: Vec<u32> = (0..self.lds.len())
-            .filter(|&g| !self.started[g * self.group_waves])
-            .map(|g| self.first_group + g as u32)
-            .collect();
+        let p = self.placement.as_ref()?;
+        let waiting: Vec<u32> = p.unstarted().map(|g| self.first_group + g).collect();
         let first = *waiting.first()?;
         Some(format!(
             "{} workgroups (the first: {first}) wait for a WGP slot the blocked waves hold: raise --wgps, or lower each workgroup's resources",

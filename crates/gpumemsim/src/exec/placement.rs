@@ -41,6 +41,9 @@ pub(crate) struct PlacementShape {
     /// The device's first workgroup (grid index) and how many it holds (a contiguous run).
     pub first_group: u32,
     pub groups: u32,
+    /// Whether resident workgroups take reusable slots (a device that makes each
+    /// workgroup's waves when it starts); otherwise workgroup `g`'s slot is `g`.
+    pub reuse_slots: bool,
     /// Waves per workgroup.
     pub group_waves: u32,
     /// CU mode (two LDS pools and SIMD pairs per WGP) or WGP mode.
@@ -58,13 +61,19 @@ pub(crate) struct Placement {
     shape: PlacementShape,
     /// The first WGP (grid index) the device holds, and how many.
     first_wgp: u32,
-    /// Each workgroup's WGP (device index) and CU within it, once started.
+    /// Each workgroup slot's WGP (device index) and CU within it, once started.
     group_wgp: Vec<u32>,
     group_cu: Vec<u32>,
-    /// Each workgroup's live waves (0 before it starts and after it ends).
+    /// Each workgroup slot's live waves (0 before it starts and after it ends).
     live: Vec<u32>,
-    /// Each wave's SIMD (device index `wgp * 4 + simd`; `u32::MAX` before it starts).
+    /// Each wave slot's SIMD (device index `wgp * 4 + simd`; `u32::MAX` before it starts).
+    /// Wave slot `s * group_waves + i` is wave `i` of the workgroup in slot `s`.
     wave_simd: Vec<u32>,
+    /// With [`PlacementShape::reuse_slots`]: the slots free for the next workgroup (lowest
+    /// first), and those whose workgroup ended during the current step (free after it:
+    /// [`Placement::recycle`]).
+    free: std::collections::BinaryHeap<std::cmp::Reverse<u32>>,
+    retiring: Vec<u32>,
     /// Waves resident on each SIMD.
     resident: Vec<u32>,
     /// LDS bytes in use in each pool (a CU's in CU mode, a WGP's in WGP mode).
@@ -91,13 +100,17 @@ impl Placement {
         };
         let (next, end) = (0..wgps).map(device_range).unzip();
         let pools = if shape.cu_mode { 2 * wgps } else { wgps };
+        // Slots are made as workgroups start when they are reused.
+        let slots = if shape.reuse_slots { 0 } else { shape.groups };
         Placement {
             shape,
             first_wgp,
-            group_wgp: vec![0; shape.groups as usize],
-            group_cu: vec![0; shape.groups as usize],
-            live: vec![0; shape.groups as usize],
-            wave_simd: vec![u32::MAX; (shape.groups * shape.group_waves) as usize],
+            group_wgp: vec![0; slots as usize],
+            group_cu: vec![0; slots as usize],
+            live: vec![0; slots as usize],
+            wave_simd: vec![u32::MAX; slots as usize * shape.group_waves as usize],
+            free: std::collections::BinaryHeap::new(),
+            retiring: Vec::new(),
             resident: vec![0; SIMDS_PER_WGP * wgps as usize],
             lds_used: vec![0; pools as usize],
             next,
@@ -157,17 +170,49 @@ impl Placement {
     }
 
     /// Starts every workgroup of WGP `k` (device index) that fits now, in order; returns
-    /// the workgroups (device indices) started.
-    pub(crate) fn dispatch(&mut self, k: usize) -> Vec<u32> {
+    /// the workgroups started: (device index, slot).
+    pub(crate) fn dispatch(&mut self, k: usize) -> Vec<(u32, u32)> {
         let mut started = Vec::new();
         while self.next[k] < self.end[k] {
             let g = self.next[k];
             let Some(cu) = self.room(k) else { break };
-            self.start(g, k, cu);
+            let slot = self.take_slot(g);
+            self.start(slot, k, cu);
             self.next[k] += 1;
-            started.push(g);
+            started.push((g, slot));
         }
         started
+    }
+
+    /// The slot workgroup `g` takes: `g`, or the lowest free slot, or a new one.
+    fn take_slot(&mut self, g: u32) -> u32 {
+        if !self.shape.reuse_slots {
+            return g;
+        }
+        if let Some(std::cmp::Reverse(s)) = self.free.pop() {
+            return s;
+        }
+        let s = self.live.len() as u32;
+        self.group_wgp.push(0);
+        self.group_cu.push(0);
+        self.live.push(0);
+        let waves = self.shape.group_waves as usize;
+        self.wave_simd.extend(std::iter::repeat_n(u32::MAX, waves));
+        s
+    }
+
+    /// Makes the slots of workgroups that ended during the last step free for the next.
+    /// A slot is not reused within the step its workgroup ended in: the step's caller may
+    /// still look at the ended wave.
+    pub(crate) fn recycle(&mut self) {
+        for s in self.retiring.drain(..) {
+            self.free.push(std::cmp::Reverse(s));
+        }
+    }
+
+    /// The device's workgroups (device indices) not started yet.
+    pub(crate) fn unstarted(&self) -> impl Iterator<Item = u32> + '_ {
+        self.next.iter().zip(&self.end).flat_map(|(&n, &e)| n..e)
     }
 
     /// The SIMDs (device indices) a workgroup on CU `cu` of WGP `k` uses: the CU's two in CU
@@ -211,10 +256,11 @@ impl Placement {
             .map(|cu| cu as u32)
     }
 
-    fn start(&mut self, g: u32, k: usize, cu: u32) {
+    /// Starts the workgroup in `slot` on CU `cu` of WGP `k`.
+    fn start(&mut self, slot: u32, k: usize, cu: u32) {
         let s = self.shape;
-        self.group_wgp[g as usize] = k as u32;
-        self.group_cu[g as usize] = cu;
+        self.group_wgp[slot as usize] = k as u32;
+        self.group_cu[slot as usize] = cu;
         let domain = self.domain(k, cu as usize);
         for w in 0..s.group_waves {
             let simd = domain
@@ -222,7 +268,7 @@ impl Placement {
                 .min_by_key(|&i| (self.resident[i], i))
                 .expect("a CU has SIMDs");
             self.resident[simd] += 1;
-            self.wave_simd[(g * s.group_waves + w) as usize] = simd as u32;
+            self.wave_simd[(slot * s.group_waves + w) as usize] = simd as u32;
             self.stats.max_resident_waves_per_simd = self
                 .stats
                 .max_resident_waves_per_simd
@@ -230,19 +276,19 @@ impl Placement {
         }
         let pool = self.pool(k, cu as usize);
         self.lds_used[pool] += s.lds_bytes;
-        self.live[g as usize] = s.group_waves;
+        self.live[slot as usize] = s.group_waves;
         self.resident_groups += 1;
         self.stats.max_resident_workgroups =
             self.stats.max_resident_workgroups.max(self.resident_groups);
     }
 
-    /// Whether workgroup `g` (device index) started and every wave of it has ended.
+    /// Whether the workgroup in slot `g` started and every wave of it has ended.
     pub(crate) fn group_ended(&self, g: usize) -> bool {
         self.live[g] == 0
     }
 
-    /// Wave `wi` of workgroup `g` (device indices) ended: frees its slot, and its
-    /// workgroup's LDS when it was the last; returns its WGP (to dispatch on).
+    /// Wave slot `wi` of workgroup slot `g` ended: frees its SIMD slot, and its workgroup's
+    /// LDS (and slot) when it was the last; returns its WGP (to dispatch on).
     pub(crate) fn end_wave(&mut self, wi: usize, g: usize) -> usize {
         let simd = self.simd(wi);
         self.resident[simd] -= 1;
@@ -252,6 +298,9 @@ impl Placement {
             let pool = self.pool(k, self.group_cu[g] as usize);
             self.lds_used[pool] -= self.shape.lds_bytes;
             self.resident_groups -= 1;
+            if self.shape.reuse_slots {
+                self.retiring.push(g as u32);
+            }
         }
         k
     }
@@ -284,6 +333,7 @@ mod tests {
             grid_groups: groups,
             first_group: 0,
             groups,
+            reuse_slots: false,
             group_waves: waves,
             cu_mode,
             waves_per_simd: limit,
@@ -296,7 +346,7 @@ mod tests {
     fn workgroups_start_while_slots_last_then_as_waves_end() {
         // 4 waves per workgroup, 2 per SIMD allowed: two workgroups fill a WGP's 4 SIMDs.
         let mut p = Placement::new(shape(5, 4, 2, 0, false));
-        assert_eq!(p.dispatch(0), [0, 1]);
+        assert_eq!(p.dispatch(0), [(0, 0), (1, 1)]);
         assert_eq!(p.stats().max_resident_waves_per_simd, 2);
         assert_eq!(p.stats().max_resident_workgroups, 2);
         for wi in 0..3 {
@@ -304,7 +354,7 @@ mod tests {
             assert!(p.dispatch(0).is_empty(), "one wave's slot is not enough");
         }
         p.end_wave(3, 0);
-        assert_eq!(p.dispatch(0), [2]);
+        assert_eq!(p.dispatch(0), [(2, 2)]);
         assert_eq!(p.stats().max_resident_waves_per_simd, 2);
     }
 
@@ -312,9 +362,9 @@ mod tests {
     fn lds_limits_residency_per_pool() {
         // 48 KB each: two fit a WGP's 128 KB, one fits a CU's 64 KB (two CUs: two in all).
         let mut p = Placement::new(shape(4, 1, 16, 48 * 1024, false));
-        assert_eq!(p.dispatch(0), [0, 1]);
+        assert_eq!(p.dispatch(0), [(0, 0), (1, 1)]);
         let mut p = Placement::new(shape(4, 1, 16, 48 * 1024, true));
-        assert_eq!(p.dispatch(0), [0, 1]);
+        assert_eq!(p.dispatch(0), [(0, 0), (1, 1)]);
         assert_ne!(
             p.pipe(0),
             p.pipe(1),
@@ -325,7 +375,7 @@ mod tests {
     #[test]
     fn an_oversized_workgroup_still_runs_alone() {
         let mut p = Placement::new(shape(2, 8, 1, 0, false));
-        assert_eq!(p.dispatch(0), [0], "8 waves on 4 SIMDs of limit 1");
+        assert_eq!(p.dispatch(0), [(0, 0)], "8 waves on 4 SIMDs of limit 1");
         assert!(p.dispatch(0).is_empty());
     }
 }

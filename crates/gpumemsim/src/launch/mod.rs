@@ -25,8 +25,10 @@ mod kernarg;
 pub use element::{ElementType, MAX_BUFFER_ELEMENTS};
 pub use kernarg::{arg_hint, check_args, check_scalar_type, lay_out, scalar_type_of, Layout};
 
+use std::sync::Arc;
+
 use crate::addr::{Allocation, Allocations, GlobalMemory};
-use crate::exec::{run_grid, GridRun, RunConfig};
+use crate::exec::{run_grid, GridRun, RunConfig, WaveInit};
 use crate::isa::asm::AsmLine;
 use crate::isa::print::Hints;
 use crate::isa::Instruction;
@@ -217,8 +219,8 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         wave_size,
         allocated_vgprs: allocated_vgprs(&d, wave_size),
     };
-    let run =
-        run_grid(&program, &cfg, memory, &|g, w| setup.init(g, w)).map_err(|e| e.to_string())?;
+    let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
+    let run = run_grid(&program, &cfg, memory, &init).map_err(|e| e.to_string())?;
     let buffers = read_back(&l.args, &layout.addresses, &run);
     Ok(Launched {
         program,

@@ -108,8 +108,8 @@ pub fn amd_counters(program: &[AsmLine], device: &Device) -> Vec<(&'static str, 
     };
     let t = device.totals();
     add("GRBM_GUI_ACTIVE", device.cycles());
-    add("SQ_WAVES", device.waves().len() as u64);
-    add("SQ_WAVE_CYCLES", device.clocks().iter().sum());
+    add("SQ_WAVES", device.wave_count());
+    add("SQ_WAVE_CYCLES", device.wave_clock_sum());
     add("SQ_WAIT_INST_ANY", t.stall_cycles);
     add("SQ_INSTS", t.executions);
     add("SQ_LDS_BANK_CONFLICT", t.conflict_cycles);

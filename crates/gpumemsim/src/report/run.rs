@@ -165,8 +165,8 @@ impl RunReport {
             }
         }
         ds.sort_by_key(|p| (Reverse(p.conflict_cycles), Reverse(p.cycles), p.pcs[0]));
-        let waves = device.waves().len();
-        let wave_size = device.waves().first().map_or(32, |w| w.size);
+        let waves = device.wave_count();
+        let wave_size = device.wave_size();
         let groups = device.workgroup_count();
         let total_cycles: u64 = device.stats().iter().map(|s| s.cycles).sum();
         let total_conflicts: u64 = device.stats().iter().map(|s| s.conflict_cycles).sum();
