@@ -10,44 +10,10 @@ use gpumemsim::launch::{launch, ElementType, KernelArg, Launch, MAX_BLOCK, MAX_B
 use gpumemsim::loader::{CodeObject, Kernel};
 use serde_json::{json, Value};
 
+use crate::buffer_json::{json_value, summarise_with, ArgOut, BufferValues, Report};
 use crate::check_text::Checked;
 use crate::launch_args::{device_config, LaunchArgs};
 use crate::output::{Output, Ran as Finished, RunArgs};
-
-/// A value of type `e` read back (its little-endian bytes), as a JSON number; a float that
-/// JSON has no number for as the string `"Infinity"` or `"-Infinity"`, or, for a NaN,
-/// `{"nan": "0x7fc00001"}` (its bits, in the type's width) — docs/kernels.md.
-fn json_value(e: ElementType, b: &[u8]) -> Value {
-    let mut x = [0u8; 8];
-    x[..b.len()].copy_from_slice(b);
-    let u = u64::from_le_bytes(x);
-    let float = |f: f64, digits: usize| -> Value {
-        if f.is_nan() {
-            json!({"nan": format!("{u:#0w$x}", w = digits + 2)})
-        } else if f.is_infinite() {
-            json!(if f > 0.0 { "Infinity" } else { "-Infinity" })
-        } else {
-            json!(f)
-        }
-    };
-    match e {
-        ElementType::I32 => json!(u as u32 as i32),
-        ElementType::I64 => json!(u as i64),
-        ElementType::F32 => match float(f32::from_bits(u as u32) as f64, 8) {
-            Value::Number(_) => json!(f32::from_bits(u as u32)),
-            v => v,
-        },
-        ElementType::F64 => float(f64::from_bits(u), 16),
-        ElementType::F16 => {
-            let f = f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16));
-            match float(f as f64, 4) {
-                Value::Number(_) => json!(f),
-                v => v,
-            }
-        }
-        _ => json!(u),
-    }
-}
 
 /// One kernel argument.
 #[derive(Debug)]
@@ -353,6 +319,7 @@ fn report_kernel(
     let (lines, run) = (&done.program, &done.run);
     let dev = &run.device;
     let arg_values = args_json(kernel, ran.kernel_args, done, args.out_dir.as_deref())?;
+    let arg_values = &arg_values;
     let name = kernel.display_name();
     let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
         .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
@@ -380,14 +347,18 @@ fn report_kernel(
         "counters": gpumemsim::report::json::counters(lines, dev),
         "schedule": schedule_json(&run.schedule, &run.together_because),
     });
-    // Moved in, not copied through `json!`: a buffer's values can be millions of elements.
-    obj["args"] = Value::Array(arg_values);
+    // Written from the bytes (buffer_json): a buffer's values can be millions of elements.
+    obj["args"] = Value::Null;
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
     let baseline = crate::run_report::baseline_diff(args, &mut obj)?;
     if args.json {
-        outln!("{obj}");
+        let report = Report {
+            obj: obj.as_object().expect("the report is an object"),
+            args: arg_values,
+        };
+        write_json(&report);
     } else {
         let view = crate::run_text::TextView {
             title: format!("kernel `{name}`"),
@@ -405,7 +376,7 @@ fn report_kernel(
             s.push_str(&crate::run_report::counters_text(lines, dev));
         }
         let _ = writeln!(s, "\nargs:");
-        for (i, a) in obj["args"].as_array().into_iter().flatten().enumerate() {
+        for (i, a) in arg_values.iter().enumerate() {
             let _ = writeln!(s, "  {i} {}", arg_text(a, args.full));
         }
         s.push_str(&baseline);
@@ -433,38 +404,51 @@ fn resources_text(
 }
 
 /// One argument of the text report: `` `out` buffer i32 at 0x100000000: 4 values ... ``.
-fn arg_text(a: &Value, full: bool) -> String {
-    let name = a["name"]
+fn arg_text(a: &ArgOut, full: bool) -> String {
+    // As a `Value`, a missing field reads as null.
+    let f = Value::Object(a.fields.clone());
+    let name = f["name"]
         .as_str()
         .map_or(String::new(), |n| format!("`{n}` "));
-    match a["kind"].as_str() {
-        Some("buffer") => format!(
+    if let Some(v) = &a.values {
+        return format!(
             "{name}buffer {} at {:#x}: {}",
-            a["type"].as_str().unwrap_or(""),
-            a["address"].as_u64().unwrap_or(0),
-            crate::run_text::summarise(a["values"].as_array().map_or(&[], Vec::as_slice), full)
-        ),
+            f["type"].as_str().unwrap_or(""),
+            f["address"].as_u64().unwrap_or(0),
+            summarise_with(v.len(), full, |i| v.get(i))
+        );
+    }
+    match f["kind"].as_str() {
         Some("local") => format!(
             "{name}local memory: {} bytes at LDS offset {}",
-            a["size"], a["offset"]
+            f["size"], f["offset"]
         ),
         _ => format!(
             "{name}{} {}",
-            a["type"].as_str().unwrap_or(""),
-            crate::run_text::value_text(&a["value"])
+            f["type"].as_str().unwrap_or(""),
+            crate::run_text::value_text(&f["value"])
         ),
     }
+}
+
+/// Writes `report` and a newline to standard output, without building its text first.
+fn write_json(report: &Report) {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // A closed pipe is not an error of the run (as with `outln!`).
+    let _ = serde_json::to_writer(&mut out, report).map(|()| writeln!(out));
+    let _ = out.flush();
 }
 
 /// `--json`'s `"args"`: one entry per kernel argument, in order (a value's type and value, a
 /// buffer's address and final values, a local argument's LDS offset and size), each with its
 /// name where the metadata has one. Buffers also go to `out_dir` when asked.
-fn args_json(
+fn args_json<'a>(
     kernel: &Kernel,
     kernel_args: &[Arg],
-    done: &gpumemsim::launch::Launched,
+    done: &'a gpumemsim::launch::Launched,
     out_dir: Option<&str>,
-) -> Result<Vec<Value>, String> {
+) -> Result<Vec<ArgOut<'a>>, String> {
     let names: Vec<Option<String>> = match &kernel.metadata {
         Some(m) => m
             .args
@@ -477,11 +461,21 @@ fn args_json(
     let mut out = Vec::new();
     for (i, a) in kernel_args.iter().enumerate() {
         let at = done.addresses[i];
-        let mut v = match a {
+        let mut fields = serde_json::Map::new();
+        let mut put = |k: &str, v: Value| fields.insert(k.into(), v);
+        let values = match a {
             Arg::Scalar(e, b) => {
-                json!({"kind": "value", "type": e.name(), "value": json_value(*e, b)})
+                put("kind", json!("value"));
+                put("type", json!(e.name()));
+                put("value", json_value(*e, b));
+                None
             }
-            Arg::Local(n) => json!({"kind": "local", "offset": at, "size": n}),
+            Arg::Local(n) => {
+                put("kind", json!("local"));
+                put("offset", json!(at));
+                put("size", json!(n));
+                None
+            }
             Arg::Buffer(e, _) => {
                 let raw = &done.buffers[i];
                 if let Some(dir) = out_dir {
@@ -489,20 +483,16 @@ fn args_json(
                     std::fs::create_dir_all(dir).map_err(|err| format!("{dir}: {err}"))?;
                     std::fs::write(&p, raw).map_err(|err| format!("{}: {err}", p.display()))?;
                 }
-                let values: Vec<Value> = raw.chunks(e.bytes()).map(|c| json_value(*e, c)).collect();
-                // Built in place: `json!` would copy the values (one `Value` per element).
-                let mut m = serde_json::Map::new();
-                m.insert("kind".into(), json!("buffer"));
-                m.insert("type".into(), json!(e.name()));
-                m.insert("address".into(), json!(at));
-                m.insert("values".into(), Value::Array(values));
-                Value::Object(m)
+                put("kind", json!("buffer"));
+                put("type", json!(e.name()));
+                put("address", json!(at));
+                Some(BufferValues { elem: *e, raw })
             }
         };
         if let Some(Some(n)) = names.get(i) {
-            v["name"] = json!(n);
+            put("name", json!(n));
         }
-        out.push(v);
+        out.push(ArgOut { fields, values });
     }
     Ok(out)
 }

@@ -24,6 +24,7 @@ macro_rules! outln {
 
 mod addr_cmd;
 mod banks_cmd;
+mod buffer_json;
 mod check_cmd;
 mod check_text;
 mod diff_cmd;
