@@ -54,8 +54,14 @@ pub struct GlobalMemory {
     pub allocations: Allocations,
 }
 
-/// One bit per byte of a page.
-type PageBits = Box<[u64; PAGE_BYTES as usize / 64]>;
+/// Bytes per block of an access log: a log keeps one bit per byte of each block an access
+/// touched. Smaller than a memory page, so that a workgroup touching a strided tile (128
+/// bytes of each of 32 rows, say) logs 32 small blocks, not 32 pages: a grid's logs are
+/// kept for every workgroup until the race check.
+const LOG_BLOCK: u64 = 512;
+
+/// One bit per byte of a log block.
+type PageBits = Box<[u64; LOG_BLOCK as usize / 64]>;
 
 /// Which bytes of global memory were read and which were written, one bit per byte, kept
 /// while a workgroup runs on its own so the executor can check afterwards that no other
@@ -75,25 +81,30 @@ pub struct AccessLog {
 /// The runs of the `n` bytes from `addr` (wrapping at 2^48) that each lie in one page, in
 /// order: `(page number, offset in the page, offset in the run, length)`.
 fn page_spans(addr: u64, n: u64) -> impl Iterator<Item = (u64, usize, usize, usize)> {
+    block_spans(addr, n, PAGE_BYTES)
+}
+
+/// [`page_spans`] for blocks of `block` bytes.
+fn block_spans(addr: u64, n: u64, block: u64) -> impl Iterator<Item = (u64, usize, usize, usize)> {
     let mut i = 0u64;
     std::iter::from_fn(move || {
         (i < n).then(|| {
             let a = addr.wrapping_add(i) & ADDRESS_MASK;
-            let off = (a % PAGE_BYTES) as usize;
-            let len = (PAGE_BYTES - off as u64).min(n - i);
-            let span = (a / PAGE_BYTES, off, i as usize, len as usize);
+            let off = (a % block) as usize;
+            let len = (block - off as u64).min(n - i);
+            let span = (a / block, off, i as usize, len as usize);
             i += len;
             span
         })
     })
 }
 
-/// Sets the bits of the `n` bytes from `addr` (wrapping at 2^48), one page lookup per page.
+/// Sets the bits of the `n` bytes from `addr` (wrapping at 2^48), one lookup per block.
 fn mark(map: &mut PageMap<PageBits>, addr: u64, n: u64) {
-    for (page, off, _, len) in page_spans(addr, n) {
+    for (page, off, _, len) in block_spans(addr, n, LOG_BLOCK) {
         let bits = map
             .entry(page)
-            .or_insert_with(|| Box::new([0; PAGE_BYTES as usize / 64]));
+            .or_insert_with(|| Box::new([0; LOG_BLOCK as usize / 64]));
         let (mut b, end) = (off, off + len);
         while b < end {
             let k = (end - b).min(64 - b % 64);
@@ -115,7 +126,7 @@ impl AccessLog {
             for (page, bits) in theirs {
                 let m = mine
                     .entry(*page)
-                    .or_insert_with(|| Box::new([0; PAGE_BYTES as usize / 64]));
+                    .or_insert_with(|| Box::new([0; LOG_BLOCK as usize / 64]));
                 for (a, b) in m.iter_mut().zip(bits.iter()) {
                     *a |= b;
                 }
@@ -139,7 +150,7 @@ impl AccessLog {
         pages.sort_unstable_by_key(|(p, _)| **p);
         let mut out = Vec::new();
         for (page, bits) in pages {
-            for_bits(bits, |b| out.push(page * PAGE_BYTES + b as u64));
+            for_bits(bits, |b| out.push(page * LOG_BLOCK + b as u64));
         }
         out.sort_unstable();
         out.dedup();
@@ -150,38 +161,35 @@ impl AccessLog {
     /// read or wrote — where the order of the two matters — or `None` when every log's
     /// writes are its own.
     pub fn first_conflict(logs: &[&AccessLog]) -> Option<(usize, usize)> {
-        // Who wrote each byte (no byte twice, or that pair is the answer).
-        let mut writer: PageMap<Vec<u32>> = PageMap::default();
         let mut conflict: Option<(usize, usize)> = None;
-        let mut note = |a: usize, b: usize| {
-            let pair = (a.min(b), a.max(b));
-            if conflict.is_none_or(|c| pair < c) {
-                conflict = Some(pair);
-            }
-        };
-        // Page owner bitmaps: the log index + 1 of the byte's writer, 0 for none. An atomic
-        // both reads and writes its bytes.
-        for (i, log) in logs.iter().enumerate() {
-            for (page, bits) in log.writes.iter().chain(&log.atomics) {
-                let owners = writer
-                    .entry(*page)
-                    .or_insert_with(|| vec![0; PAGE_BYTES as usize]);
-                for_bits(bits, |b| match owners[b] {
-                    0 => owners[b] = i as u32 + 1,
-                    o => note(o as usize - 1, i),
-                });
-            }
-        }
-        for (i, log) in logs.iter().enumerate() {
-            for (page, bits) in log.reads.iter().chain(&log.atomics) {
-                let Some(owners) = writer.get(page) else {
-                    continue;
-                };
-                for_bits(bits, |b| match owners[b] {
-                    0 => {}
-                    o if o as usize - 1 == i => {}
-                    o => note(o as usize - 1, i),
-                });
+        for (block, members) in block_index(logs) {
+            // An atomic both reads and writes its bytes.
+            let w: Vec<Block> = members
+                .iter()
+                .map(|&i| {
+                    or(
+                        bits_at(&logs[i].writes, block),
+                        bits_at(&logs[i].atomics, block),
+                    )
+                })
+                .collect();
+            let r: Vec<Block> = members
+                .iter()
+                .map(|&i| {
+                    or(
+                        bits_at(&logs[i].reads, block),
+                        bits_at(&logs[i].atomics, block),
+                    )
+                })
+                .collect();
+            for x in 0..members.len() {
+                for y in x + 1..members.len() {
+                    let pair = (members[x], members[y]);
+                    let clash = any(and(w[x], or(w[y], r[y]))) || any(and(w[y], r[x]));
+                    if clash && conflict.is_none_or(|c| pair < c) {
+                        conflict = Some(pair);
+                    }
+                }
             }
         }
         conflict
@@ -191,37 +199,28 @@ impl AccessLog {
     /// the global races of a grid (atomics, logged apart, race with nothing), one bit per
     /// byte. Empty when no byte races.
     pub fn plain_races(logs: &[&AccessLog]) -> RaceBytes {
-        // The log index + 1 of each plainly written byte's writer; MULTI once a second
-        // log wrote it too.
-        const MULTI: u32 = u32::MAX;
-        let mut writer: PageMap<Vec<u32>> = PageMap::default();
         let mut races = RaceBytes::default();
-        for (i, log) in logs.iter().enumerate() {
-            for (page, bits) in &log.writes {
-                let owners = writer
-                    .entry(*page)
-                    .or_insert_with(|| vec![0; PAGE_BYTES as usize]);
-                for_bits(bits, |b| match owners[b] {
-                    0 => owners[b] = i as u32 + 1,
-                    o if o == i as u32 + 1 => {}
-                    _ => {
-                        owners[b] = MULTI;
-                        races.insert(page * PAGE_BYTES + b as u64);
-                    }
-                });
+        for (block, members) in block_index(logs) {
+            // Bytes written by any log, by two or more, and read by a log that did not
+            // write them while another did.
+            let (mut once, mut twice) = ([0u64; BLOCK_WORDS], [0u64; BLOCK_WORDS]);
+            for &i in &members {
+                let w = bits_at(&logs[i].writes, block);
+                twice = or(twice, and(once, w));
+                once = or(once, w);
             }
-        }
-        for (i, log) in logs.iter().enumerate() {
-            for (page, bits) in &log.reads {
-                let Some(owners) = writer.get(page) else {
-                    continue;
-                };
-                for_bits(bits, |b| {
-                    let o = owners[b];
-                    if o != 0 && o != i as u32 + 1 {
-                        races.insert(page * PAGE_BYTES + b as u64);
-                    }
-                });
+            let mut hit = twice;
+            for &i in &members {
+                let (w, r) = (
+                    bits_at(&logs[i].writes, block),
+                    bits_at(&logs[i].reads, block),
+                );
+                for k in 0..BLOCK_WORDS {
+                    hit[k] |= r[k] & once[k] & !w[k];
+                }
+            }
+            if any(hit) {
+                races.pages.insert(block, Box::new(hit));
             }
         }
         races
@@ -240,7 +239,7 @@ impl AccessLog {
                     let mut m = a & b;
                     while m != 0 {
                         out.push((
-                            page * PAGE_BYTES + (w * 64) as u64 + m.trailing_zeros() as u64,
+                            page * LOG_BLOCK + (w * 64) as u64 + m.trailing_zeros() as u64,
                             write,
                         ));
                         m &= m - 1;
@@ -251,6 +250,50 @@ impl AccessLog {
         out.sort_unstable();
         out
     }
+}
+
+/// Words of a log block's bits.
+const BLOCK_WORDS: usize = LOG_BLOCK as usize / 64;
+
+/// A log block's bits, by value.
+type Block = [u64; BLOCK_WORDS];
+
+/// The bits `map` holds for `block` (none: all zero).
+fn bits_at(map: &PageMap<PageBits>, block: u64) -> Block {
+    map.get(&block).map_or([0; BLOCK_WORDS], |b| **b)
+}
+
+fn or(a: Block, b: Block) -> Block {
+    std::array::from_fn(|k| a[k] | b[k])
+}
+
+fn and(a: Block, b: Block) -> Block {
+    std::array::from_fn(|k| a[k] & b[k])
+}
+
+fn any(a: Block) -> bool {
+    a.iter().any(|&w| w != 0)
+}
+
+/// Each block some log touched, with the logs (indices, ascending) that touched it.
+fn block_index(logs: &[&AccessLog]) -> Vec<(u64, Vec<usize>)> {
+    let mut index: PageMap<Vec<usize>> = PageMap::default();
+    for (i, log) in logs.iter().enumerate() {
+        for block in log
+            .reads
+            .keys()
+            .chain(log.writes.keys())
+            .chain(log.atomics.keys())
+        {
+            let members = index.entry(*block).or_default();
+            if members.last() != Some(&i) {
+                members.push(i);
+            }
+        }
+    }
+    let mut blocks: Vec<(u64, Vec<usize>)> = index.into_iter().collect();
+    blocks.sort_unstable_by_key(|b| b.0);
+    blocks
 }
 
 /// Calls `f` with the index of every set bit of `bits`.
@@ -508,6 +551,77 @@ mod tests {
         let mut m = GlobalMemory::new();
         m.write_u32(0, 1);
         assert_eq!(m.take_log().written_bytes(), 0);
+    }
+
+    /// Random logs of plain reads, writes and atomics over a few blocks: the race bytes and
+    /// the first conflicting pair are those a byte-by-byte reference finds.
+    #[test]
+    fn races_and_conflicts_agree_with_a_byte_by_byte_reference() {
+        use std::collections::{BTreeSet, HashMap};
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..300 {
+            let count = 1 + next(5) as usize;
+            // Per log: (kind 0 read / 1 write / 2 atomic, address, length).
+            let mut logs = Vec::new();
+            let mut acc: Vec<HashMap<u64, [bool; 3]>> = vec![HashMap::new(); count];
+            for a in acc.iter_mut() {
+                let mut m = GlobalMemory::new();
+                m.start_log();
+                for _ in 0..next(6) {
+                    let (kind, addr, n) = (next(3), 0x1000 + next(3 * LOG_BLOCK), 1 + next(9));
+                    m.set_atomic(kind == 2);
+                    if kind == 0 {
+                        let mut out = vec![0; n as usize];
+                        m.read_into(addr, &mut out);
+                    } else {
+                        m.write_bytes(addr, &vec![1; n as usize]);
+                    }
+                    for b in addr..addr + n {
+                        a.entry(b).or_default()[kind as usize] = true;
+                    }
+                }
+                logs.push(m.take_log());
+            }
+            let refs: Vec<&AccessLog> = logs.iter().collect();
+            let bytes: BTreeSet<u64> = acc.iter().flat_map(|a| a.keys().copied()).collect();
+            let mut races = BTreeSet::new();
+            let mut first = None;
+            for &b in &bytes {
+                let k = |i: usize, kind: usize| acc[i].get(&b).is_some_and(|f| f[kind]);
+                for i in 0..count {
+                    for j in 0..count {
+                        if i != j && k(i, 1) && (k(j, 0) || k(j, 1)) {
+                            races.insert(b);
+                        }
+                        let (w, r) = (k(i, 1) || k(i, 2), k(j, 0) || k(j, 1) || k(j, 2));
+                        let pair = (i.min(j), i.max(j));
+                        if i != j && w && r && first.is_none_or(|f| pair < f) {
+                            first = Some(pair);
+                        }
+                    }
+                }
+            }
+            let found = AccessLog::plain_races(&refs);
+            let found: BTreeSet<u64> = bytes
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    found.pages.get(&(b / LOG_BLOCK)).is_some_and(|bits| {
+                        let o = (b % LOG_BLOCK) as usize;
+                        bits[o / 64] >> (o % 64) & 1 == 1
+                    })
+                })
+                .collect();
+            assert_eq!(found, races);
+            assert_eq!(AccessLog::plain_races(&refs).len(), races.len() as u64);
+            assert_eq!(AccessLog::first_conflict(&refs), first);
+        }
     }
 
     #[test]
