@@ -279,8 +279,9 @@ impl GlobalWatch {
 enum GlobalMode {
     /// Not at all (or by the grid runner, one workgroup per device).
     Off,
-    /// One log per workgroup (the grid runs together).
-    PerGroup(Vec<AccessLog>),
+    /// One log per workgroup that made a global access, by its index in the device (the
+    /// grid runs together; a grid can have billions of workgroups).
+    PerGroup(std::collections::BTreeMap<usize, AccessLog>),
     /// The racing bytes are known: watch them.
     Watch(Box<GlobalWatch>),
 }
@@ -290,8 +291,6 @@ pub(crate) struct Checker {
     enabled: bool,
     /// Each workgroup slot's shadow.
     groups: Vec<Option<Box<GroupShadow>>>,
-    /// The workgroups of the device (the per-workgroup logs' count).
-    group_count: usize,
     global: GlobalMode,
     /// Each wave's `lane_collision` not yet reported, and its byte: see
     /// [`Device::settle_collision`].
@@ -299,13 +298,12 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
-    /// The state for `slots` workgroup slots of a device holding `groups` workgroups;
-    /// `enabled` is [`RunConfig::check`](super::RunConfig).
-    pub(crate) fn new(enabled: bool, slots: usize, groups: usize) -> Checker {
+    /// The state for `slots` workgroup slots; `enabled` is
+    /// [`RunConfig::check`](super::RunConfig).
+    pub(crate) fn new(enabled: bool, slots: usize) -> Checker {
         Checker {
             enabled,
             groups: (0..slots).map(|_| None).collect(),
-            group_count: groups,
             global: GlobalMode::Off,
             held: HashMap::new(),
         }
@@ -314,7 +312,6 @@ impl Checker {
     /// Appends the workgroups of `o` (a device holding the workgroups that follow).
     pub(crate) fn absorb(&mut self, o: Checker) {
         self.groups.extend(o.groups);
-        self.group_count += o.group_count;
     }
 
     /// One more workgroup slot.
@@ -325,7 +322,7 @@ impl Checker {
     /// Logs each workgroup's global accesses (a grid running together).
     pub(crate) fn log_per_group(&mut self) {
         if self.enabled {
-            self.global = GlobalMode::PerGroup(vec![AccessLog::default(); self.group_count]);
+            self.global = GlobalMode::PerGroup(Default::default());
         }
     }
 
@@ -336,10 +333,11 @@ impl Checker {
         }
     }
 
-    /// The per-workgroup logs, when [`Checker::log_per_group`] asked for them.
+    /// The per-workgroup logs, when [`Checker::log_per_group`] asked for them: those of the
+    /// workgroups that made a global access, in workgroup order.
     pub(crate) fn take_group_logs(&mut self) -> Option<Vec<AccessLog>> {
         match std::mem::replace(&mut self.global, GlobalMode::Off) {
-            GlobalMode::PerGroup(logs) => Some(logs),
+            GlobalMode::PerGroup(logs) => Some(logs.into_values().collect()),
             other => {
                 self.global = other;
                 None
@@ -660,11 +658,11 @@ impl Device {
     /// race check needs (`atomic`: they are atomics).
     pub(crate) fn global_log_begin(&mut self, wi: usize, atomic: bool) {
         self.memory.set_atomic(atomic);
+        let g = self.group_index(wi);
         match &mut self.checker.global {
             GlobalMode::Off => {}
             GlobalMode::PerGroup(logs) => {
-                let g = self.slot_group[self.wave_group[wi]] as usize;
-                self.memory.resume_log(std::mem::take(&mut logs[g]));
+                self.memory.resume_log(logs.remove(&g).unwrap_or_default());
             }
             GlobalMode::Watch(_) => self.memory.start_log(),
         }
@@ -677,7 +675,7 @@ impl Device {
         self.checker.global = match mode {
             GlobalMode::Off => GlobalMode::Off,
             GlobalMode::PerGroup(mut logs) => {
-                logs[self.group_index(wi)] = self.memory.take_log();
+                logs.insert(self.group_index(wi), self.memory.take_log());
                 GlobalMode::PerGroup(logs)
             }
             GlobalMode::Watch(mut watch) => {

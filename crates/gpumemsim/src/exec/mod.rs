@@ -720,7 +720,7 @@ impl Device {
             pending: vec![Vec::new(); n],
             lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
-            checker: lds_check::Checker::new(cfg.check, up_front.len(), count),
+            checker: lds_check::Checker::new(cfg.check, up_front.len()),
             vgpr_masks: vec![None; program_len],
             last_issue: (0, Counter::Lgkm, 0),
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,

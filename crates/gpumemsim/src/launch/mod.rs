@@ -192,7 +192,9 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let cfg = RunConfig {
         wave_size,
         waves,
-        workgroups: u32::try_from(groups).map_err(|_| "grid: too many workgroups".to_string())?,
+        workgroups: u32::try_from(groups).map_err(|_| {
+            format!("grid {grid:?}: {groups} workgroups; the simulator runs at most 2^32 − 1 (32-bit workgroup ids)")
+        })?,
         lds_size: layout.lds_bytes.max(4).next_multiple_of(4),
         scratch_size: d.private_segment_fixed_size,
         lds_mode: if d.wgp_mode() {
@@ -241,9 +243,19 @@ fn check_shape(grid: [u32; 3], block: [u32; 3]) -> Result<u32, String> {
         ));
     }
     let block_size = block.iter().try_fold(1u32, |a, &b| a.checked_mul(b));
-    block_size
+    let block_size = block_size
         .filter(|&n| n <= MAX_BLOCK)
-        .ok_or_else(|| format!("block {block:?}: at most {MAX_BLOCK} work-items per workgroup"))
+        .ok_or_else(|| format!("block {block:?}: at most {MAX_BLOCK} work-items per workgroup"))?;
+    // The dispatch packet's grid size is 32 bits per dimension (AMDGPUUsage, hsa_kernel_dispatch_packet_t).
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        let items = u64::from(grid[i]) * u64::from(block[i]);
+        if items > u64::from(u32::MAX) {
+            return Err(format!(
+                "grid {grid:?} × block {block:?}: {items} work-items in {axis}; a dispatch has at most 2^32 − 1 per dimension"
+            ));
+        }
+    }
+    Ok(block_size)
 }
 
 /// Global memory as the launch leaves it for the kernel
