@@ -53,10 +53,12 @@ pub(super) struct Class {
     pub cmpx: bool,
     /// The entry has DPP forms (`src0` 250, 233 or 234 makes the instruction one).
     pub dpp: bool,
-    /// Every operand is 32 bits (no register halves, no register pairs, no f16/bf16 inline
-    /// constants) and the operation works lane by lane: the fast path ([`super::fast`])
+    /// Every operand is 32 or 64 bits (no register halves, no f16/bf16 inline constants, no
+    /// wider results) and the operation works lane by lane: the fast path ([`super::fast`])
     /// executes it when the instruction has no DPP, output modifier or `clamp`.
-    pub plain32: bool,
+    pub plain: bool,
+    /// A source or the result is 64 bits (a register pair).
+    pub wide: bool,
     /// Where the fields the executor reads sit in the instruction word.
     pub bits: WordBits,
 }
@@ -153,7 +155,8 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
         sdst: d.operand(Field::Sdst).is_some(),
         cmpx: d.name.starts_with("v_cmpx"),
         dpp: d.flags.has(Flags::DPP),
-        plain32: false,
+        plain: false,
+        wide: false,
         bits: WordBits::default(),
     };
     for (i, &f) in src_fields.iter().enumerate() {
@@ -192,13 +195,14 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
             _ => {}
         }
     }
-    c.plain32 = !matches!(op, Op::Whole(_))
+    c.plain = !matches!(op, Op::Whole(_))
         && shape.src16 == 0
         && !shape.dst16
-        && c.dst_dwords <= 1
-        && c.dwords == [1; 3]
+        && c.dst_dwords <= 2
+        && c.dwords.iter().all(|&n| n <= 2)
         && c.f16_const == [false; 3]
         && c.bf16_const == [false; 3];
+    c.wide = c.dst_dwords == 2 || c.dwords.contains(&2);
     Some(c)
 }
 

@@ -1,11 +1,11 @@
 //! The fast path of [`super::execute`] and [`super::execute_vopd`], for the instructions
-//! every operand of which is 32 bits ([`Class::plain32`]) and that have no DPP, output
+//! every operand of which is 32 or 64 bits ([`Class::plain`]) and that have no DPP, output
 //! modifier or `clamp` — nearly all the VALU work compiled code does.
 //!
 //! It computes what the general path computes, with less work per instruction: the fields
 //! are read from the word at positions worked out once per table entry ([`Decoded`]); a
-//! source VGPR is read in place (its row of `u32`s) rather than gathered into a row of
-//! `u64`s; a uniform source (SGPR, constant, literal) or one with `abs`/`neg` is broadcast
+//! source VGPR is read in place (its row of `u32`s, two rows for a 64-bit source) rather
+//! than gathered into a row of `u64`s; a uniform source (SGPR, constant, literal) or one with `abs`/`neg` is broadcast
 //! into a row on the stack only then; the lane loop is compiled for the wave's size and,
 //! for the common operations, for the operation itself (no `match` per lane); with EXEC
 //! full it runs over every lane without testing bits; the fused multiply-adds run with the
@@ -16,6 +16,7 @@ use rdna3_isa::{DppKind, Instruction};
 
 use super::class::Class;
 use super::f32::F32Op;
+use super::f64::F64Op;
 use super::int::IntOp;
 use super::op::Op;
 use super::regs::{get_mask, locate_value, Loc};
@@ -72,7 +73,7 @@ impl Decoded {
     /// Whether the fast path executes the instruction.
     #[inline]
     pub fn fast(&self, c: &Class) -> bool {
-        c.plain32 && !self.dpp && self.omod == 0 && !self.clamp
+        c.plain && !self.dpp && self.omod == 0 && !self.clamp
     }
 }
 
@@ -95,16 +96,18 @@ pub(super) fn execute(
         MaskIn::VccOrSrc2 | MaskIn::Vcc => w.vcc(),
     };
     let m = |i: usize| {
-        let sign = c.sign[i] as u32;
+        let sign = c.sign[i];
         let and = if d.abs >> i & 1 == 1 { !sign } else { !0 };
         let xor = if d.neg >> i & 1 == 1 { sign } else { 0 };
         (and, xor)
     };
     let mods = [m(0), m(1), m(2)];
     let exec = w.exec();
-    let mask_out = match w.size {
-        32 => lanes_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
-        _ => lanes_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
+    let mask_out = match (w.size, c.wide) {
+        (32, false) => lanes_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
+        (_, false) => lanes_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
+        (32, true) => wide_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
+        (_, true) => wide_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
     };
     super::write_mask(w, c, d.vdst, d.sdst, mask_out);
     Ok(())
@@ -119,11 +122,12 @@ fn lanes_of<const N: usize>(
     c: &Class,
     d: &Decoded,
     locs: [Loc; 3],
-    mods: [(u32, u32); 3],
+    mods: [(u64, u64); 3],
     exec: u64,
     mask_in: u64,
     cx: &Ctx,
 ) -> u64 {
+    let mods = mods.map(|(and, xor)| (and as u32, xor as u32));
     let mut out = [0u32; N];
     let mask_out = {
         let mut bufs = [None, None, None];
@@ -140,6 +144,114 @@ fn lanes_of<const N: usize>(
     };
     if c.dst_dwords != 0 {
         write_row(w, d.vdst, exec, &out);
+    }
+    mask_out
+}
+
+/// [`lanes_of`] for an instruction with a 64-bit source or result: a 64-bit source is read
+/// from its two rows (or a 64-bit uniform value), a 64-bit result written to two.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn wide_of<const N: usize>(
+    w: &mut Wave,
+    c: &Class,
+    d: &Decoded,
+    locs: [Loc; 3],
+    mods: [(u64, u64); 3],
+    exec: u64,
+    mask_in: u64,
+    cx: &Ctx,
+) -> u64 {
+    let mut out = [[0u32; N]; 2];
+    let mask_out = {
+        let mut bufs = [[None, None], [None, None], [None, None]];
+        let [b0, b1, b2] = &mut bufs;
+        let s0 = operand64::<N>(w, locs[0], c.dwords[0], mods[0], b0);
+        let s1 = operand64::<N>(w, locs[1], c.dwords[1], mods[1], b1);
+        // The e32 accumulating forms read their destination as source 2, unmodified.
+        let s2 = if c.shape.acc {
+            [row::<N>(w, d.vdst), zeros::<N>()]
+        } else {
+            operand64::<N>(w, locs[2], c.dwords[2], mods[2], b2)
+        };
+        let src = [s0, s1, s2];
+        macro_rules! go {
+            ($op:expr) => {
+                wide_lanes::<N>(
+                    exec,
+                    src,
+                    mask_in,
+                    &mut out,
+                    #[inline(always)]
+                    |s, m, l| $op.eval(s, m, l, cx),
+                )
+            };
+        }
+        match c.op {
+            Op::F64(F64Op::Fma) => with_host_fma(
+                #[inline(always)]
+                || go!(Op::F64(F64Op::Fma)),
+            ),
+            Op::Int(IntOp::MadU64) => go!(Op::Int(IntOp::MadU64)),
+            op => go!(op),
+        }
+    };
+    if c.dst_dwords != 0 {
+        write_row(w, d.vdst, exec, &out[0]);
+        if c.dst_dwords == 2 {
+            write_row(w, d.vdst + 1, exec, &out[1]);
+        }
+    }
+    mask_out
+}
+
+/// The low and high dwords of every lane's value of a source of `dwords` (1 or 2) at
+/// `loc`, with `and` then `xor` applied (a 32-bit source's high dword is 0).
+#[inline(always)]
+fn operand64<'a, const N: usize>(
+    w: &'a Wave,
+    loc: Loc,
+    dwords: u8,
+    (and, xor): (u64, u64),
+    [lo, hi]: &'a mut [Option<[u32; N]>; 2],
+) -> [&'a [u32; N]; 2] {
+    let high = match loc {
+        _ if dwords != 2 => return [operand::<N>(w, loc, (and as u32, xor as u32), lo), zeros()],
+        Loc::Vgpr { reg, hi } => Loc::Vgpr { reg: reg + 1, hi },
+        Loc::Uniform(v) => Loc::Uniform(v >> 32),
+        Loc::None => Loc::None,
+    };
+    let mods_hi = ((and >> 32) as u32, (xor >> 32) as u32);
+    [
+        operand::<N>(w, loc, (and as u32, xor as u32), lo),
+        operand::<N>(w, high, mods_hi, hi),
+    ]
+}
+
+/// [`lanes`] on 64-bit values: each source's value is its low row's dword and its high
+/// row's, each result's low and high dwords go to `out[0]` and `out[1]`.
+#[inline(always)]
+fn wide_lanes<const N: usize>(
+    exec: u64,
+    src: [[&[u32; N]; 2]; 3],
+    mask_in: u64,
+    out: &mut [[u32; N]; 2],
+    f: impl Fn([u64; 3], bool, u32) -> (u64, bool),
+) -> u64 {
+    let at = |i: usize, l: usize| src[i][0][l] as u64 | (src[i][1][l] as u64) << 32;
+    let mut mask_out = 0u64;
+    let mut left = exec;
+    while left != 0 {
+        let l = left.trailing_zeros() as usize % N;
+        left &= left - 1;
+        let (r, bit) = f(
+            [at(0, l), at(1, l), at(2, l)],
+            mask_in >> l & 1 == 1,
+            l as u32,
+        );
+        out[0][l] = r as u32;
+        out[1][l] = (r >> 32) as u32;
+        mask_out |= (bit as u64) << l;
     }
     mask_out
 }

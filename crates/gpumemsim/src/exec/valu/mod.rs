@@ -118,7 +118,7 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     w.recent_valu.push(inst);
     let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
     let d = fast::Decoded::of(inst, c);
-    if d.fast(c) {
+    if d.fast(c) && matches!(w.size, 32 | 64) {
         return fast::execute(inst, w, c, &d);
     }
     general(inst, w, c)

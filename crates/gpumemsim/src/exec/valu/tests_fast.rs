@@ -94,10 +94,10 @@ fn source(rng: &mut Rng) -> u32 {
     }
 }
 
-/// Whether two waves hold the same registers (v0-v19 of every lane, and whether each row
+/// Whether two waves hold the same registers (v0-v23 of every lane, and whether each row
 /// exists), scalar registers, SCC and EXEC.
 fn same(a: &Wave, b: &Wave) -> bool {
-    (0..20).all(|r| a.vgpr_row(r) == b.vgpr_row(r))
+    (0..24).all(|r| a.vgpr_row(r) == b.vgpr_row(r))
         && (0..128).all(|s| a.sreg(s) == b.sreg(s))
         && a.scc == b.scc
         && a.exec() == b.exec()
@@ -134,7 +134,7 @@ fn fast_path_matches_the_general_path() {
     for idx in 0..rdna3_isa::table::INSTRUCTIONS.len() {
         let op = Opcode(idx as u16);
         let Some(c) = class(op) else { continue };
-        if !c.plain32 {
+        if !c.plain {
             continue;
         }
         entries += 1;
