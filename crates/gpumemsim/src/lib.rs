@@ -81,7 +81,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// Unsafe code is refused everywhere but in `banks::avx2`, which says why each use is sound.
+// Unsafe code is refused everywhere but in `banks::avx2` and `fp::host_fma`, which say why
+// each use is sound.
 #![deny(unsafe_code)]
 
 pub use rdna3_isa as isa;

@@ -47,30 +47,34 @@ pub const RECENT_VALU: usize = 15;
 #[derive(Clone, Debug, Default)]
 pub struct RecentValu {
     ring: [Option<Instruction>; RECENT_VALU],
-    /// Instructions pushed so far.
-    pushed: u64,
+    /// The slot the next instruction goes to.
+    next: u8,
+    /// Instructions remembered (at most [`RECENT_VALU`]).
+    len: u8,
 }
 
 impl RecentValu {
-    /// Records a VALU instruction as issued.
+    /// Records a VALU instruction as issued (on every VALU instruction: no division).
     #[inline]
     pub fn push(&mut self, inst: &Instruction) {
-        self.ring[(self.pushed % RECENT_VALU as u64) as usize] = Some(inst.clone());
-        self.pushed += 1;
+        let i = self.next as usize;
+        self.ring[i] = Some(inst.clone());
+        self.next = if i + 1 == RECENT_VALU { 0 } else { i as u8 + 1 };
+        self.len = (self.len + 1).min(RECENT_VALU as u8);
     }
 
     /// Forgets every instruction (the outstanding VALU work is known complete).
     #[inline]
     pub fn clear(&mut self) {
-        self.pushed = 0;
+        self.len = 0;
     }
 
     /// The `n` (at most [`RECENT_VALU`]) most recent VALU instructions, newest first.
     pub fn latest(&self, n: usize) -> impl Iterator<Item = &Instruction> {
-        let n = n.min(RECENT_VALU).min(self.pushed as usize);
+        let n = n.min(self.len as usize);
         (0..n).filter_map(move |k| {
-            let i = (self.pushed - 1 - k as u64) % RECENT_VALU as u64;
-            self.ring[i as usize].as_ref()
+            let i = (self.next as usize + 2 * RECENT_VALU - 1 - k) % RECENT_VALU;
+            self.ring[i].as_ref()
         })
     }
 }
@@ -302,5 +306,44 @@ impl Wave {
     /// Every lane of VGPR `reg`, for the wave's size.
     pub fn vgpr_lanes(&self, reg: u32) -> Vec<u32> {
         (0..self.size).map(|l| self.vgpr(reg, l)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RecentValu, RECENT_VALU};
+    use rdna3_isa::{Field, Instruction, Opcode};
+
+    /// Instruction `k`: a `v_mov_b32` writing v`k` (to tell them apart).
+    fn inst(k: u32) -> Instruction {
+        let op = (0..rdna3_isa::table::INSTRUCTIONS.len())
+            .map(|i| Opcode(i as u16))
+            .find(|o| o.def().name == "v_mov_b32_e32")
+            .expect("v_mov_b32_e32 is in the table");
+        let mut i = Instruction::new(op);
+        i.set(Field::Vdst, k);
+        i
+    }
+
+    /// The ring keeps the last 15 instructions, newest first, across wrap-arounds and
+    /// clears.
+    #[test]
+    fn recent_valu_keeps_the_latest_newest_first() {
+        let mut r = RecentValu::default();
+        let vdsts =
+            |r: &RecentValu, n| -> Vec<u32> { r.latest(n).map(|i| i.get(Field::Vdst)).collect() };
+        assert!(vdsts(&r, 4).is_empty());
+        for k in 0..40 {
+            r.push(&inst(k));
+            let want: Vec<u32> = (0..=k).rev().take(RECENT_VALU.min(6)).collect();
+            assert_eq!(vdsts(&r, 6), want);
+        }
+        let all: Vec<u32> = (25..40).rev().collect();
+        assert_eq!(vdsts(&r, 99), all);
+        r.clear();
+        assert!(vdsts(&r, 15).is_empty());
+        r.push(&inst(7));
+        r.push(&inst(8));
+        assert_eq!(vdsts(&r, 15), [8, 7]);
     }
 }

@@ -116,7 +116,7 @@ pub fn un64(a: u64, ctl: DenormCtl, op: fn(f64) -> f64) -> u64 {
 
 /// Fused `a × b + c` in f32 (one rounding; IEEE's fusedMultiplyAdd, which the host's
 /// `mul_add` computes exactly).
-#[inline]
+#[inline(always)]
 pub fn fma32(a: u32, b: u32, c: u32, ctl: DenormCtl) -> u32 {
     let f = |x| flush32(x, ctl.flush_input);
     let (a, b, c) = (f(a), f(b), f(c));
@@ -126,7 +126,7 @@ pub fn fma32(a: u32, b: u32, c: u32, ctl: DenormCtl) -> u32 {
 }
 
 /// Fused `a × b + c` in f64.
-#[inline]
+#[inline(always)]
 pub fn fma64(a: u64, b: u64, c: u64, ctl: DenormCtl) -> u64 {
     let f = |x| flush64(x, ctl.flush_input);
     let (a, b, c) = (f(a), f(b), f(c));

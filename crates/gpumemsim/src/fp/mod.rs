@@ -55,6 +55,7 @@ pub mod convert;
 pub mod dd;
 pub mod div;
 pub mod f16;
+pub mod host_fma;
 pub mod round;
 mod select;
 pub mod trans;

@@ -19,7 +19,7 @@
 
 use std::sync::OnceLock;
 
-use rdna3_isa::{Field, Format, InstrDef, Kind, Opcode, SrcTy};
+use rdna3_isa::{Field, Flags, Format, InstrDef, Instruction, Kind, Opcode, SrcTy};
 
 use super::names::op_of;
 use super::op::Op;
@@ -51,6 +51,74 @@ pub(super) struct Class {
     pub sdst: bool,
     /// `v_cmpx_*`: the compare writes EXEC.
     pub cmpx: bool,
+    /// The entry has DPP forms (`src0` 250, 233 or 234 makes the instruction one).
+    pub dpp: bool,
+    /// Every operand is 32 or 64 bits (no register halves, no f16/bf16 inline constants, no
+    /// wider results) and the operation works lane by lane: the fast path ([`super::fast`])
+    /// executes it when the instruction has no DPP, output modifier or `clamp`.
+    pub plain: bool,
+    /// A source or the result is 64 bits (a register pair).
+    pub wide: bool,
+    /// Where the fields the executor reads sit in the instruction word.
+    pub bits: WordBits,
+}
+
+/// Where a field sits in a table entry's instruction word: bits `lo .. lo + width` (width
+/// 0: the format has no such field, which reads 0, as [`Instruction::get`] reads it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Bits {
+    lo: u8,
+    width: u8,
+}
+
+impl Bits {
+    /// Where field `f` sits in the word of table entry `op`.
+    fn of(op: Opcode, f: Field) -> Bits {
+        Instruction::new(op)
+            .range(f)
+            .map_or(Bits::default(), |r| Bits {
+                lo: r.lo,
+                width: r.width,
+            })
+    }
+
+    /// The field's value in instruction word `word`.
+    #[inline(always)]
+    pub fn read(self, word: u64) -> u32 {
+        (word >> self.lo & ((1u64 << self.width) - 1)) as u32
+    }
+}
+
+/// The positions of the fields a VOP1/VOP2/VOPC/VOP3 instruction's execution reads, worked
+/// out once per table entry so that executing one reads them with a shift and a mask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct WordBits {
+    /// The source fields ([`Class::fields`]; absent ones read 0).
+    pub src: [Bits; 3],
+    pub vdst: Bits,
+    pub sdst: Bits,
+    pub op_sel: Bits,
+    pub abs: Bits,
+    pub neg: Bits,
+    pub clamp: Bits,
+    pub omod: Bits,
+}
+
+impl WordBits {
+    /// The positions in table entry `op`, whose source fields are `fields`.
+    fn of(op: Opcode, fields: &[Option<Field>; 3]) -> WordBits {
+        let at = |f: Field| Bits::of(op, f);
+        WordBits {
+            src: fields.map(|f| f.map_or(Bits::default(), at)),
+            vdst: at(Field::Vdst),
+            sdst: at(Field::Sdst),
+            op_sel: at(Field::OpSel),
+            abs: at(Field::Abs),
+            neg: at(Field::Neg),
+            clamp: at(Field::Clamp),
+            omod: at(Field::Omod),
+        }
+    }
 }
 
 /// The executor's view of a table entry, `None` when it does not execute it.
@@ -86,6 +154,10 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
         vop3,
         sdst: d.operand(Field::Sdst).is_some(),
         cmpx: d.name.starts_with("v_cmpx"),
+        dpp: d.flags.has(Flags::DPP),
+        plain: false,
+        wide: false,
+        bits: WordBits::default(),
     };
     for (i, &f) in src_fields.iter().enumerate() {
         let Some(o) = d.operand(f) else { continue };
@@ -123,13 +195,35 @@ pub(super) fn classify(d: &InstrDef) -> Option<Class> {
             _ => {}
         }
     }
+    c.plain = !matches!(op, Op::Whole(_))
+        && shape.src16 == 0
+        && !shape.dst16
+        && c.dst_dwords <= 2
+        && c.dwords.iter().all(|&n| n <= 2)
+        && c.f16_const == [false; 3]
+        && c.bf16_const == [false; 3];
+    c.wide = c.dst_dwords == 2 || c.dwords.contains(&2);
+    Some(c)
+}
+
+/// [`classify`] with the field positions of table entry `op`.
+pub(super) fn classify_entry(op: Opcode) -> Option<Class> {
+    let mut c = classify(op.def())?;
+    c.bits = WordBits::of(op, &c.fields);
     Some(c)
 }
 
 /// The class of a table entry (computed for the whole table once).
 pub(super) fn class(op: Opcode) -> Option<&'static Class> {
     static CACHE: OnceLock<Vec<Option<Class>>> = OnceLock::new();
-    per_entry(&CACHE, op, classify)
+    CACHE
+        .get_or_init(|| {
+            (0..rdna3_isa::table::INSTRUCTIONS.len())
+                .map(|i| classify_entry(Opcode(i as u16)))
+                .collect()
+        })
+        .get(op.0 as usize)?
+        .as_ref()
 }
 
 /// `of(entry)` for table entry `op`, from `cache`, which holds it for every entry of the

@@ -67,7 +67,7 @@ impl F32Op {
     }
 
     /// One lane: the result and (`V_DIV_SCALE_F32`) the VCC bit.
-    #[inline]
+    #[inline(always)]
     pub fn eval(self, s: [u64; 3], mask_in: bool, cx: &Ctx) -> (u64, bool) {
         use F32Op::*;
         let (a, b, c) = (s[0] as u32, s[1] as u32, s[2] as u32);

@@ -42,7 +42,7 @@ impl F64Op {
     }
 
     /// One lane: the result and (`V_DIV_SCALE_F64`) the VCC bit.
-    #[inline]
+    #[inline(always)]
     pub fn eval(self, s: [u64; 3], mask_in: bool, cx: &Ctx) -> (u64, bool) {
         use F64Op::*;
         let (a, b, c) = (s[0], s[1], s[2]);

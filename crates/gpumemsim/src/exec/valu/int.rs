@@ -89,7 +89,7 @@ impl IntOp {
     }
 
     /// One lane: the result and the carry-out.
-    #[inline]
+    #[inline(always)]
     pub fn eval(self, s: [u64; 3], mask_in: bool, lane: u32, cx: &Ctx) -> (u64, bool) {
         use IntOp::*;
         let (a, b, c) = (s[0] as u32, s[1] as u32, s[2] as u32);
@@ -151,6 +151,7 @@ impl IntOp {
 
     /// The adds and subtracts with a carry (or borrow) out, and the 64-bit multiply-adds:
     /// the result and the carry-out; `sat` is VOP3 `clamp`.
+    #[inline]
     fn with_carry(self, s: [u64; 3], mask_in: bool, sat: bool) -> (u64, bool) {
         use IntOp::*;
         let (a, b) = (s[0] as u32, s[1] as u32);

@@ -46,6 +46,7 @@ mod dpp;
 mod f16;
 mod f32;
 mod f64;
+mod fast;
 mod int;
 mod int16;
 mod movrel;
@@ -56,6 +57,8 @@ mod sad;
 mod shape;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fast;
 mod vop3p;
 mod wmma;
 
@@ -66,6 +69,7 @@ use rdna3_isa::{Field, Format, Instruction, Opcode};
 use crate::fp::{arith as fa, f16::out_mods16};
 use crate::wave::{Wave, VCC_LO};
 use class::{class, Class};
+use fast::Component;
 use op::{Op, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
 pub use shape::ValuError;
@@ -113,6 +117,16 @@ fn destination(inst: &Instruction, c: &Class, op_sel: u32) -> (u32, bool) {
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     w.recent_valu.push(inst);
     let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
+    let d = fast::Decoded::of(inst, c);
+    if d.fast(c) && matches!(w.size, 32 | 64) {
+        return fast::execute(inst, w, c, &d);
+    }
+    general(inst, w, c)
+}
+
+/// [`execute`] of any instruction of class `c`, the general way: every source gathered into
+/// a row of 64-bit values per lane, the result written back from one.
+fn general(inst: &Instruction, w: &mut Wave, c: &Class) -> Result<(), ValuError> {
     // DPP16/DPP8 forms (src0 = 250/233/234 with a DPP dword) read source 0 across lanes
     // ([`dpp`]): the remap and the lanes that execute, worked out once.
     let dpp = match inst.dpp() {
@@ -271,12 +285,19 @@ fn write_results(
             }
         }
     }
+    write_mask(w, c, inst.get(Field::Vdst), inst.get(Field::Sdst), mask_out);
+}
+
+/// Writes the lane mask `mask_out` where an instruction of class `c` writes one: EXEC
+/// (`v_cmpx`), the SGPR destination of a VOP3 compare (field `vdst`) or of VOP3SD (`sdst`),
+/// or VCC (e32 compares and carries).
+fn write_mask(w: &mut Wave, c: &Class, vdst: u32, sdst: u32, mask_out: u64) {
     match c.op {
         Op::Cmp(..) if c.cmpx => w.set_exec(mask_out),
-        Op::Cmp(..) if c.vop3 => set_mask(w, inst.get(Field::Vdst), mask_out),
+        Op::Cmp(..) if c.vop3 => set_mask(w, vdst, mask_out),
         Op::Cmp(..) => set_mask(w, VCC_LO, mask_out),
-        _ if c.sdst => set_mask(w, inst.get(Field::Sdst), mask_out),
-        _ if shape.mask == MaskIn::VccOrSrc2 && !c.vop3 && mask_out_written(c.op) => {
+        _ if c.sdst => set_mask(w, sdst, mask_out),
+        _ if c.shape.mask == MaskIn::VccOrSrc2 && !c.vop3 && mask_out_written(c.op) => {
             set_mask(w, VCC_LO, mask_out)
         }
         _ => {}
@@ -395,15 +416,6 @@ fn vopd_op(opcode: Opcode) -> Option<Op> {
         .flatten()
 }
 
-/// One component of a VOPD instruction: its operation and where its operands live.
-struct Component {
-    op: Op,
-    vdst: u32,
-    src0: Loc,
-    /// The VGPR `vsrc1` (absent for `v_dual_mov_b32`).
-    vsrc1: Option<u32>,
-}
-
 fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ValuError> {
     let opcode = if y {
         inst.vopd_y().ok_or(ValuError::Unimplemented)?
@@ -452,6 +464,17 @@ pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
         return Err(ValuError::Unimplemented);
     }
     let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
+    match w.size {
+        32 => fast::vopd::<32>(w, &parts, &cx),
+        64 => fast::vopd::<64>(w, &parts, &cx),
+        _ => vopd_general(w, &parts, &cx),
+    }
+    Ok(())
+}
+
+/// The components of a VOPD instruction run lane by lane (a wave of any size): the
+/// reference [`fast::vopd`] is tested against.
+fn vopd_general(w: &mut Wave, parts: &[Component; 2], cx: &Ctx) {
     let vcc = w.vcc();
     let exec = w.exec();
     let mut results = [[0u32; 64]; 2];
@@ -463,7 +486,7 @@ pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
             let a = read(w, p.src0, l, 1);
             let b = p.vsrc1.map_or(0, |r| w.vgpr(r, l) as u64);
             let c = w.vgpr(p.vdst, l) as u64;
-            out[l as usize & 63] = p.op.eval([a, b, c], vcc >> l & 1 == 1, l, &cx).0 as u32;
+            out[l as usize & 63] = p.op.eval([a, b, c], vcc >> l & 1 == 1, l, cx).0 as u32;
         }
     }
     for (p, out) in parts.iter().zip(results.iter()) {
@@ -474,5 +497,4 @@ pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
             w.set_vgpr(p.vdst, l, out[l as usize & 63]);
         }
     }
-    Ok(())
 }

@@ -71,8 +71,9 @@ impl Op {
         }
     }
 
-    /// One lane (used by VOPD, whose components are read lane by lane): the result and the
-    /// lane's carry-out / flag bit.
+    /// One lane: the result and the lane's carry-out / flag bit. Inlined, so that a lane
+    /// loop of one constant operation resolves the `match`es at compile time.
+    #[inline(always)]
     pub fn eval(self, s: [u64; 3], mask_in: bool, lane: u32, cx: &Ctx) -> (u64, bool) {
         match self {
             Op::Int(o) => o.eval(s, mask_in, lane, cx),

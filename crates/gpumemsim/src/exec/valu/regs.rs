@@ -30,11 +30,26 @@ pub(super) fn half_of(v: u32) -> (u32, bool) {
 /// Where source `i` of `inst` comes from; uniform values are read here, once. `op_sel` is
 /// the instruction's VOP3 half selection (0 elsewhere).
 pub(super) fn locate(inst: &Instruction, w: &Wave, c: &Class, i: usize, op_sel: u32) -> Loc {
+    match c.fields[i] {
+        Some(f) => locate_value(inst.get(f), inst.literal, w, c, i, op_sel),
+        None => Loc::None,
+    }
+}
+
+/// [`locate`] of source `i` whose field holds `v` (`literal`: the instruction's literal).
+#[inline]
+pub(super) fn locate_value(
+    v: u32,
+    literal: Option<u32>,
+    w: &Wave,
+    c: &Class,
+    i: usize,
+    op_sel: u32,
+) -> Loc {
     let Some(f) = c.fields[i] else {
         return Loc::None;
     };
     let half = c.shape.src16 >> i & 1 == 1;
-    let v = inst.get(f);
     let vgpr = if f == Field::Vsrc1 {
         Some(v)
     } else {
@@ -54,7 +69,7 @@ pub(super) fn locate(inst: &Instruction, w: &Wave, c: &Class, i: usize, op_sel: 
         };
     }
     if c.dwords[i] == 2 {
-        return Loc::Uniform(w.ssrc64(v, inst.literal));
+        return Loc::Uniform(w.ssrc64(v, literal));
     }
     let x = if c.f16_const[i] && (240..=248).contains(&v) {
         // An inline float constant in a 16-bit source is the f16 value.
@@ -62,7 +77,7 @@ pub(super) fn locate(inst: &Instruction, w: &Wave, c: &Class, i: usize, op_sel: 
     } else if c.bf16_const[i] && (240..=248).contains(&v) {
         w.ssrc32(v, None) >> 16
     } else {
-        w.ssrc32(v, inst.literal)
+        w.ssrc32(v, literal)
     };
     if half {
         Loc::Uniform((x >> (16 * (op_sel >> i & 1))) as u64 & 0xffff)

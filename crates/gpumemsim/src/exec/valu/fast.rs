@@ -1,0 +1,457 @@
+//! The fast path of [`super::execute`] and [`super::execute_vopd`], for the instructions
+//! every operand of which is 32 or 64 bits ([`Class::plain`]) and that have no DPP, output
+//! modifier or `clamp` — nearly all the VALU work compiled code does.
+//!
+//! It computes what the general path computes, with less work per instruction: the fields
+//! are read from the word at positions worked out once per table entry ([`Decoded`]); a
+//! source VGPR is read in place (its row of `u32`s, two rows for a 64-bit source) rather
+//! than gathered into a row of `u64`s; a uniform source (SGPR, constant, literal) or one with `abs`/`neg` is broadcast
+//! into a row on the stack only then; the lane loop is compiled for the wave's size and,
+//! for the common operations, for the operation itself (no `match` per lane); with EXEC
+//! full it runs over every lane without testing bits; the fused multiply-adds run with the
+//! host's FMA instructions when the CPU has them ([`with_host_fma`]). Tests compare it with
+//! the general path ([`super::general`]) on random instructions and registers.
+
+use rdna3_isa::{DppKind, Instruction};
+
+use super::class::Class;
+use super::f32::F32Op;
+use super::f64::F64Op;
+use super::int::IntOp;
+use super::op::Op;
+use super::regs::{get_mask, locate_value, Loc};
+use super::shape::{Ctx, MaskIn, ValuError};
+use crate::fp::host_fma::with_host_fma;
+use crate::wave::Wave;
+
+/// The fields of a VOP1/VOP2/VOPC/VOP3 instruction its execution reads, with the meaning
+/// the general path gives them (`op_sel`, `abs` only in VOP3 outside VOP3SD, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Decoded {
+    /// The source fields' raw values.
+    pub src: [u32; 3],
+    pub vdst: u32,
+    pub sdst: u32,
+    pub op_sel: u32,
+    pub abs: u32,
+    pub neg: u32,
+    pub clamp: bool,
+    pub omod: u32,
+    /// The instruction is a DPP form.
+    pub dpp: bool,
+}
+
+impl Decoded {
+    /// Reads `inst`'s fields (class `c`).
+    #[inline]
+    pub fn of(inst: &Instruction, c: &Class) -> Decoded {
+        let (b, word) = (&c.bits, inst.word());
+        let src = [
+            b.src[0].read(word),
+            b.src[1].read(word),
+            b.src[2].read(word),
+        ];
+        let vop3 = |f: super::class::Bits| if c.vop3 { f.read(word) } else { 0 };
+        let (abs, neg) = match c.vop3 {
+            true if !c.sdst => (b.abs.read(word), b.neg.read(word)),
+            true => (0, b.neg.read(word)),
+            false => (0, 0),
+        };
+        Decoded {
+            src,
+            vdst: b.vdst.read(word),
+            sdst: b.sdst.read(word),
+            op_sel: if c.sdst { 0 } else { vop3(b.op_sel) },
+            abs,
+            neg,
+            clamp: vop3(b.clamp) != 0,
+            omod: vop3(b.omod),
+            dpp: c.dpp && DppKind::from_src0(src[0]).is_some(),
+        }
+    }
+
+    /// Whether the fast path executes the instruction.
+    #[inline]
+    pub fn fast(&self, c: &Class) -> bool {
+        c.plain && !self.dpp && self.omod == 0 && !self.clamp
+    }
+}
+
+/// Executes a VOP1/VOP2/VOPC/VOP3 instruction that [`Decoded::fast`] accepts.
+pub(super) fn execute(
+    inst: &Instruction,
+    w: &mut Wave,
+    c: &Class,
+    d: &Decoded,
+) -> Result<(), ValuError> {
+    if c.shape.rounds && w.mode & 0xf != 0 {
+        return Err(ValuError::Unimplemented);
+    }
+    let loc = |i: usize| locate_value(d.src[i], inst.literal, w, c, i, d.op_sel);
+    let locs = [loc(0), loc(1), loc(2)];
+    let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
+    let mask_in = match c.shape.mask {
+        MaskIn::None => 0,
+        MaskIn::VccOrSrc2 if c.vop3 => get_mask(w, d.src[2]),
+        MaskIn::VccOrSrc2 | MaskIn::Vcc => w.vcc(),
+    };
+    let m = |i: usize| {
+        let sign = c.sign[i];
+        let and = if d.abs >> i & 1 == 1 { !sign } else { !0 };
+        let xor = if d.neg >> i & 1 == 1 { sign } else { 0 };
+        (and, xor)
+    };
+    let mods = [m(0), m(1), m(2)];
+    let exec = w.exec();
+    let mask_out = match (w.size, c.wide) {
+        (32, false) => lanes_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
+        (_, false) => lanes_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
+        (32, true) => wide_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
+        (_, true) => wide_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
+    };
+    super::write_mask(w, c, d.vdst, d.sdst, mask_out);
+    Ok(())
+}
+
+/// The lane work of [`execute`] in a wave of `N` lanes: computes every lane in `exec`,
+/// writes the destination VGPR, returns the lane mask the operation set.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lanes_of<const N: usize>(
+    w: &mut Wave,
+    c: &Class,
+    d: &Decoded,
+    locs: [Loc; 3],
+    mods: [(u64, u64); 3],
+    exec: u64,
+    mask_in: u64,
+    cx: &Ctx,
+) -> u64 {
+    let mods = mods.map(|(and, xor)| (and as u32, xor as u32));
+    let mut out = [0u32; N];
+    let mask_out = {
+        let mut bufs = [None, None, None];
+        let [b0, b1, b2] = &mut bufs;
+        let s0 = operand::<N>(w, locs[0], mods[0], b0);
+        let s1 = operand::<N>(w, locs[1], mods[1], b1);
+        // The e32 accumulating forms read their destination as source 2, unmodified.
+        let s2 = if c.shape.acc {
+            row::<N>(w, d.vdst)
+        } else {
+            operand::<N>(w, locs[2], mods[2], b2)
+        };
+        eval_rows::<N>(c.op, exec, [s0, s1, s2], mask_in, cx, &mut out)
+    };
+    if c.dst_dwords != 0 {
+        write_row(w, d.vdst, exec, &out);
+    }
+    mask_out
+}
+
+/// [`lanes_of`] for an instruction with a 64-bit source or result: a 64-bit source is read
+/// from its two rows (or a 64-bit uniform value), a 64-bit result written to two.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn wide_of<const N: usize>(
+    w: &mut Wave,
+    c: &Class,
+    d: &Decoded,
+    locs: [Loc; 3],
+    mods: [(u64, u64); 3],
+    exec: u64,
+    mask_in: u64,
+    cx: &Ctx,
+) -> u64 {
+    let mut out = [[0u32; N]; 2];
+    let mask_out = {
+        let mut bufs = [[None, None], [None, None], [None, None]];
+        let [b0, b1, b2] = &mut bufs;
+        let s0 = operand64::<N>(w, locs[0], c.dwords[0], mods[0], b0);
+        let s1 = operand64::<N>(w, locs[1], c.dwords[1], mods[1], b1);
+        // The e32 accumulating forms read their destination as source 2, unmodified.
+        let s2 = if c.shape.acc {
+            [row::<N>(w, d.vdst), zeros::<N>()]
+        } else {
+            operand64::<N>(w, locs[2], c.dwords[2], mods[2], b2)
+        };
+        let src = [s0, s1, s2];
+        macro_rules! go {
+            ($op:expr) => {
+                wide_lanes::<N>(
+                    exec,
+                    src,
+                    mask_in,
+                    &mut out,
+                    #[inline(always)]
+                    |s, m, l| $op.eval(s, m, l, cx),
+                )
+            };
+        }
+        match c.op {
+            Op::F64(F64Op::Fma) => with_host_fma(
+                #[inline(always)]
+                || go!(Op::F64(F64Op::Fma)),
+            ),
+            Op::Int(IntOp::MadU64) => go!(Op::Int(IntOp::MadU64)),
+            op => go!(op),
+        }
+    };
+    if c.dst_dwords != 0 {
+        write_row(w, d.vdst, exec, &out[0]);
+        if c.dst_dwords == 2 {
+            write_row(w, d.vdst + 1, exec, &out[1]);
+        }
+    }
+    mask_out
+}
+
+/// The low and high dwords of every lane's value of a source of `dwords` (1 or 2) at
+/// `loc`, with `and` then `xor` applied (a 32-bit source's high dword is 0).
+#[inline(always)]
+fn operand64<'a, const N: usize>(
+    w: &'a Wave,
+    loc: Loc,
+    dwords: u8,
+    (and, xor): (u64, u64),
+    [lo, hi]: &'a mut [Option<[u32; N]>; 2],
+) -> [&'a [u32; N]; 2] {
+    let high = match loc {
+        _ if dwords != 2 => return [operand::<N>(w, loc, (and as u32, xor as u32), lo), zeros()],
+        Loc::Vgpr { reg, hi } => Loc::Vgpr { reg: reg + 1, hi },
+        Loc::Uniform(v) => Loc::Uniform(v >> 32),
+        Loc::None => Loc::None,
+    };
+    let mods_hi = ((and >> 32) as u32, (xor >> 32) as u32);
+    [
+        operand::<N>(w, loc, (and as u32, xor as u32), lo),
+        operand::<N>(w, high, mods_hi, hi),
+    ]
+}
+
+/// [`lanes`] on 64-bit values: each source's value is its low row's dword and its high
+/// row's, each result's low and high dwords go to `out[0]` and `out[1]`.
+#[inline(always)]
+fn wide_lanes<const N: usize>(
+    exec: u64,
+    src: [[&[u32; N]; 2]; 3],
+    mask_in: u64,
+    out: &mut [[u32; N]; 2],
+    f: impl Fn([u64; 3], bool, u32) -> (u64, bool),
+) -> u64 {
+    let at = |i: usize, l: usize| src[i][0][l] as u64 | (src[i][1][l] as u64) << 32;
+    let mut mask_out = 0u64;
+    let mut left = exec;
+    while left != 0 {
+        let l = left.trailing_zeros() as usize % N;
+        left &= left - 1;
+        let (r, bit) = f(
+            [at(0, l), at(1, l), at(2, l)],
+            mask_in >> l & 1 == 1,
+            l as u32,
+        );
+        out[0][l] = r as u32;
+        out[1][l] = (r >> 32) as u32;
+        mask_out |= (bit as u64) << l;
+    }
+    mask_out
+}
+
+/// 64 lanes of 0, the value of a VGPR never written.
+static ZERO: [u32; 64] = [0; 64];
+
+/// `N` lanes of 0.
+#[inline(always)]
+fn zeros<const N: usize>() -> &'static [u32; N] {
+    ZERO[..N].try_into().expect("at most 64 lanes")
+}
+
+/// VGPR `reg`'s lanes in a wave of `N` lanes (every lane 0 while it has never been written).
+#[inline(always)]
+fn row<const N: usize>(w: &Wave, reg: u32) -> &[u32; N] {
+    match w.vgpr_row(reg) {
+        Some(r) => r.try_into().expect("a VGPR row has the wave's size"),
+        None => zeros::<N>(),
+    }
+}
+
+/// Every lane's value of a 32-bit source at `loc`, with `and` then `xor` applied (`abs`,
+/// `neg`): the VGPR's own row when there is nothing to apply, else a row made in `buf`.
+#[inline(always)]
+fn operand<'a, const N: usize>(
+    w: &'a Wave,
+    loc: Loc,
+    (and, xor): (u32, u32),
+    buf: &'a mut Option<[u32; N]>,
+) -> &'a [u32; N] {
+    let plain = and == !0 && xor == 0;
+    match loc {
+        Loc::Vgpr { reg, .. } if plain => row::<N>(w, reg),
+        Loc::Vgpr { reg, .. } => buf.insert(row::<N>(w, reg).map(|x| (x & and) ^ xor)),
+        Loc::Uniform(v) => buf.insert([(v as u32 & and) ^ xor; N]),
+        Loc::None if plain => zeros::<N>(),
+        // An absent source reads 0.
+        Loc::None => buf.insert([xor; N]),
+    }
+}
+
+/// Writes the lanes in `exec` of `out` to VGPR `reg` (nothing when `exec` is empty, the
+/// file then not growing, as in the general path).
+#[inline(always)]
+fn write_row<const N: usize>(w: &mut Wave, reg: u32, exec: u64, out: &[u32; N]) {
+    if exec == 0 {
+        return;
+    }
+    let Some(row) = w.vgpr_row_mut(reg) else {
+        return;
+    };
+    let row: &mut [u32; N] = row.try_into().expect("a VGPR row has the wave's size");
+    if exec == full::<N>() {
+        *row = *out;
+    } else {
+        for (l, (x, &v)) in row.iter_mut().zip(out).enumerate() {
+            if exec >> l & 1 == 1 {
+                *x = v;
+            }
+        }
+    }
+}
+
+/// EXEC with every lane of a wave of `N` lanes.
+#[inline(always)]
+const fn full<const N: usize>() -> u64 {
+    u64::MAX >> (64 - N)
+}
+
+/// Runs `f(sources, mask bit, lane)` for the lanes in `exec` of rows `src`, into `out`;
+/// returns the lanes whose carry or flag bit `f` set. With `exec` full the loop runs over
+/// every lane, testing no bits.
+#[inline(always)]
+fn lanes<const N: usize>(
+    exec: u64,
+    src: [&[u32; N]; 3],
+    mask_in: u64,
+    out: &mut [u32; N],
+    f: impl Fn([u64; 3], bool, u32) -> (u64, bool),
+) -> u64 {
+    let mut mask_out = 0u64;
+    // One lane's work, written out in both loops (a closure called twice is not always
+    // inlined, and then the operation's `match` would not be resolved).
+    macro_rules! lane {
+        ($l:expr) => {{
+            let l: usize = $l;
+            let s = [src[0][l] as u64, src[1][l] as u64, src[2][l] as u64];
+            let (r, bit) = f(s, mask_in >> l & 1 == 1, l as u32);
+            out[l] = r as u32;
+            mask_out |= (bit as u64) << l;
+        }};
+    }
+    if exec == full::<N>() {
+        for l in 0..N {
+            lane!(l);
+        }
+    } else {
+        let mut left = exec;
+        while left != 0 {
+            let l = left.trailing_zeros() as usize % N;
+            left &= left - 1;
+            lane!(l);
+        }
+    }
+    mask_out
+}
+
+/// Runs operation `op` over the lanes in `exec` of rows `src` into `out`; returns the lanes
+/// whose carry or compare bit it set. The common operations get a loop of their own, their
+/// per-lane `match` resolved at compile time; the fused multiply-adds run with the host's
+/// FMA instructions where the CPU has them.
+#[inline(always)]
+pub(super) fn eval_rows<const N: usize>(
+    op: Op,
+    exec: u64,
+    src: [&[u32; N]; 3],
+    mask_in: u64,
+    cx: &Ctx,
+    out: &mut [u32; N],
+) -> u64 {
+    use F32Op as F;
+    use IntOp as I;
+    macro_rules! go {
+        ($op:expr) => {
+            lanes::<N>(
+                exec,
+                src,
+                mask_in,
+                out,
+                #[inline(always)]
+                |s, m, l| $op.eval(s, m, l, cx),
+            )
+        };
+    }
+    macro_rules! fused {
+        ($op:expr) => {
+            with_host_fma(
+                #[inline(always)]
+                || go!($op),
+            )
+        };
+    }
+    match op {
+        Op::F32(F::Fma) => fused!(Op::F32(F::Fma)),
+        Op::F32(F::Fmac) => fused!(Op::F32(F::Fmac)),
+        Op::F32(F::Fmaak) => fused!(Op::F32(F::Fmaak)),
+        Op::F32(F::Fmamk) => fused!(Op::F32(F::Fmamk)),
+        Op::F32(F::Add) => go!(Op::F32(F::Add)),
+        Op::F32(F::Sub) => go!(Op::F32(F::Sub)),
+        Op::F32(F::Subrev) => go!(Op::F32(F::Subrev)),
+        Op::F32(F::Mul) => go!(Op::F32(F::Mul)),
+        Op::F32(F::Max) => go!(Op::F32(F::Max)),
+        Op::F32(F::Min) => go!(Op::F32(F::Min)),
+        Op::Int(I::Mov) => go!(Op::Int(I::Mov)),
+        Op::Int(I::And) => go!(Op::Int(I::And)),
+        Op::Int(I::Or) => go!(Op::Int(I::Or)),
+        Op::Int(I::Xor) => go!(Op::Int(I::Xor)),
+        Op::Int(I::Lshl) => go!(Op::Int(I::Lshl)),
+        Op::Int(I::Lshr) => go!(Op::Int(I::Lshr)),
+        Op::Int(I::Ashr) => go!(Op::Int(I::Ashr)),
+        Op::Int(I::AddNc) => go!(Op::Int(I::AddNc)),
+        Op::Int(I::SubNc) => go!(Op::Int(I::SubNc)),
+        Op::Int(I::AddCo) => go!(Op::Int(I::AddCo)),
+        Op::Int(I::AddCi) => go!(Op::Int(I::AddCi)),
+        Op::Int(I::Cndmask) => go!(Op::Int(I::Cndmask)),
+        Op::Int(I::MulLo) => go!(Op::Int(I::MulLo)),
+        Op::Int(I::MulU24) => go!(Op::Int(I::MulU24)),
+        Op::Int(I::LshlAdd) => go!(Op::Int(I::LshlAdd)),
+        Op::Int(I::Add3) => go!(Op::Int(I::Add3)),
+        Op::Int(I::LshlOr) => go!(Op::Int(I::LshlOr)),
+        Op::Int(I::AndOr) => go!(Op::Int(I::AndOr)),
+        Op::Int(I::BfeU) => go!(Op::Int(I::BfeU)),
+        op => go!(op),
+    }
+}
+
+/// One component of a VOPD instruction: its operation and where its operands live.
+pub(super) struct Component {
+    pub op: Op,
+    pub vdst: u32,
+    pub src0: Loc,
+    /// The VGPR `vsrc1` (absent for `v_dual_mov_b32`).
+    pub vsrc1: Option<u32>,
+}
+
+/// Executes the two components of a VOPD instruction in a wave of `N` lanes: both read
+/// their sources (`src0`, `vsrc1`, and the destination as the accumulator) for every lane
+/// in EXEC before either writes; `v_dual_cndmask` reads VCC.
+pub(super) fn vopd<const N: usize>(w: &mut Wave, parts: &[Component; 2], cx: &Ctx) {
+    let (vcc, exec) = (w.vcc(), w.exec());
+    let mut results = [[0u32; N]; 2];
+    for (p, out) in parts.iter().zip(results.iter_mut()) {
+        let mut buf = None;
+        let s0 = operand::<N>(w, p.src0, (!0, 0), &mut buf);
+        let s1 = p.vsrc1.map_or(zeros::<N>(), |r| row::<N>(w, r));
+        let s2 = row::<N>(w, p.vdst);
+        eval_rows::<N>(p.op, exec, [s0, s1, s2], vcc, cx, out);
+    }
+    for (p, out) in parts.iter().zip(results.iter()) {
+        write_row(w, p.vdst, exec, out);
+    }
+}

@@ -1,0 +1,257 @@
+//! The fast path ([`super::fast`]) against the general one: every table entry it takes,
+//! and every VOPD pairing, on random instructions and registers (NaNs with payloads, ±0,
+//! denormals, infinities; sparse, empty and full EXEC; every denormal mode) give the same
+//! registers, lane masks and errors.
+
+use rdna3_isa::{Field, Format, Instruction, Opcode};
+
+use super::class::class;
+use super::fast::Decoded;
+use crate::wave::{Wave, VCC_LO};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let x = &mut self.0;
+        *x ^= *x >> 12;
+        *x ^= *x << 25;
+        *x ^= *x >> 27;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// A register value: edge f32s (±0, denormals, ±inf, NaNs with payloads, signalling
+    /// ones), small integers, or random bits.
+    fn value(&mut self) -> u32 {
+        const EDGE: [u32; 14] = [
+            0,
+            0x8000_0000,
+            1,
+            0x8000_0001,
+            0x007f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_1234,
+            0x7f80_0001,
+            0xffbf_ffff,
+        ];
+        let r = self.next();
+        match r % 4 {
+            0 => EDGE[(r >> 8) as usize % EDGE.len()],
+            1 => (r >> 8) as u32 % 64,
+            // Floats near 1 (sums that cancel and round).
+            2 => (r >> 8) as u32 & 0x807f_ffff | 0x3f00_0000,
+            _ => (r >> 8) as u32,
+        }
+    }
+}
+
+/// A wave of `size` lanes: v0-v15, s0-s105 and VCC random, EXEC full, empty or random,
+/// MODE with a random denormal control, IEEE and DX10 clamp bits, and now and then a
+/// rounding mode the executor refuses.
+fn wave(rng: &mut Rng, size: u32) -> Wave {
+    let mut w = Wave::new(0, size);
+    for r in 0..16 {
+        for l in 0..size {
+            w.set_vgpr(r, l, rng.value());
+        }
+    }
+    for s in 0..108 {
+        w.set_sreg(s, rng.value());
+    }
+    w.set_sreg64(VCC_LO, rng.next());
+    w.set_exec(match rng.below(4) {
+        0 => 0,
+        1 => rng.next(),
+        _ => u64::MAX,
+    });
+    w.mode = (rng.below(16) as u32) << 4 | (rng.below(4) as u32) << 8;
+    if rng.below(16) == 0 {
+        w.mode |= 1;
+    }
+    w.scc = rng.below(2) == 1;
+    w
+}
+
+/// A random source operand code: a VGPR, an SGPR, VCC, EXEC, an integer or float inline
+/// constant, SCC or the literal.
+fn source(rng: &mut Rng) -> u32 {
+    match rng.below(8) {
+        0..=3 => 256 + rng.below(16) as u32,
+        4 => rng.below(106) as u32,
+        5 => [106, 126, 253, 255][rng.below(4) as usize],
+        6 => 128 + rng.below(81) as u32,
+        _ => 240 + rng.below(9) as u32,
+    }
+}
+
+/// Whether two waves hold the same registers (v0-v23 of every lane, and whether each row
+/// exists), scalar registers, SCC and EXEC.
+fn same(a: &Wave, b: &Wave) -> bool {
+    (0..24).all(|r| a.vgpr_row(r) == b.vgpr_row(r))
+        && (0..128).all(|s| a.sreg(s) == b.sreg(s))
+        && a.scc == b.scc
+        && a.exec() == b.exec()
+}
+
+/// A random instruction of table entry `op` (VOP1/VOP2/VOPC/VOP3): random sources,
+/// destinations, `abs`/`neg`, a literal; `clamp` and `omod` now and then (the general path
+/// then runs both times).
+fn instruction(rng: &mut Rng, op: Opcode) -> Instruction {
+    let mut i = Instruction::new(op);
+    for f in [Field::Src0, Field::Src1, Field::Src2] {
+        i.set(f, source(rng));
+    }
+    i.set(Field::Vsrc1, rng.below(16) as u32);
+    i.set(Field::Vdst, rng.below(20) as u32);
+    if op.def().name.starts_with("v_cmp") && op.def().format == Format::Vop3 {
+        i.set(Field::Vdst, [0, 2, 8, 106][rng.below(4) as usize]);
+    }
+    i.set(Field::Sdst, [4, 10, 106, 124][rng.below(4) as usize]);
+    i.set(Field::Abs, rng.below(8) as u32);
+    i.set(Field::Neg, rng.below(8) as u32);
+    i.set(Field::Clamp, (rng.below(8) == 0) as u32);
+    i.set(Field::Omod, if rng.below(8) == 0 { 1 } else { 0 });
+    i.literal = Some(rng.value());
+    i
+}
+
+/// Every VOP1/VOP2/VOPC/VOP3 entry the fast path takes gives, through [`super::execute`],
+/// what the general path gives, in wave32 and wave64.
+#[test]
+fn fast_path_matches_the_general_path() {
+    let mut rng = Rng(0x0000_fa57_fa57);
+    let (mut entries, mut fast_runs) = (0, 0);
+    for idx in 0..rdna3_isa::table::INSTRUCTIONS.len() {
+        let op = Opcode(idx as u16);
+        let Some(c) = class(op) else { continue };
+        if !c.plain {
+            continue;
+        }
+        entries += 1;
+        for size in [32, 64] {
+            for _ in 0..12 {
+                let inst = instruction(&mut rng, op);
+                let mut fast = wave(&mut rng, size);
+                let mut general = fast.clone();
+                fast_runs += Decoded::of(&inst, c).fast(c) as u32;
+                let a = super::execute(&inst, &mut fast).is_ok();
+                let b = super::general(&inst, &mut general, c).is_ok();
+                assert!(
+                    a == b && same(&fast, &general),
+                    "{} wave{size} mode {:#x} exec {:#x}: ok {a}/{b}",
+                    op.def().name,
+                    general.mode,
+                    general.exec()
+                );
+            }
+        }
+    }
+    assert!(entries > 300, "{entries} entries");
+    assert!(
+        fast_runs > entries * 12,
+        "{fast_runs} runs took the fast path"
+    );
+}
+
+/// The fields [`Decoded`] reads at the positions worked out per entry are those
+/// [`Instruction::get`] reads, for every VALU entry and random words.
+#[test]
+fn decoded_fields_are_the_instruction_fields() {
+    let mut rng = Rng(0x00de_c0de);
+    for idx in 0..rdna3_isa::table::INSTRUCTIONS.len() {
+        let op = Opcode(idx as u16);
+        let Some(c) = class(op) else { continue };
+        for _ in 0..8 {
+            let inst = instruction(&mut rng, op);
+            let d = Decoded::of(&inst, c);
+            let get = |f: Option<Field>| f.map_or(0, |f| inst.get(f));
+            assert_eq!(d.src, c.fields.map(get), "{}", op.def().name);
+            assert_eq!(d.vdst, inst.get(Field::Vdst), "{}", op.def().name);
+            assert_eq!(d.sdst, inst.get(Field::Sdst), "{}", op.def().name);
+            if c.vop3 {
+                assert_eq!(d.clamp, inst.get(Field::Clamp) != 0, "{}", op.def().name);
+                assert_eq!(d.omod, inst.get(Field::Omod), "{}", op.def().name);
+                assert_eq!(d.neg, inst.get(Field::Neg), "{}", op.def().name);
+            }
+            if c.vop3 && !c.sdst {
+                assert_eq!(d.op_sel, inst.get(Field::OpSel), "{}", op.def().name);
+                assert_eq!(d.abs, inst.get(Field::Abs), "{}", op.def().name);
+            }
+            assert_eq!(d.dpp, inst.dpp().is_some(), "{}", op.def().name);
+        }
+    }
+}
+
+/// Every VOPD pairing runs as the lane-by-lane reference does ([`super::vopd_general`]), in
+/// wave32 and wave64, EXEC full, empty or sparse.
+#[test]
+fn vopd_matches_the_lane_by_lane_reference() {
+    let mut rng = Rng(0x0007_70dd);
+    let mut runs = 0;
+    for (idx, d) in rdna3_isa::table::INSTRUCTIONS.iter().enumerate() {
+        if d.format != Format::Vopd {
+            continue;
+        }
+        for y in 0..32 {
+            let mut i = Instruction::new(Opcode(idx as u16));
+            i.set(Field::OpY, y);
+            if i.vopd_y().is_none() {
+                continue;
+            }
+            for size in [32, 64] {
+                for _ in 0..6 {
+                    for (f, v) in [
+                        (Field::Src0, source(&mut rng)),
+                        (Field::Src0Y, source(&mut rng)),
+                        (Field::Vsrc1, rng.below(16) as u32),
+                        (Field::Vsrc1Y, rng.below(16) as u32),
+                        (Field::Vdst, rng.below(20) as u32),
+                        (Field::VdstY, rng.below(10) as u32),
+                    ] {
+                        i.set(f, v);
+                    }
+                    i.literal = Some(rng.value());
+                    let mut fast = wave(&mut rng, size);
+                    let mut reference = fast.clone();
+                    let a = super::execute_vopd(&i, &mut fast).is_ok();
+                    let b = vopd_reference(&i, &mut reference);
+                    assert!(
+                        a == b && same(&fast, &reference),
+                        "{} :: {:?} wave{size}",
+                        d.name,
+                        i.vopd_y().map(|o| o.def().name)
+                    );
+                    runs += a as u32;
+                }
+            }
+        }
+    }
+    assert!(runs > 1000, "{runs} runs");
+}
+
+/// [`super::execute_vopd`] with the components run by [`super::vopd_general`].
+fn vopd_reference(inst: &Instruction, w: &mut Wave) -> bool {
+    let (Ok(x), Ok(y)) = (
+        super::component(inst, w, false),
+        super::component(inst, w, true),
+    ) else {
+        return false;
+    };
+    let parts = [x, y];
+    if parts.iter().any(|p| p.op.shape().rounds) && w.mode & 0xf != 0 {
+        return false;
+    }
+    let cx = super::shape::Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
+    super::vopd_general(w, &parts, &cx);
+    true
+}
