@@ -19,8 +19,9 @@
 //! breakdown. On the project's build machine the kernel costs random waves about 4 times as
 //! fast as the scalar path, and strided ones 2 to 4 times.
 //!
-//! The only `unsafe` in the crate is here: calling an AVX2 function, which is sound once the
-//! CPU reports AVX2, and unaligned loads and stores of arrays of exactly the vector size.
+//! One of the two modules with `unsafe` (the other is `fp::host_fma`): calling an AVX2
+//! function, which is sound once the CPU reports AVX2, and unaligned loads and stores of
+//! arrays of exactly the vector size.
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::*;
