@@ -20,6 +20,7 @@ mod issue;
 mod lds_check;
 mod placement;
 mod progress;
+mod ready;
 mod salu;
 mod scalar_mem;
 mod slots;
@@ -30,8 +31,7 @@ mod valu;
 mod vector_mem;
 mod vinterp;
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rdna3_isa::asm::AsmLine;
@@ -522,13 +522,10 @@ pub struct Device {
     seeded: bool,
     /// Waves in each workgroup (wave `i` is in workgroup `i / group_waves`).
     group_waves: usize,
-    /// Runnable waves by (clock + jitter, order, queue generation), where the order is the
-    /// wave id above its slot ([`Device::order_of`]): ties go to the lower wave id, whatever
-    /// slot it holds. An entry whose generation is not the wave's current one is stale and
-    /// skipped.
-    ready: BinaryHeap<Reverse<(u64, u64, u32)>>,
-    /// Each wave's queue generation.
-    queued: Vec<u32>,
+    /// Runnable waves by (clock + jitter, order), where the order is the wave id above its
+    /// slot ([`Device::order_of`]): ties go to the lower wave id, whatever slot it holds. A
+    /// wave that has ended or blocked since it was queued is dropped when it comes first.
+    ready: ready::ReadyQueue,
     /// Whether any wave has waited for its ordered-count turn (see [`Device::wake_ordered`]).
     ordered_waited: bool,
     /// With [`RunConfig::record_timeline`]: each wave's segments.
@@ -725,8 +722,7 @@ impl Device {
             last_issue: (0, Counter::Lgkm, 0),
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
             group_waves: cfg.waves as usize,
-            ready: BinaryHeap::new(),
-            queued: vec![0; n],
+            ready: ready::ReadyQueue::default(),
             seeded: cfg.seed != 0,
             ordered_waited: false,
             timeline: cfg.record_timeline.then(Timeline::default),
@@ -789,7 +785,6 @@ impl Device {
                 *m = x;
             }
         }
-        self.queued.extend(o.queued);
         self.ordered_waited |= o.ordered_waited;
         self.units.absorb(&o.units);
         self.scoreboards.extend(o.scoreboards);
@@ -1033,32 +1028,14 @@ impl Device {
     /// Queues wave `wi` at its current clock (plus the seed's jitter), replacing any entry it
     /// had.
     pub(crate) fn queue(&mut self, wi: usize) {
-        self.queued[wi] = self.queued[wi].wrapping_add(1);
         let key = self.clocks[wi] + self.jitter();
         let order = self.order_of(wi);
-        self.ready.push(Reverse((key, order, self.queued[wi])));
+        self.ready.set(key, order);
     }
 
     /// Wave slot `wi`'s place among waves queued at one clock: its wave id, then the slot.
     fn order_of(&self, wi: usize) -> u64 {
         u64::from(self.waves[wi].id) << 32 | wi as u64
-    }
-
-    /// Queues wave `wi` after its step, unless it is the wave [`Device::next_wave`] would
-    /// pick next anyway (its key is below every queued one): then returns `true` and the
-    /// caller steps it again without the heap round trip (the same order, the same jitter).
-    fn requeue_or_keep(&mut self, wi: usize) -> bool {
-        self.queued[wi] = self.queued[wi].wrapping_add(1);
-        let key = self.clocks[wi] + self.jitter();
-        let order = self.order_of(wi);
-        let keep = match self.ready.peek() {
-            None => true,
-            Some(Reverse((k, o, _))) => (key, order) < (*k, *o),
-        };
-        if !keep {
-            self.ready.push(Reverse((key, order, self.queued[wi])));
-        }
-        keep
     }
 
     /// Unblocks wave `wi` and queues it.
@@ -1067,13 +1044,15 @@ impl Device {
         self.queue(wi);
     }
 
-    /// The runnable wave to step next, or `None` when no wave can run.
+    /// The runnable wave to step next, or `None` when no wave can run: the first of the
+    /// queue, once the waves that ended or blocked since they were queued are dropped. It
+    /// stays queued while it runs (`exec::ready`).
     fn next_wave(&mut self) -> Option<usize> {
-        while let Some(Reverse((_, order, generation))) = self.ready.pop() {
-            let wi = order as u32 as usize;
-            if generation == self.queued[wi] && !self.waves[wi].done && self.waits[wi].is_none() {
+        while let Some(wi) = self.ready.first() {
+            if !self.waves[wi].done && self.waits[wi].is_none() {
                 return Some(wi);
             }
+            self.ready.remove(wi);
         }
         None
     }
@@ -1106,12 +1085,11 @@ impl Device {
                 self.queue(i);
             }
         }
-        let mut kept = None;
         loop {
             if let Some(p) = self.placement.as_mut() {
                 p.recycle();
             }
-            let Some(wi) = kept.take().or_else(|| self.next_wave()) else {
+            let Some(wi) = self.next_wave() else {
                 if self.waves.iter().all(|w| w.done) {
                     self.finish_timeline();
                     return Ok(());
@@ -1122,10 +1100,7 @@ impl Device {
                 match self.hold_back(wi, self.waves[wi].pc, line, cfg) {
                     issue::Hold::Issue => {}
                     issue::Hold::Later => {
-                        // Still the earliest wave: try again at once, without the heap.
-                        if self.requeue_or_keep(wi) {
-                            kept = Some(wi);
-                        }
+                        self.queue(wi);
                         continue;
                     }
                 }
@@ -1172,8 +1147,8 @@ impl Device {
             stepped?;
             if self.waves[wi].done {
                 mark.ended += 1;
-            } else if self.waits[wi].is_none() && self.requeue_or_keep(wi) {
-                kept = Some(wi);
+            } else if self.waits[wi].is_none() {
+                self.queue(wi);
             }
         }
     }

@@ -152,7 +152,6 @@ impl Device {
             self.pending.push(Vec::new());
             self.lds_ops.push(Default::default());
             self.inflight.push(inflight::InFlight::default());
-            self.queued.push(0);
             self.scoreboards.push(deps::Scoreboard::default());
             self.started.push(false);
             self.booked.push(false);
