@@ -122,6 +122,8 @@ struct GroupShadow {
     /// (kept with their capacity: a tile read by every wave makes and drops them all the time).
     multi: Vec<Vec<u32>>,
     free: Vec<u32>,
+    /// The table of [`Memo::listed`] between instructions.
+    listed: Vec<u64>,
 }
 
 impl GroupShadow {
@@ -137,6 +139,7 @@ impl GroupShadow {
                 .collect(),
             multi: Vec::new(),
             free: Vec::new(),
+            listed: Vec::new(),
         }
     }
 
@@ -219,6 +222,21 @@ struct Race {
 }
 
 impl Found {
+    /// A read by `lane` of bytes whose findings an earlier read gave: `uninit`, and the races
+    /// (bit = index in `races`) it added a lane to.
+    #[inline]
+    fn add_lane(&mut self, lane: u8, uninit: bool, races: u64) {
+        let bit = 1u64 << (lane & 63);
+        if uninit {
+            self.uninit_lanes |= bit;
+        }
+        for (i, r) in self.races.iter_mut().enumerate() {
+            if races >> (i & 63) & 1 == 1 {
+                r.lanes |= bit;
+            }
+        }
+    }
+
     fn race(&mut self, earlier: &Access, what: &'static str, lane: u8, address: u32) {
         let i = match self.races.iter().position(|r| r.earlier_pc == earlier.pc) {
             Some(i) => i,
@@ -293,6 +311,11 @@ pub(crate) struct Checker {
     /// Each wave's `lane_collision` not yet reported, and its byte: see
     /// [`Device::settle_collision`].
     held: HashMap<usize, (Event, u32)>,
+    /// The reads of the instruction being checked ([`ByteScan::touches`]).
+    repeats: Repeats,
+    /// Whether repeated reads take their earlier read's findings (always, but for the tests
+    /// that compare the shortcut with checking every read).
+    shortcuts: bool,
 }
 
 impl Checker {
@@ -303,6 +326,8 @@ impl Checker {
             groups: (0..groups).map(|_| None).collect(),
             global: GlobalMode::Off,
             held: HashMap::new(),
+            repeats: Repeats::default(),
+            shortcuts: true,
         }
     }
 
@@ -371,73 +396,51 @@ impl Device {
         self.settle_collision(wi, Some(&touches));
         let me = (wi % self.group_waves) as u32;
         let need = if lgkm { self.lds_ops[wi].issued + 1 } else { 0 };
-        let found = {
-            let sh = self.shadow(g);
-            sh.accesses.push(Access {
-                pc: pc as u32,
-                wave: me,
-                atomic,
-                generation: sh.generation,
-                need,
-            });
-            let r = sh.accesses.len() as u32;
-            let mut scan = ByteScan {
-                sh,
-                memo: Memo::new(),
-                r,
-                me,
-                found: Found::default(),
-            };
-            let mut last: Option<(&LdsTouch, bool, u64)> = None;
-            for t in &touches {
-                // A read of the bytes the previous lane read (a broadcast) finds what that
-                // one found: only the lane is new.
-                if let Some((p, uninit, races)) = last {
-                    if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
-                        let bit = 1u64 << (t.lane & 63);
-                        if uninit {
-                            scan.found.uninit_lanes |= bit;
-                        }
-                        for (i, r) in scan.found.races.iter_mut().enumerate() {
-                            if races >> (i & 63) & 1 == 1 {
-                                r.lanes |= bit;
-                            }
-                        }
-                        continue;
-                    }
-                }
-                scan.found.touch_races = 0;
-                scan.found.touch_uninit = false;
-                let whole_dwords = t.offset % 4 == 0 && t.size % 4 == 0;
-                let (mut b, end) = (t.offset, t.offset + t.size as u32);
-                while b < end {
-                    // A whole dword of a word-mode page is one entry; anything else is
-                    // checked byte by byte (and turns the page into byte mode).
-                    let step = if whole_dwords && !scan.bytes_at(b) {
-                        4
-                    } else {
-                        scan.split_into_bytes(b);
-                        1
-                    };
-                    if t.write {
-                        let twice = scan.found.twice.len();
-                        scan.write_byte(b, t.lane);
-                        if step == 4 && scan.found.twice.len() > twice {
-                            scan.found.twice.extend([b + 1, b + 2, b + 3]);
-                        }
-                    } else {
-                        scan.read_byte(b, t.lane, atomic);
-                    }
-                    b += step;
-                }
-                last = Some((t, scan.found.touch_uninit, scan.found.touch_races));
-            }
-            scan.found
+        let access = |generation| Access {
+            pc: pc as u32,
+            wave: me,
+            atomic,
+            generation,
+            need,
         };
+        let found = self.scan_lds(g, access, &touches);
         self.report_lds(wi, pc, atomic, &touches, found);
         let mut touches = touches;
         touches.clear();
         self.lds[g].trace = Some(touches);
+    }
+
+    /// Checks `touches`, the accesses of one instruction execution of workgroup `g` (`access`
+    /// gives its [`Access`] from the current barrier generation), against the workgroup's
+    /// shadow, and notes them there.
+    fn scan_lds(
+        &mut self,
+        g: usize,
+        access: impl FnOnce(u32) -> Access,
+        touches: &[LdsTouch],
+    ) -> Found {
+        let mut repeats = std::mem::take(&mut self.checker.repeats);
+        let shortcuts = self.checker.shortcuts;
+        let sh = self.shadow(g);
+        let a = access(sh.generation);
+        sh.accesses.push(a);
+        let r = sh.accesses.len() as u32;
+        let listed = std::mem::take(&mut sh.listed);
+        let mut scan = ByteScan {
+            sh,
+            memo: Memo::new(r, listed),
+            r,
+            me: a.wave,
+            found: Found::default(),
+        };
+        repeats.clear();
+        scan.touches(touches, a.atomic, shortcuts.then_some(&mut repeats));
+        let ByteScan {
+            sh, memo, found, ..
+        } = scan;
+        sh.listed = memo.listed;
+        self.checker.repeats = repeats;
+        found
     }
 
     /// The events of what [`Device::check_lds`] found.
@@ -808,16 +811,24 @@ struct Memo {
     /// (reference, unordered) for the last write and the last read asked about.
     write: (u32, bool),
     read: (u32, bool),
-    /// (reference, ordered) for the reads of read lists asked about.
-    listed: Vec<(u32, bool)>,
+    /// For the reads of read lists asked about: per earlier access (its reference - 1), the
+    /// answer this instruction found, as `r << 1 | ordered` (`r` the instruction's own
+    /// reference, so answers of earlier instructions never match). Taken from and given back
+    /// to [`GroupShadow::listed`], so it is allocated once per workgroup, not per instruction.
+    listed: Vec<u64>,
+    /// `r << 1`: the stamp of this instruction's answers.
+    stamp: u64,
 }
 
 impl Memo {
-    fn new() -> Memo {
+    /// The memo of access `r`, keeping its answers in `listed` (a table from an earlier
+    /// instruction, or empty).
+    fn new(r: u32, listed: Vec<u64>) -> Memo {
         Memo {
             write: (0, false),
             read: (0, false),
-            listed: Vec::new(),
+            listed,
+            stamp: u64::from(r) << 1,
         }
     }
 
@@ -825,11 +836,16 @@ impl Memo {
     /// now.
     #[inline]
     fn ordered(&mut self, sh: &GroupShadow, x: u32, me: u32) -> bool {
-        if let Some(&(_, o)) = self.listed.iter().find(|(r, _)| *r == x) {
-            return o;
+        let i = x as usize - 1;
+        if let Some(&e) = self.listed.get(i) {
+            if e & !1 == self.stamp {
+                return e & 1 == 1;
+            }
+        } else {
+            self.listed.resize(sh.accesses.len(), 0);
         }
         let o = sh.ordered(x, me);
-        self.listed.push((x, o));
+        self.listed[i] = self.stamp | u64::from(o);
         o
     }
 
@@ -1009,6 +1025,137 @@ impl ByteScan<'_> {
     }
 }
 
+impl ByteScan<'_> {
+    /// Checks `touches` (one instruction's, in lane order) against the shadow. `repeats`, when
+    /// given, lets a read of exactly the bytes an earlier read of this instruction read (with
+    /// no write between them) take that read's findings instead of checking its bytes again.
+    fn touches(&mut self, touches: &[LdsTouch], atomic: bool, mut repeats: Option<&mut Repeats>) {
+        let mut last: Option<(&LdsTouch, bool, u64)> = None;
+        for t in touches {
+            // A read of the bytes the previous lane read (a broadcast) finds what that
+            // one found: only the lane is new.
+            if let Some((p, uninit, races)) = last {
+                if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
+                    self.found.add_lane(t.lane, uninit, races);
+                    continue;
+                }
+            }
+            // The same for a read of bytes an earlier lane read: that read left the bytes'
+            // state as this one would (this access's own read), and found the same write, the
+            // same races and the same uninitialised bytes. (Only while no race index is past
+            // the 64 a touch's race mask tells apart.)
+            if let Some(rep) = repeats.as_deref_mut() {
+                if t.write {
+                    rep.clear();
+                } else if self.found.races.len() <= 64 {
+                    if let Some((uninit, races)) = rep.get(t.offset, t.size) {
+                        self.found.add_lane(t.lane, uninit, races);
+                        last = Some((t, uninit, races));
+                        continue;
+                    }
+                }
+            }
+            self.touch(t, atomic);
+            let (uninit, races) = (self.found.touch_uninit, self.found.touch_races);
+            if let (Some(rep), false) = (repeats.as_deref_mut(), t.write) {
+                rep.insert(t.offset, t.size, uninit, races);
+            }
+            last = Some((t, uninit, races));
+        }
+    }
+
+    /// Checks one lane's access, byte by byte (a dword at a time on word-mode pages).
+    fn touch(&mut self, t: &LdsTouch, atomic: bool) {
+        self.found.touch_races = 0;
+        self.found.touch_uninit = false;
+        let whole_dwords = t.offset.is_multiple_of(4) && t.size.is_multiple_of(4);
+        let (mut b, end) = (t.offset, t.offset + t.size as u32);
+        while b < end {
+            // A whole dword of a word-mode page is one entry; anything else is
+            // checked byte by byte (and turns the page into byte mode).
+            let step = if whole_dwords && !self.bytes_at(b) {
+                4
+            } else {
+                self.split_into_bytes(b);
+                1
+            };
+            if t.write {
+                let twice = self.found.twice.len();
+                self.write_byte(b, t.lane);
+                if step == 4 && self.found.twice.len() > twice {
+                    self.found.twice.extend([b + 1, b + 2, b + 3]);
+                }
+            } else {
+                self.read_byte(b, t.lane, atomic);
+            }
+            b += step;
+        }
+    }
+}
+
+/// Slots of [`Repeats`] (a power of two).
+const REPEAT_SLOTS: usize = 256;
+
+/// One read's findings in [`Repeats`].
+#[derive(Clone, Copy, Default)]
+struct Repeat {
+    offset: u32,
+    size: u8,
+    /// [`Repeats::stamp`] when it was stored (older entries are empty).
+    stamp: u32,
+    uninit: bool,
+    races: u64,
+}
+
+/// The findings of an instruction's reads since its last write, by the bytes they read
+/// (offset, size): a direct-mapped table (a read whose slot another took is simply checked
+/// again), emptied in O(1) by a new stamp. Kept by the checker from one instruction to the
+/// next, so only its first use allocates it.
+#[derive(Default)]
+struct Repeats {
+    slots: Vec<Repeat>,
+    stamp: u32,
+}
+
+impl Repeats {
+    /// Forgets every entry (and makes the table, the first time).
+    fn clear(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![Repeat::default(); REPEAT_SLOTS];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill(Repeat::default());
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    fn slot(offset: u32) -> usize {
+        ((offset >> 2) ^ (offset >> 10)) as usize % REPEAT_SLOTS
+    }
+
+    /// The findings (uninitialised, race mask) of the read of `size` bytes at `offset`, if
+    /// kept.
+    #[inline]
+    fn get(&self, offset: u32, size: u8) -> Option<(bool, u64)> {
+        let e = &self.slots[Self::slot(offset)];
+        (e.stamp == self.stamp && e.offset == offset && e.size == size)
+            .then_some((e.uninit, e.races))
+    }
+
+    #[inline]
+    fn insert(&mut self, offset: u32, size: u8, uninit: bool, races: u64) {
+        self.slots[Self::slot(offset)] = Repeat {
+            offset,
+            size,
+            stamp: self.stamp,
+            uninit,
+            races,
+        };
+    }
+}
+
 /// The `lane_collision` event of a store whose lanes wrote different values to one byte
 /// (`twice`: the bytes it wrote more than once), or `None` when they wrote the same value or
 /// one lane wrote the byte twice.
@@ -1066,4 +1213,110 @@ fn lane_collision(wave: u32, pc: usize, touches: &[LdsTouch], twice: &[u32]) -> 
             ..EventDetail::default()
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checker's shortcuts against checking every lane's bytes: random LDS programs over
+    //! several waves give the same events either way.
+
+    use super::super::{Device, RunConfig};
+    use crate::event::Event;
+    use crate::isa::asm::assemble;
+
+    /// xorshift64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+            from[(self.next() % from.len() as u64) as usize]
+        }
+    }
+
+    /// A random LDS program: address patterns (broadcasts, strides, repeats, misaligned),
+    /// loads, 2addr loads, stores of 1 to 8 bytes, atomics, partial EXEC masks, waits and
+    /// barriers.
+    fn program(rng: &mut Rng, wave64: bool) -> String {
+        let mut text = String::new();
+        for _ in 0..rng.next() % 12 + 2 {
+            let k = rng.pick(&[0u32, 1, 2, 3, 4, 8, 12, 16, 64, 132, 256]);
+            let mask = rng.pick(&[0x3fu32, 0x7c, 0xff, 0x3fc, 0x7ff, 0xffc, 0x1f0]);
+            let base = rng.pick(&[0u32, 1, 4, 64, 512, 1000]);
+            text += &format!(
+                "v_mul_u32_u24 v1, {k}, v0\nv_and_b32 v1, {mask}, v1\nv_add_nc_u32 v1, {base}, v1\n"
+            );
+            if rng.next().is_multiple_of(4) {
+                let exec = rng.next() as u32 | 1;
+                let reg = if wave64 { "exec_hi" } else { "exec_lo" };
+                text += &format!("s_mov_b32 {reg}, {exec:#x}\n");
+            }
+            let off = rng.pick(&[0u32, 4, 8, 64]);
+            let (o0, o1) = (rng.next() % 20, rng.next() % 20);
+            text += match rng.next() % 12 {
+                0 | 1 => format!("ds_load_b32 v2, v1 offset:{off}\n"),
+                2 | 3 => format!("ds_load_2addr_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
+                4 => format!("ds_load_2addr_stride64_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
+                5 | 6 => format!("ds_store_b32 v1, v0 offset:{off}\n"),
+                7 => format!("ds_store_b8 v1, v0 offset:{off}\n"),
+                8 => format!("ds_load_u16 v2, v1 offset:{off}\n"),
+                9 => format!("ds_load_b64 v[2:3], v1 offset:{off}\n"),
+                10 => "v_and_b32 v1, 0xffc, v1\nds_add_u32 v1, v0\n".to_string(),
+                _ => format!("ds_store_b64 v1, v[4:5] offset:{off}\n"),
+            }
+            .as_str();
+            text += match rng.next() % 5 {
+                0 => "s_waitcnt lgkmcnt(0)\ns_barrier\n",
+                1 => "s_barrier\n",
+                2 => "s_waitcnt lgkmcnt(0)\n",
+                _ => "",
+            };
+            text += if wave64 {
+                "s_mov_b64 exec, -1\n"
+            } else {
+                "s_mov_b32 exec_lo, -1\n"
+            };
+        }
+        text + "s_endpgm\n"
+    }
+
+    /// The events of `text` on `waves` waves of one workgroup, with or without the shortcuts.
+    fn events(text: &str, cfg: &RunConfig, shortcuts: bool) -> Vec<Event> {
+        let prog = assemble(text);
+        assert!(prog.errors.is_empty(), "{:?}\n{text}", prog.errors);
+        let mut dev = Device::new(cfg, prog.lines.len()).expect("config");
+        dev.checker.shortcuts = shortcuts;
+        dev.run(&prog.lines, cfg).expect("the program runs");
+        dev.events().to_vec()
+    }
+
+    #[test]
+    fn repeated_reads_find_what_checking_every_read_finds() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut found = 0;
+        for case in 0..300u32 {
+            let wave64 = case.is_multiple_of(3);
+            let cfg = RunConfig {
+                wave_size: if wave64 { 64 } else { 32 },
+                waves: rng.next() as u32 % 3 + 2,
+                seed: rng.next(),
+                ..RunConfig::default()
+            };
+            let text = program(&mut rng, wave64);
+            let exact = events(&text, &cfg, false);
+            assert_eq!(events(&text, &cfg, true), exact, "case {case}:\n{text}");
+            found += exact
+                .iter()
+                .filter(|e| e.kind == "lds_race" || e.kind == "uninitialized_lds_read")
+                .count();
+        }
+        // The programs do find races and uninitialised reads (the comparison is not vacuous).
+        assert!(found > 100, "{found}");
+    }
 }
