@@ -63,7 +63,7 @@ use crate::lds::LdsTouch;
 
 /// LDS bytes per shadow page.
 const PAGE: usize = 256;
-/// A read reference with this bit set: the byte's reads are the list [`GroupShadow::multi`]
+/// A read reference with this bit set: the byte's reads are the list [`GroupShadow::lists`]
 /// holds at the index in the other bits.
 const MULTI: u32 = 1 << 31;
 /// Reads of one global byte kept for the race check (distinct workgroups).
@@ -118,10 +118,8 @@ struct GroupShadow {
     accesses: Vec<Access>,
     pages: Vec<Option<Box<Page>>>,
     /// Reads of bytes that more than one wave read with none ordered before the others: lists
-    /// indexed by the byte's read reference (without [`MULTI`]); unused lists are in `free`
-    /// (kept with their capacity: a tile read by every wave makes and drops them all the time).
-    multi: Vec<Vec<u32>>,
-    free: Vec<u32>,
+    /// indexed by the byte's read reference (without [`MULTI`]).
+    lists: ReadLists,
     /// The table of [`Memo::listed`] between instructions.
     listed: Vec<u64>,
 }
@@ -137,8 +135,7 @@ impl GroupShadow {
             pages: (0..(lds_bytes as usize).div_ceil(PAGE))
                 .map(|_| None)
                 .collect(),
-            multi: Vec::new(),
-            free: Vec::new(),
+            lists: ReadLists::new(waves),
             listed: Vec::new(),
         }
     }
@@ -161,39 +158,72 @@ impl GroupShadow {
         h >= a.generation && waited >= a.need
     }
 
-    /// A new read list holding `reads`; its read reference.
-    fn new_list(&mut self, reads: [u32; 2]) -> u32 {
-        let i = match self.free.pop() {
-            Some(i) => i,
-            None => {
-                self.multi.push(Vec::new());
-                self.multi.len() as u32 - 1
-            }
-        };
-        self.multi[i as usize].extend_from_slice(&reads);
-        i | MULTI
-    }
-
-    /// Takes the read list of reference `rd` out (to be put back with [`put_list`] or freed
-    /// with [`free_list`]).
-    fn take_list(&mut self, rd: u32) -> Vec<u32> {
-        std::mem::take(&mut self.multi[(rd & !MULTI) as usize])
-    }
-
-    fn put_list(&mut self, rd: u32, list: Vec<u32>) {
-        self.multi[(rd & !MULTI) as usize] = list;
-    }
-
-    fn free_list(&mut self, rd: u32, mut list: Vec<u32>) {
-        list.clear();
-        self.put_list(rd, list);
-        self.free.push(rd & !MULTI);
-    }
-
     /// Whether `r` and `x` are both atomics.
     #[inline]
     fn both_atomic(&self, r: u32, x: u32) -> bool {
         self.accesses[r as usize - 1].atomic && self.accesses[x as usize - 1].atomic
+    }
+}
+
+/// The read lists of a workgroup's shadow, in one flat array of fixed slots of `stride`
+/// entries: a length, then the reads. A list holds at most one read per wave (a wave's read
+/// drops the list's earlier reads of the same wave, which are ordered before it), so a slot of
+/// waves + 1 entries always holds it; a tile read by every wave makes and drops lists all the
+/// time, and slots are reused (`free`) without allocating.
+struct ReadLists {
+    cells: Vec<u32>,
+    stride: usize,
+    free: Vec<u32>,
+}
+
+impl ReadLists {
+    fn new(waves: usize) -> ReadLists {
+        ReadLists {
+            cells: Vec::new(),
+            stride: waves + 1,
+            free: Vec::new(),
+        }
+    }
+
+    /// A new list holding `reads`; its read reference.
+    fn alloc(&mut self, reads: &[u32]) -> u32 {
+        let i = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.cells.resize(self.cells.len() + self.stride, 0);
+                (self.cells.len() / self.stride - 1) as u32
+            }
+        };
+        let base = i as usize * self.stride;
+        self.cells[base] = reads.len() as u32;
+        self.cells[base + 1..base + 1 + reads.len()].copy_from_slice(reads);
+        i | MULTI
+    }
+
+    /// The reads of list `rd` (a reference with [`MULTI`]).
+    #[inline]
+    fn get(&self, rd: u32) -> &[u32] {
+        let base = (rd & !MULTI) as usize * self.stride;
+        &self.cells[base + 1..base + 1 + self.cells[base] as usize]
+    }
+
+    /// Sets read `k` of list `rd` (extending it when `k` is its length).
+    #[inline]
+    fn set(&mut self, rd: u32, k: usize, x: u32) {
+        assert!(k + 1 < self.stride, "a read list holds one read per wave");
+        let base = (rd & !MULTI) as usize * self.stride;
+        self.cells[base + 1 + k] = x;
+    }
+
+    /// Cuts list `rd` to `len` reads.
+    #[inline]
+    fn set_len(&mut self, rd: u32, len: usize) {
+        self.cells[(rd & !MULTI) as usize * self.stride] = len as u32;
+    }
+
+    /// Frees list `rd`.
+    fn release(&mut self, rd: u32) {
+        self.free.push(rd & !MULTI);
     }
 }
 
@@ -914,10 +944,8 @@ impl ByteScan<'_> {
         }
         for (i, wr, rd) in lists {
             let rd = if rd & MULTI != 0 {
-                let copy = sh.multi[(rd & !MULTI) as usize].clone();
-                let list = sh.new_list([0, 0]);
-                sh.multi[(list & !MULTI) as usize] = copy;
-                list
+                let copy = sh.lists.get(rd).to_vec();
+                sh.lists.alloc(&copy)
             } else {
                 rd
             };
@@ -961,24 +989,32 @@ impl ByteScan<'_> {
             page_of(sh, b).read[i] = r;
         } else if rd & MULTI == 0 {
             if memo.read_unordered(sh, rd, me) {
-                let list = sh.new_list([rd, r]);
+                let list = sh.lists.alloc(&[rd, r]);
                 page_of(sh, b).read[i] = list;
             } else {
                 page_of(sh, b).read[i] = r;
             }
         } else {
-            if sh.multi[(rd & !MULTI) as usize].last() == Some(&r) {
+            let n = sh.lists.get(rd).len();
+            if sh.lists.get(rd).last() == Some(&r) {
                 // Another lane of this access read the byte already.
                 return;
             }
-            let mut list = sh.take_list(rd);
-            list.retain(|&x| x != r && !memo.ordered(sh, x, me));
-            list.push(r);
-            if list.len() == 1 {
-                sh.free_list(rd, list);
+            // Keep the reads not ordered before this one, in order, and add this one.
+            let mut k = 0;
+            for j in 0..n {
+                let x = sh.lists.get(rd)[j];
+                if x != r && !memo.ordered(sh, x, me) {
+                    sh.lists.set(rd, k, x);
+                    k += 1;
+                }
+            }
+            if k == 0 {
+                sh.lists.release(rd);
                 page_of(sh, b).read[i] = r;
             } else {
-                sh.put_list(rd, list);
+                sh.lists.set(rd, k, r);
+                sh.lists.set_len(rd, k + 1);
             }
         }
     }
@@ -1014,14 +1050,14 @@ impl ByteScan<'_> {
             }
             return;
         }
-        let list = sh.take_list(rd);
-        for &x in &list {
+        for j in 0..sh.lists.get(rd).len() {
+            let x = sh.lists.get(rd)[j];
             if x != r && !memo.ordered(sh, x, me) {
                 let a = sh.accesses[x as usize - 1];
                 f.race(&a, "write-after-read", lane, b);
             }
         }
-        sh.free_list(rd, list);
+        sh.lists.release(rd);
     }
 }
 
@@ -1304,7 +1340,7 @@ mod tests {
             let wave64 = case.is_multiple_of(3);
             let cfg = RunConfig {
                 wave_size: if wave64 { 64 } else { 32 },
-                waves: rng.next() as u32 % 3 + 2,
+                waves: rng.next() as u32 % 7 + 2,
                 seed: rng.next(),
                 ..RunConfig::default()
             };
