@@ -240,7 +240,7 @@ impl Lds {
         // Fixed-size copies for the usual sizes (a variable-length copy is a memmove call).
         let b = &self.bytes;
         Ok(match size {
-            4 => u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as u64,
+            4 => u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes")) as u64,
             8 => u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes")),
             _ => {
                 let n = size.min(8) as usize;

@@ -402,6 +402,10 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
     if let Some(cost) = progression_cost(geometry, lanes, addrs, same) {
         return Some(cost);
     }
+    // Two halves that read the same words, or one word each (16-wide tiles).
+    if let Some(cost) = halves_cost::<A, G, WORDS>(geometry, lanes, addrs, words, same, touched) {
+        return Some(cost);
+    }
     if banks_touched == WORDS {
         return one_slot_cost(geometry, lanes, addrs, words / WORDS, same);
     }
@@ -412,6 +416,50 @@ pub(super) fn resolve_aligned<A: LaneAddress, G: Geometry, const WORDS: u32>(
         return Some(1);
     }
     Some(chained_cost(geometry, lanes, addrs, same, touched))
+}
+
+/// Consecutive lanes in two halves under [`SameWord::Once`] (a 16-wide tile read by two
+/// rows of lanes), `None` otherwise. When the second half repeats the first half's addresses,
+/// the group touches the first half's words, and a cost that counts distinct words is the
+/// first half's. When each half reads one address (`x` and `y`, a row broadcast per half),
+/// the two lanes' words share banks only when their slots are equal (aligned lanes' slots are
+/// equal or disjoint): 2 when they do on different words, else 1.
+#[inline(always)]
+fn halves_cost<A: LaneAddress, G: Geometry, const WORDS: u32>(
+    geometry: G,
+    lanes: u64,
+    addrs: &[A],
+    words: u32,
+    same: SameWord,
+    touched: u64,
+) -> Option<u32> {
+    if same != SameWord::Once {
+        return None;
+    }
+    let slice = consecutive_lanes(lanes, addrs)?;
+    let half = slice.len() / 2;
+    if half == 0 || !slice.len().is_multiple_of(2) {
+        return None;
+    }
+    let (lo, hi) = slice.split_at(half);
+    let (x, y) = (lo[0].byte_address(), hi[0].byte_address());
+    if x == y {
+        if lo
+            .iter()
+            .zip(hi)
+            .any(|(a, b)| a.byte_address() != b.byte_address())
+        {
+            return None;
+        }
+        let low = lanes & !(lanes << half);
+        return resolve_aligned::<A, G, WORDS>(geometry, low, addrs, words / 2, same, touched);
+    }
+    if lo.iter().any(|a| a.byte_address() != x) || hi.iter().any(|a| a.byte_address() != y) {
+        return None;
+    }
+    let shift = geometry.bank_shift();
+    let shared = slot_of(geometry, x) == slot_of(geometry, y) && x >> shift != y >> shift;
+    Some(1 + u32::from(shared))
 }
 
 /// The slot (first bank) of an aligned lane's address.
@@ -777,5 +825,129 @@ fn distinct_words<G: Geometry>(geometry: G, words: &mut [u64]) -> u32 {
             words.sort_unstable();
             1 + words.windows(2).filter(|p| p[0] != p[1]).count() as u32
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast cost path against the per-bank breakdown ([`BankModel::analyze`], which
+    //! counts every lane's words one by one) on the patterns the closed forms single out.
+
+    use crate::banks::{
+        Access, AccessKind, AccessShape, BankModel, LaneAddress, WaveSize, PRESET_NAMES,
+    };
+
+    /// xorshift64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+            from[(self.next() % from.len() as u64) as usize]
+        }
+    }
+
+    /// One wave's element indices (addresses are these times the width): a progression (a
+    /// broadcast when the stride is 0), random elements of a small or a wide window, then
+    /// maybe folded so that blocks repeat the first block (halves, quarters) or each block
+    /// reads one element (a row broadcast per block).
+    fn pattern(rng: &mut Rng) -> Vec<u64> {
+        let base = rng.next() % 4096;
+        let stride = rng.pick(&[0i64, 1, 2, 3, 4, 8, 16, 17, 32, 33, 64, -1, -4]);
+        let window = rng.pick(&[4u64, 64, 1 << 14, 1 << 30]);
+        let mut e: Vec<u64> = match rng.next() % 3 {
+            0 => (0..64)
+                .map(|l| (base as i64 + 4096 + stride * l) as u64)
+                .collect(),
+            _ => (0..64).map(|_| base + rng.next() % window).collect(),
+        };
+        let block = rng.pick(&[2usize, 4, 8, 16, 32]);
+        match rng.next() % 4 {
+            0 => {
+                for l in block..64 {
+                    e[l] = e[l % block];
+                }
+            }
+            1 => {
+                for l in 0..64 {
+                    e[l] = e[l - l % block];
+                }
+            }
+            _ => {}
+        }
+        e
+    }
+
+    /// Active lanes: all, a run of lanes (a half, a quarter), or random.
+    fn active(rng: &mut Rng, lanes: u32) -> u64 {
+        let all = u64::MAX >> (64 - lanes);
+        match rng.next() % 4 {
+            0 | 1 => all,
+            2 => {
+                let len = rng.pick(&[1u32, 2, 8, 16, 32]).min(lanes);
+                let start = rng.next() as u32 % (lanes - len + 1);
+                (u64::MAX >> (64 - len)) << start
+            }
+            _ => rng.next() & all,
+        }
+    }
+
+    #[test]
+    fn fast_cost_matches_breakdown_on_blocked_patterns() {
+        let models: Vec<BankModel> = PRESET_NAMES
+            .iter()
+            .filter_map(|n| BankModel::preset(n))
+            .collect();
+        let kinds = [
+            AccessKind::Load,
+            AccessKind::Store,
+            AccessKind::Atomic,
+            AccessKind::Load2Addr,
+            AccessKind::Store2Addr,
+        ];
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut costed = 0;
+        for case in 0..40_000u32 {
+            let model = &models[case as usize % models.len()];
+            let width = rng.pick(&[1u32, 2, 4, 8, 12, 16]);
+            let kind = rng.pick(&kinds);
+            let wave = rng.pick(&[WaveSize::Wave32, WaveSize::Wave64]);
+            let align = if width == 12 { 4 } else { width } as u64;
+            let a0: Vec<u64> = pattern(&mut rng).iter().map(|e| e * align).collect();
+            let a1: Vec<u64> = pattern(&mut rng).iter().map(|e| e * align).collect();
+            let n = wave.lanes() as usize;
+            let shape = AccessShape {
+                width,
+                kind,
+                active: active(&mut rng, wave.lanes()),
+                wave,
+            };
+            let access = Access {
+                shape,
+                addrs: &a0[..n],
+                addrs1: kind.is_two_addr().then_some(&a1[..n]),
+            };
+            let fast = model.cost(&access);
+            let exact = model.analyze(&access).map(|r| r.cost);
+            assert_eq!(
+                fast,
+                exact,
+                "case {case}: {} {shape:?} {:?}",
+                model.name(),
+                access
+                    .addrs
+                    .iter()
+                    .map(|a| a.byte_address())
+                    .collect::<Vec<_>>()
+            );
+            costed += usize::from(fast.is_ok());
+        }
+        assert!(costed > 10_000, "{costed}");
     }
 }

@@ -94,6 +94,24 @@ impl<'e, 'a> Mem<'e, 'a> {
         })
     }
 
+    /// Lane `lane`'s read of the dword at `addr` of the LDS: [`Mem::read`] of 4 bytes for the
+    /// row forms, which run on LDS only.
+    #[inline(always)]
+    pub(super) fn read_lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
+        debug_assert!(matches!(self.space, Space::Lds));
+        self.outcome.record(lane, addr);
+        match self.env.lds.read(self.env.alloc, addr, 4) {
+            Ok(x) => {
+                self.env.lds.touch(lane, addr, 4, false, x);
+                x as u32
+            }
+            Err(_) => {
+                self.miss(lane);
+                0
+            }
+        }
+    }
+
     /// Lane `lane`'s read of `dwords` dwords at `addr` (the 96- and 128-bit loads); all zeros
     /// when any of them is outside the memory.
     pub(super) fn read_wide(&mut self, lane: u32, addr: u32, dwords: u32) -> Vec<u32> {

@@ -112,16 +112,6 @@ pub struct DsEnv<'a> {
     pub pc: usize,
 }
 
-/// VGPR `reg` of every lane (lanes past the wave's size and never-written registers read 0).
-#[inline]
-fn row(w: &Wave, reg: u32) -> [u32; 64] {
-    let mut r = [0u32; 64];
-    if let Some(x) = w.vgpr_row(reg) {
-        r[..x.len()].copy_from_slice(x);
-    }
-    r
-}
-
 /// Writes `vals` into VGPR `reg` for the lanes in `lanes`.
 #[inline]
 fn write_row(w: &mut Wave, reg: u32, lanes: u64, vals: &[u32; 64]) {
@@ -414,23 +404,29 @@ fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     }
 }
 
+/// Lane `l` of VGPR row `row` (a row never written, or a lane past it, reads 0).
+#[inline(always)]
+fn lane_of(row: Option<&[u32]>, l: usize) -> u32 {
+    row.and_then(|r| r.get(l)).copied().unwrap_or(0)
+}
+
 /// `ds_load_b32` on LDS, a register row at a time.
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
-    let addr_row = row(wave, op.addr);
+    let addr_row = wave.vgpr_row(op.addr);
     let mut vals = [0u32; 64];
     for_lanes(op.lanes, |l| {
-        let a = mem.aligned_address(addr_row[l], op.offset, l, 4);
-        vals[l] = mem.read(l as u32, a, 4) as u32;
+        let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
+        vals[l] = mem.read_lds_dword(l as u32, a);
     });
     write_row(wave, op.vdst, op.lanes, &vals);
 }
 
 /// `ds_store_b32` on LDS, a register row at a time.
 fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
-    let (addr_row, data_row) = (row(wave, op.addr), row(wave, op.d0));
+    let (addr_row, data_row) = (wave.vgpr_row(op.addr), wave.vgpr_row(op.d0));
     for_lanes(op.lanes, |l| {
-        let a = mem.aligned_address(addr_row[l], op.offset, l, 4);
-        mem.write(l as u32, a, 4, data_row[l] as u64);
+        let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
+        mem.write(l as u32, a, 4, lane_of(data_row, l) as u64);
     });
 }
 
@@ -438,15 +434,15 @@ fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 /// (docs/rules/ds.md#two-address-forms).
 fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let adj = if stride64 { 256 } else { 4 };
-    let addr_row = row(wave, op.addr);
+    let addr_row = wave.vgpr_row(op.addr);
     let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
     for_lanes(op.lanes, |l| {
-        let base = addr_row[l];
+        let base = lane_of(addr_row, l);
         let a0 = mem.address(base, op.off0 * adj, l);
         let a1 = mem.address(base, op.off1 * adj, l);
         let (a0, a1) = (mem.env.lds.effective(a0, 4), mem.env.lds.effective(a1, 4));
-        v0[l] = mem.read(l as u32, a0, 4) as u32;
-        v1[l] = mem.read(l as u32, a1, 4) as u32;
+        v0[l] = mem.read_lds_dword(l as u32, a0);
+        v1[l] = mem.read_lds_dword(l as u32, a1);
     });
     write_row(wave, op.vdst, op.lanes, &v0);
     write_row(wave, op.vdst + 1, op.lanes, &v1);
