@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use gpumemsim::exec::{RunConfig, Schedule};
+use gpumemsim::exec::{RunConfig, RunProgress, Schedule};
 use gpumemsim::launch::{launch, KernelArg, Launch, Launched, MAX_BLOCK};
 use gpumemsim::lds::LdsInit;
 use gpumemsim::loader::{CodeObject, Kernel};
@@ -159,12 +159,14 @@ fn launch_kernel<'py, R>(
             }
         }
     }
+    let progress = std::sync::Arc::new(RunProgress::new());
     let config = Launch {
         grid,
         block: block_dims,
         args: launch_args,
         dynamic_lds,
         config: RunConfig {
+            progress: Some(progress.clone()),
             max_steps,
             seed,
             threads,
@@ -175,8 +177,7 @@ fn launch_kernel<'py, R>(
         },
         ..Launch::new(kernel)
     };
-    let done = py
-        .detach(|| launch(&config))
+    let done = interruptible(py, &progress, || launch(&config))?
         .map_err(|e| error(format!("{file}: {e}")))?;
     then(&Ran {
         file: &file,
@@ -188,6 +189,36 @@ fn launch_kernel<'py, R>(
         grid,
         block: block_dims,
     })
+}
+
+/// Runs `f` without the GIL on a thread of its own, checking for Python signals every 50 ms
+/// meanwhile: a Ctrl-C (KeyboardInterrupt) cancels the run through `progress`, which stops
+/// within [`gpumemsim::exec::PROGRESS_STEPS`] instructions, and is raised once it has.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    progress: &RunProgress,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let mut signal = None;
+    let out = py.detach(|| {
+        std::thread::scope(|s| {
+            let run = s.spawn(f);
+            while !run.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if signal.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        progress.cancel();
+                        signal = Some(e);
+                    }
+                }
+            }
+            run.join()
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    out.map_err(|_| error("the simulator stopped unexpectedly (a panic)".to_string()))
 }
 
 /// Declares a Python entry point with the launch parameters that `run` and `check` share

@@ -293,3 +293,30 @@ def test_launch_arguments_are_checked_against_the_metadata(args, message):
     with pytest.raises(gpumemsim.Error) as raised:
         gpumemsim.run(str(APPS / "histogram_local.o"), "histogram_local_bins", 1, 64, args)
     assert message in str(raised.value)
+
+
+def test_ctrl_c_interrupts_a_long_launch():
+    # 2^28 workgroups of the padded transpose over a 4×4 matrix: hours of work. SIGINT half a
+    # second in must raise KeyboardInterrupt within a progress batch, not after the run; run
+    # in a child process, so that a launch that cannot be interrupted fails by its timeout.
+    import subprocess
+    import sys
+    import textwrap
+    child = textwrap.dedent(f"""
+        import os, signal, threading, time
+        import numpy as np
+        import gpumemsim
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        start = time.monotonic()
+        try:
+            gpumemsim.run({str(APPS / "transpose_padded.o")!r}, "transpose_tiled_padded",
+                          (1 << 14, 1 << 14), (32, 8),
+                          [np.zeros(16, np.float32), np.zeros(16, np.float32),
+                           ("i32", 4), ("i32", 4)])
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+    """)
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "interrupted", done.stderr

@@ -134,3 +134,40 @@ fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
         .to_string();
     assert!(e.contains("v_cvt_i32_f32_e64"), "{e}");
 }
+
+#[test]
+fn a_cancelled_run_stops_with_interrupted_apart_or_together() {
+    // Every wave loops forever (s_branch to itself); a cancelled run stops at its next
+    // progress batch instead of at the step limit.
+    let prog = assemble("s_branch 0xffff\ns_endpgm\n");
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    for wgps in [1, 2] {
+        let progress = std::sync::Arc::new(gpumemsim::exec::RunProgress::new());
+        let cfg = RunConfig {
+            workgroups: 4,
+            wgps,
+            release_finished: true,
+            max_steps: u64::MAX,
+            progress: Some(progress.clone()),
+            ..RunConfig::default()
+        };
+        let canceller = {
+            let p = progress.clone();
+            std::thread::spawn(move || {
+                while p.steps() < 100_000 {
+                    std::thread::yield_now();
+                }
+                p.cancel();
+            })
+        };
+        let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| w.set_sreg(0, g));
+        let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+        canceller.join().expect("the canceller ran");
+        match r.result {
+            Err(gpumemsim::exec::RunError::Interrupted { steps }) => {
+                assert!(steps >= 4096, "stopped at a progress batch: {steps}")
+            }
+            other => panic!("wgps {wgps}: expected an interrupted run, got {other:?}"),
+        }
+    }
+}

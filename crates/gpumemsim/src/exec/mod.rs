@@ -325,6 +325,11 @@ pub enum RunError {
     Deadlock(Vec<String>),
     /// The configuration cannot be run.
     Config(String),
+    /// The run was cancelled ([`RunProgress::cancel`]) after `steps` instructions.
+    Interrupted {
+        /// Instructions executed before it stopped.
+        steps: u64,
+    },
 }
 
 impl std::fmt::Display for RunError {
@@ -351,6 +356,9 @@ impl std::fmt::Display for RunError {
                 write!(f, "deadlock: every live wave is blocked: {}", waits.join("; "))
             }
             RunError::Config(m) => f.write_str(m),
+            RunError::Interrupted { steps } => {
+                write!(f, "interrupted after {steps} instructions")
+            }
         }
     }
 }
@@ -1118,6 +1126,9 @@ impl Device {
             if self.steps.is_multiple_of(PROGRESS_STEPS) {
                 if let Some(p) = &cfg.progress {
                     mark.report(p, self.steps);
+                    if p.is_cancelled() {
+                        return Err(RunError::Interrupted { steps: self.steps });
+                    }
                 }
             }
             let pc = self.waves[wi].pc;

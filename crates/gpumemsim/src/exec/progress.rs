@@ -11,7 +11,7 @@
 //! [`Device::run`]: super::Device::run
 //! [`run_grid`]: super::run_grid
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Instructions between two updates of the counters (a power of two).
@@ -24,6 +24,7 @@ pub struct RunProgress {
     waves_ended: AtomicU64,
     restarts: AtomicU64,
     restart_reason: Mutex<Option<String>>,
+    cancelled: AtomicBool,
 }
 
 impl RunProgress {
@@ -51,6 +52,17 @@ impl RunProgress {
     /// Why the run last started over (a grid run again together), for the bar to say.
     pub fn restart_reason(&self) -> Option<String> {
         self.restart_reason.lock().ok().and_then(|r| r.clone())
+    }
+
+    /// Asks the run to stop: it ends with [`RunError::Interrupted`](super::RunError) within
+    /// [`PROGRESS_STEPS`] instructions (from another thread: a Ctrl-C handler, a UI).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`RunProgress::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     /// Adds a batch of executed instructions and ended waves.

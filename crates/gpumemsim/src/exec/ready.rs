@@ -18,8 +18,9 @@ const ARITY: usize = 2;
 /// Runnable waves, first the one with the least (key, order).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ReadyQueue {
-    /// The heap of (key, order); the wave slot is the order's low 32 bits.
-    heap: Vec<(u64, u64)>,
+    /// The heap of entries, each (key, order) as one `u128` (key in the high half), which
+    /// compares without branches; the wave slot is the order's low 32 bits.
+    heap: Vec<u128>,
     /// Each wave slot's index in `heap`, or [`ABSENT`].
     pos: Vec<u32>,
 }
@@ -34,7 +35,7 @@ impl ReadyQueue {
     /// The wave slot with the least (key, order), if any.
     #[inline]
     pub(crate) fn first(&self) -> Option<usize> {
-        self.heap.first().map(|&(_, order)| slot_of(order))
+        self.heap.first().map(|&e| slot_of(e as u64))
     }
 
     /// Queues wave slot `slot_of(order)` at `key`, replacing its entry if it has one.
@@ -44,7 +45,7 @@ impl ReadyQueue {
         if wi >= self.pos.len() {
             self.pos.resize(wi + 1, ABSENT);
         }
-        let entry = (key, order);
+        let entry = (u128::from(key) << 64) | u128::from(order);
         match self.pos[wi] {
             ABSENT => {
                 self.heap.push(entry);
@@ -73,7 +74,7 @@ impl ReadyQueue {
         let last = self.heap.pop().expect("an entry is in the heap");
         if at < self.heap.len() {
             let old = std::mem::replace(&mut self.heap[at], last);
-            self.pos[slot_of(last.1)] = at as u32;
+            self.pos[slot_of(last as u64)] = at as u32;
             if last < old {
                 self.sift_up(at);
             } else {
@@ -90,11 +91,11 @@ impl ReadyQueue {
                 break;
             }
             self.heap[at] = self.heap[parent];
-            self.pos[slot_of(self.heap[at].1)] = at as u32;
+            self.pos[slot_of(self.heap[at] as u64)] = at as u32;
             at = parent;
         }
         self.heap[at] = entry;
-        self.pos[slot_of(entry.1)] = at as u32;
+        self.pos[slot_of(entry as u64)] = at as u32;
     }
 
     fn sift_down(&mut self, mut at: usize) {
@@ -107,19 +108,22 @@ impl ReadyQueue {
             }
             let mut child = first;
             for c in first + 1..(first + ARITY).min(n) {
-                if self.heap[c] < self.heap[child] {
-                    child = c;
-                }
+                // Branch-free: the keys of near-lockstep waves compare unpredictably.
+                child = if self.heap[c] < self.heap[child] {
+                    c
+                } else {
+                    child
+                };
             }
             if entry <= self.heap[child] {
                 break;
             }
             self.heap[at] = self.heap[child];
-            self.pos[slot_of(self.heap[at].1)] = at as u32;
+            self.pos[slot_of(self.heap[at] as u64)] = at as u32;
             at = child;
         }
         self.heap[at] = entry;
-        self.pos[slot_of(entry.1)] = at as u32;
+        self.pos[slot_of(entry as u64)] = at as u32;
     }
 }
 
