@@ -66,9 +66,42 @@ impl Serialize for BufferValues<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.len()))?;
         for c in self.raw.chunks(self.elem.bytes()) {
-            seq.serialize_element(&json_value(self.elem, c))?;
+            // A number is written as its `Value` would be, without making the `Value`.
+            match plain_number(self.elem, c) {
+                Some(Number::Signed(n)) => seq.serialize_element(&n)?,
+                Some(Number::Unsigned(n)) => seq.serialize_element(&n)?,
+                Some(Number::Float(f)) => seq.serialize_element(&f)?,
+                None => seq.serialize_element(&json_value(self.elem, c))?,
+            }
         }
         seq.end()
+    }
+}
+
+/// A value [`json_value`] writes as a JSON number, as serde_json's `Value` holds it (a
+/// float widened to f64).
+enum Number {
+    Signed(i64),
+    Unsigned(u64),
+    Float(f64),
+}
+
+/// Element `b` of type `e` as the number [`json_value`] makes of it, or `None` for a NaN or
+/// an infinity (not JSON numbers).
+fn plain_number(e: ElementType, b: &[u8]) -> Option<Number> {
+    let mut x = [0u8; 8];
+    x[..b.len()].copy_from_slice(b);
+    let u = u64::from_le_bytes(x);
+    let float = |f: f64| f.is_finite().then_some(Number::Float(f));
+    match e {
+        ElementType::I32 => Some(Number::Signed(i64::from(u as u32 as i32))),
+        ElementType::I64 => Some(Number::Signed(u as i64)),
+        ElementType::F32 => float(f64::from(f32::from_bits(u as u32))),
+        ElementType::F64 => float(f64::from_bits(u)),
+        ElementType::F16 => float(f64::from(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(
+            u as u16,
+        )))),
+        _ => Some(Number::Unsigned(u)),
     }
 }
 
@@ -190,6 +223,48 @@ mod tests {
             serde_json::to_string(&v).expect("serialises"),
             r#"[1.5,{"nan":"0x7fc00000"},"Infinity",-0.0]"#
         );
+    }
+
+    #[test]
+    fn every_element_type_writes_as_its_json_value_would() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let specials = [
+            0u64,
+            0x8000_0000,
+            0x7fc0_0001,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7c00,
+            0xfe00,
+        ];
+        for e in [
+            ElementType::U8,
+            ElementType::U16,
+            ElementType::U32,
+            ElementType::I32,
+            ElementType::U64,
+            ElementType::I64,
+            ElementType::F16,
+            ElementType::F32,
+            ElementType::F64,
+        ] {
+            let mut raw = Vec::new();
+            for i in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let v = if i < specials.len() { specials[i] } else { x };
+                raw.extend_from_slice(&v.to_le_bytes()[..e.bytes()]);
+            }
+            let v = BufferValues { elem: e, raw: &raw };
+            let whole: Vec<Value> = (0..v.len()).map(|i| v.get(i)).collect();
+            assert_eq!(
+                serde_json::to_string(&v).expect("serialises"),
+                serde_json::to_string(&whole).expect("serialises"),
+                "{}",
+                e.name()
+            );
+        }
     }
 
     #[test]

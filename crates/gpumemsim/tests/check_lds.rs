@@ -435,7 +435,7 @@ fn lds_init_zero_poison_and_random() {
     let r = run_grid(
         &prog.lines,
         &cfg,
-        GlobalMemory::new(),
+        &GlobalMemory::new,
         &(std::sync::Arc::new(|_: u32, _: &mut Wave| {}) as WaveInit),
     )
     .expect("config");
@@ -530,7 +530,7 @@ fn grid(text: &str, cfg: RunConfig) -> GridRun {
         w.set_sreg(0, g);
         w.set_sreg(2, 0x1000);
     });
-    let run = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+    let run = run_grid(&prog.lines, &cfg, &GlobalMemory::new, &init).expect("config");
     run.result.clone().expect("the program runs");
     run
 }

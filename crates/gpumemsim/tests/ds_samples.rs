@@ -32,7 +32,7 @@ fn run(cfg: &RunConfig, program: &str) -> GridRun {
         w.set_sreg(0, g);
         w.set_sreg(2, 0x1000);
     });
-    let run = run_grid(&prog.lines, cfg, GlobalMemory::new(), &init).expect("config");
+    let run = run_grid(&prog.lines, cfg, &GlobalMemory::new, &init).expect("config");
     run.result.clone().expect("the program runs");
     run
 }

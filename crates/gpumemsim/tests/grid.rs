@@ -26,7 +26,7 @@ fn run(text: &str, cfg: &RunConfig) -> GridRun {
         w.set_sreg(0, g);
         w.set_sreg(2, 0x1000);
     });
-    let run = run_grid(&prog.lines, cfg, GlobalMemory::new(), &init).expect("config");
+    let run = run_grid(&prog.lines, cfg, &GlobalMemory::new, &init).expect("config");
     run.result.clone().expect("the program runs");
     run
 }
@@ -125,7 +125,7 @@ fn a_workgroup_that_fails_alone_reruns_together_and_reports_the_grids_error() {
         ..RunConfig::default()
     };
     let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| w.set_sreg(0, g));
-    let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+    let r = run_grid(&prog.lines, &cfg, &GlobalMemory::new, &init).expect("config");
     assert_eq!(r.schedule, Schedule::Together);
     assert_eq!(r.together_because, TogetherBecause::Error);
     let e = r
@@ -161,7 +161,7 @@ fn a_cancelled_run_stops_with_interrupted_apart_or_together() {
             })
         };
         let init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| w.set_sreg(0, g));
-        let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+        let r = run_grid(&prog.lines, &cfg, &GlobalMemory::new, &init).expect("config");
         canceller.join().expect("the canceller ran");
         match r.result {
             Err(gpumemsim::exec::RunError::Interrupted { steps }) => {

@@ -320,7 +320,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
         ..RunConfig::default()
     };
     let prog = assemble(&text);
-    let apart = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &no_init()).expect("config");
+    let apart = run_grid(&prog.lines, &cfg, &GlobalMemory::new, &no_init()).expect("config");
     assert!(matches!(apart.schedule, Schedule::Apart { .. }));
     let together = run_grid(
         &prog.lines,
@@ -328,7 +328,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
             together: true,
             ..cfg.clone()
         },
-        GlobalMemory::new(),
+        &GlobalMemory::new,
         &no_init(),
     )
     .expect("config");
@@ -344,7 +344,7 @@ fn grids_on_several_wgps_run_apart_with_the_result_of_one_schedule() {
             wgps: 1,
             ..cfg.clone()
         },
-        GlobalMemory::new(),
+        &GlobalMemory::new,
         &no_init(),
     )
     .expect("config");
@@ -421,7 +421,7 @@ fn dropping_finished_workgroups_state_changes_no_result() {
             w.set_sreg(0, g);
             w.set_sreg(2, 0x1000);
         });
-        let r = run_grid(&prog.lines, &cfg, GlobalMemory::new(), &init).expect("config");
+        let r = run_grid(&prog.lines, &cfg, &GlobalMemory::new, &init).expect("config");
         r.result.clone().expect("runs");
         r
     };
@@ -516,14 +516,14 @@ fn the_workgroups_of_a_wgp_share_its_scalar_cache() {
         together: true,
         ..one_wgp.clone()
     };
-    let shared = run_grid(&prog.lines, &together, GlobalMemory::new(), &init).expect("config");
+    let shared = run_grid(&prog.lines, &together, &GlobalMemory::new, &init).expect("config");
     let k = shared.device.kcache_stats();
     assert_eq!((k.misses, k.hits), (1, 3), "one WGP: one miss, then hits");
     let apart = RunConfig {
         wgps: 4,
         ..together
     };
-    let split = run_grid(&prog.lines, &apart, GlobalMemory::new(), &init).expect("config");
+    let split = run_grid(&prog.lines, &apart, &GlobalMemory::new, &init).expect("config");
     let k = split.device.kcache_stats();
     assert_eq!((k.misses, k.hits), (4, 0), "four WGPs: a miss each");
 }

@@ -32,6 +32,9 @@ use crate::addr::{AccessLog, GlobalMemory, RaceBytes};
 use crate::ds::{self, DsKind};
 use crate::gws::OrderedCount;
 
+/// Makes global memory as the host leaves it for a grid ([`run_grid`]).
+pub type Memory<'a> = dyn Fn() -> GlobalMemory + Sync + 'a;
+
 /// How a grid ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
@@ -128,7 +131,9 @@ fn thread_count(cfg: &RunConfig) -> usize {
 /// Runs every workgroup of `cfg`'s grid on `program`, apart where that gives the result of
 /// running them together (see the module text), else together.
 ///
-/// `memory` is global memory as the host left it. `init` sets up each wave after it is created
+/// `memory` makes global memory as the host left it: called for each run of the grid (and
+/// each host thread's copy), so that nothing keeps a spare copy in case the grid has to run
+/// again. `init` sets up each wave after it is created
 /// (registers, EXEC, MODE), given its workgroup's index in the grid; a wave's index in its
 /// workgroup is `wave.id % cfg.waves`. It is called once per wave, and again for every wave if
 /// the grid has to run a second time together.
@@ -140,7 +145,7 @@ fn thread_count(cfg: &RunConfig) -> usize {
 pub fn run_grid(
     program: &[AsmLine],
     cfg: &RunConfig,
-    memory: GlobalMemory,
+    memory: &Memory<'_>,
     init: &WaveInit,
 ) -> Result<GridRun, RunError> {
     let threads = thread_count(cfg)
@@ -158,7 +163,7 @@ pub fn run_grid(
         return together(program, cfg, memory, init, because);
     }
     Device::check(cfg)?;
-    match apart(program, cfg, &memory, init, threads) {
+    match apart(program, cfg, memory, init, threads) {
         Ok(device) => Ok(GridRun {
             device,
             result: Ok(()),
@@ -175,9 +180,9 @@ pub fn run_grid(
                 // The logs of the run apart already say which bytes race: one run together,
                 // watching them, names the instructions.
                 Some(r) if !r.is_empty() => {
-                    together_once(program, cfg, memory, init, because, Some(r))
+                    together_once(program, cfg, memory(), init, because, Some(r))
                 }
-                Some(_) => together_once(program, cfg, memory, init, because, None),
+                Some(_) => together_once(program, cfg, memory(), init, because, None),
                 None => together(program, cfg, memory, init, because),
             }
         }
@@ -190,22 +195,21 @@ pub fn run_grid(
 fn together(
     program: &[AsmLine],
     cfg: &RunConfig,
-    memory: GlobalMemory,
+    memory: &Memory<'_>,
     init: &WaveInit,
     because: TogetherBecause,
 ) -> Result<GridRun, RunError> {
     if !cfg.check || cfg.workgroups < 2 {
-        return together_once(program, cfg, memory, init, because, None);
+        return together_once(program, cfg, memory(), init, because, None);
     }
-    let spare = memory.clone();
-    let mut run = together_run(program, cfg, memory, init, because.clone(), None)?;
+    let mut run = together_run(program, cfg, memory(), init, because.clone(), None)?;
     let logs = run.device.checker.take_group_logs().unwrap_or_default();
     let races = AccessLog::plain_races(&logs.iter().collect::<Vec<_>>());
     if races.is_empty() || run.result.is_err() {
         return Ok(run);
     }
     drop(run);
-    together_once(program, cfg, spare, init, because, Some(races))
+    together_once(program, cfg, memory(), init, because, Some(races))
 }
 
 /// Runs the grid together once, watching `races` (global bytes two workgroups access
@@ -320,7 +324,7 @@ fn run_block(
 fn apart(
     program: &[AsmLine],
     cfg: &RunConfig,
-    memory: &GlobalMemory,
+    memory: &Memory<'_>,
     init: &WaveInit,
     threads: usize,
 ) -> Result<Device, (TogetherBecause, Option<RaceBytes>)> {
@@ -338,7 +342,7 @@ fn apart(
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
-                let mut mem = memory.clone();
+                let mut mem = memory();
                 s.spawn(move || {
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
@@ -398,7 +402,7 @@ fn apart(
     }
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
     // thread that ran it (no other workgroup wrote that byte).
-    let mut merged = memory.clone();
+    let mut merged = memory();
     for p in &parts {
         let from = &memories[p.thread];
         for a in p.log.written() {

@@ -51,7 +51,7 @@ use crate::wave::Wave;
 
 pub use deps::DelayAluStats;
 pub use ds_sample::DsSample;
-pub use grid::{device_wide_instruction, run_grid, GridRun, Schedule, TogetherBecause};
+pub use grid::{device_wide_instruction, run_grid, GridRun, Memory, Schedule, TogetherBecause};
 pub use progress::{RunProgress, PROGRESS_STEPS};
 pub use slots::WaveInit;
 

@@ -211,7 +211,6 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         release_finished: true,
         ..l.config.clone()
     };
-    let memory = place_in_memory(l, &layout);
     let setup = WaveSetup {
         descriptor: d,
         grid,
@@ -222,7 +221,8 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         allocated_vgprs: allocated_vgprs(&d, wave_size),
     };
     let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
-    let run = run_grid(&program, &cfg, memory, &init).map_err(|e| e.to_string())?;
+    let memory = || place_in_memory(l, &layout);
+    let run = run_grid(&program, &cfg, &memory, &init).map_err(|e| e.to_string())?;
     let buffers = read_back(&l.args, &layout.addresses, &run);
     Ok(Launched {
         program,
