@@ -195,10 +195,13 @@ fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
 }
 
 impl Arg {
-    fn launch_arg(&self) -> KernelArg {
+    /// The argument for the launch. A buffer's bytes move to it (the report reads the
+    /// buffers back from the run, and needs only the element type here): a 16 MB buffer is
+    /// not held twice.
+    fn take_launch_arg(&mut self) -> KernelArg {
         match self {
             Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
-            Arg::Buffer(_, b) => KernelArg::Buffer(b.clone()),
+            Arg::Buffer(_, b) => KernelArg::Buffer(std::mem::take(b)),
             Arg::Local(n) => KernelArg::Local(*n),
         }
     }
@@ -241,14 +244,14 @@ pub fn run_kernel(
         ));
     }
     let config = device_config(args)?;
-    let kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
+    let mut kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
     let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
         * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
     let bar = crate::progress::ProgressBar::start(total_waves, out.json());
     let done = launch(&Launch {
         grid,
         block,
-        args: kernel_args.iter().map(Arg::launch_arg).collect(),
+        args: kernel_args.iter_mut().map(Arg::take_launch_arg).collect(),
         dynamic_lds: args.dynamic_lds,
         config: RunConfig {
             record_ds: out.html().is_some(),
