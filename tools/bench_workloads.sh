@@ -55,6 +55,12 @@ table() {
     run transpose_padded_4096wg "$flags" examples/apps/build/transpose_padded.o \
         --kernel transpose_tiled_padded --grid 64,64 --block 32,8 \
         --arg 'buf:f32[4194304]=zeros' --arg 'buf:f32[4194304]=iota' --arg i32:2048 --arg i32:2048
+    # The same transpose on a 16 × 16 times larger grid over the same matrix: 65,536
+    # workgroups, of which the 4,096 on the matrix do its work and the rest only their
+    # bounds checks. Memory must stay what the resident workgroups need.
+    run transpose_padded_65536wg "$flags" examples/apps/build/transpose_padded.o \
+        --kernel transpose_tiled_padded --grid 256,256 --block 32,8 \
+        --arg 'buf:f32[4194304]=zeros' --arg 'buf:f32[4194304]=iota' --arg i32:2048 --arg i32:2048
     run saxpy_grid_stride "$flags" examples/bench/build/saxpy_stride.o --kernel saxpy_grid_stride \
         --grid 256 --block 256 --arg 'buf:f32[1048576]=zeros' --arg 'buf:f32[1048576]=iota' \
         --arg 'buf:f32[1048576]=iota' --arg f32:2.5 --arg u32:1048576
