@@ -804,7 +804,9 @@ impl Device {
         self.life.extend(o.life);
     }
 
-    /// Every wave, in creation order (workgroup by workgroup).
+    /// Every wave, in creation order (workgroup by workgroup). A launch's device (one made
+    /// with a [`WaveInit`]) holds only its wave slots: the waves of the workgroups that ran
+    /// last in each; [`Device::wave_count`] counts them all.
     pub fn waves(&self) -> &[Wave] {
         &self.waves
     }
@@ -953,7 +955,7 @@ impl Device {
         &self.delay_alu
     }
 
-    /// Each wave's clock (cycles).
+    /// Each wave's clock (cycles), indexed like [`Device::waves`].
     pub fn clocks(&self) -> &[u64] {
         &self.clocks
     }
