@@ -34,10 +34,10 @@ impl ReadyQueue {
     /// The wave slot with the least (key, order), if any.
     #[inline]
     pub(crate) fn first(&self) -> Option<usize> {
-        match self.tree.get(1) {
-            Some(&e) if e != ABSENT => Some(slot_of(e as u64)),
-            _ => None,
-        }
+        // The order's half alone: a whole `u128` load of the root, just stored as two
+        // halves, would wait for the stores.
+        let order = *self.tree.get(1)? as u64;
+        (order != ABSENT as u64).then(|| slot_of(order))
     }
 
     /// Queues wave slot `slot_of(order)` at `key`, replacing its entry if it has one.
