@@ -65,7 +65,8 @@ impl ReadyQueue {
         self.tree[at] = entry;
         while at > 1 {
             let rival = self.tree[at ^ 1];
-            least = least.min(rival);
+            // Without a branch: near-lockstep waves' keys compare unpredictably.
+            least = std::hint::select_unpredictable(rival < least, rival, least);
             at >>= 1;
             self.tree[at] = least;
         }
