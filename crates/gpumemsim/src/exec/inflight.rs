@@ -255,9 +255,15 @@ impl Device {
     }
 
     /// Before a returning memory instruction `inst` of wave `wi` executes: the old values of
-    /// its destination registers, to put back after the unit model wrote the new ones.
-    pub(crate) fn save_destination(&mut self, wi: usize, inst: &Instruction) -> Option<Saved> {
-        let (first, count) = returned_vgprs(inst)?;
+    /// its destination registers `returns` (its [`returned_vgprs`]), to put back after the
+    /// unit model wrote the new ones.
+    pub(crate) fn save_destination(
+        &mut self,
+        wi: usize,
+        inst: &Instruction,
+        returns: Option<(u32, u32)>,
+    ) -> Option<Saved> {
+        let (first, count) = returns?;
         let w = &self.waves[wi];
         let n = w.size as usize;
         let mut rows = self.inflight[wi].pool.pop().unwrap_or_default();

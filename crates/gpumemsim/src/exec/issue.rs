@@ -88,6 +88,9 @@ pub(crate) struct IssueFacts {
     pub clause: ClauseClass,
     /// `s_delay_alu`'s immediate, for an `s_delay_alu`.
     pub delay_alu: Option<u32>,
+    /// The VGPRs (first, count) it writes when its memory operation completes
+    /// ([`super::inflight::returned_vgprs`]).
+    pub returns: Option<(u32, u32)>,
 }
 
 impl IssueFacts {
@@ -99,6 +102,7 @@ impl IssueFacts {
             unit: busy_of(inst),
             clause: super::scalar_mem::clause_class_of(inst),
             delay_alu: (inst.def().name == "s_delay_alu").then(|| inst.get(Field::Simm16)),
+            returns: super::inflight::returned_vgprs(inst),
         }
     }
 }

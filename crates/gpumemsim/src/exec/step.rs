@@ -53,7 +53,7 @@ impl Device {
             wave_cycles: None,
         };
         let facts = super::issue::facts_at(&mut self.facts, pc, inst);
-        let (clause, unit) = (facts.clause, facts.unit);
+        let (clause, unit, returns) = (facts.clause, facts.unit, facts.returns);
         // A VALU instruction's cost: its unit's busy cycles (`issue::valu_cycles`).
         let valu_cost = unit.map_or(0, |(_, b)| b.cycles(self.waves[wi].size, &t));
         self.before_issue(wi, pc, inst, clause);
@@ -65,7 +65,7 @@ impl Device {
         self.check_inflight(wi, pc, inst);
         let saved = match d.format {
             Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => None,
-            _ => self.save_destination(wi, inst),
+            _ => self.save_destination(wi, inst, returns),
         };
         match d.format {
             Format::Sopp => {
