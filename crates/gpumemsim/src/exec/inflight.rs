@@ -366,7 +366,18 @@ impl Device {
     /// Before wave `wi` runs `inst` at `pc`: lands arrived data, and reports a
     /// `missing_wait` for each operation whose registers `inst` touches before a wait covered
     /// it.
+    #[inline]
     pub(crate) fn check_inflight(&mut self, wi: usize, pc: usize, inst: &Instruction) {
+        let f = &self.inflight[wi];
+        if f.returns.is_empty() && f.unwaited.is_empty() {
+            // Nothing to land, nothing unwaited (the common case, checked without a call).
+            return;
+        }
+        self.check_returns(wi, pc, inst);
+    }
+
+    /// [`Device::check_inflight`] with data in flight.
+    fn check_returns(&mut self, wi: usize, pc: usize, inst: &Instruction) {
         self.land_vgprs(wi, self.clocks[wi]);
         if self.inflight[wi].unwaited.is_empty() {
             return;

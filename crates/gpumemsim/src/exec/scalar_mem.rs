@@ -86,6 +86,10 @@ impl Device {
         if let Some((kind, message)) = self.clauses[wi].observe(class) {
             self.wave_event(kind, wi, pc, message);
         }
+        if self.sgpr_returns[wi].is_empty() && self.sgpr_late[wi] == 0 {
+            // No SMEM data on its way (the common case, checked without a call).
+            return;
+        }
         self.land_sgprs(wi, self.clocks[wi]);
         if self.sgpr_late[wi] == 0 {
             return;
