@@ -255,9 +255,15 @@ impl Device {
     }
 
     /// Before a returning memory instruction `inst` of wave `wi` executes: the old values of
-    /// its destination registers, to put back after the unit model wrote the new ones.
-    pub(crate) fn save_destination(&mut self, wi: usize, inst: &Instruction) -> Option<Saved> {
-        let (first, count) = returned_vgprs(inst)?;
+    /// its destination registers `returns` (its [`returned_vgprs`]), to put back after the
+    /// unit model wrote the new ones.
+    pub(crate) fn save_destination(
+        &mut self,
+        wi: usize,
+        inst: &Instruction,
+        returns: Option<(u32, u32)>,
+    ) -> Option<Saved> {
+        let (first, count) = returns?;
         let w = &self.waves[wi];
         let n = w.size as usize;
         let mut rows = self.inflight[wi].pool.pop().unwrap_or_default();
@@ -360,7 +366,18 @@ impl Device {
     /// Before wave `wi` runs `inst` at `pc`: lands arrived data, and reports a
     /// `missing_wait` for each operation whose registers `inst` touches before a wait covered
     /// it.
+    #[inline]
     pub(crate) fn check_inflight(&mut self, wi: usize, pc: usize, inst: &Instruction) {
+        let f = &self.inflight[wi];
+        if f.returns.is_empty() && f.unwaited.is_empty() {
+            // Nothing to land, nothing unwaited (the common case, checked without a call).
+            return;
+        }
+        self.check_returns(wi, pc, inst);
+    }
+
+    /// [`Device::check_inflight`] with data in flight.
+    fn check_returns(&mut self, wi: usize, pc: usize, inst: &Instruction) {
         self.land_vgprs(wi, self.clocks[wi]);
         if self.inflight[wi].unwaited.is_empty() {
             return;

@@ -4,8 +4,6 @@
 //! its clock to when it can and goes back to the queue, so the waves of a SIMD issue in clock
 //! order, the lowest (oldest) wave first on a tie.
 
-use std::sync::OnceLock;
-
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction};
 
@@ -15,7 +13,9 @@ use super::units::Units;
 use super::{Device, RunConfig};
 use crate::lds::LdsMode;
 use crate::occupancy::{self, DeviceLimits, RegisterCounts, Resources};
+use crate::smem::ClauseClass;
 use crate::timeline::{SegmentKind, UnitKind};
+use crate::timing::TimingParams;
 
 /// What [`Device::hold_back`] decided for a wave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,32 +26,123 @@ pub(crate) enum Hold {
     Later,
 }
 
-/// The unit an instruction issues to, and how many cycles it occupies it for (`None`: the
-/// wave's own sequencer: `s_waitcnt`, branches, `s_nop`, ...). LDS instructions occupy the
-/// LDS pipe for their bank cycles, known once they have run (`super::step`).
-pub(crate) fn unit_of(
+/// How long an instruction occupies its unit, priced from the run's timing by
+/// [`Busy::cycles`]. LDS instructions occupy the LDS pipe for their bank cycles, known once
+/// they have run (`super::step`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Busy {
+    /// `salu`.
+    Salu,
+    /// `valu` per pass (`f64_issue` for a double-precision operation,
+    /// docs/rules/timing.md#issue). A wave32 issues in one pass; a wave64 in two — "it may
+    /// issue twice as two wave32 instructions" (RDNA3 ISA guide 7.2.3.2) — except for the
+    /// operations the SIMD's dual-issue ALUs run 64 lanes wide in one pass
+    /// ([`one_pass_wave64`], docs/rules/timing.md#wave64-passes).
+    Valu {
+        /// A double-precision operation.
+        f64: bool,
+        /// One pass for a wave64.
+        one_pass: bool,
+    },
+    /// `valu` once (a VOPD pair).
+    Vopd,
+    /// `gds_issue`.
+    Gds,
+    /// Nothing at issue (the LDS pipe, priced once the instruction has run).
+    Zero,
+    /// One cycle (the scalar cache port).
+    One,
+    /// `vmem_issue` per pass.
+    Vmem,
+}
+
+impl Busy {
+    /// The cycles for a wave of `wave_size` lanes under timing `t`.
+    #[inline]
+    pub(crate) fn cycles(self, wave_size: u32, t: &TimingParams) -> u64 {
+        match self {
+            Busy::Salu => t.salu,
+            Busy::Valu { f64, one_pass } => {
+                let per_pass = if f64 { t.f64_issue } else { t.valu };
+                per_pass * if wave_size <= 32 || one_pass { 1 } else { 2 }
+            }
+            Busy::Vopd => t.valu,
+            Busy::Gds => t.gds_issue,
+            Busy::Zero => 0,
+            Busy::One => 1,
+            Busy::Vmem => t.vmem_issue * u64::from(wave_size).div_ceil(32),
+        }
+    }
+}
+
+/// What the executor needs of one instruction of the program at each execution and depends
+/// on the instruction alone: worked out once per instruction ([`Device::facts`]) rather than
+/// through table look-ups and name comparisons each time it runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IssueFacts {
+    /// What it reads and writes.
+    pub shape: DepShape,
+    /// Its unit and how long it occupies it (`None`: the wave's own sequencer).
+    pub unit: Option<(UnitKind, Busy)>,
+    /// Its place in the SMEM clause and group rules.
+    pub clause: ClauseClass,
+    /// `s_delay_alu`'s immediate, for an `s_delay_alu`.
+    pub delay_alu: Option<u32>,
+    /// The VGPRs (first, count) it writes when its memory operation completes
+    /// ([`super::inflight::returned_vgprs`]).
+    pub returns: Option<(u32, u32)>,
+}
+
+impl IssueFacts {
+    /// The facts of `inst`.
+    pub(crate) fn of(inst: &Instruction) -> IssueFacts {
+        let t = super::inflight::touched_vgprs(inst);
+        IssueFacts {
+            shape: DepShape::of(inst, t.reads_bits(), t.writes_bits()),
+            unit: busy_of(inst),
+            clause: super::scalar_mem::clause_class_of(inst),
+            delay_alu: (inst.def().name == "s_delay_alu").then(|| inst.get(Field::Simm16)),
+            returns: super::inflight::returned_vgprs(inst),
+        }
+    }
+}
+
+/// The facts of the instruction `inst` at `pc` in the program's `facts` (worked out on
+/// first use). A function of the one field, so that the facts stay borrowed while the
+/// executor changes the others.
+#[inline]
+pub(crate) fn facts_at<'a>(
+    facts: &'a mut [Option<IssueFacts>],
+    pc: usize,
     inst: &Instruction,
-    wave_size: u32,
-    cfg: &RunConfig,
-) -> Option<(UnitKind, u64)> {
+) -> &'a IssueFacts {
+    facts[pc].get_or_insert_with(|| IssueFacts::of(inst))
+}
+
+/// The unit an instruction issues to, and how long it occupies it (`None`: the wave's own
+/// sequencer: `s_waitcnt`, branches, `s_nop`, ...).
+fn busy_of(inst: &Instruction) -> Option<(UnitKind, Busy)> {
     let d = inst.def();
-    let passes = u64::from(wave_size).div_ceil(32);
-    let t = &cfg.timing;
     Some(match d.format {
-        Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => (UnitKind::Salu, t.salu),
+        Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => (UnitKind::Salu, Busy::Salu),
         Format::Vop1
         | Format::Vop2
         | Format::Vop3
         | Format::Vopc
         | Format::Vop3p
-        | Format::Vinterp => (UnitKind::Valu, valu_cycles(inst, wave_size, t)),
-        // A VOPD pair issues once (docs/rules/timing.md#issue).
-        Format::Vopd => (UnitKind::Valu, t.valu),
-        Format::Ds if super::grid::is_device_wide(inst) => (UnitKind::Gds, t.gds_issue),
-        Format::Ds | Format::Ldsdir => (UnitKind::Lds, 0),
-        Format::Smem => (UnitKind::Smem, 1),
+        | Format::Vinterp => (
+            UnitKind::Valu,
+            Busy::Valu {
+                f64: super::deps::is_f64(d.name),
+                one_pass: one_pass_wave64(d.name),
+            },
+        ),
+        Format::Vopd => (UnitKind::Valu, Busy::Vopd),
+        Format::Ds if super::grid::is_device_wide(inst) => (UnitKind::Gds, Busy::Gds),
+        Format::Ds | Format::Ldsdir => (UnitKind::Lds, Busy::Zero),
+        Format::Smem => (UnitKind::Smem, Busy::One),
         Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
-            (UnitKind::Vmem, t.vmem_issue * passes)
+            (UnitKind::Vmem, Busy::Vmem)
         }
         Format::Sopp => return None,
     })
@@ -70,17 +161,6 @@ impl Device {
         }
     }
 
-    /// The dependency shape of the instruction at `pc` (worked out on first use).
-    fn dep_shape(&mut self, pc: usize, inst: &Instruction) -> DepShape {
-        if let Some(s) = self.dep_shapes[pc] {
-            return s;
-        }
-        let t = super::inflight::touched_vgprs(inst);
-        let s = DepShape::of(inst, t.reads_bits(), t.writes_bits());
-        self.dep_shapes[pc] = Some(s);
-        s
-    }
-
     /// Whether wave `wi` must wait before it issues `line` (at `pc`): then its clock moves to
     /// when it can, the wait is counted as stall, and the caller queues it again. A wave
     /// waits first for the registers it reads, then for its unit, which is booked for it at
@@ -97,13 +177,13 @@ impl Device {
         if self.booked[wi] {
             return Hold::Issue;
         }
-        let inst = &line.inst;
         let clock = self.clocks[wi];
-        let shape = self.dep_shape(pc, inst);
-        let deps = self.scoreboards[wi].ready_at(&shape);
-        let unit = unit_of(inst, self.waves[wi].size, cfg).map(|(kind, busy)| {
+        let facts = facts_at(&mut self.facts, pc, &line.inst);
+        let deps = self.scoreboards[wi].ready_at(&facts.shape);
+        let unit = facts.unit;
+        let unit = unit.map(|(kind, busy)| {
             let i = self.unit_instance(wi, kind);
-            (kind, i, busy)
+            (kind, i, busy.cycles(self.waves[wi].size, &cfg.timing))
         });
         let ready = if deps > clock {
             let declared = self.scoreboards[wi].declared_now();
@@ -152,26 +232,28 @@ impl Device {
         cfg: &RunConfig,
     ) {
         let booked = std::mem::take(&mut self.booked[wi]);
-        if let Some((kind, busy)) = unit_of(inst, self.waves[wi].size, cfg) {
+        if let Some((kind, busy)) = facts_at(&mut self.facts, pc, inst).unit {
             if kind != UnitKind::Lds && !booked {
                 let i = self.unit_instance(wi, kind);
+                let busy = busy.cycles(self.waves[wi].size, &cfg.timing);
                 self.units.occupy(kind, i, at, busy);
             }
         }
-        let shape = self.dep_shape(pc, inst);
+        let facts = facts_at(&mut self.facts, pc, inst);
         let sb = &mut self.scoreboards[wi];
         let declared = sb.declared_now();
         let waited = std::mem::take(&mut sb.dep_waited);
         sb.issued();
-        sb.write(&shape, at, &cfg.timing);
-        if inst.def().name == "s_delay_alu" {
-            sb.delay_alu(inst.get(Field::Simm16));
+        sb.write(&facts.shape, at, &cfg.timing);
+        if let Some(simm16) = facts.delay_alu {
+            sb.delay_alu(simm16);
         }
+        let vector_reader = facts.shape.vector_reader;
         let s = &mut self.delay_alu;
         if declared {
             s.declared += 1;
             s.declared_and_waited += u64::from(waited);
-        } else if waited && shape.vector_reader {
+        } else if waited && vector_reader {
             s.undeclared_waits += 1;
             s.note_undeclared(pc);
         }
@@ -257,49 +339,6 @@ impl Device {
         for (g, slot) in started {
             self.start_group(g as usize, slot as usize, at, Some(wi));
         }
-    }
-}
-
-/// Issue cycles of a VALU instruction (not VOPD): `valu` per pass, `f64_issue` per pass for a
-/// double-precision operation (docs/rules/timing.md#issue).
-pub(crate) fn valu_cycles(
-    inst: &Instruction,
-    wave_size: u32,
-    t: &crate::timing::TimingParams,
-) -> u64 {
-    static F64: OnceLock<Vec<bool>> = OnceLock::new();
-    let f64 = F64.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
-            .map(|d| super::deps::is_f64(d.name))
-            .collect()
-    });
-    let per_pass = if f64[inst.opcode.0 as usize] {
-        t.f64_issue
-    } else {
-        t.valu
-    };
-    per_pass * valu_passes(inst, wave_size)
-}
-
-/// Passes of a VALU instruction: one for wave32; for wave64 two — "it may issue twice as two
-/// wave32 instructions" (RDNA3 ISA guide 7.2.3.2) — except for the operations the SIMD's
-/// dual-issue ALUs run 64 lanes wide in one pass (docs/rules/timing.md#wave64-passes).
-pub(crate) fn valu_passes(inst: &Instruction, wave_size: u32) -> u64 {
-    if wave_size <= 32 {
-        return 1;
-    }
-    static ONE_PASS: OnceLock<Vec<bool>> = OnceLock::new();
-    let table = ONE_PASS.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
-            .map(|d| one_pass_wave64(d.name))
-            .collect()
-    });
-    if table[inst.opcode.0 as usize] {
-        1
-    } else {
-        2
     }
 }
 
@@ -400,4 +439,104 @@ pub(crate) fn waves_per_simd(program: &[AsmLine], cfg: &RunConfig) -> u32 {
     occupancy::occupancy(&r, &DeviceLimits::GFX1100)
         .waves_per_simd
         .max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdna3_isa::Opcode;
+    use std::sync::OnceLock;
+
+    /// The unit an instruction issues to and the cycles it occupies it for, as the executor
+    /// worked them out at each execution before [`IssueFacts`] kept them per instruction:
+    /// the reference the facts must match.
+    fn unit_of(inst: &Instruction, wave_size: u32, t: &TimingParams) -> Option<(UnitKind, u64)> {
+        let d = inst.def();
+        let passes = u64::from(wave_size).div_ceil(32);
+        Some(match d.format {
+            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => (UnitKind::Salu, t.salu),
+            Format::Vop1
+            | Format::Vop2
+            | Format::Vop3
+            | Format::Vopc
+            | Format::Vop3p
+            | Format::Vinterp => (UnitKind::Valu, valu_cycles(inst, wave_size, t)),
+            // A VOPD pair issues once (docs/rules/timing.md#issue).
+            Format::Vopd => (UnitKind::Valu, t.valu),
+            Format::Ds if super::super::grid::is_device_wide(inst) => (UnitKind::Gds, t.gds_issue),
+            Format::Ds | Format::Ldsdir => (UnitKind::Lds, 0),
+            Format::Smem => (UnitKind::Smem, 1),
+            Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
+                (UnitKind::Vmem, t.vmem_issue * passes)
+            }
+            Format::Sopp => return None,
+        })
+    }
+
+    /// Issue cycles of a VALU instruction (not VOPD): `valu` per pass, `f64_issue` per pass for a
+    /// double-precision operation (docs/rules/timing.md#issue).
+    fn valu_cycles(inst: &Instruction, wave_size: u32, t: &crate::timing::TimingParams) -> u64 {
+        static F64: OnceLock<Vec<bool>> = OnceLock::new();
+        let f64 = F64.get_or_init(|| {
+            rdna3_isa::table::INSTRUCTIONS
+                .iter()
+                .map(|d| super::super::deps::is_f64(d.name))
+                .collect()
+        });
+        let per_pass = if f64[inst.opcode.0 as usize] {
+            t.f64_issue
+        } else {
+            t.valu
+        };
+        per_pass * valu_passes(inst, wave_size)
+    }
+
+    /// Passes of a VALU instruction: one for wave32; for wave64 two — "it may issue twice as two
+    /// wave32 instructions" (RDNA3 ISA guide 7.2.3.2) — except for the operations the SIMD's
+    /// dual-issue ALUs run 64 lanes wide in one pass (docs/rules/timing.md#wave64-passes).
+    fn valu_passes(inst: &Instruction, wave_size: u32) -> u64 {
+        if wave_size <= 32 {
+            return 1;
+        }
+        static ONE_PASS: OnceLock<Vec<bool>> = OnceLock::new();
+        let table = ONE_PASS.get_or_init(|| {
+            rdna3_isa::table::INSTRUCTIONS
+                .iter()
+                .map(|d| one_pass_wave64(d.name))
+                .collect()
+        });
+        if table[inst.opcode.0 as usize] {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Every instruction of the table, DS ones with and without GDS, on both wave sizes and
+    /// under timings whose parameters all differ: the facts' unit and cycles are the
+    /// reference's.
+    #[test]
+    fn the_facts_unit_and_cycles_are_those_worked_out_per_execution() {
+        let t = TimingParams {
+            salu: 3,
+            valu: 5,
+            f64_issue: 7,
+            gds_issue: 11,
+            vmem_issue: 13,
+            ..TimingParams::default()
+        };
+        for op in 0..rdna3_isa::table::INSTRUCTIONS.len() {
+            let mut inst = Instruction::new(Opcode(op as _));
+            for gds in [0, 1] {
+                if inst.def().format == Format::Ds {
+                    inst.set(Field::Gds, gds);
+                }
+                let facts = busy_of(&inst);
+                for size in [32, 64] {
+                    let cached = facts.map(|(k, b)| (k, b.cycles(size, &t)));
+                    assert_eq!(cached, unit_of(&inst, size, &t), "{}", inst.mnemonic());
+                }
+            }
+        }
+    }
 }

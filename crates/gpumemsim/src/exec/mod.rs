@@ -546,8 +546,9 @@ pub struct Device {
     units: units::Units,
     /// Each wave's register readiness and `s_delay_alu` declarations.
     scoreboards: Vec<deps::Scoreboard>,
-    /// What each instruction of the program reads and writes (filled on first use).
-    dep_shapes: Vec<Option<deps::DepShape>>,
+    /// What each instruction of the program reads and writes, its unit, ... (filled on
+    /// first use).
+    facts: Vec<Option<issue::IssueFacts>>,
     /// How the program's `s_delay_alu` declarations compared with the model's latencies.
     delay_alu: DelayAluStats,
     /// Whether each wave's workgroup has started.
@@ -738,7 +739,7 @@ impl Device {
             placement: None,
             units: units::Units::default(),
             scoreboards: vec![deps::Scoreboard::default(); n],
-            dep_shapes: vec![None; program_len],
+            facts: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],
             booked: vec![false; n],

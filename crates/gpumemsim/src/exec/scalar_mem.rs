@@ -76,15 +76,19 @@ impl Device {
     /// Before wave `wi` runs `inst` at `pc`: lands arrived SMEM data, reports a `hazard`
     /// when `inst` reads an SGPR whose data has not arrived (it reads the old value), and
     /// applies the clause and group rules.
-    pub(crate) fn before_issue(&mut self, wi: usize, pc: usize, inst: &Instruction) {
-        let class = match smem::clause_class(inst.opcode) {
-            ClauseClass::Other if inst.def().name == "s_clause" => {
-                ClauseClass::Clause(inst.get(Field::Simm16))
-            }
-            c => c,
-        };
+    pub(crate) fn before_issue(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        class: ClauseClass,
+    ) {
         if let Some((kind, message)) = self.clauses[wi].observe(class) {
             self.wave_event(kind, wi, pc, message);
+        }
+        if self.sgpr_returns[wi].is_empty() && self.sgpr_late[wi] == 0 {
+            // No SMEM data on its way (the common case, checked without a call).
+            return;
         }
         self.land_sgprs(wi, self.clocks[wi]);
         if self.sgpr_late[wi] == 0 {
@@ -111,6 +115,16 @@ impl Device {
             names.join(", ")
         );
         self.wave_event("hazard", wi, pc, message);
+    }
+}
+
+/// The clause class of `inst` (`s_clause` with its length).
+pub(crate) fn clause_class_of(inst: &Instruction) -> ClauseClass {
+    match smem::clause_class(inst.opcode) {
+        ClauseClass::Other if inst.def().name == "s_clause" => {
+            ClauseClass::Clause(inst.get(Field::Simm16))
+        }
+        c => c,
     }
 }
 

@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
-use super::issue::valu_cycles;
 use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, Waiting};
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
@@ -53,7 +52,11 @@ impl Device {
             conflict: 0,
             wave_cycles: None,
         };
-        self.before_issue(wi, pc, inst);
+        let facts = super::issue::facts_at(&mut self.facts, pc, inst);
+        let (clause, unit, returns) = (facts.clause, facts.unit, facts.returns);
+        // A VALU instruction's cost: its unit's busy cycles (`issue::valu_cycles`).
+        let valu_cost = unit.map_or(0, |(_, b)| b.cycles(self.waves[wi].size, &t));
+        self.before_issue(wi, pc, inst, clause);
         if d.format == Format::Vinterp {
             // V_INTERP has a built-in `s_waitcnt expcnt(wait_exp)`, before it reads its
             // parameter VGPRs (docs/rules/ds.md#parameter-interpolation).
@@ -62,7 +65,7 @@ impl Device {
         self.check_inflight(wi, pc, inst);
         let saved = match d.format {
             Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => None,
-            _ => self.save_destination(wi, inst),
+            _ => self.save_destination(wi, inst, returns),
         };
         match d.format {
             Format::Sopp => {
@@ -92,11 +95,11 @@ impl Device {
             // Packed math, dot products and fma_mix (WMMA stops by name).
             Format::Vop3p => {
                 valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = valu_cycles(inst, self.waves[wi].size, &t);
+                end.cost = valu_cost;
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
                 valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = valu_cycles(inst, self.waves[wi].size, &t);
+                end.cost = valu_cost;
             }
             Format::Vopd => {
                 valu::execute_vopd(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
@@ -104,7 +107,7 @@ impl Device {
             }
             Format::Vinterp => {
                 vinterp::execute(inst, &mut self.waves[wi]);
-                end.cost = valu_cycles(inst, self.waves[wi].size, &t);
+                end.cost = valu_cost;
             }
             Format::Ldsdir => {
                 let (wave, mut env) = self.ds_env(wi, pc);

@@ -9,6 +9,7 @@ impl Device {
     /// Records `start..end` of wave `wi` as `kind` on the instruction at `pc`, merged into the
     /// wave's previous segment when that one is of the same kind and instruction and ends
     /// where this one starts.
+    #[inline]
     pub(crate) fn segment(
         &mut self,
         wi: usize,
@@ -17,12 +18,16 @@ impl Device {
         end: u64,
         pc: usize,
     ) {
+        if self.timeline.is_some() && end > start {
+            self.record_segment(wi, kind, start, end, pc);
+        }
+    }
+
+    /// [`Device::segment`] with a timeline and a segment of at least a cycle.
+    fn record_segment(&mut self, wi: usize, kind: SegmentKind, start: u64, end: u64, pc: usize) {
         let Some(t) = self.timeline.as_mut() else {
             return;
         };
-        if end <= start {
-            return;
-        }
         if let Some(i) = self.last_segment[wi] {
             let s = &mut t.segments[i];
             if s.kind == kind && s.pc == pc && s.end == start {
