@@ -170,10 +170,24 @@ impl GroupShadow {
 /// drops the list's earlier reads of the same wave, which are ordered before it), so a slot of
 /// waves + 1 entries always holds it; a tile read by every wave makes and drops lists all the
 /// time, and slots are reused (`free`) without allocating.
+///
+/// A list may be shared by many bytes (`refs` counts them): the bytes an instruction's reads
+/// gave the same reads, as the dwords of a row every wave reads. A read of a shared list
+/// makes the new list once per instruction (`derived`) and moves each byte holding the old
+/// one onto it, instead of walking the list for every byte; a list held by one byte is changed
+/// in place.
 struct ReadLists {
     cells: Vec<u32>,
     stride: usize,
     free: Vec<u32>,
+    /// Per list: the bytes (and byte-mode copies) holding it; 0 when free.
+    refs: Vec<u32>,
+    /// Per list: bumped each time it is freed, so a remembered list id that was freed (and
+    /// perhaps reused) since is told apart.
+    epoch: Vec<u32>,
+    /// Per list: (the access that read it, the read reference that read made of it, that
+    /// target's epoch when it is a list). An entry of another access is stale.
+    derived: Vec<(u32, u32, u32)>,
 }
 
 impl ReadLists {
@@ -182,18 +196,26 @@ impl ReadLists {
             cells: Vec::new(),
             stride: waves + 1,
             free: Vec::new(),
+            refs: Vec::new(),
+            epoch: Vec::new(),
+            derived: Vec::new(),
         }
     }
 
-    /// A new list holding `reads`; its read reference.
+    /// A new list holding `reads`, held once; its read reference.
     fn alloc(&mut self, reads: &[u32]) -> u32 {
         let i = match self.free.pop() {
             Some(i) => i,
             None => {
                 self.cells.resize(self.cells.len() + self.stride, 0);
+                self.refs.push(0);
+                self.epoch.push(0);
+                self.derived.push((0, 0, 0));
                 (self.cells.len() / self.stride - 1) as u32
             }
         };
+        self.refs[i as usize] = 1;
+        self.derived[i as usize] = (0, 0, 0);
         let base = i as usize * self.stride;
         self.cells[base] = reads.len() as u32;
         self.cells[base + 1..base + 1 + reads.len()].copy_from_slice(reads);
@@ -221,9 +243,55 @@ impl ReadLists {
         self.cells[(rd & !MULTI) as usize * self.stride] = len as u32;
     }
 
-    /// Frees list `rd`.
+    /// Whether list `rd` is held by one byte only (so it may change in place).
+    #[inline]
+    fn alone(&self, rd: u32) -> bool {
+        self.refs[(rd & !MULTI) as usize] == 1
+    }
+
+    /// One more byte holds read reference `rd` (a list or a single read).
+    #[inline]
+    fn share(&mut self, rd: u32) {
+        if rd & MULTI != 0 {
+            self.refs[(rd & !MULTI) as usize] += 1;
+        }
+    }
+
+    /// A byte lets go of list `rd`; the last one frees it.
+    #[inline]
     fn release(&mut self, rd: u32) {
-        self.free.push(rd & !MULTI);
+        let i = (rd & !MULTI) as usize;
+        self.refs[i] -= 1;
+        if self.refs[i] == 0 {
+            self.epoch[i] = self.epoch[i].wrapping_add(1);
+            self.free.push(i as u32);
+        }
+    }
+
+    /// What access `r` made of list `rd` when it read it earlier, if it did and that is
+    /// still live.
+    #[inline]
+    fn derived(&self, rd: u32, r: u32) -> Option<u32> {
+        let (by, to, epoch) = self.derived[(rd & !MULTI) as usize];
+        let live = to & MULTI == 0 || self.epoch[(to & !MULTI) as usize] == epoch;
+        (by == r && live).then_some(to)
+    }
+
+    /// Notes that access `r` made `to` of list `rd`.
+    #[inline]
+    fn derive(&mut self, rd: u32, r: u32, to: u32) {
+        let epoch = if to & MULTI != 0 {
+            self.epoch[(to & !MULTI) as usize]
+        } else {
+            0
+        };
+        self.derived[(rd & !MULTI) as usize] = (r, to, epoch);
+    }
+
+    /// Whether `to` is still the live list of exactly the reads `[x, r]`.
+    #[inline]
+    fn pair_is(&self, to: u32, x: u32, r: u32) -> bool {
+        self.refs[(to & !MULTI) as usize] > 0 && self.get(to) == [x, r]
     }
 }
 
@@ -471,6 +539,8 @@ impl Device {
             r,
             me: a.wave,
             found: Found::default(),
+            share: shortcuts,
+            pair: (0, 0),
         };
         repeats.clear();
         scan.touches(touches, a.atomic, shortcuts.then_some(&mut repeats));
@@ -916,6 +986,11 @@ struct ByteScan<'s> {
     r: u32,
     me: u32,
     found: Found,
+    /// Whether bytes with the same reads share one read list (always, but for the tests that
+    /// compare the shortcuts with checking every read).
+    share: bool,
+    /// The last `(x, list)` of [`ByteScan::pair_list`].
+    pair: (u32, u32),
 }
 
 impl ByteScan<'_> {
@@ -952,7 +1027,10 @@ impl ByteScan<'_> {
             }
         }
         for (i, wr, rd) in lists {
-            let rd = if rd & MULTI != 0 {
+            let rd = if rd & MULTI != 0 && self.share {
+                sh.lists.share(rd);
+                rd
+            } else if rd & MULTI != 0 {
                 let copy = sh.lists.get(rd).to_vec();
                 sh.lists.alloc(&copy)
             } else {
@@ -975,6 +1053,7 @@ impl ByteScan<'_> {
             r,
             me,
             found: f,
+            ..
         } = self;
         let (r, me) = (*r, *me);
         let (page, i) = cell(sh, b);
@@ -994,38 +1073,77 @@ impl ByteScan<'_> {
         }
         // Keep the reads not yet ordered before what follows, one per wave (a wave's own reads
         // count as ordered).
-        if rd == 0 || rd == r {
-            page_of(sh, b).read[i] = r;
+        let to = if rd == 0 || rd == r {
+            r
         } else if rd & MULTI == 0 {
             if memo.read_unordered(sh, rd, me) {
-                let list = sh.lists.alloc(&[rd, r]);
-                page_of(sh, b).read[i] = list;
+                self.pair_list(rd)
             } else {
-                page_of(sh, b).read[i] = r;
+                r
             }
+        } else if self.sh.lists.get(rd).last() == Some(&r) {
+            // Another lane of this access read the byte already.
+            return;
         } else {
-            let n = sh.lists.get(rd).len();
-            if sh.lists.get(rd).last() == Some(&r) {
-                // Another lane of this access read the byte already.
-                return;
-            }
-            // Keep the reads not ordered before this one, in order, and add this one.
-            let mut k = 0;
-            for j in 0..n {
-                let x = sh.lists.get(rd)[j];
-                if x != r && !memo.ordered(sh, x, me) {
-                    sh.lists.set(rd, k, x);
-                    k += 1;
-                }
-            }
-            if k == 0 {
+            self.read_list(rd)
+        };
+        page_of(self.sh, b).read[i] = to;
+    }
+
+    /// The list `[x, r]` for a byte whose one read `x` is not ordered before this access `r`:
+    /// the one made for the last such byte when it is still that list (and sharing is on).
+    fn pair_list(&mut self, x: u32) -> u32 {
+        let (sh, r) = (&mut *self.sh, self.r);
+        if self.share && self.pair.0 == x && sh.lists.pair_is(self.pair.1, x, r) {
+            sh.lists.share(self.pair.1);
+            return self.pair.1;
+        }
+        let list = sh.lists.alloc(&[x, r]);
+        self.pair = (x, list);
+        list
+    }
+
+    /// What a read by this access makes of a byte's read list `rd` (held, not ending with
+    /// this access): the reads not ordered before this one, in order, and this one. The byte
+    /// lets go of `rd` and holds the result.
+    fn read_list(&mut self, rd: u32) -> u32 {
+        let share = self.share;
+        let ByteScan {
+            sh, memo, r, me, ..
+        } = self;
+        let (r, me) = (*r, *me);
+        if share {
+            if let Some(to) = sh.lists.derived(rd, r) {
+                sh.lists.share(to);
                 sh.lists.release(rd);
-                page_of(sh, b).read[i] = r;
-            } else {
-                sh.lists.set(rd, k, r);
-                sh.lists.set_len(rd, k + 1);
+                return to;
             }
         }
+        let n = sh.lists.get(rd).len();
+        // A list only this byte holds changes in place; a shared one is copied.
+        let alone = sh.lists.alone(rd);
+        let dst = if alone { rd } else { sh.lists.alloc(&[]) };
+        let mut k = 0;
+        for j in 0..n {
+            let x = sh.lists.get(rd)[j];
+            if x != r && !memo.ordered(sh, x, me) {
+                sh.lists.set(dst, k, x);
+                k += 1;
+            }
+        }
+        let to = if k == 0 {
+            sh.lists.release(dst);
+            r
+        } else {
+            sh.lists.set(dst, k, r);
+            sh.lists.set_len(dst, k + 1);
+            dst
+        };
+        if !alone {
+            sh.lists.release(rd);
+            sh.lists.derive(rd, r, to);
+        }
+        to
     }
 
     /// A write of byte `b` by lane `lane`.
@@ -1037,6 +1155,7 @@ impl ByteScan<'_> {
             r,
             me,
             found: f,
+            ..
         } = self;
         let (r, me) = (*r, *me);
         let (page, i) = cell(sh, b);
