@@ -170,10 +170,24 @@ impl GroupShadow {
 /// drops the list's earlier reads of the same wave, which are ordered before it), so a slot of
 /// waves + 1 entries always holds it; a tile read by every wave makes and drops lists all the
 /// time, and slots are reused (`free`) without allocating.
+///
+/// A list may be shared by many bytes (`refs` counts them): the bytes an instruction's reads
+/// gave the same reads, as the dwords of a row every wave reads. A read of a shared list
+/// makes the new list once per instruction (`derived`) and moves each byte holding the old
+/// one onto it, instead of walking the list for every byte; a list held by one byte is changed
+/// in place.
 struct ReadLists {
     cells: Vec<u32>,
     stride: usize,
     free: Vec<u32>,
+    /// Per list: the bytes (and byte-mode copies) holding it; 0 when free.
+    refs: Vec<u32>,
+    /// Per list: bumped each time it is freed, so a remembered list id that was freed (and
+    /// perhaps reused) since is told apart.
+    epoch: Vec<u32>,
+    /// Per list: (the access that read it, the read reference that read made of it, that
+    /// target's epoch when it is a list). An entry of another access is stale.
+    derived: Vec<(u32, u32, u32)>,
 }
 
 impl ReadLists {
@@ -182,18 +196,26 @@ impl ReadLists {
             cells: Vec::new(),
             stride: waves + 1,
             free: Vec::new(),
+            refs: Vec::new(),
+            epoch: Vec::new(),
+            derived: Vec::new(),
         }
     }
 
-    /// A new list holding `reads`; its read reference.
+    /// A new list holding `reads`, held once; its read reference.
     fn alloc(&mut self, reads: &[u32]) -> u32 {
         let i = match self.free.pop() {
             Some(i) => i,
             None => {
                 self.cells.resize(self.cells.len() + self.stride, 0);
+                self.refs.push(0);
+                self.epoch.push(0);
+                self.derived.push((0, 0, 0));
                 (self.cells.len() / self.stride - 1) as u32
             }
         };
+        self.refs[i as usize] = 1;
+        self.derived[i as usize] = (0, 0, 0);
         let base = i as usize * self.stride;
         self.cells[base] = reads.len() as u32;
         self.cells[base + 1..base + 1 + reads.len()].copy_from_slice(reads);
@@ -221,9 +243,65 @@ impl ReadLists {
         self.cells[(rd & !MULTI) as usize * self.stride] = len as u32;
     }
 
-    /// Frees list `rd`.
+    /// The epoch of `rd` when it is a list, else 0.
+    #[inline]
+    fn epoch_of(&self, rd: u32) -> u32 {
+        if rd & MULTI != 0 {
+            self.epoch[(rd & !MULTI) as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Whether list `rd` is held by one byte only (so it may change in place).
+    #[inline]
+    fn alone(&self, rd: u32) -> bool {
+        self.refs[(rd & !MULTI) as usize] == 1
+    }
+
+    /// One more byte holds read reference `rd` (a list or a single read).
+    #[inline]
+    fn share(&mut self, rd: u32) {
+        if rd & MULTI != 0 {
+            self.refs[(rd & !MULTI) as usize] += 1;
+        }
+    }
+
+    /// A byte lets go of list `rd`; the last one frees it.
+    #[inline]
     fn release(&mut self, rd: u32) {
-        self.free.push(rd & !MULTI);
+        let i = (rd & !MULTI) as usize;
+        self.refs[i] -= 1;
+        if self.refs[i] == 0 {
+            self.epoch[i] = self.epoch[i].wrapping_add(1);
+            self.free.push(i as u32);
+        }
+    }
+
+    /// What access `r` made of list `rd` when it read it earlier, if it did and that is
+    /// still live.
+    #[inline]
+    fn derived(&self, rd: u32, r: u32) -> Option<u32> {
+        let (by, to, epoch) = self.derived[(rd & !MULTI) as usize];
+        let live = to & MULTI == 0 || self.epoch[(to & !MULTI) as usize] == epoch;
+        (by == r && live).then_some(to)
+    }
+
+    /// Notes that access `r` made `to` of list `rd`.
+    #[inline]
+    fn derive(&mut self, rd: u32, r: u32, to: u32) {
+        let epoch = if to & MULTI != 0 {
+            self.epoch[(to & !MULTI) as usize]
+        } else {
+            0
+        };
+        self.derived[(rd & !MULTI) as usize] = (r, to, epoch);
+    }
+
+    /// Whether `to` is still the live list of exactly the reads `[x, r]`.
+    #[inline]
+    fn pair_is(&self, to: u32, x: u32, r: u32) -> bool {
+        self.refs[(to & !MULTI) as usize] > 0 && self.get(to) == [x, r]
     }
 }
 
@@ -267,7 +345,8 @@ impl Found {
         }
     }
 
-    fn race(&mut self, earlier: &Access, what: &'static str, lane: u8, address: u32) {
+    /// A race of `lane` with `earlier` found at byte `address`; the race's index.
+    fn race(&mut self, earlier: &Access, what: &'static str, lane: u8, address: u32) -> usize {
         let i = match self.races.iter().position(|r| r.earlier_pc == earlier.pc) {
             Some(i) => i,
             None => {
@@ -287,6 +366,14 @@ impl Found {
             r.waves.push(earlier.wave);
         }
         r.lanes |= 1 << (lane & 63);
+        i
+    }
+
+    /// `lane` found race `i` again (with the same earlier access).
+    #[inline]
+    fn again(&mut self, i: usize, lane: u8) {
+        self.touch_races |= 1 << (i & 63);
+        self.races[i].lanes |= 1 << (lane & 63);
     }
 }
 
@@ -471,6 +558,9 @@ impl Device {
             r,
             me: a.wave,
             found: Found::default(),
+            share: shortcuts,
+            pair: (0, 0),
+            last_read: None,
         };
         repeats.clear();
         scan.touches(touches, a.atomic, shortcuts.then_some(&mut repeats));
@@ -916,6 +1006,31 @@ struct ByteScan<'s> {
     r: u32,
     me: u32,
     found: Found,
+    /// Whether bytes with the same reads share one read list (always, but for the tests that
+    /// compare the shortcuts with checking every read).
+    share: bool,
+    /// The last `(x, list)` of [`ByteScan::pair_list`].
+    pair: (u32, u32),
+    /// The last plain read since this access's last write (when sharing is on).
+    last_read: Option<LastRead>,
+}
+
+/// What a plain read of a byte found and made of its state, by the state it found: a read of
+/// another byte in the same state (the dwords of a row one store wrote and the same waves
+/// read) finds the same and makes the same. Within one access, with no write between, the
+/// lists it names stay live: a list this access made ends with its read, so no read of it
+/// lets go of it, and only a write frees one; a list freed and made again has a new `epoch`.
+#[derive(Clone, Copy)]
+struct LastRead {
+    /// The byte's last write and reads before.
+    w: u32,
+    rd: u32,
+    /// `rd`'s epoch when it is a list.
+    epoch: u32,
+    /// The reads after.
+    to: u32,
+    /// The race with the write it found (an index in [`Found::races`]).
+    race: Option<usize>,
 }
 
 impl ByteScan<'_> {
@@ -952,7 +1067,10 @@ impl ByteScan<'_> {
             }
         }
         for (i, wr, rd) in lists {
-            let rd = if rd & MULTI != 0 {
+            let rd = if rd & MULTI != 0 && self.share {
+                sh.lists.share(rd);
+                rd
+            } else if rd & MULTI != 0 {
                 let copy = sh.lists.get(rd).to_vec();
                 sh.lists.alloc(&copy)
             } else {
@@ -971,10 +1089,10 @@ impl ByteScan<'_> {
     fn read_byte(&mut self, b: u32, lane: u8, atomic: bool) {
         let ByteScan {
             sh,
-            memo,
             r,
             me,
             found: f,
+            ..
         } = self;
         let (r, me) = (*r, *me);
         let (page, i) = cell(sh, b);
@@ -988,44 +1106,120 @@ impl ByteScan<'_> {
         if atomic {
             return;
         }
+        let epoch = sh.lists.epoch_of(rd);
+        if let Some(k) = self
+            .last_read
+            .filter(|k| (k.w, k.rd, k.epoch) == (w, rd, epoch))
+        {
+            self.read_again(b, lane, k);
+            return;
+        }
+        let ByteScan {
+            sh, memo, found: f, ..
+        } = self;
+        let mut race = None;
         if w != 0 && w != r && memo.write_races(sh, w, r, me) {
             let a = sh.accesses[w as usize - 1];
-            f.race(&a, "read-after-write", lane, b);
+            race = Some(f.race(&a, "read-after-write", lane, b));
         }
         // Keep the reads not yet ordered before what follows, one per wave (a wave's own reads
         // count as ordered).
-        if rd == 0 || rd == r {
-            page_of(sh, b).read[i] = r;
+        let to = if rd == 0 || rd == r {
+            r
         } else if rd & MULTI == 0 {
             if memo.read_unordered(sh, rd, me) {
-                let list = sh.lists.alloc(&[rd, r]);
-                page_of(sh, b).read[i] = list;
+                self.pair_list(rd)
             } else {
-                page_of(sh, b).read[i] = r;
+                r
             }
+        } else if self.sh.lists.get(rd).last() == Some(&r) {
+            // Another lane of this access read the byte already.
+            rd
         } else {
-            let n = sh.lists.get(rd).len();
-            if sh.lists.get(rd).last() == Some(&r) {
-                // Another lane of this access read the byte already.
-                return;
-            }
-            // Keep the reads not ordered before this one, in order, and add this one.
-            let mut k = 0;
-            for j in 0..n {
-                let x = sh.lists.get(rd)[j];
-                if x != r && !memo.ordered(sh, x, me) {
-                    sh.lists.set(rd, k, x);
-                    k += 1;
-                }
-            }
-            if k == 0 {
-                sh.lists.release(rd);
-                page_of(sh, b).read[i] = r;
-            } else {
-                sh.lists.set(rd, k, r);
-                sh.lists.set_len(rd, k + 1);
+            self.read_list(rd)
+        };
+        page_of(self.sh, b).read[i] = to;
+        if self.share {
+            self.last_read = Some(LastRead {
+                w,
+                rd,
+                epoch,
+                to,
+                race,
+            });
+        }
+    }
+
+    /// A read by `lane` of byte `b`, whose state is the one the last read `k` found: it finds
+    /// what that one found and leaves the byte as that one left its byte.
+    fn read_again(&mut self, b: u32, lane: u8, k: LastRead) {
+        if let Some(i) = k.race {
+            self.found.again(i, lane);
+        }
+        let lists = &mut self.sh.lists;
+        if k.to != k.rd {
+            lists.share(k.to);
+            if k.rd & MULTI != 0 {
+                lists.release(k.rd);
             }
         }
+        page_of(self.sh, b).read[b as usize % PAGE] = k.to;
+    }
+
+    /// The list `[x, r]` for a byte whose one read `x` is not ordered before this access `r`:
+    /// the one made for the last such byte when it is still that list (and sharing is on).
+    fn pair_list(&mut self, x: u32) -> u32 {
+        let (sh, r) = (&mut *self.sh, self.r);
+        if self.share && self.pair.0 == x && sh.lists.pair_is(self.pair.1, x, r) {
+            sh.lists.share(self.pair.1);
+            return self.pair.1;
+        }
+        let list = sh.lists.alloc(&[x, r]);
+        self.pair = (x, list);
+        list
+    }
+
+    /// What a read by this access makes of a byte's read list `rd` (held, not ending with
+    /// this access): the reads not ordered before this one, in order, and this one. The byte
+    /// lets go of `rd` and holds the result.
+    fn read_list(&mut self, rd: u32) -> u32 {
+        let share = self.share;
+        let ByteScan {
+            sh, memo, r, me, ..
+        } = self;
+        let (r, me) = (*r, *me);
+        if share {
+            if let Some(to) = sh.lists.derived(rd, r) {
+                sh.lists.share(to);
+                sh.lists.release(rd);
+                return to;
+            }
+        }
+        let n = sh.lists.get(rd).len();
+        // A list only this byte holds changes in place; a shared one is copied.
+        let alone = sh.lists.alone(rd);
+        let dst = if alone { rd } else { sh.lists.alloc(&[]) };
+        let mut k = 0;
+        for j in 0..n {
+            let x = sh.lists.get(rd)[j];
+            if x != r && !memo.ordered(sh, x, me) {
+                sh.lists.set(dst, k, x);
+                k += 1;
+            }
+        }
+        let to = if k == 0 {
+            sh.lists.release(dst);
+            r
+        } else {
+            sh.lists.set(dst, k, r);
+            sh.lists.set_len(dst, k + 1);
+            dst
+        };
+        if !alone {
+            sh.lists.release(rd);
+            sh.lists.derive(rd, r, to);
+        }
+        to
     }
 
     /// A write of byte `b` by lane `lane`.
@@ -1037,8 +1231,10 @@ impl ByteScan<'_> {
             r,
             me,
             found: f,
+            ..
         } = self;
         let (r, me) = (*r, *me);
+        self.last_read = None;
         let (page, i) = cell(sh, b);
         let (w, rd) = (page.write[i], page.read[i]);
         page.write[i] = r;
@@ -1286,8 +1482,9 @@ mod tests {
     }
 
     /// A random LDS program: address patterns (broadcasts, strides, repeats, misaligned),
-    /// loads, 2addr loads, stores of 1 to 8 bytes, atomics, partial EXEC masks, waits and
-    /// barriers.
+    /// loads of 1 to 8 bytes, 2addr loads, stores of 1 to 8 bytes, atomics, partial EXEC
+    /// masks, waits and barriers. Every wave runs the same addresses, so rows read by many
+    /// waves share read lists, and partial accesses split shared lists into bytes.
     fn program(rng: &mut Rng, wave64: bool) -> String {
         let mut text = String::new();
         for _ in 0..rng.next() % 12 + 2 {
@@ -1304,7 +1501,7 @@ mod tests {
             }
             let off = rng.pick(&[0u32, 4, 8, 64]);
             let (o0, o1) = (rng.next() % 20, rng.next() % 20);
-            text += match rng.next() % 12 {
+            text += match rng.next() % 14 {
                 0 | 1 => format!("ds_load_b32 v2, v1 offset:{off}\n"),
                 2 | 3 => format!("ds_load_2addr_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
                 4 => format!("ds_load_2addr_stride64_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
@@ -1313,6 +1510,8 @@ mod tests {
                 8 => format!("ds_load_u16 v2, v1 offset:{off}\n"),
                 9 => format!("ds_load_b64 v[2:3], v1 offset:{off}\n"),
                 10 => "v_and_b32 v1, 0xffc, v1\nds_add_u32 v1, v0\n".to_string(),
+                12 => format!("ds_store_b16 v1, v0 offset:{off}\n"),
+                13 => format!("ds_load_u8 v2, v1 offset:{off}\n"),
                 _ => format!("ds_store_b64 v1, v[4:5] offset:{off}\n"),
             }
             .as_str();
@@ -1345,7 +1544,7 @@ mod tests {
     fn repeated_reads_find_what_checking_every_read_finds() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut found = 0;
-        for case in 0..300u32 {
+        for case in 0..500u32 {
             let wave64 = case.is_multiple_of(3);
             let cfg = RunConfig {
                 wave_size: if wave64 { 64 } else { 32 },
