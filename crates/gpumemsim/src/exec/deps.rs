@@ -61,6 +61,66 @@ pub(crate) struct DepShape {
     pub producer: Option<Producer>,
     /// Whether it reads like a VALU (and so waits for SALU results too).
     pub vector_reader: bool,
+    /// `vreads`, `vwrites`, `sreads` and `swrites` as lists, walked at each execution
+    /// rather than the sets' words (`None`: too many registers for a [`RegList`]: the sets).
+    pub lists: Option<ShapeLists>,
+}
+
+/// A [`DepShape`]'s registers as lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ShapeLists {
+    vreads: RegList,
+    vwrites: RegList,
+    sreads: RegList,
+    swrites: RegList,
+}
+
+/// Registers a [`RegList`] holds at most: more than any instruction's operands but the
+/// widest (WMMA, image and multi-dword memory forms).
+const REG_LIST: usize = 15;
+
+/// A short list of register numbers (below 256), ascending.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RegList {
+    len: u8,
+    regs: [u8; REG_LIST],
+}
+
+impl RegList {
+    /// The registers of the bit set `words` (64 registers a word), or `None` when there are
+    /// more than a list holds.
+    fn of(words: &[u64]) -> Option<RegList> {
+        let mut l = RegList::default();
+        for (w, &word) in words.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let slot = l.regs.get_mut(usize::from(l.len))?;
+                *slot = (w * 64) as u8 + word.trailing_zeros() as u8;
+                l.len += 1;
+                word &= word - 1;
+            }
+        }
+        Some(l)
+    }
+
+    /// The registers.
+    #[inline]
+    fn regs(&self) -> &[u8] {
+        &self.regs[..usize::from(self.len).min(REG_LIST)]
+    }
+}
+
+impl ShapeLists {
+    /// The lists of `shape`'s sets, when each fits.
+    fn of(shape: &DepShape) -> Option<ShapeLists> {
+        let words = |m: u128| [m as u64, (m >> 64) as u64];
+        Some(ShapeLists {
+            vreads: RegList::of(&shape.vreads)?,
+            vwrites: RegList::of(&shape.vwrites)?,
+            sreads: RegList::of(&words(shape.sreads))?,
+            swrites: RegList::of(&words(shape.swrites))?,
+        })
+    }
 }
 
 impl DepShape {
@@ -89,7 +149,15 @@ impl DepShape {
             },
             producer: Some(producer),
             vector_reader: vector,
+            lists: None,
         }
+        .listed()
+    }
+
+    /// The shape with its lists made from its sets.
+    pub(crate) fn listed(mut self) -> DepShape {
+        self.lists = ShapeLists::of(&self);
+        self
     }
 }
 
@@ -194,9 +262,9 @@ impl DelayAluStats {
 /// One wave's register readiness and pending `s_delay_alu` declarations.
 #[derive(Clone, Debug)]
 pub(crate) struct Scoreboard {
-    /// When each VGPR's last VALU result is ready (empty until the first VALU write: every
+    /// When each VGPR's last VALU result is ready (`None` until the first VALU write: every
     /// register ready at 0).
-    vready: Vec<u64>,
+    vready: Option<Box<[u64; 256]>>,
     /// When each SGPR's last ALU result is ready for a VALU reader.
     sready: [u64; 128],
     /// SGPRs whose last write came from the VALU (a SALU reader waits for those too).
@@ -213,7 +281,7 @@ pub(crate) struct Scoreboard {
 impl Default for Scoreboard {
     fn default() -> Scoreboard {
         Scoreboard {
-            vready: Vec::new(),
+            vready: None,
             sready: [0; 128],
             s_from_valu: 0,
             declared: [None; 2],
@@ -235,48 +303,95 @@ fn bits(set: [u64; 4]) -> impl Iterator<Item = usize> {
     })
 }
 
-impl Scoreboard {
-    /// When every register `shape` reads is ready.
-    pub(crate) fn ready_at(&self, shape: &DepShape) -> u64 {
-        let mut at = if self.vready.is_empty() {
-            0
-        } else {
-            bits(shape.vreads)
-                .map(|r| self.vready[r])
-                .max()
-                .unwrap_or(0)
-        };
-        let mut s = shape.sreads;
-        if !shape.vector_reader {
-            s &= self.s_from_valu;
-        }
-        while s != 0 {
+/// The SGPRs (operand codes below 128) of the set `s`.
+fn sgpr_bits(mut s: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (s != 0).then(|| {
             let r = s.trailing_zeros() as usize;
             s &= s - 1;
-            at = at.max(self.sready[r]);
+            r
+        })
+    })
+}
+
+/// The latest of `ready`'s entries for the registers `regs`.
+#[inline]
+fn latest<const N: usize>(ready: &[u64; N], regs: &[u8]) -> u64 {
+    regs.iter()
+        .fold(0, |at, &r| at.max(ready[usize::from(r) % N]))
+}
+
+impl Scoreboard {
+    /// When every register `shape` reads is ready.
+    #[inline]
+    pub(crate) fn ready_at(&self, shape: &DepShape) -> u64 {
+        let Some(l) = &shape.lists else {
+            return self.ready_at_sets(shape);
+        };
+        let mut at = self
+            .vready
+            .as_ref()
+            .map_or(0, |v| latest(v, l.vreads.regs()));
+        if shape.vector_reader {
+            at = at.max(latest(&self.sready, l.sreads.regs()));
+        } else if shape.sreads & self.s_from_valu != 0 {
+            at = at.max(self.sgpr_ready_at(shape.sreads & self.s_from_valu));
         }
         at
     }
 
+    /// [`Scoreboard::ready_at`] by walking `shape`'s sets.
+    fn ready_at_sets(&self, shape: &DepShape) -> u64 {
+        let at = self
+            .vready
+            .as_ref()
+            .map_or(0, |v| bits(shape.vreads).map(|r| v[r]).max().unwrap_or(0));
+        let mut s = shape.sreads;
+        if !shape.vector_reader {
+            s &= self.s_from_valu;
+        }
+        at.max(self.sgpr_ready_at(s))
+    }
+
+    /// When the SGPRs of the set `s` are ready.
+    fn sgpr_ready_at(&self, s: u128) -> u64 {
+        sgpr_bits(s).map(|r| self.sready[r]).max().unwrap_or(0)
+    }
+
     /// Records the results of an instruction of `shape` that issued at `issue`.
+    #[inline]
     pub(crate) fn write(&mut self, shape: &DepShape, issue: u64, t: &TimingParams) {
         let Some(p) = shape.producer else { return };
         let ready = issue + p.latency(t);
-        if self.vready.is_empty() && shape.vwrites != [0; 4] {
-            self.vready = vec![0; 256];
-        }
-        for r in bits(shape.vwrites) {
-            self.vready[r] = ready;
-        }
-        let mut s = shape.swrites;
         if p.is_vector() {
-            self.s_from_valu |= s;
+            self.s_from_valu |= shape.swrites;
         } else {
-            self.s_from_valu &= !s;
+            self.s_from_valu &= !shape.swrites;
         }
-        while s != 0 {
-            let r = s.trailing_zeros() as usize;
-            s &= s - 1;
+        let Some(l) = &shape.lists else {
+            return self.write_sets(shape, ready);
+        };
+        let vwrites = l.vwrites.regs();
+        if !vwrites.is_empty() {
+            let v = self.vready.get_or_insert_with(|| Box::new([0; 256]));
+            for &r in vwrites {
+                v[usize::from(r)] = ready;
+            }
+        }
+        for &r in l.swrites.regs() {
+            self.sready[usize::from(r) % 128] = ready;
+        }
+    }
+
+    /// [`Scoreboard::write`]'s register updates by walking `shape`'s sets.
+    fn write_sets(&mut self, shape: &DepShape, ready: u64) {
+        if shape.vwrites != [0; 4] {
+            let v = self.vready.get_or_insert_with(|| Box::new([0; 256]));
+            for r in bits(shape.vwrites) {
+                v[r] = ready;
+            }
+        }
+        for r in sgpr_bits(shape.swrites) {
             self.sready[r] = ready;
         }
     }
@@ -381,6 +496,77 @@ mod tests {
             40 + t.salu_latency,
             "EXEC"
         );
+    }
+
+    /// A random shape: few registers mostly (the lists), many now and then (the sets).
+    fn random_shape(next: &mut impl FnMut(u64) -> u64) -> DepShape {
+        let many = next(8) == 0;
+        let mut set = |regs: u64| {
+            let n = if many { 20 } else { next(5) };
+            let mut m = [0u64; 4];
+            for _ in 0..n {
+                let r = next(regs);
+                m[(r / 64) as usize] |= 1 << (r % 64);
+            }
+            m
+        };
+        let (vreads, vwrites, s, sw) = (set(256), set(256), set(128), set(128));
+        let producer = [
+            Producer::Valu,
+            Producer::Trans,
+            Producer::F64,
+            Producer::Salu,
+            Producer::Other,
+        ][next(5) as usize];
+        DepShape {
+            vreads,
+            vwrites,
+            sreads: u128::from(s[0]) | u128::from(s[1]) << 64,
+            swrites: u128::from(sw[0]) | u128::from(sw[1]) << 64,
+            producer: Some(producer),
+            vector_reader: next(2) == 0,
+            lists: None,
+        }
+    }
+
+    /// Random writes and reads: a scoreboard given the shapes' register lists answers as one
+    /// given only their sets.
+    #[test]
+    fn the_register_lists_give_what_the_sets_give() {
+        let t = TimingParams::default();
+        let mut x = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..200 {
+            let (mut listed, mut sets) = (Scoreboard::default(), Scoreboard::default());
+            for step in 0..50u64 {
+                let w = random_shape(&mut next);
+                listed.write(&w.listed(), step * 3, &t);
+                sets.write(&w, step * 3, &t);
+                let r = random_shape(&mut next);
+                assert_eq!(listed.ready_at(&r.listed()), sets.ready_at(&r));
+                assert_eq!(format!("{listed:?}"), format!("{sets:?}"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_list_holds_fifteen_registers_and_no_more() {
+        let regs = |n: u32| {
+            let mut m = [0u64; 4];
+            for r in 0..n {
+                m[(r * 17 % 256 / 64) as usize] |= 1 << (r * 17 % 64);
+            }
+            m
+        };
+        assert_eq!(RegList::of(&regs(15)).map(|l| l.len), Some(15));
+        assert_eq!(RegList::of(&regs(16)), None);
+        let l = RegList::of(&[1 << 3, 0, 1 << 63, 0]).expect("fits");
+        assert_eq!(l.regs(), [3, 191]);
     }
 
     #[test]
