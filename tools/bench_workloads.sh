@@ -34,7 +34,7 @@ run() {
     fi
     read -r secs kib <"$TIMES"
     awk -v n="$name" -v w="$waves" -v s="$secs" -v k="$kib" 'BEGIN {
-        printf "%-24s %12d %13d %8.2f %12.1f %9.1f\n", n, w, w * 32, s, w * 32 / s / 1e6, k / 1024
+        printf "%-24s %12.0f %13.0f %8.2f %12.1f %9.1f\n", n, w, w * 32, s, w * 32 / s / 1e6, k / 1024
     }'
 }
 
