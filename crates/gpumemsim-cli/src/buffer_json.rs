@@ -237,17 +237,7 @@ mod tests {
             0x7c00,
             0xfe00,
         ];
-        for e in [
-            ElementType::U8,
-            ElementType::U16,
-            ElementType::U32,
-            ElementType::I32,
-            ElementType::U64,
-            ElementType::I64,
-            ElementType::F16,
-            ElementType::F32,
-            ElementType::F64,
-        ] {
+        for e in ElementType::ALL {
             let mut raw = Vec::new();
             for i in 0..2000 {
                 x ^= x << 13;
