@@ -249,6 +249,9 @@ def run(
     Raises:
         Error: the launch cannot start (the CLI's message).
         KernelError: the kernel started and then stopped; `.report` holds the report.
+        KeyboardInterrupt: Ctrl-C during the launch, which stops within a few thousand
+            instructions (the grid may have any size: memory follows the resident
+            workgroups).
 
     Example:
         >>> src = np.arange(1024, dtype=np.float32); dst = np.zeros_like(src)
