@@ -115,11 +115,62 @@ impl ElementType {
             }
         })
     }
+
+    /// Appends the bytes of the value `i` (an `iota` buffer's element `i`) to `out`, as
+    /// [`ElementType::parse_value`] reads `i` written in decimal, without the text; `None`
+    /// when the type cannot hold it (a `u8` past 255, an `f16` past 65519).
+    pub fn push_index(self, i: u64, out: &mut Vec<u8>) -> Option<()> {
+        let n = self.bytes();
+        match self {
+            // Decimal text of an integer parses to the nearest float, ties to even: as the cast.
+            ElementType::F32 => out.extend_from_slice(&(i as f32).to_bits().to_le_bytes()),
+            ElementType::F64 => out.extend_from_slice(&(i as f64).to_bits().to_le_bytes()),
+            ElementType::F16 => {
+                let h = crate::fp::valu::f32_to_f16(
+                    (i as f32).to_bits(),
+                    crate::fp::valu::Round::NearestEven,
+                );
+                if h & 0x7fff == 0x7c00 {
+                    return None;
+                }
+                out.extend_from_slice(&h.to_le_bytes());
+            }
+            _ => {
+                let hi = match self {
+                    ElementType::I32 => i32::MAX as u64,
+                    ElementType::I64 => i64::MAX as u64,
+                    _ => u64::MAX >> (64 - 8 * n),
+                };
+                if i > hi {
+                    return None;
+                }
+                out.extend_from_slice(&i.to_le_bytes()[..n]);
+            }
+        }
+        Some(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_values_are_the_decimal_text_parsed() {
+        let mut edges: Vec<u64> = (0..300).collect();
+        for b in [8u32, 11, 16, 24, 31, 32, 53, 63] {
+            let p = 1u64 << b;
+            edges.extend([p - 2, p - 1, p, p + 1, p + 2, p + 3]);
+        }
+        edges.extend([65504, 65519, 65520, 65535, 16_777_217, 16_777_219, u64::MAX]);
+        for e in ElementType::ALL {
+            for &i in &edges {
+                let mut out = Vec::new();
+                let direct = e.push_index(i, &mut out).map(|()| out);
+                assert_eq!(direct, e.parse_value(&i.to_string()), "{} {i}", e.name());
+            }
+        }
+    }
 
     #[test]
     fn a_float_too_large_for_its_type_is_not_a_value() {
