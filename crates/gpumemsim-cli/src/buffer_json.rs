@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn every_element_type_writes_as_its_json_value_would() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = gpumemsim::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
         let specials = [
             0u64,
             0x8000_0000,
@@ -240,9 +240,7 @@ mod tests {
         for e in ElementType::ALL {
             let mut raw = Vec::new();
             for i in 0..2000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next_u64();
                 let v = if i < specials.len() { specials[i] } else { x };
                 raw.extend_from_slice(&v.to_le_bytes()[..e.bytes()]);
             }

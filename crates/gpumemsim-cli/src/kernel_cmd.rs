@@ -70,16 +70,10 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
                 .ok_or_else(|| bad("iota overflows the type"))?;
         }
     } else if let Some(seed) = init.strip_prefix("rand:") {
-        let mut x: u64 = seed
+        let seed: u64 = seed
             .parse()
             .map_err(|_| bad("rand:SEED takes an integer"))?;
-        x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        for _ in 0..len * n {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            bytes.push(x as u8);
-        }
+        bytes = gpumemsim::xorshift::rand_bytes(seed, len * n);
     } else if let Some(path) = init.strip_prefix("file:") {
         // Read at most one byte more than the buffer needs: enough to tell a file that is
         // too long (a device such as /dev/zero never ends).

@@ -8,6 +8,7 @@
 mod common;
 
 use common::run;
+use gpumemsim::xorshift::XorShift;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -101,21 +102,16 @@ fn buf<T: ToString>(ty: &str, v: &[T]) -> String {
     format!("buf:{ty}[{}]={}", v.len(), list(v))
 }
 
-/// A xorshift64 stream, for reproducible inputs.
-struct Rng(u64);
+/// Reproducible inputs: the seeded xorshift of `rand:` buffers.
+struct Rng(XorShift);
 
 impl Rng {
     fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+        Rng(XorShift::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1))
     }
 
     fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
+        self.0.next_u64()
     }
 
     /// An integer in lo..=hi.

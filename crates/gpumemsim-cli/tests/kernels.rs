@@ -4,6 +4,7 @@
 mod common;
 
 use common::run;
+use gpumemsim::xorshift::rand_bytes;
 
 fn kernel(name: &str) -> String {
     format!(
@@ -254,19 +255,6 @@ fn u32s(j: &serde_json::Value, arg: usize) -> Vec<u64> {
 
 fn f32s(j: &serde_json::Value, arg: usize) -> Vec<f32> {
     buffer(j, arg, |v| v.as_f64().map(|x| x as f32))
-}
-
-/// The bytes `rand:7` gives a u8 buffer (the CLI's xorshift, reproduced).
-fn rand_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 /// Matrix inputs for the matmul case: small integers and eighths, so every product is exact

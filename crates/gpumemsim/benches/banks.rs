@@ -5,27 +5,16 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gpumemsim::banks::{AccessKind, AccessShape, BankModel, Batch, WaveSize};
+use gpumemsim::xorshift::XorShift;
 
 const ACCESSES: usize = 4096;
 
-/// A small deterministic generator (xorshift) so runs compare.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// `ACCESSES` waves of `lanes` addresses, each from `f(rng, lane)`.
-fn waves(lanes: u32, mut f: impl FnMut(&mut Rng, u32) -> u32) -> Vec<u32> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+fn waves(lanes: u32, mut f: impl FnMut(&mut XorShift, u32) -> u32) -> Vec<u32> {
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::with_capacity(ACCESSES * lanes as usize);
     for _ in 0..ACCESSES {
-        let base = (rng.next() % 1024) as u32 * 128;
+        let base = (rng.next_u64() % 1024) as u32 * 128;
         for t in 0..lanes {
             out.push(base + f(&mut rng, t));
         }
@@ -47,12 +36,12 @@ fn bench(c: &mut Criterion) {
         ("rdna3_b32_column_32way", waves(32, |_, t| 128 * t)),
         (
             "rdna3_b32_random",
-            waves(32, |r, _| (r.next() % 16384) as u32 * 4),
+            waves(32, |r, _| (r.next_u64() % 16384) as u32 * 4),
         ),
         // Random lanes over 8 words: broadcasts and conflicts mixed.
         (
             "rdna3_b32_random_few_words",
-            waves(32, |r, _| (r.next() % 8) as u32 * 68),
+            waves(32, |r, _| (r.next_u64() % 8) as u32 * 68),
         ),
     ];
     // A mix: one access of each pattern in turn.

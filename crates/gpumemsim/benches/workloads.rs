@@ -33,6 +33,7 @@ use criterion::{
 use gpumemsim::banks::{AccessKind, AccessShape, BankModel, Batch, WaveSize};
 use gpumemsim::launch::{launch, KernelArg, Launch};
 use gpumemsim::loader::CodeObject;
+use gpumemsim::xorshift::{rand_bytes, XorShift};
 
 /// The system allocator, counting the bytes held now and the most held since [`reset_peak`].
 struct Counting;
@@ -115,19 +116,6 @@ fn object(path: &str) -> CodeObject {
 /// `n` little-endian f32s.
 fn floats(n: usize, f: impl Fn(usize) -> f32) -> Vec<u8> {
     (0..n).flat_map(|i| f(i).to_le_bytes()).collect()
-}
-
-/// The bytes of `gpumemsim run`'s `buf:TYPE[..]=rand:SEED` (its xorshift), `len` of them.
-fn rand_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 fn scalar(v: u32) -> KernelArg {
@@ -305,21 +293,9 @@ fn saxpy(c: &mut Criterion) {
     });
 }
 
-/// A small deterministic generator (xorshift) for the bank batch's random pattern.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 fn bank_batch(c: &mut Criterion) {
     const ACCESSES: usize = 1 << 18;
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     // Byte address of lane t in the pattern k % 5: a row (conflict-free), a column of a
     // 32-float-wide tile (32-way), of a padded 33-wide one (conflict-free), a broadcast, and
     // random words of 64 KiB.
@@ -332,7 +308,7 @@ fn bank_batch(c: &mut Criterion) {
                 1 => base + 128 * t,
                 2 => base + 132 * t,
                 3 => base,
-                _ => (rng.next() % 16384) as u32 * 4,
+                _ => (rng.next_u64() % 16384) as u32 * 4,
             });
         }
     }

@@ -191,12 +191,9 @@ impl Lds {
                 let mut z = seed ^ (u64::from(group) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                 z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                let mut x = (z ^ (z >> 31)) | 1;
+                let mut g = crate::xorshift::XorShift::new((z ^ (z >> 31)) | 1);
                 for chunk in bytes.chunks_mut(8) {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
+                    chunk.copy_from_slice(&g.next_u64().to_le_bytes()[..chunk.len()]);
                 }
             }
         }

@@ -110,3 +110,4 @@ pub mod timing;
 pub mod vmem;
 pub mod vmem_format;
 pub mod wave;
+pub mod xorshift;

@@ -19,15 +19,7 @@ fn root() -> PathBuf {
 
 /// A deterministic pseudo-random byte string (for seeds of the choice-driven targets).
 fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    gpumemsim::xorshift::rand_bytes(seed, len)
 }
 
 #[test]

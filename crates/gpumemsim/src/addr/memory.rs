@@ -558,13 +558,8 @@ mod tests {
     #[test]
     fn races_and_conflicts_agree_with_a_byte_by_byte_reference() {
         use std::collections::{BTreeSet, HashMap};
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move |n: u64| rng.below(n);
         for _ in 0..300 {
             let count = 1 + next(5) as usize;
             // Per log: (kind 0 read / 1 write / 2 atomic, address, length).

@@ -837,38 +837,24 @@ mod tests {
         Access, AccessKind, AccessShape, BankModel, LaneAddress, WaveSize, PRESET_NAMES,
     };
 
-    /// xorshift64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn pick<T: Copy>(&mut self, from: &[T]) -> T {
-            from[(self.next() % from.len() as u64) as usize]
-        }
-    }
+    use crate::xorshift::XorShift;
 
     /// One wave's element indices (addresses are these times the width): a progression (a
     /// broadcast when the stride is 0), random elements of a small or a wide window, then
     /// maybe folded so that blocks repeat the first block (halves, quarters) or each block
     /// reads one element (a row broadcast per block).
-    fn pattern(rng: &mut Rng) -> Vec<u64> {
-        let base = rng.next() % 4096;
+    fn pattern(rng: &mut XorShift) -> Vec<u64> {
+        let base = rng.next_u64() % 4096;
         let stride = rng.pick(&[0i64, 1, 2, 3, 4, 8, 16, 17, 32, 33, 64, -1, -4]);
         let window = rng.pick(&[4u64, 64, 1 << 14, 1 << 30]);
-        let mut e: Vec<u64> = match rng.next() % 3 {
+        let mut e: Vec<u64> = match rng.next_u64() % 3 {
             0 => (0..64)
                 .map(|l| (base as i64 + 4096 + stride * l) as u64)
                 .collect(),
-            _ => (0..64).map(|_| base + rng.next() % window).collect(),
+            _ => (0..64).map(|_| base + rng.next_u64() % window).collect(),
         };
         let block = rng.pick(&[2usize, 4, 8, 16, 32]);
-        match rng.next() % 4 {
+        match rng.next_u64() % 4 {
             0 => {
                 for l in block..64 {
                     e[l] = e[l % block];
@@ -885,16 +871,16 @@ mod tests {
     }
 
     /// Active lanes: all, a run of lanes (a half, a quarter), or random.
-    fn active(rng: &mut Rng, lanes: u32) -> u64 {
+    fn active(rng: &mut XorShift, lanes: u32) -> u64 {
         let all = u64::MAX >> (64 - lanes);
-        match rng.next() % 4 {
+        match rng.next_u64() % 4 {
             0 | 1 => all,
             2 => {
                 let len = rng.pick(&[1u32, 2, 8, 16, 32]).min(lanes);
-                let start = rng.next() as u32 % (lanes - len + 1);
+                let start = rng.next_u64() as u32 % (lanes - len + 1);
                 (u64::MAX >> (64 - len)) << start
             }
-            _ => rng.next() & all,
+            _ => rng.next_u64() & all,
         }
     }
 
@@ -911,7 +897,7 @@ mod tests {
             AccessKind::Load2Addr,
             AccessKind::Store2Addr,
         ];
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
         let mut costed = 0;
         for case in 0..40_000u32 {
             let model = &models[case as usize % models.len()];

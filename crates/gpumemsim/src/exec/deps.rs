@@ -534,13 +534,8 @@ mod tests {
     #[test]
     fn the_register_lists_give_what_the_sets_give() {
         let t = TimingParams::default();
-        let mut x = 0x853c_49e6_748f_ea9bu64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::xorshift::XorShift::new(0x853c_49e6_748f_ea9bu64);
+        let mut next = move |n: u64| rng.below(n);
         for _ in 0..200 {
             let (mut listed, mut sets) = (Scoreboard::default(), Scoreboard::default());
             for step in 0..50u64 {

@@ -1465,43 +1465,29 @@ mod tests {
     use crate::event::Event;
     use crate::isa::asm::assemble;
 
-    /// xorshift64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn pick<T: Copy>(&mut self, from: &[T]) -> T {
-            from[(self.next() % from.len() as u64) as usize]
-        }
-    }
+    use crate::xorshift::XorShift;
 
     /// A random LDS program: address patterns (broadcasts, strides, repeats, misaligned),
     /// loads of 1 to 8 bytes, 2addr loads, stores of 1 to 8 bytes, atomics, partial EXEC
     /// masks, waits and barriers. Every wave runs the same addresses, so rows read by many
     /// waves share read lists, and partial accesses split shared lists into bytes.
-    fn program(rng: &mut Rng, wave64: bool) -> String {
+    fn program(rng: &mut XorShift, wave64: bool) -> String {
         let mut text = String::new();
-        for _ in 0..rng.next() % 12 + 2 {
+        for _ in 0..rng.next_u64() % 12 + 2 {
             let k = rng.pick(&[0u32, 1, 2, 3, 4, 8, 12, 16, 64, 132, 256]);
             let mask = rng.pick(&[0x3fu32, 0x7c, 0xff, 0x3fc, 0x7ff, 0xffc, 0x1f0]);
             let base = rng.pick(&[0u32, 1, 4, 64, 512, 1000]);
             text += &format!(
                 "v_mul_u32_u24 v1, {k}, v0\nv_and_b32 v1, {mask}, v1\nv_add_nc_u32 v1, {base}, v1\n"
             );
-            if rng.next().is_multiple_of(4) {
-                let exec = rng.next() as u32 | 1;
+            if rng.next_u64().is_multiple_of(4) {
+                let exec = rng.next_u64() as u32 | 1;
                 let reg = if wave64 { "exec_hi" } else { "exec_lo" };
                 text += &format!("s_mov_b32 {reg}, {exec:#x}\n");
             }
             let off = rng.pick(&[0u32, 4, 8, 64]);
-            let (o0, o1) = (rng.next() % 20, rng.next() % 20);
-            text += match rng.next() % 14 {
+            let (o0, o1) = (rng.next_u64() % 20, rng.next_u64() % 20);
+            text += match rng.next_u64() % 14 {
                 0 | 1 => format!("ds_load_b32 v2, v1 offset:{off}\n"),
                 2 | 3 => format!("ds_load_2addr_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
                 4 => format!("ds_load_2addr_stride64_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
@@ -1515,7 +1501,7 @@ mod tests {
                 _ => format!("ds_store_b64 v1, v[4:5] offset:{off}\n"),
             }
             .as_str();
-            text += match rng.next() % 5 {
+            text += match rng.next_u64() % 5 {
                 0 => "s_waitcnt lgkmcnt(0)\ns_barrier\n",
                 1 => "s_barrier\n",
                 2 => "s_waitcnt lgkmcnt(0)\n",
@@ -1542,14 +1528,14 @@ mod tests {
 
     #[test]
     fn repeated_reads_find_what_checking_every_read_finds() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
         let mut found = 0;
         for case in 0..500u32 {
             let wave64 = case.is_multiple_of(3);
             let cfg = RunConfig {
                 wave_size: if wave64 { 64 } else { 32 },
-                waves: rng.next() as u32 % 7 + 2,
-                seed: rng.next(),
+                waves: rng.next_u64() as u32 % 7 + 2,
+                seed: rng.next_u64(),
                 ..RunConfig::default()
             };
             let text = program(&mut rng, wave64);

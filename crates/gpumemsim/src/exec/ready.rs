@@ -100,13 +100,8 @@ mod tests {
     /// (key, order) of a plain map's entries.
     #[test]
     fn the_first_wave_is_the_least_entry_after_any_changes() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::xorshift::XorShift::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = move |n: u64| rng.below(n);
         let mut q = ReadyQueue::default();
         let mut model: BTreeMap<usize, (u64, u64)> = BTreeMap::new();
         for step in 0..20_000 {

@@ -117,11 +117,9 @@ mod tests {
     #[test]
     fn plain_f64_rounds_as_the_host_cast() {
         // Host `as f32` is IEEE round-to-nearest-even, denormals and overflow included.
-        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut rng = crate::xorshift::XorShift::new(0x1234_5678_9abc_def0);
         for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             // Exponents around the f32 range, all mantissas.
             let e = 1023 - 160 + (x >> 52) % 300;
             let v = f64::from_bits(x & 0x800f_ffff_ffff_ffff | e << 52);
