@@ -397,3 +397,51 @@ fn a_gws_semaphore_released_by_2_pow_32_minus_1_wraps_in_its_12_bits() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn grids_past_a_dispatch_or_the_32_bit_ids_are_refused_by_what_they_pass() {
+    let kernel = repo().join("examples/apps/build/transpose_padded.o");
+    let kernel = kernel.to_str().expect("a UTF-8 path");
+    let launch = |grid: &str| {
+        let args = [
+            "run",
+            kernel,
+            "--kernel",
+            "transpose_tiled_padded",
+            "--grid",
+            grid,
+            "--block",
+            "32,8",
+            "--arg",
+            "buf:f32[16]=zeros",
+            "--arg",
+            "buf:f32[16]=iota",
+            "--arg",
+            "i32:4",
+            "--arg",
+            "i32:4",
+        ];
+        let o = run(&args, "");
+        assert_eq!(o.status.code(), Some(2), "--grid {grid} was accepted");
+        assert!(
+            o.stdout.is_empty(),
+            "--grid {grid} did work before the error"
+        );
+        stderr(&o)
+    };
+    // The dispatch packet's grid size is 32 bits per dimension: 2^27 × 32 = 2^32 work-items.
+    assert_names(
+        &launch("134217728"),
+        &["4294967296 work-items in x", "2^32 − 1 per dimension"],
+    );
+    // Workgroup ids are 32 bits: 65,536 × 65,536 workgroups (each dimension fits).
+    assert_names(
+        &launch("65536,65536"),
+        &["4294967296 workgroups", "at most 2^32 − 1"],
+    );
+    // Wave ids are 32 bits: 2^30 workgroups of 8 waves.
+    assert_names(
+        &launch("65536,16384"),
+        &["1073741824 workgroups of 8 waves", "at most 2^32 waves"],
+    );
+}
