@@ -61,6 +61,11 @@ digest transpose run $A/transpose_padded.o --kernel transpose_tiled_padded --gri
 digest transpose-wgps4 run $A/transpose_padded.o --kernel transpose_tiled_padded --grid 8,8 \
     --block 32,8 --arg 'buf:f32[65536]=zeros' --arg 'buf:f32[65536]=iota' --arg i32:256 \
     --arg i32:256 --wgps 4 --json
+for fmt in --json --full; do
+    digest "nan-inf$fmt" run $A/transpose_padded.o --kernel transpose_tiled_padded --grid 1 \
+        --block 32,8 --arg 'buf:f16[4]=zeros' --arg 'buf:f32[4]=nan,inf,-inf,-0.0' --arg i32:2 \
+        --arg i32:2 $fmt
+done
 digest histogram-local run $A/histogram_local.o --kernel histogram_local_bins --grid 4 \
     --block 128 --arg 'buf:u8[2000]=rand:5' --arg u32:2000 --arg 'buf:u32[64]=zeros' \
     --arg 'buf:u32[1]=zeros' --arg local:256 --json

@@ -1,6 +1,6 @@
 //! Kernel arguments in `run`'s report, written from the bytes read back: a buffer's values
 //! are produced one at a time as the JSON is written ([`Report`]) or summarised
-//! ([`summarise_buffer`]), never held as one JSON value per element (a 16 MB buffer would
+//! ([`summarise_with`]), never held as one JSON value per element (a 16 MB buffer would
 //! take 128 MB that way).
 
 use gpumemsim::launch::ElementType;
@@ -12,35 +12,39 @@ use serde_json::{json, Map, Value};
 /// JSON has no number for as the string `"Infinity"` or `"-Infinity"`, or, for a NaN,
 /// `{"nan": "0x7fc00001"}` (its bits, in the type's width) — docs/kernels.md.
 pub fn json_value(e: ElementType, b: &[u8]) -> Value {
+    match plain_number(e, b) {
+        Some(Number::Signed(n)) => json!(n),
+        Some(Number::Unsigned(n)) => json!(n),
+        Some(Number::Float(f)) => json!(f),
+        None => not_a_number(e, le_u64(b)),
+    }
+}
+
+/// A float element with bits `u` that is a NaN (`{"nan": "0x…"}`, in the type's width) or
+/// an infinity (`"Infinity"`, `"-Infinity"`).
+fn not_a_number(e: ElementType, u: u64) -> Value {
+    let (f, digits) = match e {
+        ElementType::F64 => (f64::from_bits(u), 16),
+        ElementType::F16 => (widen_f16(u), 4),
+        _ => (f64::from(f32::from_bits(u as u32)), 8),
+    };
+    if f.is_nan() {
+        json!({"nan": format!("{u:#0w$x}", w = digits + 2)})
+    } else {
+        json!(if f > 0.0 { "Infinity" } else { "-Infinity" })
+    }
+}
+
+/// Up to 8 little-endian bytes as a number.
+fn le_u64(b: &[u8]) -> u64 {
     let mut x = [0u8; 8];
     x[..b.len()].copy_from_slice(b);
-    let u = u64::from_le_bytes(x);
-    let float = |f: f64, digits: usize| -> Value {
-        if f.is_nan() {
-            json!({"nan": format!("{u:#0w$x}", w = digits + 2)})
-        } else if f.is_infinite() {
-            json!(if f > 0.0 { "Infinity" } else { "-Infinity" })
-        } else {
-            json!(f)
-        }
-    };
-    match e {
-        ElementType::I32 => json!(u as u32 as i32),
-        ElementType::I64 => json!(u as i64),
-        ElementType::F32 => match float(f32::from_bits(u as u32) as f64, 8) {
-            Value::Number(_) => json!(f32::from_bits(u as u32)),
-            v => v,
-        },
-        ElementType::F64 => float(f64::from_bits(u), 16),
-        ElementType::F16 => {
-            let f = f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16));
-            match float(f as f64, 4) {
-                Value::Number(_) => json!(f),
-                v => v,
-            }
-        }
-        _ => json!(u),
-    }
+    u64::from_le_bytes(x)
+}
+
+/// The f16 with bits `u` (low 16), widened exactly.
+fn widen_f16(u: u64) -> f64 {
+    f64::from(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16)))
 }
 
 /// A buffer's values, serialised as a JSON array one element at a time.
@@ -78,35 +82,31 @@ impl Serialize for BufferValues<'_> {
     }
 }
 
-/// A value [`json_value`] writes as a JSON number, as serde_json's `Value` holds it (a
-/// float widened to f64).
+/// An element that JSON writes as a number, as serde_json's `Value` holds it (a float
+/// widened to f64).
 enum Number {
     Signed(i64),
     Unsigned(u64),
     Float(f64),
 }
 
-/// Element `b` of type `e` as the number [`json_value`] makes of it, or `None` for a NaN or
-/// an infinity (not JSON numbers).
+/// Element `b` of type `e` as a JSON number, or `None` for a NaN or an infinity (not JSON
+/// numbers: [`json_value`] writes them).
 fn plain_number(e: ElementType, b: &[u8]) -> Option<Number> {
-    let mut x = [0u8; 8];
-    x[..b.len()].copy_from_slice(b);
-    let u = u64::from_le_bytes(x);
+    let u = le_u64(b);
     let float = |f: f64| f.is_finite().then_some(Number::Float(f));
     match e {
         ElementType::I32 => Some(Number::Signed(i64::from(u as u32 as i32))),
         ElementType::I64 => Some(Number::Signed(u as i64)),
         ElementType::F32 => float(f64::from(f32::from_bits(u as u32))),
         ElementType::F64 => float(f64::from_bits(u)),
-        ElementType::F16 => float(f64::from(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(
-            u as u16,
-        )))),
+        ElementType::F16 => float(widen_f16(u)),
         _ => Some(Number::Unsigned(u)),
     }
 }
 
-/// One entry of `"args"`: a JSON object, and for a buffer its values (the object's
-/// `"values"` key, written in its sorted place).
+/// One entry of `"args"`: a JSON object, and for a buffer its values, written in place of
+/// the object's `"values"` entry (a placeholder, so that the object keeps its key order).
 pub struct ArgOut<'a> {
     pub fields: Map<String, Value>,
     pub values: Option<BufferValues<'a>>,
@@ -114,25 +114,19 @@ pub struct ArgOut<'a> {
 
 impl Serialize for ArgOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Some(values) = &self.values else {
-            return self.fields.serialize(s);
-        };
-        // The keys in the order a `serde_json::Map` (sorted) gives them.
-        let mut keys: Vec<&str> = self.fields.keys().map(String::as_str).collect();
-        keys.push("values");
-        keys.sort_unstable();
-        let mut m = s.serialize_map(Some(keys.len()))?;
-        for k in keys {
-            match self.fields.get(k) {
-                Some(v) => m.serialize_entry(k, v)?,
-                None => m.serialize_entry(k, values)?,
+        let mut m = s.serialize_map(Some(self.fields.len()))?;
+        for (k, v) in &self.fields {
+            match &self.values {
+                Some(values) if k == "values" => m.serialize_entry(k, values)?,
+                _ => m.serialize_entry(k, v)?,
             }
         }
         m.end()
     }
 }
 
-/// `run --json`'s report: the object `obj` with `"args"` written from `args`.
+/// `run --json`'s report: the object `obj`, its `"args"` entry (a placeholder) written from
+/// `args`.
 pub struct Report<'a> {
     pub obj: &'a Map<String, Value>,
     pub args: &'a [ArgOut<'a>],
@@ -140,17 +134,12 @@ pub struct Report<'a> {
 
 impl Serialize for Report<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut keys: Vec<&str> = self.obj.keys().map(String::as_str).collect();
-        if !self.obj.contains_key("args") {
-            keys.push("args");
-            keys.sort_unstable();
-        }
-        let mut m = s.serialize_map(Some(keys.len()))?;
-        for k in keys {
+        let mut m = s.serialize_map(Some(self.obj.len()))?;
+        for (k, v) in self.obj {
             if k == "args" {
                 m.serialize_entry(k, self.args)?;
             } else {
-                m.serialize_entry(k, &self.obj[k])?;
+                m.serialize_entry(k, v)?;
             }
         }
         m.end()
@@ -262,6 +251,7 @@ mod tests {
         fields.insert("kind".into(), json!("buffer"));
         fields.insert("type".into(), json!("u32"));
         fields.insert("address".into(), json!(4096));
+        fields.insert("values".into(), Value::Null);
         let args = [ArgOut {
             fields,
             values: Some(BufferValues {
@@ -269,7 +259,7 @@ mod tests {
                 raw: &raw,
             }),
         }];
-        let obj = json!({"zeta": 1, "alpha": 2});
+        let obj = json!({"zeta": 1, "alpha": 2, "args": null});
         let r = Report {
             obj: obj.as_object().expect("an object"),
             args: &args,

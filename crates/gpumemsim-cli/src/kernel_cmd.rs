@@ -400,28 +400,28 @@ fn resources_text(
 
 /// One argument of the text report: `` `out` buffer i32 at 0x100000000: 4 values ... ``.
 fn arg_text(a: &ArgOut, full: bool) -> String {
-    // As a `Value`, a missing field reads as null.
-    let f = Value::Object(a.fields.clone());
-    let name = f["name"]
+    let f = |k: &str| a.fields.get(k).unwrap_or(&Value::Null);
+    let name = f("name")
         .as_str()
         .map_or(String::new(), |n| format!("`{n}` "));
     if let Some(v) = &a.values {
         return format!(
             "{name}buffer {} at {:#x}: {}",
-            f["type"].as_str().unwrap_or(""),
-            f["address"].as_u64().unwrap_or(0),
+            f("type").as_str().unwrap_or(""),
+            f("address").as_u64().unwrap_or(0),
             summarise_with(v.len(), full, |i| v.get(i))
         );
     }
-    match f["kind"].as_str() {
+    match f("kind").as_str() {
         Some("local") => format!(
             "{name}local memory: {} bytes at LDS offset {}",
-            f["size"], f["offset"]
+            f("size"),
+            f("offset")
         ),
         _ => format!(
             "{name}{} {}",
-            f["type"].as_str().unwrap_or(""),
-            crate::run_text::value_text(&f["value"])
+            f("type").as_str().unwrap_or(""),
+            crate::run_text::value_text(f("value"))
         ),
     }
 }
@@ -481,6 +481,8 @@ fn args_json<'a>(
                 put("kind", json!("buffer"));
                 put("type", json!(e.name()));
                 put("address", json!(at));
+                // Written from the bytes in its place (buffer_json::ArgOut).
+                put("values", Value::Null);
                 Some(BufferValues { elem: *e, raw })
             }
         };
