@@ -66,6 +66,13 @@ for fmt in --json --full; do
         --block 32,8 --arg 'buf:f16[4]=zeros' --arg 'buf:f32[4]=nan,inf,-inf,-0.0' --arg i32:2 \
         --arg i32:2 $fmt
 done
+# Runs that stop at the step limit part-way (the state of every wave at the error is in
+# the report), on one WGP and on two WGPs with two threads.
+for w in "--wgps 1" "--wgps 2 --threads 2"; do
+    digest "step-limit $w" run examples/bench/build/valu_loop.o --kernel valu_loop --grid 16 \
+        --block 256 --arg 'buf:f32[4096]=zeros' --arg 'buf:u32[4096]=zeros' --arg u32:64 \
+        --max-steps 300 $w --full --json
+done
 digest histogram-local run $A/histogram_local.o --kernel histogram_local_bins --grid 4 \
     --block 128 --arg 'buf:u8[2000]=rand:5' --arg u32:2000 --arg 'buf:u32[64]=zeros' \
     --arg 'buf:u32[1]=zeros' --arg local:256 --json

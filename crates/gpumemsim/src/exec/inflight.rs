@@ -363,6 +363,16 @@ impl Device {
         self.refresh_unwaited(wi);
     }
 
+    /// Whether wave `wi` has no memory data on its way: no SMEM, VMEM or LDS return to land,
+    /// nothing unwaited.
+    pub(crate) fn nothing_in_flight(&self, wi: usize) -> bool {
+        let f = &self.inflight[wi];
+        f.returns.is_empty()
+            && f.unwaited.is_empty()
+            && self.sgpr_returns[wi].is_empty()
+            && self.sgpr_late[wi] == 0
+    }
+
     /// Before wave `wi` runs `inst` at `pc`: lands arrived data, and reports a
     /// `missing_wait` for each operation whose registers `inst` touches before a wait covered
     /// it.

@@ -35,6 +35,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rdna3_isa::asm::AsmLine;
+use rdna3_isa::Format;
 
 use crate::addr::{Apertures, GlobalMemory};
 use crate::atomic::MemoryFloatRules;
@@ -153,6 +154,13 @@ pub struct RunConfig {
     /// sets it (what it reports is global memory); off by default, because after a run
     /// without it every wave's registers and every workgroup's LDS can still be read.
     pub release_finished: bool,
+    /// Let a wave held back only because its unit is busy issue at once, at the cycle the
+    /// unit was booked for it, instead of queueing again, when nothing another wave does
+    /// before that cycle can see the difference (`Device::runs_ahead`). The result is the
+    /// same unless the run ends in an error: other waves may then have stopped one step
+    /// earlier or later than the exact order has them, so whoever sets it runs again
+    /// without it after an error (a launch does). Off by default.
+    pub run_ahead: bool,
 }
 
 impl RunConfig {
@@ -254,8 +262,27 @@ impl Default for RunConfig {
             waves_per_simd: 0,
             record_timeline: false,
             release_finished: false,
+            run_ahead: false,
         }
     }
+}
+
+/// Whether instructions of `format` work only on their wave's registers (the VALU and
+/// SALU formats; V_INTERP waits on EXPcnt first, and is left out).
+fn own_registers_only(format: Format) -> bool {
+    matches!(
+        format,
+        Format::Vop1
+            | Format::Vop2
+            | Format::Vopc
+            | Format::Vop3
+            | Format::Vop3p
+            | Format::Vopd
+            | Format::Sop1
+            | Format::Sop2
+            | Format::Sopc
+            | Format::Sopk
+    )
 }
 
 /// Statistics of one instruction of the program.
@@ -1068,6 +1095,21 @@ impl Device {
         None
     }
 
+    /// Whether wave `wi`, just held back for its unit, issues `line` now rather than
+    /// queueing again ([`RunConfig::run_ahead`]). It would issue at the booked cycle with no
+    /// further check; issuing it now changes nothing another wave sees when the instruction
+    /// works only on the wave's own registers (a VALU or SALU instruction), the wave has no
+    /// memory data on its way (landing it could report a finding among other waves'), and no
+    /// seed's jitter or timeline records the order of the steps.
+    fn runs_ahead(&self, wi: usize, line: &AsmLine, cfg: &RunConfig) -> bool {
+        cfg.run_ahead
+            && self.booked[wi]
+            && !self.seeded
+            && self.timeline.is_none()
+            && own_registers_only(line.inst.def().format)
+            && self.nothing_in_flight(wi)
+    }
+
     /// Runs `program` until every wave ends.
     pub fn run(&mut self, program: &[AsmLine], cfg: &RunConfig) -> Result<(), RunError> {
         let mut mark = progress::ProgressMark::at(self.steps);
@@ -1110,10 +1152,11 @@ impl Device {
             if let Some(line) = program.get(self.waves[wi].pc) {
                 match self.hold_back(wi, self.waves[wi].pc, line, cfg) {
                     issue::Hold::Issue => {}
-                    issue::Hold::Later => {
+                    issue::Hold::Later if !self.runs_ahead(wi, line, cfg) => {
                         self.queue(wi);
                         continue;
                     }
+                    issue::Hold::Later => {}
                 }
             }
             if self.waves[wi].steps >= cfg.max_steps {

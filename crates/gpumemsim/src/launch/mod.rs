@@ -28,7 +28,7 @@ pub use kernarg::{arg_hint, check_args, check_scalar_type, lay_out, scalar_type_
 use std::sync::Arc;
 
 use crate::addr::{Allocation, Allocations, GlobalMemory};
-use crate::exec::{run_grid, GridRun, RunConfig, WaveInit};
+use crate::exec::{run_grid, GridRun, Memory, RunConfig, RunError, WaveInit};
 use crate::isa::asm::AsmLine;
 use crate::isa::print::Hints;
 use crate::isa::Instruction;
@@ -209,6 +209,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         // A launch reports global memory: each workgroup's LDS and registers can go when it
         // ends, so memory follows the resident workgroups.
         release_finished: true,
+        run_ahead: true,
         ..l.config.clone()
     };
     let setup = WaveSetup {
@@ -222,7 +223,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     };
     let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
     let memory = || place_in_memory(l, &layout);
-    let run = run_grid(&program, &cfg, &memory, &init).map_err(|e| e.to_string())?;
+    let run = run_exactly(&program, &cfg, &memory, &init)?;
     let buffers = read_back(&l.args, &layout.addresses, &run);
     Ok(Launched {
         program,
@@ -232,6 +233,34 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         lds_bytes: layout.lds_bytes,
         buffers,
     })
+}
+
+/// Runs the grid with `cfg` (which lets waves run ahead, [`RunConfig::run_ahead`]), and,
+/// when the run ends in an error, again without: waves that ran ahead would stand one step
+/// off the exact order, and an error's report shows every wave's state. An interrupted
+/// run is not run again (where it stops depends on the user, not the order).
+fn run_exactly(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: &Memory<'_>,
+    init: &WaveInit,
+) -> Result<GridRun, String> {
+    let run = run_grid(program, cfg, memory, init).map_err(|e| e.to_string())?;
+    match &run.result {
+        Err(e) if cfg.run_ahead && !matches!(e, RunError::Interrupted { .. }) => {
+            if let Some(p) = &cfg.progress {
+                p.restart(format!(
+                    "running again without waves running ahead, for the state at the error: {e}"
+                ));
+            }
+            let exact = RunConfig {
+                run_ahead: false,
+                ..cfg.clone()
+            };
+            run_grid(program, &exact, memory, init).map_err(|e| e.to_string())
+        }
+        _ => Ok(run),
+    }
 }
 
 /// Checks a launch's grid and block: at least 1 in every dimension, at most [`MAX_BLOCK`]
@@ -427,4 +456,104 @@ fn check_linked(kernel: &Kernel) -> Result<(), String> {
             "each is"
         }
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::addr::GlobalMemory;
+    use crate::exec::Device;
+    use crate::isa::asm::assemble;
+
+    /// Eight waves in two workgroups, two to a SIMD, in a loop of dependent VALU and SALU
+    /// work: the waves of a SIMD queue for its VALU at almost every instruction.
+    const BUSY_LOOP: &str = "s_mov_b32 s1, 0
+loop:
+v_add_nc_u32 v1, v1, v0
+v_xor_b32 v2, v1, v2
+v_mul_lo_u32 v3, v2, v1
+v_add_nc_u32 v4, v3, s1
+s_add_u32 s1, s1, 1
+s_cmp_lt_u32 s1, 40
+s_cbranch_scc1 loop
+s_endpgm
+";
+
+    fn config(max_steps: u64, run_ahead: bool) -> RunConfig {
+        RunConfig {
+            waves: 4,
+            workgroups: 2,
+            max_steps,
+            run_ahead,
+            ..RunConfig::default()
+        }
+    }
+
+    /// What a run leaves that a report shows of its waves: each wave's pc, steps, clock and
+    /// registers v1–v4 and s1, with the run's instruction statistics and result.
+    fn state(d: &Device) -> Vec<String> {
+        let mut s: Vec<String> = d
+            .waves()
+            .iter()
+            .zip(d.clocks())
+            .map(|(w, c)| {
+                let v: Vec<u32> = (1..5).map(|r| w.vgpr(r, 5)).collect();
+                format!(
+                    "{} pc {} steps {} clock {c} {v:?} s1 {}",
+                    w.id,
+                    w.pc,
+                    w.steps,
+                    w.sreg(1)
+                )
+            })
+            .collect();
+        s.push(format!("{:?}", d.stats()));
+        s
+    }
+
+    fn run(max_steps: u64, run_ahead: bool, exactly: bool) -> GridRun {
+        let prog = assemble(BUSY_LOOP);
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        let init: WaveInit = Arc::new(|_, _| {});
+        let cfg = config(max_steps, run_ahead);
+        if exactly {
+            run_exactly(&prog.lines, &cfg, &GlobalMemory::new, &init).expect("config")
+        } else {
+            run_grid(&prog.lines, &cfg, &GlobalMemory::new, &init).expect("config")
+        }
+    }
+
+    /// Without an error, waves that run ahead end exactly where the exact order ends them.
+    #[test]
+    fn running_ahead_gives_the_exact_result() {
+        let exact = run(1_000_000, false, false);
+        let ahead = run(1_000_000, true, false);
+        assert_eq!(exact.result, Ok(()));
+        assert_eq!(ahead.result, Ok(()));
+        assert_eq!(state(&ahead.device), state(&exact.device));
+        assert_eq!(ahead.device.cycles(), exact.device.cycles());
+    }
+
+    /// A run that stops at the step limit: with waves running ahead, the others stand off
+    /// the exact order (which is why a launch runs again); run exactly, the state is the
+    /// exact order's.
+    #[test]
+    fn an_error_runs_again_without_running_ahead() {
+        let limit = 150;
+        let exact = run(limit, false, false);
+        assert!(matches!(
+            exact.result,
+            Err(crate::exec::RunError::StepLimit { .. })
+        ));
+        let ahead = run(limit, true, false);
+        assert_eq!(ahead.result, exact.result);
+        assert_ne!(
+            state(&ahead.device),
+            state(&exact.device),
+            "the waves that ran ahead stop where the exact order has them: this test no longer tests the rerun"
+        );
+        let again = run(limit, true, true);
+        assert_eq!(again.result, exact.result);
+        assert_eq!(state(&again.device), state(&exact.device));
+    }
 }
