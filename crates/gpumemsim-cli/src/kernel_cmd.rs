@@ -409,7 +409,7 @@ fn arg_text(a: &ArgOut, full: bool) -> String {
             "{name}buffer {} at {:#x}: {}",
             f("type").as_str().unwrap_or(""),
             f("address").as_u64().unwrap_or(0),
-            summarise_with(v.len(), full, |i| v.get(i))
+            summarise_with(v.len(), full, |i| v.get(i), |i| v.number(i))
         );
     }
     match f("kind").as_str() {
@@ -431,7 +431,7 @@ fn write_json(report: &Report) {
     use std::io::Write as _;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe is not an error of the run (as with `outln!`).
-    let _ = serde_json::to_writer(&mut out, report).map(|()| writeln!(out));
+    let _ = crate::buffer_json::write_compact(&mut out, report).map(|()| writeln!(out));
     let _ = out.flush();
 }
 
