@@ -10,7 +10,8 @@ use serde_json::{json, Map, Value};
 
 /// serde_json's compact output, with whole-number floats below 2^24 in magnitude written
 /// with `itoa` and `.0`: what serde_json writes for them (`5.0`, `-0.0`), checked for every
-/// such value (serde_json 1.0.154), and about four times faster than its shortest-digits
+/// such value against serde_json 1.0.154 by a one-off program (the test here checks every
+/// one below 2^16 and 200,000 others), and about four times faster than its shortest-digits
 /// path. Buffers of floats holding whole numbers (indices, counts) fill most of a large
 /// report. Every other float goes to serde_json's own writer.
 pub struct WholeFloats;
