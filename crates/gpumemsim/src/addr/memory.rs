@@ -41,7 +41,7 @@ const ADDRESS_MASK: u64 = (1 << ADDRESS_BITS) - 1;
 ///
 /// Addresses are taken modulo 2^48: the bits above 47 of a 64-bit address are ignored here
 /// (callers that give them a meaning — the flat apertures — decide before they get here).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GlobalMemory {
     pages: PageMap<Box<[u8; PAGE_BYTES as usize]>>,
     /// Whether accesses are being logged (see [`GlobalMemory::start_log`]).
@@ -71,7 +71,7 @@ type PageBits = Box<[u64; LOG_BLOCK as usize / 64]>;
 /// ([`GlobalMemory::set_atomic`]): for running apart they count as both (the order of two
 /// workgroups' atomics on one byte matters to what each returns), while for the race check
 /// ([`AccessLog::plain_races`]) atomics do not race with one another.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AccessLog {
     reads: PageMap<PageBits>,
     writes: PageMap<PageBits>,
