@@ -41,6 +41,10 @@ use crate::lds::{Lds, LdsAllocation};
 use crate::vmem_format::BufferFormat;
 use crate::wave::Wave;
 
+mod runs;
+#[cfg(test)]
+mod tests_runs;
+
 /// What a GLOBAL instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GlobalOp {
@@ -648,10 +652,24 @@ pub fn execute(
     wave: &mut Wave,
     env: &mut VmemEnv,
 ) -> VmemOutcome {
-    let exec = wave.exec();
     // A vector-memory instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window,
     // ds/ldsdir.rs).
     wave.recent_valu.clear();
+    if let Some(out) = runs::execute(inst, op, wave, env) {
+        return out;
+    }
+    lane_by_lane(inst, op, wave, env)
+}
+
+/// [`execute`] one lane after another, in lane order: every access, and the reference the
+/// run path ([`runs`]) is tested against.
+fn lane_by_lane(
+    inst: &Instruction,
+    op: GlobalOp,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+) -> VmemOutcome {
+    let exec = wave.exec();
     let mut out = VmemOutcome::default();
     let desc = matches!(inst.def().format, Format::Mubuf | Format::Mtbuf)
         .then(|| buffer_descriptor(inst, wave));

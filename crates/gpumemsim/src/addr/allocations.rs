@@ -25,7 +25,7 @@ impl Allocation {
 
 /// Every allocation, sorted by start (shared between the copies of memory the grid's
 /// threads run on).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Allocations(Arc<Vec<Allocation>>);
 
 impl Allocations {
@@ -49,6 +49,21 @@ impl Allocations {
         }
         let i = self.0.partition_point(|a| a.start <= addr);
         i > 0 && addr.saturating_add(n) <= self.0[i - 1].end()
+    }
+
+    /// Whether the `n` bytes at every address from `first` to `last` (a run of accesses, each
+    /// `n` bytes) lie inside one allocation, the same for all: what [`Allocations::contains`]
+    /// says of each, with two lookups for the run.
+    #[inline]
+    pub fn contains_run(&self, first: u64, last: u64, n: u64) -> bool {
+        if self.0.is_empty() {
+            return true;
+        }
+        let i = self.0.partition_point(|a| a.start <= first);
+        // No allocation starts after `first` up to `last`: every address between is in the
+        // one `first` is in.
+        let j = self.0.partition_point(|a| a.start <= last);
+        i > 0 && i == j && last.saturating_add(n) <= self.0[i - 1].end()
     }
 
     /// The allocation nearest to `addr` (the one it overruns, or the first after it) and how
@@ -100,6 +115,37 @@ mod tests {
         assert!(a.contains(0x200c, 4));
         assert!(!a.contains(0x2010, 1));
         assert!(Allocations::default().contains(0, 8));
+    }
+
+    /// A run is inside exactly when each of its accesses is, on random runs about two
+    /// allocations and one of no bytes.
+    #[test]
+    fn a_run_is_inside_when_each_access_is() {
+        let mut a = two().0.as_ref().clone();
+        a.push(Allocation {
+            start: 0x2008,
+            len: 0,
+            name: "empty".into(),
+        });
+        let a = Allocations(Arc::new(a));
+        let mut rng = crate::xorshift::XorShift::new(0x5eed_0a11);
+        let (mut inside, mut outside) = (0, 0);
+        for _ in 0..20_000 {
+            let first = rng.pick(&[0xffc, 0x1000, 0x1ffc, 0x2000]) + rng.below(16);
+            let n = rng.pick(&[1, 2, 4, 8]);
+            let lanes = 1 + rng.below(4);
+            let last = first + (lanes - 1) * n;
+            let each = (0..lanes).all(|k| a.contains(first + k * n, n));
+            assert_eq!(
+                a.contains_run(first, last, n),
+                each,
+                "{first:#x} {lanes} × {n}"
+            );
+            inside += each as u32;
+            outside += !each as u32;
+        }
+        assert!(inside > 100 && outside > 100, "{inside} in, {outside} out");
+        assert!(Allocations::default().contains_run(0, 1 << 40, 8));
     }
 
     #[test]

@@ -41,7 +41,7 @@ const ADDRESS_MASK: u64 = (1 << ADDRESS_BITS) - 1;
 ///
 /// Addresses are taken modulo 2^48: the bits above 47 of a 64-bit address are ignored here
 /// (callers that give them a meaning — the flat apertures — decide before they get here).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GlobalMemory {
     pages: PageMap<Box<[u8; PAGE_BYTES as usize]>>,
     /// Whether accesses are being logged (see [`GlobalMemory::start_log`]).
@@ -60,8 +60,8 @@ pub struct GlobalMemory {
 /// kept for every workgroup until the race check.
 const LOG_BLOCK: u64 = 512;
 
-/// One bit per byte of a log block.
-type PageBits = Box<[u64; LOG_BLOCK as usize / 64]>;
+/// One bit per byte of a log block, kept in the map's entry (no allocation of its own).
+type PageBits = [u64; LOG_BLOCK as usize / 64];
 
 /// Which bytes of global memory were read and which were written, one bit per byte, kept
 /// while a workgroup runs on its own so the executor can check afterwards that no other
@@ -71,7 +71,7 @@ type PageBits = Box<[u64; LOG_BLOCK as usize / 64]>;
 /// ([`GlobalMemory::set_atomic`]): for running apart they count as both (the order of two
 /// workgroups' atomics on one byte matters to what each returns), while for the race check
 /// ([`AccessLog::plain_races`]) atomics do not race with one another.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AccessLog {
     reads: PageMap<PageBits>,
     writes: PageMap<PageBits>,
@@ -102,9 +102,7 @@ fn block_spans(addr: u64, n: u64, block: u64) -> impl Iterator<Item = (u64, usiz
 /// Sets the bits of the `n` bytes from `addr` (wrapping at 2^48), one lookup per block.
 fn mark(map: &mut PageMap<PageBits>, addr: u64, n: u64) {
     for (page, off, _, len) in block_spans(addr, n, LOG_BLOCK) {
-        let bits = map
-            .entry(page)
-            .or_insert_with(|| Box::new([0; LOG_BLOCK as usize / 64]));
+        let bits = map.entry(page).or_insert([0; LOG_BLOCK as usize / 64]);
         let (mut b, end) = (off, off + len);
         while b < end {
             let k = (end - b).min(64 - b % 64);
@@ -124,9 +122,7 @@ impl AccessLog {
             (&mut self.atomics, &other.atomics),
         ] {
             for (page, bits) in theirs {
-                let m = mine
-                    .entry(*page)
-                    .or_insert_with(|| Box::new([0; LOG_BLOCK as usize / 64]));
+                let m = mine.entry(*page).or_insert([0; LOG_BLOCK as usize / 64]);
                 for (a, b) in m.iter_mut().zip(bits.iter()) {
                     *a |= b;
                 }
@@ -162,7 +158,7 @@ impl AccessLog {
     /// writes are its own.
     pub fn first_conflict(logs: &[&AccessLog]) -> Option<(usize, usize)> {
         let mut conflict: Option<(usize, usize)> = None;
-        for (block, members) in block_index(logs) {
+        for_shared_blocks(logs, |block, members| {
             // An atomic both reads and writes its bytes.
             let w: Vec<Block> = members
                 .iter()
@@ -191,7 +187,7 @@ impl AccessLog {
                     }
                 }
             }
-        }
+        });
         conflict
     }
 
@@ -200,17 +196,17 @@ impl AccessLog {
     /// byte. Empty when no byte races.
     pub fn plain_races(logs: &[&AccessLog]) -> RaceBytes {
         let mut races = RaceBytes::default();
-        for (block, members) in block_index(logs) {
+        for_shared_blocks(logs, |block, members| {
             // Bytes written by any log, by two or more, and read by a log that did not
             // write them while another did.
             let (mut once, mut twice) = ([0u64; BLOCK_WORDS], [0u64; BLOCK_WORDS]);
-            for &i in &members {
+            for &i in members {
                 let w = bits_at(&logs[i].writes, block);
                 twice = or(twice, and(once, w));
                 once = or(once, w);
             }
             let mut hit = twice;
-            for &i in &members {
+            for &i in members {
                 let (w, r) = (
                     bits_at(&logs[i].writes, block),
                     bits_at(&logs[i].reads, block),
@@ -220,9 +216,9 @@ impl AccessLog {
                 }
             }
             if any(hit) {
-                races.pages.insert(block, Box::new(hit));
+                races.pages.insert(block, hit);
             }
-        }
+        });
         races
     }
 
@@ -260,7 +256,7 @@ type Block = [u64; BLOCK_WORDS];
 
 /// The bits `map` holds for `block` (none: all zero).
 fn bits_at(map: &PageMap<PageBits>, block: u64) -> Block {
-    map.get(&block).map_or([0; BLOCK_WORDS], |b| **b)
+    map.get(&block).map_or([0; BLOCK_WORDS], |b| *b)
 }
 
 fn or(a: Block, b: Block) -> Block {
@@ -275,25 +271,30 @@ fn any(a: Block) -> bool {
     a.iter().any(|&w| w != 0)
 }
 
-/// Each block some log touched, with the logs (indices, ascending) that touched it.
-fn block_index(logs: &[&AccessLog]) -> Vec<(u64, Vec<usize>)> {
-    let mut index: PageMap<Vec<usize>> = PageMap::default();
+/// Calls `f(block, members)` for each block two or more logs touched, ascending, with the
+/// logs (indices, ascending) that touched it: where logs can conflict or race (a block one
+/// log alone touched has neither). One sort of (block, log) pairs, no allocation per block.
+fn for_shared_blocks(logs: &[&AccessLog], mut f: impl FnMut(u64, &[usize])) {
+    let mut pairs: Vec<(u64, usize)> = Vec::new();
     for (i, log) in logs.iter().enumerate() {
-        for block in log
+        let blocks = log
             .reads
             .keys()
             .chain(log.writes.keys())
-            .chain(log.atomics.keys())
-        {
-            let members = index.entry(*block).or_default();
-            if members.last() != Some(&i) {
-                members.push(i);
-            }
-        }
+            .chain(log.atomics.keys());
+        pairs.extend(blocks.map(|&b| (b, i)));
     }
-    let mut blocks: Vec<(u64, Vec<usize>)> = index.into_iter().collect();
-    blocks.sort_unstable_by_key(|b| b.0);
-    blocks
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut members = Vec::new();
+    for group in pairs.chunk_by(|x, y| x.0 == y.0) {
+        if group.len() < 2 {
+            continue;
+        }
+        members.clear();
+        members.extend(group.iter().map(|&(_, i)| i));
+        f(group[0].0, &members);
+    }
 }
 
 /// Calls `f` with the index of every set bit of `bits`.

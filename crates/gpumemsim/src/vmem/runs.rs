@@ -1,0 +1,238 @@
+//! The contiguous-run path of [`super::execute`] for whole-dword GLOBAL and FLAT loads and
+//! stores to global memory — the accesses compiled code makes most.
+//!
+//! The lanes in EXEC whose addresses follow one another (each the previous one plus the
+//! access's bytes, lanes in between being inactive or not) make a run, and a run in the
+//! virtual address space and inside one host allocation moves at once: one bounds check, one
+//! access-log mark and one page lookup per page for the run, where the lane-by-lane path
+//! takes them per lane. A run that is not wholly inside falls back to lane by lane, under the
+//! rules of [`super::transfer`]. The lanes' addresses are read from the instruction's fields
+//! once and from the address VGPRs' rows.
+//!
+//! What it does is what the lane-by-lane path does: the runs go in lane order and the lanes
+//! of a run touch bytes no other lane of it touches, so memory, the VGPRs, the access log
+//! (a set of bytes) and the outcome come out the same. A FLAT instruction any lane of which
+//! falls in the LDS or private aperture takes the lane-by-lane path.
+
+use rdna3_isa::inst::SGPR_NULL;
+use rdna3_isa::{Field, Format, Instruction};
+
+use super::VmemOutcome;
+use super::{in_virtual_range, is_addtid, note_dropped, sext13, GlobalOp, Route, VmemEnv};
+use crate::addr::Aperture;
+use crate::wave::Wave;
+
+/// Most bytes a run holds: 64 lanes of 16 bytes.
+const RUN_BYTES: usize = 64 * 16;
+
+/// 64 lanes of 0, the value of a VGPR never written.
+static ZERO: [u32; 64] = [0; 64];
+
+/// A whole-dword access the run path takes: bytes per lane, a store or a load, and its data
+/// VGPR (the first of `bytes / 4`).
+#[derive(Clone, Copy)]
+struct Access {
+    bytes: u32,
+    store: bool,
+    data: u32,
+}
+
+impl Access {
+    /// The access `op` of `inst`, when the run path takes it: a GLOBAL or FLAT load of whole
+    /// dwords (not `d16`) or store of whole dwords (not `d16_hi`).
+    fn of(inst: &Instruction, op: GlobalOp) -> Option<Access> {
+        if !matches!(inst.def().format, Format::Global | Format::Flat) {
+            return None;
+        }
+        let (bytes, store, field) = match op {
+            GlobalOp::Load {
+                bytes, d16: None, ..
+            } => (bytes, false, Field::Vdst),
+            GlobalOp::Store { bytes, hi: false } => (bytes, true, Field::Data0),
+            _ => return None,
+        };
+        (bytes % 4 == 0 && (4..=16).contains(&bytes)).then(|| Access {
+            bytes,
+            store,
+            data: inst.get(field),
+        })
+    }
+}
+
+/// Runs `inst` (access `op`) over the lanes in EXEC by runs of consecutive addresses, or
+/// returns `None`, having changed nothing, when the run path does not take it.
+pub(super) fn execute(
+    inst: &Instruction,
+    op: GlobalOp,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+) -> Option<VmemOutcome> {
+    let access = Access::of(inst, op)?;
+    if wave.size > 64 {
+        return None;
+    }
+    let exec = wave.exec();
+    let mut addr = [0u64; 64];
+    lane_addresses(inst, wave, &mut addr);
+    if inst.def().format == Format::Flat && !all_global(env, exec, &addr) {
+        return None;
+    }
+    let mut out = VmemOutcome {
+        lanes: exec.count_ones(),
+        ..VmemOutcome::default()
+    };
+    let step = access.bytes as u64;
+    let mut left = exec;
+    while left != 0 {
+        // The run from the lowest lane left: every next lane in EXEC whose address follows.
+        let first = left.trailing_zeros();
+        let mut run = 1u64 << first;
+        let mut next = addr[first as usize].checked_add(step);
+        let mut rest = left & !run;
+        while rest != 0 {
+            let l = rest.trailing_zeros();
+            if next != Some(addr[l as usize]) {
+                break;
+            }
+            run |= 1 << l;
+            rest &= rest - 1;
+            next = addr[l as usize].checked_add(step);
+        }
+        left &= !run;
+        run_access(wave, env, access, run, &addr, &mut out);
+    }
+    Some(out)
+}
+
+/// Whether every lane in `exec` addresses the global aperture (none LDS or private).
+fn all_global(env: &VmemEnv, exec: u64, addr: &[u64; 64]) -> bool {
+    let mut left = exec;
+    while left != 0 {
+        let l = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if env.apertures.resolve(addr[l]).0 != Aperture::Global {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every lane's address from a GLOBAL or FLAT instruction, as [`super::global_address`]
+/// gives it, into `addr` (lanes past the wave's size left alone).
+fn lane_addresses(inst: &Instruction, wave: &Wave, addr: &mut [u64; 64]) {
+    let n = wave.size as usize;
+    let offset = sext13(inst.get(Field::Offset));
+    let saddr = inst.get(Field::Saddr);
+    let row = |r: u32| wave.vgpr_row(r).unwrap_or(&ZERO[..n]);
+    let addr = &mut addr[..n];
+    if is_addtid(inst.opcode) {
+        let base = if saddr == SGPR_NULL {
+            0
+        } else {
+            wave.sreg64(saddr)
+        };
+        for (l, a) in addr.iter_mut().enumerate() {
+            *a = base.wrapping_add(4 * l as u64).wrapping_add(offset);
+        }
+    } else if saddr == SGPR_NULL {
+        let v = inst.get(Field::Addr);
+        let (lo, hi) = (row(v), row(v + 1));
+        for ((a, &lo), &hi) in addr.iter_mut().zip(lo).zip(hi) {
+            *a = (lo as u64 | (hi as u64) << 32).wrapping_add(offset);
+        }
+    } else {
+        let base = wave.sreg64(saddr);
+        for (a, &v) in addr.iter_mut().zip(row(inst.get(Field::Addr))) {
+            *a = base.wrapping_add(v as u64).wrapping_add(offset);
+        }
+    }
+}
+
+/// Moves the lanes of `run` (their addresses consecutive from the lowest lane's): at once when
+/// the run lies in the virtual address space and inside one allocation, else lane by lane.
+fn run_access(
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+    access: Access,
+    run: u64,
+    addr: &[u64; 64],
+    out: &mut VmemOutcome,
+) {
+    let start = addr[run.trailing_zeros() as usize];
+    let last = addr[63 - run.leading_zeros() as usize];
+    let inside = in_virtual_range(start)
+        && start >> crate::addr::ADDRESS_BITS == last >> crate::addr::ADDRESS_BITS
+        && env
+            .mem
+            .allocations
+            .contains_run(start, last, access.bytes as u64);
+    if inside {
+        move_run(wave, env, access, run, start);
+        return;
+    }
+    let mut left = run;
+    while left != 0 {
+        let l = left.trailing_zeros();
+        left &= left - 1;
+        let a = addr[l as usize];
+        if in_virtual_range(a) && env.mem.allocations.contains(a, access.bytes as u64) {
+            move_run(wave, env, access, 1 << l, a);
+        } else {
+            if !access.store {
+                fill_vgprs(wave, access, 1 << l, &[0; 16]);
+            }
+            note_dropped(out, l, Route::Global(a));
+        }
+    }
+}
+
+/// Moves the lanes of `run` between their VGPRs and the bytes from `start` (consecutive).
+fn move_run(wave: &mut Wave, env: &mut VmemEnv, access: Access, run: u64, start: u64) {
+    let len = run.count_ones() as usize * access.bytes as usize;
+    let mut buf = [0u8; RUN_BYTES];
+    let buf = &mut buf[..len];
+    if access.store {
+        gather_vgprs(wave, access, run, buf);
+        env.mem.write_bytes(start, buf);
+    } else {
+        env.mem.read_into(start, buf);
+        fill_vgprs(wave, access, run, buf);
+    }
+}
+
+/// The data of the lanes of `run`, lane after lane, each its dwords from the data VGPR on.
+fn gather_vgprs(wave: &Wave, access: Access, run: u64, buf: &mut [u8]) {
+    let dwords = access.bytes as usize / 4;
+    for i in 0..dwords {
+        let Some(row) = wave.vgpr_row(access.data + i as u32) else {
+            continue; // never written: every lane 0, as `buf` is
+        };
+        let mut left = run;
+        let mut k = 4 * i;
+        while left != 0 {
+            let l = left.trailing_zeros() as usize;
+            left &= left - 1;
+            buf[k..k + 4].copy_from_slice(&row[l].to_le_bytes());
+            k += access.bytes as usize;
+        }
+    }
+}
+
+/// Writes the bytes `buf` holds for the lanes of `run` (lane after lane, each its dwords)
+/// to their destination VGPRs.
+fn fill_vgprs(wave: &mut Wave, access: Access, run: u64, buf: &[u8]) {
+    let dwords = access.bytes as usize / 4;
+    for i in 0..dwords {
+        let Some(row) = wave.vgpr_row_mut(access.data + i as u32) else {
+            continue; // past v255: dropped
+        };
+        let mut left = run;
+        let mut k = 4 * i;
+        while left != 0 {
+            let l = left.trailing_zeros() as usize;
+            left &= left - 1;
+            row[l] = u32::from_le_bytes([buf[k], buf[k + 1], buf[k + 2], buf[k + 3]]);
+            k += access.bytes as usize;
+        }
+    }
+}
