@@ -336,13 +336,14 @@ impl Device {
         if f.returns.iter().all(|r| r.landed || r.at > now) {
             return;
         }
-        let mut due: Vec<usize> = (0..f.returns.len())
-            .filter(|&i| !f.returns[i].landed && f.returns[i].at <= now)
-            .collect();
-        due.sort_by_key(|&i| f.returns[i].at);
         let w = &mut self.waves[wi];
         let (n, all) = (w.size as usize, w.lane_mask());
-        for i in due {
+        // The earliest arrival first, the earlier issued on a tie (a wave has a few returns
+        // out: a scan per landing, no list).
+        while let Some(i) = (0..f.returns.len())
+            .filter(|&i| !f.returns[i].landed && f.returns[i].at <= now)
+            .min_by_key(|&i| f.returns[i].at)
+        {
             let r = &mut f.returns[i];
             r.landed = true;
             for (k, chunk) in r.data.chunks(n).enumerate() {

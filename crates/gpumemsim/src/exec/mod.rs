@@ -1319,21 +1319,26 @@ impl Device {
             .filter(outstanding)
             .map(|p| p.weight)
             .sum();
-        if count > n {
-            let mut ops: Vec<(u64, u32)> = self.pending[wi]
+        // Completions in time order, all those at one cycle together, until the count is
+        // down to `n` (a wave has a few operations out: a scan per cycle, no list).
+        let mut at = now;
+        while count > n {
+            let Some(next) = self.pending[wi]
                 .iter()
-                .filter(outstanding)
-                .map(|p| (p.done_at, p.weight))
-                .collect();
-            ops.sort_unstable();
-            for (done_at, weight) in ops {
-                count -= weight;
-                if count <= n {
-                    self.clocks[wi] = now.max(done_at);
-                    break;
-                }
-            }
+                .filter(|p| p.counter == counter && p.done_at > at)
+                .map(|p| p.done_at)
+                .min()
+            else {
+                break;
+            };
+            count -= self.pending[wi]
+                .iter()
+                .filter(|p| p.counter == counter && p.done_at == next)
+                .map(|p| p.weight)
+                .sum::<u32>();
+            at = next;
         }
+        self.clocks[wi] = at;
         self.update_counters(wi);
     }
 
