@@ -94,22 +94,49 @@ impl<'e, 'a> Mem<'e, 'a> {
         })
     }
 
-    /// Lane `lane`'s read of the dword at `addr` of the LDS: [`Mem::read`] of 4 bytes for the
-    /// row forms, which run on LDS only.
-    #[inline(always)]
-    pub(super) fn read_lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
+    /// Notes that the instruction's LDS reads are its address rows
+    /// ([`DsOutcome::row_reads`]): [`Mem::read_lds_dword`] and [`Mem::read_lds_dword_pair`]
+    /// leave them out of the LDS trace.
+    pub(super) fn row_reads(&mut self) {
         debug_assert!(matches!(self.space, Space::Lds));
-        self.outcome.record(lane, addr);
+        self.outcome.row_reads = true;
+    }
+
+    /// The dword at `addr` of the LDS; 0 outside the allocation, noting lane `lane` as a
+    /// miss. Not traced (the row forms' reads: [`Mem::row_reads`]).
+    #[inline(always)]
+    fn lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
         match self.env.lds.read(self.env.alloc, addr, 4) {
-            Ok(x) => {
-                self.env.lds.touch(lane, addr, 4, false, x);
-                x as u32
-            }
+            Ok(x) => x as u32,
             Err(_) => {
                 self.miss(lane);
                 0
             }
         }
+    }
+
+    /// Lane `lane`'s read of the dword at `addr` of the LDS: [`Mem::read`] of 4 bytes for the
+    /// row forms, which run on LDS only and hand the checker their rows.
+    #[inline(always)]
+    pub(super) fn read_lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
+        debug_assert!(self.outcome.row_reads);
+        self.outcome.record(lane, addr);
+        self.lds_dword(lane, addr)
+    }
+
+    /// Lane `lane`'s reads of the dwords at `a0` and `a1` of the LDS (a 2addr load, the
+    /// lane's only accesses): [`Mem::read_lds_dword`] of each.
+    #[inline(always)]
+    pub(super) fn read_lds_dword_pair(&mut self, lane: usize, a0: u32, a1: u32) -> (u32, u32) {
+        debug_assert!(self.outcome.row_reads);
+        let (o, bit) = (&mut self.outcome, 1u64 << (lane & 63));
+        debug_assert!(o.lanes & bit == 0, "one pair per lane");
+        o.lanes |= bit;
+        o.lanes2 |= bit;
+        o.addrs[lane & 63] = a0;
+        o.addrs2[lane & 63] = a1;
+        let lane = lane as u32;
+        (self.lds_dword(lane, a0), self.lds_dword(lane, a1))
     }
 
     /// Lane `lane`'s read of `dwords` dwords at `addr` (the 96- and 128-bit loads); all zeros

@@ -57,6 +57,11 @@ pub struct DsOutcome {
     pub addrs2: [u32; 64],
     /// The instruction accessed GDS.
     pub gds: bool,
+    /// Its LDS accesses are dword reads of the lanes' addresses here (`addrs` for `lanes`,
+    /// then `addrs2` for `lanes2`; those in the allocation happened), not in the LDS trace:
+    /// the row forms hand the checker their address rows instead of one
+    /// [`crate::lds::LdsTouch`] per lane.
+    pub row_reads: bool,
 }
 
 impl Default for DsOutcome {
@@ -67,6 +72,7 @@ impl Default for DsOutcome {
             lanes2: 0,
             addrs2: [0; 64],
             gds: false,
+            row_reads: false,
         }
     }
 }
@@ -412,6 +418,7 @@ fn lane_of(row: Option<&[u32]>, l: usize) -> u32 {
 
 /// `ds_load_b32` on LDS, a register row at a time.
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
+    mem.row_reads();
     let addr_row = wave.vgpr_row(op.addr);
     let mut vals = [0u32; 64];
     for_lanes(op.lanes, |l| {
@@ -434,15 +441,14 @@ fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 /// (docs/rules/ds.md#two-address-forms).
 fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let adj = if stride64 { 256 } else { 4 };
+    mem.row_reads();
     let addr_row = wave.vgpr_row(op.addr);
     let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
     for_lanes(op.lanes, |l| {
         let base = lane_of(addr_row, l);
-        let a0 = mem.address(base, op.off0 * adj, l);
-        let a1 = mem.address(base, op.off1 * adj, l);
-        let (a0, a1) = (mem.env.lds.effective(a0, 4), mem.env.lds.effective(a1, 4));
-        v0[l] = mem.read_lds_dword(l as u32, a0);
-        v1[l] = mem.read_lds_dword(l as u32, a1);
+        let a0 = mem.aligned_address(base, op.off0 * adj, l, 4);
+        let a1 = mem.aligned_address(base, op.off1 * adj, l, 4);
+        (v0[l], v1[l]) = mem.read_lds_dword_pair(l, a0, a1);
     });
     write_row(wave, op.vdst, op.lanes, &v0);
     write_row(wave, op.vdst + 1, op.lanes, &v1);

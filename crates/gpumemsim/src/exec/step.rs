@@ -288,7 +288,11 @@ impl Device {
                     | DsKind::Consume
             )
         );
-        self.check_lds(wi, pc, atomic, true);
+        if outcome.row_reads {
+            self.check_lds_rows(wi, pc, &outcome);
+        } else {
+            self.check_lds(wi, pc, atomic, true);
+        }
         let priced = self.bank_cycles(inst, &outcome, wi, cfg);
         if cfg.record_ds {
             if let Some(cost) = priced {

@@ -1,0 +1,180 @@
+//! The read rows of a DS row form (`ds_load_b32`, the 2addr dword loads), which the checker
+//! takes instead of a per-lane trace, and their distinct dwords.
+
+use crate::ds::DsOutcome;
+use crate::lds::LdsTouch;
+
+/// The dword reads of a DS row form ([`DsOutcome::row_reads`]): lane `l` reads the dword at
+/// `addrs[0][l]`, then (a 2addr load) the one at `addrs[1][l]`, for the lanes in range.
+pub(super) struct ReadRows<'o> {
+    pub(super) addrs: [&'o [u32; 64]; 2],
+    /// The lanes of each row whose dword lies in the allocation (the others read nothing).
+    pub(super) lanes: [u64; 2],
+    /// Whether every read is of an aligned dword.
+    pub(super) aligned: bool,
+}
+
+impl ReadRows<'_> {
+    /// The rows of `outcome`, in an allocation of `size` bytes.
+    pub(super) fn new(outcome: &DsOutcome, size: u32) -> ReadRows<'_> {
+        let (m0, a0) = Self::in_range(outcome.lanes, &outcome.addrs, size);
+        let (m1, a1) = Self::in_range(outcome.lanes2, &outcome.addrs2, size);
+        ReadRows {
+            addrs: [&outcome.addrs, &outcome.addrs2],
+            lanes: [m0, m1],
+            aligned: (a0 | a1) & 3 == 0,
+        }
+    }
+
+    /// The lanes of `lanes` whose dword at `addrs` lies in `size` bytes, and the OR of their
+    /// addresses (or of all 64, a superset, when every address is in range, as is usual).
+    #[inline]
+    fn in_range(lanes: u64, addrs: &[u32; 64], size: u32) -> (u64, u32) {
+        let (max, bits) = addrs.iter().fold((0, 0), |(m, b), &a| (a.max(m), a | b));
+        if u64::from(max) + 4 <= u64::from(size) {
+            return (lanes, bits);
+        }
+        let (mut m, mut bits) = (0u64, 0u32);
+        for (l, &a) in addrs.iter().enumerate() {
+            let ok = lanes >> l & 1 == 1 && u64::from(a) + 4 <= u64::from(size);
+            m |= u64::from(ok) << l;
+            bits |= if ok { a } else { 0 };
+        }
+        (m, bits)
+    }
+
+    /// Calls `f(lane, offset)` for each read, in the trace's order (by lane, then row).
+    #[inline]
+    fn each(&self, mut f: impl FnMut(u8, u32)) {
+        let mut lanes = self.lanes[0] | self.lanes[1];
+        while lanes != 0 {
+            let l = lanes.trailing_zeros() as usize;
+            for k in 0..2 {
+                if self.lanes[k] >> l & 1 == 1 {
+                    f(l as u8, self.addrs[k][l]);
+                }
+            }
+            lanes &= lanes - 1;
+        }
+    }
+
+    /// Whether some read takes in byte `b`.
+    pub(super) fn reads_byte(&self, b: u32) -> bool {
+        let mut hit = false;
+        self.each(|_, a| hit |= a <= b && b - a < 4);
+        hit
+    }
+
+    /// The trace the rows stand for.
+    pub(super) fn touches(&self) -> Vec<LdsTouch> {
+        let mut v = Vec::new();
+        self.each(|lane, offset| {
+            v.push(LdsTouch {
+                offset,
+                lane,
+                size: 4,
+                write: false,
+                value: 0,
+            })
+        });
+        v
+    }
+}
+
+/// The distinct aligned dwords of one instruction's read rows, in the order the trace first
+/// reads them, each with the lanes that read it: a read of the bytes an earlier read of the
+/// instruction read (no write between) finds what that one found
+/// ([`super::scan::ByteScan::touches`]), so each is checked once. Kept by the checker from one
+/// instruction to the next, so only its first use allocates.
+#[derive(Default)]
+pub(super) struct RowDwords {
+    /// Per dword of the allocation: the stamp of the instruction that last listed it, and
+    /// its index in `list`.
+    pub(super) seen: Vec<(u32, u32)>,
+    pub(super) stamp: u32,
+    /// (offset, lanes).
+    pub(super) list: Vec<(u32, u64)>,
+}
+
+impl RowDwords {
+    /// Lists the dwords of `rows` (aligned, in an allocation of `size` bytes).
+    pub(super) fn list(&mut self, rows: &ReadRows, size: u32) {
+        let n = size.div_ceil(4) as usize;
+        if self.seen.len() < n {
+            self.seen.resize(n, (0, 0));
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill((0, 0));
+            self.stamp = 1;
+        }
+        self.list.clear();
+        let RowDwords { seen, stamp, list } = self;
+        // Each row's last dword and its index in `list` (a broadcast reads it again).
+        let mut last = [(u32::MAX, 0usize); 2];
+        let mut lanes = rows.lanes[0] | rows.lanes[1];
+        while lanes != 0 {
+            let l = lanes.trailing_zeros() as usize;
+            let bit = 1u64 << l;
+            for (k, last) in last.iter_mut().enumerate() {
+                if rows.lanes[k] & bit == 0 {
+                    continue;
+                }
+                let offset = rows.addrs[k][l];
+                if offset != last.0 {
+                    let s = &mut seen[offset as usize / 4];
+                    if s.0 != *stamp {
+                        *s = (*stamp, list.len() as u32);
+                        list.push((offset, 0));
+                    }
+                    *last = (offset, s.1 as usize);
+                }
+                list[last.1].1 |= bit;
+            }
+            lanes &= lanes - 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ReadRows, RowDwords};
+    use crate::ds::DsOutcome;
+    use crate::xorshift::XorShift;
+
+    /// [`RowDwords::list`] gives the distinct dwords of random read rows (broadcasts, repeats,
+    /// rows reading each other's dwords, lanes out of range) in the order the trace first
+    /// reads them, each with exactly the lanes whose reads take it in.
+    #[test]
+    fn row_dwords_are_the_traces_distinct_dwords() {
+        let mut rng = XorShift::new(0x51_7cc1_b727_220a);
+        let mut dwords = RowDwords::default();
+        let size = 512;
+        for case in 0..2000 {
+            let mut o = DsOutcome::default();
+            let spread = rng.pick(&[1u32, 2, 4, 16, 160]);
+            for l in 0..64 {
+                o.addrs[l] = 4 * (rng.next_u64() as u32 % spread);
+                o.addrs2[l] = 4 * (rng.next_u64() as u32 % spread);
+            }
+            o.lanes = rng.next_u64() & rng.pick(&[u64::MAX, 0xffff_ffff]);
+            o.lanes2 = if case % 2 == 0 { o.lanes } else { 0 };
+            let rows = ReadRows::new(&o, size);
+            dwords.list(&rows, size);
+            let mut want: Vec<(u32, u64)> = Vec::new();
+            for t in rows.touches() {
+                assert!(t.offset + 4 <= size, "case {case}: {t:?} is in range");
+                match want.iter_mut().find(|(a, _)| *a == t.offset) {
+                    Some(e) => e.1 |= 1 << t.lane,
+                    None => want.push((t.offset, 1 << t.lane)),
+                }
+            }
+            assert_eq!(dwords.list, want, "case {case}");
+            let outside = (0..64).filter(|&l| o.lanes >> l & 1 == 1 && o.addrs[l] + 4 > size);
+            assert_eq!(
+                rows.lanes[0].count_ones(),
+                o.lanes.count_ones() - outside.count() as u32
+            );
+        }
+    }
+}

@@ -1,0 +1,563 @@
+//! One instruction execution's LDS accesses checked against the shadow, a byte (or a
+//! word-mode dword) at a time, and what they find.
+
+use super::shadow::{cell, page_of, Access, GroupShadow, Memo, Page, MULTI, PAGE};
+use crate::lds::LdsTouch;
+
+/// What one instruction execution found.
+#[derive(Default)]
+pub(super) struct Found {
+    pub(super) uninit_lanes: u64,
+    pub(super) uninit_at: Option<u32>,
+    pub(super) races: Vec<Race>,
+    /// Bytes this instruction wrote twice (a lane collision when the values differ).
+    pub(super) twice: Vec<u32>,
+    /// The races (bit = index in `races`) the touch being checked added a lane to.
+    pub(super) touch_races: u64,
+    /// Whether the touch being checked read a byte nothing wrote.
+    pub(super) touch_uninit: bool,
+}
+
+/// One race of this instruction with an earlier instruction.
+pub(super) struct Race {
+    pub(super) earlier_pc: u32,
+    pub(super) what: &'static str,
+    /// The earlier accesses' waves (indices in the workgroup).
+    pub(super) waves: Vec<u32>,
+    pub(super) lanes: u64,
+    pub(super) address: u32,
+}
+
+impl Found {
+    /// A read by `lane` of bytes whose findings an earlier read gave: `uninit`, and the races
+    /// (bit = index in `races`) it added a lane to.
+    #[inline]
+    fn add_lane(&mut self, lane: u8, uninit: bool, races: u64) {
+        let bit = 1u64 << (lane & 63);
+        if uninit {
+            self.uninit_lanes |= bit;
+        }
+        for (i, r) in self.races.iter_mut().enumerate() {
+            if races >> (i & 63) & 1 == 1 {
+                r.lanes |= bit;
+            }
+        }
+    }
+
+    /// [`Found::add_lane`] for each lane of `lanes` (while no race index is past 63).
+    #[inline]
+    fn add_lanes(&mut self, lanes: u64, uninit: bool, races: u64) {
+        debug_assert!(self.races.len() <= 64);
+        if uninit {
+            self.uninit_lanes |= lanes;
+        }
+        let mut m = races;
+        while m != 0 {
+            self.races[m.trailing_zeros() as usize].lanes |= lanes;
+            m &= m - 1;
+        }
+    }
+
+    /// A race of `lane` with `earlier` found at byte `address`; the race's index.
+    fn race(&mut self, earlier: &Access, what: &'static str, lane: u8, address: u32) -> usize {
+        let i = match self.races.iter().position(|r| r.earlier_pc == earlier.pc) {
+            Some(i) => i,
+            None => {
+                self.races.push(Race {
+                    earlier_pc: earlier.pc,
+                    what,
+                    waves: Vec::new(),
+                    lanes: 0,
+                    address,
+                });
+                self.races.len() - 1
+            }
+        };
+        self.touch_races |= 1 << (i & 63);
+        let r = &mut self.races[i];
+        if !r.waves.contains(&earlier.wave) {
+            r.waves.push(earlier.wave);
+        }
+        r.lanes |= 1 << (lane & 63);
+        i
+    }
+
+    /// `lane` found race `i` again (with the same earlier access).
+    #[inline]
+    fn again(&mut self, i: usize, lane: u8) {
+        self.touch_races |= 1 << (i & 63);
+        self.races[i].lanes |= 1 << (lane & 63);
+    }
+}
+
+/// The bytes of one access `r` of wave `me`, checked against the shadow one at a time; what
+/// they show collects in `found`.
+pub(super) struct ByteScan<'s> {
+    pub(super) sh: &'s mut GroupShadow,
+    pub(super) memo: Memo,
+    pub(super) r: u32,
+    pub(super) me: u32,
+    pub(super) found: Found,
+    /// Whether bytes with the same reads share one read list (always, but for the tests that
+    /// compare the shortcuts with checking every read).
+    pub(super) share: bool,
+    /// The last `(x, list)` of [`ByteScan::pair_list`].
+    pub(super) pair: (u32, u32),
+    /// The last plain read since this access's last write (when sharing is on).
+    pub(super) last_read: Option<LastRead>,
+}
+
+/// What a plain read of a byte found and made of its state, by the state it found: a read of
+/// another byte in the same state (the dwords of a row one store wrote and the same waves
+/// read) finds the same and makes the same. Within one access, with no write between, the
+/// lists it names stay live: a list this access made ends with its read, so no read of it
+/// lets go of it, and only a write frees one; a list freed and made again has a new `epoch`.
+#[derive(Clone, Copy)]
+pub(super) struct LastRead {
+    /// The byte's last write and reads before.
+    pub(super) w: u32,
+    pub(super) rd: u32,
+    /// `rd`'s epoch when it is a list.
+    pub(super) epoch: u32,
+    /// The reads after.
+    pub(super) to: u32,
+    /// The race with the write it found (an index in [`Found::races`]).
+    pub(super) race: Option<usize>,
+}
+
+impl ByteScan<'_> {
+    /// Whether the page of byte `b` is in byte mode (a page not made yet is not).
+    #[inline]
+    fn bytes_at(&self, b: u32) -> bool {
+        self.sh.pages[b as usize / PAGE]
+            .as_ref()
+            .is_some_and(|p| p.bytes)
+    }
+
+    /// Turns the page of byte `b` into byte mode: each byte of a dword gets a copy of the
+    /// state its dword's first byte held (a read list is copied, not shared).
+    fn split_into_bytes(&mut self, b: u32) {
+        let sh = &mut *self.sh;
+        let Some(page) = sh.pages[b as usize / PAGE].as_deref_mut() else {
+            // A page first touched in part of a dword starts in byte mode.
+            sh.pages[b as usize / PAGE] = Some(Box::new(Page {
+                write: [0; PAGE],
+                read: [0; PAGE],
+                bytes: true,
+            }));
+            return;
+        };
+        if page.bytes {
+            return;
+        }
+        page.bytes = true;
+        let (write, read) = (page.write, page.read);
+        let mut lists = Vec::new();
+        for w in (0..PAGE).step_by(4) {
+            for k in 1..4 {
+                lists.push((w + k, write[w], read[w]));
+            }
+        }
+        for (i, wr, rd) in lists {
+            let rd = if rd & MULTI != 0 && self.share {
+                sh.lists.share(rd);
+                rd
+            } else if rd & MULTI != 0 {
+                let copy = sh.lists.get(rd).to_vec();
+                sh.lists.alloc(&copy)
+            } else {
+                rd
+            };
+            let page = sh.pages[b as usize / PAGE]
+                .as_deref_mut()
+                .expect("the page");
+            page.write[i] = wr;
+            page.read[i] = rd;
+        }
+    }
+
+    /// A read of byte `b` by lane `lane` (an atomic's read when `atomic`).
+    #[inline]
+    fn read_byte(&mut self, b: u32, lane: u8, atomic: bool) {
+        let ByteScan {
+            sh,
+            r,
+            me,
+            found: f,
+            ..
+        } = self;
+        let (r, me) = (*r, *me);
+        let (page, i) = cell(sh, b);
+        let (w, rd) = (page.write[i], page.read[i]);
+        if w == 0 {
+            f.touch_uninit = true;
+            f.uninit_lanes |= 1 << (lane & 63);
+            f.uninit_at.get_or_insert(b);
+        }
+        // An atomic's read is checked with its write (the write follows in the trace).
+        if atomic {
+            return;
+        }
+        let epoch = sh.lists.epoch_of(rd);
+        if let Some(k) = self
+            .last_read
+            .filter(|k| (k.w, k.rd, k.epoch) == (w, rd, epoch))
+        {
+            self.read_again(b, lane, k);
+            return;
+        }
+        let ByteScan {
+            sh, memo, found: f, ..
+        } = self;
+        let mut race = None;
+        if w != 0 && w != r && memo.write_races(sh, w, r, me) {
+            let a = sh.accesses[w as usize - 1];
+            race = Some(f.race(&a, "read-after-write", lane, b));
+        }
+        // Keep the reads not yet ordered before what follows, one per wave (a wave's own reads
+        // count as ordered).
+        let to = if rd == 0 || rd == r {
+            r
+        } else if rd & MULTI == 0 {
+            if memo.read_unordered(sh, rd, me) {
+                self.pair_list(rd)
+            } else {
+                r
+            }
+        } else if self.sh.lists.get(rd).last() == Some(&r) {
+            // Another lane of this access read the byte already.
+            rd
+        } else {
+            self.read_list(rd)
+        };
+        page_of(self.sh, b).read[i] = to;
+        if self.share {
+            self.last_read = Some(LastRead {
+                w,
+                rd,
+                epoch,
+                to,
+                race,
+            });
+        }
+    }
+
+    /// A read by `lane` of byte `b`, whose state is the one the last read `k` found: it finds
+    /// what that one found and leaves the byte as that one left its byte.
+    fn read_again(&mut self, b: u32, lane: u8, k: LastRead) {
+        if let Some(i) = k.race {
+            self.found.again(i, lane);
+        }
+        let lists = &mut self.sh.lists;
+        if k.to != k.rd {
+            lists.share(k.to);
+            if k.rd & MULTI != 0 {
+                lists.release(k.rd);
+            }
+        }
+        page_of(self.sh, b).read[b as usize % PAGE] = k.to;
+    }
+
+    /// A read by `lanes` of the aligned dword at `offset`, when it is an entry of a word-mode
+    /// page in the state the last read found: [`ByteScan::read_again`] for all the lanes at
+    /// once, with no checking. False (nothing done) otherwise.
+    #[inline]
+    fn read_word_again(&mut self, offset: u32, lanes: u64) -> bool {
+        let Some(k) = self.last_read else {
+            return false;
+        };
+        let sh = &mut *self.sh;
+        let Some(page) = sh.pages[offset as usize / PAGE].as_deref_mut() else {
+            return false;
+        };
+        let i = offset as usize % PAGE;
+        if page.bytes
+            || (page.write[i], page.read[i]) != (k.w, k.rd)
+            || sh.lists.epoch_of(k.rd) != k.epoch
+        {
+            return false;
+        }
+        page.read[i] = k.to;
+        if k.to != k.rd {
+            sh.lists.share(k.to);
+            if k.rd & MULTI != 0 {
+                sh.lists.release(k.rd);
+            }
+        }
+        let f = &mut self.found;
+        if k.w == 0 {
+            f.uninit_lanes |= lanes;
+            f.uninit_at.get_or_insert(offset);
+        }
+        if let Some(r) = k.race {
+            f.races[r].lanes |= lanes;
+        }
+        true
+    }
+
+    /// The list `[x, r]` for a byte whose one read `x` is not ordered before this access `r`:
+    /// the one made for the last such byte when it is still that list (and sharing is on).
+    fn pair_list(&mut self, x: u32) -> u32 {
+        let (sh, r) = (&mut *self.sh, self.r);
+        if self.share && self.pair.0 == x && sh.lists.pair_is(self.pair.1, x, r) {
+            sh.lists.share(self.pair.1);
+            return self.pair.1;
+        }
+        let list = sh.lists.alloc(&[x, r]);
+        self.pair = (x, list);
+        list
+    }
+
+    /// What a read by this access makes of a byte's read list `rd` (held, not ending with
+    /// this access): the reads not ordered before this one, in order, and this one. The byte
+    /// lets go of `rd` and holds the result.
+    fn read_list(&mut self, rd: u32) -> u32 {
+        let share = self.share;
+        let ByteScan {
+            sh, memo, r, me, ..
+        } = self;
+        let (r, me) = (*r, *me);
+        if share {
+            if let Some(to) = sh.lists.derived(rd, r) {
+                sh.lists.share(to);
+                sh.lists.release(rd);
+                return to;
+            }
+        }
+        let n = sh.lists.get(rd).len();
+        // A list only this byte holds changes in place; a shared one is copied.
+        let alone = sh.lists.alone(rd);
+        let dst = if alone { rd } else { sh.lists.alloc(&[]) };
+        let mut k = 0;
+        for j in 0..n {
+            let x = sh.lists.get(rd)[j];
+            if x != r && !memo.ordered(sh, x, me) {
+                sh.lists.set(dst, k, x);
+                k += 1;
+            }
+        }
+        let to = if k == 0 {
+            sh.lists.release(dst);
+            r
+        } else {
+            sh.lists.set(dst, k, r);
+            sh.lists.set_len(dst, k + 1);
+            dst
+        };
+        if !alone {
+            sh.lists.release(rd);
+            sh.lists.derive(rd, r, to);
+        }
+        to
+    }
+
+    /// A write of byte `b` by lane `lane`.
+    #[inline]
+    fn write_byte(&mut self, b: u32, lane: u8) {
+        let ByteScan {
+            sh,
+            memo,
+            r,
+            me,
+            found: f,
+            ..
+        } = self;
+        let (r, me) = (*r, *me);
+        self.last_read = None;
+        let (page, i) = cell(sh, b);
+        let (w, rd) = (page.write[i], page.read[i]);
+        page.write[i] = r;
+        page.read[i] = 0;
+        if w == r {
+            f.twice.push(b);
+        } else if w != 0 && memo.write_races(sh, w, r, me) {
+            let a = sh.accesses[w as usize - 1];
+            f.race(&a, "write-after-write", lane, b);
+        }
+        if rd == 0 || rd == r {
+            return;
+        }
+        if rd & MULTI == 0 {
+            if memo.read_unordered(sh, rd, me) {
+                let a = sh.accesses[rd as usize - 1];
+                f.race(&a, "write-after-read", lane, b);
+            }
+            return;
+        }
+        for j in 0..sh.lists.get(rd).len() {
+            let x = sh.lists.get(rd)[j];
+            if x != r && !memo.ordered(sh, x, me) {
+                let a = sh.accesses[x as usize - 1];
+                f.race(&a, "write-after-read", lane, b);
+            }
+        }
+        sh.lists.release(rd);
+    }
+}
+
+impl ByteScan<'_> {
+    /// Checks `touches` (one instruction's, in lane order) against the shadow. `repeats`, when
+    /// given, lets a read of exactly the bytes an earlier read of this instruction read (with
+    /// no write between them) take that read's findings instead of checking its bytes again.
+    pub(super) fn touches(
+        &mut self,
+        touches: &[LdsTouch],
+        atomic: bool,
+        mut repeats: Option<&mut Repeats>,
+    ) {
+        let mut last: Option<(&LdsTouch, bool, u64)> = None;
+        for t in touches {
+            // A read of the bytes the previous lane read (a broadcast) finds what that
+            // one found: only the lane is new.
+            if let Some((p, uninit, races)) = last {
+                if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
+                    self.found.add_lane(t.lane, uninit, races);
+                    continue;
+                }
+            }
+            // The same for a read of bytes an earlier lane read: that read left the bytes'
+            // state as this one would (this access's own read), and found the same write, the
+            // same races and the same uninitialised bytes. (Only while no race index is past
+            // the 64 a touch's race mask tells apart.)
+            if let Some(rep) = repeats.as_deref_mut() {
+                if t.write {
+                    rep.clear();
+                } else if self.found.races.len() <= 64 {
+                    if let Some((uninit, races)) = rep.get(t.offset, t.size) {
+                        self.found.add_lane(t.lane, uninit, races);
+                        last = Some((t, uninit, races));
+                        continue;
+                    }
+                }
+            }
+            self.touch(t, atomic);
+            let (uninit, races) = (self.found.touch_uninit, self.found.touch_races);
+            if let (Some(rep), false) = (repeats.as_deref_mut(), t.write) {
+                rep.insert(t.offset, t.size, uninit, races);
+            }
+            last = Some((t, uninit, races));
+        }
+    }
+
+    /// Checks the reads of `dwords` ([`super::rows::RowDwords::list`]): each dword for its
+    /// first lane, whose findings the other lanes take.
+    pub(super) fn dwords(&mut self, dwords: &[(u32, u64)]) {
+        for &(offset, lanes) in dwords {
+            if self.read_word_again(offset, lanes) {
+                continue;
+            }
+            let mut t = LdsTouch {
+                offset,
+                lane: lanes.trailing_zeros() as u8,
+                size: 4,
+                write: false,
+                value: 0,
+            };
+            self.touch(&t, false);
+            let rest = lanes & (lanes - 1);
+            if self.found.races.len() <= 64 {
+                let (uninit, races) = (self.found.touch_uninit, self.found.touch_races);
+                self.found.add_lanes(rest, uninit, races);
+                continue;
+            }
+            // Past 64 races a touch's race mask cannot tell them apart: check every lane.
+            let mut m = rest;
+            while m != 0 {
+                t.lane = m.trailing_zeros() as u8;
+                self.touch(&t, false);
+                m &= m - 1;
+            }
+        }
+    }
+
+    /// Checks one lane's access, byte by byte (a dword at a time on word-mode pages).
+    fn touch(&mut self, t: &LdsTouch, atomic: bool) {
+        self.found.touch_races = 0;
+        self.found.touch_uninit = false;
+        let whole_dwords = t.offset.is_multiple_of(4) && t.size.is_multiple_of(4);
+        let (mut b, end) = (t.offset, t.offset + t.size as u32);
+        while b < end {
+            // A whole dword of a word-mode page is one entry; anything else is
+            // checked byte by byte (and turns the page into byte mode).
+            let step = if whole_dwords && !self.bytes_at(b) {
+                4
+            } else {
+                self.split_into_bytes(b);
+                1
+            };
+            if t.write {
+                let twice = self.found.twice.len();
+                self.write_byte(b, t.lane);
+                if step == 4 && self.found.twice.len() > twice {
+                    self.found.twice.extend([b + 1, b + 2, b + 3]);
+                }
+            } else {
+                self.read_byte(b, t.lane, atomic);
+            }
+            b += step;
+        }
+    }
+}
+
+/// Slots of [`Repeats`] (a power of two).
+pub(super) const REPEAT_SLOTS: usize = 256;
+
+/// One read's findings in [`Repeats`].
+#[derive(Clone, Copy, Default)]
+pub(super) struct Repeat {
+    pub(super) offset: u32,
+    pub(super) size: u8,
+    /// [`Repeats::stamp`] when it was stored (older entries are empty).
+    pub(super) stamp: u32,
+    pub(super) uninit: bool,
+    pub(super) races: u64,
+}
+
+/// The findings of an instruction's reads since its last write, by the bytes they read
+/// (offset, size): a direct-mapped table (a read whose slot another took is simply checked
+/// again), emptied in O(1) by a new stamp. Kept by the checker from one instruction to the
+/// next, so only its first use allocates it.
+#[derive(Default)]
+pub(super) struct Repeats {
+    pub(super) slots: Vec<Repeat>,
+    pub(super) stamp: u32,
+}
+
+impl Repeats {
+    /// Forgets every entry (and makes the table, the first time).
+    pub(super) fn clear(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![Repeat::default(); REPEAT_SLOTS];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill(Repeat::default());
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    fn slot(offset: u32) -> usize {
+        ((offset >> 2) ^ (offset >> 10)) as usize % REPEAT_SLOTS
+    }
+
+    /// The findings (uninitialised, race mask) of the read of `size` bytes at `offset`, if
+    /// kept.
+    #[inline]
+    fn get(&self, offset: u32, size: u8) -> Option<(bool, u64)> {
+        let e = &self.slots[Self::slot(offset)];
+        (e.stamp == self.stamp && e.offset == offset && e.size == size)
+            .then_some((e.uninit, e.races))
+    }
+
+    #[inline]
+    fn insert(&mut self, offset: u32, size: u8, uninit: bool, races: u64) {
+        self.slots[Self::slot(offset)] = Repeat {
+            offset,
+            size,
+            stamp: self.stamp,
+            uninit,
+            races,
+        };
+    }
+}

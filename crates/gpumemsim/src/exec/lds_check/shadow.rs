@@ -1,0 +1,330 @@
+//! The checker's shadow of a workgroup's LDS: per byte, the last write and the reads since,
+//! as references to [`Access`]es (pages of them, and read lists that bytes share), and
+//! whether one access is ordered before another.
+
+/// LDS bytes per shadow page.
+pub(super) const PAGE: usize = 256;
+/// A read reference with this bit set: the byte's reads are the list [`GroupShadow::lists`]
+/// holds at the index in the other bits.
+pub(super) const MULTI: u32 = 1 << 31;
+/// One execution of an LDS instruction by a wave.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Access {
+    pub(super) pc: u32,
+    /// The wave's index in its workgroup.
+    pub(super) wave: u32,
+    pub(super) atomic: bool,
+    /// Barrier generation it was made in.
+    pub(super) generation: u32,
+    /// The wave's `OrderedOps::waited` that proves it complete (its operation number + 1; 0 for
+    /// LDSDIR: any later barrier).
+    pub(super) need: u64,
+}
+
+/// A wave's barrier arrivals: its `count`-th arrival (0-based) was at generation `count`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Arrivals {
+    pub(super) count: u32,
+    /// `OrderedOps::waited` at the latest arrival.
+    pub(super) last: u64,
+    /// At the one before.
+    pub(super) prev: u64,
+}
+
+/// The shadow of one page of LDS: per byte, the last write and the reads since (references
+/// into [`GroupShadow::accesses`] plus 1; 0 for none).
+///
+/// A page starts in word mode: while every access to it is of whole aligned dwords, the four
+/// bytes of a dword always share their state, so only each dword's first byte is kept and
+/// checked (a quarter of the work). The first access of part of a dword turns the page into
+/// byte mode for good, giving each byte its own copy of its dword's state.
+pub(super) struct Page {
+    pub(super) write: [u32; PAGE],
+    pub(super) read: [u32; PAGE],
+    /// Byte mode: every byte's entries are its own.
+    pub(super) bytes: bool,
+}
+
+/// One workgroup's checker state.
+pub(super) struct GroupShadow {
+    pub(super) generation: u32,
+    pub(super) arrivals: Vec<Arrivals>,
+    /// The pc each ended wave ended at.
+    pub(super) ended_at: Vec<Option<usize>>,
+    /// Ended waves already reported as leaving a barrier.
+    pub(super) left_reported: Vec<bool>,
+    pub(super) accesses: Vec<Access>,
+    pub(super) pages: Vec<Option<Box<Page>>>,
+    /// Reads of bytes that more than one wave read with none ordered before the others: lists
+    /// indexed by the byte's read reference (without [`MULTI`]).
+    pub(super) lists: ReadLists,
+    /// The table of [`Memo::listed`] between instructions.
+    pub(super) listed: Vec<u64>,
+}
+
+impl GroupShadow {
+    pub(super) fn new(waves: usize, lds_bytes: u32) -> GroupShadow {
+        GroupShadow {
+            generation: 0,
+            arrivals: vec![Arrivals::default(); waves],
+            ended_at: vec![None; waves],
+            left_reported: vec![false; waves],
+            accesses: Vec::new(),
+            pages: (0..(lds_bytes as usize).div_ceil(PAGE))
+                .map(|_| None)
+                .collect(),
+            lists: ReadLists::new(waves),
+            listed: Vec::new(),
+        }
+    }
+
+    /// Whether access `r` (a reference) is ordered before what wave `me` does now.
+    #[inline]
+    fn ordered(&self, r: u32, me: u32) -> bool {
+        let a = &self.accesses[r as usize - 1];
+        if a.wave == me {
+            return true;
+        }
+        let arr = &self.arrivals[a.wave as usize];
+        // The latest arrival at a generation before the current one.
+        let (h, waited) = match arr.count {
+            0 => return false,
+            n if n - 1 < self.generation => (n - 1, arr.last),
+            1 => return false,
+            n => (n - 2, arr.prev),
+        };
+        h >= a.generation && waited >= a.need
+    }
+
+    /// Whether `r` and `x` are both atomics.
+    #[inline]
+    fn both_atomic(&self, r: u32, x: u32) -> bool {
+        self.accesses[r as usize - 1].atomic && self.accesses[x as usize - 1].atomic
+    }
+}
+
+/// The read lists of a workgroup's shadow, in one flat array of fixed slots of `stride`
+/// entries: a length, then the reads. A list holds at most one read per wave (a wave's read
+/// drops the list's earlier reads of the same wave, which are ordered before it), so a slot of
+/// waves + 1 entries always holds it; a tile read by every wave makes and drops lists all the
+/// time, and slots are reused (`free`) without allocating.
+///
+/// A list may be shared by many bytes (`refs` counts them): the bytes an instruction's reads
+/// gave the same reads, as the dwords of a row every wave reads. A read of a shared list
+/// makes the new list once per instruction (`derived`) and moves each byte holding the old
+/// one onto it, instead of walking the list for every byte; a list held by one byte is changed
+/// in place.
+pub(super) struct ReadLists {
+    pub(super) cells: Vec<u32>,
+    pub(super) stride: usize,
+    pub(super) free: Vec<u32>,
+    /// Per list: the bytes (and byte-mode copies) holding it; 0 when free.
+    pub(super) refs: Vec<u32>,
+    /// Per list: bumped each time it is freed, so a remembered list id that was freed (and
+    /// perhaps reused) since is told apart.
+    pub(super) epoch: Vec<u32>,
+    /// Per list: (the access that read it, the read reference that read made of it, that
+    /// target's epoch when it is a list). An entry of another access is stale.
+    pub(super) derived: Vec<(u32, u32, u32)>,
+}
+
+impl ReadLists {
+    fn new(waves: usize) -> ReadLists {
+        ReadLists {
+            cells: Vec::new(),
+            stride: waves + 1,
+            free: Vec::new(),
+            refs: Vec::new(),
+            epoch: Vec::new(),
+            derived: Vec::new(),
+        }
+    }
+
+    /// A new list holding `reads`, held once; its read reference.
+    pub(super) fn alloc(&mut self, reads: &[u32]) -> u32 {
+        let i = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.cells.resize(self.cells.len() + self.stride, 0);
+                self.refs.push(0);
+                self.epoch.push(0);
+                self.derived.push((0, 0, 0));
+                (self.cells.len() / self.stride - 1) as u32
+            }
+        };
+        self.refs[i as usize] = 1;
+        self.derived[i as usize] = (0, 0, 0);
+        let base = i as usize * self.stride;
+        self.cells[base] = reads.len() as u32;
+        self.cells[base + 1..base + 1 + reads.len()].copy_from_slice(reads);
+        i | MULTI
+    }
+
+    /// The reads of list `rd` (a reference with [`MULTI`]).
+    #[inline]
+    pub(super) fn get(&self, rd: u32) -> &[u32] {
+        let base = (rd & !MULTI) as usize * self.stride;
+        &self.cells[base + 1..base + 1 + self.cells[base] as usize]
+    }
+
+    /// Sets read `k` of list `rd` (extending it when `k` is its length).
+    #[inline]
+    pub(super) fn set(&mut self, rd: u32, k: usize, x: u32) {
+        assert!(k + 1 < self.stride, "a read list holds one read per wave");
+        let base = (rd & !MULTI) as usize * self.stride;
+        self.cells[base + 1 + k] = x;
+    }
+
+    /// Cuts list `rd` to `len` reads.
+    #[inline]
+    pub(super) fn set_len(&mut self, rd: u32, len: usize) {
+        self.cells[(rd & !MULTI) as usize * self.stride] = len as u32;
+    }
+
+    /// The epoch of `rd` when it is a list, else 0.
+    #[inline]
+    pub(super) fn epoch_of(&self, rd: u32) -> u32 {
+        if rd & MULTI != 0 {
+            self.epoch[(rd & !MULTI) as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Whether list `rd` is held by one byte only (so it may change in place).
+    #[inline]
+    pub(super) fn alone(&self, rd: u32) -> bool {
+        self.refs[(rd & !MULTI) as usize] == 1
+    }
+
+    /// One more byte holds read reference `rd` (a list or a single read).
+    #[inline]
+    pub(super) fn share(&mut self, rd: u32) {
+        if rd & MULTI != 0 {
+            self.refs[(rd & !MULTI) as usize] += 1;
+        }
+    }
+
+    /// A byte lets go of list `rd`; the last one frees it.
+    #[inline]
+    pub(super) fn release(&mut self, rd: u32) {
+        let i = (rd & !MULTI) as usize;
+        self.refs[i] -= 1;
+        if self.refs[i] == 0 {
+            self.epoch[i] = self.epoch[i].wrapping_add(1);
+            self.free.push(i as u32);
+        }
+    }
+
+    /// What access `r` made of list `rd` when it read it earlier, if it did and that is
+    /// still live.
+    #[inline]
+    pub(super) fn derived(&self, rd: u32, r: u32) -> Option<u32> {
+        let (by, to, epoch) = self.derived[(rd & !MULTI) as usize];
+        let live = to & MULTI == 0 || self.epoch[(to & !MULTI) as usize] == epoch;
+        (by == r && live).then_some(to)
+    }
+
+    /// Notes that access `r` made `to` of list `rd`.
+    #[inline]
+    pub(super) fn derive(&mut self, rd: u32, r: u32, to: u32) {
+        let epoch = if to & MULTI != 0 {
+            self.epoch[(to & !MULTI) as usize]
+        } else {
+            0
+        };
+        self.derived[(rd & !MULTI) as usize] = (r, to, epoch);
+    }
+
+    /// Whether `to` is still the live list of exactly the reads `[x, r]`.
+    #[inline]
+    pub(super) fn pair_is(&self, to: u32, x: u32, r: u32) -> bool {
+        self.refs[(to & !MULTI) as usize] > 0 && self.get(to) == [x, r]
+    }
+}
+
+/// The page of byte `b` (made if need be) and the byte's index in it.
+#[inline]
+pub(super) fn cell(sh: &mut GroupShadow, b: u32) -> (&mut Page, usize) {
+    let p = sh.pages[b as usize / PAGE].get_or_insert_with(|| {
+        Box::new(Page {
+            write: [0; PAGE],
+            read: [0; PAGE],
+            bytes: false,
+        })
+    });
+    (p, b as usize % PAGE)
+}
+
+/// The page holding byte `b`, which [`cell`] made (it outlives the borrow `cell` returned).
+#[inline]
+pub(super) fn page_of(sh: &mut GroupShadow, b: u32) -> &mut Page {
+    sh.pages[b as usize / PAGE]
+        .as_deref_mut()
+        .expect("the page exists")
+}
+
+/// Within one instruction the shadow's generation and arrivals do not change, so whether an
+/// earlier access is ordered before this one is the same for every byte: the last answers,
+/// kept (a 4-byte lane access asks four times about the same access).
+pub(super) struct Memo {
+    /// (reference, unordered) for the last write and the last read asked about.
+    pub(super) write: (u32, bool),
+    pub(super) read: (u32, bool),
+    /// For the reads of read lists asked about: per earlier access (its reference - 1), the
+    /// answer this instruction found, as `r << 1 | ordered` (`r` the instruction's own
+    /// reference, so answers of earlier instructions never match). Taken from and given back
+    /// to [`GroupShadow::listed`], so it is allocated once per workgroup, not per instruction.
+    pub(super) listed: Vec<u64>,
+    /// `r << 1`: the stamp of this instruction's answers.
+    pub(super) stamp: u64,
+}
+
+impl Memo {
+    /// The memo of access `r`, keeping its answers in `listed` (a table from an earlier
+    /// instruction, or empty).
+    pub(super) fn new(r: u32, listed: Vec<u64>) -> Memo {
+        Memo {
+            write: (0, false),
+            read: (0, false),
+            listed,
+            stamp: u64::from(r) << 1,
+        }
+    }
+
+    /// Whether the earlier read `x` (of a read list) is ordered before what wave `me` does
+    /// now.
+    #[inline]
+    pub(super) fn ordered(&mut self, sh: &GroupShadow, x: u32, me: u32) -> bool {
+        let i = x as usize - 1;
+        if let Some(&e) = self.listed.get(i) {
+            if e & !1 == self.stamp {
+                return e & 1 == 1;
+            }
+        } else {
+            self.listed.resize(sh.accesses.len(), 0);
+        }
+        let o = sh.ordered(x, me);
+        self.listed[i] = self.stamp | u64::from(o);
+        o
+    }
+
+    /// Whether the earlier write `w` is not ordered before this access `r` of wave `me`,
+    /// and they are not both atomics: a race.
+    #[inline]
+    pub(super) fn write_races(&mut self, sh: &GroupShadow, w: u32, r: u32, me: u32) -> bool {
+        if self.write.0 != w {
+            self.write = (w, !sh.ordered(w, me) && !sh.both_atomic(w, r));
+        }
+        self.write.1
+    }
+
+    /// Whether the earlier read `x` is not ordered before what wave `me` does now.
+    #[inline]
+    pub(super) fn read_unordered(&mut self, sh: &GroupShadow, x: u32, me: u32) -> bool {
+        if self.read.0 != x {
+            self.read = (x, !sh.ordered(x, me));
+        }
+        self.read.1
+    }
+}
