@@ -1,25 +1,28 @@
-//! The fast path of [`super::execute`] and [`super::execute_vopd`], for the instructions
-//! every operand of which is 32 or 64 bits ([`Class::plain`]) and that have no DPP, output
-//! modifier or `clamp` — nearly all the VALU work compiled code does.
+//! The fast path of [`super::execute_decoded`] and [`super::execute_vopd_decoded`], for the
+//! instructions every operand of which is 32 or 64 bits ([`Class::plain`]) and that have no
+//! DPP, output modifier or `clamp` — nearly all the VALU work compiled code does.
 //!
-//! It computes what the general path computes, with less work per instruction: the fields
-//! are read from the word at positions worked out once per table entry ([`Decoded`]); a
-//! source VGPR is read in place (its row of `u32`s, two rows for a 64-bit source) rather
-//! than gathered into a row of `u64`s; a uniform source (SGPR, constant, literal) or one with `abs`/`neg` is broadcast
-//! into a row on the stack only then; the lane loop is compiled for the wave's size and,
-//! for the common operations, for the operation itself (no `match` per lane); with EXEC
-//! full it runs over every lane without testing bits; the fused multiply-adds run with the
-//! host's FMA instructions when the CPU has them ([`with_host_fma`]). Tests compare it with
-//! the general path ([`super::general`]) on random instructions and registers.
+//! It computes what the general path computes, with less work per instruction: the
+//! instruction comes decoded once per program counter ([`super::decoded`]: its fields, read
+//! at positions worked out once per table entry ([`Fields`]), its sources resolved, its
+//! `abs`/`neg` masks); a source VGPR is read in place (its row of `u32`s, two rows for a
+//! 64-bit source) rather than gathered into a row of `u64`s; a uniform source (SGPR,
+//! constant, literal) or one with `abs`/`neg` is broadcast into a row on the stack only
+//! then; the lane loop is compiled for the wave's size and, for the common operations, for
+//! the operation itself (no `match` per lane); with EXEC full it runs over every lane
+//! without testing bits; the fused multiply-adds run with the host's FMA instructions when
+//! the CPU has them ([`with_host_fma`]). Tests compare it with the general path
+//! ([`super::general`]) on random instructions and registers.
 
 use rdna3_isa::{DppKind, Instruction};
 
 use super::class::Class;
+use super::decoded::Plan;
 use super::f32::F32Op;
 use super::f64::F64Op;
 use super::int::IntOp;
 use super::op::Op;
-use super::regs::{get_mask, locate_value, Loc};
+use super::regs::{get_mask, Loc};
 use super::shape::{Ctx, MaskIn, ValuError};
 use crate::fp::host_fma::with_host_fma;
 use crate::wave::Wave;
@@ -27,7 +30,7 @@ use crate::wave::Wave;
 /// The fields of a VOP1/VOP2/VOPC/VOP3 instruction its execution reads, with the meaning
 /// the general path gives them (`op_sel`, `abs` only in VOP3 outside VOP3SD, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Decoded {
+pub(super) struct Fields {
     /// The source fields' raw values.
     pub src: [u32; 3],
     pub vdst: u32,
@@ -41,10 +44,10 @@ pub(super) struct Decoded {
     pub dpp: bool,
 }
 
-impl Decoded {
+impl Fields {
     /// Reads `inst`'s fields (class `c`).
     #[inline]
-    pub fn of(inst: &Instruction, c: &Class) -> Decoded {
+    pub fn of(inst: &Instruction, c: &Class) -> Fields {
         let (b, word) = (&c.bits, inst.word());
         let src = [
             b.src[0].read(word),
@@ -57,7 +60,7 @@ impl Decoded {
             true => (0, b.neg.read(word)),
             false => (0, 0),
         };
-        Decoded {
+        Fields {
             src,
             vdst: b.vdst.read(word),
             sdst: b.sdst.read(word),
@@ -77,17 +80,14 @@ impl Decoded {
     }
 }
 
-/// Executes a VOP1/VOP2/VOPC/VOP3 instruction that [`Decoded::fast`] accepts.
-pub(super) fn execute(
-    inst: &Instruction,
-    w: &mut Wave,
-    c: &Class,
-    d: &Decoded,
-) -> Result<(), ValuError> {
+/// Executes a VOP1/VOP2/VOPC/VOP3 instruction that [`Fields::fast`] accepts, decoded as
+/// `p`.
+pub(super) fn execute(inst: &Instruction, w: &mut Wave, p: &Plan) -> Result<(), ValuError> {
+    let (c, d) = (p.class, &p.fields);
     if c.shape.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
     }
-    let loc = |i: usize| locate_value(d.src[i], inst.literal, w, c, i, d.op_sel);
+    let loc = |i: usize| p.src[i].loc(w, c.dwords[i]);
     let locs = [loc(0), loc(1), loc(2)];
     let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
     let mask_in = match c.shape.mask {
@@ -95,14 +95,7 @@ pub(super) fn execute(
         MaskIn::VccOrSrc2 if c.vop3 => get_mask(w, d.src[2]),
         MaskIn::VccOrSrc2 | MaskIn::Vcc => w.vcc(),
     };
-    let m = |i: usize| {
-        let sign = c.sign[i];
-        let and = if d.abs >> i & 1 == 1 { !sign } else { !0 };
-        let xor = if d.neg >> i & 1 == 1 { sign } else { 0 };
-        (and, xor)
-    };
-    let mods = [m(0), m(1), m(2)];
-    let exec = w.exec();
+    let (mods, exec) = (p.mods, w.exec());
     let mask_out = match (w.size, c.wide) {
         (32, false) => lanes_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
         (_, false) => lanes_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
@@ -120,7 +113,7 @@ pub(super) fn execute(
 fn lanes_of<const N: usize>(
     w: &mut Wave,
     c: &Class,
-    d: &Decoded,
+    d: &Fields,
     locs: [Loc; 3],
     mods: [(u64, u64); 3],
     exec: u64,
@@ -155,7 +148,7 @@ fn lanes_of<const N: usize>(
 fn wide_of<const N: usize>(
     w: &mut Wave,
     c: &Class,
-    d: &Decoded,
+    d: &Fields,
     locs: [Loc; 3],
     mods: [(u64, u64); 3],
     exec: u64,
