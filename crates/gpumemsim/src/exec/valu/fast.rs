@@ -17,6 +17,7 @@
 use rdna3_isa::{DppKind, Instruction};
 
 use super::class::Class;
+use super::compare::{self, CmpTy, Pred};
 use super::decoded::Plan;
 use super::f32::F32Op;
 use super::f64::F64Op;
@@ -418,7 +419,42 @@ pub(super) fn eval_rows<const N: usize>(
         Op::Int(I::LshlOr) => go!(Op::Int(I::LshlOr)),
         Op::Int(I::AndOr) => go!(Op::Int(I::AndOr)),
         Op::Int(I::BfeU) => go!(Op::Int(I::BfeU)),
+        Op::Cmp(p, t @ (CmpTy::U32 | CmpTy::I32 | CmpTy::F32)) if p != Pred::Class => {
+            compare_rows::<N>(p, t, exec, src, cx, out)
+        }
         op => go!(op),
+    }
+}
+
+/// [`eval_rows`] of a u32, i32 or f32 comparison with predicate `p` (not a class test): the
+/// lane mask of the lanes in `exec` where it holds (the lanes' results in `out` are 0). Each lane tests its outcome's bit in the
+/// predicate's mask ([`compare::outcomes`]), in a loop compiled for the type.
+#[inline(always)]
+fn compare_rows<const N: usize>(
+    p: Pred,
+    t: CmpTy,
+    exec: u64,
+    src: [&[u32; N]; 3],
+    cx: &Ctx,
+    out: &mut [u32; N],
+) -> u64 {
+    let holds = compare::outcomes(p, t == CmpTy::F32);
+    macro_rules! go {
+        ($t:expr) => {
+            lanes::<N>(
+                exec,
+                src,
+                0,
+                out,
+                #[inline(always)]
+                |s, _, _| (0, holds >> compare::order($t, s[0], s[1], cx) & 1 == 1),
+            )
+        };
+    }
+    match t {
+        CmpTy::U32 => go!(CmpTy::U32),
+        CmpTy::I32 => go!(CmpTy::I32),
+        _ => go!(CmpTy::F32),
     }
 }
 

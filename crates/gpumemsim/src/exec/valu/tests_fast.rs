@@ -334,3 +334,43 @@ fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ()> {
         vsrc1,
     })
 }
+
+/// A comparison's outcome bit ([`compare::order`]) in its predicate's mask
+/// ([`compare::outcomes`]) is what [`compare::compare`] gives, for every predicate of u32,
+/// i32 and f32 (edge values: ±0, denormals under both input controls, NaNs, infinities).
+#[test]
+fn compare_outcome_masks_agree_with_compare() {
+    use super::compare::{self, CmpTy, Pred};
+    let mut rng = Rng(0x0c0f_fee5);
+    let preds: Vec<Pred> = (0..18).filter_map(pred_at).collect();
+    assert_eq!(preds.len(), 18, "every predicate, in declaration order");
+    let mut held = [0u32; 2];
+    for t in [CmpTy::U32, CmpTy::I32, CmpTy::F32] {
+        for &p in &preds {
+            if p == Pred::Class || !compare::valid(p, t) {
+                continue;
+            }
+            for k in 0..400 {
+                let cx = super::shape::Ctx::new((k % 2) << 4 | 0xe0, 0, false);
+                let (a, b) = (rng.value() as u64, rng.value() as u64);
+                let b = if k % 5 == 0 { a } else { b };
+                let want = compare::compare(p, t, a, b, &cx);
+                let got = compare::outcomes(p, t == CmpTy::F32) >> compare::order(t, a, b, &cx) & 1;
+                assert_eq!(got == 1, want, "{p:?} {t:?} {a:#x} {b:#x}");
+                held[want as usize] += 1;
+            }
+        }
+    }
+    assert!(held[0] > 1000 && held[1] > 1000, "{held:?}");
+}
+
+/// The predicate of declaration index `i`, found through the names [`compare::pred`] reads.
+fn pred_at(i: usize) -> Option<super::compare::Pred> {
+    [
+        "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq",
+        "nlt", "t", "ne", "class",
+    ]
+    .get(i)
+    .and_then(|n| super::compare::pred(n))
+    .filter(|p| *p as usize == i)
+}
