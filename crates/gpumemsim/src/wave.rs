@@ -79,6 +79,30 @@ impl RecentValu {
     }
 }
 
+/// The value of 32-bit source operand `code` when every wave reads it alike: an inline
+/// constant (integers, float constants as f32 bits) or, for code 255, `literal`; `None` for
+/// a register or a wave's state (SGPRs, VCC, EXEC, M0, SCC, the apertures, ...). Where it
+/// is `Some`, [`Wave::ssrc32`] reads the same.
+pub fn constant32(code: u32, literal: Option<u32>) -> Option<u32> {
+    match code {
+        128..=208 => Some(inline_int(code).unwrap_or(0) as u32),
+        240..=248 => Some(FLOAT_CONSTANTS[(code - 240) as usize].1),
+        255 => Some(literal.unwrap_or(0)),
+        _ => None,
+    }
+}
+
+/// [`constant32`] for a 64-bit source: integers sign-extended, float constants as f64
+/// bits, the literal zero-extended, as [`Wave::ssrc64`] reads them.
+pub fn constant64(code: u32, literal: Option<u32>) -> Option<u64> {
+    match code {
+        128..=208 => Some(inline_int(code).unwrap_or(0) as i64 as u64),
+        240..=248 => Some(FLOAT_CONSTANTS[(code - 240) as usize].2),
+        255 => Some(literal.unwrap_or(0) as u64),
+        _ => None,
+    }
+}
+
 /// One wave.
 #[derive(Clone, Debug)]
 pub struct Wave {
@@ -311,7 +335,7 @@ impl Wave {
 
 #[cfg(test)]
 mod tests {
-    use super::{RecentValu, RECENT_VALU};
+    use super::{constant32, constant64, RecentValu, Wave, RECENT_VALU};
     use rdna3_isa::{Field, Instruction, Opcode};
 
     /// Instruction `k`: a `v_mov_b32` writing v`k` (to tell them apart).
@@ -345,5 +369,40 @@ mod tests {
         r.push(&inst(7));
         r.push(&inst(8));
         assert_eq!(vdsts(&r, 15), [8, 7]);
+    }
+
+    /// [`constant32`] and [`constant64`] are what [`Wave::ssrc32`] and [`Wave::ssrc64`] read
+    /// in waves whose registers, SCC and apertures all differ, wherever they are `Some`,
+    /// and they are `Some` for every inline constant and the literal.
+    #[test]
+    fn constants_read_alike_in_every_wave() {
+        let mut waves = [Wave::new(0, 32), Wave::new(1, 64)];
+        for (k, w) in waves.iter_mut().enumerate() {
+            for s in 0..128 {
+                w.set_sreg(s, (s + 1).wrapping_mul(0x9e37_79b9) ^ k as u32);
+            }
+            w.scc = k == 1;
+            w.apertures.shared_base = 0x1_0000_0000 << k;
+            w.apertures.private_limit = 0x2_0000_0000 << k;
+        }
+        let mut fixed = 0;
+        for code in 0..512 {
+            for literal in [None, Some(0x8000_0001), Some(0x3f80_0000)] {
+                let c32 = constant32(code, literal);
+                let c64 = constant64(code, literal);
+                for w in &waves {
+                    if let Some(v) = c32 {
+                        assert_eq!(v, w.ssrc32(code, literal), "code {code}");
+                    }
+                    if let Some(v) = c64 {
+                        assert_eq!(v, w.ssrc64(code, literal), "code {code}");
+                    }
+                }
+                assert_eq!(c32.is_some(), c64.is_some(), "code {code}");
+                fixed += c32.is_some() as u32;
+            }
+        }
+        // 81 integers, 9 floats, the literal; three literals each.
+        assert_eq!(fixed, 91 * 3);
     }
 }

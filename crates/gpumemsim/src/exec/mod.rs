@@ -576,6 +576,9 @@ pub struct Device {
     /// What each instruction of the program reads and writes, its unit, ... (filled on
     /// first use).
     facts: Vec<Option<issue::IssueFacts>>,
+    /// Each VALU (VOP1/VOP2/VOPC/VOP3, VOPD) instruction of the program decoded for
+    /// execution (filled on first use).
+    valu: Vec<Option<valu::Decoded>>,
     /// How the program's `s_delay_alu` declarations compared with the model's latencies.
     delay_alu: DelayAluStats,
     /// Whether each wave's workgroup has started.
@@ -767,6 +770,7 @@ impl Device {
             units: units::Units::default(),
             scoreboards: vec![deps::Scoreboard::default(); n],
             facts: vec![None; program_len],
+            valu: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],
             booked: vec![false; n],

@@ -98,11 +98,14 @@ impl Device {
                 end.cost = valu_cost;
             }
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
-                valu::execute(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                let d = valu::decoded_at(&mut self.valu, pc, inst, false);
+                valu::execute_decoded(inst, &mut self.waves[wi], d).map_err(|_| unimplemented())?;
                 end.cost = valu_cost;
             }
             Format::Vopd => {
-                valu::execute_vopd(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                let d = valu::decoded_at(&mut self.valu, pc, inst, true);
+                valu::execute_vopd_decoded(inst, &mut self.waves[wi], d)
+                    .map_err(|_| unimplemented())?;
                 end.cost = t.valu;
             }
             Format::Vinterp => {

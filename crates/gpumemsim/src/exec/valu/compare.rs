@@ -3,6 +3,8 @@
 //! input control for the type (f16 uses the double-precision bits); class tests look at the
 //! raw bits.
 
+use std::sync::OnceLock;
+
 use super::shape::{Ctx, Res, Shape};
 use crate::fp::arith::{flush32, flush64};
 use crate::fp::f16::{flush16, to_f64 as f16_value};
@@ -163,6 +165,78 @@ fn int_pred<T: Ord>(p: Pred, a: T, b: T) -> bool {
         Pred::Ne | Pred::Lg | Pred::Neq => a != b,
         Pred::Ge => a >= b,
         _ => false,
+    }
+}
+
+/// The outcomes for which predicate `p` (not a class test) holds on an integer (`float`
+/// false) or float type, as a mask: bit 0 less, 1 equal, 2 greater, 3 unordered (a NaN;
+/// floats only), the bit [`order`] gives. Worked out once from [`compare`]'s own
+/// predicates, so that a lane loop tests a bit where [`compare`] matches on the predicate.
+#[inline]
+pub(super) fn outcomes(p: Pred, float: bool) -> u8 {
+    static MASKS: OnceLock<[[u8; 2]; PREDS]> = OnceLock::new();
+    MASKS.get_or_init(|| std::array::from_fn(|i| [0, 1].map(|f| outcomes_of(ALL[i], f == 1))))
+        [p as usize][float as usize]
+}
+
+/// Every predicate, in declaration order.
+const ALL: [Pred; PREDS] = [
+    Pred::F,
+    Pred::Lt,
+    Pred::Eq,
+    Pred::Le,
+    Pred::Gt,
+    Pred::Lg,
+    Pred::Ge,
+    Pred::O,
+    Pred::U,
+    Pred::Nge,
+    Pred::Nlg,
+    Pred::Ngt,
+    Pred::Nle,
+    Pred::Neq,
+    Pred::Nlt,
+    Pred::T,
+    Pred::Ne,
+    Pred::Class,
+];
+const PREDS: usize = 18;
+
+/// [`outcomes`], evaluated: an integer predicate compares the outcome with `Equal` as it
+/// would compare `a` with `b` (`Less < Equal < Greater`).
+fn outcomes_of(p: Pred, float: bool) -> u8 {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    [Some(Less), Some(Equal), Some(Greater), None]
+        .iter()
+        .enumerate()
+        .map(|(bit, &o)| {
+            let holds = match (float, o) {
+                (true, _) => float_pred(p, o),
+                (false, Some(o)) => int_pred(p, o, Equal),
+                (false, None) => false,
+            };
+            (holds as u8) << bit
+        })
+        .fold(0, |m, b| m | b)
+}
+
+/// The outcome of comparing `a` with `b` (u32, i32 or f32, read as [`compare`] reads them):
+/// 0 less, 1 equal, 2 greater, 3 unordered; the bit of [`outcomes`]'s mask.
+#[inline(always)]
+pub(super) fn order(t: CmpTy, a: u64, b: u64, cx: &Ctx) -> u32 {
+    let ord = |lt: bool, gt: bool| (!lt) as u32 + gt as u32;
+    match t {
+        CmpTy::U32 => ord((a as u32) < b as u32, a as u32 > b as u32),
+        CmpTy::I32 => ord((a as i32) < b as i32, a as i32 > b as i32),
+        _ => {
+            let f = |x: u64| f32::from_bits(flush32(x as u32, cx.ctl32.flush_input));
+            let (x, y) = (f(a), f(b));
+            if x.is_nan() || y.is_nan() {
+                3
+            } else {
+                ord(x < y, x > y)
+            }
+        }
     }
 }
 

@@ -1,25 +1,29 @@
-//! The fast path of [`super::execute`] and [`super::execute_vopd`], for the instructions
-//! every operand of which is 32 or 64 bits ([`Class::plain`]) and that have no DPP, output
-//! modifier or `clamp` — nearly all the VALU work compiled code does.
+//! The fast path of [`super::execute_decoded`] and [`super::execute_vopd_decoded`], for the
+//! instructions every operand of which is 32 or 64 bits ([`Class::plain`]) and that have no
+//! DPP, output modifier or `clamp` — nearly all the VALU work compiled code does.
 //!
-//! It computes what the general path computes, with less work per instruction: the fields
-//! are read from the word at positions worked out once per table entry ([`Decoded`]); a
-//! source VGPR is read in place (its row of `u32`s, two rows for a 64-bit source) rather
-//! than gathered into a row of `u64`s; a uniform source (SGPR, constant, literal) or one with `abs`/`neg` is broadcast
-//! into a row on the stack only then; the lane loop is compiled for the wave's size and,
-//! for the common operations, for the operation itself (no `match` per lane); with EXEC
-//! full it runs over every lane without testing bits; the fused multiply-adds run with the
-//! host's FMA instructions when the CPU has them ([`with_host_fma`]). Tests compare it with
-//! the general path ([`super::general`]) on random instructions and registers.
+//! It computes what the general path computes, with less work per instruction: the
+//! instruction comes decoded once per program counter ([`super::decoded`]: its fields, read
+//! at positions worked out once per table entry ([`Fields`]), its sources resolved, its
+//! `abs`/`neg` masks); a source VGPR is read in place (its row of `u32`s, two rows for a
+//! 64-bit source) rather than gathered into a row of `u64`s; a uniform source (SGPR,
+//! constant, literal) or one with `abs`/`neg` is broadcast into a row on the stack only
+//! then; the lane loop is compiled for the wave's size and, for the common operations, for
+//! the operation itself (no `match` per lane); with EXEC full it runs over every lane
+//! without testing bits; the fused multiply-adds run with the host's FMA instructions when
+//! the CPU has them ([`with_host_fma`]). Tests compare it with the general path
+//! ([`super::general`]) on random instructions and registers.
 
 use rdna3_isa::{DppKind, Instruction};
 
 use super::class::Class;
+use super::compare::{self, CmpTy, Pred};
+use super::decoded::Plan;
 use super::f32::F32Op;
 use super::f64::F64Op;
 use super::int::IntOp;
 use super::op::Op;
-use super::regs::{get_mask, locate_value, Loc};
+use super::regs::{get_mask, Loc};
 use super::shape::{Ctx, MaskIn, ValuError};
 use crate::fp::host_fma::with_host_fma;
 use crate::wave::Wave;
@@ -27,7 +31,7 @@ use crate::wave::Wave;
 /// The fields of a VOP1/VOP2/VOPC/VOP3 instruction its execution reads, with the meaning
 /// the general path gives them (`op_sel`, `abs` only in VOP3 outside VOP3SD, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Decoded {
+pub(super) struct Fields {
     /// The source fields' raw values.
     pub src: [u32; 3],
     pub vdst: u32,
@@ -41,10 +45,10 @@ pub(super) struct Decoded {
     pub dpp: bool,
 }
 
-impl Decoded {
+impl Fields {
     /// Reads `inst`'s fields (class `c`).
     #[inline]
-    pub fn of(inst: &Instruction, c: &Class) -> Decoded {
+    pub fn of(inst: &Instruction, c: &Class) -> Fields {
         let (b, word) = (&c.bits, inst.word());
         let src = [
             b.src[0].read(word),
@@ -57,7 +61,7 @@ impl Decoded {
             true => (0, b.neg.read(word)),
             false => (0, 0),
         };
-        Decoded {
+        Fields {
             src,
             vdst: b.vdst.read(word),
             sdst: b.sdst.read(word),
@@ -77,17 +81,14 @@ impl Decoded {
     }
 }
 
-/// Executes a VOP1/VOP2/VOPC/VOP3 instruction that [`Decoded::fast`] accepts.
-pub(super) fn execute(
-    inst: &Instruction,
-    w: &mut Wave,
-    c: &Class,
-    d: &Decoded,
-) -> Result<(), ValuError> {
+/// Executes a VOP1/VOP2/VOPC/VOP3 instruction that [`Fields::fast`] accepts, decoded as
+/// `p`.
+pub(super) fn execute(inst: &Instruction, w: &mut Wave, p: &Plan) -> Result<(), ValuError> {
+    let (c, d) = (p.class, &p.fields);
     if c.shape.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
     }
-    let loc = |i: usize| locate_value(d.src[i], inst.literal, w, c, i, d.op_sel);
+    let loc = |i: usize| p.src[i].loc(w, c.dwords[i]);
     let locs = [loc(0), loc(1), loc(2)];
     let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
     let mask_in = match c.shape.mask {
@@ -95,14 +96,7 @@ pub(super) fn execute(
         MaskIn::VccOrSrc2 if c.vop3 => get_mask(w, d.src[2]),
         MaskIn::VccOrSrc2 | MaskIn::Vcc => w.vcc(),
     };
-    let m = |i: usize| {
-        let sign = c.sign[i];
-        let and = if d.abs >> i & 1 == 1 { !sign } else { !0 };
-        let xor = if d.neg >> i & 1 == 1 { sign } else { 0 };
-        (and, xor)
-    };
-    let mods = [m(0), m(1), m(2)];
-    let exec = w.exec();
+    let (mods, exec) = (p.mods, w.exec());
     let mask_out = match (w.size, c.wide) {
         (32, false) => lanes_of::<32>(w, c, d, locs, mods, exec, mask_in, &cx),
         (_, false) => lanes_of::<64>(w, c, d, locs, mods, exec, mask_in, &cx),
@@ -120,7 +114,7 @@ pub(super) fn execute(
 fn lanes_of<const N: usize>(
     w: &mut Wave,
     c: &Class,
-    d: &Decoded,
+    d: &Fields,
     locs: [Loc; 3],
     mods: [(u64, u64); 3],
     exec: u64,
@@ -155,7 +149,7 @@ fn lanes_of<const N: usize>(
 fn wide_of<const N: usize>(
     w: &mut Wave,
     c: &Class,
-    d: &Decoded,
+    d: &Fields,
     locs: [Loc; 3],
     mods: [(u64, u64); 3],
     exec: u64,
@@ -425,7 +419,42 @@ pub(super) fn eval_rows<const N: usize>(
         Op::Int(I::LshlOr) => go!(Op::Int(I::LshlOr)),
         Op::Int(I::AndOr) => go!(Op::Int(I::AndOr)),
         Op::Int(I::BfeU) => go!(Op::Int(I::BfeU)),
+        Op::Cmp(p, t @ (CmpTy::U32 | CmpTy::I32 | CmpTy::F32)) if p != Pred::Class => {
+            compare_rows::<N>(p, t, exec, src, cx, out)
+        }
         op => go!(op),
+    }
+}
+
+/// [`eval_rows`] of a u32, i32 or f32 comparison with predicate `p` (not a class test): the
+/// lane mask of the lanes in `exec` where it holds (the lanes' results in `out` are 0). Each lane tests its outcome's bit in the
+/// predicate's mask ([`compare::outcomes`]), in a loop compiled for the type.
+#[inline(always)]
+fn compare_rows<const N: usize>(
+    p: Pred,
+    t: CmpTy,
+    exec: u64,
+    src: [&[u32; N]; 3],
+    cx: &Ctx,
+    out: &mut [u32; N],
+) -> u64 {
+    let holds = compare::outcomes(p, t == CmpTy::F32);
+    macro_rules! go {
+        ($t:expr) => {
+            lanes::<N>(
+                exec,
+                src,
+                0,
+                out,
+                #[inline(always)]
+                |s, _, _| (0, holds >> compare::order($t, s[0], s[1], cx) & 1 == 1),
+            )
+        };
+    }
+    match t {
+        CmpTy::U32 => go!(CmpTy::U32),
+        CmpTy::I32 => go!(CmpTy::I32),
+        _ => go!(CmpTy::F32),
     }
 }
 

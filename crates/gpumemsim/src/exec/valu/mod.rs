@@ -5,10 +5,12 @@
 //!
 //! An instruction is classified once per table entry ([`class`]) into an [`op::Op`] — its
 //! operation, in one of the families below, whatever its encoding — and its operand
-//! [`shape::Shape`]. Execution gathers every lane's sources (e32: `src0` and the VGPR `vsrc1`;
-//! VOP3: `src0..src2` with `abs`/`neg` on the sources the table says take them; scalar and
-//! constant sources read once), runs the family's per-lane `match` over the lanes in EXEC,
-//! applies the output modifier and `clamp`, and writes the results back row by row.
+//! [`shape::Shape`]; an instruction of the program is decoded once ([`decoded`]: its fields
+//! and sources, kept per program counter by the device). Execution gathers every lane's
+//! sources (e32: `src0` and the VGPR `vsrc1`; VOP3: `src0..src2` with `abs`/`neg` on the
+//! sources the table says take them; scalar and constant sources read once), runs the
+//! family's per-lane `match` over the lanes in EXEC, applies the output modifier and
+//! `clamp`, and writes the results back row by row.
 //!
 //! Families and where they live:
 //! - [`int`]: 32/64-bit integer and bit operations, carries, 24-bit multiplies, `v_perm`,
@@ -42,6 +44,7 @@ mod class;
 mod compare;
 mod convert;
 mod cross_lane;
+mod decoded;
 mod dpp;
 mod f16;
 mod f32;
@@ -68,7 +71,9 @@ use rdna3_isa::{Field, Format, Instruction, Opcode};
 
 use crate::fp::{arith as fa, f16::out_mods16};
 use crate::wave::{Wave, VCC_LO};
-use class::{class, Class};
+use class::Class;
+use decoded::Form;
+pub use decoded::{decoded_at, Decoded};
 use fast::Component;
 use op::{Op, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
@@ -113,15 +118,24 @@ fn destination(inst: &Instruction, c: &Class, op_sel: u32) -> (u32, bool) {
     }
 }
 
-/// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC.
+/// Executes a VOP1/VOP2/VOPC/VOP3 instruction for the lanes in EXEC (decoding it first:
+/// the executor keeps the decoded form, [`execute_decoded`]).
+#[cfg(test)]
 pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+    execute_decoded(inst, w, &Decoded::of(inst))
+}
+
+/// Executes VOP1/VOP2/VOPC/VOP3 instruction `inst`, decoded as `d` ([`Decoded::of`]), for
+/// the lanes in EXEC.
+#[inline]
+pub fn execute_decoded(inst: &Instruction, w: &mut Wave, d: &Decoded) -> Result<(), ValuError> {
     w.recent_valu.push(inst);
-    let c = class(inst.opcode).ok_or(ValuError::Unimplemented)?;
-    let d = fast::Decoded::of(inst, c);
-    if d.fast(c) && matches!(w.size, 32 | 64) {
-        return fast::execute(inst, w, c, &d);
+    match &d.0 {
+        Form::Fast(p) if matches!(w.size, 32 | 64) => fast::execute(inst, w, p),
+        Form::Fast(p) => general(inst, w, p.class),
+        Form::General(c) => general(inst, w, c),
+        Form::Unimplemented | Form::Vopd(..) => Err(ValuError::Unimplemented),
     }
-    general(inst, w, c)
 }
 
 /// [`execute`] of any instruction of class `c`, the general way: every source gathered into
@@ -416,53 +430,25 @@ fn vopd_op(opcode: Opcode) -> Option<Op> {
         .flatten()
 }
 
-fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ValuError> {
-    let opcode = if y {
-        inst.vopd_y().ok_or(ValuError::Unimplemented)?
-    } else {
-        inst.opcode
-    };
-    let op = vopd_op(opcode).ok_or(ValuError::Unimplemented)?;
-    let (vdst, src0, vsrc1) = if y {
-        (
-            inst.vopd_vdst_y(),
-            inst.get(Field::Src0Y),
-            inst.get(Field::Vsrc1Y),
-        )
-    } else {
-        (
-            inst.get(Field::Vdst),
-            inst.get(Field::Src0),
-            inst.get(Field::Vsrc1),
-        )
-    };
-    let src0 = if src0 >= 256 {
-        Loc::Vgpr {
-            reg: src0 - 256,
-            hi: false,
-        }
-    } else {
-        Loc::Uniform(w.ssrc32(src0, inst.literal) as u64)
-    };
-    let vsrc1 = opcode.def().operand(Field::Vsrc1).map(|_| vsrc1);
-    Ok(Component {
-        op,
-        vdst,
-        src0,
-        vsrc1,
-    })
-}
-
 /// Executes a VOPD instruction: both operations read their sources, for every lane in
 /// EXEC, before either writes (they issue together), as their e32 forms do (`v_dual_fmac`
 /// and `v_dual_dot2acc` accumulate into their destination, `v_dual_cndmask` selects by VCC,
-/// `fmaak`/`fmamk` take the literal K).
-pub fn execute_vopd(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+/// `fmaak`/`fmamk` take the literal K). `d`: the instruction decoded
+/// ([`Decoded::of_vopd`]).
+#[inline]
+pub fn execute_vopd_decoded(
+    inst: &Instruction,
+    w: &mut Wave,
+    d: &Decoded,
+) -> Result<(), ValuError> {
     w.recent_valu.push(inst);
-    let parts = [component(inst, w, false)?, component(inst, w, true)?];
-    if parts.iter().any(|p| p.op.shape().rounds) && w.mode & 0xf != 0 {
+    let Form::Vopd([x, y], rounds) = &d.0 else {
+        return Err(ValuError::Unimplemented);
+    };
+    if *rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
     }
+    let parts = [x.component(w), y.component(w)];
     let cx = Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
     match w.size {
         32 => fast::vopd::<32>(w, &parts, &cx),

@@ -6,7 +6,8 @@
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
 use super::class::class;
-use super::fast::Decoded;
+use super::fast::{Component, Fields};
+use super::regs::Loc;
 use crate::wave::{Wave, VCC_LO};
 
 /// A small deterministic generator (xorshift64*).
@@ -79,16 +80,19 @@ fn wave(rng: &mut Rng, size: u32) -> Wave {
         w.mode |= 1;
     }
     w.scc = rng.below(2) == 1;
+    w.apertures.shared_base = rng.next();
+    w.apertures.private_limit = rng.next();
     w
 }
 
-/// A random source operand code: a VGPR, an SGPR, VCC, EXEC, an integer or float inline
-/// constant, SCC or the literal.
+/// A random source operand code: a VGPR, an SGPR, VCC, `null`, M0, EXEC, an aperture,
+/// VCCZ, EXECZ, SCC, the literal, an integer or float inline constant.
 fn source(rng: &mut Rng) -> u32 {
+    const SPECIAL: [u32; 11] = [106, 107, 124, 125, 126, 235, 238, 251, 252, 253, 255];
     match rng.below(8) {
         0..=3 => 256 + rng.below(16) as u32,
         4 => rng.below(106) as u32,
-        5 => [106, 126, 253, 255][rng.below(4) as usize],
+        5 => SPECIAL[rng.below(SPECIAL.len() as u64) as usize],
         6 => 128 + rng.below(81) as u32,
         _ => 240 + rng.below(9) as u32,
     }
@@ -104,8 +108,8 @@ fn same(a: &Wave, b: &Wave) -> bool {
 }
 
 /// A random instruction of table entry `op` (VOP1/VOP2/VOPC/VOP3): random sources,
-/// destinations, `abs`/`neg`, a literal; `clamp` and `omod` now and then (the general path
-/// then runs both times).
+/// destinations, `abs`/`neg`, a literal (now and then none); `clamp` and `omod` now and
+/// then (the general path then runs both times).
 fn instruction(rng: &mut Rng, op: Opcode) -> Instruction {
     let mut i = Instruction::new(op);
     for f in [Field::Src0, Field::Src1, Field::Src2] {
@@ -121,7 +125,7 @@ fn instruction(rng: &mut Rng, op: Opcode) -> Instruction {
     i.set(Field::Neg, rng.below(8) as u32);
     i.set(Field::Clamp, (rng.below(8) == 0) as u32);
     i.set(Field::Omod, if rng.below(8) == 0 { 1 } else { 0 });
-    i.literal = Some(rng.value());
+    i.literal = (rng.below(8) != 0).then(|| rng.value());
     i
 }
 
@@ -143,7 +147,7 @@ fn fast_path_matches_the_general_path() {
                 let inst = instruction(&mut rng, op);
                 let mut fast = wave(&mut rng, size);
                 let mut general = fast.clone();
-                fast_runs += Decoded::of(&inst, c).fast(c) as u32;
+                fast_runs += Fields::of(&inst, c).fast(c) as u32;
                 let a = super::execute(&inst, &mut fast).is_ok();
                 let b = super::general(&inst, &mut general, c).is_ok();
                 assert!(
@@ -163,7 +167,43 @@ fn fast_path_matches_the_general_path() {
     );
 }
 
-/// The fields [`Decoded`] reads at the positions worked out per entry are those
+/// A form decoded once ([`super::Decoded`], as the device keeps one per program counter)
+/// runs, through [`super::execute_decoded`], as the general path on every wave that
+/// executes it: wave32 and wave64, other registers, apertures, SCC, EXEC and modes. Every
+/// VOP1/VOP2/VOPC/VOP3 entry the executor runs.
+#[test]
+fn a_decoded_form_serves_every_wave() {
+    let mut rng = Rng(0x00c0_ffee);
+    let mut fast_runs = 0;
+    for idx in 0..rdna3_isa::table::INSTRUCTIONS.len() {
+        let op = Opcode(idx as u16);
+        let Some(c) = class(op) else { continue };
+        for _ in 0..6 {
+            let inst = instruction(&mut rng, op);
+            let d = super::Decoded::of(&inst);
+            fast_runs += 4 * Fields::of(&inst, c).fast(c) as u32;
+            for size in [32, 64, 32, 64] {
+                let mut cached = wave(&mut rng, size);
+                let mut general = cached.clone();
+                let a = super::execute_decoded(&inst, &mut cached, &d).is_ok();
+                let b = super::general(&inst, &mut general, c).is_ok();
+                assert!(
+                    a == b && same(&cached, &general),
+                    "{} wave{size} mode {:#x} exec {:#x}: ok {a}/{b}",
+                    op.def().name,
+                    general.mode,
+                    general.exec()
+                );
+            }
+        }
+    }
+    assert!(
+        fast_runs > 300 * 6 * 4,
+        "{fast_runs} runs took the fast path"
+    );
+}
+
+/// The fields [`Fields`] reads at the positions worked out per entry are those
 /// [`Instruction::get`] reads, for every VALU entry and random words.
 #[test]
 fn decoded_fields_are_the_instruction_fields() {
@@ -173,7 +213,7 @@ fn decoded_fields_are_the_instruction_fields() {
         let Some(c) = class(op) else { continue };
         for _ in 0..8 {
             let inst = instruction(&mut rng, op);
-            let d = Decoded::of(&inst, c);
+            let d = Fields::of(&inst, c);
             let get = |f: Option<Field>| f.map_or(0, |f| inst.get(f));
             assert_eq!(d.src, c.fields.map(get), "{}", op.def().name);
             assert_eq!(d.vdst, inst.get(Field::Vdst), "{}", op.def().name);
@@ -192,8 +232,9 @@ fn decoded_fields_are_the_instruction_fields() {
     }
 }
 
-/// Every VOPD pairing runs as the lane-by-lane reference does ([`super::vopd_general`]), in
-/// wave32 and wave64, EXEC full, empty or sparse.
+/// Every VOPD pairing runs as the lane-by-lane reference does ([`super::vopd_general`], on
+/// components read straight from the fields), in wave32 and wave64, EXEC full, empty or
+/// sparse, each decoded form serving waves of both sizes.
 #[test]
 fn vopd_matches_the_lane_by_lane_reference() {
     let mut rng = Rng(0x0007_70dd);
@@ -208,22 +249,24 @@ fn vopd_matches_the_lane_by_lane_reference() {
             if i.vopd_y().is_none() {
                 continue;
             }
-            for size in [32, 64] {
-                for _ in 0..6 {
-                    for (f, v) in [
-                        (Field::Src0, source(&mut rng)),
-                        (Field::Src0Y, source(&mut rng)),
-                        (Field::Vsrc1, rng.below(16) as u32),
-                        (Field::Vsrc1Y, rng.below(16) as u32),
-                        (Field::Vdst, rng.below(20) as u32),
-                        (Field::VdstY, rng.below(10) as u32),
-                    ] {
-                        i.set(f, v);
-                    }
-                    i.literal = Some(rng.value());
+            for _ in 0..6 {
+                for (f, v) in [
+                    (Field::Src0, source(&mut rng)),
+                    (Field::Src0Y, source(&mut rng)),
+                    (Field::Vsrc1, rng.below(16) as u32),
+                    (Field::Vsrc1Y, rng.below(16) as u32),
+                    (Field::Vdst, rng.below(20) as u32),
+                    (Field::VdstY, rng.below(10) as u32),
+                ] {
+                    i.set(f, v);
+                }
+                i.literal = (rng.below(8) != 0).then(|| rng.value());
+                // One decoded form for waves of both sizes.
+                let decoded = super::Decoded::of_vopd(&i);
+                for size in [32, 64, 32, 64] {
                     let mut fast = wave(&mut rng, size);
                     let mut reference = fast.clone();
-                    let a = super::execute_vopd(&i, &mut fast).is_ok();
+                    let a = super::execute_vopd_decoded(&i, &mut fast, &decoded).is_ok();
                     let b = vopd_reference(&i, &mut reference);
                     assert!(
                         a == b && same(&fast, &reference),
@@ -239,12 +282,9 @@ fn vopd_matches_the_lane_by_lane_reference() {
     assert!(runs > 1000, "{runs} runs");
 }
 
-/// [`super::execute_vopd`] with the components run by [`super::vopd_general`].
+/// [`super::execute_vopd_decoded`] with the components run by [`super::vopd_general`].
 fn vopd_reference(inst: &Instruction, w: &mut Wave) -> bool {
-    let (Ok(x), Ok(y)) = (
-        super::component(inst, w, false),
-        super::component(inst, w, true),
-    ) else {
+    let (Ok(x), Ok(y)) = (component(inst, w, false), component(inst, w, true)) else {
         return false;
     };
     let parts = [x, y];
@@ -254,4 +294,83 @@ fn vopd_reference(inst: &Instruction, w: &mut Wave) -> bool {
     let cx = super::shape::Ctx::new(w.mode, inst.literal.unwrap_or(0), false);
     super::vopd_general(w, &parts, &cx);
     true
+}
+
+/// The X (`y` false) or Y component of VOPD instruction `inst` in wave `w`, read straight
+/// from the instruction's fields (as the executor did before it kept decoded forms).
+fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ()> {
+    let opcode = if y {
+        inst.vopd_y().ok_or(())?
+    } else {
+        inst.opcode
+    };
+    let op = super::vopd_op(opcode).ok_or(())?;
+    let (vdst, src0, vsrc1) = if y {
+        (
+            inst.vopd_vdst_y(),
+            inst.get(Field::Src0Y),
+            inst.get(Field::Vsrc1Y),
+        )
+    } else {
+        (
+            inst.get(Field::Vdst),
+            inst.get(Field::Src0),
+            inst.get(Field::Vsrc1),
+        )
+    };
+    let src0 = if src0 >= 256 {
+        Loc::Vgpr {
+            reg: src0 - 256,
+            hi: false,
+        }
+    } else {
+        Loc::Uniform(w.ssrc32(src0, inst.literal) as u64)
+    };
+    let vsrc1 = opcode.def().operand(Field::Vsrc1).map(|_| vsrc1);
+    Ok(Component {
+        op,
+        vdst,
+        src0,
+        vsrc1,
+    })
+}
+
+/// A comparison's outcome bit ([`compare::order`]) in its predicate's mask
+/// ([`compare::outcomes`]) is what [`compare::compare`] gives, for every predicate of u32,
+/// i32 and f32 (edge values: ±0, denormals under both input controls, NaNs, infinities).
+#[test]
+fn compare_outcome_masks_agree_with_compare() {
+    use super::compare::{self, CmpTy, Pred};
+    let mut rng = Rng(0x0c0f_fee5);
+    let preds: Vec<Pred> = (0..18).filter_map(pred_at).collect();
+    assert_eq!(preds.len(), 18, "every predicate, in declaration order");
+    let mut held = [0u32; 2];
+    for t in [CmpTy::U32, CmpTy::I32, CmpTy::F32] {
+        for &p in &preds {
+            if p == Pred::Class || !compare::valid(p, t) {
+                continue;
+            }
+            for k in 0..400 {
+                let cx = super::shape::Ctx::new((k % 2) << 4 | 0xe0, 0, false);
+                let (a, b) = (rng.value() as u64, rng.value() as u64);
+                let b = if k % 5 == 0 { a } else { b };
+                let want = compare::compare(p, t, a, b, &cx);
+                let got = compare::outcomes(p, t == CmpTy::F32) >> compare::order(t, a, b, &cx) & 1;
+                assert_eq!(got == 1, want, "{p:?} {t:?} {a:#x} {b:#x}");
+                held[want as usize] += 1;
+            }
+        }
+    }
+    assert!(held[0] > 1000 && held[1] > 1000, "{held:?}");
+}
+
+/// The predicate of declaration index `i`, found through the names [`compare::pred`] reads.
+fn pred_at(i: usize) -> Option<super::compare::Pred> {
+    [
+        "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq",
+        "nlt", "t", "ne", "class",
+    ]
+    .get(i)
+    .and_then(|n| super::compare::pred(n))
+    .filter(|p| *p as usize == i)
 }
