@@ -360,11 +360,11 @@ impl GlobalMemory {
         self.log.take()
     }
 
-    /// Goes on logging into `log` (a log [`GlobalMemory::take_log`] gave back): the executor
-    /// keeps one log per workgroup this way when the grid runs together.
-    pub fn resume_log(&mut self, log: AccessLog) {
-        self.logging = true;
-        self.log = RefCell::new(log);
+    /// Swaps `log` with the memory's log and logs (`logging`) or not from now on: the
+    /// executor keeps one log per running workgroup this way.
+    pub fn swap_log(&mut self, log: &mut AccessLog, logging: bool) {
+        self.logging = logging;
+        std::mem::swap(self.log.get_mut(), log);
     }
 
     /// Marks the accesses that follow as atomics (or, with `false`, plain again) in the log.

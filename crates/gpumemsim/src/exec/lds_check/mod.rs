@@ -56,6 +56,7 @@
 //! To name the instructions, the grid runs again together watching only those bytes
 //! ([`GlobalWatch`]): a grid without races never pays for that second run.
 
+mod group_logs;
 mod rows;
 mod scan;
 mod shadow;
@@ -67,6 +68,7 @@ use crate::addr::{AccessLog, RaceBytes};
 use crate::ds::DsOutcome;
 use crate::event::{Event, EventDetail};
 use crate::lds::LdsTouch;
+use group_logs::GroupLogs;
 use rows::{ReadRows, RowDwords};
 use scan::{ByteScan, Found, Repeats};
 use shadow::{Access, GroupShadow, Memo};
@@ -113,7 +115,7 @@ enum GlobalMode {
     Off,
     /// One log per workgroup that made a global access, by its index in the device (the
     /// grid runs together; a grid can have billions of workgroups).
-    PerGroup(std::collections::BTreeMap<usize, AccessLog>),
+    PerGroup(GroupLogs),
     /// The racing bytes are known: watch them.
     Watch(Box<GlobalWatch>),
 }
@@ -179,7 +181,7 @@ impl Checker {
     /// workgroups that made a global access, in workgroup order.
     pub(crate) fn take_group_logs(&mut self) -> Option<Vec<AccessLog>> {
         match std::mem::replace(&mut self.global, GlobalMode::Off) {
-            GlobalMode::PerGroup(logs) => Some(logs.into_values().collect()),
+            GlobalMode::PerGroup(logs) => Some(logs.into_logs()),
             other => {
                 self.global = other;
                 None
@@ -519,9 +521,7 @@ impl Device {
         let g = self.group_index(wi);
         match &mut self.checker.global {
             GlobalMode::Off => {}
-            GlobalMode::PerGroup(logs) => {
-                self.memory.resume_log(logs.remove(&g).unwrap_or_default());
-            }
+            GlobalMode::PerGroup(logs) => logs.begin(&mut self.memory, self.wave_group[wi], g),
             GlobalMode::Watch(_) => self.memory.start_log(),
         }
     }
@@ -533,7 +533,7 @@ impl Device {
         self.checker.global = match mode {
             GlobalMode::Off => GlobalMode::Off,
             GlobalMode::PerGroup(mut logs) => {
-                logs.insert(self.group_index(wi), self.memory.take_log());
+                logs.end(&mut self.memory, self.wave_group[wi]);
                 GlobalMode::PerGroup(logs)
             }
             GlobalMode::Watch(mut watch) => {
