@@ -5,9 +5,10 @@
 //! `cargo bench -p gpumemsim --bench kernel` reports lane-instructions per second
 //! (wave-instructions × 32 lanes; target of issue 7: at least 50 million per second on one
 //! core, and both cores used when workgroups are independent):
-//! - `matmul256_threads_1`: workgroups one at a time on one thread;
-//! - `matmul256_threads_2`: the same on two threads;
-//! - `matmul256_together`: every workgroup in one clock-ordered schedule (one thread).
+//! - `matmul256_one_wgp`: the default device, one WGP holding every workgroup in one
+//!   clock-ordered schedule (one thread);
+//! - `matmul256_wgps2_threads_1`: two WGPs, each a block of workgroups, on one thread;
+//! - `matmul256_wgps2_threads_2`: the same on two threads (docs/rules/timing.md#placement).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpumemsim::launch::{launch, KernelArg, Launch};
@@ -46,14 +47,14 @@ fn matmul(c: &mut Criterion) {
     let mut g = c.benchmark_group("kernel");
     g.sample_size(10);
     g.throughput(Throughput::Elements(lane_instructions));
-    for (name, threads, together) in [
-        ("matmul256_threads_1", 1, false),
-        ("matmul256_threads_2", 2, false),
-        ("matmul256_together", 1, true),
+    for (name, wgps, threads) in [
+        ("matmul256_one_wgp", 1, 1),
+        ("matmul256_wgps2_threads_1", 2, 1),
+        ("matmul256_wgps2_threads_2", 2, 2),
     ] {
         let mut l = base.clone();
+        l.config.wgps = wgps;
         l.config.threads = threads;
-        l.config.together = together;
         g.bench_function(name, |b| {
             b.iter(|| {
                 let done = launch(&l).expect("launch");
