@@ -82,7 +82,7 @@ impl RecentValu {
 /// The value of 32-bit source operand `code` when every wave reads it alike: an inline
 /// constant (integers, float constants as f32 bits) or, for code 255, `literal`; `None` for
 /// a register or a wave's state (SGPRs, VCC, EXEC, M0, SCC, the apertures, ...). Where it
-/// is `Some`, [`Wave::ssrc32`] reads the same.
+/// is `Some`, [`Wave::ssrc32`] reads it (the one table of inline constants a source reads).
 pub fn constant32(code: u32, literal: Option<u32>) -> Option<u32> {
     match code {
         128..=208 => Some(inline_int(code).unwrap_or(0) as u32),
@@ -216,15 +216,15 @@ impl Wave {
     /// `literal` for code 255. Float constants give their f32 bits; the aperture registers
     /// (235-238) their low dword, as a 32-bit read of a 64-bit register.
     pub fn ssrc32(&self, code: u32, literal: Option<u32>) -> u32 {
+        if let Some(v) = constant32(code, literal) {
+            return v;
+        }
         match code {
             0..=127 => self.sreg(code),
             235..=238 => self.apertures.source(code).unwrap_or(0) as u32,
-            128..=208 => inline_int(code).unwrap_or(0) as u32,
-            240..=248 => FLOAT_CONSTANTS[(code - 240) as usize].1,
             253 => self.scc as u32,
             251 => (self.vcc() & self.lane_mask() == 0) as u32,
             252 => (self.exec() == 0) as u32,
-            255 => literal.unwrap_or(0),
             _ => 0,
         }
     }
@@ -233,12 +233,12 @@ impl Wave {
     /// sign-extended, floats as f64 bits), a literal zero-extended (as llvm-mc-19 encodes
     /// 64-bit integer literals).
     pub fn ssrc64(&self, code: u32, literal: Option<u32>) -> u64 {
+        if let Some(v) = constant64(code, literal) {
+            return v;
+        }
         match code {
             0..=127 => self.sreg64(code),
-            128..=208 => inline_int(code).unwrap_or(0) as i64 as u64,
-            240..=248 => FLOAT_CONSTANTS[(code - 240) as usize].2,
             235..=238 => self.apertures.source(code).unwrap_or(0),
-            255 => literal.unwrap_or(0) as u64,
             _ => self.ssrc32(code, literal) as u64,
         }
     }
