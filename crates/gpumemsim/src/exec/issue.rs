@@ -94,6 +94,12 @@ pub(crate) struct IssueFacts {
 }
 
 impl IssueFacts {
+    /// Whether the instruction issues to its SIMD's VALU or SALU: work on the wave's own
+    /// registers, nothing shared but the unit.
+    pub(crate) fn on_simd_alu(&self) -> bool {
+        matches!(self.unit, Some((UnitKind::Valu | UnitKind::Salu, _)))
+    }
+
     /// The facts of `inst`.
     pub(crate) fn of(inst: &Instruction) -> IssueFacts {
         let t = super::inflight::touched_vgprs(inst);

@@ -35,7 +35,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rdna3_isa::asm::AsmLine;
-use rdna3_isa::Format;
 
 use crate::addr::{Apertures, GlobalMemory};
 use crate::atomic::MemoryFloatRules;
@@ -265,24 +264,6 @@ impl Default for RunConfig {
             run_ahead: false,
         }
     }
-}
-
-/// Whether instructions of `format` work only on their wave's registers (the VALU and
-/// SALU formats; V_INTERP waits on EXPcnt first, and is left out).
-fn own_registers_only(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Vop1
-            | Format::Vop2
-            | Format::Vopc
-            | Format::Vop3
-            | Format::Vop3p
-            | Format::Vopd
-            | Format::Sop1
-            | Format::Sop2
-            | Format::Sopc
-            | Format::Sopk
-    )
 }
 
 /// Statistics of one instruction of the program.
@@ -1099,18 +1080,19 @@ impl Device {
         None
     }
 
-    /// Whether wave `wi`, just held back for its unit, issues `line` now rather than
-    /// queueing again ([`RunConfig::run_ahead`]). It would issue at the booked cycle with no
-    /// further check; issuing it now changes nothing another wave sees when the instruction
-    /// works only on the wave's own registers (a VALU or SALU instruction), the wave has no
+    /// Whether wave `wi`, just held back for its unit, issues its instruction now rather
+    /// than queueing again ([`RunConfig::run_ahead`]). It would issue at the booked cycle with
+    /// no further check; issuing it now changes nothing another wave sees when the instruction
+    /// issues to the SIMD's VALU or SALU (work on the wave's own registers), the wave has no
     /// memory data on its way (landing it could report a finding among other waves'), and no
     /// seed's jitter or timeline records the order of the steps.
-    fn runs_ahead(&self, wi: usize, line: &AsmLine, cfg: &RunConfig) -> bool {
+    fn runs_ahead(&self, wi: usize, cfg: &RunConfig) -> bool {
+        let facts = self.facts[self.waves[wi].pc].as_ref();
         cfg.run_ahead
             && self.booked[wi]
             && !self.seeded
             && self.timeline.is_none()
-            && own_registers_only(line.inst.def().format)
+            && facts.is_some_and(issue::IssueFacts::on_simd_alu)
             && self.nothing_in_flight(wi)
     }
 
@@ -1156,7 +1138,7 @@ impl Device {
             if let Some(line) = program.get(self.waves[wi].pc) {
                 match self.hold_back(wi, self.waves[wi].pc, line, cfg) {
                     issue::Hold::Issue => {}
-                    issue::Hold::Later if !self.runs_ahead(wi, line, cfg) => {
+                    issue::Hold::Later if !self.runs_ahead(wi, cfg) => {
                         self.queue(wi);
                         continue;
                     }
