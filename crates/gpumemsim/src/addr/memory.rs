@@ -160,24 +160,17 @@ impl AccessLog {
         let mut conflict: Option<(usize, usize)> = None;
         for_shared_blocks(logs, |block, members| {
             // An atomic both reads and writes its bytes.
-            let w: Vec<Block> = members
-                .iter()
-                .map(|&i| {
-                    or(
-                        bits_at(&logs[i].writes, block),
-                        bits_at(&logs[i].atomics, block),
-                    )
-                })
-                .collect();
-            let r: Vec<Block> = members
-                .iter()
-                .map(|&i| {
-                    or(
-                        bits_at(&logs[i].reads, block),
-                        bits_at(&logs[i].atomics, block),
-                    )
-                })
-                .collect();
+            let with_atomics = |side: fn(&AccessLog) -> &_| -> Vec<Block> {
+                members
+                    .iter()
+                    .map(|&i| {
+                        let log = logs[i];
+                        or(bits_at(side(log), block), bits_at(&log.atomics, block))
+                    })
+                    .collect()
+            };
+            let w = with_atomics(|l| &l.writes);
+            let r = with_atomics(|l| &l.reads);
             for x in 0..members.len() {
                 for y in x + 1..members.len() {
                     let pair = (members[x], members[y]);
