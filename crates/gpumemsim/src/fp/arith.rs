@@ -298,6 +298,7 @@ pub fn out_mods64(r: u64, omod: u32, clamp: bool, dx10: bool, ctl: DenormCtl) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fp::EDGE_F32;
 
     const N: DenormCtl = DenormCtl::FLUSH_NONE;
     const F: DenormCtl = DenormCtl::FLUSH_ALL;
@@ -360,27 +361,9 @@ mod tests {
     /// and either sign) and random ones.
     #[test]
     fn branch_free_f32_results_match_the_reference() {
-        const EDGE: [u32; 16] = [
-            0,
-            0x8000_0000,
-            1,
-            0x807f_ffff,
-            0x0080_0000,
-            0x3f80_0000,
-            0xbf80_0000,
-            0x7f7f_ffff,
-            0x7f80_0000,
-            0xff80_0000,
-            0x7fc0_0000,
-            0x7f80_0001,
-            0xffbf_ffff,
-            0x7fa5_a5a5,
-            0x3400_0000,
-            0x0c00_0000,
-        ];
         let mut rng = crate::xorshift::XorShift::new(0xf32f_1a75);
         let mut value = || match rng.below(3) {
-            0 => rng.pick(&EDGE),
+            0 => rng.pick(&EDGE_F32),
             1 => rng.next_u64() as u32,
             _ => rng.next_u64() as u32 & 0x807f_ffff | rng.pick(&[0, 0x0080_0000, 0x3f00_0000]),
         };

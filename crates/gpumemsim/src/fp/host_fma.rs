@@ -37,7 +37,7 @@ fn fma_enabled<R>(f: impl FnOnce() -> R) -> R {
 mod tests {
     use super::with_host_fma;
     use crate::fp::arith::{fma32, fma64};
-    use crate::fp::DenormCtl;
+    use crate::fp::{DenormCtl, EDGE_F32};
 
     /// A small deterministic generator (xorshift64*).
     fn rng(seed: u64) -> impl FnMut() -> u64 {
@@ -50,33 +50,12 @@ mod tests {
         }
     }
 
-    /// Edge f32 values: ±0, denormals, the smallest normals, ±1, the largest finite, ±inf,
-    /// quiet and signalling NaNs with payloads.
-    const EDGE32: [u32; 16] = [
-        0,
-        0x8000_0000,
-        1,
-        0x8000_0001,
-        0x007f_ffff,
-        0x0080_0000,
-        0x8080_0000,
-        0x3f80_0000,
-        0xbf80_0000,
-        0x7f7f_ffff,
-        0xff7f_ffff,
-        0x7f80_0000,
-        0xff80_0000,
-        0x7fc0_0001,
-        0x7f80_0123,
-        0xffa5_a5a5,
-    ];
-
     /// A random f32 bit pattern, biased towards exponents where products and sums round,
     /// cancel, overflow or become denormal, and towards the edge values.
     fn f32_bits(next: &mut impl FnMut() -> u64) -> u32 {
         let r = next();
         match r % 4 {
-            0 => EDGE32[(r >> 8) as usize % EDGE32.len()],
+            0 => EDGE_F32[(r >> 8) as usize % EDGE_F32.len()],
             1 => r as u32,
             // Exponents near 1.0 (sums that cancel and round).
             2 => (r >> 8) as u32 & 0x807f_ffff | (0x3c00_0000 + (((r >> 40) as u32 % 16) << 23)),
@@ -101,9 +80,9 @@ mod tests {
     fn host_fma32_matches_the_software_path() {
         let mut next = rng(0x05ee_df32);
         for ctl in ctls() {
-            for &a in &EDGE32 {
-                for &b in &EDGE32 {
-                    for &c in &EDGE32 {
+            for &a in &EDGE_F32 {
+                for &b in &EDGE_F32 {
+                    for &c in &EDGE_F32 {
                         let want = fma32(a, b, c, ctl);
                         assert_eq!(with_host_fma(|| fma32(a, b, c, ctl)), want);
                     }
@@ -122,7 +101,7 @@ mod tests {
     #[test]
     fn host_fma64_matches_the_software_path() {
         let mut next = rng(0x05ee_df64);
-        let edge = EDGE32.map(|x| {
+        let edge = EDGE_F32.map(|x| {
             let f = f32::from_bits(x) as f64;
             if f.is_nan() {
                 (x as u64) << 32 | 0x0008_0000_1234_5678

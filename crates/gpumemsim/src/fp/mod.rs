@@ -289,3 +289,35 @@ pub const fn quiet_f64(x: u64) -> u64 {
 pub const fn flush_denorm_f64(x: u64) -> u64 {
     F64.flush(x)
 }
+
+/// f32 bit patterns at the edges of the float rules, for tests: ±0, the smallest and largest
+/// denormals, the smallest normals, ±1, powers of two whose sums round or cancel, the largest
+/// finite values, ±infinity, and quiet and signalling NaNs with payloads (one table for the
+/// tests of every f32 path).
+#[cfg(test)]
+pub(crate) const EDGE_F32: [u32; 24] = [
+    0,
+    0x8000_0000,
+    1,
+    0x8000_0001,
+    0x007f_ffff,
+    0x807f_ffff,
+    0x0080_0000,
+    0x8080_0000,
+    0x0c00_0000,
+    0x3400_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7f80_0001,
+    0x7f80_0123,
+    0x7fa5_a5a5,
+    0xffa5_a5a5,
+    0xffbf_ffff,
+    0x7fc0_0000,
+    0x7fc0_0001,
+    0x7fc0_1234,
+];

@@ -3,6 +3,7 @@
 //! denormals, infinities; sparse, empty and full EXEC; every denormal mode) give the same
 //! registers, lane masks and errors.
 
+use crate::fp::EDGE_F32;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
 use super::class::class;
@@ -29,25 +30,9 @@ impl Rng {
     /// A register value: edge f32s (±0, denormals, ±inf, NaNs with payloads, signalling
     /// ones), small integers, or random bits.
     fn value(&mut self) -> u32 {
-        const EDGE: [u32; 14] = [
-            0,
-            0x8000_0000,
-            1,
-            0x8000_0001,
-            0x007f_ffff,
-            0x0080_0000,
-            0x3f80_0000,
-            0xbf80_0000,
-            0x7f7f_ffff,
-            0x7f80_0000,
-            0xff80_0000,
-            0x7fc0_1234,
-            0x7f80_0001,
-            0xffbf_ffff,
-        ];
         let r = self.next();
         match r % 4 {
-            0 => EDGE[(r >> 8) as usize % EDGE.len()],
+            0 => EDGE_F32[(r >> 8) as usize % EDGE_F32.len()],
             1 => (r >> 8) as u32 % 64,
             // Floats near 1 (sums that cancel and round).
             2 => (r >> 8) as u32 & 0x807f_ffff | 0x3f00_0000,
