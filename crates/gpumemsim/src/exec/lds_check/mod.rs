@@ -430,25 +430,14 @@ impl Device {
                 .filter(|(_, p)| *p != pc0)
                 .map(|(i, _)| self.waves[*i].id)
                 .collect();
-            events.push(
-                Event::new(
-                    "barrier_divergence",
-                    self.waves[w0].id,
-                    pc0,
-                    format!(
-                        "waves of workgroup {} wait at different s_barrier instructions: wave {} \
-                         at the first, waves {waves:?} at the second (the hardware releases them \
-                         together as one barrier)",
-                        self.workgroup_of(w0),
-                        self.waves[w0].id
-                    ),
-                )
-                .with_detail(EventDetail {
-                    pcs: vec![other],
-                    waves,
-                    ..EventDetail::default()
-                }),
+            let message = format!(
+                "waves of workgroup {} wait at different s_barrier instructions: wave {} \
+                 at the first, waves {waves:?} at the second (the hardware releases them \
+                 together as one barrier)",
+                self.workgroup_of(w0),
+                self.waves[w0].id
             );
+            events.push(divergence(self.waves[w0].id, pc0, message, other, waves));
         }
         let sh = self.shadow(g);
         let generation = sh.generation;
@@ -468,26 +457,15 @@ impl Device {
         sh.generation += 1;
         for (end, members) in left {
             let waves: Vec<u32> = members.iter().map(|&i| self.waves[first + i].id).collect();
-            events.push(
-                Event::new(
-                    "barrier_divergence",
-                    self.waves[w0].id,
-                    pc0,
-                    format!(
-                        "wave {} of workgroup {} waits at an s_barrier which waves {waves:?} \
-                         never reach: they took part in the workgroup's barriers and ended (at \
-                         the second instruction); on gfx11 an ended wave no longer counts, so \
-                         the barrier releases without them",
-                        self.waves[w0].id,
-                        self.workgroup_of(w0)
-                    ),
-                )
-                .with_detail(EventDetail {
-                    pcs: vec![end],
-                    waves,
-                    ..EventDetail::default()
-                }),
+            let message = format!(
+                "wave {} of workgroup {} waits at an s_barrier which waves {waves:?} \
+                 never reach: they took part in the workgroup's barriers and ended (at \
+                 the second instruction); on gfx11 an ended wave no longer counts, so \
+                 the barrier releases without them",
+                self.waves[w0].id,
+                self.workgroup_of(w0)
             );
+            events.push(divergence(self.waves[w0].id, pc0, message, end, waves));
         }
         let cycle = self.clocks[w0];
         for mut e in events {
@@ -717,6 +695,16 @@ fn lane_collision(wave: u32, pc: usize, touches: &[LdsTouch], twice: &[u32]) -> 
             ..EventDetail::default()
         }),
     )
+}
+
+/// A `barrier_divergence` finding of wave `wave` waiting at `pc`, naming the other
+/// instruction `other` and the waves `waves` there.
+fn divergence(wave: u32, pc: usize, message: String, other: usize, waves: Vec<u32>) -> Event {
+    Event::new("barrier_divergence", wave, pc, message).with_detail(EventDetail {
+        pcs: vec![other],
+        waves,
+        ..EventDetail::default()
+    })
 }
 
 #[cfg(test)]
