@@ -48,6 +48,10 @@ LLVM = "llvm/llvm-project:llvm/lib/Target/AMDGPU/SISchedule.td:GFX11SpeedModel"
 ACO = "mesa/mesa:src/amd/compiler/aco_statistics.cpp"
 CUDA = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#shared-memory-5-x"
 NV_FORUM = "https://forums.developer.nvidia.com/t/260900"
+H200 = (
+    "Nsight Compute on an NVIDIA H200 (tools/nvidia_banks/measure.sh; "
+    "crates/gpumemsim/tests/golden/sm90_shared_measured.tsv, row `%s`)"
+)
 
 # Per parameter: what it is, the value its source gives, and the source (a link or
 # repo:path:definition with a quote of at most 20 words, or "estimate: ..." with the reason).
@@ -509,6 +513,22 @@ ROWS = [
         f"[NVIDIA developer forum]({NV_FORUM}), as recorded in "
         "[docs/rules/banks.md](rules/banks.md#nvidia-vectorized-accesses)",
         nv("sm80", "lds.128", "64", "15,16"),
+    ),
+    Row(
+        "NVIDIA sm90 `LDS.64`, even lanes at 0 and odd lanes at 128: wavefronts",
+        "2, one bank conflict (the half-warps merge into one conflicting transaction)",
+        2,
+        0,
+        H200 % "lds64_bank0_2words",
+        nv("sm90", "lds.64", "128*(t%2)"),
+    ),
+    Row(
+        "NVIDIA sm90 `STS.64`, every lane at 0: wavefronts",
+        "2 (stores do not merge)",
+        2,
+        0,
+        H200 % "sts64_stride0",
+        nv("sm90", "sts.64", "0"),
     ),
 ]
 

@@ -188,13 +188,6 @@ impl BankModel {
             Some((d, MergeScope::Wave)) => partners_agree(d, active, active, a0, a1),
             _ => false,
         };
-        let same = self.same_word.for_kind(shape.kind);
-        // A merged group is one transaction, formed only without a bank conflict
-        // (docs/rules/banks.md#merging-needs-no-conflict).
-        let conflict_free = |group: u64| {
-            let lanes = group & active;
-            lanes == 0 || self.general_group_cost(lanes, a0, a1, shape.width, same) == 1
-        };
         let lanes = shape.wave.lanes();
         let reps = (lanes / self.phase_lanes).max(1);
         let step = if merge.is_some() { 2 } else { 1 };
@@ -244,7 +237,7 @@ impl BankModel {
                                 partners_agree(d, (g0 | g1) & active, active, a0, a1)
                             }
                         };
-                        if together && conflict_free(g0 | g1) {
+                        if together {
                             emit(j as u32, true, g0 | g1);
                         } else {
                             emit(j as u32, false, g0);

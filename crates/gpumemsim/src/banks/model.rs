@@ -85,19 +85,19 @@ pub enum MergeRule {
     /// NVIDIA's merge of vectorized accesses (docs/rules/banks.md#nvidia-vectorized-accesses):
     /// the phases of a table with more than one phase pair up (0 with 1, 2 with 3, ...), and
     /// every pair merges into one group if, for one of `distances` (1 and 2 in the presets),
-    /// every active lane `i` has lane `i ^ d` inactive or at the same address, and the merged
-    /// group has no bank conflict: a merge is one transaction, and a transaction whose words
-    /// collide on a bank is not formed (docs/rules/banks.md#merging-needs-no-conflict). For
-    /// 64-bit accesses the pair is the two half-warps; for 128-bit ones, the two quarter-warps
-    /// of each half, so the halves never merge.
+    /// every active lane `i` has lane `i ^ d` inactive or at the same address. The merged group
+    /// may have bank conflicts; it costs like any group, against one ideal
+    /// (docs/rules/banks.md#merged-transactions-can-conflict, measured on an H200). For 64-bit
+    /// accesses the pair is the two half-warps; for 128-bit ones, the two quarter-warps of each
+    /// half, so the halves never merge.
     XorPartners {
         /// The XOR distances to try (`[1, 2]`).
         distances: Vec<u32>,
         /// Which lanes the condition is checked over.
         scope: MergeScope,
-        /// Whether stores merge too. The public record (its measurements are of `LDS`) is
-        /// silent; the presets choose `false`: merging is a broadcast of read data, which a
-        /// store does not have (docs/rules/banks.md#merging-is-for-loads).
+        /// Whether stores merge too. The presets say `false`, as an H200 measures it: merging
+        /// is a broadcast of read data, which a store does not have
+        /// (docs/rules/banks.md#merging-is-for-loads).
         merge_stores: bool,
     },
 }
