@@ -71,7 +71,7 @@ def banks(
         arch: an architecture preset (see ARCHITECTURES).
         op: a DS mnemonic for AMD (`ds_load_b32`, `ds_store_b128`, `ds_load_2addr_b32`,
             `ds_add_u32`, aliases such as `ds_read_b32`, any case), or `lds.32`, `lds.64`,
-            `lds.128`, `sts.32`, `sts.64`, `sts.128` for NVIDIA.
+            `lds.128`, `sts.32`, `sts.64`, `sts.128`, `atoms.32` for NVIDIA.
         addrs: each lane's byte address (for 2addr instructions, the first address with its
             offset applied).
         active: the active lanes.

@@ -3,7 +3,7 @@
     python3 tools/nvidia_banks/collect.py OUT > crates/gpumemsim/tests/golden/sm90_shared_measured.tsv
 One row per pattern of tools/nvidia_banks/patterns.txt: name, op, active mask, the 32 byte
 addresses, then what Nsight Compute counted for its one-warp launch: shared-memory instructions,
-wavefronts and bank conflicts (the load counters for lds.*, the store counters for sts.*).
+wavefronts and bank conflicts (the load counters for lds.*, the store counters for sts.*, the atomic ones for atoms.*).
 The header names the GPU, driver and tools from OUT/env.txt."""
 import csv
 import os
@@ -22,7 +22,7 @@ def patterns():
 
 
 def counters(path):
-    """{op: {launch id: {metric: value}}} from the six ncu runs in OUT/ncu.txt."""
+    """{op: {launch id: {metric: value}}} from the ncu runs in OUT/ncu.txt."""
     out, op = {}, None
     with open(path) as f:
         for line in f:
@@ -49,7 +49,7 @@ def main(out_dir):
         i = launch.get(op, 0)
         launch[op] = i + 1
         m = counts[op][i]
-        d = "ld" if op.startswith("lds") else "st"
+        d = {"lds": "ld", "sts": "st", "atoms": "atom"}[op.split(".")[0]]
         inst = m[f"smsp__inst_executed_op_shared_{d}.sum"]
         wave = m[f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{d}.sum"]
         conf = m[f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{d}.sum"]

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the shared-memory access patterns that tools/nvidia_banks/measure.sh runs on an
 NVIDIA GPU: one line per pattern, `name op mask a0,a1,...,a31` (op lds.32|lds.64|lds.128|
-sts.32|sts.64|sts.128, mask the active lanes in hex, aᵢ lane i's byte address). Every pattern
-appears once as a load and once as a store. The random ones come from a fixed seed, so the file
+sts.32|sts.64|sts.128|atoms.32, mask the active lanes in hex, aᵢ lane i's byte address). Every
+pattern appears once as a load and once as a store; the 32-bit ones also as an atomic add. The random ones come from a fixed seed, so the file
 is the same on every run.
     python3 tools/nvidia_banks/patterns.py > tools/nvidia_banks/patterns.txt
 """
@@ -61,8 +61,8 @@ def width_patterns(w):
 
 
 def main():
-    for w in (4, 8, 16):
-        for direction in ("lds", "sts"):
+    for w, directions in ((4, ("lds", "sts", "atoms")), (8, ("lds", "sts")), (16, ("lds", "sts"))):
+        for direction in directions:
             for name, mask, addrs in width_patterns(w):
                 assert all(0 <= a < LIMIT and a % w == 0 for a in addrs), name
                 print(f"{direction}{w * 8}_{name} {direction}.{w * 8} {mask:08x} "

@@ -25,11 +25,14 @@
 
 constexpr int kSharedBytes = 32768;
 
-// One shared-memory instruction of width W bytes at shared address s; a load when !STORE.
-template <int W, bool STORE>
+// One shared-memory instruction of width W bytes at shared address s: a load, a store or
+// (ATOM, 32 bits) an atomic add that returns the old value.
+template <int W, bool STORE, bool ATOM = false>
 __device__ __forceinline__ void access(unsigned s, unsigned& r0, unsigned& r1, unsigned& r2,
                                        unsigned& r3) {
-    if (STORE) {
+    if (ATOM) {
+        asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(r0) : "r"(s), "r"(r1) : "memory");
+    } else if (STORE) {
         if (W == 4) asm volatile("st.shared.u32 [%0], %1;" ::"r"(s), "r"(r0) : "memory");
         if (W == 8)
             asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(s), "r"(r0), "r"(r1)
@@ -52,13 +55,13 @@ __device__ __forceinline__ void access(unsigned s, unsigned& r0, unsigned& r1, u
 }
 
 // One warp, one instruction: lane i at byte addr[i] when bit i of mask is set.
-template <int W, bool STORE>
+template <int W, bool STORE, bool ATOM = false>
 __global__ void once(const unsigned* addr, unsigned mask, unsigned* out) {
     __shared__ __align__(16) unsigned char smem[kSharedBytes];
     unsigned lane = threadIdx.x;
     unsigned s = (unsigned)__cvta_generic_to_shared(smem) + addr[lane];
     unsigned r0 = lane, r1 = lane + 1, r2 = lane + 2, r3 = lane + 3;
-    if ((mask >> lane) & 1) access<W, STORE>(s, r0, r1, r2, r3);
+    if ((mask >> lane) & 1) access<W, STORE, ATOM>(s, r0, r1, r2, r3);
     out[lane] = r0 ^ r1 ^ r2 ^ r3;
 }
 
@@ -109,6 +112,7 @@ static OnceKernel kernel_for(const std::string& op) {
     OP("lds.32", 4, false) OP("lds.64", 8, false) OP("lds.128", 16, false)
     OP("sts.32", 4, true) OP("sts.64", 8, true) OP("sts.128", 16, true)
 #undef OP
+    if (op == "atoms.32") return once<4, false, true>;
     return nullptr;
 }
 

@@ -24,8 +24,8 @@ pub struct BanksArgs {
     #[arg(long, value_parser = PossibleValuesParser::new(PRESET_NAMES))]
     arch: String,
     /// The access: a DS mnemonic for AMD (`ds_load_b32`, `ds_store_b128`,
-    /// `ds_load_2addr_b32`, `ds_add_u32`, ...) or `lds.32|lds.64|lds.128|sts.32|sts.64|sts.128`
-    /// for NVIDIA.
+    /// `ds_load_2addr_b32`, `ds_add_u32`, ...) or
+    /// `lds.32|lds.64|lds.128|sts.32|sts.64|sts.128|atoms.32` for NVIDIA.
     #[arg(long)]
     op: String,
     /// Each lane's byte address: an expression in the lane id `t` (`t*128`, `(t^1)*4 + 64`),

@@ -168,6 +168,20 @@ fn comma_lists_2addr_atomics_and_masks() {
     assert_eq!(j["cycles"], 8);
     let j = json(&["--arch", "sm90", "--op", "sts.64", "--addr", "8*(t/2)"]);
     assert_eq!(j["wavefronts"], 2);
+    // A shared atomic on one word serializes over the warp, as an H200 counts it (row
+    // `atoms32_stride0` of crates/gpumemsim/tests/golden/sm90_shared_measured.tsv), under
+    // Nsight Compute's atomic counter names.
+    let j = json(&["--arch", "sm90", "--op", "atoms.32", "--addr", "0"]);
+    assert_eq!(j["kind"], "atomic");
+    let c = &j["counters"];
+    assert_eq!(
+        c["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"],
+        32
+    );
+    assert_eq!(
+        c["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"],
+        31
+    );
     let j = json(&["--arch", "cdna4", "--op", "ds_load_b128", "--addr", "16*t"]);
     assert_eq!(
         (j["cycles"].as_u64(), j["banks"].as_u64()),

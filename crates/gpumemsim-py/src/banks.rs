@@ -19,8 +19,8 @@ const SUGGESTIONS: usize = 6;
 ///
 /// arch: an architecture preset (`gpumemsim.ARCHITECTURES`: rdna3, cdna3, cdna4, rdna4,
 /// sm70, sm80, sm90). op: a DS mnemonic for AMD (`ds_load_b32`, `ds_store_b128`,
-/// `ds_load_2addr_b32`, `ds_add_u32`, ...) or `lds.32|lds.64|lds.128|sts.32|sts.64|sts.128`
-/// for NVIDIA. addrs: each lane's byte address, a sequence or 1-D NumPy array with one
+/// `ds_load_2addr_b32`, `ds_add_u32`, ...) or
+/// `lds.32|lds.64|lds.128|sts.32|sts.64|sts.128|atoms.32` for NVIDIA. addrs: each lane's byte address, a sequence or 1-D NumPy array with one
 /// integer per lane of the wave, or an expression in the lane id `t` (`"t*128"`) or a comma
 /// list, as the CLI's `--addr` takes. active: None (every lane), an int mask, or lanes as
 /// `"0-15,20"`. wave: 32 or 64; None for the architecture's default (64 on CDNA, else 32).

@@ -64,11 +64,20 @@ def assert_same(batch: dict, loop: dict):
         ("sm80", "lds.64", 32, 8),
         ("sm90", "sts.128", 32, 16),
         ("sm70", "lds.32", 32, 4),
+        ("sm90", "atoms.32", 32, 4),
     ],
 )
 def test_batch_equals_the_per_access_loop(arch, op, lanes, width):
     addrs = patterns(60, lanes, width, seed=lanes + width)
     assert_same(gpumemsim.banks_batch(arch, op, addrs), one_by_one(arch, op, addrs))
+
+
+def test_sm90_shared_atomics_serialize_on_one_word():
+    # As an H200 counts them (tools/nvidia_banks/): all lanes on one word, 16 pairs on 16 banks.
+    t = np.arange(32, dtype=np.uint32)
+    out = gpumemsim.banks_batch("sm90", "atoms.32", np.stack([0 * t, 4 * (t // 2)]))
+    assert out["wavefronts"].tolist() == [32, 2]
+    assert out["bank_conflicts"].tolist() == [31, 1]
 
 
 def test_column_conflict_in_a_batch():

@@ -10,7 +10,7 @@ OPS = {
               "ds_store_b16", "ds_add_u32", "ds_load_2addr_b64", "ds_storexchg_2addr_rtn_b32",
               "ds_permute_b32", "ds_bvh_stack_rtn_b32", "ds_gws_init"],
     "cdna3": ["ds_load_b128", "ds_store_b128", "ds_load_2addr_b32"],
-    "sm80": ["lds.32", "lds.64", "lds.128", "sts.128"],
+    "sm80": ["lds.32", "lds.64", "lds.128", "sts.128", "atoms.32"],
 }
 
 

@@ -109,54 +109,35 @@ pub enum Counters {
 impl Counters {
     /// The counters under the names the vendors' profilers give them, for an access of
     /// `kind`: rocprof's `SQ_LDS_BANK_CONFLICT` (AMD); Nsight Compute's shared-memory bank
-    /// conflicts and wavefronts of loads (`..._op_ld.sum`) or stores (`..._op_st.sum`)
-    /// (NVIDIA). Atomics have no such pair: none is named for them (docs/counters.md).
+    /// conflicts and wavefronts of loads (`..._op_ld.sum`), stores (`..._op_st.sum`) or
+    /// atomics (`..._op_atom.sum`) (NVIDIA; docs/counters.md).
     pub fn profiler_entries(&self, kind: super::AccessKind) -> Vec<(&'static str, u64)> {
-        use super::AccessKind::{Load, Load2Addr, Store, Store2Addr};
-        match (*self, kind) {
-            (
-                Counters::Cycles {
-                    conflict_cycles, ..
-                },
-                _,
-            ) => {
-                vec![("SQ_LDS_BANK_CONFLICT", conflict_cycles)]
+        use super::AccessKind::{Atomic, Atomic2Addr, Load, Load2Addr, Store, Store2Addr};
+        match *self {
+            Counters::Cycles {
+                conflict_cycles, ..
+            } => vec![("SQ_LDS_BANK_CONFLICT", conflict_cycles)],
+            Counters::Wavefronts {
+                wavefronts,
+                bank_conflicts,
+                ..
+            } => {
+                let [conflicts, waves] = match kind {
+                    Load | Load2Addr => [
+                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                    ],
+                    Store | Store2Addr => [
+                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                    ],
+                    Atomic | Atomic2Addr => [
+                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+                    ],
+                };
+                vec![(conflicts, bank_conflicts), (waves, wavefronts)]
             }
-            (
-                Counters::Wavefronts {
-                    wavefronts,
-                    bank_conflicts,
-                    ..
-                },
-                Load | Load2Addr,
-            ) => vec![
-                (
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                    bank_conflicts,
-                ),
-                (
-                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                    wavefronts,
-                ),
-            ],
-            (
-                Counters::Wavefronts {
-                    wavefronts,
-                    bank_conflicts,
-                    ..
-                },
-                Store | Store2Addr,
-            ) => vec![
-                (
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-                    bank_conflicts,
-                ),
-                (
-                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                    wavefronts,
-                ),
-            ],
-            (Counters::Wavefronts { .. }, _) => Vec::new(),
         }
     }
 

@@ -202,15 +202,16 @@ impl BankModel {
     ///   docs/rules/banks.md#counters).
     /// - Stores split the same way but never merge, and lanes storing to one word write it
     ///   once (both measured on an H200).
-    /// - Choices where the record is silent: atomics to one word serialize; addresses must be
-    ///   naturally aligned; `b96` (no such instruction) groups like `b128`.
+    /// - Atomics to one word serialize (measured on an H200 for 32-bit `ATOMS.ADD`).
+    /// - Choices where the record is silent: addresses must be naturally aligned; `b96` (no
+    ///   such instruction) groups like `b128`.
     pub fn sm80() -> BankModel {
         nvidia("sm80")
     }
 
     /// NVIDIA Hopper (sm90): the shared-memory model of [`BankModel::sm80`]. It gives the
     /// requests, wavefronts and bank conflicts Nsight Compute counts on an H200 for each of
-    /// 682 measured one-warp accesses (tests/golden/sm90_shared_measured.tsv;
+    /// 809 measured one-warp loads, stores and atomics (tests/golden/sm90_shared_measured.tsv;
     /// docs/rules/banks.md#merged-transactions-can-conflict).
     pub fn sm90() -> BankModel {
         nvidia("sm90")

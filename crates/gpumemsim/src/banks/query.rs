@@ -10,7 +10,7 @@ use crate::expr::Expr;
 use crate::isa::def::lookup_name;
 
 /// What an operation name means on an architecture: a DS mnemonic (AMD) or an NVIDIA
-/// shared-memory access (`lds.32` ... `sts.128`).
+/// shared-memory access (`lds.32` ... `sts.128`, `atoms.32`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Operation {
     /// The name to print: canonical for DS mnemonics (`ds_read_b32` is `ds_load_b32`),
@@ -23,7 +23,7 @@ pub struct Operation {
 }
 
 /// Resolves an operation name for `model`: NVIDIA models take `lds.32|lds.64|lds.128|
-/// sts.32|sts.64|sts.128`, AMD models a DS mnemonic (any case, aliases allowed).
+/// sts.32|sts.64|sts.128|atoms.32`, AMD models a DS mnemonic (any case, aliases allowed).
 pub fn operation(model: &BankModel, op: &str) -> Result<Operation, String> {
     let lower = op.to_ascii_lowercase();
     let nvidia_op = nvidia_operation(&lower);
@@ -31,7 +31,7 @@ pub fn operation(model: &BankModel, op: &str) -> Result<Operation, String> {
         CostUnits::Wavefronts => nvidia_op.ok_or_else(|| {
             format!(
                 "`{op}` is not an NVIDIA shared-memory access: --arch {} takes \
-                 lds.32, lds.64, lds.128, sts.32, sts.64 or sts.128",
+                 lds.32, lds.64, lds.128, sts.32, sts.64, sts.128 or atoms.32",
                 model.name()
             )
         }),
@@ -58,9 +58,12 @@ pub fn operation(model: &BankModel, op: &str) -> Result<Operation, String> {
 
 fn nvidia_operation(op: &str) -> Option<Operation> {
     let (kind, bits) = op.split_once('.')?;
-    let kind = match kind {
-        "lds" => AccessKind::Load,
-        "sts" => AccessKind::Store,
+    let kind = match (kind, bits) {
+        ("lds", _) => AccessKind::Load,
+        ("sts", _) => AccessKind::Store,
+        // A 32-bit shared atomic (`ATOMS`), the width measured on an H200
+        // (docs/rules/banks.md#atomics-to-one-word).
+        ("atoms", "32") => AccessKind::Atomic,
         _ => return None,
     };
     let width = match bits {
@@ -226,6 +229,9 @@ mod tests {
         let sm80 = BankModel::sm80();
         let op = operation(&sm80, "STS.128").map(|o| (o.name, o.width, o.kind));
         assert_eq!(op, Ok(("sts.128".into(), 16, AccessKind::Store)));
+        let op = operation(&sm80, "ATOMS.32").map(|o| (o.name, o.width, o.kind));
+        assert_eq!(op, Ok(("atoms.32".into(), 4, AccessKind::Atomic)));
+        assert!(operation(&sm80, "atoms.64").is_err_and(|e| e.contains("or atoms.32")));
         assert!(operation(&sm80, "ds_load_b32").is_err_and(|e| e.contains("lds.32, lds.64")));
     }
 
