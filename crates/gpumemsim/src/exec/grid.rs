@@ -342,8 +342,9 @@ fn apart(
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
-                let mut mem = memory();
                 s.spawn(move || {
+                    // The copy is made on the worker's thread, not one after another here.
+                    let mut mem = memory();
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
                         if b >= blocks.len() || failed.load(Ordering::Relaxed) {
@@ -401,13 +402,14 @@ fn apart(
         }
     }
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
-    // thread that ran it (no other workgroup wrote that byte).
-    let mut merged = memory();
-    for p in &parts {
-        let from = &memories[p.thread];
-        for a in p.log.written() {
-            merged.write_u8(a, from.read_u8(a));
-        }
+    // thread that ran it (no other workgroup wrote that byte). Thread 0's copy is the host's
+    // plus what its own workgroups wrote: the others' writes complete it.
+    let mut memories = memories;
+    let mut merged = std::mem::take(&mut memories[0]);
+    // Whatever thread 0's copy logged last is not the device's: it starts unlogged.
+    merged.take_log();
+    for p in parts.iter().filter(|p| p.thread != 0) {
+        merged.copy_written(&memories[p.thread], &p.log);
     }
     let mut parts = parts.into_iter();
     let mut device = parts.next().expect("at least two workgroups").device;
