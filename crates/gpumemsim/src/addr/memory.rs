@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use super::Allocations;
 
@@ -41,9 +42,12 @@ const ADDRESS_MASK: u64 = (1 << ADDRESS_BITS) - 1;
 ///
 /// Addresses are taken modulo 2^48: the bits above 47 of a 64-bit address are ignored here
 /// (callers that give them a meaning — the flat apertures — decide before they get here).
+///
+/// A clone shares the pages it does not write: a page is copied when one of its holders first
+/// writes it (the host threads of an apart run each start from one placed memory).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GlobalMemory {
-    pages: PageMap<Box<[u8; PAGE_BYTES as usize]>>,
+    pages: PageMap<Arc<Page>>,
     /// Whether accesses are being logged (see [`GlobalMemory::start_log`]).
     logging: bool,
     /// Whether the accesses now made are atomics (logged apart: see [`AccessLog`]).
@@ -53,6 +57,9 @@ pub struct GlobalMemory {
     /// The host's allocations, which vector-memory accesses are checked against.
     pub allocations: Allocations,
 }
+
+/// One page of bytes.
+type Page = [u8; PAGE_BYTES as usize];
 
 /// Bytes per block of an access log: a log keeps one bit per byte of each block an access
 /// touched. Smaller than a memory page, so that a workgroup touching a strided tile (128
@@ -450,9 +457,17 @@ impl GlobalMemory {
     pub fn write_u8(&mut self, addr: u64, v: u8) {
         self.log(addr, 1, true);
         let a = addr & ADDRESS_MASK;
-        self.pages
-            .entry(a / PAGE_BYTES)
-            .or_insert_with(|| Box::new([0; PAGE_BYTES as usize]))[(a % PAGE_BYTES) as usize] = v;
+        self.page_mut(a / PAGE_BYTES)[(a % PAGE_BYTES) as usize] = v;
+    }
+
+    /// Page `page` to write: made (zeroed) if it does not exist, copied if a clone shares it.
+    #[inline]
+    fn page_mut(&mut self, page: u64) -> &mut Page {
+        let p = self
+            .pages
+            .entry(page)
+            .or_insert_with(|| Arc::new([0; PAGE_BYTES as usize]));
+        Arc::make_mut(p)
     }
 
     /// Reads `N` bytes starting at `addr` (wrapping at 2^48).
@@ -489,11 +504,7 @@ impl GlobalMemory {
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) {
         self.log(addr, bytes.len() as u64, true);
         for (page, off, i, len) in page_spans(addr, bytes.len() as u64) {
-            let page = self
-                .pages
-                .entry(page)
-                .or_insert_with(|| Box::new([0; PAGE_BYTES as usize]));
-            page[off..off + len].copy_from_slice(&bytes[i..i + len]);
+            self.page_mut(page)[off..off + len].copy_from_slice(&bytes[i..i + len]);
         }
     }
 
@@ -554,6 +565,26 @@ impl GlobalMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Clones share pages until one writes: a write through either never shows in the other,
+    /// whether it lands on a shared page, a page only one has, or across two pages.
+    #[test]
+    fn clones_write_their_own_copies_of_shared_pages() {
+        let mut a = GlobalMemory::new();
+        a.write_bytes(0x1000, &[7; 8192]);
+        let mut b = a.clone();
+        b.write_u32(0x1ffe, 0xdead_beef);
+        a.write_u8(0x1000, 1);
+        b.write_u8(0x9000, 2);
+        assert_eq!(
+            (a.read_u32(0x1ffe), b.read_u32(0x1ffe)),
+            (0x0707_0707, 0xdead_beef)
+        );
+        assert_eq!((a.read_u8(0x1000), b.read_u8(0x1000)), (1, 7));
+        assert_eq!((a.read_u8(0x9000), b.read_u8(0x9000)), (0, 2));
+        assert_eq!((a.pages(), b.pages()), (2, 3));
+        assert_eq!(a.read_u8(0x2fff), b.read_u8(0x2fff));
+    }
 
     /// `copy_written` moves exactly the bytes `written` lists: random plain and atomic writes
     /// of 1 to 700 bytes, across log blocks and pages, single bits and whole blocks.

@@ -335,6 +335,8 @@ fn apart(
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..blocks.len()).map(|_| None).collect());
+    // The threads' copies share the pages none of them writes.
+    let placed = memory();
     // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
     // on its thread wrote: that matters only if it read a byte another block wrote, and then
     // the check below sends the grid to run together anyway.
@@ -342,9 +344,9 @@ fn apart(
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
+                // A cheap copy: the pages themselves are shared until written.
+                let mut mem = placed.clone();
                 s.spawn(move || {
-                    // The copy is made on the worker's thread, not one after another here.
-                    let mut mem = memory();
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
                         if b >= blocks.len() || failed.load(Ordering::Relaxed) {
@@ -373,6 +375,7 @@ fn apart(
             .map(|h| h.join().expect("a grid worker panicked"))
             .collect()
     });
+    drop(placed);
     if failed.load(Ordering::Relaxed) {
         return Err((TogetherBecause::Error, None));
     }
