@@ -3,7 +3,7 @@
 //! fell outside the memory and the lanes whose address wrapped, reported as events when the
 //! instruction ends.
 
-use super::{DsEnv, DsOutcome};
+use super::{DsEnv, DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::wave::Wave;
 
@@ -95,11 +95,35 @@ impl<'e, 'a> Mem<'e, 'a> {
     }
 
     /// Notes that the instruction's LDS reads are its address rows
-    /// ([`DsOutcome::row_reads`]): [`Mem::read_lds_dword`] and [`Mem::read_lds_dword_pair`]
+    /// ([`RowAccess::Reads`]): [`Mem::read_lds_dword`] and [`Mem::read_lds_dword_pair`]
     /// leave them out of the LDS trace.
     pub(super) fn row_reads(&mut self) {
         debug_assert!(matches!(self.space, Space::Lds));
-        self.outcome.row_reads = true;
+        self.outcome.rows = RowAccess::Reads;
+    }
+
+    /// Notes that the instruction's LDS writes are its address row, of VGPR `data`'s values
+    /// ([`RowAccess::Writes`]): [`Mem::write_lds_dword`] leaves them out of the LDS trace.
+    pub(super) fn row_writes(&mut self, data: u32) {
+        debug_assert!(matches!(self.space, Space::Lds));
+        self.outcome.rows = RowAccess::Writes { data };
+    }
+
+    /// Lane `lane`'s write of the dword `v` at `addr` of the LDS (nothing outside the
+    /// allocation, noting the lane as a miss): [`Mem::write`] of 4 bytes for the row form,
+    /// which runs on LDS only and hands the checker its row. Not traced.
+    #[inline(always)]
+    pub(super) fn write_lds_dword(&mut self, lane: u32, addr: u32, v: u32) {
+        debug_assert!(matches!(self.outcome.rows, RowAccess::Writes { .. }));
+        self.outcome.record(lane, addr);
+        if self
+            .env
+            .lds
+            .write(self.env.alloc, addr, 4, v.into())
+            .is_err()
+        {
+            self.miss(lane);
+        }
     }
 
     /// The dword at `addr` of the LDS; 0 outside the allocation, noting lane `lane` as a
@@ -119,7 +143,7 @@ impl<'e, 'a> Mem<'e, 'a> {
     /// row forms, which run on LDS only and hand the checker their rows.
     #[inline(always)]
     pub(super) fn read_lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
-        debug_assert!(self.outcome.row_reads);
+        debug_assert!(self.outcome.rows == RowAccess::Reads);
         self.outcome.record(lane, addr);
         self.lds_dword(lane, addr)
     }
@@ -128,7 +152,7 @@ impl<'e, 'a> Mem<'e, 'a> {
     /// lane's only accesses): [`Mem::read_lds_dword`] of each.
     #[inline(always)]
     pub(super) fn read_lds_dword_pair(&mut self, lane: usize, a0: u32, a1: u32) -> (u32, u32) {
-        debug_assert!(self.outcome.row_reads);
+        debug_assert!(self.outcome.rows == RowAccess::Reads);
         let (o, bit) = (&mut self.outcome, 1u64 << (lane & 63));
         debug_assert!(o.lanes & bit == 0, "one pair per lane");
         o.lanes |= bit;

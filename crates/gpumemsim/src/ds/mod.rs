@@ -57,11 +57,26 @@ pub struct DsOutcome {
     pub addrs2: [u32; 64],
     /// The instruction accessed GDS.
     pub gds: bool,
-    /// Its LDS accesses are dword reads of the lanes' addresses here (`addrs` for `lanes`,
-    /// then `addrs2` for `lanes2`; those in the allocation happened), not in the LDS trace:
-    /// the row forms hand the checker their address rows instead of one
-    /// [`crate::lds::LdsTouch`] per lane.
-    pub row_reads: bool,
+    /// How its LDS accesses reach the checker: in the LDS trace, or (the row forms) as the
+    /// address rows here instead of one [`crate::lds::LdsTouch`] per lane.
+    pub rows: RowAccess,
+}
+
+/// How a DS instruction's LDS accesses reach the checker ([`DsOutcome::rows`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RowAccess {
+    /// Lane by lane, in the LDS trace ([`crate::lds::Lds::trace`]).
+    #[default]
+    Traced,
+    /// Dword reads of the lanes' addresses (`addrs` for `lanes`, then `addrs2` for
+    /// `lanes2`; those in the allocation happened), not in the trace.
+    Reads,
+    /// Dword writes of VGPR `data` (a lane past the row writes 0) at `addrs` for `lanes`
+    /// (those in the allocation happened), not in the trace.
+    Writes {
+        /// The data VGPR.
+        data: u32,
+    },
 }
 
 impl Default for DsOutcome {
@@ -72,7 +87,7 @@ impl Default for DsOutcome {
             lanes2: 0,
             addrs2: [0; 64],
             gds: false,
-            row_reads: false,
+            rows: RowAccess::Traced,
         }
     }
 }
@@ -116,6 +131,11 @@ pub struct DsEnv<'a> {
     pub events: &'a mut Vec<Event>,
     /// Program counter (instruction index) of the instruction, for events.
     pub pc: usize,
+    /// Whether the dword forms (`ds_load_b32`, `ds_store_b32`, the 2addr dword loads) run a
+    /// register row at a time, handing the checker their address rows ([`DsOutcome::rows`]);
+    /// false runs them as the general forms, tracing every lane (for the checker's tests that
+    /// compare the two).
+    pub rows: bool,
 }
 
 /// Writes `vals` into VGPR `reg` for the lanes in `lanes`.
@@ -362,6 +382,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         return Err(DsError::Unimplemented(inst.def().name));
     };
     let op = Op::decode(inst, wave);
+    let rows = env.rows && !op.gds;
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
     let mut mem = Mem::new(env, op.gds.then(|| wave.m0()));
@@ -376,12 +397,12 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
             bytes: 4,
             d16: D16::No,
             ..
-        } if !op.gds => load_b32_rows(&op, wave, m),
+        } if rows => load_b32_rows(&op, wave, m),
         DsKind::Store {
             bytes: 4,
             hi: false,
-        } if !op.gds => store_b32_rows(&op, wave, m),
-        DsKind::Load2 { elem: 4, stride64 } if !op.gds => load2_b32_rows(&op, stride64, wave, m),
+        } if rows => store_b32_rows(&op, wave, m),
+        DsKind::Load2 { elem: 4, stride64 } if rows => load2_b32_rows(&op, stride64, wave, m),
         DsKind::Load { bytes, signed, d16 } => load(&op, bytes, signed, d16, wave, m),
         DsKind::Store { bytes, hi } => store(&op, bytes, hi, wave, m),
         DsKind::Load2 { elem, stride64 }
@@ -430,10 +451,11 @@ fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 
 /// `ds_store_b32` on LDS, a register row at a time.
 fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
+    mem.row_writes(op.d0);
     let (addr_row, data_row) = (wave.vgpr_row(op.addr), wave.vgpr_row(op.d0));
     for_lanes(op.lanes, |l| {
         let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
-        mem.write(l as u32, a, 4, lane_of(data_row, l) as u64);
+        mem.write_lds_dword(l as u32, a, lane_of(data_row, l));
     });
 }
 
