@@ -298,6 +298,13 @@ impl Lds {
         }
     }
 
+    /// [`Lds::effective`] as a mask: `effective(addr, element) == addr & align_mask(element)`
+    /// for every address (for a row of addresses at once).
+    #[inline]
+    pub fn align_mask(&self, element: u32) -> u32 {
+        self.effective(u32::MAX, element)
+    }
+
     /// 32-bit words `start..end` (bytes, relative to the LDS array) for dumps; bytes past
     /// the LDS read 0.
     pub fn words(&self, start: u32, end: u32) -> Vec<u32> {

@@ -142,20 +142,16 @@ pub struct DsEnv<'a> {
 #[inline]
 fn write_row(w: &mut Wave, reg: u32, lanes: u64, vals: &[u32; 64]) {
     if let Some(r) = w.vgpr_row_mut(reg) {
+        let all = u64::MAX >> (64 - r.len().clamp(1, 64));
+        if lanes & all == all {
+            r.copy_from_slice(&vals[..r.len()]);
+            return;
+        }
         for (l, x) in r.iter_mut().enumerate() {
             if lanes >> l & 1 == 1 {
                 *x = vals[l];
             }
         }
-    }
-}
-
-/// Calls `f` for every lane in `lanes`, lowest first.
-#[inline]
-fn for_lanes(mut lanes: u64, mut f: impl FnMut(usize)) {
-    while lanes != 0 {
-        f(lanes.trailing_zeros() as usize);
-        lanes &= lanes - 1;
     }
 }
 
@@ -431,32 +427,20 @@ fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     }
 }
 
-/// Lane `l` of VGPR row `row` (a row never written, or a lane past it, reads 0).
-#[inline(always)]
-fn lane_of(row: Option<&[u32]>, l: usize) -> u32 {
-    row.and_then(|r| r.get(l)).copied().unwrap_or(0)
-}
-
 /// `ds_load_b32` on LDS, a register row at a time.
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_reads();
-    let addr_row = wave.vgpr_row(op.addr);
-    let mut vals = [0u32; 64];
-    for_lanes(op.lanes, |l| {
-        let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
-        vals[l] = mem.read_lds_dword(l as u32, a);
-    });
-    write_row(wave, op.vdst, op.lanes, &vals);
+    mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
+    let mut vals = [[0u32; 64]];
+    mem.read_lds_rows(&mut vals);
+    write_row(wave, op.vdst, op.lanes, &vals[0]);
 }
 
 /// `ds_store_b32` on LDS, a register row at a time.
 fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_writes(op.d0);
-    let (addr_row, data_row) = (wave.vgpr_row(op.addr), wave.vgpr_row(op.d0));
-    for_lanes(op.lanes, |l| {
-        let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
-        mem.write_lds_dword(l as u32, a, lane_of(data_row, l));
-    });
+    mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
+    mem.write_lds_row(wave.vgpr_row(op.d0));
 }
 
 /// `ds_load_2addr_b32` (and `stride64`) on LDS, a register row at a time
@@ -464,16 +448,13 @@ fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let adj = if stride64 { 256 } else { 4 };
     mem.row_reads();
-    let addr_row = wave.vgpr_row(op.addr);
-    let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
-    for_lanes(op.lanes, |l| {
-        let base = lane_of(addr_row, l);
-        let a0 = mem.aligned_address(base, op.off0 * adj, l, 4);
-        let a1 = mem.aligned_address(base, op.off1 * adj, l, 4);
-        (v0[l], v1[l]) = mem.read_lds_dword_pair(l, a0, a1);
-    });
-    write_row(wave, op.vdst, op.lanes, &v0);
-    write_row(wave, op.vdst + 1, op.lanes, &v1);
+    let base = wave.vgpr_row(op.addr);
+    mem.dword_row(false, op.lanes, base, op.off0 * adj);
+    mem.dword_row(true, op.lanes, base, op.off1 * adj);
+    let mut vals = [[0u32; 64]; 2];
+    mem.read_lds_rows(&mut vals);
+    write_row(wave, op.vdst, op.lanes, &vals[0]);
+    write_row(wave, op.vdst + 1, op.lanes, &vals[1]);
 }
 
 /// The single-address loads of `bytes` (1 to 16) per lane, sign-extended when `signed`, into
