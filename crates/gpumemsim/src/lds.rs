@@ -122,6 +122,10 @@ pub struct LdsTouch {
 #[derive(Clone)]
 pub struct Lds {
     bytes: Vec<u8>,
+    /// Every byte from here on is 0: what [`Lds::initialize`] and [`Lds::fill_words`] reach,
+    /// and [`Lds::write`] stays inside the allocation it is given, which the executor's
+    /// [`Lds::initialize`] was given too. [`Lds::release`] zeroes only the bytes before it.
+    dirty_end: usize,
     /// Wave placement mode.
     pub mode: LdsMode,
     /// Alignment mode.
@@ -137,6 +141,7 @@ impl Lds {
     pub fn new(mode: LdsMode, align: AlignMode) -> Lds {
         Lds {
             bytes: vec![0; LDS_BYTES as usize],
+            dirty_end: 0,
             mode,
             align,
             trace: None,
@@ -149,24 +154,35 @@ impl Lds {
     pub fn unallocated(mode: LdsMode, align: AlignMode) -> Lds {
         Lds {
             bytes: Vec::new(),
+            dirty_end: 0,
             mode,
             align,
             trace: None,
         }
     }
 
-    /// Gives an unallocated LDS its zeroed bytes (nothing for one that has them).
-    pub fn allocate(&mut self) {
+    /// Gives an unallocated LDS its zeroed bytes (nothing for one that has them): `spare`,
+    /// storage an earlier [`Lds::release`] returned (all zeros), when there is one, else new.
+    pub fn allocate(&mut self, spare: Option<Vec<u8>>) {
         if self.bytes.is_empty() {
-            self.bytes = vec![0; LDS_BYTES as usize];
+            self.bytes = spare
+                .filter(|b| b.len() == LDS_BYTES as usize)
+                .unwrap_or_else(|| vec![0; LDS_BYTES as usize]);
+            self.dirty_end = 0;
         }
     }
 
     /// Drops the storage (a finished workgroup's, nothing reading it again): afterwards the LDS
-    /// reads as unallocated (`words` gives zeros).
-    pub fn release(&mut self) {
-        self.bytes = Vec::new();
+    /// reads as unallocated (`words` gives zeros). Returns the storage, zeroed again, for
+    /// another workgroup's [`Lds::allocate`] (empty for an unallocated LDS); only the bytes
+    /// that can have been written are cleared, not all [`LDS_BYTES`].
+    pub fn release(&mut self) -> Vec<u8> {
+        let mut bytes = std::mem::take(&mut self.bytes);
+        let end = self.dirty_end.min(bytes.len());
+        bytes[..end].fill(0);
+        self.dirty_end = 0;
         self.trace = None;
+        bytes
     }
 
     /// Whether the LDS has its storage.
@@ -181,6 +197,7 @@ impl Lds {
     pub fn initialize(&mut self, alloc: LdsAllocation, init: LdsInit, group: u32) {
         let start = alloc.base as usize;
         let end = (start + alloc.size as usize).min(self.bytes.len());
+        self.dirty_end = self.dirty_end.max(end);
         let bytes = &mut self.bytes[start..end];
         match init {
             LdsInit::Zero => {}
@@ -281,6 +298,13 @@ impl Lds {
         }
     }
 
+    /// [`Lds::effective`] as a mask: `effective(addr, element) == addr & align_mask(element)`
+    /// for every address (for a row of addresses at once).
+    #[inline]
+    pub fn align_mask(&self, element: u32) -> u32 {
+        self.effective(u32::MAX, element)
+    }
+
     /// 32-bit words `start..end` (bytes, relative to the LDS array) for dumps; bytes past
     /// the LDS read 0.
     pub fn words(&self, start: u32, end: u32) -> Vec<u32> {
@@ -298,6 +322,8 @@ impl Lds {
 
     /// Writes 32-bit words starting at byte `start` of the LDS array (for tests and setup).
     pub fn fill_words(&mut self, start: u32, words: &[u32]) {
+        let end = (start as usize + 4 * words.len()).min(self.bytes.len());
+        self.dirty_end = self.dirty_end.max(end);
         for (i, w) in words.iter().enumerate() {
             for k in 0..4 {
                 if let Some(b) = self.bytes.get_mut(start as usize + 4 * i + k) {
@@ -305,5 +331,44 @@ impl Lds {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn released_storage_comes_back_zeroed_and_is_reused() {
+        let alloc = LdsAllocation::new(1024, LdsMode::Cu).expect("allocation");
+        let mut lds = Lds::unallocated(LdsMode::Cu, AlignMode::Dword);
+        lds.allocate(None);
+        lds.initialize(alloc, LdsInit::Random(7), 3);
+        lds.write(alloc, 1020, 4, 0xdead_beef).expect("in range");
+        assert_eq!(lds.write(alloc, 1022, 4, 1), Err(AccessFault::OutOfRange));
+        // Set up past the allocation, as a host may.
+        lds.fill_words(4096, &[0x1234_5678]);
+        assert_eq!(lds.words(1020, 1024), vec![0xdead_beef]);
+        assert_eq!(lds.words(4096, 4100), vec![0x1234_5678]);
+        let storage = lds.release();
+        assert!(!lds.is_allocated());
+        assert_eq!(lds.words(1020, 1024), vec![0]);
+        assert_eq!(storage.len(), LDS_BYTES as usize);
+        assert!(storage.iter().all(|&b| b == 0));
+        let at = storage.as_ptr();
+        let mut next = Lds::unallocated(LdsMode::Cu, AlignMode::Dword);
+        next.allocate(Some(storage));
+        assert_eq!(next.bytes.as_ptr(), at, "the storage is reused");
+        next.initialize(alloc, LdsInit::Zero, 4);
+        assert!(next.words(0, LDS_BYTES).iter().all(|&w| w == 0));
+        assert_eq!(next.read(alloc, 1024, 4), Err(AccessFault::OutOfRange));
+        // An unallocated LDS gives back nothing, and a wrong-sized spare is not used.
+        assert!(Lds::unallocated(LdsMode::Cu, AlignMode::Dword)
+            .release()
+            .is_empty());
+        let mut fresh = Lds::unallocated(LdsMode::Cu, AlignMode::Dword);
+        fresh.allocate(Some(vec![1; 8]));
+        assert_eq!(fresh.bytes.len(), LDS_BYTES as usize);
+        assert!(fresh.words(0, 8).iter().all(|&w| w == 0));
     }
 }

@@ -455,6 +455,47 @@ fn lds_init_zero_poison_and_random() {
     );
 }
 
+/// Six workgroups of two waves, two resident at once (64 KB allocations), dropping finished
+/// workgroups' state so later ones reuse the storage: each lane reads the LDS dword at
+/// 4 × v0 before anything of its workgroup writes it, stores it to global memory at
+/// 0x1000 + 256 × workgroup + 4 × v0, then writes its workgroup's id + 1 there.
+fn first_reads_with_reused_storage(init: LdsInit) -> Vec<u32> {
+    let text = "v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1\ns_waitcnt lgkmcnt(0)\n\
+                s_add_u32 s5, s0, 1\nv_mov_b32 v2, s5\nds_store_b32 v1, v2\n\
+                s_lshl_b32 s4, s0, 8\nv_add_nc_u32 v1, s4, v1\n\
+                global_store_b32 v1, v3, s[2:3]\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let prog = assemble(text);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    let cfg = RunConfig {
+        workgroups: 6,
+        waves: 2,
+        release_finished: true,
+        lds_init: init,
+        check: false,
+        ..RunConfig::default()
+    };
+    let wave_init: WaveInit = std::sync::Arc::new(|g: u32, w: &mut Wave| {
+        w.set_sreg(0, g);
+        w.set_sreg(2, 0x1000);
+    });
+    let r = run_grid(&prog.lines, &cfg, &GlobalMemory::new, &wave_init).expect("config");
+    r.result.clone().expect("runs");
+    assert!(r.device.waves().len() < 12, "the slots were reused");
+    r.device.memory().words(0x1000, 0x1000 + 6 * 256)
+}
+
+#[test]
+fn a_workgroup_reusing_finished_storage_starts_from_the_init_bytes() {
+    assert_eq!(
+        first_reads_with_reused_storage(LdsInit::Zero),
+        vec![0; 6 * 64]
+    );
+    assert_eq!(
+        first_reads_with_reused_storage(LdsInit::Poison),
+        vec![u32::MAX; 6 * 64]
+    );
+}
+
 /// Wave 0 runs `first`, wave 1 `second` (each ends with s_endpgm).
 fn per_wave(first: &str, second: &str) -> String {
     format!(

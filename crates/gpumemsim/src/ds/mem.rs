@@ -3,7 +3,7 @@
 //! fell outside the memory and the lanes whose address wrapped, reported as events when the
 //! instruction ends.
 
-use super::{DsEnv, DsOutcome};
+use super::{DsEnv, DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::wave::Wave;
 
@@ -95,48 +95,83 @@ impl<'e, 'a> Mem<'e, 'a> {
     }
 
     /// Notes that the instruction's LDS reads are its address rows
-    /// ([`DsOutcome::row_reads`]): [`Mem::read_lds_dword`] and [`Mem::read_lds_dword_pair`]
-    /// leave them out of the LDS trace.
+    /// ([`RowAccess::Reads`]): [`Mem::read_lds_rows`] leaves them out of the LDS trace.
     pub(super) fn row_reads(&mut self) {
         debug_assert!(matches!(self.space, Space::Lds));
-        self.outcome.row_reads = true;
+        self.outcome.rows = RowAccess::Reads;
     }
 
-    /// The dword at `addr` of the LDS; 0 outside the allocation, noting lane `lane` as a
-    /// miss. Not traced (the row forms' reads: [`Mem::row_reads`]).
-    #[inline(always)]
-    fn lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
-        match self.env.lds.read(self.env.alloc, addr, 4) {
-            Ok(x) => x as u32,
-            Err(_) => {
-                self.miss(lane);
-                0
+    /// Notes that the instruction's LDS writes are its address row, of VGPR `data`'s values
+    /// ([`RowAccess::Writes`]): [`Mem::write_lds_row`] leaves them out of the LDS trace.
+    pub(super) fn row_writes(&mut self, data: u32) {
+        debug_assert!(matches!(self.space, Space::Lds));
+        self.outcome.rows = RowAccess::Writes { data };
+    }
+
+    /// Records the accesses of a row form's lanes `lanes` as their first (`second` false) or
+    /// second accesses: each lane's `base` (0 past the row, or with no row) + `off`, wrapped
+    /// and aligned, noting the lanes whose sum wrapped. [`Mem::aligned_address`] of 4 bytes
+    /// and [`DsOutcome::record`], a row at once.
+    pub(super) fn dword_row(&mut self, second: bool, lanes: u64, base: Option<&[u32]>, off: u32) {
+        let mask = self.env.lds.align_mask(4);
+        let base = base.unwrap_or(&[]);
+        let o = &mut self.outcome;
+        let addrs = if second {
+            o.lanes2 = lanes;
+            &mut o.addrs2
+        } else {
+            o.lanes = lanes;
+            &mut o.addrs
+        };
+        let (mut m, mut wrapped) = (lanes, 0u64);
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (sum, carry) = base.get(l).copied().unwrap_or(0).overflowing_add(off);
+            addrs[l] = sum & mask;
+            wrapped |= u64::from(carry) << l;
+        }
+        self.wrapped |= wrapped;
+    }
+
+    /// The row forms' dword reads of the accesses [`Mem::dword_row`] recorded: each lane,
+    /// lowest first, reads the dword at its first address into `vals[0]` and, with a second
+    /// row, the one at its second into `vals[1]` (0 outside the allocation, noting the lane
+    /// as a miss). [`Mem::read`] of 4 bytes at each, not traced ([`Mem::row_reads`]).
+    pub(super) fn read_lds_rows<const N: usize>(&mut self, vals: &mut [[u32; 64]; N]) {
+        debug_assert!(self.outcome.rows == RowAccess::Reads);
+        let (lds, alloc, o) = (&*self.env.lds, self.env.alloc, &self.outcome);
+        let rows = [&o.addrs, &o.addrs2];
+        let mut m = o.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for (row, v) in rows.iter().zip(vals.iter_mut()) {
+                match lds.read(alloc, row[l], 4) {
+                    Ok(x) => v[l] = x as u32,
+                    Err(_) => self.out_of_range.push(l as u32),
+                }
             }
         }
     }
 
-    /// Lane `lane`'s read of the dword at `addr` of the LDS: [`Mem::read`] of 4 bytes for the
-    /// row forms, which run on LDS only and hand the checker their rows.
-    #[inline(always)]
-    pub(super) fn read_lds_dword(&mut self, lane: u32, addr: u32) -> u32 {
-        debug_assert!(self.outcome.row_reads);
-        self.outcome.record(lane, addr);
-        self.lds_dword(lane, addr)
-    }
-
-    /// Lane `lane`'s reads of the dwords at `a0` and `a1` of the LDS (a 2addr load, the
-    /// lane's only accesses): [`Mem::read_lds_dword`] of each.
-    #[inline(always)]
-    pub(super) fn read_lds_dword_pair(&mut self, lane: usize, a0: u32, a1: u32) -> (u32, u32) {
-        debug_assert!(self.outcome.row_reads);
-        let (o, bit) = (&mut self.outcome, 1u64 << (lane & 63));
-        debug_assert!(o.lanes & bit == 0, "one pair per lane");
-        o.lanes |= bit;
-        o.lanes2 |= bit;
-        o.addrs[lane & 63] = a0;
-        o.addrs2[lane & 63] = a1;
-        let lane = lane as u32;
-        (self.lds_dword(lane, a0), self.lds_dword(lane, a1))
+    /// The row form's dword writes of the accesses [`Mem::dword_row`] recorded: each lane,
+    /// lowest first, writes its lane of `data` (0 past the row, or with no row) at its
+    /// address (nothing outside the allocation, noting the lane as a miss). [`Mem::write`] of
+    /// 4 bytes at each, not traced ([`Mem::row_writes`]).
+    pub(super) fn write_lds_row(&mut self, data: Option<&[u32]>) {
+        debug_assert!(matches!(self.outcome.rows, RowAccess::Writes { .. }));
+        let data = data.unwrap_or(&[]);
+        let (lds, alloc, o) = (&mut *self.env.lds, self.env.alloc, &self.outcome);
+        let mut m = o.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = data.get(l).copied().unwrap_or(0);
+            if lds.write(alloc, o.addrs[l], 4, v.into()).is_err() {
+                self.out_of_range.push(l as u32);
+            }
+        }
     }
 
     /// Lane `lane`'s read of `dwords` dwords at `addr` (the 96- and 128-bit loads); all zeros

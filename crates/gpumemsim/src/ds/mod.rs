@@ -57,11 +57,26 @@ pub struct DsOutcome {
     pub addrs2: [u32; 64],
     /// The instruction accessed GDS.
     pub gds: bool,
-    /// Its LDS accesses are dword reads of the lanes' addresses here (`addrs` for `lanes`,
-    /// then `addrs2` for `lanes2`; those in the allocation happened), not in the LDS trace:
-    /// the row forms hand the checker their address rows instead of one
-    /// [`crate::lds::LdsTouch`] per lane.
-    pub row_reads: bool,
+    /// How its LDS accesses reach the checker: in the LDS trace, or (the row forms) as the
+    /// address rows here instead of one [`crate::lds::LdsTouch`] per lane.
+    pub rows: RowAccess,
+}
+
+/// How a DS instruction's LDS accesses reach the checker ([`DsOutcome::rows`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RowAccess {
+    /// Lane by lane, in the LDS trace ([`crate::lds::Lds::trace`]).
+    #[default]
+    Traced,
+    /// Dword reads of the lanes' addresses (`addrs` for `lanes`, then `addrs2` for
+    /// `lanes2`; those in the allocation happened), not in the trace.
+    Reads,
+    /// Dword writes of VGPR `data` (a lane past the row writes 0) at `addrs` for `lanes`
+    /// (those in the allocation happened), not in the trace.
+    Writes {
+        /// The data VGPR.
+        data: u32,
+    },
 }
 
 impl Default for DsOutcome {
@@ -72,7 +87,7 @@ impl Default for DsOutcome {
             lanes2: 0,
             addrs2: [0; 64],
             gds: false,
-            row_reads: false,
+            rows: RowAccess::Traced,
         }
     }
 }
@@ -116,26 +131,27 @@ pub struct DsEnv<'a> {
     pub events: &'a mut Vec<Event>,
     /// Program counter (instruction index) of the instruction, for events.
     pub pc: usize,
+    /// Whether the dword forms (`ds_load_b32`, `ds_store_b32`, the 2addr dword loads) run a
+    /// register row at a time, handing the checker their address rows ([`DsOutcome::rows`]);
+    /// false runs them as the general forms, tracing every lane (for the checker's tests that
+    /// compare the two).
+    pub rows: bool,
 }
 
 /// Writes `vals` into VGPR `reg` for the lanes in `lanes`.
 #[inline]
 fn write_row(w: &mut Wave, reg: u32, lanes: u64, vals: &[u32; 64]) {
     if let Some(r) = w.vgpr_row_mut(reg) {
+        let all = u64::MAX >> (64 - r.len().clamp(1, 64));
+        if lanes & all == all {
+            r.copy_from_slice(&vals[..r.len()]);
+            return;
+        }
         for (l, x) in r.iter_mut().enumerate() {
             if lanes >> l & 1 == 1 {
                 *x = vals[l];
             }
         }
-    }
-}
-
-/// Calls `f` for every lane in `lanes`, lowest first.
-#[inline]
-fn for_lanes(mut lanes: u64, mut f: impl FnMut(usize)) {
-    while lanes != 0 {
-        f(lanes.trailing_zeros() as usize);
-        lanes &= lanes - 1;
     }
 }
 
@@ -362,6 +378,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         return Err(DsError::Unimplemented(inst.def().name));
     };
     let op = Op::decode(inst, wave);
+    let rows = env.rows && !op.gds;
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
     let mut mem = Mem::new(env, op.gds.then(|| wave.m0()));
@@ -376,12 +393,12 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
             bytes: 4,
             d16: D16::No,
             ..
-        } if !op.gds => load_b32_rows(&op, wave, m),
+        } if rows => load_b32_rows(&op, wave, m),
         DsKind::Store {
             bytes: 4,
             hi: false,
-        } if !op.gds => store_b32_rows(&op, wave, m),
-        DsKind::Load2 { elem: 4, stride64 } if !op.gds => load2_b32_rows(&op, stride64, wave, m),
+        } if rows => store_b32_rows(&op, wave, m),
+        DsKind::Load2 { elem: 4, stride64 } if rows => load2_b32_rows(&op, stride64, wave, m),
         DsKind::Load { bytes, signed, d16 } => load(&op, bytes, signed, d16, wave, m),
         DsKind::Store { bytes, hi } => store(&op, bytes, hi, wave, m),
         DsKind::Load2 { elem, stride64 }
@@ -410,31 +427,20 @@ fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     }
 }
 
-/// Lane `l` of VGPR row `row` (a row never written, or a lane past it, reads 0).
-#[inline(always)]
-fn lane_of(row: Option<&[u32]>, l: usize) -> u32 {
-    row.and_then(|r| r.get(l)).copied().unwrap_or(0)
-}
-
 /// `ds_load_b32` on LDS, a register row at a time.
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_reads();
-    let addr_row = wave.vgpr_row(op.addr);
-    let mut vals = [0u32; 64];
-    for_lanes(op.lanes, |l| {
-        let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
-        vals[l] = mem.read_lds_dword(l as u32, a);
-    });
-    write_row(wave, op.vdst, op.lanes, &vals);
+    mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
+    let mut vals = [[0u32; 64]];
+    mem.read_lds_rows(&mut vals);
+    write_row(wave, op.vdst, op.lanes, &vals[0]);
 }
 
 /// `ds_store_b32` on LDS, a register row at a time.
 fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
-    let (addr_row, data_row) = (wave.vgpr_row(op.addr), wave.vgpr_row(op.d0));
-    for_lanes(op.lanes, |l| {
-        let a = mem.aligned_address(lane_of(addr_row, l), op.offset, l, 4);
-        mem.write(l as u32, a, 4, lane_of(data_row, l) as u64);
-    });
+    mem.row_writes(op.d0);
+    mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
+    mem.write_lds_row(wave.vgpr_row(op.d0));
 }
 
 /// `ds_load_2addr_b32` (and `stride64`) on LDS, a register row at a time
@@ -442,16 +448,13 @@ fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let adj = if stride64 { 256 } else { 4 };
     mem.row_reads();
-    let addr_row = wave.vgpr_row(op.addr);
-    let (mut v0, mut v1) = ([0u32; 64], [0u32; 64]);
-    for_lanes(op.lanes, |l| {
-        let base = lane_of(addr_row, l);
-        let a0 = mem.aligned_address(base, op.off0 * adj, l, 4);
-        let a1 = mem.aligned_address(base, op.off1 * adj, l, 4);
-        (v0[l], v1[l]) = mem.read_lds_dword_pair(l, a0, a1);
-    });
-    write_row(wave, op.vdst, op.lanes, &v0);
-    write_row(wave, op.vdst + 1, op.lanes, &v1);
+    let base = wave.vgpr_row(op.addr);
+    mem.dword_row(false, op.lanes, base, op.off0 * adj);
+    mem.dword_row(true, op.lanes, base, op.off1 * adj);
+    let mut vals = [[0u32; 64]; 2];
+    mem.read_lds_rows(&mut vals);
+    write_row(wave, op.vdst, op.lanes, &vals[0]);
+    write_row(wave, op.vdst + 1, op.lanes, &vals[1]);
 }
 
 /// The single-address loads of `bytes` (1 to 16) per lane, sign-extended when `signed`, into

@@ -307,8 +307,9 @@ impl Device {
         self.occupy_slot(g, slot);
         if self.release_finished && !self.lds[slot].is_allocated() {
             let grid_g = self.first_group + g as u32;
+            let spare = self.spare_lds.pop();
             let lds = &mut self.lds[slot];
-            lds.allocate();
+            lds.allocate(spare);
             lds.initialize(self.alloc, self.lds_init, grid_g);
             if self.check_lds_trace {
                 lds.trace = Some(Vec::new());
@@ -333,7 +334,10 @@ impl Device {
         let g = self.wave_group[wi];
         let k = p.end_wave(wi, g);
         if self.release_finished && p.group_ended(g) {
-            self.lds[g].release();
+            let storage = self.lds[g].release();
+            if !storage.is_empty() {
+                self.spare_lds.push(storage);
+            }
             for w in g * self.group_waves..(g + 1) * self.group_waves {
                 self.waves[w].release_vgprs();
                 self.scoreboards[w] = super::deps::Scoreboard::default();

@@ -572,6 +572,8 @@ pub struct Device {
     release_finished: bool,
     lds_init: LdsInit,
     check_lds_trace: bool,
+    /// LDS storage of finished workgroups ([`Lds::release`]), zeroed, for the next to start.
+    spare_lds: Vec<Vec<u8>>,
     /// With a timeline: each wave's last segment and its entry in the timeline's waves.
     last_segment: Vec<Option<usize>>,
     life: Vec<Option<usize>>,
@@ -759,6 +761,7 @@ impl Device {
             release_finished: cfg.release_finished,
             lds_init: cfg.lds_init,
             check_lds_trace: cfg.check,
+            spare_lds: Vec::new(),
             last_segment: vec![None; n],
             life: vec![None; n],
         })

@@ -225,6 +225,7 @@ impl Device {
             gds: &mut self.gds,
             events: &mut self.events,
             pc,
+            rows: self.checker.row_forms(),
         };
         (&mut self.waves[wi], env)
     }
@@ -291,7 +292,7 @@ impl Device {
                     | DsKind::Consume
             )
         );
-        if outcome.row_reads {
+        if outcome.rows != ds::RowAccess::Traced {
             self.check_lds_rows(wi, pc, &outcome);
         } else {
             self.check_lds(wi, pc, atomic, true);

@@ -13,8 +13,8 @@
 //! an atomic, and what proves it complete), not one per lane. The DS model, LDSDIR and the
 //! vector-memory model report every in-range lane access through [`crate::lds::Lds::touch`];
 //! the executor hands the trace here after each instruction. The DS row forms' dword loads
-//! come instead as their address rows ([`crate::ds::DsOutcome::row_reads`]): each distinct
-//! dword is checked once, for all the lanes that read it ([`RowDwords`]).
+//! and stores come instead as their address rows ([`crate::ds::DsOutcome::rows`]): each
+//! distinct dword is checked once, for all the lanes that access it ([`RowDwords`]).
 //!
 //! # Ordering: barriers after waits
 //! LDS operations of a wave complete in order, and the wave's waits prove them complete
@@ -65,11 +65,11 @@ use std::collections::HashMap;
 
 use super::{Device, Waiting};
 use crate::addr::{AccessLog, RaceBytes};
-use crate::ds::DsOutcome;
+use crate::ds::{DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::lds::LdsTouch;
 use group_logs::GroupLogs;
-use rows::{ReadRows, RowDwords};
+use rows::{AddrRows, RowDwords};
 use scan::{ByteScan, Found, Repeats};
 use shadow::{Access, GroupShadow, Memo};
 
@@ -131,10 +131,11 @@ pub(crate) struct Checker {
     held: HashMap<usize, (Event, u32)>,
     /// The reads of the instruction being checked ([`ByteScan::touches`]).
     repeats: Repeats,
-    /// The dwords of the read rows being checked ([`Device::check_lds_rows`]).
+    /// The dwords of the address rows being checked ([`Device::check_lds_rows`]).
     dwords: RowDwords,
-    /// Whether repeated reads take their earlier read's findings (always, but for the tests
-    /// that compare the shortcut with checking every read).
+    /// Whether repeated reads take their earlier read's findings, and the DS dword forms hand
+    /// their address rows instead of a trace (always, but for the tests that compare the
+    /// shortcuts with checking every lane).
     shortcuts: bool,
 }
 
@@ -156,6 +157,12 @@ impl Checker {
     /// Appends the workgroups of `o` (a device holding the workgroups that follow).
     pub(crate) fn absorb(&mut self, o: Checker) {
         self.groups.extend(o.groups);
+    }
+
+    /// Whether the DS dword forms run a row at a time and hand their address rows
+    /// ([`crate::ds::DsEnv::rows`]).
+    pub(crate) fn row_forms(&self) -> bool {
+        self.shortcuts
     }
 
     /// One more workgroup slot.
@@ -230,21 +237,28 @@ impl Device {
         self.lds[g].trace = Some(touches);
     }
 
-    /// [`Device::check_lds`] for a DS row form's dword loads (`outcome`'s
-    /// [`DsOutcome::row_reads`]), from the lanes' address rows instead of a trace.
+    /// [`Device::check_lds`] for a DS row form's dword loads or stores (`outcome`'s
+    /// [`DsOutcome::rows`]), from the lanes' address rows instead of a trace.
     pub(crate) fn check_lds_rows(&mut self, wi: usize, pc: usize, outcome: &DsOutcome) {
         let g = self.wave_group[wi];
         if !self.checker.enabled || self.lds[g].trace.is_none() {
             return;
         }
-        let rows = ReadRows::new(outcome, self.alloc.size);
+        let rows = AddrRows::new(outcome, self.alloc.size);
         if rows.lanes == [0, 0] {
             return;
         }
         self.settle_collision(wi, |b| rows.reads_byte(b));
         let access = self.lds_access(wi, pc, false, true);
         let found = self.scan_lds(g, access, Scan::Rows(&rows));
-        self.report_lds(wi, pc, false, &[], found);
+        // The values written, for a lane collision (a store whose lanes wrote one dword).
+        let touches = match outcome.rows {
+            RowAccess::Writes { data } if !found.twice.is_empty() => {
+                rows.touches(self.waves[wi].vgpr_row(data).unwrap_or(&[]))
+            }
+            _ => Vec::new(),
+        };
+        self.report_lds(wi, pc, false, &touches, found);
     }
 
     /// The [`Access`] of wave `wi`'s instruction at `pc` (see [`Device::check_lds`]), given
@@ -289,12 +303,13 @@ impl Device {
             Scan::Touches(touches) => {
                 scan.touches(touches, a.atomic, shortcuts.then_some(&mut repeats));
             }
-            // The rows as the trace they stand for: for the tests that compare the shortcuts
-            // with checking every read, and for addresses not dword-aligned (unaligned mode).
-            Scan::Rows(rows) if !shortcuts || !rows.aligned => {
-                let touches = rows.touches();
+            // The rows as the trace they stand for (the values written do not matter here),
+            // for addresses not dword-aligned (unaligned mode).
+            Scan::Rows(rows) if !rows.aligned => {
+                let touches = rows.touches(&[]);
                 scan.touches(&touches, false, shortcuts.then_some(&mut repeats));
             }
+            Scan::Rows(rows) if rows.write => scan.write_row(rows.addrs[0], rows.lanes[0]),
             Scan::Rows(rows) => {
                 dwords.list(rows, size);
                 scan.dwords(&dwords.list);
@@ -622,10 +637,10 @@ fn read_back(touches: &[LdsTouch], b: u32) -> bool {
         .any(|t| !t.write && t.offset <= b && b < t.offset + t.size as u32)
 }
 
-/// What [`Device::scan_lds`] checks: a trace, or a row form's read rows.
+/// What [`Device::scan_lds`] checks: a trace, or a row form's address rows.
 enum Scan<'t> {
     Touches(&'t [LdsTouch]),
-    Rows(&'t ReadRows<'t>),
+    Rows(&'t AddrRows<'t>),
 }
 
 /// The lanes of a mask, ascending.
@@ -768,14 +783,20 @@ mod tests {
         text + "s_endpgm\n"
     }
 
-    /// The events of `text` on `waves` waves of one workgroup, with or without the shortcuts.
-    fn events(text: &str, cfg: &RunConfig, shortcuts: bool) -> Vec<Event> {
+    /// The events of `text` on `waves` waves of one workgroup, with or without the shortcuts
+    /// (and the DS row forms), and what it computed: the allocation's LDS words, then v2 and
+    /// v3 (what the loads read) of every lane of every wave.
+    fn events(text: &str, cfg: &RunConfig, shortcuts: bool) -> (Vec<Event>, Vec<u32>) {
         let prog = assemble(text);
         assert!(prog.errors.is_empty(), "{:?}\n{text}", prog.errors);
         let mut dev = Device::new(cfg, prog.lines.len()).expect("config");
         dev.checker.shortcuts = shortcuts;
         dev.run(&prog.lines, cfg).expect("the program runs");
-        dev.events().to_vec()
+        let mut values = dev.lds(0).words(0, dev.alloc().size);
+        for w in dev.waves() {
+            values.extend((0..w.size).flat_map(|l| [w.vgpr(2, l), w.vgpr(3, l)]));
+        }
+        (dev.events().to_vec(), values)
     }
 
     #[test]
@@ -794,6 +815,7 @@ mod tests {
             let exact = events(&text, &cfg, false);
             assert_eq!(events(&text, &cfg, true), exact, "case {case}:\n{text}");
             found += exact
+                .0
                 .iter()
                 .filter(|e| e.kind == "lds_race" || e.kind == "uninitialized_lds_read")
                 .count();
@@ -802,14 +824,15 @@ mod tests {
         assert!(found > 100, "{found}");
     }
 
-    /// The row forms' reads (`ds_load_b32`, the 2addr loads), checked a dword at a time for
-    /// all the lanes that read it, find what checking every lane's reads finds: with lanes
-    /// outside a small allocation, and in the unaligned mode with addresses off dword
-    /// boundaries (those rows take the trace's path).
+    /// The row forms (`ds_load_b32`, the 2addr loads, `ds_store_b32`), their address rows
+    /// checked a dword at a time for all the lanes that access it, find what running the
+    /// general forms and checking every lane's trace finds: with lanes outside a small
+    /// allocation, lanes of one store colliding, and in the unaligned mode with addresses off
+    /// dword boundaries (those rows take the trace's path).
     #[test]
-    fn row_reads_find_what_checking_every_lane_finds() {
+    fn row_forms_find_what_checking_every_lane_finds() {
         let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
-        let (mut found, mut outside) = (0, 0);
+        let (mut found, mut outside, mut collided) = (0, 0, 0);
         for case in 0..300u32 {
             let wave64 = case % 4 == 1;
             let cfg = RunConfig {
@@ -827,12 +850,15 @@ mod tests {
             let text = program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
             assert_eq!(events(&text, &cfg, true), exact, "case {case}:\n{text}");
-            let count = |kinds: &[&str]| exact.iter().filter(|e| kinds.contains(&e.kind)).count();
+            let count = |kinds: &[&str]| exact.0.iter().filter(|e| kinds.contains(&e.kind)).count();
             found += count(&["lds_race", "uninitialized_lds_read"]);
             outside += count(&["lds_out_of_range"]);
+            collided += count(&["lane_collision"]);
         }
-        // Not vacuous: the programs find races and uninitialised reads, and lanes fall outside.
+        // Not vacuous: the programs find races, uninitialised reads and lane collisions, and
+        // lanes fall outside.
         assert!(found > 100, "{found}");
         assert!(outside > 20, "{outside}");
+        assert!(collided > 20, "{collided}");
     }
 }

@@ -1,28 +1,32 @@
-//! The read rows of a DS row form (`ds_load_b32`, the 2addr dword loads), which the checker
-//! takes instead of a per-lane trace, and their distinct dwords.
+//! The address rows of a DS row form (`ds_load_b32`, the 2addr dword loads, `ds_store_b32`),
+//! which the checker takes instead of a per-lane trace, and their distinct dwords.
 
-use crate::ds::DsOutcome;
+use crate::ds::{DsOutcome, RowAccess};
 use crate::lds::LdsTouch;
 
-/// The dword reads of a DS row form ([`DsOutcome::row_reads`]): lane `l` reads the dword at
-/// `addrs[0][l]`, then (a 2addr load) the one at `addrs[1][l]`, for the lanes in range.
-pub(super) struct ReadRows<'o> {
+/// The dword accesses of a DS row form ([`DsOutcome::rows`]): lane `l` reads (or writes) the
+/// dword at `addrs[0][l]`, then (a 2addr load) reads the one at `addrs[1][l]`, for the lanes
+/// in range.
+pub(super) struct AddrRows<'o> {
     pub(super) addrs: [&'o [u32; 64]; 2],
-    /// The lanes of each row whose dword lies in the allocation (the others read nothing).
+    /// The lanes of each row whose dword lies in the allocation (the others access nothing).
     pub(super) lanes: [u64; 2],
-    /// Whether every read is of an aligned dword.
+    /// Whether every access is of an aligned dword.
     pub(super) aligned: bool,
+    /// Writes (of one row), not reads.
+    pub(super) write: bool,
 }
 
-impl ReadRows<'_> {
+impl AddrRows<'_> {
     /// The rows of `outcome`, in an allocation of `size` bytes.
-    pub(super) fn new(outcome: &DsOutcome, size: u32) -> ReadRows<'_> {
+    pub(super) fn new(outcome: &DsOutcome, size: u32) -> AddrRows<'_> {
         let (m0, a0) = Self::in_range(outcome.lanes, &outcome.addrs, size);
         let (m1, a1) = Self::in_range(outcome.lanes2, &outcome.addrs2, size);
-        ReadRows {
+        AddrRows {
             addrs: [&outcome.addrs, &outcome.addrs2],
             lanes: [m0, m1],
             aligned: (a0 | a1) & 3 == 0,
+            write: matches!(outcome.rows, RowAccess::Writes { .. }),
         }
     }
 
@@ -58,23 +62,29 @@ impl ReadRows<'_> {
         }
     }
 
-    /// Whether some read takes in byte `b`.
+    /// Whether some read takes in byte `b` (none for writes).
     pub(super) fn reads_byte(&self, b: u32) -> bool {
         let mut hit = false;
         self.each(|_, a| hit |= a <= b && b - a < 4);
-        hit
+        hit && !self.write
     }
 
-    /// The trace the rows stand for.
-    pub(super) fn touches(&self) -> Vec<LdsTouch> {
+    /// The trace the rows stand for; `data` gives the written values (a lane past it wrote 0;
+    /// reads take 0, the checker does not look at the values read).
+    pub(super) fn touches(&self, data: &[u32]) -> Vec<LdsTouch> {
         let mut v = Vec::new();
         self.each(|lane, offset| {
+            let value = if self.write {
+                data.get(lane as usize).copied().unwrap_or(0).into()
+            } else {
+                0
+            };
             v.push(LdsTouch {
                 offset,
                 lane,
                 size: 4,
-                write: false,
-                value: 0,
+                write: self.write,
+                value,
             })
         });
         v
@@ -97,8 +107,8 @@ pub(super) struct RowDwords {
 }
 
 impl RowDwords {
-    /// Lists the dwords of `rows` (aligned, in an allocation of `size` bytes).
-    pub(super) fn list(&mut self, rows: &ReadRows, size: u32) {
+    /// Lists the dwords of `rows` (aligned reads, in an allocation of `size` bytes).
+    pub(super) fn list(&mut self, rows: &AddrRows, size: u32) {
         let n = size.div_ceil(4) as usize;
         if self.seen.len() < n {
             self.seen.resize(n, (0, 0));
@@ -138,7 +148,7 @@ impl RowDwords {
 
 #[cfg(test)]
 mod tests {
-    use super::{ReadRows, RowDwords};
+    use super::{AddrRows, RowDwords};
     use crate::ds::DsOutcome;
     use crate::xorshift::XorShift;
 
@@ -159,10 +169,10 @@ mod tests {
             }
             o.lanes = rng.next_u64() & rng.pick(&[u64::MAX, 0xffff_ffff]);
             o.lanes2 = if case % 2 == 0 { o.lanes } else { 0 };
-            let rows = ReadRows::new(&o, size);
+            let rows = AddrRows::new(&o, size);
             dwords.list(&rows, size);
             let mut want: Vec<(u32, u64)> = Vec::new();
-            for t in rows.touches() {
+            for t in rows.touches(&[]) {
                 assert!(t.offset + 4 <= size, "case {case}: {t:?} is in range");
                 match want.iter_mut().find(|(a, _)| *a == t.offset) {
                     Some(e) => e.1 |= 1 << t.lane,

@@ -470,6 +470,82 @@ impl ByteScan<'_> {
         }
     }
 
+    /// Checks the writes of one address row: lane `l` of `lanes` writes the aligned dword at
+    /// `addrs[l]`, as the trace would have them. A lane writing a dword this access wrote
+    /// already only writes its bytes twice, and a dword in the state the last one checked was
+    /// in takes its findings ([`Self::write_word_again`]).
+    pub(super) fn write_row(&mut self, addrs: &[u32; 64], lanes: u64) {
+        let mut last = None;
+        let mut m = lanes;
+        while m != 0 {
+            let lane = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let offset = addrs[lane as usize];
+            let state = self.word_state(offset);
+            if state.is_some_and(|(w, _)| w == self.r) {
+                // What the write of a byte this access wrote finds (write_byte).
+                self.last_read = None;
+                self.found.twice.extend(offset..offset + 4);
+            } else if !self.write_word_again(offset, lane, state, last) {
+                let t = LdsTouch {
+                    offset,
+                    lane,
+                    size: 4,
+                    write: true,
+                    value: 0,
+                };
+                self.touch(&t, false);
+                last = state.map(|before| (before, self.found.touch_races));
+            }
+        }
+    }
+
+    /// The (write, read) state of the aligned dword at `offset` when it is one entry of a
+    /// word-mode page ((0, 0) on a page not made yet), `None` on a byte-mode page.
+    #[inline]
+    fn word_state(&self, offset: u32) -> Option<(u32, u32)> {
+        match self.sh.pages[offset as usize / PAGE].as_deref() {
+            None => Some((0, 0)),
+            Some(p) if p.bytes => None,
+            Some(p) => Some((
+                p.write[offset as usize % PAGE],
+                p.read[offset as usize % PAGE],
+            )),
+        }
+    }
+
+    /// A write by `lane` of the aligned dword at `offset`, in `state` ([`Self::word_state`]),
+    /// when that is the state `last` (the state the last dword fully checked was in, and the
+    /// races its write added a lane to) says: it finds what that write found and leaves the
+    /// dword as that one left its own, with no checking. False (nothing done) otherwise.
+    ///
+    /// A byte holding the same read reference holds the same list: writes make no lists, and
+    /// a list one frees is held by no other byte.
+    #[inline]
+    fn write_word_again(
+        &mut self,
+        offset: u32,
+        lane: u8,
+        state: Option<(u32, u32)>,
+        last: Option<((u32, u32), u64)>,
+    ) -> bool {
+        let Some(((w, rd), races)) = last else {
+            return false;
+        };
+        if state != Some((w, rd)) || self.found.races.len() > 64 {
+            return false;
+        }
+        self.last_read = None;
+        let (page, i) = cell(self.sh, offset);
+        page.write[i] = self.r;
+        page.read[i] = 0;
+        if rd & MULTI != 0 {
+            self.sh.lists.release(rd);
+        }
+        self.found.add_lanes(1 << (lane & 63), false, races);
+        true
+    }
+
     /// Checks one lane's access, byte by byte (a dword at a time on word-mode pages).
     fn touch(&mut self, t: &LdsTouch, atomic: bool) {
         self.found.touch_races = 0;
