@@ -401,7 +401,8 @@ impl ByteScan<'_> {
 impl ByteScan<'_> {
     /// Checks `touches` (one instruction's, in lane order) against the shadow. `repeats`, when
     /// given, lets a read of exactly the bytes an earlier read of this instruction read (with
-    /// no write between them) take that read's findings instead of checking its bytes again.
+    /// no write between them) take that read's findings instead of checking its bytes again;
+    /// without it every touch is checked.
     pub(super) fn touches(
         &mut self,
         touches: &[LdsTouch],
@@ -411,7 +412,7 @@ impl ByteScan<'_> {
         let mut last: Option<(&LdsTouch, bool, u64)> = None;
         for t in touches {
             // A read of the bytes the previous lane read (a broadcast) finds what that
-            // one found: only the lane is new.
+            // one found: only the lane is new. (With `repeats` only, the shortcuts.)
             if let Some((p, uninit, races)) = last {
                 if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
                     self.found.add_lane(t.lane, uninit, races);
@@ -438,7 +439,9 @@ impl ByteScan<'_> {
             {
                 rep.insert(t.offset, t.size, uninit, races);
             }
-            last = findings.map(|(uninit, races)| (t, uninit, races));
+            if repeats.is_some() {
+                last = findings.map(|(uninit, races)| (t, uninit, races));
+            }
         }
     }
 
