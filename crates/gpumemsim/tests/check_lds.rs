@@ -738,3 +738,49 @@ fn dword_accesses_then_a_byte_access_keep_each_bytes_history() {
     );
     assert_eq!(pcs(races[0]), vec![6, 1]);
 }
+
+/// One load racing with more earlier instructions than a 64-bit race mask tells apart. Two
+/// wave64 waves; each wave's lane 0 stores dwords 0 to 64, one `ds_store_b32` each (pcs 2 to
+/// 66); after a barrier with no wait before it, each lane loads 8 bytes at 8 × the lane, at
+/// most at byte 256 (pc 72). The wave that stored first loads after the other stored over its
+/// dwords: its load races with the other wave's 65 stores, store `k` with lane `k / 2` alone
+/// for `k < 64`, and store 64 (byte 256) with lanes 32 to 63, which all read the same bytes
+/// (a broadcast: each takes the findings of the lane before). Each race must name exactly
+/// its own lanes.
+#[test]
+fn a_load_racing_with_more_than_64_instructions_credits_each_lane_to_its_own_races() {
+    let mut text = String::from("s_mov_b64 exec, 1\nv_mov_b32 v1, 0\n");
+    for k in 0..65 {
+        text += &format!("ds_store_b32 v1, v0 offset:{}\n", 4 * k);
+    }
+    text += "s_barrier\ns_mov_b64 exec, -1\nv_and_b32 v7, 63, v0\nv_lshlrev_b32 v6, 3, v7\n\
+             v_min_u32 v6, 0x100, v6\nds_load_b64 v[2:3], v6\n\
+             s_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let cfg = RunConfig {
+        wave_size: 64,
+        ..RunConfig::default()
+    };
+    let dev = run_waves(&text, 2, cfg);
+    let events = of_kind(&dev, "lds_race");
+    let mut races: Vec<(usize, Vec<u32>)> = events
+        .iter()
+        .filter(|e| e.pc == 72)
+        .map(|e| {
+            let d = e.detail.as_ref().expect("the event's detail");
+            assert_eq!(d.waves, vec![1 - e.wave], "{e:#?}");
+            (d.pcs[0], d.lanes.clone())
+        })
+        .collect();
+    races.sort();
+    let truth: Vec<(usize, Vec<u32>)> = (0..65u32)
+        .map(|k| {
+            let lanes = if k < 64 {
+                vec![k / 2]
+            } else {
+                (32..64).collect()
+            };
+            (2 + k as usize, lanes)
+        })
+        .collect();
+    assert_eq!(races, truth);
+}

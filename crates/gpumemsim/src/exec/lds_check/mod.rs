@@ -727,6 +727,8 @@ mod tests {
     //! The checker's shortcuts against checking every lane's bytes: random LDS programs over
     //! several waves give the same events either way.
 
+    use std::collections::HashMap;
+
     use super::super::{Device, RunConfig};
     use crate::event::Event;
     use crate::isa::asm::assemble;
@@ -783,6 +785,57 @@ mod tests {
         text + "s_endpgm\n"
     }
 
+    /// A start for [`program`] that makes one load race with more instructions than a 64-bit
+    /// mask tells apart: lane 0 of each wave stores bytes 0 to 64 or more, or as many dwords
+    /// (some only a byte or two of each), one instruction each; after a barrier with no wait
+    /// before it, every lane loads at a stride × its lane, at most at a cap (the lanes past
+    /// it read the same bytes, a broadcast). A wave whose stores another wave's overwrote
+    /// races there with up to all of that wave's.
+    fn many_races(rng: &mut XorShift, wave64: bool) -> String {
+        let (one, all, lane) = if wave64 {
+            ("s_mov_b64 exec, 1", "s_mov_b64 exec, -1", 63)
+        } else {
+            ("s_mov_b32 exec_lo, 1", "s_mov_b32 exec_lo, -1", 31)
+        };
+        let mut text = format!("{one}\nv_mov_b32 v1, 0\n");
+        let dwords = rng.next_u64().is_multiple_of(2);
+        for k in 0..rng.next_u64() % 40 + 65 {
+            text += &if dwords {
+                let store = rng.pick(&[
+                    "ds_store_b32",
+                    "ds_store_b32",
+                    "ds_store_b8",
+                    "ds_store_b16",
+                ]);
+                format!("{store} v1, v0 offset:{}\n", 4 * k)
+            } else {
+                format!("ds_store_b8 v1, v0 offset:{k}\n")
+            };
+        }
+        let (load, stride) = rng.pick(&[
+            ("ds_load_b128 v[2:5], v6", 16u32),
+            ("ds_load_b64 v[2:3], v6", 8),
+            ("ds_load_b32 v2, v6", 4),
+            ("ds_load_2addr_b32 v[2:3], v6 offset1:1", 8),
+            ("ds_load_u16 v2, v6 offset:1", 4),
+        ]);
+        let cap = rng.pick(&[128u32, 256, 260, 400, 1024]);
+        text + &format!(
+            "s_barrier\n{all}\nv_and_b32 v7, {lane}, v0\nv_mul_u32_u24 v6, {stride}, v7\n\
+             v_min_u32 v6, {cap}, v6\n{load}\n"
+        )
+    }
+
+    /// The most `lds_race` events one instruction execution of `events` gave (a program
+    /// without loops runs each instruction once per wave).
+    fn most_races(events: &[Event]) -> usize {
+        let mut per: HashMap<(u32, usize), usize> = HashMap::new();
+        for e in events.iter().filter(|e| e.kind == "lds_race") {
+            *per.entry((e.wave, e.pc)).or_default() += 1;
+        }
+        per.into_values().max().unwrap_or(0)
+    }
+
     /// The events of `text` on `waves` waves of one workgroup, with or without the shortcuts
     /// (and the DS row forms), and what it computed: the allocation's LDS words, then v2 and
     /// v3 (what the loads read) of every lane of every wave.
@@ -832,7 +885,7 @@ mod tests {
     #[test]
     fn row_forms_find_what_checking_every_lane_finds() {
         let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
-        let (mut found, mut outside, mut collided) = (0, 0, 0);
+        let (mut found, mut outside, mut collided, mut past64) = (0, 0, 0, 0);
         for case in 0..300u32 {
             let wave64 = case % 4 == 1;
             let cfg = RunConfig {
@@ -847,17 +900,23 @@ mod tests {
                 },
                 ..RunConfig::default()
             };
-            let text = program(&mut rng, wave64);
+            let mut text = String::new();
+            if case % 5 == 2 {
+                text = many_races(&mut rng, wave64);
+            }
+            text += &program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
             assert_eq!(events(&text, &cfg, true), exact, "case {case}:\n{text}");
+            past64 += (most_races(&exact.0) > 64) as u32;
             let count = |kinds: &[&str]| exact.0.iter().filter(|e| kinds.contains(&e.kind)).count();
             found += count(&["lds_race", "uninitialized_lds_read"]);
             outside += count(&["lds_out_of_range"]);
             collided += count(&["lane_collision"]);
         }
-        // Not vacuous: the programs find races, uninitialised reads and lane collisions, and
-        // lanes fall outside.
+        // Not vacuous: the programs find races, uninitialised reads and lane collisions, lanes
+        // fall outside, and one instruction races with more than 64.
         assert!(found > 100, "{found}");
+        assert!(past64 > 10, "{past64}");
         assert!(outside > 20, "{outside}");
         assert!(collided > 20, "{collided}");
     }

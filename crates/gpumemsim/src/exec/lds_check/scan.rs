@@ -12,7 +12,9 @@ pub(super) struct Found {
     pub(super) races: Vec<Race>,
     /// Bytes this instruction wrote twice (a lane collision when the values differ).
     pub(super) twice: Vec<u32>,
-    /// The races (bit = index in `races`) the touch being checked added a lane to.
+    /// The races (bit = index in `races`) the touch being checked added a lane to; a race
+    /// past index 63 sets bit `index & 63`, another race's, so the mask names its races only
+    /// while `races` holds 64 or fewer ([`Found::touch_findings`]).
     pub(super) touch_races: u64,
     /// Whether the touch being checked read a byte nothing wrote.
     pub(super) touch_uninit: bool,
@@ -29,25 +31,26 @@ pub(super) struct Race {
 }
 
 impl Found {
-    /// A read by `lane` of bytes whose findings an earlier read gave: `uninit`, and the races
-    /// (bit = index in `races`) it added a lane to.
+    /// What the touch just checked found, `(uninit, races)` as [`Found::add_lanes`] takes
+    /// them, while its race mask names its races exactly (no race index past 63); `None`
+    /// after, when the lanes that would take these findings must be checked themselves.
+    /// Races are only ever appended, so a mask exact when taken stays exact.
     #[inline]
-    fn add_lane(&mut self, lane: u8, uninit: bool, races: u64) {
-        let bit = 1u64 << (lane & 63);
-        if uninit {
-            self.uninit_lanes |= bit;
-        }
-        for (i, r) in self.races.iter_mut().enumerate() {
-            if races >> (i & 63) & 1 == 1 {
-                r.lanes |= bit;
-            }
-        }
+    fn touch_findings(&self) -> Option<(bool, u64)> {
+        (self.races.len() <= 64).then_some((self.touch_uninit, self.touch_races))
     }
 
-    /// [`Found::add_lane`] for each lane of `lanes` (while no race index is past 63).
+    /// A read by `lane` of bytes whose findings an earlier read gave:
+    /// [`Found::add_lanes`] for the one lane.
+    #[inline]
+    fn add_lane(&mut self, lane: u8, uninit: bool, races: u64) {
+        self.add_lanes(1 << (lane & 63), uninit, races);
+    }
+
+    /// Reads by `lanes` of bytes whose findings an earlier read gave: `uninit`, and the
+    /// races it added a lane to (an exact mask of [`Found::touch_findings`]).
     #[inline]
     fn add_lanes(&mut self, lanes: u64, uninit: bool, races: u64) {
-        debug_assert!(self.races.len() <= 64);
         if uninit {
             self.uninit_lanes |= lanes;
         }
@@ -398,7 +401,8 @@ impl ByteScan<'_> {
 impl ByteScan<'_> {
     /// Checks `touches` (one instruction's, in lane order) against the shadow. `repeats`, when
     /// given, lets a read of exactly the bytes an earlier read of this instruction read (with
-    /// no write between them) take that read's findings instead of checking its bytes again.
+    /// no write between them) take that read's findings instead of checking its bytes again;
+    /// without it every touch is checked.
     pub(super) fn touches(
         &mut self,
         touches: &[LdsTouch],
@@ -408,7 +412,7 @@ impl ByteScan<'_> {
         let mut last: Option<(&LdsTouch, bool, u64)> = None;
         for t in touches {
             // A read of the bytes the previous lane read (a broadcast) finds what that
-            // one found: only the lane is new.
+            // one found: only the lane is new. (With `repeats` only, the shortcuts.)
             if let Some((p, uninit, races)) = last {
                 if !t.write && !p.write && p.offset == t.offset && p.size == t.size {
                     self.found.add_lane(t.lane, uninit, races);
@@ -417,25 +421,27 @@ impl ByteScan<'_> {
             }
             // The same for a read of bytes an earlier lane read: that read left the bytes'
             // state as this one would (this access's own read), and found the same write, the
-            // same races and the same uninitialised bytes. (Only while no race index is past
-            // the 64 a touch's race mask tells apart.)
+            // same races and the same uninitialised bytes. (Both keep only findings whose race
+            // mask is exact: Found::touch_findings.)
             if let Some(rep) = repeats.as_deref_mut() {
                 if t.write {
                     rep.clear();
-                } else if self.found.races.len() <= 64 {
-                    if let Some((uninit, races)) = rep.get(t.offset, t.size) {
-                        self.found.add_lane(t.lane, uninit, races);
-                        last = Some((t, uninit, races));
-                        continue;
-                    }
+                } else if let Some((uninit, races)) = rep.get(t.offset, t.size) {
+                    self.found.add_lane(t.lane, uninit, races);
+                    last = Some((t, uninit, races));
+                    continue;
                 }
             }
             self.touch(t, atomic);
-            let (uninit, races) = (self.found.touch_uninit, self.found.touch_races);
-            if let (Some(rep), false) = (repeats.as_deref_mut(), t.write) {
+            let findings = self.found.touch_findings();
+            if let (Some(rep), false, Some((uninit, races))) =
+                (repeats.as_deref_mut(), t.write, findings)
+            {
                 rep.insert(t.offset, t.size, uninit, races);
             }
-            last = Some((t, uninit, races));
+            if repeats.is_some() {
+                last = findings.map(|(uninit, races)| (t, uninit, races));
+            }
         }
     }
 
@@ -455,8 +461,7 @@ impl ByteScan<'_> {
             };
             self.touch(&t, false);
             let rest = lanes & (lanes - 1);
-            if self.found.races.len() <= 64 {
-                let (uninit, races) = (self.found.touch_uninit, self.found.touch_races);
+            if let Some((uninit, races)) = self.found.touch_findings() {
                 self.found.add_lanes(rest, uninit, races);
                 continue;
             }
@@ -495,7 +500,8 @@ impl ByteScan<'_> {
                     value: 0,
                 };
                 self.touch(&t, false);
-                last = state.map(|before| (before, self.found.touch_races));
+                let races = self.found.touch_findings().map(|(_, races)| races);
+                last = state.zip(races);
             }
         }
     }
@@ -516,8 +522,9 @@ impl ByteScan<'_> {
 
     /// A write by `lane` of the aligned dword at `offset`, in `state` ([`Self::word_state`]),
     /// when that is the state `last` (the state the last dword fully checked was in, and the
-    /// races its write added a lane to) says: it finds what that write found and leaves the
-    /// dword as that one left its own, with no checking. False (nothing done) otherwise.
+    /// races its write added a lane to, an exact mask) says: it finds what that write found
+    /// and leaves the dword as that one left its own, with no checking. False (nothing done)
+    /// otherwise.
     ///
     /// A byte holding the same read reference holds the same list: writes make no lists, and
     /// a list one frees is held by no other byte.
@@ -532,7 +539,7 @@ impl ByteScan<'_> {
         let Some(((w, rd), races)) = last else {
             return false;
         };
-        if state != Some((w, rd)) || self.found.races.len() > 64 {
+        if state != Some((w, rd)) {
             return false;
         }
         self.last_read = None;
