@@ -77,6 +77,24 @@ fn sm90_matches_every_measured_access() {
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
+/// The table measured exactly the patterns tools/nvidia_banks/patterns.py writes: its name,
+/// operation, mask and addresses columns are tools/nvidia_banks/patterns.txt, line for line
+/// (a changed pattern set needs a new measurement).
+#[test]
+fn the_measured_table_is_the_committed_pattern_set() {
+    let patterns = include_str!("../../../tools/nvidia_banks/patterns.txt");
+    let measured: Vec<String> = TABLE
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').take(4).collect::<Vec<_>>().join(" "))
+        .collect();
+    let listed: Vec<&str> = patterns.lines().collect();
+    assert_eq!(measured.len(), listed.len());
+    for (m, p) in measured.iter().zip(&listed) {
+        assert_eq!(m, p);
+    }
+}
+
 /// The table is not trivially satisfied: it holds conflicts and merges of every width, and
 /// wavefronts from 1 to 32.
 #[test]
