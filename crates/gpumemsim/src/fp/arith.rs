@@ -17,18 +17,25 @@
 //!   [`super::valu_minmax_f32`].
 
 use super::{flush_denorm_f64, is_nan_f32, is_nan_f64};
-use super::{DenormCtl, Layout, F64};
+use super::{DenormCtl, Layout, F32, F64};
 
 /// The canonical quiet NaN (f32).
 pub const NAN32: u32 = 0x7fc0_0000;
 /// The canonical quiet NaN (f64).
 pub const NAN64: u64 = 0x7ff8_0000_0000_0000;
 
+/// f32's sign, exponent, magnitude and quiet-bit masks, from its [`Layout`] (for the 32-bit
+/// paths that test bits without widening to `u64`).
+const SIGN32: u32 = F32.sign as u32;
+const EXP32: u32 = F32.exp as u32;
+const ABS32: u32 = F32.abs_mask() as u32;
+const QUIET32: u32 = F32.quiet as u32;
+
 /// `x` read as ±0 when it is a denormal and `on` (a zero is its sign alone already).
 #[inline(always)]
 pub fn flush32(x: u32, on: bool) -> u32 {
-    if on && x & 0x7f80_0000 == 0 {
-        x & 0x8000_0000
+    if on && x & EXP32 == 0 {
+        x & SIGN32
     } else {
         x
     }
@@ -71,22 +78,23 @@ fn finish(
 
 /// [`finish`] for f32, in 32-bit arithmetic and without branches: `op` runs whatever the
 /// inputs (it is pure), and the first NaN input, tried last to first, replaces its result, so
-/// that a lane loop of it vectorizes four or eight lanes to a register.
+/// that a lane loop of it vectorizes four or eight lanes to a register. The tests hold it
+/// equal to [`finish`] with [`F32`]: a NaN is a magnitude above the exponent mask
+/// ([`Layout::is_nan`]), quieted by its quiet bit ([`Layout::quiet`]); a result with a zero
+/// exponent keeps its sign alone when flushed ([`Layout::flush`]).
 #[inline(always)]
 fn finish32<const K: usize>(ins: [u32; K], ctl: DenormCtl, op: impl FnOnce() -> f32) -> u32 {
-    const ABS: u32 = 0x7fff_ffff;
-    const INF: u32 = 0x7f80_0000;
     let r = op().to_bits();
-    let mut r = if r & ABS > INF {
+    let mut r = if r & ABS32 > EXP32 {
         NAN32
-    } else if ctl.flush_output && r & INF == 0 {
-        r & !ABS
+    } else if ctl.flush_output && r & EXP32 == 0 {
+        r & SIGN32
     } else {
         r
     };
     for x in ins.into_iter().rev() {
-        if x & ABS > INF {
-            r = x | 1 << 22;
+        if x & ABS32 > EXP32 {
+            r = x | QUIET32;
         }
     }
     r
@@ -152,7 +160,7 @@ pub fn fma64(a: u64, b: u64, c: u64, ctl: DenormCtl) -> u64 {
 /// `V_MUL_DX9_ZERO_F32`: like `×`, but 0 × anything (∞ and NaN included) is +0.
 pub fn mul_dx9_zero32(a: u32, b: u32, ctl: DenormCtl) -> u32 {
     let (fa, fb) = (flush32(a, ctl.flush_input), flush32(b, ctl.flush_input));
-    if fa & 0x7fff_ffff == 0 || fb & 0x7fff_ffff == 0 {
+    if fa & ABS32 == 0 || fb & ABS32 == 0 {
         return 0;
     }
     bin32(a, b, ctl, |x, y| x * y)
@@ -188,7 +196,7 @@ pub fn fract64(a: u64, ctl: DenormCtl) -> u64 {
 /// unchanged; ±0 stays ±0.
 pub fn frexp_mant32(a: u32, ctl: DenormCtl) -> u32 {
     let a = flush32(a, ctl.flush_input);
-    if a & 0x7f80_0000 == 0x7f80_0000 || a & 0x7fff_ffff == 0 {
+    if a & EXP32 == EXP32 || a & ABS32 == 0 {
         return a;
     }
     let (m, _) = frexp(f32::from_bits(a) as f64);
@@ -198,7 +206,7 @@ pub fn frexp_mant32(a: u32, ctl: DenormCtl) -> u32 {
 /// `V_FREXP_EXP_I32_F32`: the exponent e with x = m × 2^e, m in [0.5, 1); 0 for ±∞, NaN, ±0.
 pub fn frexp_exp32(a: u32, ctl: DenormCtl) -> u32 {
     let a = flush32(a, ctl.flush_input);
-    if a & 0x7f80_0000 == 0x7f80_0000 || a & 0x7fff_ffff == 0 {
+    if a & EXP32 == EXP32 || a & ABS32 == 0 {
         return 0;
     }
     frexp(f32::from_bits(a) as f64).1 as u32
