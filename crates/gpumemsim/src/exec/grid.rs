@@ -131,9 +131,9 @@ fn thread_count(cfg: &RunConfig) -> usize {
 /// Runs every workgroup of `cfg`'s grid on `program`, apart where that gives the result of
 /// running them together (see the module text), else together.
 ///
-/// `memory` makes global memory as the host left it: called for each run of the grid (and
-/// each host thread's copy), so that nothing keeps a spare copy in case the grid has to run
-/// again. `init` sets up each wave after it is created
+/// `memory` makes global memory as the host left it: called for each run of the grid (an
+/// apart run's host threads take clones of one, which share the pages none of them writes),
+/// so that nothing keeps a spare copy in case the grid has to run again. `init` sets up each wave after it is created
 /// (registers, EXEC, MODE), given its workgroup's index in the grid; a wave's index in its
 /// workgroup is `wave.id % cfg.waves`. It is called once per wave, and again for every wave if
 /// the grid has to run a second time together.
