@@ -43,11 +43,13 @@ const ADDRESS_MASK: u64 = (1 << ADDRESS_BITS) - 1;
 /// Addresses are taken modulo 2^48: the bits above 47 of a 64-bit address are ignored here
 /// (callers that give them a meaning — the flat apertures — decide before they get here).
 ///
-/// A clone shares the pages it does not write: a page is copied when one of its holders first
-/// writes it (the host threads of an apart run each start from one placed memory).
+/// [`GlobalMemory::share`] makes a copy that shares the pages neither writes: a shared page is
+/// copied when one of its holders first writes it (the host threads of an apart run each start
+/// from one placed memory). A page only one memory holds is written in place, with no atomic
+/// reference count to check.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GlobalMemory {
-    pages: PageMap<Arc<Page>>,
+    pages: PageMap<PageSlot>,
     /// Whether accesses are being logged (see [`GlobalMemory::start_log`]).
     logging: bool,
     /// Whether the accesses now made are atomics (logged apart: see [`AccessLog`]).
@@ -60,6 +62,45 @@ pub struct GlobalMemory {
 
 /// One page of bytes.
 type Page = [u8; PAGE_BYTES as usize];
+
+/// A page of one memory, or shared by several ([`GlobalMemory::share`]).
+#[derive(Clone, Debug)]
+enum PageSlot {
+    Own(Box<Page>),
+    Shared(Arc<Page>),
+}
+
+impl std::ops::Deref for PageSlot {
+    type Target = Page;
+    fn deref(&self) -> &Page {
+        match self {
+            PageSlot::Own(p) => p,
+            PageSlot::Shared(p) => p,
+        }
+    }
+}
+
+/// Pages are equal by their bytes, owned or shared.
+impl PartialEq for PageSlot {
+    fn eq(&self, other: &PageSlot) -> bool {
+        **self == **other
+    }
+}
+
+impl PageSlot {
+    /// The page to write: a shared one is first copied into one of its own.
+    #[inline]
+    fn own(&mut self) -> &mut Page {
+        if let PageSlot::Shared(p) = self {
+            *self = PageSlot::Own(Box::new(**p));
+        }
+        match self {
+            PageSlot::Own(p) => p,
+            // Not reached (made owned above); correct all the same.
+            PageSlot::Shared(p) => Arc::make_mut(p),
+        }
+    }
+}
 
 /// Bytes per block of an access log: a log keeps one bit per byte of each block an access
 /// touched. Smaller than a memory page, so that a workgroup touching a strided tile (128
@@ -460,14 +501,24 @@ impl GlobalMemory {
         self.page_mut(a / PAGE_BYTES)[(a % PAGE_BYTES) as usize] = v;
     }
 
-    /// Page `page` to write: made (zeroed) if it does not exist, copied if a clone shares it.
+    /// Page `page` to write: made (zeroed) if it does not exist, copied if it is shared.
     #[inline]
     fn page_mut(&mut self, page: u64) -> &mut Page {
-        let p = self
-            .pages
+        self.pages
             .entry(page)
-            .or_insert_with(|| Arc::new([0; PAGE_BYTES as usize]));
-        Arc::make_mut(p)
+            .or_insert_with(|| PageSlot::Own(Box::new([0; PAGE_BYTES as usize])))
+            .own()
+    }
+
+    /// A copy of this memory that shares its pages with it (each page here becomes shared
+    /// too): a page is copied when one of its holders first writes it.
+    pub fn share(&mut self) -> GlobalMemory {
+        for slot in self.pages.values_mut() {
+            if let PageSlot::Own(p) = slot {
+                *slot = PageSlot::Shared(Arc::new(**p));
+            }
+        }
+        self.clone()
     }
 
     /// Reads `N` bytes starting at `addr` (wrapping at 2^48).
@@ -566,13 +617,14 @@ impl GlobalMemory {
 mod tests {
     use super::*;
 
-    /// Clones share pages until one writes: a write through either never shows in the other,
-    /// whether it lands on a shared page, a page only one has, or across two pages.
+    /// Shared copies share pages until one writes: a write through either never shows in the
+    /// other, whether it lands on a shared page, a page only one has, or across two pages.
     #[test]
-    fn clones_write_their_own_copies_of_shared_pages() {
+    fn shared_copies_write_their_own_copies_of_shared_pages() {
         let mut a = GlobalMemory::new();
         a.write_bytes(0x1000, &[7; 8192]);
-        let mut b = a.clone();
+        let mut b = a.share();
+        assert_eq!(a, b);
         b.write_u32(0x1ffe, 0xdead_beef);
         a.write_u8(0x1000, 1);
         b.write_u8(0x9000, 2);

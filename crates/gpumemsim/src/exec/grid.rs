@@ -132,7 +132,7 @@ fn thread_count(cfg: &RunConfig) -> usize {
 /// running them together (see the module text), else together.
 ///
 /// `memory` makes global memory as the host left it: called for each run of the grid (an
-/// apart run's host threads take clones of one, which share the pages none of them writes),
+/// apart run's host threads take shared copies of one, [`GlobalMemory::share`]),
 /// so that nothing keeps a spare copy in case the grid has to run again. `init` sets up each wave after it is created
 /// (registers, EXEC, MODE), given its workgroup's index in the grid; a wave's index in its
 /// workgroup is `wave.id % cfg.waves`. It is called once per wave, and again for every wave if
@@ -336,7 +336,7 @@ fn apart(
     let failed = AtomicBool::new(false);
     let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..blocks.len()).map(|_| None).collect());
     // The threads' copies share the pages none of them writes.
-    let placed = memory();
+    let mut placed = memory();
     // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
     // on its thread wrote: that matters only if it read a byte another block wrote, and then
     // the check below sends the grid to run together anyway.
@@ -345,7 +345,7 @@ fn apart(
             .map(|t| {
                 let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
                 // A cheap copy: the pages themselves are shared until written.
-                let mut mem = placed.clone();
+                let mut mem = placed.share();
                 s.spawn(move || {
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
