@@ -8,7 +8,7 @@
 //! serves every wave that runs the instruction. Tests compare execution through it with
 //! the uncached path ([`super::execute`]) on every entry of the table.
 
-use rdna3_isa::{Field, Instruction};
+use rdna3_isa::{Field, Instruction, Opcode};
 
 use super::class::{class, Class};
 use super::fast::{Component, Fields};
@@ -163,30 +163,33 @@ impl Decoded {
 
 /// The X (`y` false) or Y component of VOPD instruction `inst`, decoded.
 fn part(inst: &Instruction, y: bool) -> Result<Part, ValuError> {
-    let opcode = if y {
-        inst.vopd_y().ok_or(ValuError::Unimplemented)?
-    } else {
-        inst.opcode
-    };
+    let (opcode, vdst, src0, vsrc1) = vopd_fields(inst, y).ok_or(ValuError::Unimplemented)?;
     let op = super::vopd_op(opcode).ok_or(ValuError::Unimplemented)?;
-    let (vdst, src0, vsrc1) = if y {
+    Ok(Part {
+        op,
+        vdst,
+        src0: Src::of(src0, false, 1, inst.literal),
+        vsrc1: opcode.def().operand(Field::Vsrc1).map(|_| vsrc1),
+    })
+}
+
+/// The X (`y` false) or Y component's opcode, VDST, SRC0 and VSRC1 fields of VOPD instruction
+/// `inst` (`None` without a Y opcode).
+pub(super) fn vopd_fields(inst: &Instruction, y: bool) -> Option<(Opcode, u32, u32, u32)> {
+    Some(if y {
         (
+            inst.vopd_y()?,
             inst.vopd_vdst_y(),
             inst.get(Field::Src0Y),
             inst.get(Field::Vsrc1Y),
         )
     } else {
         (
+            inst.opcode,
             inst.get(Field::Vdst),
             inst.get(Field::Src0),
             inst.get(Field::Vsrc1),
         )
-    };
-    Ok(Part {
-        op,
-        vdst,
-        src0: Src::of(src0, false, 1, inst.literal),
-        vsrc1: opcode.def().operand(Field::Vsrc1).map(|_| vsrc1),
     })
 }
 

@@ -281,28 +281,11 @@ fn vopd_reference(inst: &Instruction, w: &mut Wave) -> bool {
     true
 }
 
-/// The X (`y` false) or Y component of VOPD instruction `inst` in wave `w`, read straight
-/// from the instruction's fields (as the executor did before it kept decoded forms).
+/// The X (`y` false) or Y component of VOPD instruction `inst` in wave `w`, its operands read
+/// straight from the wave (as the executor did before it kept decoded forms).
 fn component(inst: &Instruction, w: &Wave, y: bool) -> Result<Component, ()> {
-    let opcode = if y {
-        inst.vopd_y().ok_or(())?
-    } else {
-        inst.opcode
-    };
+    let (opcode, vdst, src0, vsrc1) = super::decoded::vopd_fields(inst, y).ok_or(())?;
     let op = super::vopd_op(opcode).ok_or(())?;
-    let (vdst, src0, vsrc1) = if y {
-        (
-            inst.vopd_vdst_y(),
-            inst.get(Field::Src0Y),
-            inst.get(Field::Vsrc1Y),
-        )
-    } else {
-        (
-            inst.get(Field::Vdst),
-            inst.get(Field::Src0),
-            inst.get(Field::Vsrc1),
-        )
-    };
     let src0 = if src0 >= 256 {
         Loc::Vgpr {
             reg: src0 - 256,
