@@ -237,6 +237,9 @@ impl BankModel {
                                 partners_agree(d, (g0 | g1) & active, active, a0, a1)
                             }
                         };
+                        // The partner test alone decides: a merged group may conflict and
+                        // costs like any group
+                        // (docs/rules/banks.md#merged-transactions-can-conflict).
                         if together {
                             emit(j as u32, true, g0 | g1);
                         } else {
