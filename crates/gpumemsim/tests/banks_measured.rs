@@ -1,8 +1,9 @@
 //! The sm90 preset against hardware: every row of tests/golden/sm90_shared_measured.tsv is one
-//! warp's single `LDS`/`STS`/`ATOMS.ADD` on an NVIDIA H200, with the shared-memory instructions, wavefronts
-//! and bank conflicts Nsight Compute counted for it (tools/nvidia_banks/measure.sh wrote the
-//! counters, tools/nvidia_banks/collect.py the table). The model must give the same three
-//! numbers for every row.
+//! warp's single `LDS`/`STS`/`ATOMS.ADD` on an NVIDIA H200, with the shared-memory
+//! instructions, wavefronts and bank conflicts Nsight Compute counted for it
+//! (tools/nvidia_banks/measure.sh wrote the counters, tools/nvidia_banks/collect.py the table).
+//! The model must give the same three numbers for every row
+//! (docs/rules/banks.md#merged-transactions-can-conflict).
 
 use gpumemsim::banks::{Access, AccessKind, AccessShape, BankModel, CostUnits, WaveSize};
 

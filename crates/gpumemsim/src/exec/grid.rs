@@ -132,11 +132,11 @@ fn thread_count(cfg: &RunConfig) -> usize {
 /// running them together (see the module text), else together.
 ///
 /// `memory` makes global memory as the host left it: called for each run of the grid (an
-/// apart run's host threads take shared copies of one, [`GlobalMemory::share`]),
-/// so that nothing keeps a spare copy in case the grid has to run again. `init` sets up each wave after it is created
-/// (registers, EXEC, MODE), given its workgroup's index in the grid; a wave's index in its
-/// workgroup is `wave.id % cfg.waves`. It is called once per wave, and again for every wave if
-/// the grid has to run a second time together.
+/// apart run's host threads take shared copies of one, [`GlobalMemory::share`]), so that
+/// nothing keeps a spare copy in case the grid has to run again. `init` sets up each wave
+/// after it is created (registers, EXEC, MODE), given its workgroup's index in the grid; a
+/// wave's index in its workgroup is `wave.id % cfg.waves`. It is called once per wave, and
+/// again for every wave if the grid has to run a second time together.
 ///
 /// With [`RunConfig::release_finished`], waves are made as their workgroups start and their
 /// state is reused when they end (`exec::slots`), so memory follows the resident workgroups;
@@ -340,7 +340,7 @@ fn apart(
     // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
     // on its thread wrote: that matters only if it read a byte another block wrote, and then
     // the check below sends the grid to run together anyway.
-    let memories: Vec<GlobalMemory> = std::thread::scope(|s| {
+    let mut memories: Vec<GlobalMemory> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
@@ -407,7 +407,6 @@ fn apart(
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
     // thread that ran it (no other workgroup wrote that byte). Thread 0's copy is the host's
     // plus what its own workgroups wrote: the others' writes complete it.
-    let mut memories = memories;
     let mut merged = std::mem::take(&mut memories[0]);
     // Whatever thread 0's copy logged last is not the device's: it starts unlogged.
     merged.take_log();
