@@ -186,7 +186,7 @@ fn wide_of<const N: usize>(
                 #[inline(always)]
                 || go!(Op::F64(F64Op::Fma)),
             ),
-            Op::Int(IntOp::MadU64) => go!(Op::Int(IntOp::MadU64)),
+            Op::Int(IntOp::MadU64) => mad_u64_rows::<N>(exec, src, &mut out),
             op => go!(op),
         }
     };
@@ -248,6 +248,28 @@ fn wide_lanes<const N: usize>(
         mask_out |= (bit as u64) << l;
     }
     mask_out
+}
+
+/// `v_mad_u64_u32` (without `clamp`, as on the fast path) over every lane at once, in a
+/// loop the compiler vectorizes: the 32 × 32-bit product of the sources' low rows plus
+/// source 2's 64 bits; returns the lanes in `exec` whose sum carried out of bit 63 (the
+/// 128-bit sum's bit 64, as [`IntOp::eval`] gives it). Lanes outside `exec` are computed
+/// and dropped: `write_row` writes only `exec`'s lanes.
+#[inline(always)]
+fn mad_u64_rows<const N: usize>(
+    exec: u64,
+    [a, b, c]: [[&[u32; N]; 2]; 3],
+    out: &mut [[u32; N]; 2],
+) -> u64 {
+    let mut carries = 0u64;
+    for l in 0..N {
+        let addend = u64::from(c[0][l]) | u64::from(c[1][l]) << 32;
+        let (r, carry) = (u64::from(a[0][l]) * u64::from(b[0][l])).overflowing_add(addend);
+        out[0][l] = r as u32;
+        out[1][l] = (r >> 32) as u32;
+        carries |= u64::from(carry) << l;
+    }
+    carries & exec
 }
 
 /// 64 lanes of 0, the value of a VGPR never written.
