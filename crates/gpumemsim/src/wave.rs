@@ -6,7 +6,6 @@
 //! dropped), 125 M0, 126/127 EXEC. So an instruction's scalar field indexes the file directly.
 
 use rdna3_isa::regs::{inline_int, FLOAT_CONSTANTS, M0, NULL};
-use rdna3_isa::Instruction;
 
 use crate::addr::Apertures;
 
@@ -43,10 +42,13 @@ pub struct Counters {
 /// LDSDIR load can let at most 15 VALU instructions stay outstanding.
 pub const RECENT_VALU: usize = 15;
 
-/// The last [`RECENT_VALU`] VALU instructions a wave issued, newest last.
+/// The last [`RECENT_VALU`] VALU instructions a wave issued, as their instruction indices
+/// in the wave's program, newest last. Indices, not copies of the instructions: the ring is
+/// written on every VALU instruction, and 15 indices share one cache line with its cursor
+/// where 15 instructions took eight.
 #[derive(Clone, Debug, Default)]
 pub struct RecentValu {
-    ring: [Option<Instruction>; RECENT_VALU],
+    ring: [u32; RECENT_VALU],
     /// The slot the next instruction goes to.
     next: u8,
     /// Instructions remembered (at most [`RECENT_VALU`]).
@@ -54,11 +56,12 @@ pub struct RecentValu {
 }
 
 impl RecentValu {
-    /// Records a VALU instruction as issued (on every VALU instruction: no division).
+    /// Records the VALU instruction at index `pc` of the program as issued (on every VALU
+    /// instruction: no division).
     #[inline]
-    pub fn push(&mut self, inst: &Instruction) {
+    pub fn push(&mut self, pc: usize) {
         let i = self.next as usize;
-        self.ring[i] = Some(inst.clone());
+        self.ring[i] = pc as u32;
         self.next = if i + 1 == RECENT_VALU { 0 } else { i as u8 + 1 };
         self.len = (self.len + 1).min(RECENT_VALU as u8);
     }
@@ -69,12 +72,13 @@ impl RecentValu {
         self.len = 0;
     }
 
-    /// The `n` (at most [`RECENT_VALU`]) most recent VALU instructions, newest first.
-    pub fn latest(&self, n: usize) -> impl Iterator<Item = &Instruction> {
+    /// The program indices of the `n` (at most [`RECENT_VALU`]) most recent VALU
+    /// instructions, newest first.
+    pub fn latest(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
         let n = n.min(self.len as usize);
-        (0..n).filter_map(move |k| {
+        (0..n).map(move |k| {
             let i = (self.next as usize + 2 * RECENT_VALU - 1 - k) % RECENT_VALU;
-            self.ring[i].as_ref()
+            self.ring[i] as usize
         })
     }
 }
@@ -336,39 +340,26 @@ impl Wave {
 #[cfg(test)]
 mod tests {
     use super::{constant32, constant64, RecentValu, Wave, RECENT_VALU};
-    use rdna3_isa::{Field, Instruction, Opcode};
 
-    /// Instruction `k`: a `v_mov_b32` writing v`k` (to tell them apart).
-    fn inst(k: u32) -> Instruction {
-        let op = (0..rdna3_isa::table::INSTRUCTIONS.len())
-            .map(|i| Opcode(i as u16))
-            .find(|o| o.def().name == "v_mov_b32_e32")
-            .expect("v_mov_b32_e32 is in the table");
-        let mut i = Instruction::new(op);
-        i.set(Field::Vdst, k);
-        i
-    }
-
-    /// The ring keeps the last 15 instructions, newest first, across wrap-arounds and
-    /// clears.
+    /// The ring keeps the last 15 instruction indices, newest first, across wrap-arounds
+    /// and clears.
     #[test]
     fn recent_valu_keeps_the_latest_newest_first() {
         let mut r = RecentValu::default();
-        let vdsts =
-            |r: &RecentValu, n| -> Vec<u32> { r.latest(n).map(|i| i.get(Field::Vdst)).collect() };
-        assert!(vdsts(&r, 4).is_empty());
+        let pcs = |r: &RecentValu, n| -> Vec<usize> { r.latest(n).collect() };
+        assert!(pcs(&r, 4).is_empty());
         for k in 0..40 {
-            r.push(&inst(k));
-            let want: Vec<u32> = (0..=k).rev().take(RECENT_VALU.min(6)).collect();
-            assert_eq!(vdsts(&r, 6), want);
+            r.push(k);
+            let want: Vec<usize> = (0..=k).rev().take(RECENT_VALU.min(6)).collect();
+            assert_eq!(pcs(&r, 6), want);
         }
-        let all: Vec<u32> = (25..40).rev().collect();
-        assert_eq!(vdsts(&r, 99), all);
+        let all: Vec<usize> = (25..40).rev().collect();
+        assert_eq!(pcs(&r, 99), all);
         r.clear();
-        assert!(vdsts(&r, 15).is_empty());
-        r.push(&inst(7));
-        r.push(&inst(8));
-        assert_eq!(vdsts(&r, 15), [8, 7]);
+        assert!(pcs(&r, 15).is_empty());
+        r.push(7);
+        r.push(8);
+        assert_eq!(pcs(&r, 15), [8, 7]);
     }
 
     /// [`constant32`] and [`constant64`] are what [`Wave::ssrc32`] and [`Wave::ssrc64`] read

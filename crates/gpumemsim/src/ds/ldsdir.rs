@@ -120,7 +120,7 @@ fn shared_rules(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> bool {
         );
     }
     let window = inst.get(Field::WaitVdst) as usize;
-    let hazard = wave.recent_valu.latest(window).find_map(|v| {
+    let hazard = env.recent_valu.iter().take(window).find_map(|v| {
         let (reads, writes) = valu_uses_vgpr(v, vdst);
         (reads || writes).then(|| (v.def().name, reads))
     });

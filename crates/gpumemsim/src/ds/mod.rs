@@ -136,6 +136,10 @@ pub struct DsEnv<'a> {
     /// false runs them as the general forms, tracing every lane (for the checker's tests that
     /// compare the two).
     pub rows: bool,
+    /// The wave's most recent VALU instructions, newest first, as many as its
+    /// [`crate::wave::RecentValu`] holds (an LDSDIR load's `wait_vdst` rule reads them; the
+    /// other instructions get none).
+    pub recent_valu: &'a [Instruction],
 }
 
 /// Writes `vals` into VGPR `reg` for the lanes in `lanes`.

@@ -11,7 +11,7 @@ use super::{salu, valu, vinterp, Counter, Device, Pending, RunConfig, RunError, 
 use crate::banks;
 use crate::ds::{self, DsEnv, DsError, DsKind};
 use crate::timeline::{SegmentKind, UnitKind};
-use crate::wave::Wave;
+use crate::wave::{Wave, RECENT_VALU};
 
 /// How one step ended for the wave.
 pub(crate) struct StepEnd {
@@ -63,6 +63,11 @@ impl Device {
             self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
         }
         self.check_inflight(wi, pc, inst);
+        if let Some((UnitKind::Valu, _)) = unit {
+            // Every VALU instruction, VOPD and V_INTERP too, enters the wave's recent ones
+            // (LDSDIR's `wait_vdst` rule).
+            self.waves[wi].recent_valu.push(pc);
+        }
         let saved = match d.format {
             Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => None,
             _ => self.save_destination(wi, inst, returns),
@@ -113,7 +118,11 @@ impl Device {
                 end.cost = valu_cost;
             }
             Format::Ldsdir => {
+                let recent: Vec<Instruction> = (self.waves[wi].recent_valu.latest(RECENT_VALU))
+                    .map(|i| program[i].inst.clone())
+                    .collect();
                 let (wave, mut env) = self.ds_env(wi, pc);
+                env.recent_valu = &recent;
                 ds::ldsdir::execute(inst, wave, &mut env);
                 self.check_lds(wi, pc, false, false);
                 self.lds_issue(wi, pc, t.lds_issue, Counter::Exp, false, cfg, &mut end);
@@ -226,6 +235,7 @@ impl Device {
             events: &mut self.events,
             pc,
             rows: self.checker.row_forms(),
+            recent_valu: &[],
         };
         (&mut self.waves[wi], env)
     }

@@ -23,7 +23,6 @@ use crate::wave::Wave;
 
 /// Executes a VINTERP instruction on every lane in EXEC.
 pub fn execute(inst: &Instruction, w: &mut Wave) {
-    w.recent_valu.push(inst);
     let name = inst.def().name;
     let p2 = name.starts_with("v_interp_p2");
     let f16 = name.contains("f16");

@@ -129,7 +129,6 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
 /// the lanes in EXEC.
 #[inline]
 pub fn execute_decoded(inst: &Instruction, w: &mut Wave, d: &Decoded) -> Result<(), ValuError> {
-    w.recent_valu.push(inst);
     match &d.0 {
         Form::Fast(p) if matches!(w.size, 32 | 64) => fast::execute(inst, w, p),
         Form::Fast(p) => general(inst, w, p.class),
@@ -441,7 +440,6 @@ pub fn execute_vopd_decoded(
     w: &mut Wave,
     d: &Decoded,
 ) -> Result<(), ValuError> {
-    w.recent_valu.push(inst);
     let Form::Vopd([x, y], rounds) = &d.0 else {
         return Err(ValuError::Unimplemented);
     };

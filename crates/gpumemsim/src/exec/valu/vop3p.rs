@@ -427,7 +427,6 @@ fn locate(inst: &Instruction, w: &Wave, c: &PClass, i: usize) -> Src {
 
 /// Executes a VOP3P instruction (and its DPP form) for the lanes in EXEC.
 pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
-    w.recent_valu.push(inst);
     let c = pclass(inst.opcode).ok_or(ValuError::Unimplemented)?;
     if c.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
