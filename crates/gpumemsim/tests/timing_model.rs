@@ -548,3 +548,28 @@ fn a_gds_instruction_occupies_the_gds_unit_once() {
 fn no_init() -> WaveInit {
     std::sync::Arc::new(|_, _| {})
 }
+
+/// A wave's wait counters (`Wave::counters`) count its operations outstanding at its
+/// clock: an LDS load issued just before `s_endpgm` is still counted when the wave ends; one
+/// followed by a SALU loop longer than the load's latency is not, with no `s_waitcnt`
+/// between (the count follows the clock, not only the waits); and `s_waitcnt` empties it.
+#[test]
+fn wait_counters_drop_as_the_clock_passes_completions() {
+    let cfg = RunConfig {
+        lds_size: 256,
+        ..RunConfig::default()
+    };
+    let lgkm = |text: &str| run(text, &cfg).wave(0).counters.lgkm;
+    assert_eq!(lgkm("ds_load_b32 v1, v0\ns_endpgm"), 1);
+    assert_eq!(lgkm("ds_load_b32 v1, v0\nds_load_b32 v2, v0\ns_endpgm"), 2);
+    let looped = format!(
+        "ds_load_b32 v1, v0\ns_mov_b32 s30, {}\nloop:\ns_sub_u32 s30, s30, 1\n\
+         s_cmp_lg_u32 s30, 0\ns_cbranch_scc1 loop\ns_endpgm",
+        RunConfig::default().timing.lds_latency + 64
+    );
+    assert_eq!(lgkm(&looped), 0);
+    assert_eq!(
+        lgkm("ds_load_b32 v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm"),
+        0
+    );
+}

@@ -117,12 +117,15 @@ impl Device {
     /// the next cycle) and moves the wave on.
     fn gds_issued(&mut self, wi: usize, pc: usize) -> StepEnd {
         let t = self.timing;
-        self.pending[wi].push(Pending {
-            counter: Counter::Lgkm,
-            done_at: self.clocks[wi] + t.gws_latency,
-            gds: true,
-            weight: 1,
-        });
+        self.add_pending(
+            wi,
+            Pending {
+                counter: Counter::Lgkm,
+                done_at: self.clocks[wi] + t.gws_latency,
+                gds: true,
+                weight: 1,
+            },
+        );
         StepEnd {
             next_pc: pc + 1,
             cost: t.gds_issue,

@@ -521,6 +521,11 @@ pub struct Device {
     /// Reused SMEM outcome.
     smem_out: SmemOutcome,
     pending: Vec<Vec<Pending>>,
+    /// Per wave: when its next pending operation completes, as of its last count
+    /// (`u64::MAX`: none), or 0 after an operation was added (the next
+    /// [`Device::update_counters`] counts again). Until then its counters cannot change, and
+    /// the count is skipped without reading `pending`.
+    pending_next: Vec<u64>,
     /// Each wave's LGKM-counted LDS operations (DS and FLAT), issued and known complete.
     lds_ops: Vec<OrderedOps>,
     /// Each wave's VGPR data in flight.
@@ -737,6 +742,7 @@ impl Device {
             read_masks: vec![None; program_len],
             smem_out: SmemOutcome::default(),
             pending: vec![Vec::new(); n],
+            pending_next: vec![0; n],
             lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
             checker: lds_check::Checker::new(cfg.check, up_front.len()),
@@ -801,6 +807,7 @@ impl Device {
             }
         }
         self.pending.extend(o.pending);
+        self.pending_next.extend(o.pending_next);
         self.lds_ops.extend(o.lds_ops);
         self.inflight.extend(o.inflight);
         self.checker.absorb(o.checker);
@@ -1297,6 +1304,13 @@ impl Device {
         }
     }
 
+    /// Adds operation `p` to wave `wi`'s outstanding ones (counted at the next
+    /// [`Device::update_counters`]).
+    pub(crate) fn add_pending(&mut self, wi: usize, p: Pending) {
+        self.pending[wi].push(p);
+        self.pending_next[wi] = 0;
+    }
+
     /// Advances wave `wi`'s clock until `counter` is at most `n`: each outstanding
     /// operation adds its weight until it completes, in whatever order they complete.
     fn wait_for(&mut self, wi: usize, counter: Counter, n: u32) {
@@ -1332,12 +1346,17 @@ impl Device {
     }
 
     fn update_counters(&mut self, wi: usize) {
-        if self.pending[wi].is_empty() {
-            self.waves[wi].counters = Default::default();
+        let now = self.clocks[wi];
+        if now < self.pending_next[wi] {
+            // Nothing added and nothing completed since the last count.
             return;
         }
-        let now = self.clocks[wi];
         self.pending[wi].retain(|p| p.done_at > now);
+        self.pending_next[wi] = self.pending[wi]
+            .iter()
+            .map(|p| p.done_at)
+            .min()
+            .unwrap_or(u64::MAX);
         let mut c = crate::wave::Counters::default();
         for p in &self.pending[wi] {
             match p.counter {

@@ -50,12 +50,15 @@ impl Device {
             self.sgpr_late[wi] |= 1 << w.reg;
         }
         self.sgpr_returns[wi].extend_from_slice(out.writes());
-        self.pending[wi].push(Pending {
-            counter: Counter::Lgkm,
-            done_at: out.done_at,
-            gds: false,
-            weight: out.weight,
-        });
+        self.add_pending(
+            wi,
+            Pending {
+                counter: Counter::Lgkm,
+                done_at: out.done_at,
+                gds: false,
+                weight: out.weight,
+            },
+        );
         Some(())
     }
 

@@ -124,6 +124,7 @@ impl Device {
             self.sgpr_returns[wi].clear();
             self.sgpr_late[wi] = 0;
             self.pending[wi].clear();
+            self.pending_next[wi] = 0;
             self.lds_ops[wi] = Default::default();
             self.inflight[wi] = inflight::InFlight::default();
             self.scoreboards[wi] = deps::Scoreboard::default();
@@ -150,6 +151,7 @@ impl Device {
             self.sgpr_returns.push(Vec::new());
             self.sgpr_late.push(0);
             self.pending.push(Vec::new());
+            self.pending_next.push(0);
             self.lds_ops.push(Default::default());
             self.inflight.push(inflight::InFlight::default());
             self.scoreboards.push(deps::Scoreboard::default());

@@ -274,12 +274,15 @@ impl Device {
         let seq = self.count_issued(wi, counter);
         self.last_issue = (done_at, counter, seq);
         self.stats[pc].latency_cycles += done_at - clock;
-        self.pending[wi].push(Pending {
-            counter,
-            done_at,
-            gds,
-            weight: 1,
-        });
+        self.add_pending(
+            wi,
+            Pending {
+                counter,
+                done_at,
+                gds,
+                weight: 1,
+            },
+        );
     }
 
     fn ds(

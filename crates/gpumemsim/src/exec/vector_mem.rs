@@ -85,12 +85,15 @@ impl Device {
             Counter::Lgkm
         });
         for counter in std::iter::once(counter).chain(lgkm) {
-            self.pending[wi].push(Pending {
-                counter,
-                done_at,
-                gds: false,
-                weight: 1,
-            });
+            self.add_pending(
+                wi,
+                Pending {
+                    counter,
+                    done_at,
+                    gds: false,
+                    weight: 1,
+                },
+            );
         }
     }
 
