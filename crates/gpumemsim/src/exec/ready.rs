@@ -60,15 +60,23 @@ impl ReadyQueue {
     /// Puts `entry` in slot `wi`'s leaf and recomputes the nodes above it.
     #[inline]
     fn replay(&mut self, wi: usize, entry: u128) {
-        let mut at = self.leaves + wi;
+        let tree = &mut self.tree[..];
+        // Every index below is under `tree.len()` (`2 * leaves`, a power of two): the leaf
+        // `leaves + wi` is, and the path only moves to smaller nodes. Masking with
+        // `len - 1` changes none of them and lets the compiler drop the bounds checks.
+        let Some(mask) = tree.len().checked_sub(1) else {
+            return;
+        };
+        let mut at = (self.leaves + wi) & mask;
         let mut least = entry;
-        self.tree[at] = entry;
+        tree[at] = entry;
         while at > 1 {
-            let rival = self.tree[at ^ 1];
-            // Without a branch: near-lockstep waves' keys compare unpredictably.
+            let rival = tree[(at ^ 1) & mask];
+            // Without a branch: near-lockstep waves' keys compare unpredictably (a cmov
+            // once LLVM's x86 cmov-to-branch conversion is off: .cargo/config.toml).
             least = std::hint::select_unpredictable(rival < least, rival, least);
             at >>= 1;
-            self.tree[at] = least;
+            tree[at & mask] = least;
         }
     }
 
