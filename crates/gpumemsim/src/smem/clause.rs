@@ -39,7 +39,19 @@ pub struct ClauseTracker {
 
 impl ClauseTracker {
     /// Observes the next executed instruction; returns the rule it breaks, if any.
+    #[inline]
     pub fn observe(&mut self, class: ClauseClass) -> Option<Breach> {
+        // Outside any clause and group another instruction changes nothing (`group_has_inv`
+        // is set only in a group): the common case, decided without a call.
+        if class == ClauseClass::Other && self.clause_left == 0 && self.group_len == 0 {
+            return None;
+        }
+        self.observe_any(class)
+    }
+
+    /// [`ClauseTracker::observe`] in a clause or a group, or of a clause, SMEM or
+    /// invalidate instruction.
+    fn observe_any(&mut self, class: ClauseClass) -> Option<Breach> {
         let in_clause = self.clause_left > 0;
         self.clause_left = self.clause_left.saturating_sub(1);
         match class {
@@ -97,6 +109,20 @@ mod tests {
     fn kinds(seq: &[ClauseClass]) -> Vec<Option<&'static str>> {
         let mut t = ClauseTracker::default();
         seq.iter().map(|&c| t.observe(c).map(|b| b.0)).collect()
+    }
+
+    /// A clause counts every instruction after it, SMEM or not: an invalidate after a
+    /// two-instruction clause has run out is not in it; one inside it is.
+    #[test]
+    fn other_instructions_use_up_the_clause() {
+        assert_eq!(
+            kinds(&[Clause(1), Other, Other, Invalidate]),
+            [None, None, None, None]
+        );
+        assert_eq!(
+            kinds(&[Clause(1), Other, Invalidate]),
+            [None, None, Some("smem_clause")]
+        );
     }
 
     #[test]
