@@ -257,13 +257,21 @@ impl Device {
     /// Before a returning memory instruction `inst` of wave `wi` executes: the old values of
     /// its destination registers `returns` (its [`returned_vgprs`]), to put back after the
     /// unit model wrote the new ones.
+    #[inline(always)]
     pub(crate) fn save_destination(
         &mut self,
         wi: usize,
         inst: &Instruction,
         returns: Option<(u32, u32)>,
     ) -> Option<Saved> {
+        // Most instructions return nothing: decided without a call.
         let (first, count) = returns?;
+        Some(self.save_rows(wi, inst, first, count))
+    }
+
+    /// [`Device::save_destination`] of registers `first ..first + count`.
+    #[inline(never)]
+    fn save_rows(&mut self, wi: usize, inst: &Instruction, first: u32, count: u32) -> Saved {
         let w = &self.waves[wi];
         let n = w.size as usize;
         let mut rows = self.inflight[wi].pool.pop().unwrap_or_default();
@@ -274,13 +282,13 @@ impl Device {
                 None => rows.resize(rows.len() + n, 0),
             }
         }
-        Some(Saved {
+        Saved {
             name: inst.mnemonic(),
             first,
             count,
             lanes: w.exec() & w.lane_mask(),
             rows,
-        })
+        }
     }
 
     /// After the unit model executed the returning instruction at `pc`: its results leave

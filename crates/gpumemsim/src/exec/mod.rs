@@ -1345,12 +1345,20 @@ impl Device {
         self.update_counters(wi);
     }
 
+    #[inline(always)]
     fn update_counters(&mut self, wi: usize) {
-        let now = self.clocks[wi];
-        if now < self.pending_next[wi] {
-            // Nothing added and nothing completed since the last count.
+        if self.clocks[wi] < self.pending_next[wi] {
+            // Nothing added and nothing completed since the last count (the common case,
+            // decided without a call).
             return;
         }
+        self.recount(wi);
+    }
+
+    /// [`Device::update_counters`] when an operation was added or may have completed.
+    #[inline(never)]
+    fn recount(&mut self, wi: usize) {
+        let now = self.clocks[wi];
         self.pending[wi].retain(|p| p.done_at > now);
         self.pending_next[wi] = self.pending[wi]
             .iter()
