@@ -17,12 +17,11 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> bool {
     }
 }
 
-fn src32(inst: &Instruction, w: &Wave, f: Field) -> u32 {
-    w.ssrc32(inst.get(f), inst.literal)
-}
-
-fn src64(inst: &Instruction, w: &Wave, f: Field) -> u64 {
-    w.ssrc64(inst.get(f), inst.literal)
+/// Source field `f`'s value read as 32 and as 64 bits (the field read once: an instruction's
+/// fields are found through the format's table of positions).
+fn src(inst: &Instruction, w: &Wave, f: Field) -> (u32, u64) {
+    let code = inst.get(f);
+    (w.ssrc32(code, inst.literal), w.ssrc64(code, inst.literal))
 }
 
 /// Writes `r` to `dst` with SCC = (`r` != 0), as the bit logic, shifts and counts do.
@@ -71,8 +70,7 @@ fn saveexec(w: &mut Wave, name: &str, dst: u32, s: u64, wide: bool) {
 /// SOP1: one scalar source, a scalar destination.
 fn sop1(inst: &Instruction, w: &mut Wave) -> bool {
     let dst = inst.get(Field::Sdst);
-    let s32 = src32(inst, w, Field::Ssrc0);
-    let s64 = src64(inst, w, Field::Ssrc0);
+    let (s32, s64) = src(inst, w, Field::Ssrc0);
     match inst.def().name {
         "s_mov_b32" => w.set_sreg(dst, s32),
         "s_mov_b64" => w.set_sreg64(dst, s64),
@@ -117,10 +115,8 @@ fn sop1(inst: &Instruction, w: &mut Wave) -> bool {
 /// SOP2: two scalar sources, a scalar destination.
 fn sop2(inst: &Instruction, w: &mut Wave) -> bool {
     let dst = inst.get(Field::Sdst);
-    let a = src32(inst, w, Field::Ssrc0);
-    let b = src32(inst, w, Field::Ssrc1);
-    let a64 = src64(inst, w, Field::Ssrc0);
-    let b64 = src64(inst, w, Field::Ssrc1);
+    let (a, a64) = src(inst, w, Field::Ssrc0);
+    let (b, b64) = src(inst, w, Field::Ssrc1);
     let name = inst.def().name;
     sop2_arith(name, w, dst, a, b) || sop2_bits(name, w, dst, (a, b), (a64, b64))
 }
@@ -244,10 +240,8 @@ fn sop2_bits(
 }
 
 fn sopc(inst: &Instruction, w: &mut Wave) -> bool {
-    let a = src32(inst, w, Field::Ssrc0);
-    let b = src32(inst, w, Field::Ssrc1);
-    let a64 = src64(inst, w, Field::Ssrc0);
-    let b64 = src64(inst, w, Field::Ssrc1);
+    let (a, a64) = src(inst, w, Field::Ssrc0);
+    let (b, b64) = src(inst, w, Field::Ssrc1);
     let (ai, bi) = (a as i32, b as i32);
     w.scc = match inst.def().name {
         "s_cmp_eq_i32" | "s_cmp_eq_u32" => a == b,
