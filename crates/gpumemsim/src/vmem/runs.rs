@@ -13,6 +13,10 @@
 //! of a run touch bytes no other lane of it touches, so memory, the VGPRs, the access log
 //! (a set of bytes) and the outcome come out the same. A FLAT instruction any lane of which
 //! falls in the LDS or private aperture takes the lane-by-lane path.
+//!
+//! A load of any width (not `d16`) whose lanes in EXEC all read the same bytes — a value
+//! every work-item reads, as compiled code loads the dispatch packet's fields — reads them
+//! once and writes every lane ([`same_address_load`]), when they lie inside one allocation.
 
 use rdna3_isa::inst::SGPR_NULL;
 use rdna3_isa::{Field, Format, Instruction};
@@ -67,8 +71,9 @@ pub(super) fn execute(
     wave: &mut Wave,
     env: &mut VmemEnv,
 ) -> Option<VmemOutcome> {
-    let access = Access::of(inst, op)?;
-    if wave.size > 64 {
+    let access = Access::of(inst, op);
+    let load = UniformLoad::of(inst, op);
+    if access.is_none() && load.is_none() || wave.size > 64 {
         return None;
     }
     let exec = wave.exec();
@@ -77,6 +82,10 @@ pub(super) fn execute(
     if inst.def().format == Format::Flat && !all_global(env, exec, &addr) {
         return None;
     }
+    if let Some(out) = load.and_then(|l| same_address_load(wave, env, l, exec, &addr)) {
+        return Some(out);
+    }
+    let access = access?;
     let mut out = VmemOutcome {
         lanes: exec.count_ones(),
         ..VmemOutcome::default()
@@ -102,6 +111,99 @@ pub(super) fn execute(
         run_access(wave, env, access, run, &addr, &mut out);
     }
     Some(out)
+}
+
+/// A GLOBAL or FLAT load [`same_address_load`] may take: bytes per lane, sign extension of
+/// a 1- or 2-byte value, and the first destination VGPR.
+#[derive(Clone, Copy)]
+struct UniformLoad {
+    bytes: u32,
+    signed: bool,
+    vdst: u32,
+}
+
+impl UniformLoad {
+    /// The load `op` of `inst`, when it writes whole VGPRs (not `d16`).
+    fn of(inst: &Instruction, op: GlobalOp) -> Option<UniformLoad> {
+        if !matches!(inst.def().format, Format::Global | Format::Flat) {
+            return None;
+        }
+        let GlobalOp::Load {
+            bytes,
+            signed,
+            d16: None,
+        } = op
+        else {
+            return None;
+        };
+        Some(UniformLoad {
+            bytes,
+            signed,
+            vdst: inst.get(Field::Vdst),
+        })
+    }
+}
+
+/// `load` when every lane in `exec` (at least one) reads the same bytes and they lie in the
+/// virtual address space inside one allocation: one read (one access-log mark of the same
+/// bytes every lane would mark), each destination dword written to every lane, as the
+/// lane-by-lane path's `load_lane` writes it (a 1- or 2-byte value zero- or sign-extended).
+/// `None`, having changed nothing, otherwise.
+fn same_address_load(
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+    load: UniformLoad,
+    exec: u64,
+    addr: &[u64; 64],
+) -> Option<VmemOutcome> {
+    if exec == 0 {
+        return None;
+    }
+    let first = addr[exec.trailing_zeros() as usize];
+    let mut left = exec;
+    while left != 0 {
+        if addr[left.trailing_zeros() as usize] != first {
+            return None;
+        }
+        left &= left - 1;
+    }
+    let bytes = u64::from(load.bytes);
+    if !(in_virtual_range(first) && env.mem.allocations.contains(first, bytes)) {
+        return None;
+    }
+    let mut buf = [0u8; 16];
+    env.mem.read_into(first, &mut buf[..load.bytes as usize]);
+    let dword = |k: usize| u32::from_le_bytes([buf[k], buf[k + 1], buf[k + 2], buf[k + 3]]);
+    let mut values = [0u32; 4];
+    let dwords = if load.bytes >= 4 {
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = dword(4 * i);
+        }
+        load.bytes as usize / 4
+    } else {
+        // The value's bytes, zero above them (`buf` past the read bytes).
+        let (raw, bits) = (dword(0), 8 * load.bytes);
+        values[0] = if load.signed {
+            ((raw << (32 - bits)) as i32 >> (32 - bits)) as u32
+        } else {
+            raw
+        };
+        1
+    };
+    for (i, &v) in values[..dwords].iter().enumerate() {
+        let Some(row) = wave.vgpr_row_mut(load.vdst + i as u32) else {
+            continue; // past v255: dropped
+        };
+        let mut left = exec;
+        while left != 0 {
+            row[left.trailing_zeros() as usize] = v;
+            left &= left - 1;
+        }
+    }
+    Some(VmemOutcome {
+        lanes: exec.count_ones(),
+        ..VmemOutcome::default()
+    })
 }
 
 /// Whether every lane in `exec` addresses the global aperture (none LDS or private).

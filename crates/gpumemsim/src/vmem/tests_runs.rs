@@ -1,6 +1,6 @@
 //! The run path ([`super::runs`]) against the lane-by-lane one ([`super::lane_by_lane`]): on
-//! random GLOBAL and FLAT loads and stores of every whole-dword width (SADDR or a VGPR pair,
-//! `addtid`), lane addresses consecutive, broken, reversed, repeated or random, inside,
+//! random GLOBAL and FLAT loads and stores of every whole-dword width and byte and short
+//! loads, signed or not (SADDR or a VGPR pair, `addtid`), lane addresses consecutive, broken, reversed, repeated or random, inside,
 //! across and outside the host allocations, across 2^48, in the upper canonical half, past
 //! the virtual address space and at the top of the 64-bit space, under full, empty, sparse
 //! and one-lane EXEC in wave32 and wave64, both give the same VGPRs, memory, access log and
@@ -20,8 +20,9 @@ use crate::xorshift::XorShift;
 /// Where the test's allocations lie.
 const REGION: u64 = 0x1_0000_0000;
 
-/// The instructions the run path takes, and a few it leaves to the lane-by-lane path.
-const NAMES: [&str; 14] = [
+/// The instructions the run path takes (the narrow loads when every lane reads one
+/// address), and a few it leaves to the lane-by-lane path.
+const NAMES: [&str; 18] = [
     "global_load_b32",
     "global_load_b64",
     "global_load_b96",
@@ -35,6 +36,10 @@ const NAMES: [&str; 14] = [
     "flat_load_b32",
     "flat_store_b64",
     "global_load_u8",
+    "global_load_i8",
+    "global_load_u16",
+    "global_load_i16",
+    "flat_load_u16",
     "global_store_d16_hi_b16",
 ];
 
@@ -209,7 +214,7 @@ fn compare(inst: &Instruction, wave: &Wave, mem: &GlobalMemory) -> bool {
 #[test]
 fn runs_match_the_lane_by_lane_path() {
     let mut rng = XorShift::new(0x0072_0a5e);
-    let (mut cases, mut taken, mut dropped) = (0, 0, 0);
+    let (mut cases, mut taken, mut dropped, mut narrow) = (0, 0, 0, 0);
     for _ in 0..6000 {
         let name = rng.pick(&NAMES);
         let inst = instruction(&mut rng, name);
@@ -223,11 +228,18 @@ fn runs_match_the_lane_by_lane_path() {
         let mem = memory(&mut rng);
         let size = rng.pick(&[32, 64]);
         let w = wave(&mut rng, size, &inst, &addr);
-        taken += compare(&inst, &w, &mem) as u32;
+        let took = compare(&inst, &w, &mem);
+        taken += took as u32;
+        narrow += (took && bytes < 4) as u32;
         dropped += (w.exec() != 0 && !mem.allocations.contains(addr[0], bytes)) as u32;
         cases += 1;
     }
     assert!(taken > cases / 2, "{taken} of {cases} took the run path");
+    // Byte and short loads at one address for every lane (about a sixth of their cases).
+    assert!(
+        narrow > cases / 80,
+        "{narrow} narrow loads took the run path"
+    );
     assert!(
         dropped > cases / 10,
         "{dropped} of {cases} had a dropped lane 0"
