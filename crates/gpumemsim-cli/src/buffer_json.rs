@@ -79,6 +79,7 @@ fn not_a_number(e: ElementType, u: u64) -> Value {
 
 /// Up to 8 little-endian bytes as a number (the element sizes read as fixed-size arrays,
 /// without a copy of unknown length).
+#[inline(always)]
 fn le_u64(b: &[u8]) -> u64 {
     match *b {
         [a] => u64::from(a),
@@ -98,6 +99,35 @@ fn widen_f16(u: u64) -> f64 {
     f64::from(f32::from_bits(gpumemsim::fp::valu::f16_to_f32(u as u16)))
 }
 
+/// Element `b` of type `e` as the number its JSON value reads as (`Value::as_f64`); `None`
+/// for a NaN or an infinity.
+#[inline(always)]
+fn number_of(e: ElementType, b: &[u8]) -> Option<f64> {
+    Some(match plain_number(e, b)? {
+        Number::Signed(n) => n as f64,
+        Number::Unsigned(n) => n as f64,
+        Number::Float(f) => f,
+    })
+}
+
+/// The positions of the first least and the last greatest of `numbers` (as
+/// `Iterator::min_by` and `max_by` with `f64::total_cmp` pick them); `None` when there are
+/// none or one is not a number.
+pub fn extremes(numbers: impl Iterator<Item = Option<f64>>) -> Option<(usize, usize)> {
+    let mut least: Option<(f64, usize)> = None;
+    let mut most: Option<(f64, usize)> = None;
+    for (i, x) in numbers.enumerate() {
+        let x = x?;
+        if least.is_none_or(|(l, _)| x.total_cmp(&l).is_lt()) {
+            least = Some((x, i));
+        }
+        if most.is_none_or(|(m, _)| x.total_cmp(&m).is_ge()) {
+            most = Some((x, i));
+        }
+    }
+    Some((least?.1, most?.1))
+}
+
 /// A buffer's values, serialised as a JSON array one element at a time.
 pub struct BufferValues<'a> {
     pub elem: ElementType,
@@ -115,14 +145,26 @@ impl BufferValues<'_> {
         json_value(self.elem, self.element(i))
     }
 
-    /// Element `i` as the number its JSON value reads as (`Value::as_f64`), without making
-    /// the value; `None` for a NaN or an infinity.
-    pub fn number(&self, i: usize) -> Option<f64> {
-        Some(match plain_number(self.elem, self.element(i))? {
-            Number::Signed(n) => n as f64,
-            Number::Unsigned(n) => n as f64,
-            Number::Float(f) => f,
-        })
+    /// The [`extremes`] of the values as [`number_of`] reads them: a loop compiled
+    /// for each element type (the text report scans every value of a buffer of millions).
+    pub fn extremes(&self) -> Option<(usize, usize)> {
+        use ElementType as E;
+        macro_rules! scan {
+            ($e:expr, $bytes:literal) => {
+                extremes(self.raw.chunks_exact($bytes).map(|b| number_of($e, b)))
+            };
+        }
+        match self.elem {
+            E::U8 => scan!(E::U8, 1),
+            E::U16 => scan!(E::U16, 2),
+            E::F16 => scan!(E::F16, 2),
+            E::U32 => scan!(E::U32, 4),
+            E::I32 => scan!(E::I32, 4),
+            E::F32 => scan!(E::F32, 4),
+            E::U64 => scan!(E::U64, 8),
+            E::I64 => scan!(E::I64, 8),
+            E::F64 => scan!(E::F64, 8),
+        }
     }
 
     /// Element `i`'s bytes.
@@ -158,6 +200,7 @@ enum Number {
 
 /// Element `b` of type `e` as a JSON number, or `None` for a NaN or an infinity (not JSON
 /// numbers: [`json_value`] writes them).
+#[inline(always)]
 fn plain_number(e: ElementType, b: &[u8]) -> Option<Number> {
     let u = le_u64(b);
     let float = |f: f64| f.is_finite().then_some(Number::Float(f));
@@ -212,14 +255,15 @@ impl Serialize for Report<'_> {
     }
 }
 
-/// `n` values (the `i`th from `get`, which reads as the number `number(i)`) as the text
-/// report shows them: all of them (with `full`, or up to 8), else the count, the least and
-/// greatest when every value is a number, and the first four and last two.
+/// `n` values (the `i`th from `get`) as the text report shows them: all of them (with
+/// `full`, or up to 8), else the count, the least and greatest when every value is a number
+/// (`extremes`: their positions, as [`extremes`] finds them), and the first four and last
+/// two.
 pub fn summarise_with(
     n: usize,
     full: bool,
     get: impl Fn(usize) -> Value,
-    number: impl Fn(usize) -> Option<f64>,
+    extremes: impl FnOnce() -> Option<(usize, usize)>,
 ) -> String {
     let show = |r: std::ops::Range<usize>| {
         r.map(|i| crate::run_text::value_text(&get(i)))
@@ -229,29 +273,13 @@ pub fn summarise_with(
     if full || n <= 8 {
         return format!("[{}]", show(0..n));
     }
-    // The first least value and the last greatest (Iterator::min_by and max_by).
-    let mut least: Option<(f64, usize)> = None;
-    let mut most: Option<(f64, usize)> = None;
-    let mut all_numbers = true;
-    for i in 0..n {
-        let Some(x) = number(i) else {
-            all_numbers = false;
-            break;
-        };
-        if least.is_none_or(|(l, _)| x.total_cmp(&l).is_lt()) {
-            least = Some((x, i));
-        }
-        if most.is_none_or(|(m, _)| x.total_cmp(&m).is_ge()) {
-            most = Some((x, i));
-        }
-    }
-    let range = match (all_numbers, least, most) {
-        (true, Some((_, l)), Some((_, m))) => format!(
+    let range = match extremes() {
+        Some((l, m)) => format!(
             ", min {}, max {}",
             crate::run_text::value_text(&get(l)),
             crate::run_text::value_text(&get(m))
         ),
-        _ => String::new(),
+        None => String::new(),
     };
     format!(
         "{n} values{range}: [{}, …, {}] (--full for all)",
@@ -364,7 +392,7 @@ mod tests {
         }
     }
 
-    /// A buffer element's number is what its JSON value reads as.
+    /// A buffer element's number ([`number_of`]) is what its JSON value reads as.
     #[test]
     fn an_elements_number_is_its_values_as_f64() {
         let mut rng = gpumemsim::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
@@ -372,9 +400,53 @@ mod tests {
             let raw: Vec<u8> = (0..4000).map(|_| rng.next_u64() as u8).collect();
             let v = BufferValues { elem: e, raw: &raw };
             for i in 0..v.len() {
-                assert_eq!(v.number(i), v.get(i).as_f64(), "{} {i}", e.name());
+                let number = number_of(e, v.element(i));
+                assert_eq!(number, v.get(i).as_f64(), "{} {i}", e.name());
             }
         }
+    }
+
+    /// A buffer's extremes, found by the loop compiled for its element type, are those of
+    /// its elements' values: on random bytes (NaNs and infinities among the floats' now and
+    /// then, which leave none), on small values with ties (the first least, the last
+    /// greatest), with signed zeros.
+    #[test]
+    fn a_buffers_extremes_are_its_values_extremes() {
+        let mut rng = gpumemsim::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let (mut found, mut none) = (0, 0);
+        for case in 0..400 {
+            let e = ElementType::ALL[case % ElementType::ALL.len()];
+            let n = e.bytes() * (1 + rng.below(40) as usize);
+            let raw: Vec<u8> = match case % 3 {
+                0 => (0..n).map(|_| rng.next_u64() as u8).collect(),
+                // Few distinct small values, with ties; the floats' sign bytes set now and
+                // then (negative values and -0.0).
+                _ => (0..n)
+                    .map(|k| match k % e.bytes() {
+                        0 => rng.below(3) as u8,
+                        j if j + 1 == e.bytes() && rng.below(4) == 0 => 0x80,
+                        _ => 0,
+                    })
+                    .collect(),
+            };
+            let v = BufferValues { elem: e, raw: &raw };
+            // Iterator::min_by keeps the first least, max_by the last greatest.
+            let values: Option<Vec<(usize, f64)>> = (0..v.len())
+                .map(|i| Some((i, v.get(i).as_f64()?)))
+                .collect();
+            let want = values.and_then(|vals| {
+                let least = vals.iter().min_by(|a, b| a.1.total_cmp(&b.1))?.0;
+                let most = vals.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
+                Some((least, most))
+            });
+            assert_eq!(v.extremes(), want, "{} case {case}", e.name());
+            found += want.is_some() as u32;
+            none += want.is_none() as u32;
+        }
+        assert!(
+            found > 200 && none > 5,
+            "{found} with extremes, {none} without"
+        );
     }
 
     #[test]
@@ -416,12 +488,13 @@ mod tests {
             json!(0.5),
             json!(4),
         ];
-        let s = summarise_with(vals.len(), false, |i| vals[i].clone(), |i| vals[i].as_f64());
+        let ends = || extremes(vals.iter().map(Value::as_f64));
+        let s = summarise_with(vals.len(), false, |i| vals[i].clone(), ends);
         assert_eq!(
             s,
             "9 values, min 0.5, max 9: [3, 1, 9, 1, …, 0.5, 4] (--full for all)"
         );
-        let s = summarise_with(3, false, |i| vals[i].clone(), |i| vals[i].as_f64());
+        let s = summarise_with(3, false, |i| vals[i].clone(), ends);
         assert_eq!(s, "[3, 1, 9]");
     }
 }

@@ -409,7 +409,7 @@ fn arg_text(a: &ArgOut, full: bool) -> String {
             "{name}buffer {} at {:#x}: {}",
             f("type").as_str().unwrap_or(""),
             f("address").as_u64().unwrap_or(0),
-            summarise_with(v.len(), full, |i| v.get(i), |i| v.number(i))
+            summarise_with(v.len(), full, |i| v.get(i), || v.extremes())
         );
     }
     match f("kind").as_str() {
