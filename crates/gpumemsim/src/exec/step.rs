@@ -118,9 +118,9 @@ impl Device {
                 end.cost = valu_cost;
             }
             Format::Ldsdir => {
-                let recent: Vec<Instruction> = (self.waves[wi].recent_valu.latest(RECENT_VALU))
-                    .map(|i| program[i].inst.clone())
-                    .collect();
+                let recent_pcs = self.waves[wi].recent_valu.latest(RECENT_VALU);
+                let recent: Vec<Instruction> =
+                    recent_pcs.map(|i| program[i].inst.clone()).collect();
                 let (wave, mut env) = self.ds_env(wi, pc);
                 env.recent_valu = &recent;
                 ds::ldsdir::execute(inst, wave, &mut env);
