@@ -156,6 +156,7 @@ fn busy_of(inst: &Instruction) -> Option<(UnitKind, Busy)> {
 
 impl Device {
     /// The instance of `kind` wave `wi` issues to.
+    #[inline]
     fn unit_instance(&self, wi: usize, kind: UnitKind) -> usize {
         let p = self.placement.as_ref().expect("placed before running");
         match kind {

@@ -52,6 +52,7 @@ impl Units {
         }
     }
 
+    #[inline]
     fn slot(&mut self, kind: UnitKind, instance: usize) -> &mut u64 {
         match kind {
             UnitKind::Valu => &mut self.valu[instance],
@@ -64,12 +65,14 @@ impl Units {
     }
 
     /// When unit `instance` of `kind` is free.
+    #[inline]
     pub(crate) fn free_at(&mut self, kind: UnitKind, instance: usize) -> u64 {
         *self.slot(kind, instance)
     }
 
     /// Occupies unit `instance` of `kind` for `cycles` from the later of `at` and the time it
     /// is free; returns when the occupation began.
+    #[inline]
     pub(crate) fn occupy(&mut self, kind: UnitKind, instance: usize, at: u64, cycles: u64) -> u64 {
         let slot = self.slot(kind, instance);
         let begin = at.max(*slot);
