@@ -1060,6 +1060,7 @@ impl Device {
 
     /// Queues wave `wi` at its current clock (plus the seed's jitter), replacing any entry it
     /// had.
+    #[inline(always)]
     pub(crate) fn queue(&mut self, wi: usize) {
         let key = self.clocks[wi] + self.jitter();
         let order = self.order_of(wi);

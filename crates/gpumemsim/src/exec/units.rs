@@ -52,7 +52,7 @@ impl Units {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&mut self, kind: UnitKind, instance: usize) -> &mut u64 {
         match kind {
             UnitKind::Valu => &mut self.valu[instance],
