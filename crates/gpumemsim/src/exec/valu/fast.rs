@@ -14,6 +14,7 @@
 //! the CPU has them ([`with_host_fma`]). Tests compare it with the general path
 //! ([`super::general`]) on random instructions and registers.
 
+use rdna3_isa::regs::NULL;
 use rdna3_isa::{DppKind, Instruction};
 
 use super::class::Class;
@@ -186,7 +187,12 @@ fn wide_of<const N: usize>(
                 #[inline(always)]
                 || go!(Op::F64(F64Op::Fma)),
             ),
-            Op::Int(IntOp::MadU64) => mad_u64_rows::<N>(exec, src, &mut out),
+            // The carry-out goes to `sdst`: compiled code mostly names `null` there.
+            Op::Int(IntOp::MadU64) if d.sdst == NULL => {
+                mad_u64_rows::<N>(src, &mut out);
+                0
+            }
+            Op::Int(IntOp::MadU64) => mad_u64_rows_carry::<N>(exec, src, &mut out),
             op => go!(op),
         }
     };
@@ -252,11 +258,22 @@ fn wide_lanes<const N: usize>(
 
 /// `v_mad_u64_u32` (without `clamp`, as on the fast path) over every lane at once, in a
 /// loop the compiler vectorizes: the 32 × 32-bit product of the sources' low rows plus
-/// source 2's 64 bits; returns the lanes in `exec` whose sum carried out of bit 63 (the
-/// 128-bit sum's bit 64, as [`IntOp::eval`] gives it). Lanes outside `exec` are computed
-/// and dropped: `write_row` writes only `exec`'s lanes.
+/// source 2's 64 bits, wrapping. Lanes outside `exec` are computed and dropped: `write_row`
+/// writes only `exec`'s lanes.
 #[inline(always)]
-fn mad_u64_rows<const N: usize>(
+fn mad_u64_rows<const N: usize>([a, b, c]: [[&[u32; N]; 2]; 3], out: &mut [[u32; N]; 2]) {
+    for l in 0..N {
+        let addend = u64::from(c[0][l]) | u64::from(c[1][l]) << 32;
+        let r = (u64::from(a[0][l]) * u64::from(b[0][l])).wrapping_add(addend);
+        out[0][l] = r as u32;
+        out[1][l] = (r >> 32) as u32;
+    }
+}
+
+/// [`mad_u64_rows`] with the carry-out: returns the lanes in `exec` whose sum carried out
+/// of bit 63 (the 128-bit sum's bit 64, as [`IntOp::eval`] gives it).
+#[inline(always)]
+fn mad_u64_rows_carry<const N: usize>(
     exec: u64,
     [a, b, c]: [[&[u32; N]; 2]; 3],
     out: &mut [[u32; N]; 2],
