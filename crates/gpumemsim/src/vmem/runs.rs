@@ -32,34 +32,45 @@ const RUN_BYTES: usize = 64 * 16;
 /// 64 lanes of 0, the value of a VGPR never written.
 static ZERO: [u32; 64] = [0; 64];
 
-/// A whole-dword access the run path takes: bytes per lane, a store or a load, and its data
-/// VGPR (the first of `bytes / 4`).
+/// An access this module may take: bytes per lane, a store or a load, sign extension of a
+/// 1- or 2-byte load, and its data VGPR (the first of `bytes / 4`).
 #[derive(Clone, Copy)]
 struct Access {
     bytes: u32,
     store: bool,
+    signed: bool,
     data: u32,
 }
 
 impl Access {
-    /// The access `op` of `inst`, when the run path takes it: a GLOBAL or FLAT load of whole
-    /// dwords (not `d16`) or store of whole dwords (not `d16_hi`).
+    /// The access `op` of `inst`, when this module may take it: a GLOBAL or FLAT load that
+    /// writes whole VGPRs (not `d16`) or a store of whole dwords (not `d16_hi`).
     fn of(inst: &Instruction, op: GlobalOp) -> Option<Access> {
         if !matches!(inst.def().format, Format::Global | Format::Flat) {
             return None;
         }
-        let (bytes, store, field) = match op {
+        let (bytes, store, signed, field) = match op {
             GlobalOp::Load {
-                bytes, d16: None, ..
-            } => (bytes, false, Field::Vdst),
-            GlobalOp::Store { bytes, hi: false } => (bytes, true, Field::Data0),
+                bytes,
+                signed,
+                d16: None,
+            } => (bytes, false, signed, Field::Vdst),
+            GlobalOp::Store { bytes, hi: false } if bytes.is_multiple_of(4) => {
+                (bytes, true, false, Field::Data0)
+            }
             _ => return None,
         };
-        (bytes % 4 == 0 && (4..=16).contains(&bytes)).then(|| Access {
+        Some(Access {
             bytes,
             store,
+            signed,
             data: inst.get(field),
         })
+    }
+
+    /// Whether the run path moves it: whole dwords, 4 to 16 bytes a lane.
+    fn whole_dwords(&self) -> bool {
+        self.bytes.is_multiple_of(4) && (4..=16).contains(&self.bytes)
     }
 }
 
@@ -71,9 +82,8 @@ pub(super) fn execute(
     wave: &mut Wave,
     env: &mut VmemEnv,
 ) -> Option<VmemOutcome> {
-    let access = Access::of(inst, op);
-    let load = UniformLoad::of(inst, op);
-    if access.is_none() && load.is_none() || wave.size > 64 {
+    let access = Access::of(inst, op)?;
+    if wave.size > 64 {
         return None;
     }
     let exec = wave.exec();
@@ -82,10 +92,14 @@ pub(super) fn execute(
     if inst.def().format == Format::Flat && !all_global(env, exec, &addr) {
         return None;
     }
-    if let Some(out) = load.and_then(|l| same_address_load(wave, env, l, exec, &addr)) {
-        return Some(out);
+    if !access.store {
+        if let Some(out) = same_address_load(wave, env, access, exec, &addr) {
+            return Some(out);
+        }
     }
-    let access = access?;
+    if !access.whole_dwords() {
+        return None;
+    }
     let mut out = VmemOutcome {
         lanes: exec.count_ones(),
         ..VmemOutcome::default()
@@ -113,37 +127,6 @@ pub(super) fn execute(
     Some(out)
 }
 
-/// A GLOBAL or FLAT load [`same_address_load`] may take: bytes per lane, sign extension of
-/// a 1- or 2-byte value, and the first destination VGPR.
-#[derive(Clone, Copy)]
-struct UniformLoad {
-    bytes: u32,
-    signed: bool,
-    vdst: u32,
-}
-
-impl UniformLoad {
-    /// The load `op` of `inst`, when it writes whole VGPRs (not `d16`).
-    fn of(inst: &Instruction, op: GlobalOp) -> Option<UniformLoad> {
-        if !matches!(inst.def().format, Format::Global | Format::Flat) {
-            return None;
-        }
-        let GlobalOp::Load {
-            bytes,
-            signed,
-            d16: None,
-        } = op
-        else {
-            return None;
-        };
-        Some(UniformLoad {
-            bytes,
-            signed,
-            vdst: inst.get(Field::Vdst),
-        })
-    }
-}
-
 /// `load` when every lane in `exec` (at least one) reads the same bytes and they lie in the
 /// virtual address space inside one allocation: one read (one access-log mark of the same
 /// bytes every lane would mark), each destination dword written to every lane, as the
@@ -152,7 +135,7 @@ impl UniformLoad {
 fn same_address_load(
     wave: &mut Wave,
     env: &mut VmemEnv,
-    load: UniformLoad,
+    load: Access,
     exec: u64,
     addr: &[u64; 64],
 ) -> Option<VmemOutcome> {
@@ -191,7 +174,7 @@ fn same_address_load(
         1
     };
     for (i, &v) in values[..dwords].iter().enumerate() {
-        let Some(row) = wave.vgpr_row_mut(load.vdst + i as u32) else {
+        let Some(row) = wave.vgpr_row_mut(load.data + i as u32) else {
             continue; // past v255: dropped
         };
         let mut left = exec;
