@@ -1346,6 +1346,8 @@ impl Device {
         self.update_counters(wi);
     }
 
+    /// Sets wave `wi`'s wait counters (`Wave::counters`) to its operations outstanding at its
+    /// clock, dropping those complete.
     #[inline(always)]
     fn update_counters(&mut self, wi: usize) {
         if self.clocks[wi] < self.pending_next[wi] {
