@@ -215,11 +215,18 @@ impl Device {
 
     /// `s_waitcnt` with `counter` at most `n`: every operation with at least `n` later ones
     /// of its kind is proven complete.
+    ///
+    /// The unwaited registers are recomputed only when the wait proves more operations
+    /// complete: they are current after every change to what they depend on (a return sent
+    /// adds its registers, a landing recomputes them, [`Device::land_vgprs`]), so a wait that
+    /// proves nothing new leaves them as they are.
     pub(crate) fn count_waited(&mut self, wi: usize, counter: Counter, n: u32) {
-        if let Some(o) = self.ops_mut(wi, counter) {
-            o.waited = o.waited.max(o.issued.saturating_sub(u64::from(n)));
-        }
-        if counter != Counter::Vs {
+        let Some(o) = self.ops_mut(wi, counter) else {
+            return;
+        };
+        let waited = o.waited.max(o.issued.saturating_sub(u64::from(n)));
+        if waited != o.waited {
+            o.waited = waited;
             self.refresh_unwaited(wi);
         }
     }
