@@ -154,7 +154,36 @@ fn busy_of(inst: &Instruction) -> Option<(UnitKind, Busy)> {
     })
 }
 
+/// The unit an instruction of one wave issues to: its kind, the wave's instance of it and the
+/// cycles the instruction occupies it. Worked out once per step (`Device::unit_use`) and
+/// handed to [`Device::hold_back`], [`Device::step`] and [`Device::issued`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UnitUse {
+    pub kind: UnitKind,
+    pub instance: usize,
+    /// [`Busy::cycles`] for the wave's size under the run's timing.
+    pub busy: u64,
+}
+
 impl Device {
+    /// The unit wave `wi`'s instruction `inst` at `pc` issues to (`None`: the wave's own
+    /// sequencer).
+    #[inline]
+    pub(crate) fn unit_use(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        cfg: &RunConfig,
+    ) -> Option<UnitUse> {
+        let (kind, busy) = facts_at(&mut self.facts, pc, inst).unit?;
+        Some(UnitUse {
+            kind,
+            instance: self.unit_instance(wi, kind),
+            busy: busy.cycles(self.waves[wi].size, &cfg.timing),
+        })
+    }
+
     /// The instance of `kind` wave `wi` issues to.
     #[inline]
     fn unit_instance(&self, wi: usize, kind: UnitKind) -> usize {
@@ -179,7 +208,7 @@ impl Device {
         wi: usize,
         pc: usize,
         line: &AsmLine,
-        cfg: &RunConfig,
+        unit: Option<UnitUse>,
     ) -> Hold {
         if self.booked[wi] {
             return Hold::Issue;
@@ -187,30 +216,33 @@ impl Device {
         let clock = self.clocks[wi];
         let facts = facts_at(&mut self.facts, pc, &line.inst);
         let deps = self.scoreboards[wi].ready_at(&facts.shape);
-        let unit = facts.unit;
-        let unit = unit.map(|(kind, busy)| {
-            let i = self.unit_instance(wi, kind);
-            (kind, i, busy.cycles(self.waves[wi].size, &cfg.timing))
-        });
         let ready = if deps > clock {
             let declared = self.scoreboards[wi].declared_now();
             self.scoreboards[wi].dep_waited = true;
             // A wait nothing declared holds the SIMD's unit: other waves cannot issue to it.
-            if let (false, Some((kind @ (UnitKind::Valu | UnitKind::Salu), i, _))) =
-                (declared, unit)
+            if let (
+                false,
+                Some(
+                    u @ UnitUse {
+                        kind: UnitKind::Valu | UnitKind::Salu,
+                        ..
+                    },
+                ),
+            ) = (declared, unit)
             {
-                self.units.hold(kind, i, deps);
+                self.units.hold(u.kind, u.instance, deps);
             }
             deps
         } else {
             match unit {
                 // The LDS pipe queues its instructions itself (`Device::lds_issue`): the wave
                 // issues at once.
-                Some((kind, i, busy))
-                    if kind != UnitKind::Lds && self.units.free_at(kind, i) > clock =>
+                Some(u)
+                    if u.kind != UnitKind::Lds
+                        && self.units.free_at(u.kind, u.instance) > clock =>
                 {
                     self.booked[wi] = true;
-                    self.units.occupy(kind, i, clock, busy)
+                    self.units.occupy(u.kind, u.instance, clock, u.busy)
                 }
                 _ => return Hold::Issue,
             }
@@ -227,23 +259,23 @@ impl Device {
         self.clocks[wi] = until;
     }
 
-    /// After wave `wi` issued `inst` (at `pc`) at `at` for `cost` cycles: its unit is busy,
-    /// its results will be ready after their latency, `s_delay_alu` takes effect.
+    /// After wave `wi` issued `inst` (at `pc`) over the cycles `span` (from its issue): its
+    /// unit (`unit`) is busy, its results will be ready after their latency, `s_delay_alu`
+    /// takes effect.
     pub(crate) fn issued(
         &mut self,
         wi: usize,
         pc: usize,
         inst: &Instruction,
-        at: u64,
-        cost: u64,
+        span: std::ops::Range<u64>,
+        unit: Option<UnitUse>,
         cfg: &RunConfig,
     ) {
+        let at = span.start;
         let booked = std::mem::take(&mut self.booked[wi]);
-        if let Some((kind, busy)) = facts_at(&mut self.facts, pc, inst).unit {
-            if kind != UnitKind::Lds && !booked {
-                let i = self.unit_instance(wi, kind);
-                let busy = busy.cycles(self.waves[wi].size, &cfg.timing);
-                self.units.occupy(kind, i, at, busy);
+        if let Some(u) = unit {
+            if u.kind != UnitKind::Lds && !booked {
+                self.units.occupy(u.kind, u.instance, at, u.busy);
             }
         }
         let facts = facts_at(&mut self.facts, pc, inst);
@@ -264,7 +296,7 @@ impl Device {
             s.undeclared_waits += 1;
             s.note_undeclared(pc);
         }
-        self.segment(wi, SegmentKind::Issue, at, at + cost, pc);
+        self.segment(wi, SegmentKind::Issue, at, span.end, pc);
     }
 
     /// Places the device's workgroups (once, at the start of the first run) and starts

@@ -1146,8 +1146,14 @@ impl Device {
                 }
                 return Err(RunError::Deadlock(self.describe_waits(program)));
             };
-            if let Some(line) = program.get(self.waves[wi].pc) {
-                match self.hold_back(wi, self.waves[wi].pc, line, cfg) {
+            let pc = self.waves[wi].pc;
+            // The unit the instruction issues to, worked out once for the hold and the step.
+            let unit = match program.get(pc) {
+                Some(line) => self.unit_use(wi, pc, &line.inst, cfg),
+                None => None,
+            };
+            if let Some(line) = program.get(pc) {
+                match self.hold_back(wi, pc, line, unit) {
                     issue::Hold::Issue => {}
                     issue::Hold::Later if !self.runs_ahead(wi, cfg) => {
                         self.queue(wi);
@@ -1174,8 +1180,7 @@ impl Device {
                     }
                 }
             }
-            let pc = self.waves[wi].pc;
-            let Some(line) = program.get(pc) else {
+            if pc >= program.len() {
                 // Running off the end of the program ends the wave, with an event: on the
                 // hardware the wave would go on fetching whatever follows the code.
                 self.events.push(Event {
@@ -1192,9 +1197,9 @@ impl Device {
                 self.end_wave(wi);
                 mark.ended += 1;
                 continue;
-            };
+            }
             let (first_event, at) = (self.events.len(), self.clocks[wi]);
-            let stepped = self.step(wi, pc, line, program, cfg, &by_address);
+            let stepped = self.step(wi, pc, program, cfg, &by_address, unit);
             for e in &mut self.events[first_event..] {
                 e.cycle = at;
             }

@@ -28,15 +28,19 @@ pub(crate) struct StepEnd {
 }
 
 impl Device {
+    /// Runs wave `wi`'s instruction at `pc` of `program` (an index in it), which issues to
+    /// `unit_use` ([`Device::unit_use`]): its work in the unit models, then its timing and
+    /// statistics.
     pub(crate) fn step(
         &mut self,
         wi: usize,
         pc: usize,
-        line: &AsmLine,
         program: &[AsmLine],
         cfg: &RunConfig,
         by_address: &HashMap<u32, usize>,
+        unit_use: Option<super::issue::UnitUse>,
     ) -> Result<(), RunError> {
+        let line = &program[pc];
         let inst = &line.inst;
         let d = inst.def();
         let t = cfg.timing;
@@ -54,8 +58,8 @@ impl Device {
         };
         let facts = super::issue::facts_at(&mut self.facts, pc, inst);
         let (clause, unit, returns) = (facts.clause, facts.unit, facts.returns);
-        // A VALU instruction's cost: its unit's busy cycles (`issue::valu_cycles`).
-        let valu_cost = unit.map_or(0, |(_, b)| b.cycles(self.waves[wi].size, &t));
+        // A VALU instruction's cost: its unit's busy cycles.
+        let valu_cost = unit_use.map_or(0, |u| u.busy);
         self.before_issue(wi, pc, inst, clause);
         if d.format == Format::Vinterp {
             // V_INTERP has a built-in `s_waitcnt expcnt(wait_exp)`, before it reads its
@@ -137,7 +141,14 @@ impl Device {
         let stalled = issue_at - start;
         self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
         let wave_cycles = end.wave_cycles.unwrap_or(end.cost);
-        self.issued(wi, pc, inst, issue_at, wave_cycles, cfg);
+        self.issued(
+            wi,
+            pc,
+            inst,
+            issue_at..issue_at + wave_cycles,
+            unit_use,
+            cfg,
+        );
         self.clocks[wi] = issue_at + wave_cycles;
         self.update_counters(wi);
         let s = &mut self.stats[pc];
