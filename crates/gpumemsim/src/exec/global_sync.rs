@@ -136,6 +136,7 @@ impl Device {
 
     /// Executes a GWS or ordered-count instruction. `Ok(None)`: the wave blocked before the
     /// instruction was processed (it re-issues when woken).
+    #[inline(never)]
     pub(crate) fn global_sync(
         &mut self,
         wi: usize,

@@ -22,6 +22,7 @@ impl Device {
 
     /// Issues SMEM instruction `inst` of wave `wi` at its clock; `None` when the SMEM model
     /// does not know the opcode.
+    #[inline(never)]
     pub(crate) fn smem(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
         let op = smem::smem_op_of(inst.opcode)?;
         // The WGP's scalar cache, shared by its workgroups (docs/rules/smem.md#scalar-cache-per-wgp).

@@ -296,6 +296,7 @@ impl Device {
         );
     }
 
+    #[inline(never)]
     fn ds(
         &mut self,
         wi: usize,

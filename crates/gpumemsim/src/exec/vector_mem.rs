@@ -12,6 +12,7 @@ use crate::vmem::{self, GlobalOp, VmemEnv};
 impl Device {
     /// Executes GLOBAL instruction `inst` of wave `wi`; returns its issue cycles, or `None`
     /// when the vector-memory model does not implement it.
+    #[inline(never)]
     pub(crate) fn global(
         &mut self,
         wi: usize,
