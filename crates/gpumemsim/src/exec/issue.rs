@@ -113,18 +113,6 @@ impl IssueFacts {
     }
 }
 
-/// The facts of the instruction `inst` at `pc` in the program's `facts` (worked out on
-/// first use). A function of the one field, so that the facts stay borrowed while the
-/// executor changes the others.
-#[inline]
-pub(crate) fn facts_at<'a>(
-    facts: &'a mut [Option<IssueFacts>],
-    pc: usize,
-    inst: &Instruction,
-) -> &'a IssueFacts {
-    facts[pc].get_or_insert_with(|| IssueFacts::of(inst))
-}
-
 /// The unit an instruction issues to, and how long it occupies it (`None`: the wave's own
 /// sequencer: `s_waitcnt`, branches, `s_nop`, ...).
 fn busy_of(inst: &Instruction) -> Option<(UnitKind, Busy)> {
@@ -166,17 +154,11 @@ pub(crate) struct UnitUse {
 }
 
 impl Device {
-    /// The unit wave `wi`'s instruction `inst` at `pc` issues to (`None`: the wave's own
-    /// sequencer).
+    /// The unit wave `wi`'s instruction at `pc` issues to (`None`: the wave's own sequencer,
+    /// or no instruction there).
     #[inline]
-    pub(crate) fn unit_use(
-        &mut self,
-        wi: usize,
-        pc: usize,
-        inst: &Instruction,
-        cfg: &RunConfig,
-    ) -> Option<UnitUse> {
-        let (kind, busy) = facts_at(&mut self.facts, pc, inst).unit?;
+    pub(crate) fn unit_use(&self, wi: usize, pc: usize, cfg: &RunConfig) -> Option<UnitUse> {
+        let (kind, busy) = self.facts.get(pc)?.unit?;
         Some(UnitUse {
             kind,
             instance: self.unit_instance(wi, kind),
@@ -197,24 +179,18 @@ impl Device {
         }
     }
 
-    /// Whether wave `wi` must wait before it issues `line` (at `pc`): then its clock moves to
+    /// Whether wave `wi` must wait before it issues its instruction at `pc`: then its clock moves to
     /// when it can, the wait is counted as stall, and the caller queues it again. A wave
     /// waits first for the registers it reads, then for its unit, which is booked for it at
     /// once, so a wave queueing for a unit is held back once, not once per wave ahead of it.
     /// The LDS pipe is the exception: the wave hands its instruction to the pipe's queue and
     /// goes on ([`Device::lds_issue`]).
-    pub(crate) fn hold_back(
-        &mut self,
-        wi: usize,
-        pc: usize,
-        line: &AsmLine,
-        unit: Option<UnitUse>,
-    ) -> Hold {
+    pub(crate) fn hold_back(&mut self, wi: usize, pc: usize, unit: Option<UnitUse>) -> Hold {
         if self.booked[wi] {
             return Hold::Issue;
         }
         let clock = self.clocks[wi];
-        let facts = facts_at(&mut self.facts, pc, &line.inst);
+        let facts = &self.facts[pc];
         let deps = self.scoreboards[wi].ready_at(&facts.shape);
         let ready = if deps > clock {
             let declared = self.scoreboards[wi].declared_now();
@@ -259,14 +235,13 @@ impl Device {
         self.clocks[wi] = until;
     }
 
-    /// After wave `wi` issued `inst` (at `pc`) over the cycles `span` (from its issue): its
-    /// unit (`unit`) is busy, its results will be ready after their latency, `s_delay_alu`
-    /// takes effect.
+    /// After wave `wi` issued its instruction at `pc` over the cycles `span` (from its
+    /// issue): its unit (`unit`) is busy, its results will be ready after their latency,
+    /// `s_delay_alu` takes effect.
     pub(crate) fn issued(
         &mut self,
         wi: usize,
         pc: usize,
-        inst: &Instruction,
         span: std::ops::Range<u64>,
         unit: Option<UnitUse>,
         cfg: &RunConfig,
@@ -278,7 +253,7 @@ impl Device {
                 self.units.occupy(u.kind, u.instance, at, u.busy);
             }
         }
-        let facts = facts_at(&mut self.facts, pc, inst);
+        let facts = &self.facts[pc];
         let sb = &mut self.scoreboards[wi];
         let declared = sb.declared_now();
         let waited = std::mem::take(&mut sb.dep_waited);
@@ -552,6 +527,32 @@ mod tests {
             1
         } else {
             2
+        }
+    }
+
+    /// The facts are worked out for every instruction of a program when a run starts, run or
+    /// not (`Device::run_steps`): every instruction of the table, DS ones with and without
+    /// GDS, has them, and an `s_delay_alu` keeps its immediate.
+    #[test]
+    fn every_instruction_has_facts() {
+        for op in 0..rdna3_isa::table::INSTRUCTIONS.len() {
+            let mut inst = Instruction::new(Opcode(op as _));
+            let delay = inst.def().name == "s_delay_alu";
+            if delay {
+                inst.set(Field::Simm16, 0x91);
+            }
+            for gds in [0, 1] {
+                if inst.def().format == Format::Ds {
+                    inst.set(Field::Gds, gds);
+                }
+                let facts = IssueFacts::of(&inst);
+                assert_eq!(
+                    facts.delay_alu,
+                    delay.then_some(0x91),
+                    "{}",
+                    inst.mnemonic()
+                );
+            }
         }
     }
 

@@ -559,9 +559,9 @@ pub struct Device {
     units: units::Units,
     /// Each wave's register readiness and `s_delay_alu` declarations.
     scoreboards: Vec<deps::Scoreboard>,
-    /// What each instruction of the program reads and writes, its unit, ... (filled on
-    /// first use).
-    facts: Vec<Option<issue::IssueFacts>>,
+    /// What each instruction of the program reads and writes, its unit, ... (worked out for
+    /// the whole program when a run starts: one look-up per use, no check for a first one).
+    facts: Vec<issue::IssueFacts>,
     /// Each VALU (VOP1/VOP2/VOPC/VOP3, VOPD) instruction of the program decoded for
     /// execution (filled on first use).
     valu: Vec<Option<valu::Decoded>>,
@@ -758,7 +758,7 @@ impl Device {
             placement: None,
             units: units::Units::default(),
             scoreboards: vec![deps::Scoreboard::default(); n],
-            facts: vec![None; program_len],
+            facts: Vec::new(),
             valu: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],
@@ -1098,7 +1098,7 @@ impl Device {
     /// memory data on its way (landing it could report a finding among other waves'), and no
     /// seed's jitter or timeline records the order of the steps.
     fn runs_ahead(&self, wi: usize, cfg: &RunConfig) -> bool {
-        let facts = self.facts[self.waves[wi].pc].as_ref();
+        let facts = self.facts.get(self.waves[wi].pc);
         cfg.run_ahead
             && self.booked[wi]
             && !self.seeded
@@ -1128,6 +1128,10 @@ impl Device {
             .enumerate()
             .map(|(i, l)| (l.address, i))
             .collect();
+        self.facts = program
+            .iter()
+            .map(|l| issue::IssueFacts::of(&l.inst))
+            .collect();
         self.ready.clear();
         self.place(program, cfg);
         for i in 0..self.waves.len() {
@@ -1148,12 +1152,9 @@ impl Device {
             };
             let pc = self.waves[wi].pc;
             // The unit the instruction issues to, worked out once for the hold and the step.
-            let unit = match program.get(pc) {
-                Some(line) => self.unit_use(wi, pc, &line.inst, cfg),
-                None => None,
-            };
-            if let Some(line) = program.get(pc) {
-                match self.hold_back(wi, pc, line, unit) {
+            let unit = self.unit_use(wi, pc, cfg);
+            if pc < program.len() {
+                match self.hold_back(wi, pc, unit) {
                     issue::Hold::Issue => {}
                     issue::Hold::Later if !self.runs_ahead(wi, cfg) => {
                         self.queue(wi);
@@ -1181,20 +1182,7 @@ impl Device {
                 }
             }
             if pc >= program.len() {
-                // Running off the end of the program ends the wave, with an event: on the
-                // hardware the wave would go on fetching whatever follows the code.
-                self.events.push(Event {
-                    detail: None,
-                    kind: "no_endpgm",
-                    wave: self.waves[wi].id,
-                    cycle: self.clocks[wi],
-                    pc,
-                    message: format!(
-                        "the wave ran past the end of the program (pc {pc}) without s_endpgm; \
-                         the simulator ends it there"
-                    ),
-                });
-                self.end_wave(wi);
+                self.run_off_end(wi, pc);
                 mark.ended += 1;
                 continue;
             }
@@ -1210,6 +1198,24 @@ impl Device {
                 self.queue(wi);
             }
         }
+    }
+
+    /// Wave `wi` ran off the end of the program at `pc`: it ends there, with an event (on
+    /// the hardware it would go on fetching whatever follows the code).
+    #[cold]
+    fn run_off_end(&mut self, wi: usize, pc: usize) {
+        self.events.push(Event {
+            detail: None,
+            kind: "no_endpgm",
+            wave: self.waves[wi].id,
+            cycle: self.clocks[wi],
+            pc,
+            message: format!(
+                "the wave ran past the end of the program (pc {pc}) without s_endpgm; \
+                 the simulator ends it there"
+            ),
+        });
+        self.end_wave(wi);
     }
 
     fn describe_waits(&self, program: &[AsmLine]) -> Vec<String> {

@@ -56,7 +56,7 @@ impl Device {
             conflict: 0,
             wave_cycles: None,
         };
-        let facts = super::issue::facts_at(&mut self.facts, pc, inst);
+        let facts = &self.facts[pc];
         let (clause, unit, returns) = (facts.clause, facts.unit, facts.returns);
         // A VALU instruction's cost: its unit's busy cycles.
         let valu_cost = unit_use.map_or(0, |u| u.busy);
@@ -121,16 +121,7 @@ impl Device {
                 vinterp::execute(inst, &mut self.waves[wi]);
                 end.cost = valu_cost;
             }
-            Format::Ldsdir => {
-                let recent_pcs = self.waves[wi].recent_valu.latest(RECENT_VALU);
-                let recent: Vec<Instruction> =
-                    recent_pcs.map(|i| program[i].inst.clone()).collect();
-                let (wave, mut env) = self.ds_env(wi, pc);
-                env.recent_valu = &recent;
-                ds::ldsdir::execute(inst, wave, &mut env);
-                self.check_lds(wi, pc, false, false);
-                self.lds_issue(wi, pc, t.lds_issue, Counter::Exp, false, cfg, &mut end);
-            }
+            Format::Ldsdir => self.ldsdir(wi, pc, program, cfg, &mut end),
         }
         if let Some(saved) = saved {
             let (at, counter, seq) = self.last_issue;
@@ -141,14 +132,7 @@ impl Device {
         let stalled = issue_at - start;
         self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
         let wave_cycles = end.wave_cycles.unwrap_or(end.cost);
-        self.issued(
-            wi,
-            pc,
-            inst,
-            issue_at..issue_at + wave_cycles,
-            unit_use,
-            cfg,
-        );
+        self.issued(wi, pc, issue_at..issue_at + wave_cycles, unit_use, cfg);
         self.clocks[wi] = issue_at + wave_cycles;
         self.update_counters(wi);
         let s = &mut self.stats[pc];
@@ -158,6 +142,27 @@ impl Device {
         s.stall_cycles += stalled;
         self.waves[wi].pc = end.next_pc;
         Ok(())
+    }
+
+    /// Runs the LDSDIR instruction at `pc` of `program` on wave `wi` (out of line: rare, and
+    /// kept out of [`Device::step`]'s common path).
+    #[inline(never)]
+    fn ldsdir(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        program: &[AsmLine],
+        cfg: &RunConfig,
+        end: &mut StepEnd,
+    ) {
+        let inst = &program[pc].inst;
+        let recent_pcs = self.waves[wi].recent_valu.latest(RECENT_VALU);
+        let recent: Vec<Instruction> = recent_pcs.map(|i| program[i].inst.clone()).collect();
+        let (wave, mut env) = self.ds_env(wi, pc);
+        env.recent_valu = &recent;
+        ds::ldsdir::execute(inst, wave, &mut env);
+        self.check_lds(wi, pc, false, false);
+        self.lds_issue(wi, pc, cfg.timing.lds_issue, Counter::Exp, false, cfg, end);
     }
 
     /// Runs the program-control (SOPP) instruction `line` at `pc` of wave `wi`, which does
