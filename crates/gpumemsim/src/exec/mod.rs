@@ -31,7 +31,6 @@ mod valu;
 mod vector_mem;
 mod vinterp;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use rdna3_isa::asm::AsmLine;
@@ -1123,11 +1122,7 @@ impl Device {
         cfg: &RunConfig,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
-        let by_address: HashMap<u32, usize> = program
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.address, i))
-            .collect();
+        let targets = step::branch_targets(program);
         self.facts = program
             .iter()
             .map(|l| issue::IssueFacts::of(&l.inst))
@@ -1187,7 +1182,7 @@ impl Device {
                 continue;
             }
             let (first_event, at) = (self.events.len(), self.clocks[wi]);
-            let stepped = self.step(wi, pc, program, cfg, &by_address, unit);
+            let stepped = self.step(wi, pc, program, cfg, &targets, unit);
             for e in &mut self.events[first_event..] {
                 e.cycle = at;
             }

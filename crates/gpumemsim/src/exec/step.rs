@@ -37,7 +37,7 @@ impl Device {
         pc: usize,
         program: &[AsmLine],
         cfg: &RunConfig,
-        by_address: &HashMap<u32, usize>,
+        targets: &[Option<usize>],
         unit_use: Option<super::issue::UnitUse>,
     ) -> Result<(), RunError> {
         let line = &program[pc];
@@ -79,7 +79,7 @@ impl Device {
         match d.format {
             Format::Sopp => {
                 let control = program_control(inst.opcode).ok_or_else(unimplemented)?;
-                if let Some(target) = self.sopp(wi, pc, line, control, by_address)? {
+                if let Some(target) = self.sopp(wi, pc, line, control, targets)? {
                     end.next_pc = target;
                 }
             }
@@ -173,7 +173,7 @@ impl Device {
         pc: usize,
         line: &AsmLine,
         control: Control,
-        by_address: &HashMap<u32, usize>,
+        targets: &[Option<usize>],
     ) -> Result<Option<usize>, RunError> {
         let inst = &line.inst;
         match control {
@@ -204,15 +204,10 @@ impl Device {
             }
             Control::Branch(cond) => {
                 if branch_taken(&self.waves[wi], cond) {
-                    let off = inst.get(Field::Simm16) as u16 as i16 as i64;
-                    let target = line.address as i64 + 4 + off * 4;
-                    let next = u32::try_from(target)
-                        .ok()
-                        .and_then(|a| by_address.get(&a).copied())
-                        .ok_or(RunError::BadBranch {
-                            pc,
-                            line: line.line,
-                        })?;
+                    let next = targets[pc].ok_or(RunError::BadBranch {
+                        pc,
+                        line: line.line,
+                    })?;
                     return Ok(Some(next));
                 }
             }
@@ -453,6 +448,31 @@ fn branch_taken(w: &Wave, cond: BranchIf) -> bool {
     }
 }
 
+/// Where each instruction of `program` branches to when it is a SOPP branch whose target is
+/// an instruction of the program (its index), worked out once per run: the target of a
+/// branch at byte address `a` is `a + 4 + 4 * simm16` (signed). `None` elsewhere; a branch
+/// taken with no instruction at its target is a [`RunError::BadBranch`].
+pub(crate) fn branch_targets(program: &[AsmLine]) -> Vec<Option<usize>> {
+    let by_address: HashMap<u32, usize> = program
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.address, i))
+        .collect();
+    program
+        .iter()
+        .map(|l| {
+            if !matches!(program_control(l.inst.opcode), Some(Control::Branch(_))) {
+                return None;
+            }
+            let off = l.inst.get(Field::Simm16) as u16 as i16 as i64;
+            let target = l.address as i64 + 4 + off * 4;
+            u32::try_from(target)
+                .ok()
+                .and_then(|a| by_address.get(&a).copied())
+        })
+        .collect()
+}
+
 /// [`Control`] of each SOPP instruction the executor runs (`None`: not implemented), looked
 /// up once per process.
 fn program_control(op: Opcode) -> Option<Control> {
@@ -506,4 +526,40 @@ fn ds_bank_access(op: Opcode) -> Option<banks::DsAccess> {
             .map(|d| banks::ds_access(d).ok())
             .collect()
     })[op.0 as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::Device;
+    use rdna3_isa::asm::assemble;
+
+    /// A branch's target is the instruction at its byte address + 4 + 4 × simm16; a branch
+    /// to an address with no instruction, and every other instruction, has none.
+    #[test]
+    fn branch_targets_are_the_instructions_the_branches_reach() {
+        let prog = assemble("s_cbranch_scc1 far\ns_nop 0\nfar:\ns_branch 100\ns_endpgm\n");
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        assert_eq!(branch_targets(&prog.lines), [Some(2), None, None, None]);
+    }
+
+    /// Taking a branch to no instruction stops the run with the branch's line; not taking
+    /// it runs on.
+    #[test]
+    fn a_taken_branch_to_no_instruction_is_a_bad_branch() {
+        let run = |scc: u32| {
+            let text = format!("s_cmp_eq_u32 0, {scc}\ns_cbranch_scc1 100\ns_endpgm\n");
+            let prog = assemble(&text);
+            assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+            let cfg = RunConfig::default();
+            let mut dev = Device::new(&cfg, prog.lines.len()).expect("config");
+            dev.run(&prog.lines, &cfg)
+        };
+        assert!(
+            matches!(run(0), Err(RunError::BadBranch { pc: 1, line: 2 })),
+            "{:?}",
+            run(0)
+        );
+        assert!(run(1).is_ok(), "{:?}", run(1));
+    }
 }
