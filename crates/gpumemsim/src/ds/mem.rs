@@ -16,7 +16,7 @@ enum Space {
 }
 
 /// One DS instruction's view of its memory.
-pub(super) struct Mem<'e, 'a> {
+pub(super) struct Mem<'e, 'a, 'o> {
     /// The memories and the event log.
     pub(super) env: &'e mut DsEnv<'a>,
     space: Space,
@@ -24,21 +24,28 @@ pub(super) struct Mem<'e, 'a> {
     out_of_range: Vec<u32>,
     /// Lanes whose VGPR\[ADDR\] + offset passed 2^32.
     wrapped: u64,
-    outcome: DsOutcome,
+    /// What the instruction did, filled in place (the caller's, reused).
+    outcome: &'o mut DsOutcome,
 }
 
-impl<'e, 'a> Mem<'e, 'a> {
-    /// The LDS of `env`, or its GDS through the window `gds_m0` (M0) when that is given.
-    pub(super) fn new(env: &'e mut DsEnv<'a>, gds_m0: Option<u32>) -> Mem<'e, 'a> {
+impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
+    /// The LDS of `env`, or its GDS through the window `gds_m0` (M0) when that is given;
+    /// what the instruction does goes to `outcome`, which starts empty.
+    pub(super) fn new(
+        env: &'e mut DsEnv<'a>,
+        gds_m0: Option<u32>,
+        outcome: &'o mut DsOutcome,
+    ) -> Mem<'e, 'a, 'o> {
+        *outcome = DsOutcome {
+            gds: gds_m0.is_some(),
+            ..DsOutcome::default()
+        };
         Mem {
             env,
             space: gds_m0.map_or(Space::Lds, Space::Gds),
             out_of_range: Vec::new(),
             wrapped: 0,
-            outcome: DsOutcome {
-                gds: gds_m0.is_some(),
-                ..DsOutcome::default()
-            },
+            outcome,
         }
     }
 
@@ -241,7 +248,7 @@ impl<'e, 'a> Mem<'e, 'a> {
 
     /// Ends instruction `name` of `wave`: reports the lanes whose address wrapped and those
     /// outside the memory, and returns the accesses.
-    pub(super) fn finish(self, wave: &Wave, name: &str) -> DsOutcome {
+    pub(super) fn finish(self, wave: &Wave, name: &str) {
         let gds = self.outcome.gds;
         let env = self.env;
         if self.wrapped != 0 {
@@ -271,7 +278,6 @@ impl<'e, 'a> Mem<'e, 'a> {
                 ),
             });
         }
-        self.outcome
     }
 }
 

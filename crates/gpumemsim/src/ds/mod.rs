@@ -378,6 +378,19 @@ fn m0_misaligned(
 
 /// Executes DS instruction `inst` on `wave`.
 pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<DsOutcome, DsError> {
+    let mut outcome = DsOutcome::default();
+    execute_into(inst, wave, env, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// [`execute`], with what the instruction did written to `outcome` (a caller's buffer, kept
+/// from one instruction to the next rather than moved out of each).
+pub fn execute_into(
+    inst: &Instruction,
+    wave: &mut Wave,
+    env: &mut DsEnv,
+    outcome: &mut DsOutcome,
+) -> Result<(), DsError> {
     let Some(kind) = ds_kind(inst.opcode) else {
         return Err(DsError::Unimplemented(inst.def().name));
     };
@@ -385,7 +398,7 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
     let rows = env.rows && !op.gds;
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
-    let mut mem = Mem::new(env, op.gds.then(|| wave.m0()));
+    let mut mem = Mem::new(env, op.gds.then(|| wave.m0()), outcome);
     let m = &mut mem;
     match kind {
         DsKind::Nop => {}
@@ -419,7 +432,8 @@ pub fn execute(inst: &Instruction, wave: &mut Wave, env: &mut DsEnv) -> Result<D
         DsKind::Consume => append_consume(&op, false, wave, m),
         DsKind::GsReg { sub } => gs_reg(&op, sub, wave, m),
     }
-    Ok(mem.finish(wave, op.name))
+    mem.finish(wave, op.name);
+    Ok(())
 }
 
 /// `ds_bvh_stack_rtn_b32` for every active lane (docs/rules/ds.md#bvh-stack).

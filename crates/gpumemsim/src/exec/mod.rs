@@ -561,6 +561,8 @@ pub struct Device {
     /// What each instruction of the program reads and writes, its unit, ... (worked out for
     /// the whole program when a run starts: one look-up per use, no check for a first one).
     facts: Vec<issue::IssueFacts>,
+    /// The DS outcome buffer, lent to each DS instruction (`Device::ds`).
+    ds_outcome: Option<Box<crate::ds::DsOutcome>>,
     /// Each VALU (VOP1/VOP2/VOPC/VOP3, VOPD) instruction of the program decoded for
     /// execution (filled on first use).
     valu: Vec<Option<valu::Decoded>>,
@@ -758,6 +760,7 @@ impl Device {
             units: units::Units::default(),
             scoreboards: vec![deps::Scoreboard::default(); n],
             facts: Vec::new(),
+            ds_outcome: None,
             valu: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],

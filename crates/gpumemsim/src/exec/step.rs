@@ -305,8 +305,27 @@ impl Device {
         cfg: &RunConfig,
     ) -> Result<StepEnd, DsError> {
         let passes = (self.waves[wi].size as u64).div_ceil(32);
+        // The outcome buffer is the device's, lent for the instruction (a box moved out and
+        // back: the outcome's rows are not copied).
+        let mut outcome = self.ds_outcome.take().unwrap_or_default();
         let (wave, mut env) = self.ds_env(wi, pc);
-        let outcome = ds::execute(inst, wave, &mut env)?;
+        let done = ds::execute_into(inst, wave, &mut env, &mut outcome);
+        let end = done.map(|()| self.after_ds(wi, pc, inst, &outcome, passes, cfg));
+        self.ds_outcome = Some(outcome);
+        end
+    }
+
+    /// The checks, bank cycles and LDS-pipe timing of the DS instruction `inst` at `pc` of
+    /// wave `wi`, which did `outcome` in `passes` passes.
+    fn after_ds(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        inst: &Instruction,
+        outcome: &ds::DsOutcome,
+        passes: u64,
+        cfg: &RunConfig,
+    ) -> StepEnd {
         let atomic = matches!(
             ds::ds_kind(inst.opcode),
             Some(
@@ -318,14 +337,14 @@ impl Device {
             )
         );
         if outcome.rows != ds::RowAccess::Traced {
-            self.check_lds_rows(wi, pc, &outcome);
+            self.check_lds_rows(wi, pc, outcome);
         } else {
             self.check_lds(wi, pc, atomic, true);
         }
-        let priced = self.bank_cycles(inst, &outcome, wi, cfg);
+        let priced = self.bank_cycles(inst, outcome, wi, cfg);
         if cfg.record_ds {
             if let Some(cost) = priced {
-                self.record_ds_sample(pc, wi, inst, &outcome, cost);
+                self.record_ds_sample(pc, wi, inst, outcome, cost);
             }
         }
         let unpriced = if outcome.gds {
@@ -341,7 +360,7 @@ impl Device {
             wave_cycles: None,
         };
         self.lds_issue(wi, pc, busy, Counter::Lgkm, outcome.gds, cfg, &mut end);
-        Ok(end)
+        end
     }
 
     /// (cycles, ideal cycles) of one DS instruction's LDS access from the run's bank model,
