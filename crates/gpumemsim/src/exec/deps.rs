@@ -291,6 +291,22 @@ impl Default for Scoreboard {
     }
 }
 
+impl Scoreboard {
+    /// Makes this a new wave's scoreboard ([`Scoreboard::default`]), keeping the VGPR
+    /// table's allocation (zeroed: every register ready at 0, as with none) for the slot's
+    /// next wave.
+    pub(crate) fn reset(&mut self) {
+        let vready = self.vready.take().map(|mut v| {
+            v.fill(0);
+            v
+        });
+        *self = Scoreboard {
+            vready,
+            ..Scoreboard::default()
+        };
+    }
+}
+
 fn bits(set: [u64; 4]) -> impl Iterator<Item = usize> {
     set.into_iter().enumerate().flat_map(|(w, mut word)| {
         std::iter::from_fn(move || {
@@ -547,6 +563,31 @@ mod tests {
                 assert_eq!(format!("{listed:?}"), format!("{sets:?}"));
             }
         }
+    }
+
+    /// After random writes and an `s_delay_alu`, a reset scoreboard answers every read as a
+    /// new one does, declares nothing, and keeps its VGPR table.
+    #[test]
+    fn a_reset_scoreboard_is_a_new_one() {
+        let t = TimingParams::default();
+        let mut rng = crate::xorshift::XorShift::new(0x2f1d_9e4b_07c3_a861u64);
+        let mut next = move |n: u64| rng.below(n);
+        let mut sb = Scoreboard::default();
+        sb.write(&shape("v_add_f32 v1, v2, v3"), 7, &t);
+        for step in 0..50u64 {
+            sb.write(&random_shape(&mut next), 10 + step, &t);
+        }
+        sb.delay_alu(1 | 1 << 4 | 9 << 7);
+        sb.dep_waited = true;
+        sb.reset();
+        assert!(sb.vready.is_some(), "the table is kept");
+        let new = Scoreboard::default();
+        for _ in 0..200 {
+            let r = random_shape(&mut next);
+            assert_eq!(sb.ready_at(&r), new.ready_at(&r));
+        }
+        assert_eq!(sb.ready_at(&shape("v_mov_b32 v4, v1")), 0);
+        assert!(!sb.take_declared() && !sb.dep_waited && sb.s_from_valu == 0);
     }
 
     #[test]

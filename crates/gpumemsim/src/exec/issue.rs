@@ -348,7 +348,7 @@ impl Device {
             }
             for w in g * self.group_waves..(g + 1) * self.group_waves {
                 self.waves[w].release_vgprs();
-                self.scoreboards[w] = super::deps::Scoreboard::default();
+                self.scoreboards[w].reset();
             }
         }
         let started = p.dispatch(k);

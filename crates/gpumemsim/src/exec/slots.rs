@@ -127,7 +127,7 @@ impl Device {
             self.pending_next[wi] = 0;
             self.lds_ops[wi] = Default::default();
             self.inflight[wi] = inflight::InFlight::default();
-            self.scoreboards[wi] = deps::Scoreboard::default();
+            self.scoreboards[wi].reset();
             self.started[wi] = false;
             self.booked[wi] = false;
             self.last_segment[wi] = None;
