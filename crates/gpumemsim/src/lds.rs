@@ -247,6 +247,15 @@ impl Lds {
         Ok((alloc.base + offset) as usize)
     }
 
+    /// The bytes of `alloc` (`None` when the LDS does not hold them all): offset `a` of the
+    /// allocation is byte `a` of the slice, and an access past its end is out of range, as
+    /// [`Lds::read`] has it.
+    #[inline]
+    pub fn allocation_bytes(&self, alloc: LdsAllocation) -> Option<&[u8]> {
+        let base = alloc.base as usize;
+        self.bytes.get(base..base + alloc.size as usize)
+    }
+
     /// Reads `size` (1..=8) bytes little-endian at `offset` in `alloc`.
     #[inline]
     pub fn read(&self, alloc: LdsAllocation, offset: u32, size: u32) -> Result<u64, AccessFault> {

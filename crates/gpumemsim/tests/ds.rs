@@ -1006,6 +1006,34 @@ fn an_address_that_passes_2_pow_32_wraps_and_is_reported() {
     assert_eq!(events_of(&clean, "lds_out_of_range").len(), 1);
 }
 
+/// With every lane active (the row forms' one-pass address path) a lane whose address
+/// passes 2^32 wraps and is reported as it is with a partial EXEC.
+#[test]
+fn a_wrapping_lane_of_a_full_wave_wraps_and_is_reported() {
+    let src = "ds_load_b32 v3, v1 offset:12\nds_load_2addr_b32 v[4:5], v1 offset0:3 offset1:5\n\
+               s_endpgm\n";
+    let wg = run(src, |wg| {
+        wg.lds_mut(0)
+            .fill_words(0, &(100..164).collect::<Vec<u32>>());
+        let w = wg.wave_mut(0);
+        w.set_exec(u64::from(u32::MAX));
+        for l in 0..32 {
+            w.set_vgpr(1, l, 4 * l);
+        }
+        w.set_vgpr(1, 7, 0xffff_fff8);
+    });
+    let w = wg.wave(0);
+    // Lane 7: 0xffff_fff8 + 12 = 2^32 + 4 (word 1); + 20 = 2^32 + 12 (word 3).
+    assert_eq!((w.vgpr(3, 7), w.vgpr(4, 7), w.vgpr(5, 7)), (101, 101, 103));
+    // Lane 2: byte 8 + 12 = word 5; 2addr words 5 and 7.
+    assert_eq!((w.vgpr(3, 2), w.vgpr(4, 2), w.vgpr(5, 2)), (105, 105, 107));
+    let e = events_of(&wg, "lds_address_wrap");
+    assert_eq!(e.len(), 2, "{:?}", wg.events());
+    for ev in e {
+        assert_eq!(ev.detail.as_ref().expect("lanes").lanes, [7]);
+    }
+}
+
 #[test]
 fn addtid_with_a_misaligned_m0_is_reported_and_follows_the_alignment_mode() {
     // M0 = 18: addresses 18 + 4l. DWORD mode aligns each down to 16 + 4l; unaligned mode

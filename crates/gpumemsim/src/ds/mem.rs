@@ -131,6 +131,15 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
             &mut o.addrs
         };
         let (mut m, mut wrapped) = (lanes, 0u64);
+        if !base.is_empty() && lanes == u64::MAX >> (64 - base.len().min(64)) {
+            // Every lane of the row (the usual EXEC): one pass over the row, no bit walk.
+            for (l, (&b, a)) in base.iter().zip(addrs.iter_mut()).enumerate() {
+                let (sum, carry) = b.overflowing_add(off);
+                *a = sum & mask;
+                wrapped |= u64::from(carry) << l;
+            }
+            m = 0;
+        }
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -150,6 +159,21 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         let (lds, alloc, o) = (&*self.env.lds, self.env.alloc, &self.outcome);
         let rows = [&o.addrs, &o.addrs2];
         let mut m = o.lanes;
+        if let Some(bytes) = lds.allocation_bytes(alloc) {
+            // The allocation's bytes at hand: each read is a slice look-up (`None` past its
+            // end: out of range, as `Lds::read` has it).
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for (row, v) in rows.iter().zip(vals.iter_mut()) {
+                    let a = row[l] as usize;
+                    match bytes.get(a..a + 4) {
+                        Some(b) => v[l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                        None => self.out_of_range.push(l as u32),
+                    }
+                }
+            }
+        }
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
