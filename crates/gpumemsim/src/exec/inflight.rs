@@ -416,7 +416,13 @@ impl Device {
                 m
             }
         };
-        let dest = returned_vgprs(inst).map(|(f, n)| VgprSet::range(f, n));
+        let dest = self.facts[pc].returns.map(|(f, n)| VgprSet::range(f, n));
+        // Every return no wait covers has its registers in `unwaited`: an instruction that
+        // touches none of those, and returns to none, meets none of them.
+        let unwaited = &self.inflight[wi].unwaited;
+        if !touched.intersects(unwaited) && !dest.is_some_and(|d| d.intersects(unwaited)) {
+            return;
+        }
         let kind = memory_counter(inst.opcode);
         let mut hits = Vec::new();
         for (i, r) in self.inflight[wi].returns.iter().enumerate() {
