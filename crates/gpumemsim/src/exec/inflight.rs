@@ -320,11 +320,9 @@ impl Device {
             let Some(row) = w.vgpr_row_mut(saved.first + k as u32) else {
                 continue;
             };
-            for (l, (new, old)) in row.iter_mut().zip(chunk.iter_mut()).enumerate() {
-                if *new != *old {
-                    lanes |= 1 << l;
-                }
-                std::mem::swap(new, old);
+            row.swap_with_slice(chunk);
+            for (l, (old, new)) in row.iter().zip(chunk.iter()).enumerate() {
+                lanes |= u64::from(new != old) << l;
             }
         }
         let f = &mut self.inflight[wi];
