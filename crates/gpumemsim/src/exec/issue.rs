@@ -82,8 +82,9 @@ impl Busy {
 pub(crate) struct IssueFacts {
     /// What it reads and writes.
     pub shape: DepShape,
-    /// Its unit and how long it occupies it (`None`: the wave's own sequencer).
-    pub unit: Option<(UnitKind, Busy)>,
+    /// Its unit and how long it occupies it, a wave32's and a wave64's cycles under the
+    /// run's timing ([`Busy::cycles`]; `None`: the wave's own sequencer).
+    pub unit: Option<(UnitKind, [u64; 2])>,
     /// Its place in the SMEM clause and group rules.
     pub clause: ClauseClass,
     /// `s_delay_alu`'s immediate, for an `s_delay_alu`.
@@ -100,12 +101,12 @@ impl IssueFacts {
         matches!(self.unit, Some((UnitKind::Valu | UnitKind::Salu, _)))
     }
 
-    /// The facts of `inst`.
-    pub(crate) fn of(inst: &Instruction) -> IssueFacts {
+    /// The facts of `inst` in a run under `timing`.
+    pub(crate) fn of(inst: &Instruction, timing: &TimingParams) -> IssueFacts {
         let t = super::inflight::touched_vgprs(inst);
         IssueFacts {
             shape: DepShape::of(inst, t.reads_bits(), t.writes_bits()),
-            unit: busy_of(inst),
+            unit: busy_of(inst).map(|(k, b)| (k, [b.cycles(32, timing), b.cycles(64, timing)])),
             clause: super::scalar_mem::clause_class_of(inst),
             delay_alu: (inst.def().name == "s_delay_alu").then(|| inst.get(Field::Simm16)),
             returns: super::inflight::returned_vgprs(inst),
@@ -157,12 +158,12 @@ impl Device {
     /// The unit wave `wi`'s instruction at `pc` issues to (`None`: the wave's own sequencer,
     /// or no instruction there).
     #[inline]
-    pub(crate) fn unit_use(&self, wi: usize, pc: usize, cfg: &RunConfig) -> Option<UnitUse> {
+    pub(crate) fn unit_use(&self, wi: usize, pc: usize) -> Option<UnitUse> {
         let (kind, busy) = self.facts.get(pc)?.unit?;
         Some(UnitUse {
             kind,
             instance: self.unit_instance(wi, kind),
-            busy: busy.cycles(self.waves[wi].size, &cfg.timing),
+            busy: busy[usize::from(self.waves[wi].size > 32)],
         })
     }
 
@@ -545,7 +546,7 @@ mod tests {
                 if inst.def().format == Format::Ds {
                     inst.set(Field::Gds, gds);
                 }
-                let facts = IssueFacts::of(&inst);
+                let facts = IssueFacts::of(&inst, &TimingParams::default());
                 assert_eq!(
                     facts.delay_alu,
                     delay.then_some(0x91),

@@ -1128,7 +1128,7 @@ impl Device {
         let targets = step::branch_targets(program);
         self.facts = program
             .iter()
-            .map(|l| issue::IssueFacts::of(&l.inst))
+            .map(|l| issue::IssueFacts::of(&l.inst, &cfg.timing))
             .collect();
         self.ready.clear();
         self.place(program, cfg);
@@ -1150,7 +1150,7 @@ impl Device {
             };
             let pc = self.waves[wi].pc;
             // The unit the instruction issues to, worked out once for the hold and the step.
-            let unit = self.unit_use(wi, pc, cfg);
+            let unit = self.unit_use(wi, pc);
             if pc < program.len() {
                 match self.hold_back(wi, pc, unit) {
                     issue::Hold::Issue => {}
