@@ -31,10 +31,15 @@ impl AddrRows<'_> {
     }
 
     /// The lanes of `lanes` whose dword at `addrs` lies in `size` bytes, and the OR of their
-    /// addresses (or of all 64, a superset, when every address is in range, as is usual).
+    /// addresses (or of all up to the highest lane, a superset, when every address is in
+    /// range, as is usual).
     #[inline]
     fn in_range(lanes: u64, addrs: &[u32; 64], size: u32) -> (u64, u32) {
-        let (max, bits) = addrs.iter().fold((0, 0), |(m, b), &a| (a.max(m), a | b));
+        if lanes == 0 {
+            return (0, 0);
+        }
+        let upto = &addrs[..64 - lanes.leading_zeros() as usize];
+        let (max, bits) = upto.iter().fold((0, 0), |(m, b), &a| (a.max(m), a | b));
         if u64::from(max) + 4 <= u64::from(size) {
             return (lanes, bits);
         }
