@@ -11,6 +11,7 @@
 //! semaphore or barrier, for their ordered-count turn, or after a GWS NACK — block until woken;
 //! when every live wave is blocked the run stops with a deadlock report.
 
+mod bank_memo;
 mod deps;
 mod ds_sample;
 mod global_sync;
@@ -563,6 +564,9 @@ pub struct Device {
     facts: Vec<issue::IssueFacts>,
     /// The DS outcome buffer, lent to each DS instruction (`Device::ds`).
     ds_outcome: Option<Box<crate::ds::DsOutcome>>,
+    /// The bank model's answers for the accesses the run has priced (cleared when a run
+    /// starts: its bank model may be another).
+    bank_memo: bank_memo::BankMemo,
     /// Each VALU (VOP1/VOP2/VOPC/VOP3, VOPD) instruction of the program decoded for
     /// execution (filled on first use).
     valu: Vec<Option<valu::Decoded>>,
@@ -761,6 +765,7 @@ impl Device {
             scoreboards: vec![deps::Scoreboard::default(); n],
             facts: Vec::new(),
             ds_outcome: None,
+            bank_memo: bank_memo::BankMemo::default(),
             valu: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],
@@ -1126,6 +1131,7 @@ impl Device {
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
         let targets = step::branch_targets(program);
+        self.bank_memo.clear();
         self.facts = program
             .iter()
             .map(|l| issue::IssueFacts::of(&l.inst, &cfg.timing))

@@ -341,7 +341,7 @@ impl Device {
         } else {
             self.check_lds(wi, pc, atomic, true);
         }
-        let priced = self.bank_cycles(inst, outcome, wi, cfg);
+        let priced = self.bank_cycles(pc, inst, outcome, wi, cfg);
         if cfg.record_ds {
             if let Some(cost) = priced {
                 self.record_ds_sample(pc, wi, inst, outcome, cost);
@@ -363,11 +363,13 @@ impl Device {
         end
     }
 
-    /// (cycles, ideal cycles) of one DS instruction's LDS access from the run's bank model,
-    /// or `None` when it is no bank access (GDS, permutes, swizzle, append/consume, the BVH
-    /// stack: they take their ideal issue cycles).
+    /// (cycles, ideal cycles) of the DS instruction `inst` at `pc`'s LDS access from the
+    /// run's bank model (asked once per distinct access: [`super::bank_memo`]), or `None`
+    /// when it is no bank access (GDS, permutes, swizzle, append/consume, the BVH stack: they
+    /// take their ideal issue cycles).
     fn bank_cycles(
-        &self,
+        &mut self,
+        pc: usize,
         inst: &Instruction,
         outcome: &ds::DsOutcome,
         wi: usize,
@@ -388,18 +390,21 @@ impl Device {
         } else {
             banks::WaveSize::Wave32
         };
-        let access = banks::Access {
-            shape: banks::AccessShape {
-                width,
-                kind,
-                active,
-                wave,
-            },
-            addrs: &addrs[..size],
-            addrs1: two.then_some(&addrs1[..size]),
-        };
-        let c = cfg.banks.cost(&access).ok()?;
-        Some((c.cost as u64, c.ideal as u64))
+        let (first, second) = (&addrs[..size], two.then_some(&addrs1[..size]));
+        self.bank_memo.cost(pc, active, first, second, || {
+            let access = banks::Access {
+                shape: banks::AccessShape {
+                    width,
+                    kind,
+                    active,
+                    wave,
+                },
+                addrs: first,
+                addrs1: second,
+            };
+            let c = cfg.banks.cost(&access).ok()?;
+            Some((c.cost as u64, c.ideal as u64))
+        })
     }
 
     /// Outstanding GDS/GWS operations of wave `wi`.
