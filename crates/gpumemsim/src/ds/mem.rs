@@ -132,11 +132,19 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         };
         let (mut m, mut wrapped) = (lanes, 0u64);
         if !base.is_empty() && lanes == u64::MAX >> (64 - base.len().min(64)) {
-            // Every lane of the row (the usual EXEC): one pass over the row, no bit walk.
-            for (l, (&b, a)) in base.iter().zip(addrs.iter_mut()).enumerate() {
-                let (sum, carry) = b.overflowing_add(off);
-                *a = sum & mask;
-                wrapped |= u64::from(carry) << l;
+            // Every lane of the row (the usual EXEC): one pass over the row, no bit walk;
+            // with no lane's sum past 2^32 (the usual case), no carry to note either.
+            let max = base.iter().copied().max().unwrap_or(0);
+            if max.checked_add(off).is_some() {
+                for (&b, a) in base.iter().zip(addrs.iter_mut()) {
+                    *a = (b + off) & mask;
+                }
+            } else {
+                for (l, (&b, a)) in base.iter().zip(addrs.iter_mut()).enumerate() {
+                    let (sum, carry) = b.overflowing_add(off);
+                    *a = sum & mask;
+                    wrapped |= u64::from(carry) << l;
+                }
             }
             m = 0;
         }
