@@ -101,6 +101,11 @@ impl AddrRows<'_> {
 /// instruction read (no write between) finds what that one found
 /// ([`super::scan::ByteScan::touches`]), so each is checked once. Kept by the checker from one
 /// instruction to the next, so only its first use allocates.
+///
+/// The list is a function of the rows alone (the lanes in range and their addresses), and a
+/// kernel's waves read the same rows over and over (every workgroup lays out its LDS alike):
+/// the lists of recent rows are remembered ([`Listed`]), direct-mapped by a hash and
+/// compared in full, and a repeat takes its list from there.
 #[derive(Default)]
 pub(super) struct RowDwords {
     /// Per dword of the allocation: the stamp of the instruction that last listed it, and
@@ -109,11 +114,65 @@ pub(super) struct RowDwords {
     pub(super) stamp: u32,
     /// (offset, lanes).
     pub(super) list: Vec<(u32, u64)>,
+    /// Lists of recent rows (empty until the first).
+    listed: Vec<Option<Listed>>,
 }
 
+/// Remembered rows and their list: the lanes of each row, then the addresses of the first
+/// row up to the highest lane and (when its lanes are not empty) of the second.
+struct Listed {
+    lanes: [u64; 2],
+    addrs: Vec<u32>,
+    list: Vec<(u32, u64)>,
+}
+
+/// Rows remembered ([`RowDwords::listed`], a power of two).
+const LISTED: usize = 256;
+
 impl RowDwords {
-    /// Lists the dwords of `rows` (aligned reads, in an allocation of `size` bytes).
+    /// Lists the dwords of `rows` (aligned reads, in an allocation of `size` bytes), from
+    /// the remembered lists when the rows are ones met lately.
     pub(super) fn list(&mut self, rows: &AddrRows, size: u32) {
+        let hi = 64 - (rows.lanes[0] | rows.lanes[1]).leading_zeros() as usize;
+        let first = &rows.addrs[0][..hi];
+        let second: &[u32] = if rows.lanes[1] != 0 {
+            &rows.addrs[1][..hi]
+        } else {
+            &[]
+        };
+        let slot = listed_slot(rows.lanes, first, second);
+        if self.listed.is_empty() {
+            self.listed.resize_with(LISTED, || None);
+        }
+        if let Some(e) = &self.listed[slot] {
+            let n = first.len();
+            if e.lanes == rows.lanes
+                && e.addrs.len() == n + second.len()
+                && e.addrs[..n] == *first
+                && e.addrs[n..] == *second
+            {
+                self.list.clear();
+                self.list.extend_from_slice(&e.list);
+                return;
+            }
+        }
+        self.work_out(rows, size);
+        let mut e = self.listed[slot].take().unwrap_or(Listed {
+            lanes: [0; 2],
+            addrs: Vec::new(),
+            list: Vec::new(),
+        });
+        e.lanes = rows.lanes;
+        e.addrs.clear();
+        e.addrs.extend_from_slice(first);
+        e.addrs.extend_from_slice(second);
+        e.list.clear();
+        e.list.extend_from_slice(&self.list);
+        self.listed[slot] = Some(e);
+    }
+
+    /// [`RowDwords::list`] worked out.
+    fn work_out(&mut self, rows: &AddrRows, size: u32) {
         let n = size.div_ceil(4) as usize;
         if self.seen.len() < n {
             self.seen.resize(n, (0, 0));
@@ -124,7 +183,9 @@ impl RowDwords {
             self.stamp = 1;
         }
         self.list.clear();
-        let RowDwords { seen, stamp, list } = self;
+        let RowDwords {
+            seen, stamp, list, ..
+        } = self;
         // Each row's last dword and its index in `list` (a broadcast reads it again).
         let mut last = [(u32::MAX, 0usize); 2];
         let mut lanes = rows.lanes[0] | rows.lanes[1];
@@ -151,6 +212,22 @@ impl RowDwords {
     }
 }
 
+/// The slot of rows with `lanes` and addresses `first`, `second` in the remembered lists:
+/// a hash of the lanes and a few addresses (the rows are compared in full on a hit).
+fn listed_slot(lanes: [u64; 2], first: &[u32], second: &[u32]) -> usize {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (lanes[0] ^ lanes[1].rotate_left(29)).wrapping_mul(K);
+    for row in [first, second] {
+        if let (Some(&a), Some(&b)) = (row.first(), row.last()) {
+            let mid = row[row.len() / 2];
+            for x in [a, mid, b] {
+                h = (h ^ u64::from(x)).wrapping_mul(K);
+            }
+        }
+    }
+    (h >> 40) as usize % LISTED
+}
+
 #[cfg(test)]
 mod tests {
     use super::{AddrRows, RowDwords};
@@ -165,15 +242,33 @@ mod tests {
         let mut rng = XorShift::new(0x51_7cc1_b727_220a);
         let mut dwords = RowDwords::default();
         let size = 512;
-        for case in 0..2000 {
+        // Rows met before, asked again as they were or with one lane's address or the
+        // lanes changed (the remembered lists must tell those apart).
+        let mut met: Vec<DsOutcome> = Vec::new();
+        let mut repeats = 0;
+        for case in 0..4000 {
             let mut o = DsOutcome::default();
-            let spread = rng.pick(&[1u32, 2, 4, 16, 160]);
-            for l in 0..64 {
-                o.addrs[l] = 4 * (rng.next_u64() as u32 % spread);
-                o.addrs2[l] = 4 * (rng.next_u64() as u32 % spread);
+            if !met.is_empty() && case % 2 == 1 {
+                o = met[rng.below(met.len() as u64) as usize].clone();
+                let l = rng.below(64) as usize;
+                match rng.below(4) {
+                    0 => o.addrs[l] ^= 4,
+                    1 => o.addrs2[l] ^= 8,
+                    2 => o.lanes ^= 1 << l,
+                    _ => repeats += 1,
+                }
+            } else {
+                let spread = rng.pick(&[1u32, 2, 4, 16, 160]);
+                for l in 0..64 {
+                    o.addrs[l] = 4 * (rng.next_u64() as u32 % spread);
+                    o.addrs2[l] = 4 * (rng.next_u64() as u32 % spread);
+                }
+                o.lanes = rng.next_u64() & rng.pick(&[u64::MAX, 0xffff_ffff]);
+                o.lanes2 = if case % 4 == 0 { o.lanes } else { 0 };
+                if met.len() < 40 {
+                    met.push(o.clone());
+                }
             }
-            o.lanes = rng.next_u64() & rng.pick(&[u64::MAX, 0xffff_ffff]);
-            o.lanes2 = if case % 2 == 0 { o.lanes } else { 0 };
             let rows = AddrRows::new(&o, size);
             dwords.list(&rows, size);
             let mut want: Vec<(u32, u64)> = Vec::new();
@@ -191,5 +286,6 @@ mod tests {
                 o.lanes.count_ones() - outside.count() as u32
             );
         }
+        assert!(repeats > 400, "{repeats}");
     }
 }
