@@ -10,7 +10,7 @@
 //! exactly these inputs; a collision just replaces the older entry.
 
 /// Entries in the table (a power of two).
-const ENTRIES: usize = 512;
+const ENTRIES: usize = 1024;
 
 /// One remembered access and the model's answer for it.
 #[derive(Clone)]

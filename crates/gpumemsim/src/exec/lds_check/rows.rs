@@ -127,7 +127,7 @@ struct Listed {
 }
 
 /// Rows remembered ([`RowDwords::listed`], a power of two).
-const LISTED: usize = 256;
+const LISTED: usize = 1024;
 
 impl RowDwords {
     /// Lists the dwords of `rows` (aligned reads, in an allocation of `size` bytes), from
