@@ -134,8 +134,8 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         if !base.is_empty() && lanes == u64::MAX >> (64 - base.len().min(64)) {
             // Every lane of the row (the usual EXEC): one pass over the row, no bit walk;
             // with no lane's sum past 2^32 (the usual case), no carry to note either.
-            let max = base.iter().fold(0, |m, &b| m.max(b));
-            if max.checked_add(off).is_some() {
+            let limit = u32::MAX - off;
+            if !base.iter().fold(false, |past, &b| past | (b > limit)) {
                 for (&b, a) in base.iter().zip(addrs.iter_mut()) {
                     *a = (b + off) & mask;
                 }
