@@ -316,11 +316,16 @@ impl Device {
         // direct and parameter loads write whole quads).
         let mut data = saved.rows;
         let mut lanes = saved.lanes;
+        // With every lane under EXEC there is no other lane to find.
+        let all = w.lane_mask();
         for (k, chunk) in data.chunks_mut(n).enumerate() {
             let Some(row) = w.vgpr_row_mut(saved.first + k as u32) else {
                 continue;
             };
             row.swap_with_slice(chunk);
+            if lanes == all {
+                continue;
+            }
             for (l, (old, new)) in row.iter().zip(chunk.iter()).enumerate() {
                 lanes |= u64::from(new != old) << l;
             }
