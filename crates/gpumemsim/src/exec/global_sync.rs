@@ -136,6 +136,8 @@ impl Device {
 
     /// Executes a GWS or ordered-count instruction. `Ok(None)`: the wave blocked before the
     /// instruction was processed (it re-issues when woken).
+    // Out of line: inlined into `Device::step`, it made the VALU/SALU path save and spill
+    // for its registers (docs/benchmarks.md, fifth pass).
     #[inline(never)]
     pub(crate) fn global_sync(
         &mut self,

@@ -22,6 +22,8 @@ impl Device {
 
     /// Issues SMEM instruction `inst` of wave `wi` at its clock; `None` when the SMEM model
     /// does not know the opcode.
+    // Out of line: inlined into `Device::step`, it made the VALU/SALU path save and spill
+    // for its registers (docs/benchmarks.md, fifth pass).
     #[inline(never)]
     pub(crate) fn smem(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
         let op = smem::smem_op_of(inst.opcode)?;

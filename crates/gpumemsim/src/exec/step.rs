@@ -296,6 +296,8 @@ impl Device {
         );
     }
 
+    // Out of line: inlined into `Device::step`, it made the VALU/SALU path save and spill
+    // for its registers (docs/benchmarks.md, fifth pass).
     #[inline(never)]
     fn ds(
         &mut self,

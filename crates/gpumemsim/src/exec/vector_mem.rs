@@ -12,6 +12,8 @@ use crate::vmem::{self, GlobalOp, VmemEnv};
 impl Device {
     /// Executes GLOBAL instruction `inst` of wave `wi`; returns its issue cycles, or `None`
     /// when the vector-memory model does not implement it.
+    // Out of line: inlined into `Device::step`, it made the VALU/SALU path save and spill
+    // for its registers (docs/benchmarks.md, fifth pass).
     #[inline(never)]
     pub(crate) fn global(
         &mut self,
