@@ -39,9 +39,11 @@ impl AddrRows<'_> {
             return (0, 0);
         }
         let upto = &addrs[..64 - lanes.leading_zeros() as usize];
-        let (max, bits) = upto.iter().fold((0, 0), |(m, b), &a| (a.max(m), a | b));
-        if u64::from(max) + 4 <= u64::from(size) {
-            return (lanes, bits);
+        // Every dword in range: every address at most `size - 4` (two folds that vectorize).
+        if let Some(last) = size.checked_sub(4) {
+            if !upto.iter().fold(false, |past, &a| past | (a > last)) {
+                return (lanes, upto.iter().fold(0, |b, &a| b | a));
+            }
         }
         let (mut m, mut bits) = (0u64, 0u32);
         for (l, &a) in addrs.iter().enumerate() {
