@@ -11,7 +11,7 @@
 //! semaphore or barrier, for their ordered-count turn, or after a GWS NACK — block until woken;
 //! when every live wave is blocked the run stops with a deadlock report.
 
-mod bank_memo;
+mod access_memo;
 mod deps;
 mod ds_sample;
 mod global_sync;
@@ -566,7 +566,7 @@ pub struct Device {
     ds_outcome: Option<Box<crate::ds::DsOutcome>>,
     /// The bank model's answers for the accesses the run has priced (cleared when a run
     /// starts: its bank model may be another).
-    bank_memo: bank_memo::BankMemo,
+    bank_memo: access_memo::AccessMemo<Option<(u64, u64)>>,
     /// Each VALU (VOP1/VOP2/VOPC/VOP3, VOPD) instruction of the program decoded for
     /// execution (filled on first use).
     valu: Vec<Option<valu::Decoded>>,
@@ -765,7 +765,7 @@ impl Device {
             scoreboards: vec![deps::Scoreboard::default(); n],
             facts: Vec::new(),
             ds_outcome: None,
-            bank_memo: bank_memo::BankMemo::default(),
+            bank_memo: access_memo::AccessMemo::default(),
             valu: vec![None; program_len],
             delay_alu: DelayAluStats::default(),
             started: vec![false; n],

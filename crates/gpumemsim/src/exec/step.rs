@@ -366,7 +366,7 @@ impl Device {
     }
 
     /// (cycles, ideal cycles) of the DS instruction `inst` at `pc`'s LDS access from the
-    /// run's bank model (asked once per distinct access: [`super::bank_memo`]), or `None`
+    /// run's bank model (asked once per distinct access: [`super::access_memo`]), or `None`
     /// when it is no bank access (GDS, permutes, swizzle, append/consume, the BVH stack: they
     /// take their ideal issue cycles).
     fn bank_cycles(
@@ -393,20 +393,23 @@ impl Device {
             banks::WaveSize::Wave32
         };
         let (first, second) = (&addrs[..size], two.then_some(&addrs1[..size]));
-        self.bank_memo.cost(pc, active, first, second, || {
-            let access = banks::Access {
-                shape: banks::AccessShape {
-                    width,
-                    kind,
-                    active,
-                    wave,
-                },
-                addrs: first,
-                addrs1: second,
-            };
-            let c = cfg.banks.cost(&access).ok()?;
-            Some((c.cost as u64, c.ideal as u64))
-        })
+        let tag = [pc as u64, active];
+        *self
+            .bank_memo
+            .get_or_make(tag, [first, second.unwrap_or(&[])], |_| {
+                let access = banks::Access {
+                    shape: banks::AccessShape {
+                        width,
+                        kind,
+                        active,
+                        wave,
+                    },
+                    addrs: first,
+                    addrs1: second,
+                };
+                let c = cfg.banks.cost(&access).ok()?;
+                Some((c.cost as u64, c.ideal as u64))
+            })
     }
 
     /// Outstanding GDS/GWS operations of wave `wi`.

@@ -2,6 +2,7 @@
 //! which the checker takes instead of a per-lane trace, and their distinct dwords.
 
 use crate::ds::{DsOutcome, RowAccess};
+use crate::exec::access_memo::AccessMemo;
 use crate::lds::LdsTouch;
 
 /// The dword accesses of a DS row form ([`DsOutcome::rows`]): lane `l` reads (or writes) the
@@ -106,8 +107,8 @@ impl AddrRows<'_> {
 ///
 /// The list is a function of the rows alone (the lanes in range and their addresses), and a
 /// kernel's waves read the same rows over and over (every workgroup lays out its LDS alike):
-/// the lists of recent rows are remembered ([`Listed`]), direct-mapped by a hash and
-/// compared in full, and a repeat takes its list from there.
+/// the lists of recent rows are remembered ([`AccessMemo`]), and a repeat takes its list from
+/// there.
 #[derive(Default)]
 pub(super) struct RowDwords {
     /// Per dword of the allocation: the stamp of the instruction that last listed it, and
@@ -116,20 +117,10 @@ pub(super) struct RowDwords {
     pub(super) stamp: u32,
     /// (offset, lanes).
     pub(super) list: Vec<(u32, u64)>,
-    /// Lists of recent rows (empty until the first).
-    listed: Vec<Option<Listed>>,
+    /// The lists of recent rows, by the lanes of each row and the addresses of the first up
+    /// to the highest lane and (when its lanes are not empty) of the second.
+    listed: AccessMemo<Vec<(u32, u64)>>,
 }
-
-/// Remembered rows and their list: the lanes of each row, then the addresses of the first
-/// row up to the highest lane and (when its lanes are not empty) of the second.
-struct Listed {
-    lanes: [u64; 2],
-    addrs: Vec<u32>,
-    list: Vec<(u32, u64)>,
-}
-
-/// Rows remembered ([`RowDwords::listed`], a power of two).
-const LISTED: usize = 1024;
 
 impl RowDwords {
     /// Lists the dwords of `rows` (aligned reads, in an allocation of `size` bytes), from
@@ -142,35 +133,22 @@ impl RowDwords {
         } else {
             &[]
         };
-        let slot = listed_slot(rows.lanes, first, second);
-        if self.listed.is_empty() {
-            self.listed.resize_with(LISTED, || None);
-        }
-        if let Some(e) = &self.listed[slot] {
-            let n = first.len();
-            if e.lanes == rows.lanes
-                && e.addrs.len() == n + second.len()
-                && e.addrs[..n] == *first
-                && e.addrs[n..] == *second
-            {
-                self.list.clear();
-                self.list.extend_from_slice(&e.list);
-                return;
-            }
-        }
-        self.work_out(rows, size);
-        let mut e = self.listed[slot].take().unwrap_or(Listed {
-            lanes: [0; 2],
-            addrs: Vec::new(),
-            list: Vec::new(),
+        // The memo is taken out while `work_out` fills `self.list` (an empty memo in its
+        // place allocates nothing).
+        let mut worked_out = false;
+        let mut listed = std::mem::take(&mut self.listed);
+        let remembered = listed.get_or_make(rows.lanes, [first, second], |old| {
+            worked_out = true;
+            self.work_out(rows, size);
+            let mut kept = old.unwrap_or_default();
+            kept.clone_from(&self.list);
+            kept
         });
-        e.lanes = rows.lanes;
-        e.addrs.clear();
-        e.addrs.extend_from_slice(first);
-        e.addrs.extend_from_slice(second);
-        e.list.clear();
-        e.list.extend_from_slice(&self.list);
-        self.listed[slot] = Some(e);
+        if !worked_out {
+            self.list.clear();
+            self.list.extend_from_slice(remembered);
+        }
+        self.listed = listed;
     }
 
     /// [`RowDwords::list`] worked out.
@@ -212,22 +190,6 @@ impl RowDwords {
             lanes &= lanes - 1;
         }
     }
-}
-
-/// The slot of rows with `lanes` and addresses `first`, `second` in the remembered lists:
-/// a hash of the lanes and a few addresses (the rows are compared in full on a hit).
-fn listed_slot(lanes: [u64; 2], first: &[u32], second: &[u32]) -> usize {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h = (lanes[0] ^ lanes[1].rotate_left(29)).wrapping_mul(K);
-    for row in [first, second] {
-        if let (Some(&a), Some(&b)) = (row.first(), row.last()) {
-            let mid = row[row.len() / 2];
-            for x in [a, mid, b] {
-                h = (h ^ u64::from(x)).wrapping_mul(K);
-            }
-        }
-    }
-    (h >> 40) as usize % LISTED
 }
 
 #[cfg(test)]
