@@ -111,20 +111,6 @@ mod tests {
         seq.iter().map(|&c| t.observe(c).map(|b| b.0)).collect()
     }
 
-    /// A clause counts every instruction after it, SMEM or not: an invalidate after a
-    /// two-instruction clause has run out is not in it; one inside it is.
-    #[test]
-    fn other_instructions_use_up_the_clause() {
-        assert_eq!(
-            kinds(&[Clause(1), Other, Other, Invalidate]),
-            [None, None, None, None]
-        );
-        assert_eq!(
-            kinds(&[Clause(1), Other, Invalidate]),
-            [None, None, Some("smem_clause")]
-        );
-    }
-
     #[test]
     fn clause_lengths_outside_2_to_63_are_breaches() {
         assert_eq!(kinds(&[Clause(0)]), [Some("smem_clause")]);
@@ -135,16 +121,21 @@ mod tests {
         assert_eq!(kinds(&[Clause(0x101)]), [None]);
     }
 
+    /// A clause counts every instruction after it, SMEM or not: an invalidate after a
+    /// two-instruction clause has run out is not in it; one inside it is.
     #[test]
     fn an_invalidate_in_a_clause_is_a_breach_and_after_it_is_not() {
-        assert_eq!(
-            kinds(&[Clause(1), Smem, Other, Invalidate]),
-            [None, None, None, None]
-        );
-        assert_eq!(
-            kinds(&[Clause(2), Smem, Other, Invalidate]),
-            [None, None, None, Some("smem_clause")]
-        );
+        let cases: [(&[ClauseClass], Option<&str>); 4] = [
+            (&[Clause(1), Smem, Other, Invalidate], None),
+            (&[Clause(2), Smem, Other, Invalidate], Some("smem_clause")),
+            (&[Clause(1), Other, Other, Invalidate], None),
+            (&[Clause(1), Other, Invalidate], Some("smem_clause")),
+        ];
+        for (seq, last) in cases {
+            let mut want = vec![None; seq.len()];
+            want[seq.len() - 1] = last;
+            assert_eq!(kinds(seq), want, "{seq:?}");
+        }
     }
 
     #[test]
