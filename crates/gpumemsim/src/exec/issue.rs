@@ -180,12 +180,12 @@ impl Device {
         }
     }
 
-    /// Whether wave `wi` must wait before it issues its instruction at `pc`: then its clock moves to
-    /// when it can, the wait is counted as stall, and the caller queues it again. A wave
-    /// waits first for the registers it reads, then for its unit, which is booked for it at
-    /// once, so a wave queueing for a unit is held back once, not once per wave ahead of it.
-    /// The LDS pipe is the exception: the wave hands its instruction to the pipe's queue and
-    /// goes on ([`Device::lds_issue`]).
+    /// Whether wave `wi` must wait before it issues its instruction at `pc` (to `unit`): then
+    /// its clock moves to when it can, the wait is counted as stall, and the caller queues it
+    /// again. A wave waits first for the registers it reads, then for its unit, which is
+    /// booked for it at once, so a wave queueing for a unit is held back once, not once per
+    /// wave ahead of it. The LDS pipe is the exception: the wave hands its instruction to the
+    /// pipe's queue and goes on ([`Device::lds_issue`]).
     pub(crate) fn hold_back(&mut self, wi: usize, pc: usize, unit: Option<UnitUse>) -> Hold {
         if self.booked[wi] {
             return Hold::Issue;

@@ -1,7 +1,8 @@
 //! The run path ([`super::runs`]) against the lane-by-lane one ([`super::lane_by_lane`]): on
 //! random GLOBAL and FLAT loads and stores of every whole-dword width and byte and short
-//! loads, signed or not (SADDR or a VGPR pair, `addtid`), lane addresses consecutive, broken, reversed, repeated or random, inside,
-//! across and outside the host allocations, across 2^48, in the upper canonical half, past
+//! loads, signed or not (SADDR or a VGPR pair, `addtid`), lane addresses consecutive,
+//! broken, reversed, repeated or random, inside, across and outside the host allocations,
+//! across 2^48, in the upper canonical half, past
 //! the virtual address space and at the top of the 64-bit space, under full, empty, sparse
 //! and one-lane EXEC in wave32 and wave64, both give the same VGPRs, memory, access log and
 //! outcome.
