@@ -741,3 +741,69 @@ fn gs_reg(op: &Op, sub: bool, wave: &mut Wave, mem: &mut Mem) {
         wave.set_vgpr(op.vdst + 1, l, (old >> 32) as u32);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lds::LdsMode;
+    use rdna3_isa::asm::assemble;
+
+    /// [`execute`] (the library's entry, returning the outcome) and [`execute_into`] (the
+    /// executor's, filling a buffer that holds an earlier instruction's outcome) do the same
+    /// to the wave, the LDS and the events, and give the same outcome.
+    #[test]
+    fn execute_and_execute_into_agree() {
+        let prog = assemble(
+            "ds_store_b32 v1, v2 offset:8\nds_load_2addr_b32 v[4:5], v1 offset0:2 offset1:7\n\
+             ds_add_u32 v1, v2\n",
+        );
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        let alloc = LdsAllocation::new(1024, LdsMode::Wgp).expect("allocation");
+        let mut wave = Wave::new(0, 32);
+        wave.set_exec(0xffff_00ff);
+        for l in 0..32 {
+            wave.set_vgpr(1, l, 4 * l);
+            wave.set_vgpr(2, l, 100 + l);
+        }
+        let side = |into: bool| {
+            let (mut w, mut lds, mut gds) = (
+                wave.clone(),
+                Lds::new(LdsMode::Wgp, AlignMode::Dword),
+                Gds::new(crate::gds::DEFAULT_GDS_BYTES),
+            );
+            let (mut events, mut outcomes) = (Vec::new(), Vec::new());
+            // A buffer left over from another instruction, as the executor's is.
+            let mut buffer = DsOutcome {
+                lanes: u64::MAX,
+                addrs: [0xdead; 64],
+                ..DsOutcome::default()
+            };
+            for (pc, line) in prog.lines.iter().enumerate() {
+                let mut env = DsEnv {
+                    lds: &mut lds,
+                    alloc,
+                    gds: &mut gds,
+                    events: &mut events,
+                    pc,
+                    rows: true,
+                    recent_valu: &[],
+                };
+                if into {
+                    execute_into(&line.inst, &mut w, &mut env, &mut buffer).expect("runs");
+                    outcomes.push(buffer.clone());
+                } else {
+                    outcomes.push(execute(&line.inst, &mut w, &mut env).expect("runs"));
+                }
+            }
+            let vgprs: Vec<u32> = (0..32)
+                .flat_map(|l| (1..6).map(move |r| (r, l)))
+                .map(|(r, l)| w.vgpr(r, l))
+                .collect();
+            (outcomes, vgprs, lds.words(0, 1024), events.len())
+        };
+        let (a, b) = (side(false), side(true));
+        assert_eq!(a, b);
+        // Lane 0's 2addr load reads bytes 8 and 28, which lanes 0 and 5 stored.
+        assert_eq!((a.1[3], a.1[4]), (100, 105));
+    }
+}
