@@ -317,6 +317,30 @@ impl Wave {
         self.vgprs.get(reg as usize * n..(reg as usize + 1) * n)
     }
 
+    /// Empties the VGPR file as [`Wave::release_vgprs`] does (every VGPR reads 0 after), but
+    /// keeps its allocation for a wave that will take this one's place
+    /// ([`Wave::take_vgprs`]).
+    pub(crate) fn clear_vgprs(&mut self) {
+        self.vgprs.clear();
+    }
+
+    /// Takes the wave's VGPR storage, empty but keeping its allocation, for a wave that
+    /// replaces this one ([`Wave::reuse_vgprs`]).
+    pub(crate) fn take_vgprs(&mut self) -> Vec<u32> {
+        let mut buf = std::mem::take(&mut self.vgprs);
+        buf.clear();
+        buf
+    }
+
+    /// Gives a new wave (no VGPR written yet) `buf`'s allocation for its VGPRs: the file
+    /// stays empty (every VGPR reads 0), it just grows without reallocating.
+    pub(crate) fn reuse_vgprs(&mut self, mut buf: Vec<u32>) {
+        if self.vgprs.is_empty() {
+            buf.clear();
+            self.vgprs = buf;
+        }
+    }
+
     /// VGPR `reg`'s lanes to write (`None` past v255).
     #[inline]
     pub fn vgpr_row_mut(&mut self, reg: u32) -> Option<&mut [u32]> {
@@ -340,6 +364,33 @@ impl Wave {
 #[cfg(test)]
 mod tests {
     use super::{constant32, constant64, RecentValu, Wave, RECENT_VALU};
+
+    /// A wave given an ended wave's VGPR storage starts as a new wave does (every VGPR
+    /// reads 0, none written) and grows into the kept allocation.
+    #[test]
+    fn reused_vgpr_storage_reads_as_new() {
+        let mut old = Wave::new(1, 32);
+        old.set_vgpr(40, 3, 7);
+        old.clear_vgprs();
+        assert_eq!((old.vgpr(40, 3), old.vgpr_row(0)), (0, None));
+        let buf = old.take_vgprs();
+        let kept = buf.capacity();
+        assert!(kept >= 41 * 32);
+        let mut w = Wave::new(2, 32);
+        w.reuse_vgprs(buf);
+        assert_eq!(
+            (w.vgpr(40, 3), w.vgpr_row(40), w.vgpr_row(0)),
+            (0, None, None)
+        );
+        w.set_vgpr(40, 0, 5);
+        assert_eq!((w.vgpr(40, 0), w.vgpr(40, 3), w.vgpr(39, 0)), (5, 0, 0));
+        assert_eq!(w.vgprs.capacity(), kept);
+        // A wave that has written a VGPR keeps its own file.
+        let mut x = Wave::new(3, 32);
+        x.set_vgpr(1, 1, 9);
+        x.reuse_vgprs(vec![4; 8]);
+        assert_eq!((x.vgpr(1, 1), x.vgpr(0, 0)), (9, 0));
+    }
 
     /// The ring keeps the last 15 instruction indices, newest first, across wrap-arounds
     /// and clears.

@@ -118,6 +118,18 @@ pub(crate) struct InFlight {
 }
 
 impl InFlight {
+    /// The state of a new wave's (nothing in flight), keeping the data buffers for reuse.
+    pub(crate) fn reset(&mut self) {
+        let mut pool = std::mem::take(&mut self.pool);
+        pool.extend(self.returns.drain(..).map(|r| r.data));
+        let returns = std::mem::take(&mut self.returns);
+        *self = InFlight {
+            returns,
+            pool,
+            ..InFlight::default()
+        };
+    }
+
     /// Whether operation `seq` on `counter` is proven complete by the waits, given the LDS
     /// operation counts `lds`.
     fn waited(&self, lds: OrderedOps, counter: Counter, seq: u64) -> bool {
@@ -531,5 +543,43 @@ pub(crate) fn memory_counter(op: Opcode) -> Option<Counter> {
             Some(Counter::Vm)
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reset wave's data in flight is a new wave's, with the data buffers kept for reuse.
+    #[test]
+    fn a_reset_is_a_new_wave_keeping_buffers() {
+        let mut f = InFlight::default();
+        f.returns.push(VgprReturn {
+            first: 4,
+            count: 2,
+            lanes: 3,
+            data: vec![1; 64],
+            at: 10,
+            landed: false,
+            pc: 2,
+            name: "global_load_b64",
+            counter: Counter::Vm,
+            seq: 0,
+            reported: false,
+        });
+        f.unwaited.add(4, 2);
+        f.vm.issued = 1;
+        f.exp.waited = 2;
+        f.pool.push(Vec::with_capacity(32));
+        f.reset();
+        assert!(f.returns.is_empty());
+        assert_eq!(f.unwaited, VgprSet::default());
+        assert_eq!(
+            (f.vm, f.exp),
+            (OrderedOps::default(), OrderedOps::default())
+        );
+        let mut caps: Vec<usize> = f.pool.iter().map(Vec::capacity).collect();
+        caps.sort_unstable();
+        assert_eq!(caps, [32, 64]);
     }
 }

@@ -347,8 +347,14 @@ impl Device {
             if !storage.is_empty() {
                 self.spare_lds.push(storage);
             }
+            let reused = self.wave_init.is_some();
             for w in g * self.group_waves..(g + 1) * self.group_waves {
-                self.waves[w].release_vgprs();
+                // A reused slot's next wave takes the storage (`Device::occupy_slot`).
+                if reused {
+                    self.waves[w].clear_vgprs();
+                } else {
+                    self.waves[w].release_vgprs();
+                }
                 self.scoreboards[w].reset();
             }
         }

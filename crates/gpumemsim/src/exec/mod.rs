@@ -696,7 +696,7 @@ impl Device {
         let up_front = if init.is_some() { 0..0 } else { groups.clone() };
         for g in up_front.clone() {
             for i in 0..cfg.waves {
-                waves.push(spawn.wave(g, i));
+                waves.push(spawn.wave(g, i, Vec::new()));
                 wave_group.push((g - groups.start) as usize);
             }
         }

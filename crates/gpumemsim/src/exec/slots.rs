@@ -56,8 +56,10 @@ impl Spawn {
     /// Wave `i` of grid workgroup `g` as the `run` command defines it before any
     /// initialiser: v0 = work-item id (lane + i × wave size), s0 = `g`, everything else 0,
     /// EXEC all ones, its scratch region and apertures.
-    pub(crate) fn wave(&self, g: u32, i: u32) -> Wave {
+    /// `vgprs`: an earlier wave's VGPR storage to reuse ([`Wave::reuse_vgprs`]).
+    pub(crate) fn wave(&self, g: u32, i: u32, vgprs: Vec<u32>) -> Wave {
         let mut w = Wave::new(g * self.waves + i, self.wave_size);
+        w.reuse_vgprs(vgprs);
         w.apertures = self.apertures;
         w.flat_scratch = self.scratch.flat_scratch(w.id);
         for l in 0..self.wave_size {
@@ -104,7 +106,8 @@ impl Device {
         let grid_g = self.first_group + g as u32;
         for i in 0..gw {
             let wi = slot * gw + i;
-            let mut w = self.spawn.wave(grid_g, i as u32);
+            let vgprs = self.waves[wi].take_vgprs();
+            let mut w = self.spawn.wave(grid_g, i as u32, vgprs);
             init(grid_g, &mut w);
             self.waves[wi] = w;
         }
@@ -126,7 +129,7 @@ impl Device {
             self.pending[wi].clear();
             self.pending_next[wi] = 0;
             self.lds_ops[wi] = Default::default();
-            self.inflight[wi] = inflight::InFlight::default();
+            self.inflight[wi].reset();
             self.scoreboards[wi].reset();
             self.started[wi] = false;
             self.booked[wi] = false;
