@@ -108,46 +108,53 @@ pub fn constant64(code: u32, literal: Option<u32>) -> Option<u64> {
 }
 
 /// One wave.
+///
+/// The fields are laid out in this order (`repr(C)`): every step reads the ones in the first
+/// 64 bytes (the VGPRs' place, pc, step count, id, size, MODE, the flags), so they share a
+/// cache line; the VALU's recent instructions and the counters follow, the scalar file
+/// (EXEC at its end) comes last. The scheduler steps a different wave nearly every time, and
+/// each line of a wave's state it reads is a likely cache miss.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Wave {
-    /// Index of the wave in its workgroup.
-    pub id: u32,
-    /// 32 or 64.
-    pub size: u32,
-    /// Scalar operand file, indexed by operand code 0..=127.
-    sregs: [u32; 128],
     /// VGPRs: `vgprs[reg * size + lane]`, grown as registers are first written (a register
     /// not yet stored reads 0, as every VGPR starts), so a wave takes memory for the
     /// registers its program uses rather than for all 256.
     vgprs: Vec<u32>,
-    /// Scalar condition code.
-    pub scc: bool,
+    /// Program counter: index of the next instruction in the program.
+    pub pc: usize,
+    /// Instructions this wave has executed (the step limit is per wave).
+    pub steps: u64,
+    /// Index of the wave in its workgroup.
+    pub id: u32,
+    /// 32 or 64.
+    pub size: u32,
     /// MODE register.
     pub mode: u32,
-    /// STATUS.LDS_READY: parameter data is in LDS; LDS_PARAM_LOAD and LDS_DIRECT_LOAD stall
-    /// until it is set (docs/rules/ds.md#lds-parameter-load). Kept as a flag: the simulator
-    /// does not model the rest of STATUS.
-    pub lds_ready: bool,
     /// VGPRs allocated to the wave: v0 up to v(`vgpr_limit` − 1). [`VGPR_COUNT`] unless the
     /// launch knows the kernel's allocation; only the LDSDIR loads look at it: one whose
     /// destination VGPR is out of range runs with EXEC forced to zero
     /// (docs/rules/ds.md#lds-parameter-load).
     pub vgpr_limit: u32,
-    /// The wave's most recent VALU instructions (LDS_PARAM_LOAD's `wait_vdst` rule).
-    pub recent_valu: RecentValu,
-    /// Program counter: index of the next instruction in the program.
-    pub pc: usize,
-    /// Outstanding operations.
-    pub counters: Counters,
+    /// Scalar condition code.
+    pub scc: bool,
     /// Whether the wave has ended (`s_endpgm`).
     pub done: bool,
+    /// STATUS.LDS_READY: parameter data is in LDS; LDS_PARAM_LOAD and LDS_DIRECT_LOAD stall
+    /// until it is set (docs/rules/ds.md#lds-parameter-load). Kept as a flag: the simulator
+    /// does not model the rest of STATUS.
+    pub lds_ready: bool,
+    /// Outstanding operations.
+    pub counters: Counters,
+    /// The wave's most recent VALU instructions (LDS_PARAM_LOAD's `wait_vdst` rule).
+    pub recent_valu: RecentValu,
     /// The apertures `src_shared_base/limit` and `src_private_base/limit` read.
     pub apertures: Apertures,
     /// FLAT_SCRATCH: the start of the wave's scratch region (read with
     /// `s_getreg_b32 hwreg(HW_REG_FLAT_SCR_LO/HI)` on gfx11).
     pub flat_scratch: u64,
-    /// Instructions this wave has executed (the step limit is per wave).
-    pub steps: u64,
+    /// Scalar operand file, indexed by operand code 0..=127.
+    sregs: [u32; 128],
 }
 
 impl Wave {
