@@ -260,13 +260,15 @@ impl DelayAluStats {
 }
 
 /// One wave's register readiness and pending `s_delay_alu` declarations.
+///
+/// The fields every step reads come first, in one cache line, the SGPR table last
+/// (`repr(C)`; see [`crate::wave::Wave`] for why lines matter here).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Scoreboard {
     /// When each VGPR's last VALU result is ready (`None` until the first VALU write: every
     /// register ready at 0).
     vready: Option<Box<[u64; 256]>>,
-    /// When each SGPR's last ALU result is ready for a VALU reader.
-    sready: [u64; 128],
     /// SGPRs whose last write came from the VALU (a SALU reader waits for those too).
     s_from_valu: u128,
     /// The instruction after each of these many more instructions (countdown) is declared.
@@ -276,6 +278,8 @@ pub(crate) struct Scoreboard {
     current: Option<bool>,
     /// Whether the instruction about to issue has waited for a result.
     pub dep_waited: bool,
+    /// When each SGPR's last ALU result is ready for a VALU reader.
+    sready: [u64; 128],
 }
 
 impl Default for Scoreboard {
