@@ -496,6 +496,67 @@ fn a_workgroup_reusing_finished_storage_starts_from_the_init_bytes() {
     );
 }
 
+/// The checker's events of `workgroups` workgroups of two waves running `text`, two
+/// resident at once (64 KB allocations), so later workgroups reuse the first ones' slots;
+/// as (kind, pc, earlier pcs) per event.
+fn slot_findings(text: &str, workgroups: u32) -> Vec<(&'static str, usize, Vec<usize>)> {
+    let cfg = RunConfig {
+        workgroups,
+        waves: 2,
+        release_finished: true,
+        ..RunConfig::default()
+    };
+    let run = grid(text, cfg);
+    assert!(
+        run.device.waves().len() < 2 * workgroups as usize || workgroups <= 2,
+        "the slots were reused"
+    );
+    let mut found: Vec<_> = checks(run.device.events())
+        .into_iter()
+        .map(|e| (e.kind, e.pc, pcs(e)))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Each workgroup checks from a clean shadow, also when it takes a slot an earlier one left
+/// (the shadow is recycled): the racy exchange reports in six workgroups six times what it
+/// reports in one, and the ordered one reports nothing (the earlier workgroup's accesses to
+/// the same bytes, left in the shadow, would race with the new workgroup's).
+#[test]
+fn workgroups_reusing_a_slot_check_from_a_clean_shadow() {
+    let racy = exchange("");
+    let one = slot_findings(&racy, 1);
+    assert!(!one.is_empty());
+    let mut six: Vec<_> = one.iter().flat_map(|f| vec![f.clone(); 6]).collect();
+    six.sort();
+    assert_eq!(slot_findings(&racy, 6), six);
+    let ordered = exchange("s_waitcnt lgkmcnt(0)\ns_barrier\n");
+    assert_eq!(slot_findings(&ordered, 6), vec![]);
+    // A barrier with no wait before it does not order the store, in any workgroup (the
+    // barrier arrivals of the slot's last workgroup are not this one's).
+    for sync in [
+        "s_barrier\n",
+        "s_barrier\ns_waitcnt lgkmcnt(0)\ns_barrier\n",
+    ] {
+        let text = exchange(sync);
+        let mut six: Vec<_> = slot_findings(&text, 1)
+            .iter()
+            .flat_map(|f| vec![f.clone(); 6])
+            .collect();
+        six.sort();
+        assert_eq!(slot_findings(&text, 6), six, "{sync}");
+    }
+    // Without a barrier between them, the second store of a workgroup races with the first
+    // wave's load only in its own workgroup.
+    let late = "v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1\ns_waitcnt lgkmcnt(0)\n\
+                ds_store_b32 v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    assert_eq!(
+        slot_findings(late, 6).len(),
+        6 * slot_findings(late, 1).len()
+    );
+}
+
 /// Wave 0 runs `first`, wave 1 `second` (each ends with s_endpgm).
 fn per_wave(first: &str, second: &str) -> String {
     format!(

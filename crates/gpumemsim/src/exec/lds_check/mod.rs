@@ -209,10 +209,14 @@ fn lanes_text(lanes: u64) -> String {
 }
 
 impl Device {
-    /// The shadow of workgroup `g` (made on first use).
+    /// The shadow of workgroup `g` (made on first use, or the slot's last one recycled).
     fn shadow(&mut self, g: usize) -> &mut GroupShadow {
         let (waves, size) = (self.group_waves, self.alloc.size);
-        self.checker.groups[g].get_or_insert_with(|| Box::new(GroupShadow::new(waves, size)))
+        let sh = &mut self.checker.groups[g];
+        if !sh.as_ref().is_some_and(|s| s.fits(waves, size)) {
+            *sh = Some(Box::new(GroupShadow::new(waves, size)));
+        }
+        sh.as_deref_mut().expect("the shadow was just made")
     }
 
     /// Checks the LDS accesses wave `wi`'s instruction at `pc` just made (the trace its
@@ -499,7 +503,10 @@ impl Device {
         let g = self.wave_group[wi];
         let first = g * self.group_waves;
         if (first..first + self.group_waves).all(|i| self.waves[i].done) {
-            self.checker.groups[g] = None;
+            // The next workgroup in the slot starts from a new shadow (`Device::shadow`).
+            if let Some(sh) = self.checker.groups[g].as_deref_mut() {
+                sh.recycle();
+            }
             return;
         }
         let pc = self.waves[wi].pc;

@@ -1,7 +1,7 @@
 //! One instruction execution's LDS accesses checked against the shadow, a byte (or a
 //! word-mode dword) at a time, and what they find.
 
-use super::shadow::{cell, page_of, Access, GroupShadow, Memo, Page, MULTI, PAGE};
+use super::shadow::{cell, page_of, Access, GroupShadow, Memo, MULTI, PAGE};
 use crate::lds::LdsTouch;
 
 /// What one instruction execution found.
@@ -143,11 +143,7 @@ impl ByteScan<'_> {
         let sh = &mut *self.sh;
         let Some(page) = sh.pages[b as usize / PAGE].as_deref_mut() else {
             // A page first touched in part of a dword starts in byte mode.
-            sh.pages[b as usize / PAGE] = Some(Box::new(Page {
-                write: [0; PAGE],
-                read: [0; PAGE],
-                bytes: true,
-            }));
+            sh.pages[b as usize / PAGE] = Some(sh.page(true));
             return;
         };
         if page.bytes {

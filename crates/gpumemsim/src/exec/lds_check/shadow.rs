@@ -60,6 +60,8 @@ pub(super) struct GroupShadow {
     pub(super) lists: ReadLists,
     /// The table of [`Memo::listed`] between instructions.
     pub(super) listed: Vec<u64>,
+    /// Pages of an earlier workgroup in this slot, for [`GroupShadow::page`] to reuse.
+    spare_pages: Vec<Box<Page>>,
 }
 
 impl GroupShadow {
@@ -75,6 +77,44 @@ impl GroupShadow {
                 .collect(),
             lists: ReadLists::new(waves),
             listed: Vec::new(),
+            spare_pages: Vec::new(),
+        }
+    }
+
+    /// Whether this shadow is for workgroups of `waves` waves and `lds_bytes` of LDS.
+    pub(super) fn fits(&self, waves: usize, lds_bytes: u32) -> bool {
+        self.arrivals.len() == waves && self.pages.len() == (lds_bytes as usize).div_ceil(PAGE)
+    }
+
+    /// Makes this the shadow of a new workgroup, as [`GroupShadow::new`] would, keeping its
+    /// allocations: a slot's workgroups follow one another, and making each one's shadow
+    /// anew spent a reduction over 4,096 workgroups' time in the allocator.
+    pub(super) fn recycle(&mut self) {
+        self.generation = 0;
+        self.arrivals.fill(Arrivals::default());
+        self.ended_at.fill(None);
+        self.left_reported.fill(false);
+        self.accesses.clear();
+        self.spare_pages
+            .extend(self.pages.iter_mut().filter_map(Option::take));
+        self.lists.recycle();
+        self.listed.clear();
+    }
+
+    /// A page with no access on it (`bytes`: in byte mode), reusing a spare one.
+    pub(super) fn page(&mut self, bytes: bool) -> Box<Page> {
+        match self.spare_pages.pop() {
+            Some(mut p) => {
+                p.write.fill(0);
+                p.read.fill(0);
+                p.bytes = bytes;
+                p
+            }
+            None => Box::new(Page {
+                write: [0; PAGE],
+                read: [0; PAGE],
+                bytes,
+            }),
         }
     }
 
@@ -138,6 +178,15 @@ impl ReadLists {
             epoch: Vec::new(),
             derived: Vec::new(),
         }
+    }
+
+    /// Empties the lists, as [`ReadLists::new`] makes them, keeping the allocations.
+    fn recycle(&mut self) {
+        self.cells.clear();
+        self.free.clear();
+        self.refs.clear();
+        self.epoch.clear();
+        self.derived.clear();
     }
 
     /// A new list holding `reads`, held once; its read reference.
@@ -246,13 +295,11 @@ impl ReadLists {
 /// The page of byte `b` (made if need be) and the byte's index in it.
 #[inline]
 pub(super) fn cell(sh: &mut GroupShadow, b: u32) -> (&mut Page, usize) {
-    let p = sh.pages[b as usize / PAGE].get_or_insert_with(|| {
-        Box::new(Page {
-            write: [0; PAGE],
-            read: [0; PAGE],
-            bytes: false,
-        })
-    });
+    let i = b as usize / PAGE;
+    if sh.pages[i].is_none() {
+        sh.pages[i] = Some(sh.page(false));
+    }
+    let p = sh.pages[i].as_deref_mut().expect("the page was just made");
     (p, b as usize % PAGE)
 }
 
@@ -326,5 +373,57 @@ impl Memo {
             self.read = (x, !sh.ordered(x, me));
         }
         self.read.1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recycled shadow holds nothing of its last workgroup (no accesses, pages, lists or
+    /// arrivals kept to grow over a long grid) and hands its pages out again zeroed.
+    #[test]
+    fn a_recycled_shadow_is_a_new_one() {
+        let mut sh = GroupShadow::new(2, 1024);
+        sh.generation = 3;
+        sh.arrivals[1] = Arrivals {
+            count: 2,
+            last: 5,
+            prev: 4,
+        };
+        sh.ended_at[0] = Some(7);
+        sh.left_reported[1] = true;
+        sh.accesses.push(Access {
+            pc: 1,
+            wave: 0,
+            atomic: false,
+            generation: 0,
+            need: 1,
+        });
+        let (page, i) = cell(&mut sh, 300);
+        page.write[i] = 1;
+        page.bytes = true;
+        let list = sh.lists.alloc(&[1, 2]);
+        sh.listed.push(9);
+        assert_ne!(list, 0);
+        sh.recycle();
+        assert!(sh.fits(2, 1024) && !sh.fits(3, 1024) && !sh.fits(2, 2048));
+        assert_eq!(sh.generation, 0);
+        assert!(sh
+            .arrivals
+            .iter()
+            .all(|a| (a.count, a.last, a.prev) == (0, 0, 0)));
+        assert!(sh.ended_at.iter().all(Option::is_none));
+        assert!(!sh.left_reported.iter().any(|&r| r));
+        assert!(sh.accesses.is_empty() && sh.listed.is_empty());
+        assert!(sh.pages.iter().all(Option::is_none));
+        let l = &sh.lists;
+        assert!(l.cells.is_empty() && l.free.is_empty() && l.refs.is_empty());
+        assert!(l.epoch.is_empty() && l.derived.is_empty());
+        assert_eq!(sh.spare_pages.len(), 1);
+        let (page, i) = cell(&mut sh, 300);
+        assert_eq!((page.write[i], page.bytes), (0, false));
+        assert!(page.write.iter().chain(&page.read).all(|&x| x == 0));
+        assert!(sh.spare_pages.is_empty());
     }
 }
