@@ -314,10 +314,7 @@ impl Device {
                 scan.touches(&touches, false, shortcuts.then_some(&mut repeats));
             }
             Scan::Rows(rows) if rows.write => scan.write_row(rows.addrs[0], rows.lanes[0]),
-            Scan::Rows(rows) => {
-                dwords.list(rows, size);
-                scan.dwords(&dwords.list);
-            }
+            Scan::Rows(rows) => scan.dwords(dwords.list(rows, size)),
         }
         let ByteScan {
             sh, memo, found, ..

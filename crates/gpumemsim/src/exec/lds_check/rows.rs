@@ -111,21 +111,28 @@ impl AddrRows<'_> {
 /// there.
 #[derive(Default)]
 pub(super) struct RowDwords {
-    /// Per dword of the allocation: the stamp of the instruction that last listed it, and
-    /// its index in `list`.
-    pub(super) seen: Vec<(u32, u32)>,
-    pub(super) stamp: u32,
-    /// (offset, lanes).
-    pub(super) list: Vec<(u32, u64)>,
+    lister: Lister,
     /// The lists of recent rows, by the lanes of each row and the addresses of the first up
     /// to the highest lane and (when its lanes are not empty) of the second.
     listed: AccessMemo<Vec<(u32, u64)>>,
 }
 
+/// What working a list out keeps between instructions.
+#[derive(Default)]
+struct Lister {
+    /// Per dword of the allocation: the stamp of the instruction that last listed it, and
+    /// its index in `list`.
+    seen: Vec<(u32, u32)>,
+    stamp: u32,
+    /// (offset, lanes).
+    list: Vec<(u32, u64)>,
+}
+
 impl RowDwords {
-    /// Lists the dwords of `rows` (aligned reads, in an allocation of `size` bytes), from
-    /// the remembered lists when the rows are ones met lately.
-    pub(super) fn list(&mut self, rows: &AddrRows, size: u32) {
+    /// The dwords of `rows` (aligned reads, in an allocation of `size` bytes), as (offset,
+    /// lanes): the remembered list itself when the rows are ones met lately (no copy), else
+    /// worked out and remembered.
+    pub(super) fn list(&mut self, rows: &AddrRows, size: u32) -> &[(u32, u64)] {
         let hi = 64 - (rows.lanes[0] | rows.lanes[1]).leading_zeros() as usize;
         let first = &rows.addrs[0][..hi];
         let second: &[u32] = if rows.lanes[1] != 0 {
@@ -133,24 +140,17 @@ impl RowDwords {
         } else {
             &[]
         };
-        // The memo is taken out while `work_out` fills `self.list` (an empty memo in its
-        // place allocates nothing).
-        let mut worked_out = false;
-        let mut listed = std::mem::take(&mut self.listed);
-        let remembered = listed.get_or_make(rows.lanes, [first, second], |old| {
-            worked_out = true;
-            self.work_out(rows, size);
+        let RowDwords { lister, listed } = self;
+        listed.get_or_make(rows.lanes, [first, second], |old| {
+            lister.work_out(rows, size);
             let mut kept = old.unwrap_or_default();
-            kept.clone_from(&self.list);
+            kept.clone_from(&lister.list);
             kept
-        });
-        if !worked_out {
-            self.list.clear();
-            self.list.extend_from_slice(remembered);
-        }
-        self.listed = listed;
+        })
     }
+}
 
+impl Lister {
     /// [`RowDwords::list`] worked out.
     fn work_out(&mut self, rows: &AddrRows, size: u32) {
         let n = size.div_ceil(4) as usize;
@@ -163,9 +163,7 @@ impl RowDwords {
             self.stamp = 1;
         }
         self.list.clear();
-        let RowDwords {
-            seen, stamp, list, ..
-        } = self;
+        let Lister { seen, stamp, list } = self;
         // Each row's last dword and its index in `list` (a broadcast reads it again).
         let mut last = [(u32::MAX, 0usize); 2];
         let mut lanes = rows.lanes[0] | rows.lanes[1];
@@ -234,7 +232,7 @@ mod tests {
                 }
             }
             let rows = AddrRows::new(&o, size);
-            dwords.list(&rows, size);
+            let got = dwords.list(&rows, size).to_vec();
             let mut want: Vec<(u32, u64)> = Vec::new();
             for t in rows.touches(&[]) {
                 assert!(t.offset + 4 <= size, "case {case}: {t:?} is in range");
@@ -243,7 +241,7 @@ mod tests {
                     None => want.push((t.offset, 1 << t.lane)),
                 }
             }
-            assert_eq!(dwords.list, want, "case {case}");
+            assert_eq!(got, want, "case {case}");
             let outside = (0..64).filter(|&l| o.lanes >> l & 1 == 1 && o.addrs[l] + 4 > size);
             assert_eq!(
                 rows.lanes[0].count_ones(),
