@@ -47,6 +47,27 @@ fn a_read_after_the_wait_sees_the_loaded_value_and_no_event() {
     }
 }
 
+/// Loads one after another, each waited for and read (with more steps between, once all
+/// has landed): every read after its wait sees its own load's value.
+#[test]
+fn each_of_a_series_of_waited_loads_is_read_after_its_wait() {
+    let dev = run(
+        "ds_load_b32 v1, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v2, v1\n\
+         v_mov_b32 v5, 0\nv_mov_b32 v5, 0\n\
+         ds_load_b32 v1, v0 offset:4\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v3, v1\n\
+         ds_load_b32 v1, v0 offset:8\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v4, v1\ns_endpgm",
+        lds_setup,
+    );
+    assert!(missing_waits(&dev).is_empty(), "{:?}", dev.events());
+    for l in 0..32 {
+        let w = dev.wave(0);
+        assert_eq!(
+            (w.vgpr(2, l), w.vgpr(3, l), w.vgpr(4, l)),
+            (1000 + l, 1001 + l, 1002 + l)
+        );
+    }
+}
+
 #[test]
 fn a_read_before_the_wait_gets_the_old_value_and_names_the_load_and_the_fix() {
     let dev = run(

@@ -115,6 +115,19 @@ pub(crate) struct InFlight {
     pub exp: OrderedOps,
     /// Data buffers of landed returns, for reuse.
     pool: Vec<Vec<u32>>,
+    /// No return not yet landed arrives before this cycle (a bound: 0 says nothing), so a
+    /// step before it has nothing to land and skips the look at every return.
+    landing_from: u64,
+}
+
+/// When the first of `returns` not yet landed arrives (`u64::MAX`: none).
+fn next_landing(returns: &[VgprReturn]) -> u64 {
+    returns
+        .iter()
+        .filter(|r| !r.landed)
+        .map(|r| r.at)
+        .min()
+        .unwrap_or(u64::MAX)
 }
 
 impl InFlight {
@@ -344,6 +357,7 @@ impl Device {
         }
         let f = &mut self.inflight[wi];
         f.unwaited.add(saved.first, saved.count);
+        f.landing_from = f.landing_from.min(at);
         f.returns.push(VgprReturn {
             first: saved.first,
             count: saved.count,
@@ -363,7 +377,11 @@ impl Device {
     /// arrives (issue order among operations of one kind).
     pub(crate) fn land_vgprs(&mut self, wi: usize, now: u64) {
         let f = &mut self.inflight[wi];
+        if now < f.landing_from {
+            return;
+        }
         if f.returns.iter().all(|r| r.landed || r.at > now) {
+            f.landing_from = next_landing(&f.returns);
             return;
         }
         let w = &mut self.waves[wi];
@@ -391,6 +409,7 @@ impl Device {
                 }
             }
         }
+        f.landing_from = next_landing(&f.returns);
         self.refresh_unwaited(wi);
     }
 
