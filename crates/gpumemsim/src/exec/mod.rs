@@ -1377,21 +1377,23 @@ impl Device {
     #[inline(never)]
     fn recount(&mut self, wi: usize) {
         let now = self.clocks[wi];
-        self.pending[wi].retain(|p| p.done_at > now);
-        self.pending_next[wi] = self.pending[wi]
-            .iter()
-            .map(|p| p.done_at)
-            .min()
-            .unwrap_or(u64::MAX);
+        // One pass: drop the completed, count the rest and find the next completion.
         let mut c = crate::wave::Counters::default();
-        for p in &self.pending[wi] {
+        let mut next = u64::MAX;
+        self.pending[wi].retain(|p| {
+            if p.done_at <= now {
+                return false;
+            }
+            next = next.min(p.done_at);
             match p.counter {
                 Counter::Lgkm => c.lgkm += p.weight,
                 Counter::Exp => c.exp += p.weight,
                 Counter::Vm => c.vm += p.weight,
                 Counter::Vs => c.vs += p.weight,
             }
-        }
+            true
+        });
+        self.pending_next[wi] = next;
         self.waves[wi].counters = c;
     }
 }
