@@ -61,6 +61,8 @@ pub(super) struct GroupShadow {
     /// The table of [`Memo::listed`] between instructions.
     pub(super) listed: Vec<u64>,
     /// Pages of an earlier workgroup in this slot, for [`GroupShadow::page`] to reuse.
+    /// Boxed as `pages` holds them: a page moves between the two without its 2 KB copied.
+    #[allow(clippy::vec_box)]
     spare_pages: Vec<Box<Page>>,
 }
 
