@@ -362,6 +362,18 @@ impl Wave {
         Some(&mut self.vgprs[end - n..end])
     }
 
+    /// VGPRs `reg` and `reg + 1`'s lanes to write, each `None` past v255.
+    pub fn vgpr_row_pair_mut(&mut self, reg: u32) -> (Option<&mut [u32]>, Option<&mut [u32]>) {
+        if reg as usize + 1 >= VGPR_COUNT {
+            return (self.vgpr_row_mut(reg), None);
+        }
+        self.vgpr_row_mut(reg + 1);
+        let n = self.size as usize;
+        let start = reg as usize * n;
+        let (a, b) = self.vgprs[start..start + 2 * n].split_at_mut(n);
+        (Some(a), Some(b))
+    }
+
     /// Every lane of VGPR `reg`, for the wave's size.
     pub fn vgpr_lanes(&self, reg: u32) -> Vec<u32> {
         (0..self.size).map(|l| self.vgpr(reg, l)).collect()

@@ -159,13 +159,19 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
     }
 
     /// The row forms' dword reads of the accesses [`Mem::dword_row`] recorded: each lane,
-    /// lowest first, reads the dword at its first address into `vals[0]` and, with a second
-    /// row, the one at its second into `vals[1]` (0 outside the allocation, noting the lane
-    /// as a miss). [`Mem::read`] of 4 bytes at each, not traced ([`Mem::row_reads`]).
-    pub(super) fn read_lds_rows<const N: usize>(&mut self, vals: &mut [[u32; 64]; N]) {
+    /// lowest first, reads the dword at its first address into its lane of `dst[0]` and,
+    /// with a second row, the one at its second into `dst[1]` (0 outside the allocation,
+    /// noting the lane as a miss); the other lanes of `dst` keep what they hold.
+    /// [`Mem::read`] of 4 bytes at each, not traced ([`Mem::row_reads`]).
+    pub(super) fn read_lds_rows<const N: usize>(&mut self, mut dst: [&mut [u32]; N]) {
         debug_assert!(self.outcome.rows == RowAccess::Reads);
         let (lds, alloc, o) = (&*self.env.lds, self.env.alloc, &self.outcome);
         let rows = [&o.addrs, &o.addrs2];
+        let put = |v: &mut [u32], l: usize, x: u32| {
+            if let Some(d) = v.get_mut(l) {
+                *d = x;
+            }
+        };
         let mut m = o.lanes;
         if let Some(bytes) = lds.allocation_bytes(alloc) {
             // The allocation's bytes at hand: each read is a slice look-up (`None` past its
@@ -173,11 +179,14 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
             while m != 0 {
                 let l = m.trailing_zeros() as usize;
                 m &= m - 1;
-                for (row, v) in rows.iter().zip(vals.iter_mut()) {
+                for (row, v) in rows.iter().zip(dst.iter_mut()) {
                     let a = row[l] as usize;
                     match bytes.get(a..a + 4) {
-                        Some(b) => v[l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-                        None => self.out_of_range.push(l as u32),
+                        Some(b) => put(v, l, u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                        None => {
+                            put(v, l, 0);
+                            self.out_of_range.push(l as u32);
+                        }
                     }
                 }
             }
@@ -185,10 +194,13 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
-            for (row, v) in rows.iter().zip(vals.iter_mut()) {
+            for (row, v) in rows.iter().zip(dst.iter_mut()) {
                 match lds.read(alloc, row[l], 4) {
-                    Ok(x) => v[l] = x as u32,
-                    Err(_) => self.out_of_range.push(l as u32),
+                    Ok(x) => put(v, l, x as u32),
+                    Err(_) => {
+                        put(v, l, 0);
+                        self.out_of_range.push(l as u32);
+                    }
                 }
             }
         }

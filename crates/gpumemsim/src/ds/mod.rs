@@ -142,23 +142,6 @@ pub struct DsEnv<'a> {
     pub recent_valu: &'a [Instruction],
 }
 
-/// Writes `vals` into VGPR `reg` for the lanes in `lanes`.
-#[inline]
-fn write_row(w: &mut Wave, reg: u32, lanes: u64, vals: &[u32; 64]) {
-    if let Some(r) = w.vgpr_row_mut(reg) {
-        let all = u64::MAX >> (64 - r.len().clamp(1, 64));
-        if lanes & all == all {
-            r.copy_from_slice(&vals[..r.len()]);
-            return;
-        }
-        for (l, x) in r.iter_mut().enumerate() {
-            if lanes >> l & 1 == 1 {
-                *x = vals[l];
-            }
-        }
-    }
-}
-
 fn vgpr64(w: &Wave, reg: u32, lane: u32) -> u64 {
     w.vgpr(reg, lane) as u64 | (w.vgpr(reg + 1, lane) as u64) << 32
 }
@@ -449,9 +432,11 @@ fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_reads();
     mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
-    let mut vals = [[0u32; 64]];
-    mem.read_lds_rows(&mut vals);
-    write_row(wave, op.vdst, op.lanes, &vals[0]);
+    // Straight into VDST (a register past v255 takes the reads nowhere).
+    match wave.vgpr_row_mut(op.vdst) {
+        Some(row) => mem.read_lds_rows([row]),
+        None => mem.read_lds_rows([&mut [0; 64][..]]),
+    }
 }
 
 /// `ds_store_b32` on LDS, a register row at a time.
@@ -469,10 +454,15 @@ fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let base = wave.vgpr_row(op.addr);
     mem.dword_row(false, op.lanes, base, op.off0 * adj);
     mem.dword_row(true, op.lanes, base, op.off1 * adj);
-    let mut vals = [[0u32; 64]; 2];
-    mem.read_lds_rows(&mut vals);
-    write_row(wave, op.vdst, op.lanes, &vals[0]);
-    write_row(wave, op.vdst + 1, op.lanes, &vals[1]);
+    // Straight into VDST and the register after it (one past v255 takes its reads nowhere).
+    match wave.vgpr_row_pair_mut(op.vdst) {
+        (Some(a), Some(b)) => mem.read_lds_rows([a, b]),
+        (a, b) => {
+            let mut nowhere = [[0; 64]; 2];
+            let [n0, n1] = &mut nowhere;
+            mem.read_lds_rows([a.unwrap_or(&mut n0[..]), b.unwrap_or(&mut n1[..])]);
+        }
+    }
 }
 
 /// The single-address loads of `bytes` (1 to 16) per lane, sign-extended when `signed`, into
@@ -805,5 +795,64 @@ mod tests {
         assert_eq!(a, b);
         // Lane 0's 2addr load reads bytes 8 and 28, which lanes 0 and 5 stored.
         assert_eq!((a.1[3], a.1[4]), (100, 105));
+    }
+
+    /// The row forms of the dword loads (reading LDS straight into VDST) do what the lane
+    /// by lane forms do: inactive lanes keep their values, lanes past the allocation read 0
+    /// and are misses, and a destination past v255 drops its row; also for wave64.
+    #[test]
+    fn row_loads_match_the_lane_by_lane_loads() {
+        let mut rng = crate::xorshift::XorShift::new(0x9b05_688c_2b3e_6c1f);
+        let alloc = LdsAllocation::new(512, LdsMode::Wgp).expect("allocation");
+        for case in 0..400 {
+            let size = if case % 2 == 0 { 32 } else { 64 };
+            let text = match case % 4 {
+                0 => "ds_load_b32 v7, v1 offset:12",
+                1 => "ds_load_b32 v255, v1",
+                2 => "ds_load_2addr_b32 v[6:7], v1 offset0:3 offset1:40",
+                _ => "ds_load_2addr_stride64_b32 v[254:255], v1 offset1:1",
+            };
+            let mut inst = assemble(text).lines[0].inst.clone();
+            if case % 8 == 7 {
+                // v255 and the register after it (none): encodable, not writable in text.
+                inst.set(Field::Vdst, 255);
+            }
+            let mut wave = Wave::new(0, size);
+            wave.set_exec(rng.next_u64());
+            for l in 0..size {
+                wave.set_vgpr(1, l, 4 * rng.below(160) as u32);
+                for r in [6, 7, 254, 255] {
+                    wave.set_vgpr(r, l, 7000 + r * 64 + l);
+                }
+            }
+            let mut lds = Lds::new(LdsMode::Wgp, AlignMode::Dword);
+            lds.fill_words(0, &(0..128).map(|k| 1000 + k).collect::<Vec<u32>>());
+            let side = |rows: bool| {
+                let (mut w, mut lds, mut gds) = (
+                    wave.clone(),
+                    lds.clone(),
+                    Gds::new(crate::gds::DEFAULT_GDS_BYTES),
+                );
+                let mut events = Vec::new();
+                let mut env = DsEnv {
+                    lds: &mut lds,
+                    alloc,
+                    gds: &mut gds,
+                    events: &mut events,
+                    pc: 0,
+                    rows,
+                    recent_valu: &[],
+                };
+                let mut o = execute(&inst, &mut w, &mut env).expect("runs");
+                o.rows = RowAccess::default();
+                let regs: Vec<u32> = [1, 6, 7, 254, 255]
+                    .iter()
+                    .flat_map(|&r| (0..size).map(move |l| (r, l)))
+                    .map(|(r, l)| w.vgpr(r, l))
+                    .collect();
+                (regs, o, events)
+            };
+            assert_eq!(side(true), side(false), "case {case}: {text}");
+        }
     }
 }
