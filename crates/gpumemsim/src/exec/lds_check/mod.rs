@@ -7,7 +7,8 @@
 //!
 //! # LDS: the shadow
 //! Each workgroup gets a shadow of its LDS allocation, made when it first needs one and
-//! dropped when its last wave ends; the shadow's pages (256 bytes of LDS each) exist only once
+//! emptied when its last wave ends, for the next workgroup in its slot to take as new
+//! ([`GroupShadow::recycle`]); the shadow's pages (256 bytes of LDS each) exist only once
 //! touched. Per byte it keeps the last write and the reads since then, each a reference to an
 //! [`Access`]: one per execution of an LDS instruction by a wave (its pc, wave, whether it is
 //! an atomic, and what proves it complete), not one per lane. The DS model, LDSDIR and the
