@@ -348,7 +348,8 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     assert_eq!(d.lanes, (0..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(64));
     // Written first (by this wave, then read by it): nothing to report.
-    let written = "v_lshlrev_b32 v1, 2, v0\nds_store_b32 v1, v0 offset:64\nds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let written = "v_lshlrev_b32 v1, 2, v0\nds_store_b32 v1, v0 offset:64\n\
+                   ds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
     let dev = run_waves(written, 1, RunConfig::default());
     assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
     // Half written: only the lanes reading unwritten bytes, from the first such address.
@@ -365,7 +366,8 @@ fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
     assert_eq!(d.lanes, (16..32).collect::<Vec<u32>>());
     assert_eq!(d.address, Some(64));
     // A byte load of a partly written dword: byte 2 of a dword where only a b16 wrote 0..1.
-    let partial = "v_mov_b32 v1, 0\nds_store_b16 v1, v1\nds_load_u8 v3, v1 offset:1\nds_load_u8 v4, v1 offset:2\ns_endpgm\n";
+    let partial = "v_mov_b32 v1, 0\nds_store_b16 v1, v1\nds_load_u8 v3, v1 offset:1\n\
+                   ds_load_u8 v4, v1 offset:2\ns_endpgm\n";
     let dev = run_waves(partial, 1, RunConfig::default());
     let u = of_kind(&dev, "uninitialized_lds_read");
     assert_eq!(u.len(), 1, "{:#?}", dev.events());
@@ -640,7 +642,8 @@ fn grid(text: &str, cfg: RunConfig) -> GridRun {
 #[test]
 fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
     // Every workgroup stores its id + v0 to the same 64 dwords (4 × v0 from 0x1000).
-    let store = "v_lshlrev_b32 v1, 2, v0\nv_add_nc_u32 v2, s0, v0\nglobal_store_b32 v1, v2, s[2:3]\ns_endpgm\n";
+    let store = "v_lshlrev_b32 v1, 2, v0\nv_add_nc_u32 v2, s0, v0\n\
+                 global_store_b32 v1, v2, s[2:3]\ns_endpgm\n";
     let base = RunConfig {
         workgroups: 3,
         waves: 2,
@@ -702,7 +705,8 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         r.device.events()
     );
     // Atomic adds to the same bytes: no race, and the sums are right.
-    let atomic = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v2, 1\nglobal_atomic_add_u32 v1, v2, s[2:3]\ns_endpgm\n";
+    let atomic = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v2, 1\nglobal_atomic_add_u32 v1, v2, s[2:3]\n\
+                  s_endpgm\n";
     let r = grid(atomic, base.clone());
     assert!(
         checks(r.device.events()).is_empty(),
@@ -740,7 +744,8 @@ fn plain_global_stores_of_two_workgroups_to_one_byte_race_atomics_do_not() {
         assert_eq!(p, vec![3, 5]);
     }
     // Disjoint stores: apart, clean.
-    let disjoint = "s_lshl_b32 s4, s0, 6\nv_add_nc_u32 v1, s4, v0\nv_lshlrev_b32 v1, 2, v1\nglobal_store_b32 v1, v0, s[2:3]\ns_endpgm\n";
+    let disjoint = "s_lshl_b32 s4, s0, 6\nv_add_nc_u32 v1, s4, v0\nv_lshlrev_b32 v1, 2, v1\n\
+                    global_store_b32 v1, v0, s[2:3]\ns_endpgm\n";
     let r = grid(disjoint, base);
     assert!(matches!(r.schedule, Schedule::Apart { .. }));
     assert!(
