@@ -167,40 +167,28 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         debug_assert!(self.outcome.rows == RowAccess::Reads);
         let (lds, alloc, o) = (&*self.env.lds, self.env.alloc, &self.outcome);
         let rows = [&o.addrs, &o.addrs2];
-        let put = |v: &mut [u32], l: usize, x: u32| {
-            if let Some(d) = v.get_mut(l) {
-                *d = x;
+        // The allocation's bytes when the LDS holds them all: each read is a slice look-up
+        // (`None` past its end: out of range, as `Lds::read` has it).
+        let bytes = lds.allocation_bytes(alloc);
+        let read = |a: u32| match bytes {
+            Some(bytes) => {
+                let a = a as usize;
+                let b = bytes.get(a..a + 4)?;
+                Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             }
+            None => lds.read(alloc, a, 4).ok().map(|x| x as u32),
         };
         let mut m = o.lanes;
-        if let Some(bytes) = lds.allocation_bytes(alloc) {
-            // The allocation's bytes at hand: each read is a slice look-up (`None` past its
-            // end: out of range, as `Lds::read` has it).
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                for (row, v) in rows.iter().zip(dst.iter_mut()) {
-                    let a = row[l] as usize;
-                    match bytes.get(a..a + 4) {
-                        Some(b) => put(v, l, u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-                        None => {
-                            put(v, l, 0);
-                            self.out_of_range.push(l as u32);
-                        }
-                    }
-                }
-            }
-        }
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
             for (row, v) in rows.iter().zip(dst.iter_mut()) {
-                match lds.read(alloc, row[l], 4) {
-                    Ok(x) => put(v, l, x as u32),
-                    Err(_) => {
-                        put(v, l, 0);
-                        self.out_of_range.push(l as u32);
-                    }
+                let x = read(row[l]);
+                if x.is_none() {
+                    self.out_of_range.push(l as u32);
+                }
+                if let Some(d) = v.get_mut(l) {
+                    *d = x.unwrap_or(0);
                 }
             }
         }
