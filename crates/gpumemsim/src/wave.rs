@@ -331,12 +331,10 @@ impl Wave {
         self.vgprs.clear();
     }
 
-    /// Takes the wave's VGPR storage, empty but keeping its allocation, for a wave that
-    /// replaces this one ([`Wave::reuse_vgprs`]).
+    /// Takes the wave's VGPR storage for a wave that replaces this one, which empties it
+    /// ([`Wave::reuse_vgprs`]).
     pub(crate) fn take_vgprs(&mut self) -> Vec<u32> {
-        let mut buf = std::mem::take(&mut self.vgprs);
-        buf.clear();
-        buf
+        std::mem::take(&mut self.vgprs)
     }
 
     /// Gives a new wave (no VGPR written yet) `buf`'s allocation for its VGPRs: the file
@@ -404,6 +402,12 @@ mod tests {
         w.set_vgpr(40, 0, 5);
         assert_eq!((w.vgpr(40, 0), w.vgpr(40, 3), w.vgpr(39, 0)), (5, 0, 0));
         assert_eq!(w.vgprs.capacity(), kept);
+        // Storage taken from a wave whose file still holds values: the new wave reads 0.
+        let mut y = Wave::new(4, 32);
+        y.set_vgpr(3, 0, 9);
+        let mut z = Wave::new(5, 32);
+        z.reuse_vgprs(y.take_vgprs());
+        assert_eq!((z.vgpr(3, 0), z.vgpr_row(3)), (0, None));
         // A wave that has written a VGPR keeps its own file.
         let mut x = Wave::new(3, 32);
         x.set_vgpr(1, 1, 9);
