@@ -2,10 +2,9 @@
 //! random GLOBAL and FLAT loads and stores of every whole-dword width and byte and short
 //! loads, signed or not (SADDR or a VGPR pair, `addtid`), lane addresses consecutive,
 //! broken, reversed, repeated or random, inside, across and outside the host allocations,
-//! across 2^48, in the upper canonical half, past
-//! the virtual address space and at the top of the 64-bit space, under full, empty, sparse
-//! and one-lane EXEC in wave32 and wave64, both give the same VGPRs, memory, access log and
-//! outcome.
+//! across 2^48, in the upper canonical half, past the virtual address space and at the top
+//! of the 64-bit space, under full, empty, sparse and one-lane EXEC in wave32 and wave64,
+//! both give the same VGPRs, memory, access log and outcome.
 
 use rdna3_isa::def::lookup_name;
 use rdna3_isa::inst::SGPR_NULL;

@@ -8,7 +8,7 @@
 //! # LDS: the shadow
 //! Each workgroup gets a shadow of its LDS allocation, made when it first needs one and
 //! emptied when its last wave ends, for the next workgroup in its slot to take as new
-//! ([`GroupShadow::recycle`]); the shadow's pages (256 bytes of LDS each) exist only once
+//! ([`GroupShadow::reset`]); the shadow's pages (256 bytes of LDS each) exist only once
 //! touched. Per byte it keeps the last write and the reads since then, each a reference to an
 //! [`Access`]: one per execution of an LDS instruction by a wave (its pc, wave, whether it is
 //! an atomic, and what proves it complete), not one per lane. The DS model, LDSDIR and the
@@ -503,7 +503,7 @@ impl Device {
         if (first..first + self.group_waves).all(|i| self.waves[i].done) {
             // The next workgroup in the slot starts from a new shadow (`Device::shadow`).
             if let Some(sh) = self.checker.groups[g].as_deref_mut() {
-                sh.recycle();
+                sh.reset();
             }
             return;
         }

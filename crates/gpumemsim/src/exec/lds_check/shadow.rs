@@ -91,7 +91,7 @@ impl GroupShadow {
     /// Makes this the shadow of a new workgroup, as [`GroupShadow::new`] would, keeping its
     /// allocations: a slot's workgroups follow one another, and making each one's shadow
     /// anew spent a reduction over 4,096 workgroups' time in the allocator.
-    pub(super) fn recycle(&mut self) {
+    pub(super) fn reset(&mut self) {
         self.generation = 0;
         self.arrivals.fill(Arrivals::default());
         self.ended_at.fill(None);
@@ -99,7 +99,7 @@ impl GroupShadow {
         self.accesses.clear();
         self.spare_pages
             .extend(self.pages.iter_mut().filter_map(Option::take));
-        self.lists.recycle();
+        self.lists.reset();
         self.listed.clear();
     }
 
@@ -183,7 +183,7 @@ impl ReadLists {
     }
 
     /// Empties the lists, as [`ReadLists::new`] makes them, keeping the allocations.
-    fn recycle(&mut self) {
+    fn reset(&mut self) {
         self.cells.clear();
         self.free.clear();
         self.refs.clear();
@@ -408,7 +408,7 @@ mod tests {
         let list = sh.lists.alloc(&[1, 2]);
         sh.listed.push(9);
         assert_ne!(list, 0);
-        sh.recycle();
+        sh.reset();
         assert!(sh.fits(2, 1024) && !sh.fits(3, 1024) && !sh.fits(2, 2048));
         assert_eq!(sh.generation, 0);
         assert!(sh
