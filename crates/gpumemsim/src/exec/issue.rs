@@ -349,13 +349,15 @@ impl Device {
             }
             let reused = self.wave_init.is_some();
             for w in g * self.group_waves..(g + 1) * self.group_waves {
-                // A reused slot's next wave takes the storage (`Device::occupy_slot`).
                 if reused {
+                    // The slot's next wave takes the VGPR storage, and the scoreboard is
+                    // reset with the rest of the slot (`Device::occupy_slot`).
                     self.waves[w].clear_vgprs();
                 } else {
+                    // An up-front device's waves never run again: their storage goes.
                     self.waves[w].release_vgprs();
+                    self.scoreboards[w] = super::deps::Scoreboard::default();
                 }
-                self.scoreboards[w].reset();
             }
         }
         let started = p.dispatch(k);
