@@ -428,7 +428,8 @@ fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     }
 }
 
-/// `ds_load_b32` on LDS, a register row at a time.
+/// `ds_load_b32` on LDS, a register row at a time (docs/rules/ds.md#single-address-form;
+/// held to [`load`] by `tests::row_loads_match_the_lane_by_lane_loads`).
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_reads();
     mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
@@ -439,7 +440,7 @@ fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     }
 }
 
-/// `ds_store_b32` on LDS, a register row at a time.
+/// `ds_store_b32` on LDS, a register row at a time (docs/rules/ds.md#single-address-form).
 fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_writes(op.d0);
     mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
