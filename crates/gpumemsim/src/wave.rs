@@ -113,9 +113,11 @@ pub fn constant64(code: u32, literal: Option<u32>) -> Option<u64> {
 /// 64 bytes (the VGPRs' place, pc, step count, id, size, MODE, the flags), so they share a
 /// cache line; the VALU's recent instructions and the counters follow, the scalar file
 /// (EXEC at its end) comes last. The scheduler steps a different wave nearly every time, and
-/// each line of a wave's state it reads is a likely cache miss.
+/// each line of a wave's state it reads is a likely cache miss. Aligned to 64 bytes, so that
+/// the first 64 are one line in a `Vec<Wave>` too (unaligned, a wave's 696 bytes put most
+/// waves' first fields across two lines). A test pins the layout.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Wave {
     /// VGPRs: `vgprs[reg * size + lane]`, grown as registers are first written (a register
     /// not yet stored reads 0, as every VGPR starts), so a wave takes memory for the
@@ -381,6 +383,26 @@ impl Wave {
 #[cfg(test)]
 mod tests {
     use super::{constant32, constant64, RecentValu, Wave, RECENT_VALU};
+
+    /// The fields every step reads end within the first 64 bytes, and a wave starts on a
+    /// cache line: they share one line (the layout [`Wave`]'s comment describes).
+    #[test]
+    fn the_fields_every_step_reads_share_one_cache_line() {
+        use std::mem::{align_of, offset_of};
+        assert_eq!(align_of::<Wave>(), 64);
+        let ends = [
+            ("vgprs", offset_of!(Wave, vgprs) + size_of::<Vec<u32>>()),
+            ("pc", offset_of!(Wave, pc) + size_of::<usize>()),
+            ("steps", offset_of!(Wave, steps) + 8),
+            ("id", offset_of!(Wave, id) + 4),
+            ("size", offset_of!(Wave, size) + 4),
+            ("mode", offset_of!(Wave, mode) + 4),
+            ("done", offset_of!(Wave, done) + 1),
+        ];
+        for (name, end) in ends {
+            assert!(end <= 64, "{name} ends at byte {end}");
+        }
+    }
 
     /// A wave given an ended wave's VGPR storage starts as a new wave does (every VGPR
     /// reads 0, none written) and grows into the kept allocation.

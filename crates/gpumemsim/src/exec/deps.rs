@@ -261,10 +261,11 @@ impl DelayAluStats {
 
 /// One wave's register readiness and pending `s_delay_alu` declarations.
 ///
-/// The fields every step reads come first, in one cache line, the SGPR table last
-/// (`repr(C)`; see [`crate::wave::Wave`] for why lines matter here).
+/// The fields every step reads come first, in one cache line (aligned to 64 bytes, so they
+/// are one line in a `Vec` too), the SGPR table last (`repr(C)`; see [`crate::wave::Wave`]
+/// for why lines matter here). A test pins the layout.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub(crate) struct Scoreboard {
     /// When each VGPR's last VALU result is ready (`None` until the first VALU write: every
     /// register ready at 0).
@@ -463,6 +464,25 @@ impl Scoreboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-step fields end within the first 64 bytes, before the SGPR table, and a
+    /// scoreboard starts on a cache line.
+    #[test]
+    fn the_per_step_fields_share_one_cache_line() {
+        use std::mem::{align_of, offset_of};
+        assert_eq!(align_of::<Scoreboard>(), 64);
+        let end = offset_of!(Scoreboard, dep_waited) + 1;
+        assert!(end <= 64, "the per-step fields end at byte {end}");
+        for start in [
+            offset_of!(Scoreboard, vready),
+            offset_of!(Scoreboard, s_from_valu),
+            offset_of!(Scoreboard, declared),
+            offset_of!(Scoreboard, current),
+        ] {
+            assert!(start < offset_of!(Scoreboard, sready));
+            assert!(start < 64);
+        }
+    }
     use rdna3_isa::asm::assemble;
 
     fn shape(text: &str) -> DepShape {
