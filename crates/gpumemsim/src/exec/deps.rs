@@ -465,25 +465,35 @@ impl Scoreboard {
 mod tests {
     use super::*;
 
-    /// The per-step fields end within the first 64 bytes, before the SGPR table, and a
-    /// scoreboard starts on a cache line.
+    use rdna3_isa::asm::assemble;
+
+    /// The fields every step reads end within the first 64 bytes, before the SGPR table, and
+    /// a scoreboard starts on a cache line: they share one line.
     #[test]
     fn the_per_step_fields_share_one_cache_line() {
         use std::mem::{align_of, offset_of};
         assert_eq!(align_of::<Scoreboard>(), 64);
-        let end = offset_of!(Scoreboard, dep_waited) + 1;
-        assert!(end <= 64, "the per-step fields end at byte {end}");
-        for start in [
-            offset_of!(Scoreboard, vready),
-            offset_of!(Scoreboard, s_from_valu),
-            offset_of!(Scoreboard, declared),
-            offset_of!(Scoreboard, current),
-        ] {
-            assert!(start < offset_of!(Scoreboard, sready));
-            assert!(start < 64);
+        let ends = [
+            (
+                "vready",
+                offset_of!(Scoreboard, vready) + size_of::<Option<Box<[u64; 256]>>>(),
+            ),
+            ("s_from_valu", offset_of!(Scoreboard, s_from_valu) + 16),
+            (
+                "declared",
+                offset_of!(Scoreboard, declared) + size_of::<[Option<u32>; 2]>(),
+            ),
+            ("current", offset_of!(Scoreboard, current) + 1),
+            ("dep_waited", offset_of!(Scoreboard, dep_waited) + 1),
+        ];
+        for (name, end) in ends {
+            assert!(end <= 64, "{name} ends at byte {end}");
+            assert!(
+                end <= offset_of!(Scoreboard, sready),
+                "{name} after the SGPR table"
+            );
         }
     }
-    use rdna3_isa::asm::assemble;
 
     fn shape(text: &str) -> DepShape {
         let p = assemble(text);
