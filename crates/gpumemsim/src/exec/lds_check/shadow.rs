@@ -91,16 +91,27 @@ impl GroupShadow {
     /// Makes this the shadow of a new workgroup, as [`GroupShadow::new`] would, keeping its
     /// allocations: a slot's workgroups follow one another, and making each one's shadow
     /// anew spent a reduction over 4,096 workgroups' time in the allocator.
+    /// Every field is named, so one added later has to be reset here too.
     pub(super) fn reset(&mut self) {
-        self.generation = 0;
-        self.arrivals.fill(Arrivals::default());
-        self.ended_at.fill(None);
-        self.left_reported.fill(false);
-        self.accesses.clear();
-        self.spare_pages
-            .extend(self.pages.iter_mut().filter_map(Option::take));
-        self.lists.reset();
-        self.listed.clear();
+        let GroupShadow {
+            generation,
+            arrivals,
+            ended_at,
+            left_reported,
+            accesses,
+            pages,
+            lists,
+            listed,
+            spare_pages,
+        } = self;
+        *generation = 0;
+        arrivals.fill(Arrivals::default());
+        ended_at.fill(None);
+        left_reported.fill(false);
+        accesses.clear();
+        spare_pages.extend(pages.iter_mut().filter_map(Option::take));
+        lists.reset();
+        listed.clear();
     }
 
     /// A page with no access on it (`bytes`: in byte mode), reusing a spare one.
@@ -182,13 +193,23 @@ impl ReadLists {
         }
     }
 
-    /// Empties the lists, as [`ReadLists::new`] makes them, keeping the allocations.
+    /// Empties the lists, as [`ReadLists::new`] makes them, keeping the allocations (every
+    /// field named, so one added later has to be reset here too; `stride` is the
+    /// workgroup's size, which a reused shadow keeps: [`GroupShadow::fits`]).
     fn reset(&mut self) {
-        self.cells.clear();
-        self.free.clear();
-        self.refs.clear();
-        self.epoch.clear();
-        self.derived.clear();
+        let ReadLists {
+            cells,
+            stride: _,
+            free,
+            refs,
+            epoch,
+            derived,
+        } = self;
+        cells.clear();
+        free.clear();
+        refs.clear();
+        epoch.clear();
+        derived.clear();
     }
 
     /// A new list holding `reads`, held once; its read reference.
