@@ -397,7 +397,9 @@ mod tests {
             ("id", offset_of!(Wave, id) + 4),
             ("size", offset_of!(Wave, size) + 4),
             ("mode", offset_of!(Wave, mode) + 4),
+            ("scc", offset_of!(Wave, scc) + 1),
             ("done", offset_of!(Wave, done) + 1),
+            ("lds_ready", offset_of!(Wave, lds_ready) + 1),
         ];
         for (name, end) in ends {
             assert!(end <= 64, "{name} ends at byte {end}");

@@ -800,21 +800,24 @@ mod tests {
 
     /// The row forms of the dword loads (reading LDS straight into VDST) do what the lane
     /// by lane forms do: inactive lanes keep their values, lanes past the allocation read 0
-    /// and are misses, and a destination past v255 drops its row; also for wave64.
+    /// and are misses, a destination past v255 drops its row, and a destination that is the
+    /// address register takes the loads (the addresses were read first); also for wave64.
     #[test]
     fn row_loads_match_the_lane_by_lane_loads() {
         let mut rng = crate::xorshift::XorShift::new(0x9b05_688c_2b3e_6c1f);
         let alloc = LdsAllocation::new(512, LdsMode::Wgp).expect("allocation");
-        for case in 0..400 {
+        for case in 0..600 {
             let size = if case % 2 == 0 { 32 } else { 64 };
-            let text = match case % 4 {
+            let text = match case % 6 {
                 0 => "ds_load_b32 v7, v1 offset:12",
                 1 => "ds_load_b32 v255, v1",
                 2 => "ds_load_2addr_b32 v[6:7], v1 offset0:3 offset1:40",
-                _ => "ds_load_2addr_stride64_b32 v[254:255], v1 offset1:1",
+                3 => "ds_load_2addr_stride64_b32 v[254:255], v1 offset1:1",
+                4 => "ds_load_b32 v1, v1 offset:4",
+                _ => "ds_load_2addr_b32 v[0:1], v1 offset0:1 offset1:2",
             };
             let mut inst = assemble(text).lines[0].inst.clone();
-            if case % 8 == 7 {
+            if case % 12 == 9 {
                 // v255 and the register after it (none): encodable, not writable in text.
                 inst.set(Field::Vdst, 255);
             }
@@ -822,7 +825,7 @@ mod tests {
             wave.set_exec(rng.next_u64());
             for l in 0..size {
                 wave.set_vgpr(1, l, 4 * rng.below(160) as u32);
-                for r in [6, 7, 254, 255] {
+                for r in [0, 6, 7, 254, 255] {
                     wave.set_vgpr(r, l, 7000 + r * 64 + l);
                 }
             }
@@ -846,7 +849,7 @@ mod tests {
                 };
                 let mut o = execute(&inst, &mut w, &mut env).expect("runs");
                 o.rows = RowAccess::default();
-                let regs: Vec<u32> = [1, 6, 7, 254, 255]
+                let regs: Vec<u32> = [0, 1, 6, 7, 254, 255]
                     .iter()
                     .flat_map(|&r| (0..size).map(move |l| (r, l)))
                     .map(|(r, l)| w.vgpr(r, l))

@@ -464,7 +464,6 @@ impl Scoreboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-
     use rdna3_isa::asm::assemble;
 
     /// The fields every step reads end within the first 64 bytes, before the SGPR table, and
