@@ -18,6 +18,9 @@ use crate::table::INSTRUCTIONS;
 struct Accept {
     must_zero: u64,
     must_one: u64,
+    /// The bits of `must_zero` the hardware ignores: operand fields the instruction does not
+    /// use ([`Instruction::decode_hw`]).
+    ignored: u64,
     /// VOP1/VOP2/VOPC/VOP3 with an operand of several registers ([`vector_regs_ok`]).
     wide_regs: bool,
 }
@@ -79,6 +82,7 @@ fn accept_rules(d: &InstrDef) -> Accept {
         }
         Format::Sopp if d.operands.is_empty() => {
             a.must_zero |= field_mask(f, Field::Simm16);
+            a.ignored |= field_mask(f, Field::Simm16);
         }
         Format::Vop3 => vop3_rules(d, &mut a),
         Format::Vop3p => vop3p_rules(d, &mut a),
@@ -122,6 +126,7 @@ fn ds_rules(d: &InstrDef, a: &mut Accept) {
     for r in [Field::Addr, Field::Data0, Field::Data1, Field::Vdst] {
         if d.operand(r).is_none() {
             a.must_zero |= field_mask(f, r);
+            a.ignored |= field_mask(f, r);
         }
     }
     if d.flags.has(Flags::GDS_ONLY) {
@@ -146,6 +151,7 @@ fn vop3_rules(d: &InstrDef, a: &mut Accept) {
     {
         if d.operand(src).is_none() {
             a.must_zero |= field_mask(f, src);
+            a.ignored |= field_mask(f, src);
         }
         if d.source_mods(i) == SrcMods::None {
             a.must_zero |= 1 << (61 + i);
@@ -185,6 +191,7 @@ fn vop3p_rules(d: &InstrDef, a: &mut Accept) {
     // taken; WMMA with an f32/i32 result takes no op_sel.
     if d.operand(Field::Src2).is_none() {
         a.must_zero |= field_mask(f, Field::Src2) | 1 << 13 | 1 << 63 | 1 << 10;
+        a.ignored |= field_mask(f, Field::Src2) | 1 << 13 | 1 << 63 | 1 << 10;
     }
     if !d.flags.has(Flags::VOP3_CLAMP) {
         a.must_zero |= field_mask(f, Field::Clamp);
@@ -315,6 +322,42 @@ impl Instruction {
         Ok((inst, size))
     }
 
+    /// Decodes one instruction as the hardware executes it: where [`Instruction::decode`]
+    /// (llvm-mc-19's rules) rejects a word only for bits in operand fields the instruction
+    /// does not use — a VOP3 or VOP3P source it does not read, a DS register field, a SOPP
+    /// immediate it takes none of — those fields are ignored, as AMD's RDNA3 ISA guide says
+    /// unused fields are, and the word decodes with them cleared (newer LLVMs emit
+    /// `v_lshlrev_b64` with src2 = 0x80). The disassembler keeps `decode`.
+    pub fn decode_hw(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+        let err = match Instruction::decode(bytes) {
+            Ok(done) => return Ok(done),
+            Err(e) => e,
+        };
+        let Some(first) = bytes.first_chunk::<4>() else {
+            return Err(err);
+        };
+        let format = Format::identify(u32::from_le_bytes(*first)).ok_or(err)?;
+        let size = format.layout().size as usize;
+        let mut buf = [0u8; 16];
+        let n = bytes.len().min(16);
+        buf[..n].copy_from_slice(&bytes[..n]);
+        let word = if size == 8 {
+            u64::from_le_bytes(buf[..8].try_into().map_err(|_| err)?)
+        } else {
+            u32::from_le_bytes(*first) as u64
+        };
+        let oprange = format.op_range();
+        let op = ((word >> oprange.lo) & oprange.mask()) as u32;
+        let opcode = lookup_opcode(format, op).ok_or(err)?;
+        let ignored = accept(opcode).ignored;
+        if word & ignored == 0 {
+            return Err(err);
+        }
+        let clean = word & !ignored;
+        buf[..size].copy_from_slice(&clean.to_le_bytes()[..size]);
+        Instruction::decode(&buf[..n])
+    }
+
     /// Decodes one instruction from the start of `bytes`; returns it and its size.
     #[inline]
     pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
@@ -399,5 +442,41 @@ impl Instruction {
             return Err(DecodeError::Invalid);
         }
         Ok((inst, end))
+    }
+}
+
+#[cfg(test)]
+mod hw_tests {
+    use super::*;
+
+    /// The word Triton's LLVM emits for `v_lshlrev_b64 v[0:1], 2, v[2:3]` with src2 = 0x80:
+    /// llvm-mc-19 rejects it (`decode`); the hardware ignores the unused field (`decode_hw`),
+    /// and the instruction is the one with the field cleared.
+    #[test]
+    fn unused_operand_fields_are_ignored_only_by_the_hardware_decoder() {
+        let triton = [0x00, 0x00, 0x3c, 0xd7, 0x82, 0x04, 0x02, 0x02];
+        assert_eq!(Instruction::decode(&triton), Err(DecodeError::Invalid));
+        let clean = [0x00, 0x00, 0x3c, 0xd7, 0x82, 0x04, 0x02, 0x00];
+        let want = Instruction::decode(&clean).expect("the word without src2");
+        assert_eq!(want.0.mnemonic(), "v_lshlrev_b64");
+        assert_eq!(Instruction::decode_hw(&triton), Ok(want));
+        // A DS word with a register field it does not use (ds_add_u32 has no vdst).
+        let ds = [0x10, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x05];
+        assert_eq!(Instruction::decode(&ds), Err(DecodeError::Invalid));
+        let (inst, size) = Instruction::decode_hw(&ds).expect("decodes");
+        assert_eq!((inst.mnemonic(), size), ("ds_add_u32", 8));
+        assert_eq!(inst.get(Field::Vdst), 0);
+        // Valid words decode the same either way; a word invalid for another reason (the
+        // clamp bit of an instruction without clamp) stays invalid.
+        for w in [clean, [0x10, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x00]] {
+            assert_eq!(Instruction::decode_hw(&w), Instruction::decode(&w));
+        }
+        let clamp = [0x00, 0x80, 0x3c, 0xd7, 0x82, 0x04, 0x02, 0x02];
+        assert_eq!(Instruction::decode(&clamp), Err(DecodeError::Invalid));
+        assert_eq!(Instruction::decode_hw(&clamp), Err(DecodeError::Invalid));
+        assert_eq!(
+            Instruction::decode_hw(&[0x00, 0x00]),
+            Err(DecodeError::Truncated)
+        );
     }
 }

@@ -39,7 +39,7 @@ pub struct Instruction {
 }
 
 /// Why bytes did not decode.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecodeError {
     /// Fewer bytes than the instruction needs.
     Truncated,
