@@ -8,10 +8,9 @@
 //! serves every wave that runs the instruction. Tests compare execution through it with
 //! the uncached path ([`super::execute`]) on every entry of the table.
 
-use rdna3_isa::{Field, Instruction, Opcode};
+use rdna3_isa::{DppKind, Field, Instruction, Opcode};
 
 use super::class::{class, Class};
-use super::fast::{Component, Fields};
 use super::op::Op;
 use super::regs::Loc;
 use super::shape::ValuError;
@@ -208,4 +207,66 @@ pub fn decoded_at<'a>(
         true => Decoded::of_vopd(inst),
         false => Decoded::of(inst),
     })
+}
+
+/// The fields of a VOP1/VOP2/VOPC/VOP3 instruction its execution reads, with the meaning
+/// the general path gives them (`op_sel`, `abs` only in VOP3 outside VOP3SD, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Fields {
+    /// The source fields' raw values.
+    pub src: [u32; 3],
+    pub vdst: u32,
+    pub sdst: u32,
+    pub op_sel: u32,
+    pub abs: u32,
+    pub neg: u32,
+    pub clamp: bool,
+    pub omod: u32,
+    /// The instruction is a DPP form.
+    pub dpp: bool,
+}
+
+impl Fields {
+    /// Reads `inst`'s fields (class `c`).
+    #[inline]
+    pub fn of(inst: &Instruction, c: &Class) -> Fields {
+        let (b, word) = (&c.bits, inst.word());
+        let src = [
+            b.src[0].read(word),
+            b.src[1].read(word),
+            b.src[2].read(word),
+        ];
+        let vop3 = |f: super::class::Bits| if c.vop3 { f.read(word) } else { 0 };
+        let (abs, neg) = match c.vop3 {
+            true if !c.sdst => (b.abs.read(word), b.neg.read(word)),
+            true => (0, b.neg.read(word)),
+            false => (0, 0),
+        };
+        Fields {
+            src,
+            vdst: b.vdst.read(word),
+            sdst: b.sdst.read(word),
+            op_sel: if c.sdst { 0 } else { vop3(b.op_sel) },
+            abs,
+            neg,
+            clamp: vop3(b.clamp) != 0,
+            omod: vop3(b.omod),
+            dpp: c.dpp && DppKind::from_src0(src[0]).is_some(),
+        }
+    }
+
+    /// Whether the fast path executes the instruction.
+    #[inline]
+    pub fn fast(&self, c: &Class) -> bool {
+        c.plain && !self.dpp && self.omod == 0 && !self.clamp
+    }
+}
+
+/// One component of a VOPD instruction: its operation and where its operands live.
+pub(super) struct Component {
+    pub op: Op,
+    pub vdst: u32,
+    pub src0: Loc,
+    /// The VGPR `vsrc1` (absent for `v_dual_mov_b32`).
+    pub vsrc1: Option<u32>,
 }

@@ -15,11 +15,11 @@
 //! ([`super::general`]) on random instructions and registers.
 
 use rdna3_isa::regs::NULL;
-use rdna3_isa::{DppKind, Instruction};
+use rdna3_isa::Instruction;
 
 use super::class::Class;
 use super::compare::{self, CmpTy, Pred};
-use super::decoded::Plan;
+use super::decoded::{Component, Fields, Plan};
 use super::f32::F32Op;
 use super::f64::F64Op;
 use super::int::IntOp;
@@ -28,59 +28,6 @@ use super::regs::{get_mask, Loc};
 use super::shape::{Ctx, MaskIn, ValuError};
 use crate::fp::host_fma::with_host_fma;
 use crate::wave::Wave;
-
-/// The fields of a VOP1/VOP2/VOPC/VOP3 instruction its execution reads, with the meaning
-/// the general path gives them (`op_sel`, `abs` only in VOP3 outside VOP3SD, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Fields {
-    /// The source fields' raw values.
-    pub src: [u32; 3],
-    pub vdst: u32,
-    pub sdst: u32,
-    pub op_sel: u32,
-    pub abs: u32,
-    pub neg: u32,
-    pub clamp: bool,
-    pub omod: u32,
-    /// The instruction is a DPP form.
-    pub dpp: bool,
-}
-
-impl Fields {
-    /// Reads `inst`'s fields (class `c`).
-    #[inline]
-    pub fn of(inst: &Instruction, c: &Class) -> Fields {
-        let (b, word) = (&c.bits, inst.word());
-        let src = [
-            b.src[0].read(word),
-            b.src[1].read(word),
-            b.src[2].read(word),
-        ];
-        let vop3 = |f: super::class::Bits| if c.vop3 { f.read(word) } else { 0 };
-        let (abs, neg) = match c.vop3 {
-            true if !c.sdst => (b.abs.read(word), b.neg.read(word)),
-            true => (0, b.neg.read(word)),
-            false => (0, 0),
-        };
-        Fields {
-            src,
-            vdst: b.vdst.read(word),
-            sdst: b.sdst.read(word),
-            op_sel: if c.sdst { 0 } else { vop3(b.op_sel) },
-            abs,
-            neg,
-            clamp: vop3(b.clamp) != 0,
-            omod: vop3(b.omod),
-            dpp: c.dpp && DppKind::from_src0(src[0]).is_some(),
-        }
-    }
-
-    /// Whether the fast path executes the instruction.
-    #[inline]
-    pub fn fast(&self, c: &Class) -> bool {
-        c.plain && !self.dpp && self.omod == 0 && !self.clamp
-    }
-}
 
 /// Executes a VOP1/VOP2/VOPC/VOP3 instruction that [`Fields::fast`] accepts, decoded as
 /// `p`.
@@ -495,15 +442,6 @@ fn compare_rows<const N: usize>(
         CmpTy::I32 => go!(CmpTy::I32),
         _ => go!(CmpTy::F32),
     }
-}
-
-/// One component of a VOPD instruction: its operation and where its operands live.
-pub(super) struct Component {
-    pub op: Op,
-    pub vdst: u32,
-    pub src0: Loc,
-    /// The VGPR `vsrc1` (absent for `v_dual_mov_b32`).
-    pub vsrc1: Option<u32>,
 }
 
 /// Executes the two components of a VOPD instruction in a wave of `N` lanes: both read

@@ -7,7 +7,7 @@ use crate::fp::EDGE_F32;
 use rdna3_isa::{Field, Format, Instruction, Opcode};
 
 use super::class::class;
-use super::fast::{Component, Fields};
+use super::decoded::{Component, Fields};
 use super::regs::Loc;
 use crate::wave::{Wave, VCC_LO};
 
