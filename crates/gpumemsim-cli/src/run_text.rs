@@ -179,7 +179,7 @@ fn instruction_table(s: &mut String, v: &TextView) {
         let _ = writeln!(
             s,
             "{:>10} {:>8} {:>8} {:>9} {:>8}  {place:<22} {}",
-            format!("{:#x}", v.base + u64::from(l.address)),
+            format!("{:#x}", v.base.wrapping_add(l.address as i32 as i64 as u64)),
             st.executions,
             st.cycles,
             st.conflict_cycles,
@@ -211,7 +211,10 @@ fn events(s: &mut String, v: &TextView) {
                     src.location.column
                 )
             });
-            format!("{:#x}{place}", v.base + u64::from(l.address))
+            format!(
+                "{:#x}{place}",
+                v.base.wrapping_add(l.address as i32 as i64 as u64)
+            )
         });
         let _ = writeln!(s, "  [{}] wave {} pc {at}: {}", e.kind, e.wave, e.message);
     }

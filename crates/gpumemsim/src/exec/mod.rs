@@ -12,6 +12,7 @@
 //! when every live wave is blocked the run stops with a deadlock report.
 
 mod access_memo;
+mod control;
 mod deps;
 mod ds_sample;
 mod global_sync;
@@ -118,6 +119,9 @@ pub struct RunConfig {
     pub apertures: Apertures,
     /// `private_segment_buffer.base`: where wave 0's scratch region starts.
     pub scratch_base: u64,
+    /// The memory address of the program's byte address 0 (a code object's kernel entry):
+    /// what `s_getpc_b64` reads and `s_setpc_b64` jumps by.
+    pub code_base: u64,
     /// Private bytes per lane.
     pub scratch_size: u32,
     /// The denormal rules of float atomics to memory (see [`MemoryFloatRules`]).
@@ -249,6 +253,7 @@ impl Default for RunConfig {
             kcache: KcacheConfig::default(),
             apertures: Apertures::default(),
             scratch_base: DEFAULT_SCRATCH_BASE,
+            code_base: crate::loader::IMAGE_BASE,
             scratch_size: 0,
             memory_float_rules: MemoryFloatRules::default(),
             threads: 0,
@@ -329,6 +334,30 @@ pub enum RunError {
         /// Source line.
         line: usize,
     },
+    /// A computed jump (`s_setpc_b64`, `s_swappc_b64`) to an address where the program has no
+    /// instruction.
+    BadJump {
+        /// Instruction index of the jump.
+        pc: usize,
+        /// Source line.
+        line: usize,
+        /// The address it jumped to.
+        target: u64,
+    },
+    /// A wave executed `s_trap` (`__builtin_trap()`, a failed `assert`): the run stops, as
+    /// the runtime stops a queue on a trap; the `trap` event says which lanes and where.
+    Trap {
+        /// Instruction index of the `s_trap`.
+        pc: usize,
+        /// Source line.
+        line: usize,
+        /// The wave (index in creation order).
+        wave: u32,
+        /// Its workgroup.
+        workgroup: u32,
+        /// The trap id (`s_trap`'s immediate).
+        id: u32,
+    },
     /// Every live wave is blocked; one line per blocked wave says what it waits for.
     Deadlock(Vec<String>),
     /// The configuration cannot be run.
@@ -360,6 +389,20 @@ impl std::fmt::Display for RunError {
             RunError::BadBranch { pc, line } => {
                 write!(f, "line {line} (pc {pc}): branch target is outside the program")
             }
+            RunError::BadJump { pc, line, target } => write!(
+                f,
+                "line {line} (pc {pc}): jump to {target:#x}, where the program has no instruction"
+            ),
+            RunError::Trap {
+                pc,
+                line,
+                wave,
+                workgroup,
+                id,
+            } => write!(
+                f,
+                "line {line} (pc {pc}): wave {wave} (workgroup {workgroup}) executed s_trap {id:#x}: the kernel trapped (__builtin_trap or a failed assert)"
+            ),
             RunError::Deadlock(waits) => {
                 write!(f, "deadlock: every live wave is blocked: {}", waits.join("; "))
             }
@@ -463,6 +506,9 @@ pub enum Waiting {
 /// [`Device::run`], and inspected through the read accessors ([`Device::waves`],
 /// [`Device::events`], [`Device::stats`], [`Device::totals`], [`Device::cycles`], ...).
 pub struct Device {
+    /// Each wave slot's shadow stack of calls: (call site, return address), outermost first
+    /// (`exec::control`).
+    call_stacks: Vec<Vec<(usize, u64)>>,
     /// Waves in creation order; with an initialiser, the resident waves in their slots
     /// (`exec::slots`).
     waves: Vec<Wave>,
@@ -759,6 +805,7 @@ impl Device {
             seeded: cfg.seed != 0,
             ordered_waited: false,
             timeline: cfg.record_timeline.then(Timeline::default),
+            call_stacks: Vec::new(),
             placement_stats: PlacementStats::default(),
             placement: None,
             units: units::Units::default(),
@@ -1130,7 +1177,7 @@ impl Device {
         cfg: &RunConfig,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
-        let targets = step::branch_targets(program);
+        let code = control::CodeMap::new(program, cfg.code_base);
         self.bank_memo.clear();
         self.facts = program
             .iter()
@@ -1191,7 +1238,7 @@ impl Device {
                 continue;
             }
             let (first_event, at) = (self.events.len(), self.clocks[wi]);
-            let stepped = self.step(wi, pc, program, cfg, &targets, unit);
+            let stepped = self.step(wi, pc, program, cfg, &code, unit);
             for e in &mut self.events[first_event..] {
                 e.cycle = at;
             }
@@ -1275,6 +1322,9 @@ impl Device {
         self.land_sgprs(wi, u64::MAX);
         self.land_all_vgprs(wi);
         self.waves[wi].done = true;
+        if let Some(calls) = self.call_stacks.get_mut(wi) {
+            calls.clear();
+        }
         self.check_wave_end(wi);
         self.try_release_barrier(self.wave_group[wi]);
         self.wake_ordered();

@@ -37,7 +37,7 @@ impl Device {
         pc: usize,
         program: &[AsmLine],
         cfg: &RunConfig,
-        targets: &[Option<usize>],
+        code: &super::control::CodeMap,
         unit_use: Option<super::issue::UnitUse>,
     ) -> Result<(), RunError> {
         let line = &program[pc];
@@ -79,8 +79,14 @@ impl Device {
         match d.format {
             Format::Sopp => {
                 let control = program_control(inst.opcode).ok_or_else(unimplemented)?;
-                if let Some(target) = self.sopp(wi, pc, line, control, targets)? {
+                if let Some(target) = self.sopp(wi, pc, line, control, &code.targets)? {
                     end.next_pc = target;
+                }
+            }
+            Format::Sop1 | Format::Sopk if super::control::jump_of(inst.opcode).is_some() => {
+                let jump = super::control::jump_of(inst.opcode).ok_or_else(unimplemented)?;
+                if let Some(to) = self.jump(wi, pc, line, jump, code)? {
+                    end.next_pc = to;
                 }
             }
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
@@ -197,6 +203,7 @@ impl Device {
                 let w = &mut self.waves[wi];
                 w.mode = w.mode & !(0xf << shift) | (inst.get(Field::Simm16) & 0xf) << shift;
             }
+            Control::Trap => return Err(self.trap(wi, pc, line)),
             Control::Barrier => {
                 self.check_barrier_arrival(wi);
                 self.waits[wi] = Some(Waiting::Barrier { pc });
@@ -432,7 +439,7 @@ impl Device {
 }
 
 /// What a program-control (SOPP) instruction does in the executor.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Control {
     /// Ends the wave.
     End,
@@ -447,12 +454,14 @@ enum Control {
     },
     /// `s_barrier`.
     Barrier,
+    /// `s_trap`: the run stops ([`Device::trap`]).
+    Trap,
     /// A branch, taken when the condition holds.
     Branch(BranchIf),
 }
 
 /// A branch's condition.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum BranchIf {
     Always,
     Scc0,
@@ -531,6 +540,7 @@ fn program_control(op: Opcode) -> Option<Control> {
                     "s_round_mode" => Control::SetMode { shift: 0 },
                     "s_denorm_mode" => Control::SetMode { shift: 4 },
                     "s_barrier" => Control::Barrier,
+                    "s_trap" => Control::Trap,
                     "s_branch" => Control::Branch(BranchIf::Always),
                     "s_cbranch_scc0" => Control::Branch(BranchIf::Scc0),
                     "s_cbranch_scc1" => Control::Branch(BranchIf::Scc1),

@@ -77,6 +77,9 @@ pub struct Launch<'a> {
     /// Dynamic LDS bytes of the launch (HIP's shared-memory size for `extern __shared__`),
     /// placed after the static LDS and the local arguments.
     pub dynamic_lds: u32,
+    /// Program-scope variables set before the launch, as `hipMemcpyToSymbol` sets them: a
+    /// symbol's name and the bytes written from its first byte (at most its size).
+    pub symbols: Vec<(String, Vec<u8>)>,
     /// The device's settings: bank model, timing, scalar cache, float rules, limits, seed,
     /// threads. The launch sets the wave size, waves, workgroups and the LDS and scratch
     /// sizes from the kernel and the grid; every other field is used as given.
@@ -93,6 +96,7 @@ impl<'a> Launch<'a> {
             block: [64, 1, 1],
             args: Vec::new(),
             dynamic_lds: 0,
+            symbols: Vec::new(),
             config: RunConfig::default(),
         }
     }
@@ -113,23 +117,108 @@ pub struct Launched {
     pub lds_bytes: u32,
     /// Each argument's final bytes: a buffer's contents after the run, a scalar's value.
     pub buffers: Vec<Vec<u8>>,
+    /// Every program-scope variable of the code object and its final bytes, by address.
+    pub symbols: Vec<SymbolValue>,
 }
 
-/// The kernel's code as program lines (line = instruction number, address = byte offset).
+/// A program-scope variable after the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolValue {
+    /// Its symbol name.
+    pub name: String,
+    /// Its address in global memory.
+    pub address: u64,
+    /// Its bytes after the run.
+    pub bytes: Vec<u8>,
+}
+
+/// Checks `--symbol`-style settings against the kernel's image: each name a variable of it,
+/// each value at most the variable's size.
+fn check_symbols(kernel: &Kernel, symbols: &[(String, Vec<u8>)]) -> Result<(), String> {
+    let image = &kernel.image;
+    for (name, bytes) in symbols {
+        let Some(v) = image.variable(name) else {
+            let names: Vec<&str> = image.variables.iter().map(|v| v.name.as_str()).collect();
+            return Err(format!(
+                "symbol `{name}`: the code object has no such variable ({})",
+                if names.is_empty() {
+                    "it has no program-scope variables".to_string()
+                } else {
+                    format!("it has: {}", names.join(", "))
+                }
+            ));
+        };
+        if bytes.len() as u64 > v.size {
+            return Err(format!(
+                "symbol `{name}`: {} bytes given for a variable of {} bytes",
+                bytes.len(),
+                v.size
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every variable of the kernel's image with its bytes after `run`.
+fn read_symbols(kernel: &Kernel, run: &GridRun) -> Vec<SymbolValue> {
+    let image = &kernel.image;
+    image
+        .variables
+        .iter()
+        .map(|v| {
+            let address = image.base + v.offset;
+            let mut bytes = vec![0; v.size as usize];
+            run.device.memory().read_into(address, &mut bytes);
+            SymbolValue {
+                name: v.name.clone(),
+                address,
+                bytes,
+            }
+        })
+        .collect()
+}
+
+/// The kernel's code as program lines (line = instruction number, address = byte offset
+/// from the kernel's entry), followed by the code of the functions it may call
+/// ([`Kernel::callees`]) at their offsets from the entry.
 pub fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
     let mut lines = Vec::new();
+    let kernel = format!("kernel `{}`", k.display_name());
+    decode_into(&mut lines, k, &kernel, 0, &k.code)?;
+    for f in &k.callees {
+        let name = demangle(&f.name).unwrap_or_else(|| f.name.clone());
+        decode_into(
+            &mut lines,
+            k,
+            &format!("function `{name}`"),
+            f.address,
+            &f.code,
+        )?;
+    }
+    Ok(lines)
+}
+
+/// Appends the instructions of `code` (of `name`, as errors name it), whose first byte is at
+/// program address `start`, decoded as the hardware decodes them
+/// ([`Instruction::decode_hw`]: unused operand fields ignored).
+fn decode_into(
+    lines: &mut Vec<AsmLine>,
+    k: &Kernel,
+    name: &str,
+    start: u32,
+    code: &[u8],
+) -> Result<(), String> {
     let mut at = 0;
-    while at < k.code.len() {
-        let (inst, size) = Instruction::decode(&k.code[at..]).map_err(|e| {
+    while at < code.len() {
+        let (inst, size) = Instruction::decode_hw(&code[at..]).map_err(|e| {
             format!(
-                "kernel `{}`: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
-                k.display_name(),
-                &k.code[at..(at + 8).min(k.code.len())]
+                "{name}: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
+                &code[at..(at + 8).min(code.len())]
             )
         })?;
         lines.push(AsmLine {
             line: lines.len() + 1,
-            address: at as u32,
+            address: start.wrapping_add(at as u32),
             inst,
             // A wave64 kernel's listing spells lane masks as llvm-mc-19 does in wave64
             // (`vcc`, `s[2:3]`).
@@ -144,7 +233,7 @@ pub fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
         });
         at += size;
     }
-    Ok(lines)
+    Ok(())
 }
 
 /// Runs `l`: places the arguments, runs the grid, reads the buffers back. `Err` is a launch
@@ -159,6 +248,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
     let waves = block_size.div_ceil(wave_size);
     check_linked(kernel)?;
+    check_symbols(kernel, &l.symbols)?;
     let program = program(kernel)?;
     let meta = kernel.metadata.as_ref().ok_or_else(|| {
         format!(
@@ -196,7 +286,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
             format!("grid {grid:?}: {groups} workgroups; the simulator runs at most 2^32 − 1 (32-bit workgroup ids)")
         })?,
         lds_size: layout.lds_bytes.max(4).next_multiple_of(4),
-        scratch_size: d.private_segment_fixed_size,
+        scratch_size: scratch_per_lane(&d),
         lds_mode: if d.wgp_mode() {
             crate::lds::LdsMode::Wgp
         } else {
@@ -210,6 +300,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         // ends, so memory follows the resident workgroups.
         release_finished: true,
         run_ahead: true,
+        code_base: kernel.image.base + kernel.entry,
         ..l.config.clone()
     };
     let setup = WaveSetup {
@@ -225,7 +316,9 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let memory = || place_in_memory(l, &layout);
     let run = run_exactly(&program, &cfg, &memory, &init)?;
     let buffers = read_back(&l.args, &layout.addresses, &run);
+    let symbols = read_symbols(kernel, &run);
     Ok(Launched {
+        symbols,
         program,
         run,
         wave_size,
@@ -260,6 +353,21 @@ fn run_exactly(
             run_grid(program, &exact, memory, init).map_err(|e| e.to_string())
         }
         _ => Ok(run),
+    }
+}
+
+/// The private stack a kernel with a dynamic stack (recursion, calls through pointers:
+/// `.amdhsa_uses_dynamic_stack`) gets per work-item at least: HIP's default
+/// `hipLimitStackSize`, 1,024 bytes (docs/rules/addressing.md#calls-and-the-program-counter).
+pub const DYNAMIC_STACK_BYTES: u32 = 1024;
+
+/// The scratch bytes each lane gets: the descriptor's fixed size, raised to
+/// [`DYNAMIC_STACK_BYTES`] for a kernel whose stack the compiler could not bound.
+fn scratch_per_lane(d: &KernelDescriptor) -> u32 {
+    if d.uses_dynamic_stack() {
+        d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES)
+    } else {
+        d.private_segment_fixed_size
     }
 }
 
@@ -306,6 +414,22 @@ fn place_in_memory(l: &Launch, layout: &Layout) -> GlobalMemory {
     }
     let kernarg = &layout.kernarg;
     let mut allocations = layout.buffers.clone();
+    // The code object's image: its program-scope variables, read and written through
+    // PC-relative addresses (docs/rules/addressing.md#code-object-image).
+    let image = &l.kernel.image;
+    if !image.bytes.is_empty() {
+        memory.write_bytes(image.base, &image.bytes);
+        allocations.push(Allocation {
+            start: image.base,
+            len: image.bytes.len() as u64,
+            name: "the code object".into(),
+        });
+        for (name, bytes) in &l.symbols {
+            if let Some(v) = image.variable(name) {
+                memory.write_bytes(image.base + v.offset, bytes);
+            }
+        }
+    }
     allocations.push(Allocation {
         start: KERNARG_BASE,
         len: kernarg.len() as u64,

@@ -137,6 +137,11 @@ impl<'a> Elf<'a> {
         out
     }
 
+    /// The object's memory image, relocated for `base` ([`super::image`]).
+    pub fn image(&self, base: u64) -> Result<super::image::Image, LoadError> {
+        super::image::build(&self.file, base)
+    }
+
     /// The inline chains of the code in each `(start, len)` range (read from the DWARF line table).
     pub fn source_maps(&self, ranges: &[(u64, u64)]) -> Vec<super::dwarf::SourceMap> {
         super::dwarf::source_maps(&self.file, ranges)

@@ -18,12 +18,18 @@
 mod bundle;
 mod dwarf;
 mod elf;
+mod image;
 mod metadata;
 pub mod source;
 
 pub use bundle::{entries as bundle_entries, BundleEntry};
 pub use dwarf::{SourceFrame, SourceLocation, SourceMap};
 pub use elf::{Elf, LoadError, Symbol, NT_AMDGPU_METADATA};
+pub use image::{Image, ImageSymbol, MAX_IMAGE_BYTES};
+
+/// Where a launch places a code object's image in global memory (an arbitrary 48-bit global
+/// address below the kernel arguments' and the dispatch packet's).
+pub const IMAGE_BASE: u64 = 0x7c00_0000_0000;
 pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
 /// A kernel descriptor, decoded.
@@ -280,13 +286,20 @@ pub struct Kernel {
     pub name: String,
     /// Its descriptor.
     pub descriptor: KernelDescriptor,
-    /// Its machine code.
+    /// Its machine code (relocated: the bytes the image holds).
     pub code: Vec<u8>,
+    /// The code object's image, shared by its kernels: data, the other functions.
+    pub image: std::sync::Arc<Image>,
+    /// The byte offset of the kernel's code in the image.
+    pub entry: u64,
     /// The address of its code as `llvm-objdump-19 -d` prints it (its symbol's value: an
     /// offset in `.text` in a relocatable object, an address in a linked one).
     pub address: u64,
     /// Its entry of the code object's metadata note, when the object has one.
     pub metadata: Option<KernelMetadata>,
+    /// The object's other functions (not kernels), when the kernel's code can transfer
+    /// control out of itself (`s_swappc_b64`, `s_setpc_b64`, `s_call_b64`): what it may call.
+    pub callees: Vec<Function>,
     /// Functions its code calls that the object does not define (a device-library call that
     /// was not linked), by symbol name.
     pub undefined: Vec<String>,
@@ -326,6 +339,38 @@ impl Kernel {
             || demangle(&self.name).is_some_and(|d| d == name)
             || demangle_base(&self.name).is_some_and(|d| d == name)
     }
+}
+
+/// A function of a code object other than a kernel, as a kernel's program holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Its symbol name.
+    pub name: String,
+    /// The byte offset of its code from the kernel's entry, wrapped to 32 bits (a function
+    /// placed before the kernel has a negative offset: its two's complement).
+    pub address: u32,
+    /// Its machine code (relocated).
+    pub code: Vec<u8>,
+}
+
+/// Whether `code` holds an instruction that transfers control to a computed address (a
+/// call or return): `s_swappc_b64`, `s_setpc_b64`, `s_call_b64`.
+fn calls_out(code: &[u8]) -> bool {
+    let mut at = 0;
+    while at < code.len() {
+        let Ok((inst, size)) = crate::isa::Instruction::decode_hw(&code[at..]) else {
+            at += 4;
+            continue;
+        };
+        if matches!(
+            inst.def().name,
+            "s_swappc_b64" | "s_setpc_b64" | "s_call_b64"
+        ) {
+            return true;
+        }
+        at += size;
+    }
+    false
 }
 
 /// The demangled form of a C++ symbol (`get_local_id(unsigned int)`), `None` for a name that
@@ -373,6 +418,7 @@ impl CodeObject {
 
     fn parse_elf(data: &[u8]) -> Result<CodeObject, LoadError> {
         let elf = Elf::parse(data)?;
+        let image = std::sync::Arc::new(elf.image(IMAGE_BASE)?);
         let metadata = match elf.amdgpu_notes(elf::NT_AMDGPU_METADATA)?.first() {
             Some(desc) => Metadata::parse(desc)?,
             None => Metadata::default(),
@@ -394,7 +440,20 @@ impl CodeObject {
                         "kernel `{name}` has a descriptor but no code symbol"
                     ))
                 })?;
-            let code = elf.symbol_bytes(func, 0, func.size)?.to_vec();
+            let raw = elf.symbol_bytes(func, 0, func.size)?;
+            let entry = image
+                .functions
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| f.offset)
+                .ok_or_else(|| {
+                    LoadError(format!("kernel `{name}` is not a function of the image"))
+                })?;
+            let code = (entry as usize)
+                .checked_add(raw.len())
+                .and_then(|end| image.bytes.get(entry as usize..end))
+                .ok_or_else(|| LoadError(format!("kernel `{name}` lies outside the image")))?
+                .to_vec();
             let meta = metadata
                 .kernels
                 .iter()
@@ -402,8 +461,11 @@ impl CodeObject {
                 .cloned();
             ranges.push((func.value, func.size));
             kernels.push(Kernel {
+                image: image.clone(),
+                entry,
                 address: func.value,
                 source: SourceMap::new(),
+                callees: Vec::new(),
                 undefined: elf.undefined_references(func),
                 name,
                 descriptor: KernelDescriptor::decode(bytes),
@@ -411,8 +473,44 @@ impl CodeObject {
                 metadata: meta,
             });
         }
-        for (k, map) in kernels.iter_mut().zip(elf.source_maps(&ranges)) {
-            k.source = map;
+        // The functions that are not kernels, with their code ranges for the source maps.
+        let others: Vec<(&ImageSymbol, u64)> = image
+            .functions
+            .iter()
+            .filter(|f| !kernels.iter().any(|k| k.name == f.name))
+            .filter_map(|f| {
+                let sym = elf
+                    .symbols
+                    .iter()
+                    .find(|s| s.name == f.name && s.size > 0)?;
+                Some((f, sym.value))
+            })
+            .collect();
+        ranges.extend(others.iter().map(|(f, value)| (*value, f.size)));
+        let maps = elf.source_maps(&ranges);
+        let (kernel_maps, other_maps) = maps.split_at(kernels.len());
+        for (k, map) in kernels.iter_mut().zip(kernel_maps) {
+            k.source = map.clone();
+            if !calls_out(&k.code) {
+                continue;
+            }
+            for ((f, _), map) in others.iter().zip(other_maps) {
+                let address = f.offset.wrapping_sub(k.entry) as u32;
+                let end = f.offset.saturating_add(f.size) as usize;
+                let Some(code) = image.bytes.get(f.offset as usize..end) else {
+                    continue;
+                };
+                k.callees.push(Function {
+                    name: f.name.clone(),
+                    address,
+                    code: code.to_vec(),
+                });
+                k.source.extend(
+                    map.iter()
+                        .map(|(off, chain)| (address.wrapping_add(*off), chain.clone())),
+                );
+            }
+            k.source.sort_by_key(|e| e.0);
         }
         Ok(CodeObject {
             kernels,
