@@ -237,6 +237,8 @@ pub fn run_kernel(
     }
     let config = device_config(args)?;
     let mut kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
+    let symbols =
+        crate::symbols::parse_symbols(&args.symbols, kernel).map_err(|e| format!("{file}: {e}"))?;
     let total_waves = grid.iter().map(|&g| u64::from(g)).product::<u64>()
         * u64::from(block.iter().product::<u32>().div_ceil(wave_size));
     let bar = crate::progress::ProgressBar::start(total_waves, out.json());
@@ -245,6 +247,10 @@ pub fn run_kernel(
         block,
         args: kernel_args.iter_mut().map(Arg::take_launch_arg).collect(),
         dynamic_lds: args.dynamic_lds,
+        symbols: symbols
+            .iter()
+            .map(|s| (s.name.clone(), s.bytes.clone()))
+            .collect(),
         config: RunConfig {
             record_ds: out.html().is_some(),
             record_timeline: out.html().is_some(),
@@ -286,6 +292,7 @@ pub fn run_kernel(
             block,
             sources: &sources,
             error: error.as_deref(),
+            symbols: &symbols,
         };
         report_kernel(run_args, &ran, texts)
     })
@@ -301,6 +308,7 @@ struct Ran<'a> {
     block: [u32; 3],
     sources: &'a [Option<gpumemsim::report::InstSource>],
     error: Option<&'a str>,
+    symbols: &'a [crate::symbols::SymbolSetting],
 }
 
 /// `run`'s report of a kernel: one JSON object (`--json`) or the text report; the buffers to
@@ -344,6 +352,7 @@ fn report_kernel(
     });
     // Written from the bytes (buffer_json): a buffer's values can be millions of elements.
     obj["args"] = Value::Null;
+    obj["symbols"] = crate::symbols::symbols_json(&done.symbols, ran.symbols);
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
@@ -369,6 +378,10 @@ fn report_kernel(
         s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
         if args.counters {
             s.push_str(&crate::run_report::counters_text(lines, dev));
+        }
+        if !done.symbols.is_empty() {
+            let _ = writeln!(s, "\nsymbols:");
+            s.push_str(&crate::symbols::symbols_text(&done.symbols, ran.symbols));
         }
         let _ = writeln!(s, "\nargs:");
         for (i, a) in arg_values.iter().enumerate() {

@@ -142,6 +142,12 @@ pub struct LaunchArgs {
     /// placed after the static LDS and the earlier local arguments).
     #[arg(long = "arg", value_name = "ARG")]
     pub args: Vec<String>,
+    /// Code objects: sets a program-scope variable (`__constant` table, `__device__` global)
+    /// before the launch, as hipMemcpyToSymbol does (repeatable): NAME=TYPE:V1,V2,... (TYPE
+    /// as for --arg; at most the variable's size, written from its first byte), NAME=file:PATH
+    /// or NAME=zeros. The report lists every variable with its final values.
+    #[arg(long = "symbol", value_name = "NAME=VALUES")]
+    pub symbols: Vec<String>,
     /// Code objects: the launch's dynamic LDS bytes (HIP's shared-memory size for `extern
     /// __shared__`), placed after the static LDS.
     #[arg(long, value_name = "BYTES", default_value_t = 0, value_parser = parse_u32_arg)]

@@ -39,6 +39,7 @@ mod progress;
 mod run_cmd;
 mod run_report;
 mod run_text;
+mod symbols;
 
 /// A bit-exact simulator of GPU on-chip memory systems (AMD RDNA3 / gfx1100).
 #[derive(Parser)]
