@@ -37,16 +37,28 @@ pub fn launch(args: &LaunchArgs, out: Output) -> Result<ExitCode, String> {
     run_assembly(args, out, &name, &text)
 }
 
-/// A source program (`.cl`, `.hip`) compiled to a code object with clang-19; `None` for any
+/// A source program (by --lang or its extension: `.cl`, `.hip`, `.cu`, `.cpp`, ...) compiled to a code object with clang-19; `None` for any
 /// other program.
 fn compile_source(args: &LaunchArgs, program: &str) -> Result<Option<Vec<u8>>, String> {
     let path = std::path::Path::new(program);
-    if program == "-" {
-        return Ok(None);
-    }
-    let Some(lang) = gpumemsim::loader::source::Language::of_path(path) else {
+    use gpumemsim::loader::source::Language;
+    let lang = match args.lang.as_deref() {
+        Some("asm") => None,
+        Some(name) => Language::from_name(name),
+        None if program == "-" => None,
+        None => Language::of_path(path),
+    };
+    let Some(lang) = lang else {
+        if args.keep_object.is_some() {
+            return Err(format!(
+                "--keep-object: {program} is not a source that gpumemsim compiles (give --lang opencl|hip for a source without a source extension)"
+            ));
+        }
         return Ok(None);
     };
+    if program == "-" {
+        return Err("--lang: a source is compiled from a file, not from standard input".into());
+    }
     let build = gpumemsim::loader::source::SourceBuild {
         clang: args.clang.as_ref().map(Into::into),
         device_libs: args.device_libs.as_ref().map(Into::into),
@@ -57,9 +69,11 @@ fn compile_source(args: &LaunchArgs, program: &str) -> Result<Option<Vec<u8>>, S
             .map(|f| f.split_whitespace().map(String::from).collect())
             .unwrap_or_default(),
     };
-    Ok(Some(gpumemsim::loader::source::compile(
-        path, lang, &build,
-    )?))
+    let bytes = gpumemsim::loader::source::compile(path, lang, &build)?;
+    if let Some(keep) = &args.keep_object {
+        std::fs::write(keep, &bytes).map_err(|e| format!("--keep-object {keep}: {e}"))?;
+    }
+    Ok(Some(bytes))
 }
 
 /// The input `name` as assembly text: at most [`MAX_TEXT_INPUT`] bytes of UTF-8.

@@ -13,7 +13,7 @@ pub struct LaunchArgs {
     /// Assembly program (LLVM syntax, gfx1100), `-` for standard input; a code object from
     /// clang-19 (relocatable `.o`, linked `.hsaco`, or a HIP offload bundle, whose gfx1100
     /// entry is taken; see --kernel, --grid, --block, --arg); or an OpenCL (`.cl`) or HIP
-    /// (`.hip`) source, which is compiled with clang-19 and AMD's device libraries first
+    /// (`.hip`, `.cu`, `.cpp`, `.cc`) source (see --lang), which is compiled with clang-19 and AMD's device libraries first
     /// (see --clang, --cflags, --device-libs). Without it, runs the bundled clang-19 build of
     /// examples/kernels/transpose.cl (`transpose_naive` unless --kernel names another) on a
     /// 32×32 float tile.
@@ -162,6 +162,15 @@ pub struct LaunchArgs {
     /// rocm-device-libs puts it).
     #[arg(long, value_name = "DIR")]
     pub device_libs: Option<String>,
+    /// The program's language, whatever its extension: `opencl` or `hip` (a source compiled
+    /// first) or `asm` (assembly text). Default: by extension (`.cl` OpenCL; `.hip`, `.cu`,
+    /// `.cpp`, `.cc`, `.cxx` HIP; anything else assembly or a code object).
+    #[arg(long, value_name = "opencl|hip|asm", value_parser = ["opencl", "hip", "asm"])]
+    pub lang: Option<String>,
+    /// Sources: also write the code object clang-19 built to PATH (to disassemble it, or run
+    /// it again without compiling).
+    #[arg(long, value_name = "PATH")]
+    pub keep_object: Option<String>,
 }
 
 /// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).

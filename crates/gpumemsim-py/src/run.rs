@@ -26,6 +26,17 @@ struct Keywords<'a, 'py> {
     together: bool,
     lds_init: Option<&'a Bound<'py, PyAny>>,
     wgps: Option<&'a Bound<'py, PyAny>>,
+    /// How a source is built (`lang`, `cflags`, `wave64`, `keep_object`).
+    source: SourceOptions,
+}
+
+/// The CLI's source options (--lang, --cflags, --wave64, --keep-object), as keywords.
+#[derive(Default)]
+struct SourceOptions {
+    lang: Option<String>,
+    cflags: Option<String>,
+    wave64: bool,
+    keep_object: Option<PathBuf>,
 }
 
 /// A kernel that has run: what `run` and `check` report from.
@@ -108,7 +119,7 @@ fn launch_kernel<'py, R>(
             }
         })
     })?;
-    let (file, bytes) = code_object(kernel_path)?;
+    let (file, bytes) = code_object(kernel_path, &kw.source)?;
     let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
     let kernel = obj
         .choose(kernel)
@@ -231,7 +242,8 @@ macro_rules! launch_entry {
         #[pyfunction]
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
-                            together=false, lds_init=None, wgps=None))]
+                            together=false, lds_init=None, wgps=None, lang=None, cflags=None,
+                            wave64=false, keep_object=None))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
             py: Python<'py>,
@@ -247,6 +259,10 @@ macro_rules! launch_entry {
             together: bool,
             lds_init: Option<&Bound<'py, PyAny>>,
             wgps: Option<&Bound<'py, PyAny>>,
+            lang: Option<String>,
+            cflags: Option<String>,
+            wave64: bool,
+            keep_object: Option<PathBuf>,
         ) -> PyResult<Bound<'py, $result>> {
             let kw = Keywords {
                 dynamic_lds,
@@ -256,6 +272,12 @@ macro_rules! launch_entry {
                 together,
                 lds_init,
                 wgps,
+                source: SourceOptions {
+                    lang,
+                    cflags,
+                    wave64,
+                    keep_object,
+                },
             };
             guard(|| {
                 launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
@@ -268,9 +290,14 @@ macro_rules! launch_entry {
 
 launch_entry! {
     /// Runs a kernel of a gfx1100 code object (built by `clang-19 -target amdgcn-amd-amdhsa
-    /// -mcpu=gfx1100`) on a grid of workgroups, as `gpumemsim run KERNEL.o` does.
+    /// -mcpu=gfx1100`) or of a source on a grid of workgroups, as `gpumemsim run KERNEL.o`
+    /// (or `KERNEL.cl`, `KERNEL.hip`) does.
     ///
-    /// kernel_path: the code object's path (or its bytes). kernel: the kernel's name (optional
+    /// kernel_path: the code object's path (or its bytes), or an OpenCL (`.cl`) or HIP
+    /// (`.hip`, `.cu`, `.cpp`, `.cc`) source, compiled with clang-19 and AMD's device
+    /// libraries first; lang ("opencl" or "hip") overrides the extension, cflags adds compiler
+    /// flags ("-O0 -DN=64"), wave64 builds for 64-lane waves, keep_object=PATH writes the
+    /// object built. kernel: the kernel's name (optional
     /// when the object has one). grid: workgroups per dimension, an int or 1 to 3 ints. block:
     /// work-items per workgroup, likewise (at most 1024 in all). args: the kernel's arguments
     /// in order: a NumPy array is a buffer (dtype uint8, uint16, uint32, int32, uint64, float16,
@@ -434,7 +461,8 @@ fn from_json<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py,
     py.import("json")?.call_method1("loads", (v.to_string(),))
 }
 
-fn code_object(obj: &Bound<'_, PyAny>) -> PyResult<(String, Vec<u8>)> {
+fn code_object(obj: &Bound<'_, PyAny>, opts: &SourceOptions) -> PyResult<(String, Vec<u8>)> {
+    use gpumemsim::loader::source::{compile, Language, SourceBuild};
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(("<bytes>".to_string(), b.as_bytes().to_vec()));
     }
@@ -445,7 +473,33 @@ fn code_object(obj: &Bound<'_, PyAny>) -> PyResult<(String, Vec<u8>)> {
         ))
     })?;
     let file = path.display().to_string();
-    let bytes = std::fs::read(&path).map_err(|e| error(format!("{file}: {e}")))?;
+    let lang = match opts.lang.as_deref() {
+        None => Language::of_path(&path),
+        Some(name) => Some(Language::from_name(name).ok_or_else(|| {
+            error(format!(
+                "lang: {name:?} is not a source language (\"opencl\" or \"hip\")"
+            ))
+        })?),
+    };
+    let Some(lang) = lang else {
+        let bytes = std::fs::read(&path).map_err(|e| error(format!("{file}: {e}")))?;
+        return Ok((file, bytes));
+    };
+    // A source: compiled with clang-19 and the device libraries, as the CLI compiles it.
+    let build = SourceBuild {
+        wave64: opts.wave64,
+        cflags: opts
+            .cflags
+            .as_deref()
+            .map(|f| f.split_whitespace().map(String::from).collect())
+            .unwrap_or_default(),
+        ..SourceBuild::default()
+    };
+    let bytes = compile(&path, lang, &build).map_err(error)?;
+    if let Some(keep) = &opts.keep_object {
+        std::fs::write(keep, &bytes)
+            .map_err(|e| error(format!("keep_object {}: {e}", keep.display())))?;
+    }
     Ok((file, bytes))
 }
 

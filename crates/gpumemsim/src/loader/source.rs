@@ -1,4 +1,4 @@
-//! Kernel sources in: OpenCL C (`.cl`) and HIP (`.hip`) compiled by clang-19 for gfx1100 and
+//! Kernel sources in: OpenCL C (`.cl`) and HIP (`.hip`, `.cu`, `.cpp`, `.cc`) compiled by clang-19 for gfx1100 and
 //! linked with AMD's device libraries, so that unmodified kernels (`get_global_id`,
 //! `barrier`, `threadIdx`, `__syncthreads`, `atomicAdd`, `__shfl_xor`, ...) build; the object
 //! then takes the path every code object takes.
@@ -30,7 +30,17 @@ impl Language {
     pub fn of_path(path: &Path) -> Option<Language> {
         match path.extension()?.to_str()? {
             "cl" => Some(Language::OpenCl),
-            "hip" => Some(Language::Hip),
+            // CUDA-style sources of HIP ports (HeCBench's `.cu`) and HIP in C++ files.
+            "hip" | "cu" | "cpp" | "cc" | "cxx" => Some(Language::Hip),
+            _ => None,
+        }
+    }
+
+    /// The language called `name` (`opencl`, `hip`; `--lang`).
+    pub fn from_name(name: &str) -> Option<Language> {
+        match name {
+            "opencl" | "cl" => Some(Language::OpenCl),
+            "hip" | "cuda" => Some(Language::Hip),
             _ => None,
         }
     }
