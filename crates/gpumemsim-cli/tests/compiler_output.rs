@@ -1,0 +1,319 @@
+//! Everything a compiler emits, run as it is built: program-scope tables read PC-relative
+//! (`s_getpc_b64` and relocations), `--symbol`, calls (non-inlined, recursive, through
+//! function pointers) at -O2 and -O0 -g, traps and asserts with their source lines, and
+//! sources by language. The objects in tests/compiler_output/ are built from the sources
+//! beside them by tools/build_compiler_output.sh (the flags `gpumemsim run SRC` uses).
+
+mod common;
+
+use common::run;
+use serde_json::Value;
+
+fn object(name: &str) -> String {
+    format!(
+        "{}/tests/compiler_output/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `gpumemsim ARGS`: (exit code, stdout, stderr).
+fn gms(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = run(args, "");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `run PATH ARGS --json`, which must exit `code`: the report.
+fn report(path: &str, args: &[&str], code: i32) -> Value {
+    let mut a = vec!["run", path];
+    a.extend_from_slice(args);
+    a.push("--json");
+    let (got, out, err) = gms(&a);
+    assert_eq!(got, Some(code), "{err}");
+    serde_json::from_str(&out).expect("json")
+}
+
+fn values(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .expect("values")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect()
+}
+
+fn symbol<'a>(j: &'a Value, name: &str) -> &'a Value {
+    j["symbols"]
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no symbol {name} in {}", j["symbols"]))
+}
+
+const WEIGH: [&str; 6] = [
+    "--block",
+    "64",
+    "--arg",
+    "buf:f32[64]=zeros",
+    "--arg",
+    "buf:f32[64]=iota",
+];
+
+/// `out[i] = in[i] * w[i & 3]` with the table `w`.
+fn weighed(w: [f32; 4]) -> Vec<f64> {
+    (0..64).map(|i| (i as f32 * w[i & 3]) as f64).collect()
+}
+
+#[test]
+fn an_opencl_constant_table_is_read_where_the_object_holds_it() {
+    for o in ["table.o", "table.O0.o"] {
+        let j = report(&object(o), &WEIGH, 0);
+        assert_eq!(
+            values(&j["args"][0]["values"]),
+            weighed([0.25, 0.5, 1.5, -2.0]),
+            "{o}"
+        );
+        // The report lists the variables with their final values: the table as the object
+        // holds it (u32 words: an ELF symbol has no type), the counter one workgroup bumped.
+        let w = symbol(&j, "w");
+        let bits: Vec<f64> = [0.25f32, 0.5, 1.5, -2.0]
+            .iter()
+            .map(|f| f.to_bits() as f64)
+            .collect();
+        assert_eq!(values(&w["values"]), bits, "{o}");
+        assert_eq!(w["size"], 16);
+        assert_eq!(values(&symbol(&j, "hits")["values"]), [1.0], "{o}");
+    }
+}
+
+#[test]
+fn symbols_are_set_before_the_launch_and_mistakes_are_named() {
+    let path = object("table.o");
+    let mut a = WEIGH.to_vec();
+    a.extend(["--symbol", "w=f32:1,-1,2,0.5", "--symbol", "hits=i32:41"]);
+    let j = report(&path, &a, 0);
+    assert_eq!(
+        values(&j["args"][0]["values"]),
+        weighed([1.0, -1.0, 2.0, 0.5])
+    );
+    // Given a type, the variable is reported in it.
+    assert_eq!(symbol(&j, "w")["type"], "f32");
+    assert_eq!(values(&symbol(&j, "w")["values"]), [1.0, -1.0, 2.0, 0.5]);
+    assert_eq!(values(&symbol(&j, "hits")["values"]), [42.0]);
+    // zeros and a file.
+    let file = std::env::temp_dir().join(format!("gms-symbol-{}.bin", std::process::id()));
+    let table: Vec<u8> = [3.0f32, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    std::fs::write(&file, &table).expect("write");
+    let from_file = format!("w=file:{}", file.display());
+    for (setting, want) in [
+        ("w=zeros", [0.0, 0.0, 0.0, 0.0]),
+        (from_file.as_str(), [3.0, 0.0, 1.5, -2.0]),
+    ] {
+        let mut a = WEIGH.to_vec();
+        a.extend(["--symbol", setting]);
+        let j = report(&path, &a, 0);
+        assert_eq!(values(&j["args"][0]["values"]), weighed(want), "{setting}");
+    }
+    let _ = std::fs::remove_file(&file);
+    for (setting, says) in [
+        (
+            "nope=zeros",
+            "no variable `nope` in the code object (it has: w, __oclc_ABI_version, hits)",
+        ),
+        (
+            "w=f32:1,2,3,4,5",
+            "5 values of f32 are 20 bytes; `w` has 16",
+        ),
+        ("w=f32:1,x", "`x` is not a f32"),
+        (
+            "w",
+            "expected NAME=TYPE:V1,V2,..., NAME=file:PATH or NAME=zeros",
+        ),
+    ] {
+        let mut a = vec!["run", &path];
+        a.extend(WEIGH);
+        a.extend(["--symbol", setting]);
+        let (code, _, err) = gms(&a);
+        assert_eq!(code, Some(2), "{setting}: {err}");
+        assert!(err.contains(says), "{setting}: {err}");
+    }
+}
+
+/// `scaled(i) + fib(i % 10) + (i odd ? twice : thrice)(i)`, calls.hip's `calls`.
+fn calls_reference() -> Vec<f64> {
+    let fibs = [1, 1, 2, 3, 5, 8, 13, 21];
+    fn fib(n: i64) -> i64 {
+        if n < 2 {
+            n
+        } else {
+            fib(n - 1) + fib(n - 2)
+        }
+    }
+    (0..64i64)
+        .map(|i| {
+            let f = if i & 1 == 1 { 2 * i } else { 3 * i };
+            (fibs[(i & 7) as usize] * i + 1 + fib(i % 10) + f) as f64
+        })
+        .collect()
+}
+
+const CALLS: [&str; 8] = [
+    "--kernel",
+    "calls",
+    "--block",
+    "64",
+    "--arg",
+    "buf:i32[64]=zeros",
+    "--arg",
+    "i32:100000",
+];
+
+#[test]
+fn calls_run_at_o2_and_o0_through_pointers_and_recursion() {
+    for o in ["calls.o", "calls.O0.o"] {
+        let j = report(&object(o), &CALLS, 0);
+        assert_eq!(values(&j["args"][0]["values"]), calls_reference(), "{o}");
+        assert!(
+            j["events"].as_array().expect("events").is_empty(),
+            "{o}: {}",
+            j["events"]
+        );
+        // The callees' instructions are part of the program and ran, attributed to their
+        // own source lines (`fib`'s body is line 11 of calls.hip).
+        let fib_line = j["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .find(|l| l["line"] == 11)
+            .unwrap_or_else(|| panic!("{o}: no line 11 in {}", j["lines"]));
+        assert!(
+            fib_line["executions"].as_u64().expect("executions") > 0,
+            "{o}"
+        );
+    }
+}
+
+#[test]
+fn a_failed_assert_stops_the_run_at_the_callers_line() {
+    let mut a = CALLS.to_vec();
+    a[7] = "i32:300";
+    for o in ["calls.o", "calls.O0.o"] {
+        let j = report(&object(o), &a, 1);
+        let traps: Vec<&Value> = j["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["kind"] == "trap")
+            .collect();
+        assert_eq!(traps.len(), 1, "{o}: {}", j["events"]);
+        let t = traps[0];
+        // The assert's own line in the kernel, not the header's __assert_fail.
+        assert_eq!(t["source"]["line"], 22, "{o}: {t}");
+        assert!(
+            t["source"]["file"]
+                .as_str()
+                .is_some_and(|f| f.ends_with("calls.hip")),
+            "{o}: {t}"
+        );
+        // The lanes whose value reached the limit, of the first wave to get there.
+        let want: Vec<f64> = calls_reference()
+            .iter()
+            .enumerate()
+            .filter(|&(i, &r)| r >= 300.0 && i < 32)
+            .map(|(i, _)| i as f64)
+            .collect();
+        assert_eq!(values(&t["lanes"]), want, "{o}: {t}");
+        assert!(
+            j["error"].as_str().is_some_and(|e| e.contains("s_trap")),
+            "{o}: {}",
+            j["error"]
+        );
+    }
+}
+
+#[test]
+fn a_trap_stops_the_run_with_its_lanes_and_line() {
+    let path = object("calls.o");
+    let mut data = vec!["0"; 64];
+    data[5] = "7";
+    data[40] = "7";
+    let buf = format!("buf:i32[64]={}", data.join(","));
+    let a = ["--kernel", "trapper", "--block", "64", "--arg", &buf];
+    let j = report(&path, &a, 1);
+    let trap = j["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["kind"] == "trap")
+        .expect("a trap event");
+    assert_eq!(trap["source"]["line"], 29, "{trap}");
+    assert_eq!(values(&trap["lanes"]), [5.0], "{trap}");
+    // Without the value that traps, the kernel runs to its end.
+    let a = [
+        "--kernel",
+        "trapper",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[64]=zeros",
+    ];
+    let j = report(&path, &a, 0);
+    assert_eq!(values(&j["args"][0]["values"]), vec![1.0; 64]);
+}
+
+#[test]
+fn sources_are_built_by_language_and_the_object_can_be_kept() {
+    let dir = std::env::temp_dir().join(format!("gms-lang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let text = std::fs::read_to_string(object("calls.hip")).expect("calls.hip");
+    let (cu, txt, kept) = (
+        dir.join("calls.cu"),
+        dir.join("calls.txt"),
+        dir.join("kept.o"),
+    );
+    std::fs::write(&cu, &text).expect("write");
+    std::fs::write(&txt, &text).expect("write");
+    let (cu, txt, kept) = (
+        cu.to_str().expect("utf-8"),
+        txt.to_str().expect("utf-8"),
+        kept.to_str().expect("utf-8"),
+    );
+    // A `.cu` file is HIP; so is any file with --lang hip; --keep-object writes the build.
+    let mut a = vec!["run", cu];
+    a.extend(CALLS);
+    a.extend(["--keep-object", kept, "--json"]);
+    let (code, out, err) = gms(&a);
+    if code != Some(0) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "under CI clang-19 and the HIP headers must be installed: {err}"
+        );
+        eprintln!("note: calls.cu was not compiled here: {err}");
+        return;
+    }
+    let j: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(values(&j["args"][0]["values"]), calls_reference());
+    let j = report(kept, &CALLS, 0);
+    assert_eq!(values(&j["args"][0]["values"]), calls_reference());
+    let mut a = vec!["--lang", "hip"];
+    a.extend(CALLS);
+    let j = report(txt, &a, 0);
+    assert_eq!(values(&j["args"][0]["values"]), calls_reference());
+    // Without --lang, a `.txt` file is assembly text, and C++ is not.
+    let mut a = vec!["run", txt];
+    a.extend(CALLS);
+    let (code, _, err) = gms(&a);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("calls.txt:3:1: error: expected an instruction mnemonic"),
+        "{err}"
+    );
+    // --lang asm reads a source as assembly; --keep-object needs a source.
+    let (code, _, err) = gms(&["run", cu, "--lang", "asm", "--keep-object", kept]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--keep-object"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Builds the kernels of crates/gpumemsim-cli/tests/compiler_output/ as `gpumemsim run SRC`
+# builds a source (the same clang-19 flags and device libraries, loader/source.rs), at -O2 -g
+# and at -O0 -g, so that the tests run compiler output with calls, program-scope data and
+# traps without clang:
+#   table.o, table.O0.o    (OpenCL: a relocatable object)
+#   calls.o, calls.O0.o    (HIP: a linked code object)
+# Needs clang-19, lld-19, rocm-device-libs and libamdhip64-dev (Debian packages).
+#   sh tools/build_compiler_output.sh
+set -eu
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+LIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+cd "$ROOT/crates/gpumemsim-cli/tests/compiler_output"
+link() {
+    for n in "$1" ockl ocml oclc_isa_version_1036 oclc_abi_version_500 oclc_wavefrontsize64_off \
+        oclc_daz_opt_off oclc_finite_only_off oclc_unsafe_math_off oclc_correctly_rounded_sqrt_on; do
+        printf ' -Xclang -mlink-builtin-bitcode -Xclang %s/%s.bc' "$LIBS" "$n"
+    done
+}
+for opt in O2 O0; do
+    out() { if [ "$opt" = O2 ]; then echo "$1.o"; else echo "$1.$opt.o"; fi; }
+    # -fdebug-prefix-map: sources named relative to the repository root.
+    common="-nogpulib -O2 -g -fdebug-prefix-map=$ROOT=. -$opt"
+    clang-19 -x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 \
+        $common $(link opencl) -c table.cl -o "$(out table)"
+    clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
+        $common $(link hip) -c calls.hip -o "$(out calls)"
+done
