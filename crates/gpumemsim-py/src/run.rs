@@ -400,6 +400,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
         arg_list.append(d)?;
     }
     report.set_item("args", arg_list)?;
+    report.set_item("symbols", symbols(py, &done.symbols)?)?;
     use gpumemsim::report::json;
     let sources = ran.sources();
     let mut texts = match &ran.path {
@@ -457,6 +458,38 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
 
 /// The code object: a path (str or os.PathLike; named by it in messages) or its bytes.
 /// A JSON value (the library's report records) as the Python objects `json.loads` makes.
+/// The report's `"symbols"`, as the CLI's `--json` gives them without `--symbol`: each
+/// program-scope variable's name, address, size, and final values as u32 words (u8 for a size
+/// that is not a multiple of 4: an ELF symbol has no type).
+fn symbols<'py>(
+    py: Python<'py>,
+    values: &[gpumemsim::launch::SymbolValue],
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for v in values {
+        let d = PyDict::new(py);
+        d.set_item("name", &v.name)?;
+        d.set_item("address", v.address)?;
+        d.set_item("size", v.bytes.len())?;
+        if v.bytes.len().is_multiple_of(4) {
+            d.set_item("type", "u32")?;
+            let words: Vec<u32> = v
+                .bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            d.set_item("values", words)?;
+        } else {
+            d.set_item("type", "u8")?;
+            // As ints (a Vec<u8> would become bytes).
+            let bytes: Vec<u32> = v.bytes.iter().map(|&b| u32::from(b)).collect();
+            d.set_item("values", bytes)?;
+        }
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
 fn from_json<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (v.to_string(),))
 }

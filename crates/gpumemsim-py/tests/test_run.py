@@ -2,6 +2,7 @@
 place match CPU references, and reports equal `gpumemsim run KERNEL.o --json`."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -320,3 +321,43 @@ def test_ctrl_c_interrupts_a_long_launch():
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.strip() == "interrupted", done.stderr
+
+
+COMPILER_OUTPUT = KERNELS.parent.parent / "crates" / "gpumemsim-cli" / "tests" / "compiler_output"
+
+
+def test_a_source_is_compiled_and_its_table_read(cli, tmp_path):
+    """`gpumemsim.run("table.cl", ...)` builds the source as the CLI does (clang-19 and the
+    device libraries; CI installs them), reads the program-scope table PC-relative, and
+    reports the variables as `--json` does."""
+    src = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, dtype=np.float32)
+    try:
+        report = gpumemsim.run(str(COMPILER_OUTPUT / "table.cl"), None, 1, 64, [out, src])
+    except gpumemsim.Error as e:
+        assert "CI" not in os.environ, f"under CI the source must build: {e}"
+        pytest.skip(f"clang-19 or the device libraries are missing here: {e}")
+    w = np.array([0.25, 0.5, 1.5, -2.0], dtype=np.float32)
+    assert out.tolist() == (src * w[np.arange(64) & 3]).tolist()
+    table = next(s for s in report["symbols"] if s["name"] == "w")
+    assert table["values"] == w.view(np.uint32).tolist()
+    # The same source as the CLI builds and reports it.
+    code, want = cli_run(
+        cli, str(COMPILER_OUTPUT / "table.cl"), "weigh", "1", "64",
+        ["buf:f32[64]=zeros", f"buf:f32[64]={values(src)}"],
+    )
+    assert code == 0
+    assert report["symbols"] == want["symbols"]
+    # lang= reads a file of any name as a source; keep_object= keeps the build, which runs
+    # the same.
+    renamed = tmp_path / "table.txt"
+    renamed.write_text((COMPILER_OUTPUT / "table.cl").read_text())
+    kept = tmp_path / "kept.o"
+    again = np.zeros(64, dtype=np.float32)
+    gpumemsim.run(str(renamed), None, 1, 64, [again, src], lang="opencl", keep_object=str(kept))
+    assert again.tolist() == out.tolist()
+    from_object = np.zeros(64, dtype=np.float32)
+    gpumemsim.run(str(kept), None, 1, 64, [from_object, src])
+    assert from_object.tolist() == out.tolist()
+    with pytest.raises(gpumemsim.Error, match="lang"):
+        gpumemsim.run(str(renamed), None, 1, 64, [again, src], lang="fortran")
