@@ -353,6 +353,7 @@ fn report_kernel(
     // Written from the bytes (buffer_json): a buffer's values can be millions of elements.
     obj["args"] = Value::Null;
     obj["symbols"] = crate::symbols::symbols_json(&done.symbols, ran.symbols);
+    obj["printf"] = json!(done.printf);
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
@@ -378,6 +379,15 @@ fn report_kernel(
         s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
         if args.counters {
             s.push_str(&crate::run_report::counters_text(lines, dev));
+        }
+        if !done.printf.is_empty() {
+            let _ = writeln!(s, "\nprintf ({} calls):", done.printf.len());
+            for p in &done.printf {
+                s.push_str(p);
+                if !p.ends_with('\n') {
+                    s.push('\n');
+                }
+            }
         }
         if !done.symbols.is_empty() {
             let _ = writeln!(s, "\nsymbols:");

@@ -68,6 +68,7 @@ fn compile_source(args: &LaunchArgs, program: &str) -> Result<Option<Vec<u8>>, S
             .as_deref()
             .map(|f| f.split_whitespace().map(String::from).collect())
             .unwrap_or_default(),
+        opencl_library: None,
     };
     let bytes = gpumemsim::loader::source::compile(path, lang, &build)?;
     if let Some(keep) = &args.keep_object {

@@ -218,12 +218,14 @@ fn a_failed_assert_stops_the_run_at_the_callers_line() {
                 .is_some_and(|f| f.ends_with("calls.hip")),
             "{o}: {t}"
         );
-        // The lanes whose value reached the limit, of the first wave to get there.
-        let want: Vec<f64> = calls_reference()
+        // The lanes whose value reached the limit, of the wave that trapped (wave32: wave w
+        // holds items 32w..32w+31).
+        let w = t["wave"].as_u64().expect("wave") as usize;
+        let want: Vec<f64> = calls_reference()[32 * w..32 * w + 32]
             .iter()
             .enumerate()
-            .filter(|&(i, &r)| r >= 300.0 && i < 32)
-            .map(|(i, _)| i as f64)
+            .filter(|&(_, &r)| r >= 300.0)
+            .map(|(l, _)| l as f64)
             .collect();
         assert_eq!(values(&t["lanes"]), want, "{o}: {t}");
         assert!(
@@ -316,4 +318,135 @@ fn sources_are_built_by_language_and_the_object_can_be_kept() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--keep-object"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("strings")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+/// printf.cl's line for item `i` of `t = iota`.
+fn opencl_line(i: i64) -> String {
+    format!(
+        "item {i:2}: {:.3} ms (0x{:04x}, {}, ok)\n",
+        i as f32,
+        i * 37,
+        i << 33
+    )
+}
+
+const OPENCL_PRINTF: [&str; 6] = [
+    "--block",
+    "64",
+    "--arg",
+    "buf:f32[64]=iota",
+    "--arg",
+    "i32:5",
+];
+
+#[test]
+fn opencl_printf_prints_through_the_printf_buffer() {
+    let j = report(&object("printf.cl.o"), &OPENCL_PRINTF, 0);
+    let want: Vec<String> = (0..5).map(opencl_line).collect();
+    assert_eq!(strings(&j["printf"]), want);
+    // The text report shows the lines.
+    let mut a = vec!["run", "--full"];
+    let path = object("printf.cl.o");
+    a.push(&path);
+    a.extend(OPENCL_PRINTF);
+    let (code, out, err) = gms(&a);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("printf (5 calls):\n"), "{out}");
+    assert!(out.contains(&want[3]), "{out}");
+}
+
+#[test]
+fn opencl_printf_from_source_prints_as_the_committed_build() {
+    let (code, out, err) = gms(&[
+        &["run", &object("printf.cl")][..],
+        &OPENCL_PRINTF[..],
+        &["--json"],
+    ]
+    .concat());
+    if code != Some(0) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "under CI clang-19, llvm-19 and the device libraries must be installed: {err}"
+        );
+        eprintln!("note: printf.cl was not compiled here: {err}");
+        return;
+    }
+    let j: Value = serde_json::from_str(&out).expect("json");
+    let want: Vec<String> = (0..5).map(opencl_line).collect();
+    assert_eq!(strings(&j["printf"]), want);
+}
+
+/// HIP's printf goes through the hostcall buffer, which the host services while the
+/// kernel runs: every item's line, each wave's lanes in order.
+#[test]
+fn hip_printf_is_serviced_through_the_hostcall_buffer() {
+    let a = [
+        "--grid",
+        "2",
+        "--block",
+        "64",
+        "--arg",
+        "buf:f32[128]=iota",
+        "--arg",
+        "i32:70",
+    ];
+    let path = object("printf.hip.o");
+    let j = report(&path, &a, 0);
+    let line = |i: i64| {
+        format!(
+            "item {i:2}: {:.3} ms (0x{:04x}, {})\n",
+            i as f32,
+            i * 37,
+            i << 33
+        )
+    };
+    let got = strings(&j["printf"]);
+    let mut sorted = got.clone();
+    sorted.sort();
+    let mut want: Vec<String> = (0..70).map(line).collect();
+    want.sort();
+    assert_eq!(sorted, want);
+    // Within a wave (32 work-items), lane order.
+    let item = |s: &String| -> i64 { s[5..7].trim().parse().expect("item number") };
+    for wave in 0..3 {
+        let of_wave: Vec<i64> = got.iter().map(item).filter(|i| i / 32 == wave).collect();
+        assert!(of_wave.windows(2).all(|w| w[0] < w[1]), "{of_wave:?}");
+    }
+    assert_eq!(j["schedule"]["workgroups"], "together");
+    // The host's buffer is synchronised by its protocol: the checker finds nothing.
+    let (code, out, err) = gms(&[&["check", &path][..], &a[..]].concat());
+    assert_eq!(code, Some(0), "{out}{err}");
+}
+
+#[test]
+fn a_failed_asserts_message_reaches_the_trap_event() {
+    let mut a = CALLS.to_vec();
+    a[7] = "i32:300";
+    let j = report(&object("calls.o"), &a, 1);
+    let printed = strings(&j["printf"]);
+    let msg = "calls.hip:22: void calls(int *, int): Device-side assertion `r < limit' failed.\n";
+    assert!(
+        !printed.is_empty() && printed.iter().all(|p| p == msg),
+        "{printed:?}"
+    );
+    let trap = j["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["kind"] == "trap")
+        .expect("a trap");
+    assert!(
+        trap["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with(msg.trim_end())),
+        "{trap}"
+    );
 }

@@ -401,6 +401,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
     }
     report.set_item("args", arg_list)?;
     report.set_item("symbols", symbols(py, &done.symbols)?)?;
+    report.set_item("printf", done.printf.clone())?;
     use gpumemsim::report::json;
     let sources = ran.sources();
     let mut texts = match &ran.path {

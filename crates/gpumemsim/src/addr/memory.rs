@@ -58,6 +58,10 @@ pub struct GlobalMemory {
     log: RefCell<AccessLog>,
     /// The host's allocations, which vector-memory accesses are checked against.
     pub allocations: Allocations,
+    /// Bytes `start..end` that the runtime hands between the waves and the host through
+    /// its own protocol (the hostcall buffer: packets passed by acquire/release stacks and
+    /// the host's answer): their accesses are logged as atomics, which race with nothing.
+    pub synchronised: Option<(u64, u64)>,
 }
 
 /// One page of bytes.
@@ -464,7 +468,10 @@ impl GlobalMemory {
     fn log(&self, addr: u64, n: u64, write: bool) {
         if self.logging {
             let mut log = self.log.borrow_mut();
-            let map = match (self.atomic, write) {
+            let handed = self
+                .synchronised
+                .is_some_and(|(start, end)| addr >= start && addr < end);
+            let map = match (self.atomic || handed, write) {
                 (true, _) => &mut log.atomics,
                 (false, true) => &mut log.writes,
                 (false, false) => &mut log.reads,

@@ -66,6 +66,9 @@ pub enum TogetherBecause {
     /// A workgroup run alone stopped with an error; run together, the error is the one the
     /// whole grid meets.
     Error,
+    /// The kernel calls the host while it runs (hostcall: HIP's printf), which serves one
+    /// device.
+    Host,
 }
 
 impl std::fmt::Display for TogetherBecause {
@@ -87,6 +90,10 @@ impl std::fmt::Display for TogetherBecause {
             TogetherBecause::OneWgp => write!(f, "one WGP runs every workgroup (--wgps 1)"),
             TogetherBecause::Races => write!(f, "workgroups race on global memory"),
             TogetherBecause::Error => write!(f, "a workgroup run alone stopped with an error"),
+            TogetherBecause::Host => write!(
+                f,
+                "the kernel calls the host while it runs (hostcall: printf), which serves one device"
+            ),
         }
     }
 }
@@ -153,6 +160,8 @@ pub fn run_grid(
         .max(1);
     let because = if cfg.workgroups < 2 || cfg.seed != 0 || cfg.together {
         Some(TogetherBecause::Asked)
+    } else if cfg.host.is_some() {
+        Some(TogetherBecause::Host)
     } else if cfg.wgps < 2 {
         Some(TogetherBecause::OneWgp)
     } else {
@@ -236,6 +245,10 @@ fn together_run(
     watch: Option<Option<RaceBytes>>,
 ) -> Result<GridRun, RunError> {
     Device::check(cfg)?;
+    if let Some(host) = &cfg.host {
+        // A run again (the race check's second run) starts the host afresh.
+        host.reset();
+    }
     let mut device = made(program, cfg, init, 0..cfg.workgroups)?;
     device.memory = memory;
     match watch {

@@ -122,6 +122,9 @@ pub struct RunConfig {
     /// The memory address of the program's byte address 0 (a code object's kernel entry):
     /// what `s_getpc_b64` reads and `s_setpc_b64` jumps by.
     pub code_base: u64,
+    /// A host thread that answers the device while it runs (HIP's hostcall: printf), asked
+    /// to look at global memory whenever a wave sleeps; a grid with one runs together.
+    pub host: Option<Arc<dyn HostService>>,
     /// Private bytes per lane.
     pub scratch_size: u32,
     /// The denormal rules of float atomics to memory (see [`MemoryFloatRules`]).
@@ -254,6 +257,7 @@ impl Default for RunConfig {
             apertures: Apertures::default(),
             scratch_base: DEFAULT_SCRATCH_BASE,
             code_base: crate::loader::IMAGE_BASE,
+            host: None,
             scratch_size: 0,
             memory_float_rules: MemoryFloatRules::default(),
             threads: 0,
@@ -302,6 +306,15 @@ impl InstStats {
         self.cache_hits += other.cache_hits;
         self.cache_misses += other.cache_misses;
     }
+}
+
+/// A host thread the device calls while it runs ([`RunConfig::host`]).
+pub trait HostService: Send + Sync + std::fmt::Debug {
+    /// Looks at global memory and answers what the device asked (a wave sleeps: it may
+    /// be waiting for the answer).
+    fn service(&self, memory: &mut GlobalMemory);
+    /// Forgets what earlier runs asked (a grid run starts).
+    fn reset(&self);
 }
 
 /// Why a run stopped before every wave ended.
@@ -988,8 +1001,8 @@ impl Device {
         &self.events
     }
 
-    /// The event log, for the crate's own tests to add events to.
-    #[cfg(test)]
+    /// The event log, for the crate's tests and the launch (which adds what the host
+    /// learnt to an event) to change.
     pub(crate) fn events_mut(&mut self) -> &mut Vec<Event> {
         &mut self.events
     }

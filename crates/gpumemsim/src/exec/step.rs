@@ -79,6 +79,12 @@ impl Device {
         match d.format {
             Format::Sopp => {
                 let control = program_control(inst.opcode).ok_or_else(unimplemented)?;
+                if control == Control::Sleep {
+                    // A sleeping wave may be waiting for the host (hostcall): the host looks.
+                    if let Some(host) = &cfg.host {
+                        host.service(&mut self.memory);
+                    }
+                }
                 if let Some(target) = self.sopp(wi, pc, line, control, &code.targets)? {
                     end.next_pc = target;
                 }
@@ -184,7 +190,7 @@ impl Device {
         let inst = &line.inst;
         match control {
             Control::End => self.end_wave(wi),
-            Control::Nothing => {
+            Control::Nothing | Control::Sleep => {
                 // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
                 // end, ...): nothing in the memory system changes.
             }
@@ -456,6 +462,9 @@ enum Control {
     Barrier,
     /// `s_trap`: the run stops ([`Device::trap`]).
     Trap,
+    /// `s_sleep`: nothing in the memory system; the host (`RunConfig::host`) services the
+    /// device's requests.
+    Sleep,
     /// A branch, taken when the condition holds.
     Branch(BranchIf),
 }
@@ -522,7 +531,6 @@ fn program_control(op: Opcode) -> Option<Control> {
                 Some(match d.name {
                     "s_endpgm" | "s_endpgm_saved" | "s_code_end" => Control::End,
                     "s_nop"
-                    | "s_sleep"
                     | "s_clause"
                     | "s_delay_alu"
                     | "s_waitcnt_depctr"
@@ -536,6 +544,7 @@ fn program_control(op: Opcode) -> Option<Control> {
                     | "s_incperflevel"
                     | "s_decperflevel"
                     | "s_sendmsg" => Control::Nothing,
+                    "s_sleep" => Control::Sleep,
                     "s_waitcnt" => Control::Waitcnt,
                     "s_round_mode" => Control::SetMode { shift: 0 },
                     "s_denorm_mode" => Control::SetMode { shift: 4 },

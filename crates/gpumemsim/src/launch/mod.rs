@@ -20,7 +20,9 @@
 //! ```
 
 mod element;
+pub mod hostcall;
 mod kernarg;
+pub mod printf;
 
 pub use element::{ElementType, MAX_BUFFER_ELEMENTS};
 pub use kernarg::{arg_hint, check_args, check_scalar_type, lay_out, scalar_type_of, Layout};
@@ -43,6 +45,12 @@ pub const DISPATCH_BASE: u64 = 0x7d00_0000_0000;
 /// boundary at least one gap after the end of the one before, so that a short overrun lands
 /// in no allocation.
 pub const BUFFER_BASE: u64 = 0x1_0000_0000;
+/// Where the printf buffer is placed (the `hidden_printf_buffer` argument's value), when the
+/// kernel has one.
+pub const PRINTF_BASE: u64 = 0x7b00_0000_0000;
+/// The printf buffer's size in bytes, its 8-byte header included (the simulator's choice:
+/// 1 MiB, about 80,000 records of two arguments).
+pub const PRINTF_BUFFER_BYTES: u32 = 1 << 20;
 /// The alignment of buffer arguments and the unallocated gap after each.
 pub const BUFFER_GAP: u64 = 1 << 16;
 /// Work-items a workgroup may have.
@@ -119,6 +127,9 @@ pub struct Launched {
     pub buffers: Vec<Vec<u8>>,
     /// Every program-scope variable of the code object and its final bytes, by address.
     pub symbols: Vec<SymbolValue>,
+    /// What the kernel printed (printf), one string per printf call, in the order the
+    /// device wrote them.
+    pub printf: Vec<String>,
 }
 
 /// A program-scope variable after the run.
@@ -157,6 +168,39 @@ fn check_symbols(kernel: &Kernel, symbols: &[(String, Vec<u8>)]) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// A run that trapped after the device printed a failed assertion's message (HIP's
+/// `__assert_fail` prints it through the host, then traps): the trap event carries the
+/// last such message.
+fn note_assert_message(run: &mut GridRun, printed: &[String]) {
+    if !matches!(run.result, Err(crate::exec::RunError::Trap { .. })) {
+        return;
+    }
+    let Some(msg) = printed.iter().rev().find(|p| p.contains("assertion")) else {
+        return;
+    };
+    if let Some(e) = run
+        .device
+        .events_mut()
+        .iter_mut()
+        .rev()
+        .find(|e| e.kind == "trap")
+    {
+        let _ = std::fmt::Write::write_fmt(&mut e.message, format_args!(": {}", msg.trim_end()));
+    }
+}
+
+/// The strings the kernel's printf records in the printf buffer print
+/// ([`printf::read_buffer`]).
+fn read_printf(kernel: &Kernel, run: &GridRun) -> Vec<String> {
+    let memory = run.device.memory();
+    let mut header = [0u8; 4];
+    memory.read_into(PRINTF_BASE, &mut header);
+    let written = u32::from_le_bytes(header).min(PRINTF_BUFFER_BYTES - 8);
+    let mut buffer = vec![0u8; 8 + written as usize];
+    memory.read_into(PRINTF_BASE, &mut buffer);
+    printf::read_buffer(&buffer, &printf::parse_formats(&kernel.printf_formats))
 }
 
 /// Every variable of the kernel's image with its bytes after `run`.
@@ -262,7 +306,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         d.group_segment_fixed_size,
         meta.group_segment_fixed_size,
     )?;
-    let layout = lay_out(
+    let mut layout = lay_out(
         &kernel.display_name(),
         meta,
         &l.args,
@@ -271,6 +315,27 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         l.dynamic_lds,
         &l.config.apertures,
     )?;
+    let printf_arg = meta
+        .args
+        .iter()
+        .find(|a| a.value_kind == "hidden_printf_buffer");
+    let hostcall_arg = meta
+        .args
+        .iter()
+        .find(|a| a.value_kind == "hidden_hostcall_buffer");
+    for (arg, value) in [
+        (printf_arg, PRINTF_BASE),
+        (hostcall_arg, hostcall::HOSTCALL_BASE),
+    ] {
+        if let Some(a) = arg {
+            let at = a.offset as usize;
+            let n = (a.size as usize).min(8);
+            if let Some(place) = layout.kernarg.get_mut(at..at + n) {
+                place.copy_from_slice(&value.to_le_bytes()[..n]);
+            }
+        }
+    }
+    let host = hostcall_arg.map(|_| std::sync::Arc::new(hostcall::HostcallHost::default()));
     // Placement follows the kernel: its descriptor's CU or WGP mode, and the occupancy of
     // its registers, LDS and block (docs/rules/timing.md#placement), unless the caller set a limit.
     let occupancy = crate::occupancy::occupancy(
@@ -301,6 +366,9 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         release_finished: true,
         run_ahead: true,
         code_base: kernel.image.base + kernel.entry,
+        host: host
+            .clone()
+            .map(|h| h as std::sync::Arc<dyn crate::exec::HostService>),
         ..l.config.clone()
     };
     let setup = WaveSetup {
@@ -313,12 +381,23 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         allocated_vgprs: allocated_vgprs(&d, wave_size),
     };
     let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
-    let memory = || place_in_memory(l, &layout);
+    let memory = || place_in_memory(l, &layout, printf_arg.is_some(), host.is_some());
     let run = run_exactly(&program, &cfg, &memory, &init)?;
     let buffers = read_back(&l.args, &layout.addresses, &run);
     let symbols = read_symbols(kernel, &run);
+    let mut printf = if printf_arg.is_some() {
+        read_printf(kernel, &run)
+    } else {
+        Vec::new()
+    };
+    let mut run = run;
+    if let Some(h) = &host {
+        printf.extend(h.printed());
+        note_assert_message(&mut run, &printf);
+    }
     Ok(Launched {
         symbols,
+        printf,
         program,
         run,
         wave_size,
@@ -399,7 +478,7 @@ fn check_shape(grid: [u32; 3], block: [u32; 3]) -> Result<u32, String> {
 /// (docs/rules/addressing.md#argument-and-buffer-placement): each buffer argument's bytes at
 /// its allocation, the kernarg segment and the AQL dispatch packet, and all three registered
 /// as the host's allocations.
-fn place_in_memory(l: &Launch, layout: &Layout) -> GlobalMemory {
+fn place_in_memory(l: &Launch, layout: &Layout, printf: bool, hostcall: bool) -> GlobalMemory {
     let d = l.kernel.descriptor;
     let mut memory = GlobalMemory::new();
     for (a, alloc) in l
@@ -414,6 +493,27 @@ fn place_in_memory(l: &Launch, layout: &Layout) -> GlobalMemory {
     }
     let kernarg = &layout.kernarg;
     let mut allocations = layout.buffers.clone();
+    if hostcall {
+        // The hostcall buffer as the runtime lays it out (hostcall::initial_buffer).
+        let (bytes, len) = hostcall::initial_buffer();
+        memory.write_bytes(hostcall::HOSTCALL_BASE, &bytes);
+        allocations.push(Allocation {
+            start: hostcall::HOSTCALL_BASE,
+            len,
+            name: "the hostcall buffer".into(),
+        });
+        memory.synchronised = Some((hostcall::HOSTCALL_BASE, hostcall::HOSTCALL_BASE + len));
+    }
+    if printf {
+        // The printf buffer's header: nothing written yet, and the buffer's size.
+        memory.write_bytes(PRINTF_BASE, &0u32.to_le_bytes());
+        memory.write_bytes(PRINTF_BASE + 4, &PRINTF_BUFFER_BYTES.to_le_bytes());
+        allocations.push(Allocation {
+            start: PRINTF_BASE,
+            len: PRINTF_BUFFER_BYTES.into(),
+            name: "the printf buffer".into(),
+        });
+    }
     // The code object's image: its program-scope variables, read and written through
     // PC-relative addresses (docs/rules/addressing.md#code-object-image).
     let image = &l.kernel.image;

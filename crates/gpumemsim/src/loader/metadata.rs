@@ -15,6 +15,10 @@ pub struct Metadata {
     /// One entry per kernel.
     #[serde(rename = "amdhsa.kernels", default)]
     pub kernels: Vec<KernelMetadata>,
+    /// The printf formats of the object's kernels (`ID:N:SIZE1:...:FORMAT`, written by
+    /// LLVM's printf runtime binding; `launch::printf` reads them).
+    #[serde(rename = "amdhsa.printf", default)]
+    pub printf: Vec<String>,
 }
 
 /// One kernel's metadata.

@@ -297,6 +297,8 @@ pub struct Kernel {
     pub address: u64,
     /// Its entry of the code object's metadata note, when the object has one.
     pub metadata: Option<KernelMetadata>,
+    /// The object's printf formats (`amdhsa.printf` of the metadata note).
+    pub printf_formats: Vec<String>,
     /// The object's other functions (not kernels), when the kernel's code can transfer
     /// control out of itself (`s_swappc_b64`, `s_setpc_b64`, `s_call_b64`): what it may call.
     pub callees: Vec<Function>,
@@ -471,6 +473,7 @@ impl CodeObject {
                 descriptor: KernelDescriptor::decode(bytes),
                 code,
                 metadata: meta,
+                printf_formats: metadata.printf.clone(),
             });
         }
         // The functions that are not kernels, with their code ranges for the source maps.

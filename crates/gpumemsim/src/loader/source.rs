@@ -72,6 +72,10 @@ pub struct SourceBuild {
     pub wave64: bool,
     /// More flags (`-D`, `-I`, `-O`), passed through.
     pub cflags: Vec<String>,
+    /// The OpenCL library to link instead of the directory's `opencl.bc`, and a header to
+    /// include first (set by [`compile`] for a source that calls printf: the library without
+    /// its `printf`, see [`opencl_printf`]).
+    pub opencl_library: Option<(PathBuf, PathBuf)>,
 }
 
 /// The device-library bitcode files to link, in order.
@@ -131,7 +135,15 @@ pub fn clang_args(
     }
     for lib in device_libraries(lang, b.wave64) {
         a.extend(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"].map(String::from));
-        a.push(libs.join(lib).display().to_string());
+        let path = match (lang, &b.opencl_library) {
+            (Language::OpenCl, Some((p, _))) if lib == "opencl.bc" => p.clone(),
+            _ => libs.join(lib),
+        };
+        a.push(path.display().to_string());
+    }
+    if let (Language::OpenCl, Some((_, header))) = (lang, &b.opencl_library) {
+        a.push("-include".into());
+        a.push(header.display().to_string());
     }
     a.extend(b.cflags.iter().cloned());
     a.extend([
@@ -171,6 +183,71 @@ fn find_device_libs(b: &SourceBuild, lang: Language) -> Result<PathBuf, String> 
         })
 }
 
+/// What an OpenCL source that calls printf links instead of `opencl.bc`, and the header it
+/// includes; `None` for a source that does not mention printf (built as it always was).
+///
+/// Debian's `opencl.bc` defines `printf` (a stub that prints nothing), and LLVM lowers
+/// printf calls to the printf buffer only where `printf` is a declaration: a copy of the
+/// library without it (`llvm-extract-19 --delete --func=printf`, made once per library file
+/// and kept in the temporary directory) lets the lowering run as it does with ROCm's
+/// libraries. The lowering calls `__printf_alloc`, which the library link (only what the
+/// source uses) would otherwise leave out: the header makes the source use it. Without
+/// llvm-extract-19, the error names the package.
+pub fn opencl_printf(libs: &Path, src: &Path) -> Result<Option<(PathBuf, PathBuf)>, String> {
+    let text = std::fs::read_to_string(src).unwrap_or_default();
+    if !text.contains("printf") {
+        return Ok(None);
+    }
+    let lib = libs.join("opencl.bc");
+    let meta = std::fs::metadata(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
+    let stamp = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (lib.as_os_str(), meta.len(), stamp).hash(&mut h);
+        h.finish()
+    };
+    let out = std::env::temp_dir().join(format!("gpumemsim-opencl-noprintf-{key:016x}.bc"));
+    let header = std::env::temp_dir().join("gpumemsim-opencl-printf.h");
+    std::fs::write(&header, PRINTF_HEADER).map_err(|e| format!("{}: {e}", header.display()))?;
+    if out.is_file() {
+        return Ok(Some((out, header)));
+    }
+    let partial = out.with_extension(format!("{}.part", std::process::id()));
+    let done = Command::new("llvm-extract-19")
+        .args(["--delete", "--func=printf"])
+        .arg(&lib)
+        .arg("-o")
+        .arg(&partial)
+        .output();
+    match done {
+        Ok(o) if o.status.success() => {
+            std::fs::rename(&partial, &out).map_err(|e| format!("{}: {e}", out.display()))?;
+            Ok(Some((out, header)))
+        }
+        other => {
+            let _ = std::fs::remove_file(&partial);
+            let why = match other {
+                Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
+                Err(e) => e.to_string(),
+            };
+            Err(format!(
+                "{} calls printf, and the OpenCL library's printf must be removed for it to print:                  llvm-extract-19 failed ({why}); install Debian's llvm-19",
+                src.display()
+            ))
+        }
+    }
+}
+
+/// The header an OpenCL source with printf includes: a function (kept, never called) that
+/// calls `__printf_alloc`, so that the library link brings it in for the printf lowering.
+const PRINTF_HEADER: &str = "__global char *__printf_alloc(uint);\n\
+__attribute__((used)) static void __gpumemsim_keep_printf_alloc(void) { __printf_alloc(0); }\n";
+
 /// Compiles `src` and returns the code object's bytes; an error carries clang's diagnostics
 /// (which name file:line:col) or says what to install.
 pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, String> {
@@ -183,7 +260,11 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
         std::process::id(),
         src.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel")
     ));
-    let args = clang_args(src, &out, lang, b, &libs);
+    let mut build = b.clone();
+    if lang == Language::OpenCl && build.opencl_library.is_none() {
+        build.opencl_library = opencl_printf(&libs, src)?;
+    }
+    let args = clang_args(src, &out, lang, &build, &libs);
     let result = Command::new(&clang).args(&args).output();
     let output = match result {
         Ok(o) => o,
