@@ -8,6 +8,8 @@
 #   printf.cl.o            (OpenCL printf: built with opencl.bc less its printf stub and the
 #                           header gpumemsim includes, loader/source.rs)
 #   printf.hip.o           (HIP printf through the hostcall buffer)
+#   transpose_padded.O0.o  (examples/apps/transpose_padded.hip at -O0 -g: every instruction
+#                           on a source line, the build people use for exact lines)
 # Needs clang-19, lld-19, rocm-device-libs and libamdhip64-dev (Debian packages).
 #   sh tools/build_compiler_output.sh
 set -eu
@@ -31,10 +33,14 @@ printf '%s\n' '__global char *__printf_alloc(uint);' \
     > "$NOPRINTF/printf.h"
 common="-nogpulib -O2 -g -fdebug-prefix-map=$ROOT=."
 clang-19 -x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 \
-    $common -include "$NOPRINTF/printf.h" $(link "$NOPRINTF/opencl.bc") \
+    $common -fdebug-prefix-map="$NOPRINTF"=/tmp/gpumemsim-printf -include "$NOPRINTF/printf.h" \
+    $(link "$NOPRINTF/opencl.bc") \
     -c printf.cl -o printf.cl.o
 clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
     $common $(link "$LIBS/hip.bc") -c printf.hip -o printf.hip.o
+clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
+    -nogpulib -O0 -g -fdebug-prefix-map=$ROOT=. $(link "$LIBS/hip.bc") \
+    -c ../../../../examples/apps/transpose_padded.hip -o transpose_padded.O0.o
 for opt in O2 O0; do
     out() { if [ "$opt" = O2 ]; then echo "$1.o"; else echo "$1.$opt.o"; fi; }
     # -fdebug-prefix-map: sources named relative to the repository root.

@@ -32,6 +32,7 @@ OBJECTS = sorted(
     + glob.glob("examples/apps/build/*.hsaco", root_dir=ROOT)
     + ["crates/gpumemsim-cli/tests/front_door/block_sum.o",
        "crates/gpumemsim-cli/tests/front_door/reverse_block.o"]
+    + glob.glob("crates/gpumemsim-cli/tests/compiler_output/*.o", root_dir=ROOT)
 )
 GFX1100 = "hipv4-amdgcn-amd-amdhsa--gfx1100"
 

@@ -450,3 +450,77 @@ fn a_failed_asserts_message_reaches_the_trap_event() {
         "{trap}"
     );
 }
+
+/// The tiled transpose built at -O0 -g (every value through scratch, the device-library
+/// calls not inlined) runs to the right answer, and its per-line report puts every
+/// instruction of the kernel on the line llvm-addr2line-19 gives it (the outermost frame
+/// with a line; tests/golden/source_lines.txt), none where it gives line 0.
+#[test]
+fn the_o0_transpose_runs_and_every_instruction_is_on_its_line() {
+    let (w, h) = (80usize, 48usize);
+    let a = [
+        "--kernel",
+        "transpose_tiled_padded",
+        "--grid",
+        "3,2",
+        "--block",
+        "32,8",
+        "--arg",
+        "buf:f32[3840]=zeros",
+        "--arg",
+        "buf:f32[3840]=iota",
+        "--arg",
+        "i32:80",
+        "--arg",
+        "i32:48",
+    ];
+    let path = object("transpose_padded.O0.o");
+    let j = report(&path, &a, 0);
+    let out = values(&j["args"][0]["values"]);
+    for y in 0..h {
+        for x in 0..w {
+            assert_eq!(out[x * h + y], (y * w + x) as f64, "out[{x}][{y}]");
+        }
+    }
+    // Each kernel instruction's line, from the golden file.
+    let golden = std::fs::read_to_string(format!(
+        "{}/../../tests/golden/source_lines.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the golden file");
+    let mut want: Vec<(u64, u64)> = Vec::new();
+    for row in golden.lines() {
+        let f: Vec<&str> = row.split('\t').collect();
+        if !f[0].ends_with("compiler_output/transpose_padded.O0.o") || !f[1].contains("transpose") {
+            continue;
+        }
+        let offset = u64::from_str_radix(f[2].trim_start_matches("0x"), 16).expect("offset");
+        let line = f[3]
+            .split(" <- ")
+            .filter_map(|fr| fr.rsplit(':').nth(1)?.parse::<u64>().ok())
+            .filter(|&l| l > 0)
+            .last();
+        if let Some(line) = line {
+            want.push((offset, line));
+        }
+    }
+    assert!(want.len() > 500, "{} instructions", want.len());
+    let mut got: Vec<(u64, u64)> = Vec::new();
+    for l in j["lines"].as_array().expect("lines") {
+        if !l["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("transpose_padded.hip"))
+        {
+            continue;
+        }
+        let line = l["line"].as_u64().expect("line");
+        for a in l["instructions"].as_array().expect("instructions") {
+            got.push((a.as_u64().expect("address"), line));
+        }
+    }
+    got.sort();
+    let kernel_bytes = want.iter().map(|w| w.0).max().expect("some") + 8;
+    got.retain(|g| g.0 < kernel_bytes);
+    want.sort();
+    assert_eq!(got, want);
+}
