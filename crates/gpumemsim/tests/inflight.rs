@@ -260,3 +260,52 @@ fn both_halves_of_vopd_and_the_dpp_source_are_reads() {
         assert!(missing_waits(&run_word(word, true)).is_empty(), "{word:x?}");
     }
 }
+
+/// Two `d16` loads into the two halves of one register, both in flight at once (as Triton's
+/// and clang's fp16 code issues them): each writes its own half when it lands, so the
+/// register ends with both — a load merged at issue would have brought back the other
+/// half's old value. The same for LDS (`ds_load_u16_d16_hi` then `ds_load_u16_d16`) and
+/// with the other order; a whole-register load after them still replaces both halves.
+#[test]
+fn d16_loads_in_flight_into_one_register_each_write_their_half() {
+    // (first load, second load, the high half, the low half): word 0 is 1000, word 1 1001.
+    for (first, second, hi, lo) in [
+        (
+            "ds_load_u16_d16_hi v1, v0",
+            "ds_load_u16_d16 v1, v0 offset:4",
+            1000,
+            1001,
+        ),
+        (
+            "ds_load_u16_d16 v1, v0",
+            "ds_load_u16_d16_hi v1, v0 offset:4",
+            1001,
+            1000,
+        ),
+    ] {
+        let src =
+            format!("v_mov_b32 v1, 0x77778888\n{first}\n{second}\ns_waitcnt lgkmcnt(0)\ns_endpgm");
+        let dev = run(&src, |d| {
+            lds_setup(d);
+            // Every lane reads words 0 and 1.
+            for l in 0..32 {
+                d.wave_mut(0).set_vgpr(0, l, 0);
+            }
+        });
+        for l in 0..32 {
+            let got = dev.wave(0).vgpr(1, l);
+            assert_eq!(got, hi << 16 | lo, "{first}; {second}: lane {l} {got:#x}");
+        }
+    }
+    let dev = run(
+        "v_mov_b32 v1, 0x77778888\nds_load_u16_d16_hi v1, v0\nds_load_b32 v1, v0 offset:4\n\
+         s_waitcnt lgkmcnt(0)\ns_endpgm",
+        |d| {
+            lds_setup(d);
+            for l in 0..32 {
+                d.wave_mut(0).set_vgpr(0, l, 0);
+            }
+        },
+    );
+    assert_eq!(dev.wave(0).vgpr(1, 3), 1001);
+}

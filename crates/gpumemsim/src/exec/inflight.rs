@@ -89,6 +89,9 @@ pub(crate) struct VgprReturn {
     lanes: u64,
     /// `count` rows of the wave's lanes, as the unit model computed them at issue.
     data: Vec<u32>,
+    /// The bits of the last row it writes: a `d16` load writes one half of its VGPR and
+    /// leaves the other as it is when the data lands ([`d16_last_row_bits`]).
+    last_bits: u32,
     /// When the data lands.
     at: u64,
     /// Whether it has landed.
@@ -363,6 +366,7 @@ impl Device {
             count: saved.count,
             lanes,
             data,
+            last_bits: d16_last_row_bits(saved.name),
             at,
             landed: false,
             pc,
@@ -398,7 +402,20 @@ impl Device {
                 let Some(row) = w.vgpr_row_mut(r.first + k as u32) else {
                     continue;
                 };
-                if r.lanes == all {
+                let bits = if k + 1 == r.count as usize {
+                    r.last_bits
+                } else {
+                    u32::MAX
+                };
+                if bits != u32::MAX {
+                    // Half a register: the other half keeps what it holds now (another
+                    // load may have written it since this one issued).
+                    for (l, (dst, v)) in row.iter_mut().zip(chunk).enumerate() {
+                        if r.lanes >> l & 1 == 1 {
+                            *dst = *dst & !bits | *v & bits;
+                        }
+                    }
+                } else if r.lanes == all {
                     row.copy_from_slice(chunk);
                 } else {
                     for (l, (dst, v)) in row.iter_mut().zip(chunk).enumerate() {
@@ -565,6 +582,22 @@ pub(crate) fn memory_counter(op: Opcode) -> Option<Counter> {
     }
 }
 
+/// The bits of its last destination register a load writes, by its mnemonic: a `d16` load
+/// of one 16-bit value (or three, `_d16_xyz`) writes the low half of that register
+/// (`_d16_hi`: the high half), the others whole registers (AMD's RDNA3 ISA guide: D16 loads
+/// write 16 bits and leave the other 16 unchanged).
+fn d16_last_row_bits(name: &str) -> u32 {
+    if !name.contains("d16") {
+        u32::MAX
+    } else if name.contains("d16_hi") {
+        0xffff_0000
+    } else if name.ends_with("_xy") || name.ends_with("_xyzw") {
+        u32::MAX
+    } else {
+        0x0000_ffff
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,6 +611,7 @@ mod tests {
             count: 2,
             lanes: 3,
             data: vec![1; 64],
+            last_bits: u32::MAX,
             at: 10,
             landed: false,
             pc: 2,
