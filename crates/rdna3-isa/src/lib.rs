@@ -38,6 +38,7 @@ mod schema;
 pub mod special;
 pub mod table;
 pub mod vgprs;
+mod vopd_asm;
 
 pub use def::{Flags, Imm, InstrDef, Kind, Opcode, Operand, SrcMods, SrcTy, Wave};
 pub use dpp::{Dpp, DppControl, DppKind};

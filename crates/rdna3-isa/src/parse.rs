@@ -45,6 +45,10 @@ pub fn parse_instruction(text: &str) -> PResult<Parsed> {
 /// (`-mattr=+wavefrontsize64`) lane masks are SGPR pairs (`vcc`, `exec`, `s[2:3]`), and the
 /// parsed [`Parsed::hints`] print them so.
 pub fn parse_instruction_wave(text: &str, wave: Wave) -> PResult<Parsed> {
+    // A VOPD pair, `X :: Y`.
+    if let Some(sep) = text.find("::") {
+        return crate::vopd_asm::parse_vopd(text, sep, wave);
+    }
     let first = parse_as(text, None, wave);
     // A VOP1/VOP2/VOPC mnemonic without suffix names the e32 form; where its operands do
     // not fit it (a modifier, an SGPR where e32 takes a VGPR, an SGPR result, a DPP form the
