@@ -45,7 +45,15 @@ pub fn asm(file: Option<&str>, wave64: bool) -> Result<ExitCode, String> {
     };
     let prog = assemble_wave(&text, wave_of(wave64));
     let mut out = std::io::stdout().lock();
+    // Instructions and directives in source order (a directive prints as llvm-mc-19 prints
+    // it, without an encoding).
+    let mut data = prog.data.iter().peekable();
     for l in &prog.lines {
+        while let Some(d) = data.next_if(|d| d.line < l.line) {
+            for t in &d.text {
+                let _ = writeln!(out, "\t{t}");
+            }
+        }
         let text = l.text();
         let pad = if text.len() < 39 { 39 - text.len() } else { 0 };
         let _ = writeln!(
@@ -54,6 +62,11 @@ pub fn asm(file: Option<&str>, wave64: bool) -> Result<ExitCode, String> {
             "",
             encoding_list(&l.inst.encode())
         );
+    }
+    for d in data {
+        for t in &d.text {
+            let _ = writeln!(out, "\t{t}");
+        }
     }
     for e in &prog.errors {
         eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);

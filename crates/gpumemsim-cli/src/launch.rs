@@ -98,7 +98,12 @@ fn run_assembly(
     name: &str,
     text: &str,
 ) -> Result<ExitCode, String> {
-    let prog = assemble(text);
+    let mut prog = assemble(text);
+    // Data directives among the instructions run as the words they hold.
+    match prog.executable_lines() {
+        Ok(lines) => prog.lines = lines,
+        Err(e) => prog.errors.push(e),
+    }
     if !prog.errors.is_empty() {
         for e in &prog.errors {
             eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);

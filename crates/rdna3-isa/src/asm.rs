@@ -40,11 +40,26 @@ pub struct AsmError {
     pub msg: String,
 }
 
+/// The bytes a data or alignment directive put in the program ([`crate::directives`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataLine {
+    /// 1-based line number in the source.
+    pub line: usize,
+    /// Byte address of its first byte.
+    pub address: u32,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The lines llvm-mc-19 prints for it (`.long\t3212836864`), one per value.
+    pub text: Vec<String>,
+}
+
 /// The result of assembling a text: every good statement, and every error.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     /// Instructions in source order.
     pub lines: Vec<AsmLine>,
+    /// Data and alignment directives in source order.
+    pub data: Vec<DataLine>,
     /// Errors in source order.
     pub errors: Vec<AsmError>,
     /// Label addresses.
@@ -52,13 +67,75 @@ pub struct Program {
 }
 
 impl Program {
-    /// The encoding of every instruction, concatenated.
+    /// The program's bytes: every instruction's encoding and every directive's bytes, by
+    /// address.
     pub fn bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
+        let mut data = self.data.iter().peekable();
         for l in &self.lines {
+            while let Some(d) = data.next_if(|d| d.address <= l.address) {
+                out.extend_from_slice(&d.bytes);
+            }
             l.inst.encode_into(&mut out);
         }
+        for d in data {
+            out.extend_from_slice(&d.bytes);
+        }
         out
+    }
+
+    /// The instructions a wave runs: the assembled ones, and the words of data directives
+    /// among them (`.long 0xbf800000` is an `s_nop 0`), decoded as the hardware decodes
+    /// them, by address. Data that is no whole instruction is an error where an instruction
+    /// follows it (a wave would run into it); after the last instruction it is left out.
+    pub fn executable_lines(&self) -> Result<Vec<AsmLine>, AsmError> {
+        let last = self.lines.last().map(|l| l.address);
+        let mut out: Vec<AsmLine> = Vec::with_capacity(self.lines.len());
+        let mut data = self.data.iter().peekable();
+        let push_data = |d: &DataLine, out: &mut Vec<AsmLine>| -> Result<(), AsmError> {
+            if d.bytes.is_empty() {
+                return Ok(());
+            }
+            let mut at = 0;
+            let mut decoded = Vec::new();
+            while d.address.is_multiple_of(4) && at < d.bytes.len() {
+                let Ok((inst, size)) = Instruction::decode_hw(&d.bytes[at..]) else {
+                    break;
+                };
+                decoded.push(AsmLine {
+                    line: d.line,
+                    address: d.address + at as u32,
+                    inst,
+                    hints: Hints::default(),
+                });
+                at += size;
+            }
+            if at == d.bytes.len() {
+                out.extend(decoded);
+                Ok(())
+            } else if last.is_some_and(|l| l > d.address) {
+                Err(AsmError {
+                    line: d.line,
+                    col: 1,
+                    msg: format!(
+                        "the program runs through these {} bytes, which are no whole instruction",
+                        d.bytes.len()
+                    ),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        for l in &self.lines {
+            while let Some(d) = data.next_if(|d| d.address <= l.address) {
+                push_data(d, &mut out)?;
+            }
+            out.push(l.clone());
+        }
+        for d in data {
+            push_data(d, &mut out)?;
+        }
+        Ok(out)
     }
 }
 
@@ -95,7 +172,8 @@ fn split_label(code: &str) -> (Option<&str>, usize, &str) {
 }
 
 /// Assembles a program: one statement per line, `label:` definitions, `//` and `;` comments,
-/// and assembler directives (lines starting with `.`), which are skipped. Branches may name a
+/// and the data and alignment directives of [`crate::directives`] (any other directive is an
+/// error). Branches may name a
 /// label; it resolves to `(target - (branch + 4)) / 4` dwords.
 pub fn assemble(text: &str) -> Program {
     assemble_wave(text, Wave::W32)
@@ -130,10 +208,32 @@ pub fn assemble_wave(text: &str, wave: Wave) -> Program {
             }
         }
         let body = rest.trim();
-        if body.is_empty() || body.starts_with('.') {
+        if body.is_empty() {
             continue;
         }
         let lead = rest.len() - rest.trim_start().len();
+        if body.starts_with('.') {
+            match crate::directives::assemble_directive(body, offset + lead + 1, address) {
+                Ok(d) => {
+                    let n = d.bytes.len() as u32;
+                    if !d.bytes.is_empty() || !d.text.is_empty() {
+                        prog.data.push(DataLine {
+                            line: line_no,
+                            address,
+                            bytes: d.bytes,
+                            text: d.text,
+                        });
+                    }
+                    address += n;
+                }
+                Err(ParseError { col, msg }) => prog.errors.push(AsmError {
+                    line: line_no,
+                    col,
+                    msg,
+                }),
+            }
+            continue;
+        }
         match parse_instruction_wave(rest, wave) {
             Ok(p) => {
                 if let Some((name, col)) = p.label {

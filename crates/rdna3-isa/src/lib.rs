@@ -24,6 +24,7 @@ pub mod aliases;
 pub mod asm;
 mod decode;
 pub mod def;
+pub mod directives;
 pub mod dpp;
 pub mod explain;
 pub mod fields;
