@@ -215,7 +215,17 @@ pub fn assemble_wave(text: &str, wave: Wave) -> Program {
         if body.starts_with('.') {
             match crate::directives::assemble_directive(body, offset + lead + 1, address) {
                 Ok(d) => {
-                    let n = d.bytes.len() as u32;
+                    let Some(next) = u32::try_from(d.bytes.len())
+                        .ok()
+                        .and_then(|n| address.checked_add(n))
+                    else {
+                        prog.errors.push(AsmError {
+                            line: line_no,
+                            col: offset + lead + 1,
+                            msg: "the program passes 4 GiB".into(),
+                        });
+                        continue;
+                    };
                     if !d.bytes.is_empty() || !d.text.is_empty() {
                         prog.data.push(DataLine {
                             line: line_no,
@@ -224,7 +234,7 @@ pub fn assemble_wave(text: &str, wave: Wave) -> Program {
                             text: d.text,
                         });
                     }
-                    address += n;
+                    address = next;
                 }
                 Err(ParseError { col, msg }) => prog.errors.push(AsmError {
                     line: line_no,

@@ -16,6 +16,9 @@ pub struct Assembled {
     pub text: Vec<String>,
 }
 
+/// The most padding one `.p2align` may add (1 MiB): a program is small.
+pub const MAX_PADDING: u64 = 1 << 20;
+
 /// `s_nop 0`: what llvm-mc-19 pads code with.
 const S_NOP: [u8; 4] = 0xbf80_0000u32.to_le_bytes();
 
@@ -193,8 +196,14 @@ fn p2align(rest: &str, base: usize, address: u32) -> Result<Assembled, ParseErro
         Some(b) => format!(".p2align\t{n}, 0x{b:x}"),
         None => format!(".p2align\t{n}"),
     });
-    if max.is_some_and(|m| (pad as i128) > m) || pad > u64::from(u32::MAX) {
+    if max.is_some_and(|m| (pad as i128) > m) {
         return Ok(out);
+    }
+    if pad > MAX_PADDING {
+        return error(
+            at,
+            format!("alignment needs {pad} bytes of padding; gpumemsim pads at most {MAX_PADDING}"),
+        );
     }
     match fill {
         Some(b) => out.bytes = vec![b; pad as usize],
@@ -269,5 +278,9 @@ mod tests {
         );
         assert!(e(".long x").msg.contains("not symbols"));
         assert!(e(".globl x").msg.starts_with("unknown directive"));
+        assert!(assemble_directive(".p2align 31", 1, 4)
+            .expect_err("too much")
+            .msg
+            .contains("at most"));
     }
 }
