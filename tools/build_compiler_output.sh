@@ -8,6 +8,8 @@
 #   printf.cl.o            (OpenCL printf: built with opencl.bc less its printf stub and the
 #                           header gpumemsim includes, loader/source.rs)
 #   printf.hip.o           (HIP printf through the hostcall buffer)
+#   printf.buffered.o      (HIP printf with -mprintf-kind=buffered: the printf buffer;
+#                           __printf_alloc comes from opencl.bc, linked last)
 #   transpose_padded.O0.o  (examples/apps/transpose_padded.hip at -O0 -g: every instruction
 #                           on a source line, the build people use for exact lines)
 # Needs clang-19, lld-19, rocm-device-libs and libamdhip64-dev (Debian packages).
@@ -38,6 +40,9 @@ clang-19 -x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu
     -c printf.cl -o printf.cl.o
 clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
     $common $(link "$LIBS/hip.bc") -c printf.hip -o printf.hip.o
+clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
+    $common -mprintf-kind=buffered $(link "$LIBS/hip.bc") \
+    -Xclang -mlink-builtin-bitcode -Xclang "$LIBS/opencl.bc" -c printf.hip -o printf.buffered.o
 clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
     -nogpulib -O0 -g -fdebug-prefix-map=$ROOT=. $(link "$LIBS/hip.bc") \
     -c ../../../../examples/apps/transpose_padded.hip -o transpose_padded.O0.o

@@ -384,6 +384,34 @@ fn opencl_printf_from_source_prints_as_the_committed_build() {
     assert_eq!(strings(&j["printf"]), want);
 }
 
+/// HIP's printf built with `-mprintf-kind=buffered` writes the printf buffer (records keyed
+/// by the format's hash): every item's line, in the order the lanes reserved them.
+#[test]
+fn hip_buffered_printf_prints_through_the_printf_buffer() {
+    let a = [
+        "--grid",
+        "1",
+        "--block",
+        "64",
+        "--arg",
+        "buf:f32[64]=iota",
+        "--arg",
+        "i32:40",
+    ];
+    let j = report(&object("printf.buffered.o"), &a, 0);
+    let want: Vec<String> = (0..40)
+        .map(|i: i64| {
+            format!(
+                "item {i:2}: {:.3} ms (0x{:04x}, {})\n",
+                i as f32,
+                i * 37,
+                i << 33
+            )
+        })
+        .collect();
+    assert_eq!(strings(&j["printf"]), want);
+}
+
 /// HIP's printf goes through the hostcall buffer, which the host services while the
 /// kernel runs: every item's line, each wave's lanes in order.
 #[test]

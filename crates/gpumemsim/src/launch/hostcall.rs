@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::printf::{format_with, Conversion, PrintfArg};
+use super::printf::{format_words, string_at};
 use crate::addr::GlobalMemory;
 
 /// Where the hostcall buffer is placed, when the kernel has one.
@@ -193,22 +193,6 @@ impl HostState {
     }
 }
 
-/// The bytes of a NUL-terminated string packed in `words` from word `at`, and the number
-/// of words it takes.
-fn string_at(words: &[u64], at: usize) -> (String, usize) {
-    let mut bytes = Vec::new();
-    for (k, w) in words.iter().enumerate().skip(at) {
-        for b in w.to_le_bytes() {
-            if b == 0 {
-                return (String::from_utf8_lossy(&bytes).into_owned(), k + 1 - at);
-            }
-            bytes.push(b);
-        }
-    }
-    let n = words.len().saturating_sub(at);
-    (String::from_utf8_lossy(&bytes).into_owned(), n)
-}
-
 /// A printf message's text: `[stream][format words][arguments]` (stream 0 stdout, 1
 /// stderr); `None` for a message the runtime refuses (another control bit set).
 fn printf_message(words: &[u64]) -> Option<String> {
@@ -217,32 +201,7 @@ fn printf_message(words: &[u64]) -> Option<String> {
         return None;
     }
     let (format, used) = string_at(words, 1);
-    let mut at = 1 + used;
-    let mut next = |c: Conversion| -> Option<PrintfArg> {
-        if c.conv == 's' {
-            let (text, used) = string_at(words, at);
-            if at >= words.len() {
-                return None;
-            }
-            at += used;
-            return Some(PrintfArg {
-                bits: 0,
-                size: 8,
-                text: Some(text),
-            });
-        }
-        let w = *words.get(at)?;
-        at += 1;
-        // Integers come zero-extended: the length modifier says how many bits are the
-        // value (none, h, hh: 32; l, ll, z, j, t: 64); floats come as f64.
-        let size = if c.wide || c.is_float() { 8 } else { 4 };
-        Some(PrintfArg {
-            bits: w,
-            size,
-            text: None,
-        })
-    };
-    Some(format_with(&format, &mut next))
+    Some(format_words(&format, &words[1 + used..]))
 }
 
 #[cfg(test)]

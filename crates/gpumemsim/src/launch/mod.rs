@@ -200,7 +200,13 @@ fn read_printf(kernel: &Kernel, run: &GridRun) -> Vec<String> {
     let written = u32::from_le_bytes(header).min(PRINTF_BUFFER_BYTES - 8);
     let mut buffer = vec![0u8; 8 + written as usize];
     memory.read_into(PRINTF_BASE, &mut buffer);
-    printf::read_buffer(&buffer, &printf::parse_formats(&kernel.printf_formats))
+    // HIP's buffered printf keys its records by the format's hash; OpenCL's by an id.
+    let hashed = printf::hashed_formats(&kernel.printf_formats);
+    if hashed.is_empty() {
+        printf::read_buffer(&buffer, &printf::parse_formats(&kernel.printf_formats))
+    } else {
+        printf::read_hashed_buffer(&buffer, &hashed)
+    }
 }
 
 /// Every variable of the kernel's image with its bytes after `run`.

@@ -103,6 +103,54 @@ fn unescape(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The bytes of a NUL-terminated string packed in `words` from word `at`, and the number
+/// of words it takes (its bytes with the NUL, padded to a word).
+pub fn string_at(words: &[u64], at: usize) -> (String, usize) {
+    let mut bytes = Vec::new();
+    for (k, w) in words.iter().enumerate().skip(at) {
+        for b in w.to_le_bytes() {
+            if b == 0 {
+                return (String::from_utf8_lossy(&bytes).into_owned(), k + 1 - at);
+            }
+            bytes.push(b);
+        }
+    }
+    let n = words.len().saturating_sub(at);
+    (String::from_utf8_lossy(&bytes).into_owned(), n)
+}
+
+/// `format` with arguments as a stream of 64-bit words, as HIP's printf passes them (the
+/// hostcall message, the buffered record): each argument one word — integers
+/// zero-extended, the length modifier saying how many bits are the value (none, `h`, `hh`:
+/// 32; `l`, `ll`, `z`, `j`, `t`: 64), floats as f64 — and a `%s` string inline, its bytes
+/// with the NUL padded to a word. Where the words run out, printing stops.
+pub fn format_words(format: &str, words: &[u64]) -> String {
+    let mut at = 0;
+    let mut next = |c: Conversion| -> Option<PrintfArg> {
+        if c.conv == 's' {
+            if at >= words.len() {
+                return None;
+            }
+            let (text, used) = string_at(words, at);
+            at += used;
+            return Some(PrintfArg {
+                bits: 0,
+                size: 8,
+                text: Some(text),
+            });
+        }
+        let w = *words.get(at)?;
+        at += 1;
+        let size = if c.wide || c.is_float() { 8 } else { 4 };
+        Some(PrintfArg {
+            bits: w,
+            size,
+            text: None,
+        })
+    };
+    format_with(format, &mut next)
+}
+
 /// One argument of a printf: its raw bits (little-endian, `size` bytes) or, for a string
 /// argument, its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +161,57 @@ pub struct PrintfArg {
     pub size: u32,
     /// The string, for an argument passed as one.
     pub text: Option<String>,
+}
+
+/// The formats of HIP's buffered printf (`-mprintf-kind=buffered`), by the 64-bit hash its
+/// records carry: `amdhsa.printf` entries `0:0:HASH,FORMAT` (HASH in hex).
+pub fn hashed_formats(entries: &[String]) -> BTreeMap<u64, String> {
+    entries
+        .iter()
+        .filter_map(|e| {
+            let rest = e.strip_prefix("0:0:")?;
+            let (hash, text) = rest.split_once(',')?;
+            Some((u64::from_str_radix(hash, 16).ok()?, unescape(text)))
+        })
+        .collect()
+}
+
+/// The strings the records of a HIP buffered printf buffer print: each record a u32
+/// control word (its size in bytes << 2; bit 1: the format is hashed; bit 0: stderr), the
+/// format's u64 hash, then the arguments as 8-byte words (LLVM's AMDGPUEmitPrintf).
+pub fn read_hashed_buffer(buffer: &[u8], formats: &BTreeMap<u64, String>) -> Vec<String> {
+    let word = |at: usize, n: usize| -> Option<u64> {
+        let b = buffer.get(at..at + n)?;
+        let mut raw = [0u8; 8];
+        raw[..n].copy_from_slice(b);
+        Some(u64::from_le_bytes(raw))
+    };
+    let written = word(0, 4).unwrap_or(0) as usize;
+    let end = (8 + written).min(buffer.len());
+    let mut out = Vec::new();
+    let mut at = 8;
+    while at + 12 <= end {
+        let (Some(control), Some(hash)) = (word(at, 4), word(at + 4, 8)) else {
+            break;
+        };
+        let size = (control >> 2) as usize;
+        let Some(format) = formats
+            .get(&hash)
+            .filter(|_| size >= 12 && at + size <= end)
+        else {
+            out.push(format!(
+                "<gpumemsim: printf record at buffer byte {at} (format hash {hash:#x}, {size} bytes) does not match the metadata>"
+            ));
+            break;
+        };
+        let words: Vec<u64> = (at + 12..at + size)
+            .step_by(8)
+            .filter_map(|k| word(k, (at + size - k).min(8)))
+            .collect();
+        out.push(format_words(format, &words));
+        at += size;
+    }
+    out
 }
 
 /// The strings the records of a printf buffer print, in the order they were written (the
@@ -658,5 +757,31 @@ mod tests {
         // Bytes past the written count are not read; an unknown id says so.
         buf[8] = 9;
         assert!(read_buffer(&buf, &formats)[0].contains("names format 9"));
+    }
+
+    /// HIP's buffered records, as LLVM 19 writes them for
+    /// `printf("lane %d of %s: f=%f\n", i, "grp", f)`: control (size << 2 | 2), the hash,
+    /// then 8-byte words, the string inline.
+    #[test]
+    fn hashed_records_are_read_by_their_hash() {
+        let formats = hashed_formats(&["0:0:494406ec4206a058,lane %d of %s: f=%f\\n".into()]);
+        assert_eq!(formats[&0x4944_06ec_4206_a058], "lane %d of %s: f=%f\n");
+        let mut buf = vec![0u8; 8];
+        let record = |i: u64| -> Vec<u8> {
+            let mut r = (36u32 << 2 | 2).to_le_bytes().to_vec();
+            r.extend(0x4944_06ec_4206_a058u64.to_le_bytes());
+            r.extend(i.to_le_bytes());
+            r.extend(b"grp\0\0\0\0\0");
+            r.extend(2.5f64.to_le_bytes());
+            r
+        };
+        buf.extend(record(1));
+        buf.extend(record(2));
+        let n = (buf.len() - 8) as u32;
+        buf[..4].copy_from_slice(&n.to_le_bytes());
+        assert_eq!(
+            read_hashed_buffer(&buf, &formats),
+            ["lane 1 of grp: f=2.500000\n", "lane 2 of grp: f=2.500000\n"]
+        );
     }
 }

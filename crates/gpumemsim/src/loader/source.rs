@@ -141,6 +141,12 @@ pub fn clang_args(
         };
         a.push(path.display().to_string());
     }
+    // HIP's buffered printf (-mprintf-kind=buffered) calls `__printf_alloc`, which Debian's
+    // libraries define only in the OpenCL library: link it too, last.
+    if lang == Language::Hip && b.cflags.iter().any(|f| f == "-mprintf-kind=buffered") {
+        a.extend(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"].map(String::from));
+        a.push(libs.join("opencl.bc").display().to_string());
+    }
     if let (Language::OpenCl, Some((_, header))) = (lang, &b.opencl_library) {
         a.push("-include".into());
         a.push(header.display().to_string());
