@@ -289,3 +289,39 @@ fn error_counts(wg: &Device) -> Option<String> {
         list.join(", ")
     ))
 }
+
+/// The text report's calls: `  line 12 (0x1810 s_swappc_b64 ...) -> fib (line 4)`, one per
+/// call site and function reached.
+pub fn calls_text(
+    program: &[gpumemsim::isa::asm::AsmLine],
+    dev: &gpumemsim::exec::Device,
+    sources: &[Option<gpumemsim::report::InstSource>],
+) -> String {
+    let mut s = String::new();
+    let place = |pc: usize| -> String {
+        match sources.get(pc).and_then(|x| x.as_ref()) {
+            Some(src) => format!("{}:{}", short_file(&src.location.file), src.location.line),
+            None => format!("pc {pc}"),
+        }
+    };
+    for &(from, to) in dev.calls() {
+        let name = sources
+            .get(to)
+            .and_then(|x| x.as_ref())
+            .and_then(|x| x.chain.last())
+            .and_then(|f| f.function.clone())
+            .unwrap_or_else(|| format!("pc {to}"));
+        let text = program.get(from).map_or(String::new(), |l| l.text());
+        s.push_str(&format!(
+            "  {} `{text}` -> {name} ({})\n",
+            place(from),
+            place(to)
+        ));
+    }
+    s
+}
+
+/// A source file's name without its directories.
+fn short_file(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}

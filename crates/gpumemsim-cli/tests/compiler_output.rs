@@ -193,6 +193,26 @@ fn calls_run_at_o2_and_o0_through_pointers_and_recursion() {
             fib_line["executions"].as_u64().expect("executions") > 0,
             "{o}"
         );
+        // The calls that ran: the kernel's to each function (placed before the kernel in
+        // the object: negative offsets), fib's to itself.
+        let calls: Vec<(String, i64, i64)> = j["calls"]
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|c| {
+                let f = c["function"].as_str().unwrap_or("?").to_string();
+                let from = c["from"]["address"].as_i64().expect("address");
+                (f, from, c["to"]["address"].as_i64().expect("address"))
+            })
+            .collect();
+        for f in ["scaled(int)", "fib(int)", "twice(int)", "thrice(int)"] {
+            let to = calls.iter().find(|c| c.0 == f && c.1 >= 0);
+            assert!(to.is_some_and(|c| c.2 < 0), "{o}: {f} in {calls:?}");
+        }
+        assert!(
+            calls.iter().any(|c| c.0 == "fib(int)" && c.1 < 0),
+            "{o}: fib calls itself: {calls:?}"
+        );
     }
 }
 

@@ -119,6 +119,9 @@ impl Device {
             target,
         })?;
         self.follow_call(wi, pc, jump, target, next);
+        if matches!(jump, Jump::SwapPc | Jump::Call) {
+            self.calls.insert((pc, to));
+        }
         Ok(Some(to))
     }
 

@@ -522,6 +522,8 @@ pub struct Device {
     /// Each wave slot's shadow stack of calls: (call site, return address), outermost first
     /// (`exec::control`).
     call_stacks: Vec<Vec<(usize, u64)>>,
+    /// The calls that ran: (call site, the instruction called), each once.
+    calls: std::collections::BTreeSet<(usize, usize)>,
     /// Waves in creation order; with an initialiser, the resident waves in their slots
     /// (`exec::slots`).
     waves: Vec<Wave>,
@@ -819,6 +821,7 @@ impl Device {
             ordered_waited: false,
             timeline: cfg.record_timeline.then(Timeline::default),
             call_stacks: Vec::new(),
+            calls: std::collections::BTreeSet::new(),
             placement_stats: PlacementStats::default(),
             placement: None,
             units: units::Units::default(),
@@ -857,6 +860,7 @@ impl Device {
         self.retired.add(&o.retired);
         self.lds.extend(o.lds);
         self.events.extend(o.events);
+        self.calls.extend(o.calls);
         self.absorb_ds_samples(o.ds_worst);
         for (s, x) in self.stats.iter_mut().zip(&o.stats) {
             s.add(x);
@@ -1005,6 +1009,12 @@ impl Device {
     /// learnt to an event) to change.
     pub(crate) fn events_mut(&mut self) -> &mut Vec<Event> {
         &mut self.events
+    }
+
+    /// The calls that ran (`s_swappc_b64`, `s_call_b64`): (call site, first instruction of
+    /// the function called), as program indices, each once, in order.
+    pub fn calls(&self) -> &std::collections::BTreeSet<(usize, usize)> {
+        &self.calls
     }
 
     /// Per-instruction statistics, indexed like the program.

@@ -8,6 +8,12 @@ use serde_json::{json, Value};
 
 use crate::exec::{Device, RunConfig};
 
+/// An instruction's `"address"`: its byte offset from the program's start (a kernel's
+/// entry), negative for a called function placed before the kernel in the code object.
+fn offset(l: &AsmLine) -> i64 {
+    i64::from(l.address as i32)
+}
+
 /// The run's events: each with its instruction's address and source line where known, and
 /// for an event with a detail ([`crate::event::EventDetail`]) the other instructions it names
 /// (`"instructions"`, each with `"address"`, `"text"` and `"source"`), `"waves"`, `"lanes"`
@@ -18,7 +24,7 @@ pub fn events(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSou
         .map(|e| {
             let mut r = json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message});
             if let Some(l) = program.get(e.pc) {
-                r["address"] = json!(l.address);
+                r["address"] = json!(offset(l));
             }
             if let Some(Some(src)) = sources.get(e.pc) {
                 r["source"] = location(&src.location);
@@ -46,7 +52,7 @@ pub fn instruction_refs(
     pcs.iter()
         .filter_map(|&pc| {
             let l = program.get(pc)?;
-            let mut r = json!({"address": l.address, "text": l.text()});
+            let mut r = json!({"address": offset(l), "text": l.text()});
             if let Some(Some(src)) = sources.get(pc) {
                 if src.location.line > 0 {
                     r["source"] = location(&src.location);
@@ -111,7 +117,7 @@ pub fn instructions(
             .map(|(pc, (l, s))| {
                 let mut r = json!({
                     "pc": pc,
-                    "address": l.address,
+                    "address": offset(l),
                     "line": l.line,
                     "text": l.text(),
                     "executions": s.executions,
@@ -143,6 +149,29 @@ pub fn instructions(
     )
 }
 
+/// `--json`'s `"calls"`: each call that ran (a call site and the function it reached), in
+/// program order: `"from"` and `"to"` as [`instruction_refs`] names instructions, and
+/// `"function"`, the called function's name where the line tables give it.
+pub fn calls(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
+    wg.calls()
+        .iter()
+        .map(|&(from, to)| {
+            let refs = |pc: usize| {
+                instruction_refs(program, &[pc], sources)
+                    .as_array()
+                    .and_then(|a| a.first().cloned())
+                    .unwrap_or(Value::Null)
+            };
+            let function = sources
+                .get(to)
+                .and_then(|s| s.as_ref())
+                .and_then(|s| s.chain.last())
+                .and_then(|f| f.function.clone());
+            json!({"from": refs(from), "to": refs(to), "function": function})
+        })
+        .collect()
+}
+
 /// `--json`'s `"lines"`: one record per source line, hottest first.
 pub fn lines(
     program: &[AsmLine],
@@ -161,7 +190,7 @@ pub fn lines(
                 "conflict_cycles": r.stats.conflict_cycles,
                 "stall_cycles": r.stats.stall_cycles,
                 "executions": r.stats.executions,
-                "instructions": r.instructions.iter().map(|&pc| program[pc].address).collect::<Vec<_>>(),
+                "instructions": r.instructions.iter().map(|&pc| offset(&program[pc])).collect::<Vec<_>>(),
             })
         })
         .collect()
@@ -222,7 +251,7 @@ pub fn delay_alu(program: &[AsmLine], wg: &Device) -> Value {
         .undeclared_at
         .iter()
         .filter_map(|&pc| program.get(pc))
-        .map(|l| json!({"address": l.address, "text": l.text()}))
+        .map(|l| json!({"address": offset(l), "text": l.text()}))
         .collect();
     json!({
         "declared": d.declared,
