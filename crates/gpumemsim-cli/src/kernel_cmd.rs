@@ -335,7 +335,7 @@ fn report_kernel(
         "events": gpumemsim::report::json::events(lines, dev, sources),
         "instructions": gpumemsim::report::json::instructions(lines, dev, sources),
         "lines": gpumemsim::report::json::lines(lines, dev, sources, texts),
-        "calls": gpumemsim::report::json::calls(lines, dev, sources),
+        "calls": gpumemsim::report::json::calls(lines, dev, sources, Some(kernel)),
         "cycles": dev.cycles(),
         "totals": gpumemsim::report::json::totals(dev),
         "timing": gpumemsim::report::json::timing(ran.config),
@@ -381,7 +381,7 @@ fn report_kernel(
         if args.counters {
             s.push_str(&crate::run_report::counters_text(lines, dev));
         }
-        let calls = crate::run_text::calls_text(lines, dev, sources);
+        let calls = crate::run_text::calls_text(lines, dev, sources, kernel);
         if !calls.is_empty() {
             let _ = writeln!(s, "\ncalls:");
             s.push_str(&calls);

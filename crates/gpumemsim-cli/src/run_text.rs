@@ -296,6 +296,7 @@ pub fn calls_text(
     program: &[gpumemsim::isa::asm::AsmLine],
     dev: &gpumemsim::exec::Device,
     sources: &[Option<gpumemsim::report::InstSource>],
+    kernel: &gpumemsim::loader::Kernel,
 ) -> String {
     let mut s = String::new();
     let place = |pc: usize| -> String {
@@ -305,11 +306,7 @@ pub fn calls_text(
         }
     };
     for &(from, to) in dev.calls() {
-        let name = sources
-            .get(to)
-            .and_then(|x| x.as_ref())
-            .and_then(|x| x.chain.last())
-            .and_then(|f| f.function.clone())
+        let name = gpumemsim::report::function_at(program, sources, Some(kernel), to)
             .unwrap_or_else(|| format!("pc {to}"));
         let text = program.get(from).map_or(String::new(), |l| l.text());
         s.push_str(&format!(

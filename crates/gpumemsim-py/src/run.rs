@@ -418,7 +418,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
         ("events", json::events(program, dev, &sources)),
         ("instructions", json::instructions(program, dev, &sources)),
         ("lines", json::lines(program, dev, &sources, &mut texts)),
-        ("calls", json::calls(program, dev, &sources)),
+        ("calls", json::calls(program, dev, &sources, Some(kernel))),
         ("cycles", dev.cycles().into()),
         ("totals", json::totals(dev)),
         ("timing", json::timing(ran.config)),

@@ -151,8 +151,13 @@ pub fn instructions(
 
 /// `--json`'s `"calls"`: each call that ran (a call site and the function it reached), in
 /// program order: `"from"` and `"to"` as [`instruction_refs`] names instructions, and
-/// `"function"`, the called function's name where the line tables give it.
-pub fn calls(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
+/// `"function"`, the called function's name (from the line tables, else its symbol).
+pub fn calls(
+    program: &[AsmLine],
+    wg: &Device,
+    sources: &[Option<super::InstSource>],
+    kernel: Option<&crate::loader::Kernel>,
+) -> Value {
     wg.calls()
         .iter()
         .map(|&(from, to)| {
@@ -162,11 +167,7 @@ pub fn calls(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSour
                     .and_then(|a| a.first().cloned())
                     .unwrap_or(Value::Null)
             };
-            let function = sources
-                .get(to)
-                .and_then(|s| s.as_ref())
-                .and_then(|s| s.chain.last())
-                .and_then(|f| f.function.clone());
+            let function = super::source::function_at(program, sources, kernel, to);
             json!({"from": refs(from), "to": refs(to), "function": function})
         })
         .collect()
