@@ -169,6 +169,14 @@ class RunReport(TypedDict, total=False):
     "value"}; local memory: {"kind": "local", "offset", "size"}."""
     lds_bytes: int
     """LDS per workgroup: static and dynamic."""
+    symbols: list[dict]
+    """The code object's program-scope variables after the run: "name", "address", "size",
+    "type" ("u32" words, or "u8" for a size not a multiple of 4) and "values"."""
+    printf: list[str]
+    """What the kernel printed, one string per printf (docs/kernels.md)."""
+    calls: list[dict]
+    """The calls that ran: "from" and "to" ({"address", "text", "source"?}) and
+    "function", the function reached."""
     lines: list[dict]
     """Source lines hottest first (objects built with -g): "file", "line", "text", "cycles",
     "conflict_cycles", "stall_cycles", "executions", "instructions" (their addresses)."""
@@ -223,12 +231,17 @@ def run(
     together: bool = False,
     lds_init: str = "zero",
     wgps: int = 1,
+    lang: Union[str, None] = None,
+    cflags: Union[str, None] = None,
+    wave64: bool = False,
+    keep_object: Union[str, os.PathLike, None] = None,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
-    -mcpu=gfx1100) on a grid of workgroups, as `gpumemsim run KERNEL.o --json` does.
+    -mcpu=gfx1100), or of an OpenCL or HIP source, on a grid of workgroups, as `gpumemsim
+    run KERNEL.o --json` does.
 
     Args:
-        kernel_path: the code object's path, or its bytes.
+        kernel_path: the code object's path, or its bytes; or a source's path (see lang).
         kernel: the kernel's name; optional when the object has one kernel.
         grid: workgroups per dimension: X or (X, Y, Z); default 1.
         block: work-items per workgroup: X or (X, Y, Z), at most 1024 in all; default 64.
@@ -242,6 +255,10 @@ def run(
             (the default), "poison" (every byte 0xff) or "random:SEED".
         wgps: WGPs of the device, the CLI's --wgps (default 1): workgroups are placed on
             them as occupancy allows (docs/timing.md).
+        lang, cflags, wave64, keep_object: for a source (`.cl` OpenCL; `.hip`, `.cu`,
+            `.cpp`, `.cc` HIP; or any file with lang="opencl" or "hip"), built with clang-19
+            and AMD's device libraries first: the CLI's --lang, --cflags, --wave64 and
+            --keep-object.
 
     Returns:
         The report (RunReport): the keys of the CLI's JSON.
@@ -301,6 +318,10 @@ def check(
     together: bool = False,
     lds_init: str = "zero",
     wgps: int = 1,
+    lang: Union[str, None] = None,
+    cflags: Union[str, None] = None,
+    wave64: bool = False,
+    keep_object: Union[str, os.PathLike, None] = None,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one

@@ -193,6 +193,26 @@ impl SourceTexts {
     }
 }
 
+/// The name of the function whose code starts at instruction `pc` of `program`: the line
+/// tables' name for it, else its symbol's (demangled) among `kernel`'s callees.
+pub fn function_at(
+    program: &[AsmLine],
+    sources: &[Option<InstSource>],
+    kernel: Option<&Kernel>,
+    pc: usize,
+) -> Option<String> {
+    let from_lines = sources
+        .get(pc)
+        .and_then(|s| s.as_ref())
+        .and_then(|s| s.chain.last())
+        .and_then(|f| f.function.clone());
+    from_lines.or_else(|| {
+        let at = program.get(pc)?.address;
+        let f = kernel?.callees.iter().find(|f| f.address == at)?;
+        Some(crate::loader::demangle(&f.name).unwrap_or_else(|| f.name.clone()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,24 +274,4 @@ mod tests {
         assert_eq!(f[0].function.as_deref(), Some("k"));
         assert_eq!((f[0].stats.cycles, f[0].instructions.len()), (58, 3));
     }
-}
-
-/// The name of the function whose code starts at instruction `pc` of `program`: the line
-/// tables' name for it, else its symbol's (demangled) among `kernel`'s callees.
-pub fn function_at(
-    program: &[AsmLine],
-    sources: &[Option<InstSource>],
-    kernel: Option<&Kernel>,
-    pc: usize,
-) -> Option<String> {
-    let from_lines = sources
-        .get(pc)
-        .and_then(|s| s.as_ref())
-        .and_then(|s| s.chain.last())
-        .and_then(|f| f.function.clone());
-    from_lines.or_else(|| {
-        let at = program.get(pc)?.address;
-        let f = kernel?.callees.iter().find(|f| f.address == at)?;
-        Some(crate::loader::demangle(&f.name).unwrap_or_else(|| f.name.clone()))
-    })
 }
