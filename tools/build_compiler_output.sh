@@ -10,6 +10,7 @@
 #   printf.hip.o           (HIP printf through the hostcall buffer)
 #   printf.buffered.o      (HIP printf with -mprintf-kind=buffered: the printf buffer;
 #                           __printf_alloc comes from opencl.bc, linked last)
+#   lut.o                  (lut.cu: HIP in a .cu file, a __constant__ table)
 #   transpose_padded.O0.o  (examples/apps/transpose_padded.hip at -O0 -g: every instruction
 #                           on a source line, the build people use for exact lines)
 # Needs clang-19, lld-19, rocm-device-libs and libamdhip64-dev (Debian packages).
@@ -43,6 +44,8 @@ clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output
 clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
     $common -mprintf-kind=buffered $(link "$LIBS/hip.bc") \
     -Xclang -mlink-builtin-bitcode -Xclang "$LIBS/opencl.bc" -c printf.hip -o printf.buffered.o
+clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
+    $common $(link "$LIBS/hip.bc") -c lut.cu -o lut.o
 clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
     -nogpulib -O0 -g -fdebug-prefix-map=$ROOT=. $(link "$LIBS/hip.bc") \
     -c ../../../../examples/apps/transpose_padded.hip -o transpose_padded.O0.o

@@ -235,6 +235,7 @@ def run(
     cflags: Union[str, None] = None,
     wave64: bool = False,
     keep_object: Union[str, os.PathLike, None] = None,
+    symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
     -mcpu=gfx1100), or of an OpenCL or HIP source, on a grid of workgroups, as `gpumemsim
@@ -259,6 +260,9 @@ def run(
             `.cpp`, `.cc` HIP; or any file with lang="opencl" or "hip"), built with clang-19
             and AMD's device libraries first: the CLI's --lang, --cflags, --wave64 and
             --keep-object.
+        symbols: program-scope variables to set before the launch, as the CLI's --symbol
+            (hipMemcpyToSymbol): {name: bytes or an array}, written from the variable's
+            first byte; an unknown name is an Error listing the variables.
 
     Returns:
         The report (RunReport): the keys of the CLI's JSON.
@@ -322,6 +326,7 @@ def check(
     cflags: Union[str, None] = None,
     wave64: bool = False,
     keep_object: Union[str, os.PathLike, None] = None,
+    symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one

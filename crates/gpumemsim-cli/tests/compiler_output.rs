@@ -572,3 +572,34 @@ fn the_o0_transpose_runs_and_every_instruction_is_on_its_line() {
     want.sort();
     assert_eq!(got, want);
 }
+
+/// A `.cu` file's HIP: a `__constant__` table read through the image, a `__device__`
+/// counter set with --symbol and read back, a non-inlined helper, and a printf.
+#[test]
+fn a_cu_kernel_with_a_constant_table_and_a_device_counter() {
+    let a = [
+        "--grid",
+        "3",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[150]=iota",
+        "--arg",
+        "buf:i32[150]=zeros",
+        "--arg",
+        "i32:150",
+        "--arg",
+        "i32:1000",
+        "--symbol",
+        "counter=u32:5",
+    ];
+    let j = report(&object("lut.o"), &a, 0);
+    let want: Vec<f64> = (0..150)
+        .map(|i| f64::from((i % 16) * (i % 16) + 1000))
+        .collect();
+    assert_eq!(values(&j["args"][1]["values"]), want);
+    assert_eq!(values(&symbol(&j, "counter")["values"]), [155.0]);
+    let squares: Vec<f64> = (0..16).map(|i| f64::from(i * i)).collect();
+    assert_eq!(values(&symbol(&j, "lut")["values"]), squares);
+    assert_eq!(strings(&j["printf"]), ["n=150 k=1000 lut[3]=9\n"]);
+}

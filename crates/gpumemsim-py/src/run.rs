@@ -28,6 +28,8 @@ struct Keywords<'a, 'py> {
     wgps: Option<&'a Bound<'py, PyAny>>,
     /// How a source is built (`lang`, `cflags`, `wave64`, `keep_object`).
     source: SourceOptions,
+    /// Program-scope variables to set before the launch (`symbols`).
+    symbols: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// The CLI's source options (--lang, --cflags, --wave64, --keep-object), as keywords.
@@ -176,6 +178,7 @@ fn launch_kernel<'py, R>(
         block: block_dims,
         args: launch_args,
         dynamic_lds,
+        symbols: symbol_values(kw.symbols)?,
         config: RunConfig {
             progress: Some(progress.clone()),
             max_steps,
@@ -243,7 +246,7 @@ macro_rules! launch_entry {
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, lang=None, cflags=None,
-                            wave64=false, keep_object=None))]
+                            wave64=false, keep_object=None, symbols=None))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
             py: Python<'py>,
@@ -263,6 +266,7 @@ macro_rules! launch_entry {
             cflags: Option<String>,
             wave64: bool,
             keep_object: Option<PathBuf>,
+            symbols: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, $result>> {
             let kw = Keywords {
                 dynamic_lds,
@@ -278,6 +282,7 @@ macro_rules! launch_entry {
                     wave64,
                     keep_object,
                 },
+                symbols,
             };
             guard(|| {
                 launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
@@ -494,6 +499,42 @@ fn symbols<'py>(
 
 fn from_json<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (v.to_string(),))
+}
+
+/// The `symbols` keyword: a dict of variable name to its bytes (`bytes`, or anything with
+/// `tobytes()`, a NumPy array), as the CLI's --symbol sets them.
+fn symbol_values(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(String, Vec<u8>)>> {
+    let Some(obj) = obj else {
+        return Ok(Vec::new());
+    };
+    let dict = obj.cast::<PyDict>().map_err(|_| {
+        error(format!(
+            "symbols: expected a dict of name to bytes or array, got {}",
+            type_name(obj)
+        ))
+    })?;
+    let mut out = Vec::new();
+    for (k, v) in dict.iter() {
+        let name: String = k
+            .extract()
+            .map_err(|_| error(format!("symbols: a name is a str, not {}", type_name(&k))))?;
+        let bytes = if let Ok(b) = v.cast::<PyBytes>() {
+            b.as_bytes().to_vec()
+        } else {
+            let b = v.call_method0("tobytes").map_err(|_| {
+                error(format!(
+                    "symbols: `{name}`: expected bytes or an array, got {}",
+                    type_name(&v)
+                ))
+            })?;
+            b.cast::<PyBytes>()
+                .map_err(|_| error(format!("symbols: `{name}`: tobytes() gave no bytes")))?
+                .as_bytes()
+                .to_vec()
+        };
+        out.push((name, bytes));
+    }
+    Ok(out)
 }
 
 fn code_object(obj: &Bound<'_, PyAny>, opts: &SourceOptions) -> PyResult<(String, Vec<u8>)> {

@@ -361,3 +361,19 @@ def test_a_source_is_compiled_and_its_table_read(cli, tmp_path):
     assert from_object.tolist() == out.tolist()
     with pytest.raises(gpumemsim.Error, match="lang"):
         gpumemsim.run(str(renamed), None, 1, 64, [again, src], lang="fortran")
+
+
+def test_symbols_are_set_before_the_launch():
+    """`symbols=` sets a program-scope variable as the CLI's --symbol does."""
+    obj = str(COMPILER_OUTPUT / "table.o")
+    src = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, dtype=np.float32)
+    w = np.array([1.0, -1.0, 2.0, 0.5], dtype=np.float32)
+    report = gpumemsim.run(obj, None, 1, 64, [out, src], symbols={"w": w, "hits": b"\x29\0\0\0"})
+    assert out.tolist() == (src * w[np.arange(64) & 3]).tolist()
+    hits = next(s for s in report["symbols"] if s["name"] == "hits")
+    assert hits["values"] == [42]
+    with pytest.raises(gpumemsim.Error, match="no such variable"):
+        gpumemsim.run(obj, None, 1, 64, [out, src], symbols={"nope": b"\0"})
+    with pytest.raises(gpumemsim.Error, match="symbols"):
+        gpumemsim.run(obj, None, 1, 64, [out, src], symbols=[1])
