@@ -4,7 +4,7 @@
 //! llvm-mc-19 pads a code section), and `.text`. Any other directive is an error naming it:
 //! nothing is dropped silently.
 
-use crate::lex::ParseError;
+use crate::lex::{comma_fields, ParseError};
 
 /// What a directive line puts in the program: its bytes and the lines llvm-mc-19 prints for
 /// it (one per value; none for `.text`).
@@ -70,7 +70,7 @@ pub(crate) fn assemble_directive(
     if rest.trim().is_empty() {
         return Ok(out);
     }
-    for (at, text) in fields(rest, args_col) {
+    for (at, text) in comma_fields(rest, args_col) {
         if text.is_empty() {
             return error(at, "unknown token in expression");
         }
@@ -85,27 +85,6 @@ pub(crate) fn assemble_directive(
         out.text.push(format!("{printed}\t{v}"));
     }
     Ok(out)
-}
-
-/// The comma-separated fields of `rest` with their columns (`base`: the column of `rest`'s
-/// first byte; an empty field's column is where it ends).
-fn fields(rest: &str, base: usize) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in rest.char_indices().chain([(rest.len(), ',')]) {
-        if c == ',' {
-            let part = &rest[start..i];
-            let lead = part.len() - part.trim_start().len();
-            let at = if part.trim().is_empty() {
-                base + i
-            } else {
-                base + start + lead
-            };
-            out.push((at, part.trim()));
-            start = i + 1;
-        }
-    }
-    out
 }
 
 /// An integer expression: literals (decimal, `0x` hex, `0b` binary, `0` octal) joined by `+`
@@ -173,7 +152,7 @@ fn literal(s: &str) -> Option<i128> {
 /// with `s_nop 0` after zero bytes up to a 4-byte boundary), unless more than MAX bytes would
 /// be needed.
 fn p2align(rest: &str, base: usize, address: u32) -> Result<Assembled, ParseError> {
-    let f = fields(rest, base);
+    let f = comma_fields(rest, base);
     let Some(&(at, n)) = f.first().filter(|f| !f.1.is_empty()) else {
         return error(base + 1, "unknown token in expression");
     };

@@ -417,3 +417,24 @@ impl<'a> Cursor<'a> {
 pub fn no_symbols(_: &str) -> Option<i64> {
     None
 }
+
+/// The comma-separated fields of `rest` with their columns (`base`: the column of `rest`'s
+/// first byte; an empty field's column is where it ends).
+pub(crate) fn comma_fields(rest: &str, base: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in rest.char_indices().chain([(rest.len(), ',')]) {
+        if c == ',' {
+            let part = &rest[start..i];
+            let lead = part.len() - part.trim_start().len();
+            let at = if part.trim().is_empty() {
+                base + i
+            } else {
+                base + start + lead
+            };
+            out.push((at, part.trim()));
+            start = i + 1;
+        }
+    }
+    out
+}

@@ -14,7 +14,7 @@ use crate::def::Wave;
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::Instruction;
-use crate::lex::{PResult, ParseError};
+use crate::lex::{comma_fields, PResult, ParseError};
 use crate::lookup::{all, Opcode};
 use crate::parse::{parse_instruction_wave, Parsed};
 use crate::print::Hints;
@@ -55,22 +55,6 @@ fn vopd_op(name: &str, y: bool) -> Option<Opcode> {
         .filter(|op| y || op.def().opcode < 0x10)
 }
 
-/// The operands of `text` split at commas: (column in the line, text), `base` the column of
-/// `text`'s first byte.
-fn operands(text: &str, base: usize) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in text.char_indices().chain([(text.len(), ',')]) {
-        if c == ',' {
-            let part = &text[start..i];
-            let lead = part.len() - part.trim_start().len();
-            out.push((base + start + lead, part.trim()));
-            start = i + 1;
-        }
-    }
-    out
-}
-
 /// Reads one component at column `base` of the line.
 fn component(text: &str, base: usize, y: bool, wave: Wave) -> PResult<Component> {
     let trimmed = text.trim_start();
@@ -85,7 +69,7 @@ fn component(text: &str, base: usize, y: bool, wave: Wave) -> PResult<Component>
         };
     };
     let name = op.def().name;
-    let ops = operands(rest, base + end);
+    let ops = comma_fields(rest, base + end);
     let mut cols: Vec<usize> = ops.iter().map(|o| o.0).collect();
     // The VOP1/VOP2 counterpart: v_dual_X as v_X_e32 (fmaak/fmamk have no suffix).
     let base_name = name.trim_start_matches("v_dual_");
