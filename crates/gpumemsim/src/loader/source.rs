@@ -219,7 +219,13 @@ pub fn opencl_printf(libs: &Path, src: &Path) -> Result<Option<(PathBuf, PathBuf
     };
     let out = std::env::temp_dir().join(format!("gpumemsim-opencl-noprintf-{key:016x}.bc"));
     let header = std::env::temp_dir().join("gpumemsim-opencl-printf.h");
-    std::fs::write(&header, PRINTF_HEADER).map_err(|e| format!("{}: {e}", header.display()))?;
+    // Written whole then renamed: another build may be reading it.
+    if std::fs::read_to_string(&header).ok().as_deref() != Some(PRINTF_HEADER) {
+        let part = header.with_extension(format!("{}.part", std::process::id()));
+        std::fs::write(&part, PRINTF_HEADER)
+            .and_then(|()| std::fs::rename(&part, &header))
+            .map_err(|e| format!("{}: {e}", header.display()))?;
+    }
     if out.is_file() {
         return Ok(Some((out, header)));
     }
