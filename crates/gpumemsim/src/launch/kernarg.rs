@@ -165,9 +165,11 @@ pub fn grid_dims(grid: [u32; 3], block: [u32; 3]) -> u16 {
     }
 }
 
-/// The value of hidden argument `kind` (`hidden_block_count_x`, ...), `None` for one the
-/// simulator leaves 0 (the printf and hostcall buffers, the heap, the default queue, the
-/// completion action, the multigrid sync argument: none of them exists here).
+/// The value of hidden argument `kind` (`hidden_block_count_x`, ...): the printf and hostcall
+/// buffers' addresses ([`super::PRINTF_BASE`], [`super::hostcall::HOSTCALL_BASE`]; the
+/// launch places them when the kernel has these arguments); `None` for one the simulator
+/// leaves 0 (the heap, the default queue, the completion action, the multigrid sync
+/// argument: none of them exists here).
 fn hidden_value(
     kind: &str,
     grid: [u32; 3],
@@ -194,6 +196,8 @@ fn hidden_value(
         // The apertures' upper halves (the 32-bit values the ABI passes).
         "hidden_shared_base" => Some(ap.shared_base >> 32),
         "hidden_private_base" => Some(ap.private_base >> 32),
+        "hidden_printf_buffer" => Some(super::PRINTF_BASE),
+        "hidden_hostcall_buffer" => Some(super::hostcall::HOSTCALL_BASE),
         _ => None,
     }
 }
@@ -329,6 +333,7 @@ mod tests {
                 hidden("hidden_grid_dims", 14, 2),
                 hidden("hidden_dynamic_lds_size", 16, 4),
                 hidden("hidden_printf_buffer", 24, 8),
+                hidden("hidden_hostcall_buffer", 32, 8),
             ],
             kernarg_segment_size: 40,
             group_segment_fixed_size: 20,
@@ -344,7 +349,16 @@ mod tests {
         assert_eq!(k[12..14], 64u16.to_le_bytes());
         assert_eq!(k[14..16], 2u16.to_le_bytes());
         assert_eq!(k[16..20], 100u32.to_le_bytes());
-        assert_eq!(k[24..32], [0; 8], "no printf buffer");
+        assert_eq!(
+            k[24..32],
+            super::super::PRINTF_BASE.to_le_bytes(),
+            "the printf buffer"
+        );
+        assert_eq!(
+            k[32..40],
+            super::super::hostcall::HOSTCALL_BASE.to_le_bytes(),
+            "the hostcall buffer"
+        );
         assert_eq!((l.lds_bytes, l.dynamic_lds_bytes), (120, 100));
     }
 

@@ -177,7 +177,13 @@ fn note_assert_message(run: &mut GridRun, printed: &[String]) {
     if !matches!(run.result, Err(crate::exec::RunError::Trap { .. })) {
         return;
     }
-    let Some(msg) = printed.iter().rev().find(|p| p.contains("assertion")) else {
+    // HIP's `__assert_fail` message: "FILE:LINE: FUNCTION: Device-side assertion `EXPR'
+    // failed." (the HIP headers' format string).
+    let Some(msg) = printed
+        .iter()
+        .rev()
+        .find(|p| p.contains("Device-side assertion `"))
+    else {
         return;
     };
     if let Some(e) = run
@@ -312,7 +318,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         d.group_segment_fixed_size,
         meta.group_segment_fixed_size,
     )?;
-    let mut layout = lay_out(
+    let layout = lay_out(
         &kernel.display_name(),
         meta,
         &l.args,
@@ -329,18 +335,6 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         .args
         .iter()
         .find(|a| a.value_kind == "hidden_hostcall_buffer");
-    for (arg, value) in [
-        (printf_arg, PRINTF_BASE),
-        (hostcall_arg, hostcall::HOSTCALL_BASE),
-    ] {
-        if let Some(a) = arg {
-            let at = a.offset as usize;
-            let n = (a.size as usize).min(8);
-            if let Some(place) = layout.kernarg.get_mut(at..at + n) {
-                place.copy_from_slice(&value.to_le_bytes()[..n]);
-            }
-        }
-    }
     let host = hostcall_arg.map(|_| std::sync::Arc::new(hostcall::HostcallHost::default()));
     // Placement follows the kernel: its descriptor's CU or WGP mode, and the occupancy of
     // its registers, LDS and block (docs/rules/timing.md#placement), unless the caller set a limit.
@@ -388,7 +382,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     };
     let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
     let memory = || place_in_memory(l, &layout, printf_arg.is_some(), host.is_some());
-    let run = run_exactly(&program, &cfg, &memory, &init)?;
+    let mut run = run_exactly(&program, &cfg, &memory, &init)?;
     let buffers = read_back(&l.args, &layout.addresses, &run);
     let symbols = read_symbols(kernel, &run);
     let mut printf = if printf_arg.is_some() {
@@ -396,7 +390,6 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     } else {
         Vec::new()
     };
-    let mut run = run;
     if let Some(h) = &host {
         printf.extend(h.printed());
         note_assert_message(&mut run, &printf);
