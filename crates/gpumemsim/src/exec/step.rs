@@ -79,24 +79,20 @@ impl Device {
         match d.format {
             Format::Sopp => {
                 let control = program_control(inst.opcode).ok_or_else(unimplemented)?;
-                if control == Control::Sleep {
-                    // A sleeping wave may be waiting for the host (hostcall): the host looks.
-                    if let Some(host) = &cfg.host {
-                        host.service(&mut self.memory);
-                    }
-                }
-                if let Some(target) = self.sopp(wi, pc, line, control, &code.targets)? {
+                if let Some(target) = self.sopp(wi, pc, line, control, &code.targets, cfg)? {
                     end.next_pc = target;
                 }
             }
-            Format::Sop1 | Format::Sopk if super::control::jump_of(inst.opcode).is_some() => {
-                let jump = super::control::jump_of(inst.opcode).ok_or_else(unimplemented)?;
-                if let Some(to) = self.jump(wi, pc, line, jump, code)? {
-                    end.next_pc = to;
-                }
-            }
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
-                self.scalar_alu(wi, inst).ok_or_else(unimplemented)?
+                // The PC-writing ones (calls, returns) run on the program's addresses.
+                match super::control::jump_of(inst.opcode) {
+                    Some(jump) => {
+                        if let Some(to) = self.jump(wi, pc, line, jump, code)? {
+                            end.next_pc = to;
+                        }
+                    }
+                    None => self.scalar_alu(wi, inst).ok_or_else(unimplemented)?,
+                }
             }
             Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => {
                 match self.global_sync(wi, pc, line, program)? {
@@ -186,13 +182,20 @@ impl Device {
         line: &AsmLine,
         control: Control,
         targets: &[Option<usize>],
+        cfg: &RunConfig,
     ) -> Result<Option<usize>, RunError> {
         let inst = &line.inst;
         match control {
             Control::End => self.end_wave(wi),
-            Control::Nothing | Control::Sleep => {
+            Control::Nothing => {
                 // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
                 // end, ...): nothing in the memory system changes.
+            }
+            Control::Sleep => {
+                // A sleeping wave may be waiting for the host (hostcall): the host looks.
+                if let Some(host) = &cfg.host {
+                    host.service(&mut self.memory);
+                }
             }
             Control::Waitcnt => {
                 // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
@@ -445,7 +448,7 @@ impl Device {
 }
 
 /// What a program-control (SOPP) instruction does in the executor.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Control {
     /// Ends the wave.
     End,
@@ -470,7 +473,7 @@ enum Control {
 }
 
 /// A branch's condition.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum BranchIf {
     Always,
     Scc0,
