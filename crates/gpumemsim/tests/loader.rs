@@ -188,3 +188,56 @@ fn every_instruction_of_the_corpus_decodes() {
         }
     }
 }
+
+/// Every relocation kind the loader applies to a relocatable object, by its formula
+/// (AMDGPUUsage, "Relocation Records"; docs/rules/addressing.md#code-object-image), on
+/// tests/golden/relocations.o (llvm-mc-19, tools/gen_relocation_objects.sh): PC-relative
+/// reads of `var` (`s_getpc_b64` + `rel32@lo/hi`) reach it; two GOT-relative reads share one
+/// slot holding its address; absolute halves, 64-bit and 32-bit data hold its address; the
+/// relative data hold its distance.
+#[test]
+fn relocations_put_every_reference_where_its_formula_says() {
+    use gpumemsim::loader::Elf;
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/relocations.o"
+    ))
+    .expect("the object");
+    let base = 0x7c00_0000_0000u64;
+    let image = Elf::parse(&bytes).expect("elf").image(base).expect("image");
+    let u32_at =
+        |o: u64| u32::from_le_bytes(image.bytes[o as usize..o as usize + 4].try_into().unwrap());
+    let u64_at =
+        |o: u64| u64::from_le_bytes(image.bytes[o as usize..o as usize + 8].try_into().unwrap());
+    let var = base + image.variable("var").expect("var").offset;
+    let f = image
+        .functions
+        .iter()
+        .find(|x| x.name == "f")
+        .expect("f")
+        .offset;
+    // s_getpc_b64 at g (its value g + 4), literals at g + 8 (lo) and g + 16 (hi): the 64-bit
+    // sum s_add_u32 + s_addc_u32 make.
+    let pc_relative = |g: u64| -> u64 {
+        let pc = base + f + g + 4;
+        let lo = u64::from(u32_at(f + g + 8));
+        let hi = u64::from(u32_at(f + g + 16));
+        let low = (pc & 0xffff_ffff) + lo;
+        (pc >> 32).wrapping_add(hi).wrapping_add(low >> 32) << 32 | (low & 0xffff_ffff)
+    };
+    assert_eq!(pc_relative(0), var, "rel32@lo/hi");
+    let (slot1, slot2) = (pc_relative(20), pc_relative(40));
+    assert_eq!(slot1, slot2, "one GOT slot per symbol");
+    assert_eq!(u64_at(slot1 - base), var, "the GOT slot holds the address");
+    assert_eq!(u32_at(f + 64), var as u32, "abs32@lo");
+    assert_eq!(u32_at(f + 72), (var >> 32) as u32, "abs32@hi");
+    let ptrs = image.variable("ptrs").expect("ptrs").offset;
+    assert_eq!(u64_at(ptrs), var, "ABS64");
+    assert_eq!(u64_at(ptrs + 8), var.wrapping_sub(base + ptrs + 8), "REL64");
+    assert_eq!(u32_at(ptrs + 16), var as u32, "ABS32");
+    assert_eq!(
+        u32_at(ptrs + 20),
+        var.wrapping_sub(base + ptrs + 20) as u32,
+        "REL32"
+    );
+}

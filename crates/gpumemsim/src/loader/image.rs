@@ -27,6 +27,7 @@ use super::LoadError;
 
 /// `R_AMDGPU_*` relocation types (AMDGPUUsage, "Relocation Records").
 mod r {
+    pub const NONE: u32 = 0;
     pub const ABS32_LO: u32 = 1;
     pub const ABS32_HI: u32 = 2;
     pub const ABS64: u32 = 3;
@@ -125,16 +126,18 @@ pub fn build(file: &ElfFile64<LittleEndian>, base: u64) -> Result<Image, LoadErr
     if len > MAX_IMAGE_BYTES {
         return Err(too_large(len));
     }
-    // GOT slots after everything else, for GOT-relative references of a relocatable object.
+    // The global offset table after everything else, for the GOT-relative references of a
+    // relocatable object: one 8-byte slot per symbol they name, as a linker makes it.
     let got = len.next_multiple_of(8);
-    let mut got_slots: Vec<u64> = Vec::new();
+    let mut got_slots: Vec<RelocationTarget> = Vec::new();
     if !linked {
         for (_, rel) in allocated_relocations(file) {
-            if matches!(
+            let got_relative = matches!(
                 elf_type(&rel),
                 r::GOTPCREL | r::GOTPCREL32_LO | r::GOTPCREL32_HI
-            ) {
-                got_slots.push(0);
+            );
+            if got_relative && !got_slots.contains(&rel.target()) {
+                got_slots.push(rel.target());
             }
         }
         len = got + 8 * got_slots.len() as u64;
@@ -187,17 +190,17 @@ pub fn build(file: &ElfFile64<LittleEndian>, base: u64) -> Result<Image, LoadErr
                 };
                 let value = match elf_type(&rel) {
                     r::RELATIVE64 => base.wrapping_add(rel.addend() as u64),
-                    r::ABS64 => match s {
-                        Some(s) => s.wrapping_add(rel.addend() as u64),
-                        None => continue,
-                    },
-                    _ => continue,
+                    // An undefined symbol stays 0, as in a relocatable object (below).
+                    r::ABS64 => s.unwrap_or(0).wrapping_add(rel.addend() as u64),
+                    r::NONE => continue,
+                    other => return Err(LoadError(format!(
+                        "dynamic relocation type {other} at {place:#x} is not one the loader knows"
+                    ))),
                 };
                 write(&mut bytes, place, &value.to_le_bytes())?;
             }
         }
     } else {
-        let mut next_slot = 0usize;
         for (place, rel) in allocated_relocations(file) {
             let p = base.wrapping_add(place);
             let sym = match rel.target() {
@@ -210,7 +213,6 @@ pub fn build(file: &ElfFile64<LittleEndian>, base: u64) -> Result<Image, LoadErr
             // An undefined symbol (a library call that was not linked) is left as 0: the
             // launch refuses such a kernel by name (`Kernel::undefined`).
             let s = sym.unwrap_or(0);
-            let got_entry = |slot: usize| got + 8 * slot as u64;
             let (value, width): (u64, usize) = match t {
                 r::ABS32_LO | r::ABS32 => (s.wrapping_add(a) & 0xffff_ffff, 4),
                 r::ABS32_HI => (s.wrapping_add(a) >> 32, 4),
@@ -224,9 +226,8 @@ pub fn build(file: &ElfFile64<LittleEndian>, base: u64) -> Result<Image, LoadErr
                 }
                 r::RELATIVE64 => (base.wrapping_add(a), 8),
                 r::GOTPCREL | r::GOTPCREL32_LO | r::GOTPCREL32_HI => {
-                    let slot = next_slot;
-                    next_slot += 1;
-                    let entry = got_entry(slot);
+                    let slot = got_slots.iter().position(|t| *t == rel.target()).unwrap_or(0);
+                    let entry = got + 8 * slot as u64;
                     write(&mut bytes, entry, &s.to_le_bytes())?;
                     let rel = (base + entry).wrapping_add(a).wrapping_sub(p);
                     let v = if t == r::GOTPCREL32_HI {
