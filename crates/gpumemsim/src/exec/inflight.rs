@@ -599,8 +599,8 @@ fn last_row_bits(op: Opcode) -> u32 {
 
 /// The bits of its last destination register a load writes, by its mnemonic: a `d16` load
 /// of one 16-bit value (or three, `_d16_xyz`) writes the low half of that register
-/// (`_d16_hi`: the high half), the others whole registers (AMD's RDNA3 ISA guide: D16 loads
-/// write 16 bits and leave the other 16 unchanged).
+/// (`_d16_hi`: the high half), the others whole registers
+/// (docs/rules/addressing.md#load-data-lands-at-completion).
 fn d16_last_row_bits(name: &str) -> u32 {
     if !name.contains("d16") {
         u32::MAX
@@ -616,6 +616,27 @@ fn d16_last_row_bits(name: &str) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The half of its last register each kind of d16 load writes when it lands
+    /// (docs/rules/addressing.md#load-data-lands-at-completion), for every table entry.
+    #[test]
+    fn d16_loads_write_their_half_of_the_last_register() {
+        for (name, bits) in [
+            ("global_load_d16_b16", 0xffff),
+            ("global_load_d16_hi_b16", 0xffff_0000),
+            ("ds_load_u8_d16_hi", 0xffff_0000),
+            ("scratch_load_d16_i8", 0xffff),
+            ("buffer_load_format_d16_x", 0xffff),
+            ("buffer_load_format_d16_xy", u32::MAX),
+            ("buffer_load_format_d16_xyz", 0xffff),
+            ("tbuffer_load_format_d16_xyzw", u32::MAX),
+            ("buffer_load_format_d16_hi_x", 0xffff_0000),
+            ("global_load_b32", u32::MAX),
+        ] {
+            let op = rdna3_isa::def::lookup_name(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(last_row_bits(op), bits, "{name}");
+        }
+    }
 
     /// A reset wave's data in flight is a new wave's, with the data buffers kept for reuse.
     #[test]

@@ -435,8 +435,9 @@ fn run_exactly(
 }
 
 /// The private stack a kernel with a dynamic stack (recursion, calls through pointers:
-/// `.amdhsa_uses_dynamic_stack`) gets per work-item at least: HIP's default
-/// `hipLimitStackSize`, 1,024 bytes (docs/rules/addressing.md#calls-and-the-program-counter).
+/// `.amdhsa_uses_dynamic_stack`) gets per work-item at least: 1,024 bytes, the simulator's
+/// choice — the unit in which `hipDeviceSetLimit(hipLimitStackSize)` sizes the stack
+/// (docs/rules/addressing.md#calls-and-the-program-counter).
 pub const DYNAMIC_STACK_BYTES: u32 = 1024;
 
 /// The scratch bytes each lane gets: the descriptor's fixed size, raised to

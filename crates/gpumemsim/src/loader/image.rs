@@ -193,9 +193,11 @@ pub fn build(file: &ElfFile64<LittleEndian>, base: u64) -> Result<Image, LoadErr
                     // An undefined symbol stays 0, as in a relocatable object (below).
                     r::ABS64 => s.unwrap_or(0).wrapping_add(rel.addend() as u64),
                     r::NONE => continue,
-                    other => return Err(LoadError(format!(
+                    other => {
+                        return Err(LoadError(format!(
                         "dynamic relocation type {other} at {place:#x} is not one the loader knows"
-                    ))),
+                    )))
+                    }
                 };
                 write(&mut bytes, place, &value.to_le_bytes())?;
             }
