@@ -6,23 +6,13 @@
 
 mod common;
 
-use common::run;
+use common::{numbers as values, outcome as gms};
 use serde_json::Value;
 
 fn object(name: &str) -> String {
     format!(
         "{}/tests/compiler_output/{name}",
         env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-/// `gpumemsim ARGS`: (exit code, stdout, stderr).
-fn gms(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = run(args, "");
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
 
@@ -34,14 +24,6 @@ fn report(path: &str, args: &[&str], code: i32) -> Value {
     let (got, out, err) = gms(&a);
     assert_eq!(got, Some(code), "{err}");
     serde_json::from_str(&out).expect("json")
-}
-
-fn values(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .expect("values")
-        .iter()
-        .map(|x| x.as_f64().expect("number"))
-        .collect()
 }
 
 fn symbol<'a>(j: &'a Value, name: &str) -> &'a Value {
@@ -404,6 +386,16 @@ fn opencl_printf_from_source_prints_as_the_committed_build() {
     assert_eq!(strings(&j["printf"]), want);
 }
 
+/// printf.hip's line for item `i` of `t = iota`.
+fn hip_line(i: i64) -> String {
+    format!(
+        "item {i:2}: {:.3} ms (0x{:04x}, {})\n",
+        i as f32,
+        i * 37,
+        i << 33
+    )
+}
+
 /// HIP's printf built with `-mprintf-kind=buffered` writes the printf buffer (records keyed
 /// by the format's hash): every item's line, in the order the lanes reserved them.
 #[test]
@@ -419,16 +411,7 @@ fn hip_buffered_printf_prints_through_the_printf_buffer() {
         "i32:40",
     ];
     let j = report(&object("printf.buffered.o"), &a, 0);
-    let want: Vec<String> = (0..40)
-        .map(|i: i64| {
-            format!(
-                "item {i:2}: {:.3} ms (0x{:04x}, {})\n",
-                i as f32,
-                i * 37,
-                i << 33
-            )
-        })
-        .collect();
+    let want: Vec<String> = (0..40).map(hip_line).collect();
     assert_eq!(strings(&j["printf"]), want);
 }
 
@@ -448,18 +431,10 @@ fn hip_printf_is_serviced_through_the_hostcall_buffer() {
     ];
     let path = object("printf.hip.o");
     let j = report(&path, &a, 0);
-    let line = |i: i64| {
-        format!(
-            "item {i:2}: {:.3} ms (0x{:04x}, {})\n",
-            i as f32,
-            i * 37,
-            i << 33
-        )
-    };
     let got = strings(&j["printf"]);
     let mut sorted = got.clone();
     sorted.sort();
-    let mut want: Vec<String> = (0..70).map(line).collect();
+    let mut want: Vec<String> = (0..70).map(hip_line).collect();
     want.sort();
     assert_eq!(sorted, want);
     // Within a wave (32 work-items), lane order.

@@ -5,20 +5,10 @@
 
 mod common;
 
-use common::run;
+use common::outcome as gms;
 
 fn object(name: &str) -> String {
     format!("{}/tests/front_door/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `run ARGS`: (exit code, stdout, stderr).
-fn gms(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = run(args, "");
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

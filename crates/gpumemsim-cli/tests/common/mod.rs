@@ -44,3 +44,24 @@ pub const BLOCK_SUM_OUT_OF_BOUNDS: [&str; 14] = [
     "--arg",
     "i32:192",
 ];
+
+/// `gpumemsim ARGS` with no input: (exit code, stdout, stderr).
+#[allow(dead_code)] // not every test binary uses it
+pub fn outcome(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = run(args, "");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A JSON array of numbers (a report's buffer or symbol values) as f64s.
+#[allow(dead_code)] // not every test binary uses it
+pub fn numbers(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect()
+}
