@@ -29,17 +29,7 @@ fn parse_symbol(text: &str, kernel: &Kernel) -> Result<SymbolSetting, String> {
         .split_once('=')
         .ok_or_else(|| bad("expected NAME=TYPE:V1,V2,..., NAME=file:PATH or NAME=zeros"))?;
     let image = &kernel.image;
-    let var = image.variable(name).ok_or_else(|| {
-        let names: Vec<&str> = image.variables.iter().map(|v| v.name.as_str()).collect();
-        if names.is_empty() {
-            bad("the code object has no program-scope variables")
-        } else {
-            bad(&format!(
-                "no variable `{name}` in the code object (it has: {})",
-                names.join(", ")
-            ))
-        }
-    })?;
+    let var = image.find_variable(name).map_err(|e| bad(&e))?;
     let size = var.size as usize;
     if value == "zeros" {
         return Ok(SymbolSetting {

@@ -373,7 +373,7 @@ def test_symbols_are_set_before_the_launch():
     assert out.tolist() == (src * w[np.arange(64) & 3]).tolist()
     hits = next(s for s in report["symbols"] if s["name"] == "hits")
     assert hits["values"] == [42]
-    with pytest.raises(gpumemsim.Error, match="no such variable"):
+    with pytest.raises(gpumemsim.Error, match="no variable `nope` in the code object"):
         gpumemsim.run(obj, None, 1, 64, [out, src], symbols={"nope": b"\0"})
     with pytest.raises(gpumemsim.Error, match="symbols"):
         gpumemsim.run(obj, None, 1, 64, [out, src], symbols=[1])

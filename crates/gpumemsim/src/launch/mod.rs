@@ -148,17 +148,7 @@ pub struct SymbolValue {
 fn check_symbols(kernel: &Kernel, symbols: &[(String, Vec<u8>)]) -> Result<(), String> {
     let image = &kernel.image;
     for (name, bytes) in symbols {
-        let Some(v) = image.variable(name) else {
-            let names: Vec<&str> = image.variables.iter().map(|v| v.name.as_str()).collect();
-            return Err(format!(
-                "symbol `{name}`: the code object has no such variable ({})",
-                if names.is_empty() {
-                    "it has no program-scope variables".to_string()
-                } else {
-                    format!("it has: {}", names.join(", "))
-                }
-            ));
-        };
+        let v = image.find_variable(name)?;
         if bytes.len() as u64 > v.size {
             return Err(format!(
                 "symbol `{name}`: {} bytes given for a variable of {} bytes",

@@ -80,6 +80,21 @@ impl Image {
     pub fn variable(&self, name: &str) -> Option<&ImageSymbol> {
         self.variables.iter().find(|v| v.name == name)
     }
+
+    /// The variable called `name`, or an error that lists the variables there are.
+    pub fn find_variable(&self, name: &str) -> Result<&ImageSymbol, String> {
+        self.variable(name).ok_or_else(|| {
+            let names: Vec<&str> = self.variables.iter().map(|v| v.name.as_str()).collect();
+            if names.is_empty() {
+                format!("no variable `{name}`: the code object has no program-scope variables")
+            } else {
+                format!(
+                    "no variable `{name}` in the code object (it has: {})",
+                    names.join(", ")
+                )
+            }
+        })
+    }
 }
 
 /// Where each allocated section starts in the image, by section index, and the image's
