@@ -65,15 +65,6 @@ pub fn initial_buffer() -> (Vec<u8>, u64) {
     (b, len)
 }
 
-impl crate::exec::HostService for HostcallHost {
-    fn service(&self, memory: &mut GlobalMemory) {
-        HostcallHost::service(self, memory)
-    }
-    fn reset(&self) {
-        HostcallHost::reset(self)
-    }
-}
-
 /// The host thread: the messages being assembled, per id, and what was printed.
 #[derive(Debug, Default)]
 pub struct HostcallHost {
@@ -90,13 +81,6 @@ struct HostState {
 }
 
 impl HostcallHost {
-    /// Forgets everything (a run starts again).
-    pub fn reset(&self) {
-        if let Ok(mut s) = self.state.lock() {
-            *s = HostState::default();
-        }
-    }
-
     /// What the kernel printed so far, one string per printf, in the order the host
     /// finished them; then a line for each packet of a service the host does not provide.
     pub fn printed(&self) -> Vec<String> {
@@ -109,9 +93,13 @@ impl HostcallHost {
         }));
         out
     }
+}
 
+/// The host thread's service: whenever a wave sleeps, every packet on the ready stack of
+/// the buffer in `memory` is answered, in the order the module's account gives.
+impl crate::exec::HostService for HostcallHost {
     /// Services every packet on the ready stack of the buffer in `memory`.
-    pub fn service(&self, memory: &mut GlobalMemory) {
+    fn service(&self, memory: &mut GlobalMemory) {
         let Ok(mut state) = self.state.lock() else {
             return;
         };
@@ -131,14 +119,19 @@ impl HostcallHost {
             return;
         }
         memory.write_bytes(base + 32, &0u64.to_le_bytes());
-        while p != 0 {
+        // At most every packet once: a ready stack the device broke into a cycle ends here.
+        for _ in 0..HOSTCALL_PACKETS {
+            if p == 0 {
+                break;
+            }
             let i = p & mask;
             let header = headers + i * PACKET_HEADER;
             let next = read(memory, header);
             let exec = read(memory, header + 8);
-            let mut word4 = [0u8; 4];
-            memory.read_into(header + 16, &mut word4);
-            let service = u32::from_le_bytes(word4);
+            let service = memory.read_u32(header + 16);
+            if service != SERVICE_PRINTF {
+                state.unknown.push(service);
+            }
             for lane in (0..64).filter(|l| exec >> l & 1 == 1) {
                 let slots = payloads + i * PAYLOAD + lane * 64;
                 let mut words = [0u64; 8];
@@ -148,16 +141,20 @@ impl HostcallHost {
                 let answer = if service == SERVICE_PRINTF {
                     state.message(&words)
                 } else {
-                    state.unknown.push(service);
                     0
                 };
                 memory.write_bytes(slots, &answer.to_le_bytes());
             }
             // Clearing the ready bit releases the wave: the packet's last write.
-            memory.read_into(header + 20, &mut word4);
-            let control = u32::from_le_bytes(word4) & !1;
+            let control = memory.read_u32(header + 20) & !1;
             memory.write_bytes(header + 20, &control.to_le_bytes());
             p = next;
+        }
+    }
+
+    fn reset(&self) {
+        if let Ok(mut s) = self.state.lock() {
+            *s = HostState::default();
         }
     }
 }
@@ -259,7 +256,7 @@ mod tests {
         }
         m.write_bytes(HOSTCALL_BASE + 32, &5u64.to_le_bytes());
         let host = HostcallHost::default();
-        host.service(&mut m);
+        crate::exec::HostService::service(&host, &mut m);
         let read = |at: u64| {
             let mut b = [0u8; 8];
             m.read_into(at, &mut b);
