@@ -53,6 +53,12 @@ pub struct DataLine {
     pub text: Vec<String>,
 }
 
+/// One statement of a program: an instruction or a directive's bytes.
+enum Piece<'a> {
+    Inst(&'a AsmLine),
+    Data(&'a DataLine),
+}
+
 /// The result of assembling a text: every good statement, and every error.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
@@ -67,19 +73,27 @@ pub struct Program {
 }
 
 impl Program {
+    /// The instructions and directives in address order (a directive before an instruction
+    /// at the same address: it came first in the source).
+    fn in_address_order(&self) -> impl Iterator<Item = Piece<'_>> {
+        let mut data = self.data.iter().peekable();
+        let mut lines = self.lines.iter().peekable();
+        std::iter::from_fn(move || match (lines.peek(), data.peek()) {
+            (Some(l), Some(d)) if d.address <= l.address => data.next().map(Piece::Data),
+            (Some(_), _) => lines.next().map(Piece::Inst),
+            (None, _) => data.next().map(Piece::Data),
+        })
+    }
+
     /// The program's bytes: every instruction's encoding and every directive's bytes, by
     /// address.
     pub fn bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        let mut data = self.data.iter().peekable();
-        for l in &self.lines {
-            while let Some(d) = data.next_if(|d| d.address <= l.address) {
-                out.extend_from_slice(&d.bytes);
+        for p in self.in_address_order() {
+            match p {
+                Piece::Inst(l) => l.inst.encode_into(&mut out),
+                Piece::Data(d) => out.extend_from_slice(&d.bytes),
             }
-            l.inst.encode_into(&mut out);
-        }
-        for d in data {
-            out.extend_from_slice(&d.bytes);
         }
         out
     }
@@ -91,11 +105,7 @@ impl Program {
     pub fn executable_lines(&self) -> Result<Vec<AsmLine>, AsmError> {
         let last = self.lines.last().map(|l| l.address);
         let mut out: Vec<AsmLine> = Vec::with_capacity(self.lines.len());
-        let mut data = self.data.iter().peekable();
         let push_data = |d: &DataLine, out: &mut Vec<AsmLine>| -> Result<(), AsmError> {
-            if d.bytes.is_empty() {
-                return Ok(());
-            }
             let mut at = 0;
             let mut decoded = Vec::new();
             while d.address.is_multiple_of(4) && at < d.bytes.len() {
@@ -126,14 +136,11 @@ impl Program {
                 Ok(())
             }
         };
-        for l in &self.lines {
-            while let Some(d) = data.next_if(|d| d.address <= l.address) {
-                push_data(d, &mut out)?;
+        for p in self.in_address_order() {
+            match p {
+                Piece::Inst(l) => out.push(l.clone()),
+                Piece::Data(d) => push_data(d, &mut out)?,
             }
-            out.push(l.clone());
-        }
-        for d in data {
-            push_data(d, &mut out)?;
         }
         Ok(out)
     }
