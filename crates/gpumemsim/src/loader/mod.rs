@@ -26,11 +26,11 @@ pub use bundle::{entries as bundle_entries, BundleEntry};
 pub use dwarf::{SourceFrame, SourceLocation, SourceMap};
 pub use elf::{Elf, LoadError, Symbol, NT_AMDGPU_METADATA};
 pub use image::{Image, ImageSymbol, MAX_IMAGE_BYTES};
+pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
 /// Where a launch places a code object's image in global memory (an arbitrary 48-bit global
 /// address below the kernel arguments' and the dispatch packet's).
 pub const IMAGE_BASE: u64 = 0x7c00_0000_0000;
-pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
 /// A kernel descriptor, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
