@@ -150,6 +150,18 @@ fn malformed_files_are_errors_not_panics() {
     bad_machine[18] = 62; // x86-64
     let e = CodeObject::parse(&bad_machine).expect_err("not AMDGPU");
     assert!(e.to_string().contains("EM_AMDGPU"), "{e}");
+    // Another chip's object (e_flags at byte 48; its low byte is EF_AMDGPU_MACH) is refused
+    // by name, before any of its words is decoded as gfx1100's.
+    for (mach, named) in [(0x4c, "for gfx942;"), (0x3f, "for gfx90a;"), (0xfe, "0xfe")] {
+        let mut other = good.clone();
+        other[48] = mach;
+        let e = CodeObject::parse(&other).expect_err("another chip");
+        let e = e.to_string();
+        assert!(
+            e.contains(named) && e.contains("runs code objects for gfx1100"),
+            "{e}"
+        );
+    }
     // Random corruption of every byte position never panics.
     let mut x = 0x9e37_79b9u32;
     for i in 0..good.len() {

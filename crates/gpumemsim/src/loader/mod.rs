@@ -401,6 +401,53 @@ pub struct CodeObject {
 /// `EF_AMDGPU_MACH` value of gfx1100.
 pub const EF_AMDGPU_MACH_GFX1100: u32 = 0x41;
 
+/// The chips gpumemsim runs code objects for.
+pub const SUPPORTED_TARGETS: [&str; 1] = ["gfx1100"];
+
+/// The processor an `EF_AMDGPU_MACH` value names (LLVM's `llvm/BinaryFormat/ELF.h`), for the
+/// chips a user is likely to hand us; `None` for the others.
+pub fn mach_name(mach: u32) -> Option<&'static str> {
+    Some(match mach {
+        0x2c => "gfx900",
+        0x2f => "gfx906",
+        0x30 => "gfx908",
+        0x3f => "gfx90a",
+        0x40 => "gfx940",
+        0x4b => "gfx941",
+        0x4c => "gfx942",
+        0x4f => "gfx950",
+        0x33 => "gfx1010",
+        0x36 => "gfx1030",
+        0x41 => "gfx1100",
+        0x46 => "gfx1101",
+        0x47 => "gfx1102",
+        0x44 => "gfx1103",
+        0x43 => "gfx1150",
+        0x4a => "gfx1151",
+        0x48 => "gfx1200",
+        0x4e => "gfx1201",
+        _ => return None,
+    })
+}
+
+/// An error unless `flags` (the ELF header's) name a chip gpumemsim runs: a code object for
+/// another chip holds another instruction set, so decoding it would only mislead.
+fn check_target(flags: u32) -> Result<(), LoadError> {
+    let mach = flags & 0xff;
+    if mach == EF_AMDGPU_MACH_GFX1100 {
+        return Ok(());
+    }
+    let target = match mach_name(mach) {
+        Some(name) => name.to_string(),
+        None => format!("EF_AMDGPU_MACH {mach:#x}"),
+    };
+    Err(LoadError(format!(
+        "a code object for {target}; gpumemsim runs code objects for {} (build with -mcpu=gfx1100 \
+         or --offload-arch=gfx1100)",
+        SUPPORTED_TARGETS.join(", ")
+    )))
+}
+
 impl CodeObject {
     /// Loads a code object from its bytes: an ELF file (relocatable `.o` or linked `.hsaco`),
     /// or a clang offload bundle, whose gfx1100 entry is taken.
@@ -420,6 +467,7 @@ impl CodeObject {
 
     fn parse_elf(data: &[u8]) -> Result<CodeObject, LoadError> {
         let elf = Elf::parse(data)?;
+        check_target(elf.flags)?;
         let image = std::sync::Arc::new(elf.image(IMAGE_BASE)?);
         let metadata = match elf.amdgpu_notes(elf::NT_AMDGPU_METADATA)?.first() {
             Some(desc) => Metadata::parse(desc)?,
