@@ -24,13 +24,18 @@ enum Arg {
     Buffer(ElementType, Vec<u8>),
     /// An OpenCL `__local` pointer argument: bytes of LDS.
     Local(u32),
+    /// A null pointer (`--arg null`).
+    Null,
 }
 
 fn parse_arg(text: &str) -> Result<Arg, String> {
     let bad = |why: &str| format!("--arg {text}: {why}");
+    if text == "null" {
+        return Ok(Arg::Null);
+    }
     let (kind, rest) = text
         .split_once(':')
-        .ok_or_else(|| bad("expected TYPE:VALUE, buf:TYPE[LEN]=INIT or local:BYTES"))?;
+        .ok_or_else(|| bad("expected TYPE:VALUE, buf:TYPE[LEN]=INIT, local:BYTES or null"))?;
     if kind == "local" {
         let n = parse_u32(rest)
             .filter(|&n| n > 0 && n <= gpumemsim::lds::MAX_ALLOCATION)
@@ -195,6 +200,7 @@ impl Arg {
             Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
             Arg::Buffer(_, b) => KernelArg::Buffer(std::mem::take(b)),
             Arg::Local(n) => KernelArg::Local(*n),
+            Arg::Null => KernelArg::Null,
         }
     }
 }
@@ -447,6 +453,7 @@ fn arg_text(a: &ArgOut, full: bool) -> String {
             f("size"),
             f("offset")
         ),
+        Some("null") => format!("{name}null pointer"),
         _ => format!(
             "{name}{} {}",
             f("type").as_str().unwrap_or(""),
@@ -498,6 +505,10 @@ fn args_json<'a>(
                 put("kind", json!("local"));
                 put("offset", json!(at));
                 put("size", json!(n));
+                None
+            }
+            Arg::Null => {
+                put("kind", json!("null"));
                 None
             }
             Arg::Buffer(e, _) => {

@@ -138,8 +138,9 @@ pub struct LaunchArgs {
     /// Code objects: a kernel argument, one per explicit argument, in order (repeatable;
     /// checked against the kernel's metadata): a value TYPE:V (TYPE u8|u16|u32|i32|u64|i64|
     /// f16|f32|f64); a buffer buf:TYPE[LEN]=INIT with INIT zeros, iota, rand:SEED, a comma
-    /// list, or file:PATH; or local:BYTES for an OpenCL `__local` pointer argument (LDS
-    /// placed after the static LDS and the earlier local arguments).
+    /// list, or file:PATH; local:BYTES for an OpenCL `__local` pointer argument (LDS
+    /// placed after the static LDS and the earlier local arguments); or null for a null
+    /// global pointer.
     #[arg(long = "arg", value_name = "ARG")]
     pub args: Vec<String>,
     /// Code objects: sets a program-scope variable (`__constant` table, `__device__` global)

@@ -75,6 +75,7 @@ fn what_was_given(a: &KernelArg) -> String {
         KernelArg::Scalar(b) => format!("a value of {} bytes", b.len()),
         KernelArg::Buffer(b) => format!("a buffer of {} bytes", b.len()),
         KernelArg::Local(n) => format!("{n} bytes of local memory"),
+        KernelArg::Null => "a null pointer".into(),
     }
 }
 
@@ -114,9 +115,8 @@ pub fn check_args(kernel: &str, meta: &KernelMetadata, args: &[KernelArg]) -> Re
     }
     for (i, (m, a)) in explicit.iter().zip(args).enumerate() {
         let fits = match (m.class(), a) {
-            (ArgClass::Buffer, KernelArg::Buffer(_)) | (ArgClass::Local, KernelArg::Local(_)) => {
-                true
-            }
+            (ArgClass::Buffer, KernelArg::Buffer(_) | KernelArg::Null)
+            | (ArgClass::Local, KernelArg::Local(_)) => true,
             (ArgClass::Value, KernelArg::Scalar(b)) => b.len() == m.size as usize,
             _ => false,
         };
@@ -258,6 +258,10 @@ pub fn lay_out(
                 lds = offset + u64::from(*n);
                 out.addresses.push(offset);
                 (offset as u32).to_le_bytes()[..m.size.min(4) as usize].to_vec()
+            }
+            KernelArg::Null => {
+                out.addresses.push(0);
+                Vec::new()
             }
         };
         out.kernarg[at..at + value.len()].copy_from_slice(&value);

@@ -69,6 +69,9 @@ pub enum KernelArg {
     /// LDS, placed after the static LDS and the earlier local arguments; the kernel gets the
     /// LDS offset.
     Local(u32),
+    /// A null global pointer (`nullptr`, Triton's scratch pointers when it needs none): the
+    /// kernel gets address 0, and nothing is allocated.
+    Null,
 }
 
 /// A dispatch of one kernel.
@@ -614,7 +617,7 @@ fn read_back(args: &[KernelArg], addresses: &[u64], run: &GridRun) -> Vec<Vec<u8
         .zip(addresses)
         .map(|(a, &at)| match a {
             KernelArg::Scalar(b) => b.clone(),
-            KernelArg::Local(_) => Vec::new(),
+            KernelArg::Local(_) | KernelArg::Null => Vec::new(),
             KernelArg::Buffer(b) => {
                 let mut out = vec![0; b.len()];
                 run.device.memory().read_into(at, &mut out);
