@@ -73,7 +73,7 @@ fn a_correct_kernel_has_no_findings_and_exits_0() {
     assert_eq!(out, "kernel `lds_sum`: no findings\n");
     let (code, j) = check_json(&lds_sum_args(&k), "");
     assert_eq!(code, Some(0));
-    assert_eq!(j, serde_json::json!({"findings": []}));
+    assert_eq!(j, serde_json::json!({"findings": [], "notes": []}));
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn json_findings_have_the_interfaces_keys() {
     let (code, j) = check_json(&block_sum_oob(&k), "");
     assert_eq!(code, Some(1));
     let obj = j.as_object().expect("an object");
-    assert_eq!(obj.keys().collect::<Vec<_>>(), ["findings"]);
+    assert_eq!(obj.keys().collect::<Vec<_>>(), ["findings", "notes"]);
     let findings = j["findings"].as_array().expect("findings");
     assert_eq!(findings.len(), 1);
     let f = &findings[0];
@@ -257,7 +257,7 @@ fn lds_init_is_accepted_by_run_and_check() {
         let (code, j) = check_json(&args, "");
         assert_eq!(
             (code, &j),
-            (Some(0), &serde_json::json!({"findings": []})),
+            (Some(0), &serde_json::json!({"findings": [], "notes": []})),
             "{v}"
         );
         let mut r = vec!["run"];

@@ -37,7 +37,7 @@ def test_a_correct_kernel_has_no_findings(cli):
         cli, LDS_SUM, "--grid", "2", "--block", "64", "--arg", "buf:i32[128]=iota",
         "--arg", "buf:i32[2]=zeros",
     )
-    assert (status, report) == (0, {"findings": []})
+    assert (status, report) == (0, {"findings": [], "notes": []})
 
 
 def test_an_out_of_bounds_read_is_one_finding_with_its_instruction_and_source(cli):
@@ -61,7 +61,7 @@ def test_an_out_of_bounds_read_is_one_finding_with_its_instruction_and_source(cl
         "--arg", "i32:192",
     )
     assert status == 1
-    assert report == {"findings": found}
+    assert report == {"findings": found, "notes": []}
 
 
 def test_lds_init_takes_the_clis_values():

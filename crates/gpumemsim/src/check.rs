@@ -1,6 +1,7 @@
 //! `gpumemsim check`: a run's events grouped into findings, the way compute-sanitizer groups
 //! its hazards — one finding per (kind, instructions), with how often it happened and which
-//! waves and lanes were involved.
+//! waves and lanes were involved. Events of the [`NOTE_KINDS`] are grouped the same way into
+//! notes: shown, but not something the kernel did wrong.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -26,8 +27,34 @@ pub struct Finding {
     pub message: String,
 }
 
-/// `events` grouped by (kind, instructions), in the order each group first happened.
+/// Event kinds that are the hardware's defined answer, used on purpose by compilers, rather
+/// than a mistake: reported as notes, not findings, and not failing `check`.
+///
+/// `buffer_out_of_range`: a buffer access outside its V#'s range loads 0 and drops stores
+/// (docs/rules/addressing.md). Compilers mask with it: Triton's buffer operations give
+/// masked-off lanes offset 0x80000000 against a V# of 0x7ffffffe records, and
+/// composable_kernel pads tiles the same way. An access outside every allocation within a
+/// V#'s range is still `out_of_bounds`.
+pub const NOTE_KINDS: [&str; 1] = ["buffer_out_of_range"];
+
+/// Whether events of `kind` are notes ([`NOTE_KINDS`]).
+pub fn is_note(kind: &str) -> bool {
+    NOTE_KINDS.contains(&kind)
+}
+
+/// The events that are findings (not notes) grouped by (kind, instructions), in the order each
+/// group first happened.
 pub fn findings(events: &[Event]) -> Vec<Finding> {
+    group(events.iter().filter(|e| !is_note(e.kind)))
+}
+
+/// The events that are notes ([`NOTE_KINDS`]), grouped as [`findings`] groups.
+pub fn notes(events: &[Event]) -> Vec<Finding> {
+    group(events.iter().filter(|e| is_note(e.kind)))
+}
+
+/// `events` grouped by (kind, instructions), in the order each group first happened.
+fn group<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<Finding> {
     let mut index: HashMap<(&'static str, Vec<usize>), usize> = HashMap::new();
     let mut groups: Vec<(Finding, BTreeSet<u32>, BTreeSet<u32>)> = Vec::new();
     for e in events {
@@ -112,5 +139,22 @@ mod tests {
     #[test]
     fn no_events_no_findings() {
         assert!(findings(&[]).is_empty());
+    }
+
+    #[test]
+    fn notes_are_grouped_apart_from_findings() {
+        let events = vec![
+            Event::new("buffer_out_of_range", 1, 4, "masked".into()),
+            race(0, 5, 3, 1),
+            Event::new("buffer_out_of_range", 2, 4, "masked".into()),
+        ];
+        let f = findings(&events);
+        assert_eq!((f.len(), f[0].kind), (1, "lds_race"));
+        let n = notes(&events);
+        assert_eq!(
+            (n.len(), n[0].kind, n[0].count),
+            (1, "buffer_out_of_range", 2)
+        );
+        assert_eq!(n[0].waves, vec![1, 2]);
     }
 }

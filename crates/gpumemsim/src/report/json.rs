@@ -68,7 +68,21 @@ pub fn instruction_refs(
 /// `"count"`, `"instructions"` (its own first; see [`instruction_refs`]), `"waves"`,
 /// `"lanes"`, `"message"` and, where one applies, the memory `"address"`.
 pub fn findings(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
-    crate::check::findings(wg.events())
+    groups(&crate::check::findings(wg.events()), program, sources)
+}
+
+/// `check --json`'s `"notes"`: the events of [`crate::check::NOTE_KINDS`], grouped as the
+/// findings are.
+pub fn notes(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
+    groups(&crate::check::notes(wg.events()), program, sources)
+}
+
+fn groups(
+    found: &[crate::check::Finding],
+    program: &[AsmLine],
+    sources: &[Option<super::InstSource>],
+) -> Value {
+    found
         .iter()
         .map(|f| {
             let mut r = json!({
