@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Compiles the Triton kernels the tests run (crates/gpumemsim-cli/tests/triton/) with Triton's
 own compiler for gfx1100 (wave32), as `triton.compile` does on a machine with no GPU, and
-writes each object (NAME.hsaco, LLVM newer than the project's clang-19: its output is what
+writes each object. Each pointer is specialised as Triton's launch specialises a device
+allocation (divisible by 16, and within 2 GiB, so that loads and stores become buffer
+operations whose masked-off lanes read outside the V#'s range); integers are not specialised
+(the tests pass sizes of any divisibility). It writes each object (NAME.hsaco, LLVM newer than the project's clang-19: its output is what
 `Instruction::decode_hw` must accept) and its launch shape (NAME.json: num_warps, the dynamic
 LDS Triton asks for, the constexprs). Needs `pip install triton` (3.9 was used).
 
@@ -80,7 +83,10 @@ KERNELS = [
 def main():
     os.makedirs(OUT, exist_ok=True)
     for fn, signature, constexprs, warps in KERNELS:
-        src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs)
+        pointer = [["tt.divisibility", 16], ["tt.pointer_range", 32]]
+        attrs = {(i,): pointer for i, t in enumerate(signature.values()) if t.startswith("*")}
+        src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs,
+                                        attrs=attrs)
         k = triton.compile(src, target=GPUTarget("hip", "gfx1100", 32),
                            options={"num_warps": warps})
         name = fn.__name__

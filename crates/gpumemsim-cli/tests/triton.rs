@@ -34,7 +34,8 @@ fn f32s(v: &[f32]) -> Vec<u8> {
 }
 
 /// Runs Triton kernel `name` on `grid` workgroups with `args` (Triton's two trailing scratch
-/// pointers added), exit status 0: the report.
+/// pointers added: null, as Triton's launcher passes them when the kernel needs no scratch),
+/// exit status 0: the report.
 fn launch(name: &str, grid: &str, args: &[String]) -> Value {
     let (block, lds) = shape(name);
     let path = object(&format!("{name}.hsaco"));
@@ -44,7 +45,7 @@ fn launch(name: &str, grid: &str, args: &[String]) -> Value {
     for x in args {
         a.extend(["--arg", x]);
     }
-    a.extend(["--arg", "buf:u8[4]=zeros", "--arg", "buf:u8[4]=zeros"]);
+    a.extend(["--arg", "null", "--arg", "null"]);
     let o = run(&a, "");
     assert_eq!(
         o.status.code(),
@@ -87,6 +88,47 @@ fn vector_add() {
     );
     let want: Vec<f64> = x.iter().zip(&y).map(|(a, b)| f64::from(a + b)).collect();
     assert_eq!(values(&j["args"][2]["values"]), want);
+    // The scratch pointers are null: reported as such, nothing allocated for them.
+    for a in &j["args"].as_array().expect("args")[4..] {
+        assert_eq!(a["kind"], "null", "{a}");
+        assert!(a.get("address").is_none(), "{a}");
+    }
+}
+
+/// `check` notes the masked lanes of Triton's buffer operations (offset 0x80000000 against a
+/// V# of 0x7ffffffe records: loads give 0, stores are dropped, as Triton means them) without
+/// failing: 1000 elements on 1024 work-items leave 24 lanes of the last wave masked.
+#[test]
+fn masked_buffer_lanes_are_notes_not_findings() {
+    let path = object("vector_add.hsaco");
+    let (block, lds) = shape("vector_add");
+    let (block, lds) = (block.to_string(), lds.to_string());
+    let mut a: Vec<&str> = vec!["check", &path, "--grid", "4", "--block", &block];
+    a.extend(["--dynamic-lds", &lds, "--json"]);
+    for x in ["buf:f32[1000]=iota", "buf:f32[1000]=iota", "buf:f32[1000]=zeros"] {
+        a.extend(["--arg", x]);
+    }
+    a.extend(["--arg", "i32:1000", "--arg", "null", "--arg", "null"]);
+    let o = run(&a, "");
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(o.status.code(), Some(0), "{j}");
+    assert_eq!(j["findings"], serde_json::json!([]));
+    let notes = j["notes"].as_array().expect("notes");
+    assert!(!notes.is_empty());
+    for n in notes {
+        assert_eq!(n["kind"], "buffer_out_of_range", "{n}");
+        assert_eq!(n["waves"], serde_json::json!([15]), "{n}");
+    }
+    // The text says so too, and still exits 0.
+    a.retain(|x| *x != "--json");
+    let o = run(&a, "");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("note: buffer_out_of_range"), "{text}");
+    assert!(
+        text.contains(&format!("no findings ({} notes)", notes.len())),
+        "{text}"
+    );
 }
 
 /// 4 rows of 100 values (the kernel's block is 128: masked lanes).
@@ -212,21 +254,24 @@ fn matmul_with_tl_dot() {
 }
 
 /// The objects hold words llvm-mc-19 (and our disassembler) refuse and the hardware runs:
-/// a VOP3 word with an unused source field set (`v_mul_lo_u32`, `v_lshlrev_b64` with src2 =
-/// 0x80). The executor decodes them as the hardware does; the strict decoder still refuses.
+/// VOP3 words with an unused source field set (such as src2 = 0x80). The executor decodes them as the hardware does; the strict decoder still refuses.
 #[test]
 fn the_objects_need_the_hardware_decoder() {
     use gpumemsim::isa::Instruction;
-    let bytes = std::fs::read(object("matmul.hsaco")).expect("object");
-    let obj = gpumemsim::loader::CodeObject::parse(&bytes).expect("a code object");
-    let code = &obj.kernels[0].code;
-    let (mut at, mut lenient) = (0, 0);
-    while at < code.len() {
-        let (_, size) = Instruction::decode_hw(&code[at..]).expect("every word decodes");
-        if Instruction::decode(&code[at..]).is_err() {
-            lenient += 1;
+    let mut lenient = 0;
+    for name in ["vector_add", "softmax", "layer_norm", "matmul"] {
+        let bytes = std::fs::read(object(&format!("{name}.hsaco"))).expect("object");
+        let obj = gpumemsim::loader::CodeObject::parse(&bytes).expect("a code object");
+        let code = &obj.kernels[0].code;
+        let mut at = 0;
+        while at < code.len() {
+            let (_, size) = Instruction::decode_hw(&code[at..]).expect("every word decodes");
+            if Instruction::decode(&code[at..]).is_err() {
+                lenient += 1;
+            }
+            at += size;
         }
-        at += size;
     }
-    assert!(lenient > 10, "{lenient} words need decode_hw");
+    // Six in the objects Triton 3.9 built (tools/build_triton.py).
+    assert!(lenient > 0, "no word needs decode_hw");
 }
