@@ -170,3 +170,30 @@ fn cvt_between_16_and_32_bit_integers() {
     assert_eq!(w.vgpr(10, 0), 0x8003u16 as i16 as i32 as u32);
     assert_eq!(w.vgpr(11, 0), 0x8003);
 }
+
+#[test]
+fn v_mov_b16_e64_moves_the_half_op_sel_names() {
+    // VOP3 412 (llvm-mc-19 has no text for it; Triton's LLVM emits it): op_sel [src0, dst].
+    // v5.h = v1.l, then v6.l = v1.h, each keeping the destination's other half.
+    use gpumemsim::isa::Instruction;
+    let word = |b: [u8; 8]| {
+        Instruction::decode_hw(&b)
+            .expect("the hardware decodes it")
+            .0
+    };
+    let dst_hi = word([0x05, 0x40, 0x9c, 0xd5, 0x01, 0x01, 0x00, 0x00]);
+    let src_hi = word([0x06, 0x08, 0x9c, 0xd5, 0x01, 0x01, 0x00, 0x00]);
+    let (dev, r) = run_edit(
+        "v_nop\nv_nop\ns_endpgm",
+        &RunConfig::default(),
+        |d| set_lanes(d, [1, 5, 6], |_| [A, 0x1111_2222, 0x3333_4444]),
+        |lines| {
+            lines[0].inst = dst_hi;
+            lines[1].inst = src_hi;
+        },
+    );
+    r.expect("runs");
+    let w = dev.wave(0);
+    assert_eq!(w.vgpr(5, 0), 0x8003_2222, "v5.h = v1.l");
+    assert_eq!(w.vgpr(6, 0), 0x3333_aaaa, "v6.l = v1.h");
+}

@@ -327,9 +327,11 @@ impl Instruction {
     /// does not use — a VOP3 or VOP3P source it does not read, a DS register field, a SOPP
     /// immediate it takes none of — those fields are ignored, as AMD's RDNA3 ISA guide says
     /// unused fields are, and the word decodes with them cleared (newer LLVMs emit
-    /// `v_lshlrev_b64` with src2 = 0x80). The disassembler keeps `decode`.
+    /// `v_lshlrev_b64` with src2 = 0x80). It also accepts the instructions the hardware has
+    /// and llvm-mc-19 lacks ([`Flags::HW_ONLY`]: `v_mov_b16_e64`). The disassembler keeps
+    /// `decode`.
     pub fn decode_hw(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
-        let err = match Instruction::decode(bytes) {
+        let err = match Instruction::decode_any(bytes, true) {
             Ok(done) => return Ok(done),
             Err(e) => e,
         };
@@ -355,12 +357,19 @@ impl Instruction {
         }
         let clean = word & !ignored;
         buf[..size].copy_from_slice(&clean.to_le_bytes()[..size]);
-        Instruction::decode(&buf[..n])
+        Instruction::decode_any(&buf[..n], true)
     }
 
     /// Decodes one instruction from the start of `bytes`; returns it and its size.
     #[inline]
     pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+        Instruction::decode_any(bytes, false)
+    }
+
+    /// [`Instruction::decode`], which with `hw_only` also accepts the [`Flags::HW_ONLY`]
+    /// entries.
+    #[inline]
+    fn decode_any(bytes: &[u8], hw_only: bool) -> Result<(Instruction, usize), DecodeError> {
         let Some(first) = bytes.first_chunk::<4>() else {
             return Err(DecodeError::Truncated);
         };
@@ -378,6 +387,9 @@ impl Instruction {
         let oprange = format.op_range();
         let op = ((word >> oprange.lo) & oprange.mask()) as u32;
         let opcode = lookup_opcode(format, op).ok_or(DecodeError::Invalid)?;
+        if !hw_only && opcode.def().flags.has(Flags::HW_ONLY) {
+            return Err(DecodeError::Invalid);
+        }
         let a = accept(opcode);
         if word & a.must_zero != 0 || word & a.must_one != a.must_one {
             return Err(DecodeError::Invalid);
@@ -478,5 +490,28 @@ mod hw_tests {
             Instruction::decode_hw(&[0x00, 0x00]),
             Err(DecodeError::Truncated)
         );
+    }
+
+    /// VOP3 412, `v_mov_b16_e64` (AMD's pseudocode lists it; llvm-mc-19 refuses the word and
+    /// the mnemonic; Triton 3.9 emits it, with unused src1/src2 fields set): only the
+    /// hardware decoder takes it, and prints its op_sel as [src0, dst].
+    #[test]
+    fn hardware_only_instructions_decode_only_for_the_hardware() {
+        let dst_hi = [0x01, 0x40, 0x9c, 0xd5, 0x02, 0x01, 0x00, 0x00];
+        assert_eq!(Instruction::decode(&dst_hi), Err(DecodeError::Invalid));
+        let (inst, size) = Instruction::decode_hw(&dst_hi).expect("the hardware runs it");
+        assert_eq!(size, 8);
+        assert_eq!(
+            crate::print::print(&inst),
+            "v_mov_b16_e64 v1, v2 op_sel:[0,1]"
+        );
+        let triton = [0xb1, 0x40, 0x9c, 0xd5, 0xbc, 0x01, 0x01, 0x02];
+        let (inst, _) = Instruction::decode_hw(&triton).expect("unused fields ignored");
+        assert_eq!(
+            crate::print::print(&inst),
+            "v_mov_b16_e64 v177, v188 op_sel:[0,1]"
+        );
+        assert!(crate::lookup::lookup_name("v_mov_b16_e64").is_none());
+        assert!(crate::lookup::all().all(|(_, d)| !d.flags.has(Flags::HW_ONLY)));
     }
 }

@@ -93,7 +93,10 @@ fn index() -> &'static Index {
         let mut by_name = HashMap::with_hasher(FnvBuild::default());
         for (i, d) in INSTRUCTIONS.iter().enumerate() {
             by_op[d.format.index()][d.opcode as usize] = i as u16;
-            by_name.insert(d.name, Opcode(i as u16));
+            // The assembler does not know the hardware-only entries (llvm-mc-19 refuses them).
+            if !d.flags.has(Flags::HW_ONLY) {
+                by_name.insert(d.name, Opcode(i as u16));
+            }
         }
         // `v_add_f32` names the e32 form `v_add_f32_e32` (llvm-mc-19 picks it when it fits).
         for (i, d) in INSTRUCTIONS.iter().enumerate() {
@@ -140,10 +143,11 @@ pub fn lookup_name(name: &str) -> Option<Opcode> {
     index().by_name.get(name).copied()
 }
 
-/// Every table entry with its [`Opcode`].
+/// Every table entry that llvm-mc-19 knows (all but [`Flags::HW_ONLY`]) with its [`Opcode`].
 pub fn all() -> impl Iterator<Item = (Opcode, &'static InstrDef)> {
     INSTRUCTIONS
         .iter()
         .enumerate()
+        .filter(|(_, d)| !d.flags.has(Flags::HW_ONLY))
         .map(|(i, d)| (Opcode(i as u16), d))
 }

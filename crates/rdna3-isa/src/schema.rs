@@ -269,6 +269,12 @@ impl Flags {
     /// ignores its src0 field (no literal or DPP dword follows) and needs vdst = 0; the e64
     /// word needs every field but `op_sel` 0.
     pub const BARE_NAME: Flags = Flags(1 << 22);
+    /// The hardware runs it and AMD's RDNA3 ISA guide defines it (its pseudocode lists the
+    /// opcode), newer LLVM emits it (Triton's output), but llvm-mc-19 rejects the word and
+    /// the mnemonic. The assembler and `Instruction::decode` refuse it, so that our text
+    /// agrees with llvm-mc-19; `Instruction::decode_hw`, which the executor uses, accepts it.
+    /// `lookup::all()` leaves these entries out.
+    pub const HW_ONLY: Flags = Flags(1 << 23);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {
@@ -452,6 +458,14 @@ impl InstrDef {
                 entries: [Some(11), Some(12), Some(14), None],
                 count: 3,
                 rejected: 1 << 13,
+            }
+        } else if self.source_count() == 1 {
+            // One source (`v_mov_b16_e64`, [`Flags::HW_ONLY`]): [src0, dst], as newer LLVMs
+            // print it.
+            OpSelLayout {
+                entries: [Some(11), Some(14), None, None],
+                count: 2,
+                rejected: 1 << 12 | 1 << 13,
             }
         } else {
             OpSelLayout {

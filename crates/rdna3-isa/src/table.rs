@@ -1163,6 +1163,9 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef::new(Vop3, 0x199, "v_rndne_f64_e64", &[O::new(Vdst, V(2)), O::new(Src0, VSrc(2, F64))], Flags::VOP3_NEG_ABS0.or(Flags::VOP3_CLAMP.or(Flags::VOP3_OMOD))),
     InstrDef::new(Vop3, 0x19a, "v_floor_f64_e64", &[O::new(Vdst, V(2)), O::new(Src0, VSrc(2, F64))], Flags::VOP3_NEG_ABS0.or(Flags::VOP3_CLAMP.or(Flags::VOP3_OMOD))),
     InstrDef::new(Vop3, 0x19b, "v_pipeflush_e64", &[], Flags::BARE_NAME),
+    // Not from the survey: VOP3 412 V_MOV_B16_E64 of AMD's pseudocode, which llvm-mc-19
+    // rejects ("e64 variant of this instruction is not supported") and Triton 3.9 emits.
+    InstrDef::new(Vop3, 0x19c, "v_mov_b16_e64", &[O::new(Vdst, V(1)), O::new(Src0, VSrc(1, I16))], Flags::HW_ONLY.or(Flags::OP_SEL)),
     InstrDef::new(Vop3, 0x1a0, "v_fract_f32_e64", &[O::new(Vdst, V(1)), O::new(Src0, VSrc(1, B32))], Flags::VOP3_NEG_ABS0.or(Flags::VOP3_CLAMP.or(Flags::VOP3_OMOD.or(Flags::DPP)))),
     InstrDef::new(Vop3, 0x1a1, "v_trunc_f32_e64", &[O::new(Vdst, V(1)), O::new(Src0, VSrc(1, B32))], Flags::VOP3_NEG_ABS0.or(Flags::VOP3_CLAMP.or(Flags::VOP3_OMOD.or(Flags::DPP)))),
     InstrDef::new(Vop3, 0x1a2, "v_ceil_f32_e64", &[O::new(Vdst, V(1)), O::new(Src0, VSrc(1, B32))], Flags::VOP3_NEG_ABS0.or(Flags::VOP3_CLAMP.or(Flags::VOP3_OMOD.or(Flags::DPP)))),
