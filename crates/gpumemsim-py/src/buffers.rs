@@ -98,6 +98,11 @@ pub enum Arg<'py> {
     Buffer(Bound<'py, PyAny>, ElementType),
     /// An OpenCL `__local` pointer argument: bytes of LDS (`("local", BYTES)`).
     Local(u32),
+    /// A null pointer (`None`).
+    Null,
+    /// The same memory as the earlier buffer argument of this index (one array passed twice):
+    /// the kernel gets that buffer's address; the array is written back once, by that one.
+    SameAs(usize, Bound<'py, PyAny>, ElementType),
 }
 
 impl<'py> Arg<'py> {
@@ -105,6 +110,9 @@ impl<'py> Arg<'py> {
     /// scalar (`numpy.uint32(5)`; a scalar).
     pub fn new(py: Python<'py>, index: usize, obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
         let bad = |why: &str| error(format!("args[{index}]: {why}"));
+        if obj.is_none() {
+            return Ok(Arg::Null);
+        }
         if let Ok(array) = obj.cast::<PyUntypedArray>() {
             if array.ndim() > 0 {
                 return buffer(index, obj, array);
@@ -117,7 +125,7 @@ impl<'py> Arg<'py> {
             let ty = pair.get_item(0)?;
             let ty: String = ty
                 .extract()
-                .map_err(|_| bad("a scalar's type is a string: u32, i32, f32 or u64"))?;
+                .map_err(|_| bad(&format!("a scalar's type is a string: {SCALAR_TYPES}")))?;
             if ty == "local" {
                 let n: u32 = pair
                     .get_item(1)?
@@ -133,14 +141,19 @@ impl<'py> Arg<'py> {
         if obj.is_instance(&generic)? || obj.cast::<PyUntypedArray>().is_ok() {
             let dtype = obj.getattr("dtype")?.str()?.to_string();
             let ty = match dtype.as_str() {
+                "uint8" => "u8",
+                "uint16" => "u16",
                 "uint32" => "u32",
                 "int32" => "i32",
-                "float32" => "f32",
                 "uint64" => "u64",
+                "int64" => "i64",
+                "float16" => "f16",
+                "float32" => "f32",
+                "float64" => "f64",
                 _ => {
                     return Err(bad(&format!(
-                        "a numpy.{dtype} scalar: scalar types are u32, i32, f32, u64 \
-                         (numpy.uint32, numpy.int32, numpy.float32, numpy.uint64)"
+                        "a numpy.{dtype} scalar: scalar types are {SCALAR_TYPES} (numpy.uint8, \
+                         uint16, uint32, int32, uint64, int64, float16, float32, float64)"
                     )))
                 }
             };
@@ -162,7 +175,7 @@ impl<'py> Arg<'py> {
         match self {
             Arg::Scalar(_, b) => Ok(b.clone()),
             Arg::Buffer(array, elem) => with_elem!(*elem, read, array),
-            Arg::Local(_) => Ok(Vec::new()),
+            Arg::Local(_) | Arg::Null | Arg::SameAs(..) => Ok(Vec::new()),
         }
     }
 }
@@ -204,6 +217,9 @@ fn buffer<'py>(
     Ok(Arg::Buffer(obj.clone(), elem))
 }
 
+/// The scalar types a `(type, value)` pair may name.
+const SCALAR_TYPES: &str = "u8, u16, u32, i32, u64, i64, f16, f32, f64";
+
 /// A `(type, value)` scalar as `--arg TYPE:VALUE` encodes it.
 fn scalar<'py>(index: usize, ty: &str, value: &Bound<'_, PyAny>) -> PyResult<Arg<'py>> {
     let bad = |why: &str| error(format!("args[{index}]: {why}"));
@@ -224,19 +240,65 @@ fn scalar<'py>(index: usize, ty: &str, value: &Bound<'_, PyAny>) -> PyResult<Arg
         }
         Ok(Arg::Scalar(name, v.to_le_bytes()[..bytes].to_vec()))
     };
+    let float = || -> PyResult<f64> {
+        if is_bool || value.is_instance_of::<PyString>() {
+            return Err(fits());
+        }
+        value.extract().map_err(|_| fits())
+    };
     Ok(match ty {
+        "u8" => int_le("u8", 0, u8::MAX.into(), 1)?,
+        "u16" => int_le("u16", 0, u16::MAX.into(), 2)?,
         "u32" => int_le("u32", 0, u32::MAX.into(), 4)?,
         "i32" => int_le("i32", i32::MIN.into(), i32::MAX.into(), 4)?,
         "u64" => int_le("u64", 0, u64::MAX.into(), 8)?,
-        "f32" => {
-            if is_bool || value.is_instance_of::<PyString>() {
-                return Err(fits());
-            }
-            let v: f64 = value.extract().map_err(|_| fits())?;
-            Arg::Scalar("f32", (v as f32).to_bits().to_le_bytes().to_vec())
-        }
-        _ => return Err(bad("scalar types are u32, i32, f32, u64")),
+        "i64" => int_le("i64", i64::MIN.into(), i64::MAX.into(), 8)?,
+        // Rounded to nearest even, as a compiler rounds a constant.
+        "f16" => Arg::Scalar("f16", half::f16::from_f64(float()?).to_le_bytes().to_vec()),
+        "f32" => Arg::Scalar("f32", (float()? as f32).to_bits().to_le_bytes().to_vec()),
+        "f64" => Arg::Scalar("f64", float()?.to_bits().to_le_bytes().to_vec()),
+        _ => return Err(bad(&format!("scalar types are {SCALAR_TYPES}"))),
     })
+}
+
+/// The bytes an array spans: (address, length), from its `__array_interface__`.
+fn memory_range(array: &Bound<'_, PyAny>) -> PyResult<(u128, u128)> {
+    let data = array.getattr("__array_interface__")?.get_item("data")?;
+    let start: u128 = data.get_item(0)?.extract()?;
+    let len: u128 = array.getattr("nbytes")?.extract()?;
+    Ok((start, len))
+}
+
+/// Marks each buffer whose array spans exactly the memory of an earlier one as
+/// [`Arg::SameAs`] it (as a GPU would see one pointer twice); an array that overlaps another
+/// only in part is an error (the simulator gives each buffer an allocation of its own).
+pub fn same_buffers<'py>(args: Vec<Arg<'py>>) -> PyResult<Vec<Arg<'py>>> {
+    let mut seen: Vec<(usize, u128, u128)> = Vec::new();
+    let mut out = Vec::with_capacity(args.len());
+    for (i, a) in args.into_iter().enumerate() {
+        let Arg::Buffer(array, elem) = a else {
+            out.push(a);
+            continue;
+        };
+        let (start, len) = memory_range(&array)?;
+        let same = seen
+            .iter()
+            .find(|&&(_, s, l)| s < start + len && start < s + l);
+        match same {
+            Some(&(j, s, l)) if (s, l) == (start, len) => out.push(Arg::SameAs(j, array, elem)),
+            Some(&(j, ..)) => {
+                return Err(error(format!(
+                    "args[{i}]: its array shares part of its memory with args[{j}]'s; pass \
+                     the same array, or arrays that do not overlap"
+                )))
+            }
+            None => {
+                seen.push((i, start, len));
+                out.push(Arg::Buffer(array, elem));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Writes a buffer's final bytes back into its array.
@@ -252,9 +314,15 @@ pub fn scalar_value<'py>(py: Python<'py>, ty: &str, b: &[u8]) -> PyResult<Bound<
     let u = u64::from_le_bytes(x);
     Ok(match ty {
         "i32" => (u as u32 as i32).into_pyobject(py)?.into_any(),
+        "i64" => (u as i64).into_pyobject(py)?.into_any(),
+        "f16" => half::f16::from_bits(u as u16)
+            .to_f64()
+            .into_pyobject(py)?
+            .into_any(),
         "f32" => (f32::from_bits(u as u32) as f64)
             .into_pyobject(py)?
             .into_any(),
+        "f64" => f64::from_bits(u).into_pyobject(py)?.into_any(),
         _ => u.into_pyobject(py)?.into_any(),
     })
 }

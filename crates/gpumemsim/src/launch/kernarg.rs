@@ -76,6 +76,7 @@ fn what_was_given(a: &KernelArg) -> String {
         KernelArg::Buffer(b) => format!("a buffer of {} bytes", b.len()),
         KernelArg::Local(n) => format!("{n} bytes of local memory"),
         KernelArg::Null => "a null pointer".into(),
+        KernelArg::SameAs(j) => format!("the buffer of argument {j}"),
     }
 }
 
@@ -114,8 +115,15 @@ pub fn check_args(kernel: &str, meta: &KernelMetadata, args: &[KernelArg]) -> Re
         ));
     }
     for (i, (m, a)) in explicit.iter().zip(args).enumerate() {
+        if let KernelArg::SameAs(j) = a {
+            if *j >= i || !matches!(args[*j], KernelArg::Buffer(_)) {
+                return Err(format!(
+                    "argument {i} is the buffer of argument {j}, which is no earlier buffer"
+                ));
+            }
+        }
         let fits = match (m.class(), a) {
-            (ArgClass::Buffer, KernelArg::Buffer(_) | KernelArg::Null)
+            (ArgClass::Buffer, KernelArg::Buffer(_) | KernelArg::Null | KernelArg::SameAs(_))
             | (ArgClass::Local, KernelArg::Local(_)) => true,
             (ArgClass::Value, KernelArg::Scalar(b)) => b.len() == m.size as usize,
             _ => false,
@@ -262,6 +270,11 @@ pub fn lay_out(
             KernelArg::Null => {
                 out.addresses.push(0);
                 Vec::new()
+            }
+            KernelArg::SameAs(j) => {
+                let address = out.addresses.get(*j).copied().unwrap_or(0);
+                out.addresses.push(address);
+                address.to_le_bytes()[..m.size.min(8) as usize].to_vec()
             }
         };
         out.kernarg[at..at + value.len()].copy_from_slice(&value);

@@ -72,6 +72,9 @@ pub enum KernelArg {
     /// A null global pointer (`nullptr`, Triton's scratch pointers when it needs none): the
     /// kernel gets address 0, and nothing is allocated.
     Null,
+    /// The same buffer as the earlier argument of this index (a host passing one pointer
+    /// twice: `add(x, x, out)`): the kernel gets that buffer's address.
+    SameAs(usize),
 }
 
 /// A dispatch of one kernel.
@@ -617,7 +620,7 @@ fn read_back(args: &[KernelArg], addresses: &[u64], run: &GridRun) -> Vec<Vec<u8
         .zip(addresses)
         .map(|(a, &at)| match a {
             KernelArg::Scalar(b) => b.clone(),
-            KernelArg::Local(_) | KernelArg::Null => Vec::new(),
+            KernelArg::Local(_) | KernelArg::Null | KernelArg::SameAs(_) => Vec::new(),
             KernelArg::Buffer(b) => {
                 let mut out = vec![0; b.len()];
                 run.device.memory().read_into(at, &mut out);
