@@ -105,7 +105,11 @@ fn masked_buffer_lanes_are_notes_not_findings() {
     let (block, lds) = (block.to_string(), lds.to_string());
     let mut a: Vec<&str> = vec!["check", &path, "--grid", "4", "--block", &block];
     a.extend(["--dynamic-lds", &lds, "--json"]);
-    for x in ["buf:f32[1000]=iota", "buf:f32[1000]=iota", "buf:f32[1000]=zeros"] {
+    for x in [
+        "buf:f32[1000]=iota",
+        "buf:f32[1000]=iota",
+        "buf:f32[1000]=zeros",
+    ] {
         a.extend(["--arg", x]);
     }
     a.extend(["--arg", "i32:1000", "--arg", "null", "--arg", "null"]);

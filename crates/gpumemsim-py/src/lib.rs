@@ -55,6 +55,7 @@ fn gpumemsim_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("KernelError", py.get_type::<KernelError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ARCHITECTURES", gpumemsim::banks::PRESET_NAMES.to_vec())?;
+    m.add("TARGETS", gpumemsim::loader::SUPPORTED_TARGETS.to_vec())?;
     m.add_function(wrap_pyfunction!(banks::banks, m)?)?;
     m.add_function(wrap_pyfunction!(batch::banks_batch, m)?)?;
     m.add_function(wrap_pyfunction!(isa::assemble, m)?)?;
@@ -68,6 +69,7 @@ fn gpumemsim_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "ARCHITECTURES",
             "Error",
             "KernelError",
+            "TARGETS",
             "__version__",
             "assemble",
             "banks",

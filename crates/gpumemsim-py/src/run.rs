@@ -30,6 +30,8 @@ struct Keywords<'a, 'py> {
     source: SourceOptions,
     /// Program-scope variables to set before the launch (`symbols`).
     symbols: Option<&'a Bound<'py, PyAny>>,
+    /// Where to write the HTML report (`html`), as the CLI's --html.
+    html: Option<PathBuf>,
 }
 
 /// The CLI's source options (--lang, --cflags, --wave64, --keep-object), as keywords.
@@ -69,6 +71,15 @@ impl Ran<'_, '_> {
     /// Each instruction's source line.
     fn sources(&self) -> Vec<Option<gpumemsim::report::InstSource>> {
         gpumemsim::report::kernel_sources(self.kernel, &self.done.program)
+    }
+
+    /// The source lines' texts: read from the files the line tables name (and, for a code
+    /// object given by path, from beside it).
+    fn source_texts(&self) -> gpumemsim::report::SourceTexts {
+        match &self.path {
+            Some(p) => gpumemsim::report::SourceTexts::near(p),
+            None => gpumemsim::report::SourceTexts::new(),
+        }
     }
 }
 
@@ -151,6 +162,7 @@ fn launch_kernel<'py, R>(
         .enumerate()
         .map(|(i, a)| Arg::new(py, i, a))
         .collect::<PyResult<_>>()?;
+    let kernel_args = crate::buffers::same_buffers(kernel_args)?;
     let launch_args = kernel_args
         .iter()
         .map(|a| {
@@ -158,6 +170,8 @@ fn launch_kernel<'py, R>(
                 Arg::Scalar(_, b) => KernelArg::Scalar(b.clone()),
                 Arg::Buffer(..) => KernelArg::Buffer(a.bytes()?),
                 Arg::Local(n) => KernelArg::Local(*n),
+                Arg::Null => KernelArg::Null,
+                Arg::SameAs(j, ..) => KernelArg::SameAs(*j),
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
@@ -180,6 +194,8 @@ fn launch_kernel<'py, R>(
         dynamic_lds,
         symbols: symbol_values(kw.symbols)?,
         config: RunConfig {
+            record_ds: kw.html.is_some(),
+            record_timeline: kw.html.is_some(),
             progress: Some(progress.clone()),
             max_steps,
             seed,
@@ -193,7 +209,7 @@ fn launch_kernel<'py, R>(
     };
     let done = interruptible(py, &progress, || launch(&config))?
         .map_err(|e| error(format!("{file}: {e}")))?;
-    then(&Ran {
+    let ran = Ran {
         file: &file,
         path: kernel_path.extract::<PathBuf>().ok(),
         kernel,
@@ -202,7 +218,26 @@ fn launch_kernel<'py, R>(
         config: &config.config,
         grid,
         block: block_dims,
-    })
+    };
+    if let Some(path) = &kw.html {
+        write_html(&ran, path)?;
+    }
+    then(&ran)
+}
+
+/// Writes the run's HTML report to `path`, as `gpumemsim run --html PATH` writes it.
+fn write_html(ran: &Ran<'_, '_>, path: &std::path::Path) -> PyResult<()> {
+    use gpumemsim::report::{run_page, RunReport};
+    let name = ran.kernel.display_name();
+    let sources = ran.sources();
+    let mut texts = ran.source_texts();
+    let device = &ran.done.run.device;
+    let report = RunReport::new(&name, &ran.done.program, device, &ran.config.banks)
+        .with_sources(&sources, &mut texts)
+        .with_fact("program", ran.file)
+        .with_error(ran.error());
+    std::fs::write(path, run_page(&report))
+        .map_err(|e| error(format!("html {}: {e}", path.display())))
 }
 
 /// Runs `f` without the GIL on a thread of its own, checking for Python signals every 50 ms
@@ -240,13 +275,15 @@ fn interruptible<T: Send>(
 /// ([`launch_kernel`]) and hands the run to `$then`, which makes the result, a
 /// `Bound<'py, $result>`.
 macro_rules! launch_entry {
-    ($(#[$attr:meta])* pub fn $name:ident -> $result:ident = $then:path;) => {
+    ($(#[$attr:meta])*
+     pub fn $name:ident($($extra:ident: $ety:ty = $edef:literal),*) -> $result:ident = $then:path;) => {
         $(#[$attr])*
         #[pyfunction]
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, lang=None, cflags=None,
-                            wave64=false, keep_object=None, symbols=None))]
+                            wave64=false, keep_object=None, symbols=None, html=None
+                            $(, $extra=$edef)*))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
             py: Python<'py>,
@@ -267,6 +304,8 @@ macro_rules! launch_entry {
             wave64: bool,
             keep_object: Option<PathBuf>,
             symbols: Option<&Bound<'py, PyAny>>,
+            html: Option<PathBuf>,
+            $($extra: $ety),*
         ) -> PyResult<Bound<'py, $result>> {
             let kw = Keywords {
                 dynamic_lds,
@@ -283,10 +322,11 @@ macro_rules! launch_entry {
                     keep_object,
                 },
                 symbols,
+                html,
             };
             guard(|| {
                 launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
-                    $then(py, ran)
+                    $then(py, ran $(, $extra)*)
                 })
             })
         }
@@ -302,18 +342,22 @@ launch_entry! {
     /// (`.hip`, `.cu`, `.cpp`, `.cc`) source, compiled with clang-19 and AMD's device
     /// libraries first; lang ("opencl" or "hip") overrides the extension, cflags adds compiler
     /// flags ("-O0 -DN=64"), wave64 builds for 64-lane waves, keep_object=PATH writes the
-    /// object built. kernel: the kernel's name (optional
-    /// when the object has one). grid: workgroups per dimension, an int or 1 to 3 ints. block:
-    /// work-items per workgroup, likewise (at most 1024 in all). args: the kernel's arguments
-    /// in order: a NumPy array is a buffer (dtype uint8, uint16, uint32, int32, uint64, float16,
-    /// float32 or float64; C-contiguous and writable) placed in global memory and written back
-    /// in place after the run; a scalar is a `(type, value)` pair with type "u32", "i32", "f32"
-    /// or "u64", or a NumPy scalar of those types (`numpy.float32(2.0)`); an OpenCL `__local`
-    /// pointer argument is `("local", BYTES)`. The arguments are checked against the kernel's
+    /// object built. kernel: the kernel's name (optional when the object has one). grid:
+    /// workgroups per dimension, an int or 1 to 3 ints. block: work-items per workgroup,
+    /// likewise (at most 1024 in all). args: the kernel's arguments in order: a NumPy array is
+    /// a buffer (dtype uint8, uint16, uint32, int32, uint64, int64, float16, float32 or
+    /// float64; C-contiguous and writable) placed in global memory and written back in place
+    /// after the run; a scalar is a `(type, value)` pair with type "u8", "u16", "u32", "i32",
+    /// "u64", "i64", "f16", "f32" or "f64", or a NumPy scalar of those types
+    /// (`numpy.float32(2.0)`); an OpenCL `__local` pointer argument is `("local", BYTES)`;
+    /// None is a null global pointer; one array given twice is one buffer (its report entry
+    /// says `same_as`). The arguments are checked against the kernel's
     /// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
     /// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
     /// or "random:SEED"), wgps (default 1): as the CLI's --max-steps, --seed, --threads,
-    /// --together, --lds-init, --wgps.
+    /// --together, --lds-init, --wgps. html=PATH also writes the HTML report there (as
+    /// --html does). check=True adds the keys "findings" (what `check` returns for the same
+    /// launch: one run gives both) and "notes" (what `check` notes but does not fail on).
     ///
     /// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
     /// address and values, the values being the array itself; each scalar's type and value),
@@ -322,7 +366,7 @@ launch_entry! {
     /// placement, units and delay_alu (docs/timing.md).
     /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError (with the
     /// report as `.report`) when the kernel starts and then stops.
-    pub fn run -> PyDict = report;
+    pub fn run(check: bool = false) -> PyDict = report;
 }
 
 launch_entry! {
@@ -331,10 +375,11 @@ launch_entry! {
     /// instructions, each a dict with kind, count, instructions (each with address, text and,
     /// where the object has line tables, source), waves, lanes, message and, where one applies,
     /// the memory address. A correct kernel gives `[]`, so a unit test can
-    /// `assert gpumemsim.check(...) == []`. Buffers are written back in place as `run` does.
+    /// `assert gpumemsim.check(...) == []`. Buffers are written back in place as `run` does;
+    /// html=PATH writes the HTML report with the findings marked (as --html does).
     /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError when the
     /// kernel starts and then stops, its `.report` being `{"findings": [...], "error": ...}`.
-    pub fn check -> PyAny = findings;
+    pub fn check() -> PyAny = findings;
 }
 
 /// `check`'s result: the findings (buffers written back in place as `run` does); a run that
@@ -345,9 +390,7 @@ fn findings<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyA
             write_back(array, *elem, bytes)?;
         }
     }
-    let dev = &ran.done.run.device;
-    let findings = gpumemsim::report::json::findings(&ran.done.program, dev, &ran.sources());
-    let findings = from_json(py, &findings)?;
+    let findings = findings_list(py, ran)?;
     if let Some(msg) = ran.error() {
         let report = PyDict::new(py);
         report.set_item("findings", &findings)?;
@@ -359,8 +402,16 @@ fn findings<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyA
     Ok(findings)
 }
 
-/// `run`'s report: the keys of `gpumemsim run --json`, buffers written back in place.
-fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDict>> {
+/// The run's findings as `gpumemsim check --json` lists them.
+fn findings_list<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    let dev = &ran.done.run.device;
+    let findings = gpumemsim::report::json::findings(&ran.done.program, dev, &ran.sources());
+    from_json(py, &findings)
+}
+
+/// `run`'s report: the keys of `gpumemsim run --json`, buffers written back in place; with
+/// `check`, also `"findings"` (what `check` returns for the same launch).
+fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bound<'py, PyDict>> {
     let (kernel, done) = (ran.kernel, ran.done);
     let (run, dev) = (&done.run, &done.run.device);
     let report = PyDict::new(py);
@@ -394,6 +445,14 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
                 d.set_item("offset", address)?;
                 d.set_item("size", *n)?;
             }
+            Arg::Null => d.set_item("kind", "null")?,
+            Arg::SameAs(j, array, elem) => {
+                d.set_item("kind", "buffer")?;
+                d.set_item("type", elem.name())?;
+                d.set_item("address", address)?;
+                d.set_item("same_as", j)?;
+                d.set_item("values", array)?;
+            }
             Arg::Buffer(array, elem) => {
                 write_back(array, *elem, bytes)?;
                 d.set_item("kind", "buffer")?;
@@ -409,10 +468,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
     report.set_item("printf", done.printf.clone())?;
     use gpumemsim::report::json;
     let sources = ran.sources();
-    let mut texts = match &ran.path {
-        Some(p) => gpumemsim::report::SourceTexts::near(p),
-        None => gpumemsim::report::SourceTexts::new(),
-    };
+    let mut texts = ran.source_texts();
     let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
         .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
         .with_workgroup_size(ran.block.iter().product());
@@ -454,6 +510,11 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyDic
         }
     }
     report.set_item("schedule", schedule)?;
+    if check {
+        report.set_item("findings", findings_list(py, ran)?)?;
+        let notes = json::notes(program, dev, &sources);
+        report.set_item("notes", from_json(py, &notes)?)?;
+    }
     if let Some(msg) = ran.error() {
         report.set_item("error", &msg)?;
         let err = KernelError::new_err(msg);

@@ -55,3 +55,12 @@ class Cli:
 @pytest.fixture(scope="session")
 def cli() -> Cli:
     return Cli(_cli_path())
+
+
+def pytest_report_header(config):
+    """Says whether the Triton tests (test_triton.py) can run, and why not."""
+    try:
+        import triton
+    except ImportError:
+        return "triton: not installed: test_triton.py is skipped (pip install 'gpumemsim[triton]')"
+    return f"triton: {triton.__version__}"

@@ -6,7 +6,7 @@ import pathlib
 
 import gpumemsim
 
-PUBLIC = ["ARCHITECTURES", "Error", "KernelError", "__version__", "assemble", "banks",
+PUBLIC = ["ARCHITECTURES", "Error", "KernelError", "TARGETS", "__version__", "assemble", "banks",
           "banks_batch", "check", "disassemble", "run"]
 
 

@@ -72,6 +72,23 @@ def test_lds_sum_matches_the_cpu():
     assert report["grid"] == [4, 1, 1] and report["block"] == [64, 1, 1]
 
 
+def test_one_array_twice_is_one_buffer_and_none_is_a_null_pointer():
+    data = np.zeros(256, dtype=np.int32)
+    data[:64] = 1
+    # The sums land in the data's first words: one buffer, two arguments.
+    report = gpumemsim.run(kernel("lds_sum.w64.o"), None, 4, 64, [data, data])
+    a, b = report["args"]
+    assert b["address"] == a["address"] and b["same_as"] == 0 and "same_as" not in a
+    assert data[:4].tolist() == [64, 0, 0, 0]
+    with pytest.raises(gpumemsim.Error, match=r"args\[1\]: its array shares part of its memory"):
+        gpumemsim.run(kernel("lds_sum.w64.o"), None, 4, 64, [data, data[2:6]])
+    # A null pointer: the kernel's store to it lands outside every allocation.
+    found = gpumemsim.check(kernel("lds_sum.w64.o"), None, 4, 64, [data, None])
+    assert [f["kind"] for f in found] == ["out_of_bounds"]
+    report = gpumemsim.run(kernel("lds_sum.w64.o"), None, 4, 64, [data, None])
+    assert report["args"][1] == {"kind": "null"}
+
+
 @pytest.mark.parametrize("k", [("i32", 7), np.int32(7), np.array(7, dtype=np.int32)])
 def test_scalar_arguments(cli, k):
     src = np.arange(40, dtype=np.int32)
@@ -218,10 +235,10 @@ SRC = np.arange(1024, dtype=np.float32)
         ([SRC, ("u32", 1.5)], {}, "args[1]: value does not fit the type"),
         ([SRC, ("u32", True)], {}, "args[1]: value does not fit the type"),
         ([SRC, ("f32", "2.0")], {}, "args[1]: value does not fit the type"),
-        ([SRC, ("u16", 1)], {}, "args[1]: scalar types are u32, i32, f32, u64"),
+        ([SRC, ("i8", 1)], {}, "args[1]: scalar types are u8, u16, u32, i32, u64, i64, f16,"),
         ([SRC, (1, 2)], {}, "args[1]: a scalar's type is a string"),
         ([SRC, ("u32", 1, 2)], {}, "args[1]: a scalar is a (type, value) pair"),
-        ([SRC, np.float64(1.0)], {}, "args[1]: a numpy.float64 scalar: scalar types are"),
+        ([SRC, np.int8(1)], {}, "args[1]: a numpy.int8 scalar: scalar types are"),
         (5, {}, "args: expected a list of kernel arguments, got int"),
         ([SRC, SRC.copy()], {"grid": 0}, "grid 0: `0` is not a positive integer"),
         ([SRC, SRC.copy()], {"grid": (1, 2, 3, 4)}, "grid (1, 2, 3, 4): expected X[,Y,Z]"),

@@ -20,6 +20,10 @@ __version__: str
 ARCHITECTURES: list[str]
 """The architecture presets: rdna3, cdna3, cdna4, rdna4 (AMD) and sm70, sm80, sm90 (NVIDIA)."""
 
+TARGETS: list[str]
+"""The chips whose code objects `run` and `check` run: ["gfx1100"]. An object for another chip
+is an Error naming its chip."""
+
 class Error(ValueError):
     """Bad input (the message says which argument and why) or a launch that cannot start."""
 
@@ -142,21 +146,30 @@ def disassemble(data: Union[bytes, bytearray, memoryview, npt.NDArray]) -> list[
     `invalid instruction encoding at byte OFFSET`.
     """
 
-ScalarType = Literal["u32", "i32", "f32", "u64"]
+ScalarType = Literal["u8", "u16", "u32", "i32", "u64", "i64", "f16", "f32", "f64"]
 
 KernelArgument = Union[
     npt.NDArray,
     tuple[ScalarType, Union[int, float]],
     tuple[Literal["local"], int],
+    None,
+    np.uint8,
+    np.uint16,
     np.uint32,
     np.int32,
-    np.float32,
     np.uint64,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
 ]
 """A buffer: a C-contiguous, writable NumPy array of uint8, uint16, uint32, int32, uint64,
-float16, float32 or float64 (1 to 2**26 elements, any shape, read in C order), placed in
-global memory and written back in place. A scalar: a (type, value) pair such as ("u32", 5)
-or ("f32", 2.0), or a NumPy scalar of those types (numpy.float32(2.0))."""
+int64, float16, float32 or float64 (1 to 2**26 elements, any shape, read in C order), placed
+in global memory and written back in place. A scalar: a (type, value) pair such as ("u32", 5)
+or ("f32", 2.0) (f16 values are rounded to nearest even), or a NumPy scalar of those types
+(numpy.float32(2.0)). None: a null global pointer. One array given for two arguments is one
+buffer (the kernel gets its address twice; the second entry of the report's args says
+"same_as"); arrays that overlap only in part are an Error."""
 
 class RunReport(TypedDict, total=False):
     kernel: str
@@ -212,6 +225,11 @@ class RunReport(TypedDict, total=False):
     """How the kernel's s_delay_alu declarations compared with the model's latencies:
     "declared", "declared_and_waited", "undeclared_waits", "undeclared_at" (each instruction
     that waited undeclared: {"address", "text"})."""
+    findings: list["Finding"]
+    """Only with check=True: what `check` returns for the same launch."""
+    notes: list["Finding"]
+    """Only with check=True: events `check` notes but does not fail on (a buffer access
+    outside its V#'s range, the masking idiom of Triton's buffer operations; docs/check.md)."""
     error: str
     """Only in KernelError.report."""
 
@@ -236,6 +254,8 @@ def run(
     wave64: bool = False,
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
+    html: Union[str, os.PathLike, None] = None,
+    check: bool = False,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
     -mcpu=gfx1100), or of an OpenCL or HIP source, on a grid of workgroups, as `gpumemsim
@@ -263,9 +283,13 @@ def run(
         symbols: program-scope variables to set before the launch, as the CLI's --symbol
             (hipMemcpyToSymbol): {name: bytes or an array}, written from the variable's
             first byte; an unknown name is an Error listing the variables.
+        html: also write the HTML report to this path (the CLI's --html): source lines and
+            instructions hottest first, bank heat maps, the findings marked.
+        check: also list what `check` finds for this launch, under "findings" (one run
+            gives both), and what it notes, under "notes".
 
     Returns:
-        The report (RunReport): the keys of the CLI's JSON.
+        The report (RunReport): the keys of the CLI's JSON (and "findings" with check).
 
     Raises:
         Error: the launch cannot start (the CLI's message).
@@ -327,11 +351,13 @@ def check(
     wave64: bool = False,
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
+    html: Union[str, os.PathLike, None] = None,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one
     Finding per kind and instructions, in the order they first happened. A correct kernel
-    gives [], so a kernel's unit test can `assert gpumemsim.check(...) == []`.
+    gives [], so a kernel's unit test can `assert gpumemsim.check(...) == []`. html=PATH
+    also writes the HTML report with the findings marked (the CLI's --html).
 
     Returns:
         The findings (list of Finding; docs/check.md describes each kind).
