@@ -307,3 +307,19 @@ fn dot2_bf16_reads_halves_by_op_sel_and_bf16_inline_constants() {
     assert_eq!(w.vgpr(5, 5), KEEP | bf(7.25));
     assert_eq!(w.vgpr(6, 5), KEEP | bf(4.0), "-3 + 6 + 1");
 }
+
+#[test]
+fn a_fake16_e32_destination_past_v127_is_the_high_half() {
+    // v_cvt_f16_f32_e32 with vdst 128 + 5 (Triton's LLVM writes v5.h this way; llvm-mc-19
+    // has no text for it): v5.h = f16(1.5) = 0x3e00, v5.l kept.
+    let (inst, _) = Instruction::decode_hw(&[0x01, 0x15, 0x0a, 0x7f]).expect("decodes");
+    assert_eq!(inst.get(Field::Vdst), 133);
+    let (dev, r) = run_edit(
+        "v_nop\ns_endpgm",
+        &RunConfig::default(),
+        |d| set_lanes(d, [1, 5], |_| [1.5f32.to_bits(), 0x1111_2222]),
+        |lines| lines[0].inst = inst,
+    );
+    r.expect("runs");
+    assert_eq!(dev.wave(0).vgpr(5, 0), 0x3e00_2222);
+}

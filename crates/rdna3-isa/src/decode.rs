@@ -21,6 +21,10 @@ struct Accept {
     /// The bits of `must_zero` the hardware ignores: operand fields the instruction does not
     /// use ([`Instruction::decode_hw`]).
     ignored: u64,
+    /// The bits of `must_zero` the hardware gives a meaning llvm-mc-19 does not: bit 7 of a
+    /// fake16 e32 VGPR field, which names the high half of `v(N & 127)` (true16, as newer
+    /// LLVMs encode it). [`Instruction::decode_hw`] keeps them.
+    true16: u64,
     /// VOP1/VOP2/VOPC/VOP3 with an operand of several registers ([`vector_regs_ok`]).
     wide_regs: bool,
 }
@@ -91,12 +95,13 @@ fn accept_rules(d: &InstrDef) -> Accept {
         Format::Vop1 | Format::Vop2 | Format::Vopc
             if d.flags.has(Flags::FAKE16) && d.operand(Field::Vdst).is_some() =>
         {
-            a.must_zero |= field_mask(f, Field::Vdst) & !(field_mask(f, Field::Vdst) >> 1);
+            a.true16 |= field_mask(f, Field::Vdst) & !(field_mask(f, Field::Vdst) >> 1);
             // `v_ldexp_f16`'s exponent (vsrc1) in v128-v255 is rejected too (survey_dpp.py
             // probe `vsrc1_v200`; other fake16 sources decode with a comment).
             if matches!(d.name, "v_ldexp_f16_e32" | "v_fmaak_f16" | "v_fmamk_f16") {
-                a.must_zero |= 1 << 16;
+                a.true16 |= 1 << 16;
             }
+            a.must_zero |= a.true16;
         }
         // `v_nop`, `v_pipeflush` (e32): vdst must be 0; src0 is ignored.
         Format::Vop1 if d.flags.has(Flags::BARE_NAME) => {
@@ -328,8 +333,9 @@ impl Instruction {
     /// immediate it takes none of — those fields are ignored, as AMD's RDNA3 ISA guide says
     /// unused fields are, and the word decodes with them cleared (newer LLVMs emit
     /// `v_lshlrev_b64` with src2 = 0x80). It also accepts the instructions the hardware has
-    /// and llvm-mc-19 lacks ([`Flags::HW_ONLY`]: `v_mov_b16_e64`). The disassembler keeps
-    /// `decode`.
+    /// and llvm-mc-19 lacks ([`Flags::HW_ONLY`]: `v_mov_b16_e64`), and fake16 e32 words with a
+    /// destination in v128-v255, the high half of `v(N & 127)` (`v_cvt_f16_f32_e32 v66.h`
+    /// from Triton). The disassembler keeps `decode`.
     pub fn decode_hw(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
         let err = match Instruction::decode_any(bytes, true) {
             Ok(done) => return Ok(done),
@@ -391,7 +397,12 @@ impl Instruction {
             return Err(DecodeError::Invalid);
         }
         let a = accept(opcode);
-        if word & a.must_zero != 0 || word & a.must_one != a.must_one {
+        let must_zero = if hw_only {
+            a.must_zero & !a.true16
+        } else {
+            a.must_zero
+        };
+        if word & must_zero != 0 || word & a.must_one != a.must_one {
             return Err(DecodeError::Invalid);
         }
         if format == Format::Vopd {
@@ -512,6 +523,13 @@ mod hw_tests {
             "v_mov_b16_e64 v177, v188 op_sel:[0,1]"
         );
         assert!(crate::lookup::lookup_name("v_mov_b16_e64").is_none());
+        // v_cvt_f16_f32_e32 with vdst 194 (v66.h), as Triton's LLVM encodes a true16 result:
+        // llvm-mc-19 refuses it (fake16: v0-v127 only); the hardware writes v66's high half.
+        let true16 = [0x4a, 0x15, 0x84, 0x7f];
+        assert_eq!(Instruction::decode(&true16), Err(DecodeError::Invalid));
+        let (inst, size) = Instruction::decode_hw(&true16).expect("the hardware runs it");
+        assert_eq!((inst.mnemonic(), size), ("v_cvt_f16_f32_e32", 4));
+        assert_eq!(inst.get(Field::Vdst), 194);
         assert!(crate::lookup::all().all(|(_, d)| !d.flags.has(Flags::HW_ONLY)));
     }
 }
