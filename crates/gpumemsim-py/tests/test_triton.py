@@ -26,6 +26,7 @@ import gpumemsim.triton as gt
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import triton_kernels as K  # noqa: E402
+from triton_layouts import store_costs  # noqa: E402
 
 SOURCE = pathlib.Path(K.__file__).resolve()
 
@@ -131,7 +132,7 @@ def test_matmul_with_tl_dot_is_exact_and_names_its_hottest_lds_line():
 
 def shared_layouts(kernel):
     """The shared-memory encodings of the compiled kernel's TTGIR, by name (`#shared`, ...):
-    their parameters as ints."""
+    their kind and parameters as ints."""
     found = {}
     for m in re.finditer(r"^(#shared\d*) = #ttg\.(\w+)<\{([^}]*)\}", kernel.asm["ttgir"], re.M):
         params = dict(re.findall(r"(\w+) = (\d+)", m.group(3)))
@@ -139,35 +140,60 @@ def shared_layouts(kernel):
     return found
 
 
+def measured_stores(report):
+    """{source line: (cycles, conflict cycles)} of the DS stores that ran."""
+    out = {}
+    for i in report["instructions"]:
+        if i["text"].startswith("ds_store") and i["executions"]:
+            c, k = out.get(i["source"]["line"], (0, 0))
+            out[i["source"]["line"]] = (c + i["cycles"], k + i["conflict_cycles"])
+    return out
+
+
+@pytest.mark.parametrize("bm, bn, bk, warps", [
+    (64, 64, 32, 4), (64, 64, 64, 4), (64, 64, 16, 4), (128, 128, 32, 4), (32, 64, 32, 2),
+])
+def test_matmul_tile_stores_cost_what_their_layouts_predict(bm, bn, bk, warps):
+    """Each LDS store line's cycles and conflict cycles, as the simulator measured them
+    running the machine code, equal what Triton's layouts predict (triton_layouts.py: the
+    register layout and the shared swizzle give every lane's address; the bank model costs
+    them), per tile store × K/BK iterations × programs."""
+    size = 128
+    c, r, want = matmul(bm, bn, bk, warps, size=size)
+    assert np.array_equal(c, want)
+    predicted = store_costs(r.kernel.asm["ttgir"])
+    measured = measured_stores(r.report)
+    runs = (size // bk) * (size // bm) * (size // bn)
+    assert set(predicted) == set(measured) == {source_line("a = tl.load(a_ptr + rm"),
+                                               source_line("b = tl.load(b_ptr + (k + rk)")}
+    for line, (op, cycles, conflicts) in predicted.items():
+        assert measured[line] == (cycles * runs, conflicts * runs), (line, op)
+
+
 def test_two_matmul_tilings_differ_in_conflicts_as_their_layouts_say():
     """BK=32 and BK=64 on 64×64 tiles: the same product, but Triton picks the B tile's
-    swizzle from BK. With BK=64 a 128-byte row of B holds 8 vectors of 8 fp16 and the swizzle
-    has 8 phases (maxPhase=8, perPhase=1): the rows one store writes land on 8 different
-    16-byte bank groups, so no two lanes share a bank. With BK=32 a row is 64 bytes and the
-    swizzle has only 4 phases (maxPhase=4, perPhase=2): rows that repeat a phase share banks,
-    2-way, so each conflicting store takes twice its conflict-free cycles."""
+    swizzle from BK (B is stored K-contiguous for WMMA, `amd_rotating_shared`). With BK=64
+    a 128-byte row of B holds 8 vectors of 8 fp16 and the swizzle has 8 phases; with BK=32 a
+    row holds 4 and the swizzle 4 phases (perPhase 2), so rows that repeat a phase share
+    banks: 2-way conflicts on every B store, none with BK=64. A's tile is conflict-free in
+    both."""
     c32, r32, want = matmul(64, 64, 32)
     c64, r64, _ = matmul(64, 64, 64)
     assert np.array_equal(c32, want) and np.array_equal(c64, want)
     b_line = source_line("b = tl.load(b_ptr + (k + rk)")
     a_line = source_line("a = tl.load(a_ptr + rm")
-    layouts32, layouts64 = shared_layouts(r32.kernel), shared_layouts(r64.kernel)
-    # B's layout (K-contiguous for WMMA: order [0, 1]) is the rotating one.
-    (kind32, b32), = [v for v in layouts32.values() if v[0] == "amd_rotating_shared"]
-    (kind64, b64), = [v for v in layouts64.values() if v[0] == "amd_rotating_shared"]
+    (b32,) = [p for kind, p in shared_layouts(r32.kernel).values()
+              if kind == "amd_rotating_shared"]
+    (b64,) = [p for kind, p in shared_layouts(r64.kernel).values()
+              if kind == "amd_rotating_shared"]
     assert (b32["maxPhase"], b32["perPhase"]) == (4, 2)
     assert (b64["maxPhase"], b64["perPhase"]) == (8, 1)
-    _, conflicts32 = lds_by_line(r32.report)
-    _, conflicts64 = lds_by_line(r64.report)
-    assert conflicts64.get(b_line, 0) == 0
-    assert conflicts32[b_line] > 0
-    # 2-way: every conflicting B store loses exactly as many cycles as it needs.
-    for i in r32.report["instructions"]:
-        if i["text"].startswith("ds_store") and i["conflict_cycles"]:
-            assert i["source"]["line"] == b_line
-            assert 2 * i["conflict_cycles"] == i["cycles"], i
-    # A's tile (row-major, fully swizzled) is conflict-free in both.
-    assert conflicts32.get(a_line, 0) == conflicts64.get(a_line, 0) == 0
+    s32, s64 = measured_stores(r32.report), measured_stores(r64.report)
+    assert s64[b_line][1] == 0 and s32[b_line][1] > 0
+    assert 2 * s32[b_line][1] == s32[b_line][0]  # 2-way: half the cycles are conflicts
+    assert s32[a_line][1] == s64[a_line][1] == 0
+    # The slower layout costs the kernel time too.
+    assert r32.report["cycles"] > 0 and s32[b_line][0] > s64[b_line][0]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
@@ -195,6 +221,25 @@ def test_bfloat16_through_typed_and_scalar_types():
     ints = np.zeros(100, np.int64)
     gt.run(K.iota_from, (1,), ints, base, 100, BLOCK=128)
     assert np.array_equal(ints, base + np.arange(100))
+
+
+def test_a_bool_and_a_float_scalar():
+    out = np.zeros(64, np.float32)
+    r = gt.run(K.signed, (1,), out, True, 2.5, BLOCK=64)
+    assert np.array_equal(out, 2.5 + np.arange(64, dtype=np.float32))
+    assert [(a["type"], a["value"]) for a in r.report["args"][1:3]] == [("u8", 1), ("f32", 2.5)]
+    gt.run(K.signed, (1,), out, False, 2.5, BLOCK=64)
+    assert np.array_equal(out, -2.5 + np.arange(64, dtype=np.float32))
+
+
+def test_device_print_lands_in_the_report():
+    out = np.zeros(2, np.int32)
+    r = gt.run(K.hello, (2,), out, num_warps=1)
+    assert out.tolist() == [0, 1]
+    # Every lane prints, as on a GPU: 32 lanes of each of the 2 programs.
+    printed = r.report["printf"]
+    assert len(printed) == 64
+    assert sorted(set(printed)) == [f"pid ({p}, 0, 0) idx () program: {p}\n" for p in (0, 1)]
 
 
 def test_html_report_shows_the_python_source(tmp_path):
@@ -262,3 +307,26 @@ def test_without_triton_the_error_names_the_extra():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "pip install 'gpumemsim[triton]'" in done.stdout
+
+
+def test_the_tuning_example_shows_the_b_tile_conflicts():
+    """examples/triton/tune_matmul.py: every product exact; the B tile's line has conflicts
+    at BLOCK_K=32 and none at BLOCK_K=64 (4 warps), as its README explains."""
+    from conftest import REPO
+
+    script = REPO / "examples" / "triton" / "tune_matmul.py"
+    done = subprocess.run([sys.executable, str(script), "--size", "128"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert "every product matched NumPy exactly" in done.stdout
+    conflicts = {}
+    choice = None
+    for line in done.stdout.splitlines():
+        m = re.match(r"BLOCK_K=(\d+)\s+num_warps=(\d+)", line)
+        if m:
+            choice = (int(m[1]), int(m[2]))
+        m = re.search(r"(\d+) conflict .*b = tl\.load", line)
+        if m:
+            conflicts[choice] = int(m[1])
+    assert len(conflicts) == 9
+    assert conflicts[(32, 4)] > 0 and conflicts[(64, 4)] == 0

@@ -78,3 +78,16 @@ def iota_from(out_ptr, base, n, BLOCK: tl.constexpr):
 def named_check(out_ptr, check):
     # A parameter named like a keyword of gpumemsim.triton.run (which refuses the kernel).
     tl.store(out_ptr, check)
+
+
+@triton.jit
+def signed(out_ptr, positive, v, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.where(positive, v, -v) + offs.to(tl.float32))
+
+
+@triton.jit
+def hello(out_ptr):
+    pid = tl.program_id(0)
+    tl.device_print("program", pid)
+    tl.store(out_ptr + pid, pid)

@@ -57,9 +57,10 @@ _SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "wgps")
 _NATIVE_DTYPES = {"uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16",
                   "float32", "float64"}
 
-#: Triton's scalar types and the gpumemsim.run scalar type that carries each.
+#: Triton's scalar types and the gpumemsim.run scalar type that carries each (a narrow
+#: signed integer travels as its two's complement bits; a bool as 0 or 1).
 _SCALAR_TYPES = {"i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "fp32": "f32",
-                 "u1": "u8", "i1": "u8", "i8": "i8", "u8": "u8", "i16": "i16", "u16": "u16",
+                 "u1": "u8", "i1": "u8", "i8": "u8", "u8": "u8", "i16": "u16", "u16": "u16",
                  "fp16": "f16", "fp64": "f64"}
 
 
@@ -189,6 +190,10 @@ def _scalar(name: str, ty: str, value: Any) -> Tuple[str, Any]:
     if kind is None:
         raise _error(f"{name}: Triton type {ty} as a scalar argument is not supported "
                      f"(supported: {', '.join(sorted(_SCALAR_TYPES))})")
+    if ty in ("u1", "i1"):
+        value = int(bool(value))
+    elif ty in ("i8", "i16") and isinstance(value, int):
+        value &= 0xFF if ty == "i8" else 0xFFFF
     return kind, value
 
 
