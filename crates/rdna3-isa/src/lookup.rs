@@ -143,11 +143,17 @@ pub fn lookup_name(name: &str) -> Option<Opcode> {
     index().by_name.get(name).copied()
 }
 
-/// Every table entry that llvm-mc-19 knows (all but [`Flags::HW_ONLY`]) with its [`Opcode`].
+/// Every table entry with its [`Opcode`], in opcode-index order (tables indexed by
+/// `Opcode.0` are built from it). The [`Flags::HW_ONLY`] entries are among them; the ones
+/// llvm-mc-19 knows are [`known_to_llvm`].
 pub fn all() -> impl Iterator<Item = (Opcode, &'static InstrDef)> {
     INSTRUCTIONS
         .iter()
         .enumerate()
-        .filter(|(_, d)| !d.flags.has(Flags::HW_ONLY))
         .map(|(i, d)| (Opcode(i as u16), d))
+}
+
+/// The entries llvm-mc-19 assembles and disassembles: all but [`Flags::HW_ONLY`].
+pub fn known_to_llvm() -> impl Iterator<Item = (Opcode, &'static InstrDef)> {
+    all().filter(|(_, d)| !d.flags.has(Flags::HW_ONLY))
 }

@@ -273,7 +273,7 @@ impl Flags {
     /// opcode), newer LLVM emits it (Triton's output), but llvm-mc-19 rejects the word and
     /// the mnemonic. The assembler and `Instruction::decode` refuse it, so that our text
     /// agrees with llvm-mc-19; `Instruction::decode_hw`, which the executor uses, accepts it.
-    /// `lookup::all()` leaves these entries out.
+    /// `lookup::known_to_llvm()` leaves these entries out.
     pub const HW_ONLY: Flags = Flags(1 << 23);
 
     /// Whether every flag of `other` is set.
