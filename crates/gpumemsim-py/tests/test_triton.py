@@ -295,6 +295,15 @@ def test_bad_input_is_an_error_naming_it():
         assert message in str(raised.value), (message, str(raised.value))
 
 
+def test_a_kernel_that_stops_raises_with_its_name_and_report():
+    x = np.ones(64, np.float32)
+    out = np.zeros(64, np.float32)
+    with pytest.raises(gpumemsim.KernelError) as raised:
+        gt.run(K.vector_add, (1,), x, x, out, 64, BLOCK=64, sim={"max_steps": 5})
+    assert str(raised.value).startswith("vector_add (Triton, gfx1100): ")
+    assert raised.value.report["error"] == str(raised.value) and raised.value.report["lines"]
+
+
 def test_without_triton_the_error_names_the_extra():
     code = (
         "import sys; sys.modules['triton'] = None\n"

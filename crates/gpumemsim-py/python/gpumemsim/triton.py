@@ -287,11 +287,28 @@ def run(fn: Callable, grid: Union[int, Sequence[int], Callable], *args: Any,
         # Triton's launcher allocates size bytes per program, or passes a null pointer.
         launch_args.append(np.zeros(workgroups * size, np.uint8) if size else None)
     block = meta.num_warps * meta.warp_size
-    report = _native.run(kernel.asm["hsaco"], meta.name, grid3, block, launch_args,
-                         dynamic_lds=meta.shared, html=html, check=check, **sim)
+    try:
+        report = _native.run(kernel.asm["hsaco"], meta.name, grid3, block, launch_args,
+                             dynamic_lds=meta.shared, html=html, check=check, **sim)
+    except _native.Error as e:
+        raise _named(e, f"{fn.__name__} (Triton, {target})") from None
     findings, notes = report.pop("findings", None), report.pop("notes", None)
     return Result(report=report, findings=findings, notes=notes, kernel=kernel, grid=grid3,
                   block=block)
+
+
+def _named(e: Exception, name: str) -> Exception:
+    """`e` (a gpumemsim.Error or KernelError about the object's bytes) with the kernel's name
+    where the message says `<bytes>`; a KernelError keeps its report."""
+    msg = str(e)
+    if msg.startswith("<bytes>"):
+        msg = name + msg[len("<bytes>"):]
+    named = type(e)(msg)
+    if hasattr(e, "report"):
+        named.report = e.report
+        if str(named.report.get("error", "")).startswith("<bytes>"):
+            named.report["error"] = msg
+    return named
 
 
 def _buffer(p: _Pointer) -> np.ndarray:
