@@ -13,6 +13,7 @@
 #   lut.o                  (lut.cu: HIP in a .cu file, a __constant__ table)
 #   transpose_padded.O0.o  (examples/apps/transpose_padded.hip at -O0 -g: every instruction
 #                           on a source line, the build people use for exact lines)
+#   reverse.o              (OpenCL: an LDS address that wraps past 2^32, as clang -O2 folds it)
 # Needs clang-19, lld-19, rocm-device-libs and libamdhip64-dev (Debian packages).
 #   sh tools/build_compiler_output.sh
 set -eu
@@ -49,6 +50,9 @@ clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output
 clang-19 -x hip --cuda-device-only --offload-arch=gfx1100 --no-gpu-bundle-output \
     -nogpulib -O0 -g -fdebug-prefix-map=$ROOT=. $(link "$LIBS/hip.bc") \
     -c ../../../../examples/apps/transpose_padded.hip -o transpose_padded.O0.o
+clang-19 -x cl -cl-std=CL2.0 -cl-kernel-arg-info -target amdgcn-amd-amdhsa -mcpu=gfx1100 \
+    -nogpulib -O2 -g -fdebug-prefix-map=$ROOT=. $(link "$LIBS/opencl.bc") \
+    -c reverse.cl -o reverse.o
 for opt in O2 O0; do
     out() { if [ "$opt" = O2 ]; then echo "$1.o"; else echo "$1.$opt.o"; fi; }
     # -fdebug-prefix-map: sources named relative to the repository root.

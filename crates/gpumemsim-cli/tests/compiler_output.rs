@@ -578,3 +578,48 @@ fn a_cu_kernel_with_a_constant_table_and_a_device_counter() {
     assert_eq!(values(&symbol(&j, "lut")["values"]), squares);
     assert_eq!(strings(&j["printf"]), ["n=150 k=1000 lut[3]=9\n"]);
 }
+
+/// reverse.cl at -O2 (tools/build_compiler_output.sh): `t[63 - l]` becomes a DS address that
+/// wraps past 2^32 for every lane but 0, on purpose. The result is right, and `check` notes
+/// the wrap without failing; an address that wraps outside the allocation is still a finding.
+#[test]
+fn an_lds_address_that_wraps_on_purpose_is_a_note() {
+    let k = object("reverse.o");
+    let args = [
+        "--grid",
+        "2",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[128]=iota",
+        "--arg",
+        "buf:i32[128]=zeros",
+    ];
+    let mut a = vec!["check", &k];
+    a.extend(args);
+    a.push("--json");
+    let (code, out, err) = gms(&a);
+    let j: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(j["findings"], serde_json::json!([]));
+    let notes = j["notes"].as_array().expect("notes");
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0]["kind"], "lds_address_wrap");
+    assert_eq!(notes[0]["instructions"][0]["source"]["line"], 11);
+    let j = report(&k, &args, 0);
+    let want: Vec<f64> = (0..128)
+        .map(|i| f64::from((i / 64) * 64 + 63 - i % 64))
+        .collect();
+    assert_eq!(values(&j["args"][1]["values"]), want);
+    // The run still shows the wrap, as information.
+    let events = j["events"].as_array().expect("events");
+    assert!(events.iter().all(|e| e["kind"] == "lds_address_wrap"));
+    assert_eq!(events.len(), 4);
+    // Wrapped to 0xff0, past a 256-byte allocation: out of range, a finding.
+    let prog = "v_mov_b32 v1, 0xfffffff0\nds_load_b32 v3, v1 offset:4096\ns_endpgm\n";
+    let o = common::run(&["check", "-", "--lds-size", "256", "--json"], prog);
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(o.status.code(), Some(1), "{j}");
+    assert_eq!(j["findings"][0]["kind"], "lds_out_of_range", "{j}");
+    assert_eq!(j["notes"][0]["kind"], "lds_address_wrap", "{j}");
+}

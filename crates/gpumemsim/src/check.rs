@@ -35,7 +35,12 @@ pub struct Finding {
 /// masked-off lanes offset 0x80000000 against a V# of 0x7ffffffe records, and
 /// composable_kernel pads tiles the same way. An access outside every allocation within a
 /// V#'s range is still `out_of_bounds`.
-pub const NOTE_KINDS: [&str; 1] = ["buffer_out_of_range"];
+///
+/// `lds_address_wrap`: a DS address (VGPR + offset) that passed 2^32 wraps (the 32-bit
+/// adder's answer, docs/rules/ds.md#address-wrap); LLVM folds constants into DS offsets
+/// relying on it (`t[63 - l]` at -O2: `v_sub_nc_u32 v4, 0, v0` + `ds_load_b32 v3, v4
+/// offset:252`). A wrapped address outside the allocation is still `lds_out_of_range`.
+pub const NOTE_KINDS: [&str; 2] = ["buffer_out_of_range", "lds_address_wrap"];
 
 /// Whether events of `kind` are notes ([`NOTE_KINDS`]).
 pub fn is_note(kind: &str) -> bool {

@@ -20,8 +20,8 @@
 //! - Addresses are 32-bit sums: VGPR\[ADDR\] + offset wraps past 2^32 — the hardware's answer,
 //!   which LLVM relies on when it folds a constant into the offset field of a DS instruction
 //!   whose base may be "negative" — and each instruction where some lane's sum wrapped reports
-//!   one `lds_address_wrap` event naming the lanes (a base that is really a negative number is
-//!   usually a bug; docs/rules/ds.md#address-wrap).
+//!   one `lds_address_wrap` event naming the lanes (information: `check` notes it, compiled
+//!   code wraps on purpose; docs/rules/ds.md#address-wrap).
 //! - `ds_load_addtid_b32`/`ds_store_addtid_b32`: M0 must be DWORD-aligned. A misaligned M0
 //!   reports `m0_misaligned`; the access is a dword access like any other, so
 //!   ALIGNMENT_MODE_DWORD aligns the address down and ALIGNMENT_MODE_UNALIGNED uses it as it
