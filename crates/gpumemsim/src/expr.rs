@@ -1,7 +1,8 @@
 //! Integer expressions over named variables, as the CLI takes them (`--set v1=lane*4`,
 //! `--addr 8*t`): the assembler's expression language (`rdna3_isa::lex`: decimal and 0x-hex
 //! numbers, parentheses, unary `- ~ !`, binary `* / % + - << >> & ^ |` with C precedence,
-//! wrapping 64-bit arithmetic) with variables bound per evaluation.
+//! wrapping 64-bit arithmetic) with variables bound per evaluation. Unlike assembly (where
+//! llvm-mc-19 takes a shift count mod 64), a shift count outside 0-63 is an error.
 
 use rdna3_isa::lex::{tokenize, Cursor, ParseError, Token};
 
@@ -52,6 +53,7 @@ impl Expr {
         let toks: Vec<Token> = tokenize(&self.text)?;
         let end = self.text.len() + 1;
         let mut c = Cursor::new(toks, end);
+        c.strict_shifts();
         let v = c.expr(var)?;
         if !c.at_end() {
             return Err(ParseError::new(
@@ -103,5 +105,26 @@ mod tests {
         assert_eq!(e.col, 6);
         let e = Expr::parse("1/0", &[]).unwrap_err();
         assert!(e.msg.contains("division by zero"));
+    }
+
+    /// `lane<<70` would be `lane<<6` taken mod 64 (as llvm-mc-19 takes it in assembly): here
+    /// a count outside 0-63 is an error, found when the expression is parsed if it is
+    /// constant, else when a value makes it so.
+    #[test]
+    fn a_shift_count_outside_0_to_63_is_an_error() {
+        let e = Expr::parse("lane << 70", &["lane"]).unwrap_err();
+        assert_eq!(e.col, 6);
+        assert!(e.msg.contains("shift by 70"), "{}", e.msg);
+        assert!(Expr::parse("8 >> -1", &[]).is_err());
+        let e = Expr::parse("1 << lane", &["lane"]).expect("parses");
+        assert_eq!(e.eval(&|_| Some(63)), Ok(i64::MIN));
+        assert!(e.eval(&|_| Some(64)).is_err());
+        // Assembly keeps llvm-mc-19's answer.
+        let p = rdna3_isa::asm::assemble("s_mov_b32 s0, 1<<70\n");
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        assert_eq!(
+            rdna3_isa::print::print(&p.lines[0].inst),
+            "s_mov_b32 s0, 64"
+        );
     }
 }

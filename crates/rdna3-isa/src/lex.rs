@@ -217,6 +217,9 @@ pub struct Cursor<'a> {
     depth: u32,
     /// Inside `|x|` (a VOP3 absolute value), `|` ends an expression instead of or-ing.
     bar_ends_expr: bool,
+    /// A shift count outside 0-63 is an error ([`Cursor::strict_shifts`]), instead of being
+    /// taken mod 64 as llvm-mc-19 takes it in assembly (`1<<70` is 64 there).
+    strict_shifts: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -228,7 +231,14 @@ impl<'a> Cursor<'a> {
             end_col,
             depth: 0,
             bar_ends_expr: false,
+            strict_shifts: false,
         }
+    }
+
+    /// Makes a shift count outside 0-63 an error: for expressions that are not assembly (the
+    /// CLI's `--set v1=lane<<2`), where a count taken mod 64 would silently mislead.
+    pub fn strict_shifts(&mut self) {
+        self.strict_shifts = true;
     }
 
     /// The current token.
@@ -338,6 +348,12 @@ impl<'a> Cursor<'a> {
             let col = self.col();
             self.bump();
             let rhs = self.binary(prec + 1, sym)?;
+            if self.strict_shifts && matches!(op, '«' | '»') && !(0..64).contains(&rhs) {
+                return Err(ParseError::new(
+                    col,
+                    format!("shift by {rhs}: a shift count is 0 to 63 (values are 64-bit)"),
+                ));
+            }
             lhs = match op {
                 '*' => lhs.wrapping_mul(rhs),
                 '/' | '%' => {
