@@ -172,7 +172,8 @@ pub fn run_bundled(args: &LaunchArgs, out: Output) -> Result<ExitCode, String> {
 }
 
 /// Parses the `--arg` list and checks each scalar's type against the kernel's metadata (size,
-/// float or integer); the launch checks the count and the kinds.
+/// float or integer) and each buffer's element type against the type its pointer names; the
+/// launch checks the count and the kinds.
 fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
     let parsed: Vec<Arg> = list
         .iter()
@@ -183,10 +184,12 @@ fn kernel_args(list: &[String], kernel: &Kernel) -> Result<Vec<Arg>, String> {
     };
     let explicit = meta.args.iter().filter(|m| !m.is_hidden());
     for (i, ((m, a), text)) in explicit.zip(&parsed).zip(list).enumerate() {
-        if let Arg::Scalar(e, _) = a {
-            gpumemsim::launch::check_scalar_type(i, m, *e)
-                .map_err(|e| format!("--arg {text}: {e}"))?;
-        }
+        let checked = match a {
+            Arg::Scalar(e, _) => gpumemsim::launch::check_scalar_type(i, m, *e),
+            Arg::Buffer(e, _) => gpumemsim::launch::check_buffer_type(i, m, *e),
+            _ => Ok(()),
+        };
+        checked.map_err(|e| format!("--arg {text}: {e}"))?;
     }
     Ok(parsed)
 }

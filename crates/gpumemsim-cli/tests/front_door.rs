@@ -416,3 +416,43 @@ fn a_compile_error_shows_clangs_diagnostics() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// OpenCL's metadata names what a pointer points to: a buffer of another element type is an
+/// error before the run (it would run with garbage values); `u8` passes raw bytes.
+#[test]
+fn a_buffer_of_another_type_than_the_pointer_names_is_an_error() {
+    let k = format!(
+        "{}/../../examples/kernels/transpose.w32.o",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let launch = |src: &str| {
+        let a = [
+            "run",
+            &k,
+            "--kernel",
+            "transpose_naive",
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            src,
+            "--arg",
+            "buf:f32[1024]=zeros",
+        ];
+        gms(&a)
+    };
+    let (code, out, err) = launch("buf:i32[1024]=iota");
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains(
+            "--arg buf:i32[1024]=iota: argument 0 (float*) points to f32 values; given a \
+             buffer of i32 (pass f32 elements, or u8 to reinterpret raw bytes)"
+        ),
+        "{err}"
+    );
+    for ok in ["buf:f32[1024]=iota", "buf:u8[4096]=zeros"] {
+        let (code, _, err) = launch(ok);
+        assert_eq!(code, Some(0), "{ok}: {err}");
+    }
+}

@@ -178,12 +178,18 @@ fn launch_kernel<'py, R>(
     if let Some(meta) = &kernel.metadata {
         let explicit = meta.args.iter().filter(|m| !m.is_hidden());
         for (i, (m, a)) in explicit.zip(&kernel_args).enumerate() {
-            if let Arg::Scalar(ty, _) = a {
-                let e = gpumemsim::launch::ElementType::from_name(ty)
-                    .expect("a scalar type is an element type");
-                gpumemsim::launch::check_scalar_type(i, m, e)
-                    .map_err(|e| error(format!("{file}: args[{i}]: {e}")))?;
-            }
+            let checked = match a {
+                Arg::Scalar(ty, _) => {
+                    let e = gpumemsim::launch::ElementType::from_name(ty)
+                        .expect("a scalar type is an element type");
+                    gpumemsim::launch::check_scalar_type(i, m, e)
+                }
+                Arg::Buffer(_, e) | Arg::SameAs(_, _, e) => {
+                    gpumemsim::launch::check_buffer_type(i, m, *e)
+                }
+                _ => Ok(()),
+            };
+            checked.map_err(|e| error(format!("{file}: args[{i}]: {e}")))?;
         }
     }
     let progress = std::sync::Arc::new(RunProgress::new());

@@ -56,7 +56,12 @@ pub fn scalar_type_of(m: &ArgMetadata) -> Option<&'static str> {
 /// The scalar type of a by-value argument whose type name is a C, OpenCL or HIP scalar type;
 /// `None` for other names (a typedef such as PolyBench's `DATA_TYPE`, a struct).
 fn named_scalar_type(m: &ArgMetadata) -> Option<&'static str> {
-    match m.type_name.as_deref().unwrap_or("").trim() {
+    scalar_type_named(m.type_name.as_deref().unwrap_or(""))
+}
+
+/// The [`super::ElementType`] name of C, OpenCL or HIP scalar type `name`.
+fn scalar_type_named(name: &str) -> Option<&'static str> {
+    match name.trim() {
         "float" => Some("f32"),
         "double" => Some("f64"),
         "half" | "_Float16" | "__half" => Some("f16"),
@@ -138,6 +143,55 @@ pub fn check_args(kernel: &str, meta: &KernelMetadata, args: &[KernelArg]) -> Re
         }
     }
     Ok(())
+}
+
+/// The element type a pointer argument's type name points to (`float*`, `const uint *`,
+/// `float4*`: f32), where the metadata names a scalar or vector of scalars; `None` for a
+/// struct, a typedef or no type name (HIP's metadata has none).
+fn pointee_type(m: &ArgMetadata) -> Option<&'static str> {
+    let name = m.type_name.as_deref()?.trim().strip_suffix('*')?;
+    let base = name
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const" | "volatile" | "restrict" | "__global" | "global"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    // OpenCL vectors: float4, uchar16, ...
+    let scalar = base.trim_end_matches(|c: char| c.is_ascii_digit());
+    scalar_type_named(if scalar.is_empty() { &base } else { scalar })
+}
+
+/// Checks that a buffer of element type `given` suits pointer argument `index` where its
+/// metadata names what it points to: the same type, or an integer of the same width (the
+/// same bits either way); `u8` is raw bytes and suits any pointer (a deliberate
+/// reinterpretation). A `buf:i32` for a `float*` would run with garbage values.
+pub fn check_buffer_type(
+    index: usize,
+    m: &ArgMetadata,
+    given: super::ElementType,
+) -> Result<(), String> {
+    if m.class() != ArgClass::Buffer || given == super::ElementType::U8 {
+        return Ok(());
+    }
+    let Some(want) = pointee_type(m).and_then(super::ElementType::from_name) else {
+        return Ok(());
+    };
+    let same_bits = !want.is_float() && !given.is_float() && want.bytes() == given.bytes();
+    if want == given || same_bits {
+        return Ok(());
+    }
+    Err(format!(
+        "argument {index} {} points to {} values; given a buffer of {} (pass {} elements, or \
+         u8 to reinterpret raw bytes)",
+        m.describe(),
+        want.name(),
+        given.name(),
+        want.name()
+    ))
 }
 
 /// Checks that a by-value argument of scalar type `given` (an [`super::ElementType`] name)
@@ -309,6 +363,42 @@ mod tests {
             size,
             value_kind: "by_value".into(),
             ..ArgMetadata::default()
+        }
+    }
+
+    fn pointer(type_name: Option<&str>) -> ArgMetadata {
+        ArgMetadata {
+            type_name: type_name.map(String::from),
+            size: 8,
+            value_kind: "global_buffer".into(),
+            ..ArgMetadata::default()
+        }
+    }
+
+    #[test]
+    fn buffer_types_follow_the_pointee_and_u8_is_raw_bytes() {
+        use ElementType::*;
+        let float = pointer(Some("float*"));
+        assert!(check_buffer_type(1, &float, F32).is_ok());
+        let e = check_buffer_type(1, &float, I32).unwrap_err();
+        assert!(
+            e.contains("points to f32 values; given a buffer of i32"),
+            "{e}"
+        );
+        assert!(check_buffer_type(1, &float, F64).is_err());
+        assert!(check_buffer_type(1, &float, U8).is_ok(), "raw bytes");
+        // Integers of one width are the same bits; vectors and qualifiers name their scalar.
+        assert!(check_buffer_type(0, &pointer(Some("int*")), U32).is_ok());
+        assert!(check_buffer_type(0, &pointer(Some("int*")), U64).is_err());
+        assert!(check_buffer_type(0, &pointer(Some("const float4 *")), F32).is_ok());
+        assert!(check_buffer_type(0, &pointer(Some("float4*")), I32).is_err());
+        assert!(check_buffer_type(0, &pointer(Some("uchar16*")), U16).is_err());
+        // No type name (HIP), a struct or a typedef: anything goes.
+        for name in [None, Some("struct node*"), Some("DATA_TYPE*")] {
+            assert!(
+                check_buffer_type(0, &pointer(name), F64).is_ok(),
+                "{name:?}"
+            );
         }
     }
 

@@ -25,7 +25,9 @@ mod kernarg;
 pub mod printf;
 
 pub use element::{ElementType, MAX_BUFFER_ELEMENTS};
-pub use kernarg::{arg_hint, check_args, check_scalar_type, lay_out, scalar_type_of, Layout};
+pub use kernarg::{
+    arg_hint, check_args, check_buffer_type, check_scalar_type, lay_out, scalar_type_of, Layout,
+};
 
 use std::sync::Arc;
 
