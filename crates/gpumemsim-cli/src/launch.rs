@@ -69,6 +69,8 @@ fn compile_source(args: &LaunchArgs, program: &str) -> Result<Option<Vec<u8>>, S
             .map(|f| f.split_whitespace().map(String::from).collect())
             .unwrap_or_default(),
         opencl_library: None,
+        timeout: Some(std::time::Duration::from_secs(args.compile_timeout)),
+        memory_mib: Some(args.compile_memory),
     };
     let bytes = gpumemsim::loader::source::compile(path, lang, &build)?;
     if let Some(keep) = &args.keep_object {

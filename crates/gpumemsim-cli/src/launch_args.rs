@@ -172,6 +172,13 @@ pub struct LaunchArgs {
     /// it again without compiling).
     #[arg(long, value_name = "PATH")]
     pub keep_object: Option<String>,
+    /// Sources: stop the compiler after this many seconds (0: no limit).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub compile_timeout: u64,
+    /// Sources: the address space the compiler may use, in MiB (0: no limit; set with
+    /// `ulimit -v`).
+    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    pub compile_memory: u64,
 }
 
 /// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).

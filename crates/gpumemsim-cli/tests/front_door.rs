@@ -456,3 +456,58 @@ fn a_buffer_of_another_type_than_the_pointer_names_is_an_error() {
         assert_eq!(code, Some(0), "{ok}: {err}");
     }
 }
+
+/// clang-19 runs within a time limit (--compile-timeout, default 120 s) and a memory limit
+/// (--compile-memory, default 4096 MiB): a preprocessor bomb (10^8 statements) is stopped and
+/// named, and a compiler that cannot fit its limit says which limit.
+#[test]
+fn the_compiler_runs_within_a_time_and_a_memory_limit() {
+    let dir = std::env::temp_dir().join(format!("gms-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bomb = dir.join("bomb.cl");
+    std::fs::write(
+        &bomb,
+        "#define A(x) x x x x x x x x x x\n#define B(x) A(A(A(A(x))))\n#define C(x) B(B(x))\n\
+         __kernel void bomb(__global int *o) { int v = 0; C(v++;) o[0] = v; }\n",
+    )
+    .expect("write");
+    let bomb = bomb.to_str().expect("utf-8");
+    let start = std::time::Instant::now();
+    let (code, _, err) = gms(&[
+        "run",
+        bomb,
+        "--compile-timeout",
+        "1",
+        "--arg",
+        "buf:i32[1]=zeros",
+    ]);
+    if err.contains("was not found") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "under CI clang-19 must be installed: {err}"
+        );
+        eprintln!("note: clang-19 is not installed here: {err}");
+        return;
+    }
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("did not finish compiling") && err.contains("within 1 s and was stopped"),
+        "{err}"
+    );
+    // Stopped, not run to its end (which takes minutes).
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    let (code, _, err) = gms(&[
+        "run",
+        bomb,
+        "--compile-memory",
+        "64",
+        "--arg",
+        "buf:i32[1]=zeros",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("clang ran with at most 64 MiB (--compile-memory MIB"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -76,7 +76,20 @@ pub struct SourceBuild {
     /// include first (set by [`compile`] for a source that calls printf: the library without
     /// its `printf`, see [`opencl_printf`]).
     pub opencl_library: Option<(PathBuf, PathBuf)>,
+    /// How long the compiler may run (`None`: [`DEFAULT_COMPILE_TIMEOUT`]; zero: no limit).
+    pub timeout: Option<std::time::Duration>,
+    /// The address space the compiler may use, in MiB (`None`: [`DEFAULT_COMPILE_MEMORY_MIB`];
+    /// zero: no limit). Set with `ulimit -v` through `/bin/sh` where there is one.
+    pub memory_mib: Option<u64>,
 }
+
+/// How long clang may compile a source unless told otherwise: a real kernel takes seconds; a
+/// preprocessor bomb would run for minutes.
+pub const DEFAULT_COMPILE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The address space clang may use unless told otherwise, in MiB (the project's HIP and OpenCL
+/// builds run within 1 GiB).
+pub const DEFAULT_COMPILE_MEMORY_MIB: u64 = 4096;
 
 /// The device-library bitcode files to link, in order.
 pub fn device_libraries(lang: Language, wave64: bool) -> Vec<String> {
@@ -260,8 +273,85 @@ pub fn opencl_printf(libs: &Path, src: &Path) -> Result<Option<(PathBuf, PathBuf
 const PRINTF_HEADER: &str = "__global char *__printf_alloc(uint);\n\
 __attribute__((used)) static void __gpumemsim_keep_printf_alloc(void) { __printf_alloc(0); }\n";
 
+/// How a limited run of the compiler ended.
+enum Limited {
+    /// It ended by itself (its standard error captured).
+    Done(std::process::Output),
+    /// It ran past this limit and was killed.
+    TimedOut(std::time::Duration),
+}
+
+/// Runs `program` with `args` within the time and memory limits of `b`, capturing its
+/// standard error (read as it comes, so a chatty compiler cannot block on a full pipe).
+fn run_limited(program: &Path, args: &[String], b: &SourceBuild) -> std::io::Result<Limited> {
+    use std::io::Read;
+    use std::process::Stdio;
+    use wait_timeout::ChildExt;
+    let memory = b.memory_mib.unwrap_or(DEFAULT_COMPILE_MEMORY_MIB);
+    let shell = Path::new("/bin/sh");
+    // A compiler that is not there is named as such (through the shell it would only be a
+    // "not found" on its standard error).
+    if which(program).is_none() {
+        return Err(std::io::Error::from(std::io::ErrorKind::NotFound));
+    }
+    let mut cmd = if memory > 0 && cfg!(unix) && shell.exists() {
+        // `ulimit -v` takes KiB; if the hard limit is lower, the compiler runs under that.
+        let mut c = Command::new(shell);
+        c.arg("-c")
+            .arg(format!(
+                "ulimit -v {} 2>/dev/null; exec \"$0\" \"$@\"",
+                memory * 1024
+            ))
+            .arg(program)
+            .args(args);
+        c
+    } else {
+        let mut c = Command::new(program);
+        c.args(args);
+        c
+    };
+    let mut child = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn()?;
+    let mut pipe = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = pipe.read_to_end(&mut text);
+        text
+    });
+    let timeout = b.timeout.unwrap_or(DEFAULT_COMPILE_TIMEOUT);
+    let status = if timeout.is_zero() {
+        Some(child.wait()?)
+    } else {
+        child.wait_timeout(timeout)?
+    };
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = reader.join();
+        return Ok(Limited::TimedOut(timeout));
+    };
+    let stderr = reader.join().unwrap_or_default();
+    Ok(Limited::Done(std::process::Output {
+        status,
+        stdout: Vec::new(),
+        stderr,
+    }))
+}
+
+/// `program` as a path that exists: itself when it names a directory part, else the first
+/// match on PATH.
+fn which(program: &Path) -> Option<PathBuf> {
+    if program.components().count() > 1 {
+        return program.exists().then(|| program.to_path_buf());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
 /// Compiles `src` and returns the code object's bytes; an error carries clang's diagnostics
-/// (which name file:line:col) or says what to install.
+/// (which name file:line:col) or says what to install; clang runs within a time and a memory
+/// limit ([`SourceBuild::timeout`], [`SourceBuild::memory_mib`]).
 pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, String> {
     let libs = find_device_libs(b, lang)?;
     let clang = b.clang.clone().unwrap_or_else(|| PathBuf::from("clang-19"));
@@ -277,9 +367,19 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
         build.opencl_library = opencl_printf(&libs, src)?;
     }
     let args = clang_args(src, &out, lang, &build, &libs);
-    let result = Command::new(&clang).args(&args).output();
+    let result = run_limited(&clang, &args, b);
     let output = match result {
-        Ok(o) => o,
+        Ok(Limited::Done(o)) => o,
+        Ok(Limited::TimedOut(t)) => {
+            let _ = std::fs::remove_file(&out);
+            return Err(format!(
+                "{} did not finish compiling {} within {} s and was stopped (--compile-timeout \
+                 SECONDS; 0 for no limit)",
+                clang.display(),
+                src.display(),
+                t.as_secs()
+            ));
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(format!(
                 "{} was not found{}: gpumemsim compiles {} with clang-19 (Debian packages clang-19 \
@@ -298,6 +398,21 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
             "\nthe HIP headers are missing: install Debian's libamdhip64-dev (or pass -I DIR with --cflags)"
         } else {
             ""
+        };
+        let memory = b.memory_mib.unwrap_or(DEFAULT_COMPILE_MEMORY_MIB);
+        let hint = if memory > 0
+            && [
+                "out of memory",
+                "bad_alloc",
+                "Cannot allocate memory",
+                "failed to map",
+            ]
+            .iter()
+            .any(|m| text.contains(m))
+        {
+            format!("{hint}\nclang ran with at most {memory} MiB (--compile-memory MIB; 0 for no limit)")
+        } else {
+            hint.to_string()
         };
         return Err(format!(
             "{} did not compile {}:\n{}{hint}",
