@@ -31,6 +31,57 @@ pub struct DiffArgs {
     /// The text report: the N largest improvements and the N largest regressions (0: all).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub top: usize,
+    /// Match a before line with an after line whose text changed (repeatable):
+    /// `[FILE:]LINE=[FILE:]LINE`, e.g. `bad.cl:8=good.cl:9` or `8=9`.
+    #[arg(long = "map", value_name = "OLD=NEW")]
+    pub maps: Vec<String>,
+    /// Exit with status 1 when the kernel's time, or any line's bank-conflict cycles, grew by
+    /// more than PERCENT (default 0: any growth); the regressions are named on standard error.
+    #[arg(long, value_name = "PERCENT", num_args = 0..=1, default_missing_value = "0")]
+    pub fail_on_regression: Option<f64>,
+}
+
+/// A `--map`: a before line and the after line it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineMap {
+    /// The before side: (file, when given; line).
+    pub before: (Option<String>, i64),
+    /// The after side.
+    pub after: (Option<String>, i64),
+}
+
+impl LineMap {
+    /// Parses `[FILE:]LINE=[FILE:]LINE`.
+    pub fn parse(text: &str) -> Result<LineMap, String> {
+        let bad = || {
+            format!("--map {text}: expected OLD=NEW, each [FILE:]LINE (e.g. bad.cl:8=good.cl:9)")
+        };
+        let side = |s: &str| -> Result<(Option<String>, i64), String> {
+            let (file, line) = match s.rsplit_once(':') {
+                Some((f, l)) => (Some(f.to_string()), l),
+                None => (None, s),
+            };
+            let line: i64 = line.trim().parse().map_err(|_| bad())?;
+            if line < 1 || file.as_deref() == Some("") {
+                return Err(bad());
+            }
+            Ok((file, line))
+        };
+        let (b, a) = text.split_once('=').ok_or_else(bad)?;
+        Ok(LineMap {
+            before: side(b)?,
+            after: side(a)?,
+        })
+    }
+
+    /// Whether this map's `side` names line `l` (of file `file`).
+    fn names(side: &(Option<String>, i64), l: &Line) -> bool {
+        side.1 == l.line
+            && side
+                .0
+                .as_deref()
+                .is_none_or(|f| f == l.file || f == base_name(l.file))
+    }
 }
 
 /// `gpumemsim diff`.
@@ -38,9 +89,19 @@ pub fn diff(args: &DiffArgs) -> Result<ExitCode, String> {
     if args.before == "-" && args.after == "-" {
         return Err("BEFORE and AFTER cannot both be standard input (`-`)".into());
     }
+    if let Some(p) = args.fail_on_regression {
+        if !(p.is_finite() && p >= 0.0) {
+            return Err(format!("--fail-on-regression {p}: a percentage, 0 or more"));
+        }
+    }
+    let maps: Vec<LineMap> = args
+        .maps
+        .iter()
+        .map(|m| LineMap::parse(m))
+        .collect::<Result<_, _>>()?;
     let before = read_report(&args.before)?;
     let after = read_report(&args.after)?;
-    let d = compare(&before, &after)?;
+    let d = compare_mapped(&before, &after, &maps)?;
     if args.json {
         outln!("{d}");
     } else {
@@ -48,6 +109,15 @@ pub fn diff(args: &DiffArgs) -> Result<ExitCode, String> {
     }
     if let Some(path) = &args.html {
         std::fs::write(path, render_html(&d)).map_err(|e| format!("--html {path}: {e}"))?;
+    }
+    if let Some(percent) = args.fail_on_regression {
+        let found = crate::diff_gate::regressions(&d, percent);
+        if !found.is_empty() {
+            for r in &found {
+                eprintln!("regression: {r}");
+            }
+            return Ok(ExitCode::from(1));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -119,6 +189,11 @@ fn delta(before: &Value, after: &Value, keys: &[&str]) -> Value {
 /// line and each instruction text, before, after and `after - before`. See docs/diff.md for
 /// the shape. Errors name the side (`before` or `after`) that is not a run report.
 pub fn compare(before: &Value, after: &Value) -> Result<Value, String> {
+    compare_mapped(before, after, &[])
+}
+
+/// [`compare`], with lines paired by hand (`--map`) before the matching.
+pub fn compare_mapped(before: &Value, after: &Value, maps: &[LineMap]) -> Result<Value, String> {
     check_report(before).map_err(|e| format!("before: {e}"))?;
     check_report(after).map_err(|e| format!("after: {e}"))?;
     let (kb, ka) = (kernel_side(before), kernel_side(after));
@@ -126,7 +201,7 @@ pub fn compare(before: &Value, after: &Value) -> Result<Value, String> {
     let has_lines = |r: &Value| r["lines"].as_array().is_some_and(|l| !l.is_empty());
     let (lb, la) = (has_lines(before), has_lines(after));
     let lines = if lb && la {
-        compare_lines(before, after)
+        compare_lines(before, after, maps)?
     } else {
         Vec::new()
     };
@@ -266,6 +341,8 @@ enum Match {
     Removed,
     /// Only after.
     Added,
+    /// Paired by hand (`--map`).
+    Mapped,
 }
 
 impl Match {
@@ -276,6 +353,7 @@ impl Match {
             Match::Edited => "edited",
             Match::Removed => "removed",
             Match::Added => "added",
+            Match::Mapped => "mapped",
         }
     }
 }
@@ -325,6 +403,28 @@ fn anchors(b: &[Line], a: &[Line]) -> Vec<(usize, usize)> {
         } else {
             j += 1;
         }
+    }
+    out
+}
+
+/// Aligns one file's lines around the pairs `forced` (`--map`, increasing on both sides):
+/// each stretch between two of them is aligned by [`align`], and they are `mapped`.
+fn align_mapped(
+    b: &[Line],
+    a: &[Line],
+    forced: &[(usize, usize)],
+) -> Vec<(Option<usize>, Option<usize>, Match)> {
+    let mut out = Vec::new();
+    let (mut pi, mut pj) = (0, 0);
+    let ends = forced.iter().copied().chain([(b.len(), a.len())]);
+    for (fi, fj) in ends {
+        for (i, j, m) in align(&b[pi..fi], &a[pj..fj]) {
+            out.push((i.map(|i| i + pi), j.map(|j| j + pj), m));
+        }
+        if fi < b.len() {
+            out.push((Some(fi), Some(fj), Match::Mapped));
+        }
+        (pi, pj) = (fi + 1, fj + 1);
     }
     out
 }
@@ -393,34 +493,21 @@ fn align(b: &[Line], a: &[Line]) -> Vec<(Option<usize>, Option<usize>, Match)> {
     out
 }
 
-/// The line comparison: files paired by path, else by file name; each pair's lines aligned.
-fn compare_lines(before: &Value, after: &Value) -> Vec<Value> {
+/// The line comparison: files paired by path, else by file name, else as a `--map` pairs
+/// them, else by the source texts they share (`bad.cl` against `good.cl`); each pair's lines
+/// aligned around the `--map` pairs.
+fn compare_lines(before: &Value, after: &Value, maps: &[LineMap]) -> Result<Vec<Value>, String> {
     let bf = lines_by_file(before);
     let af = lines_by_file(after);
-    let mut pair: Vec<Option<usize>> = vec![None; bf.len()];
+    let pair = pair_files(&bf, &af, maps);
     let mut used = vec![false; af.len()];
-    for (i, (f, _)) in bf.iter().enumerate() {
-        if let Some(j) = af.iter().position(|(g, _)| g == f) {
-            pair[i] = Some(j);
-            used[j] = true;
-        }
-    }
-    for (i, (f, _)) in bf.iter().enumerate() {
-        if pair[i].is_some() {
-            continue;
-        }
-        let same: Vec<usize> = (0..af.len())
-            .filter(|&j| !used[j] && base_name(af[j].0) == base_name(f))
-            .collect();
-        if let [j] = same[..] {
-            pair[i] = Some(j);
-            used[j] = true;
-        }
+    for j in pair.iter().flatten() {
+        used[*j] = true;
     }
     let mut out = Vec::new();
     let none: Vec<Line> = Vec::new();
-    let mut emit = |b: &[Line], a: &[Line]| {
-        for (i, j, m) in align(b, a) {
+    let mut emit = |b: &[Line], a: &[Line], forced: &[(usize, usize)]| {
+        for (i, j, m) in align_mapped(b, a, forced) {
             let (bs, as_) = (i.map(|i| &b[i]), j.map(|j| &a[j]));
             let (bv, av) = (
                 bs.map_or(Value::Null, Line::side),
@@ -438,16 +525,120 @@ fn compare_lines(before: &Value, after: &Value) -> Vec<Value> {
             }));
         }
     };
+    let mut mapped = vec![false; maps.len()];
     for (i, (_, bl)) in bf.iter().enumerate() {
         let al = pair[i].map_or(&none, |j| &af[j].1);
-        emit(bl, al);
+        let forced = forced_pairs(bl, al, maps, &mut mapped)?;
+        emit(bl, al, &forced);
     }
     for (j, (_, al)) in af.iter().enumerate() {
         if !used[j] {
-            emit(&none, al);
+            emit(&none, al, &[]);
         }
     }
-    out
+    if let Some(k) = mapped.iter().position(|m| !m) {
+        let m = &maps[k];
+        let side = |s: &(Option<String>, i64)| match &s.0 {
+            Some(f) => format!("{f}:{}", s.1),
+            None => s.1.to_string(),
+        };
+        return Err(format!(
+            "--map {}={}: no such pair of lines (the before report must have line {} and the \
+             after report line {}, in files that are compared with each other)",
+            side(&m.before),
+            side(&m.after),
+            side(&m.before),
+            side(&m.after)
+        ));
+    }
+    Ok(out)
+}
+
+/// For each before file, the after file it is compared with.
+fn pair_files(
+    bf: &[(&str, Vec<Line>)],
+    af: &[(&str, Vec<Line>)],
+    maps: &[LineMap],
+) -> Vec<Option<usize>> {
+    let mut pair: Vec<Option<usize>> = vec![None; bf.len()];
+    let mut used = vec![false; af.len()];
+    for (i, (f, _)) in bf.iter().enumerate() {
+        if let Some(j) = af.iter().position(|(g, _)| g == f) {
+            pair[i] = Some(j);
+            used[j] = true;
+        }
+    }
+    type Rule<'r> = &'r dyn Fn(usize, usize) -> usize;
+    let same_name = |i: usize, j: usize| usize::from(base_name(af[j].0) == base_name(bf[i].0));
+    let by_map = |i: usize, j: usize| {
+        usize::from(maps.iter().any(|m| {
+            bf[i].1.iter().any(|l| LineMap::names(&m.before, l))
+                && af[j].1.iter().any(|l| LineMap::names(&m.after, l))
+                && (m.before.0.is_some() || m.after.0.is_some())
+        }))
+    };
+    let shared_text = |i: usize, j: usize| {
+        let texts: std::collections::HashSet<&str> = af[j]
+            .1
+            .iter()
+            .filter_map(|l| l.text.filter(|t| !t.is_empty()))
+            .collect();
+        bf[i]
+            .1
+            .iter()
+            .filter(|l| l.text.is_some_and(|t| !t.is_empty() && texts.contains(t)))
+            .count()
+    };
+    // Each rule pairs a before file with the one unused after file that scores best, when
+    // that best is unique and above zero.
+    let rules: [Rule; 3] = [&same_name, &by_map, &shared_text];
+    for rule in rules {
+        for (i, paired) in pair.iter_mut().enumerate() {
+            if paired.is_some() {
+                continue;
+            }
+            let scores: Vec<(usize, usize)> = (0..af.len())
+                .filter(|&j| !used[j])
+                .map(|j| (rule(i, j), j))
+                .filter(|&(s, _)| s > 0)
+                .collect();
+            let best = scores.iter().map(|s| s.0).max().unwrap_or(0);
+            let top: Vec<usize> = scores.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
+            if let [j] = top[..] {
+                *paired = Some(j);
+                used[j] = true;
+            }
+        }
+    }
+    pair
+}
+
+/// The `--map` pairs that fall in this pair of files, as indices into `b` and `a` (marking
+/// them in `mapped`); they must increase on both sides.
+fn forced_pairs(
+    b: &[Line],
+    a: &[Line],
+    maps: &[LineMap],
+    mapped: &mut [bool],
+) -> Result<Vec<(usize, usize)>, String> {
+    let mut out = Vec::new();
+    for (k, m) in maps.iter().enumerate() {
+        let i = b.iter().position(|l| LineMap::names(&m.before, l));
+        let j = a.iter().position(|l| LineMap::names(&m.after, l));
+        if let (Some(i), Some(j)) = (i, j) {
+            out.push((i, j));
+            mapped[k] = true;
+        }
+    }
+    out.sort_unstable();
+    if out.windows(2).any(|w| w[1].1 <= w[0].1 || w[1].0 == w[0].0) {
+        return Err(
+            "--map: the pairs must keep the lines' order on both sides (and name each \
+                    line once)"
+                .into(),
+        );
+    }
+    Ok(out)
 }
 
 /// The instruction comparison: instructions with the same text added up on each side, in the

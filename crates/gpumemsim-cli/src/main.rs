@@ -28,6 +28,7 @@ mod buffer_json;
 mod check_cmd;
 mod check_text;
 mod diff_cmd;
+mod diff_gate;
 mod html_out;
 mod input;
 mod isa_cmds;

@@ -903,7 +903,7 @@ fn rewritten_split_and_reordered_lines_are_matched_like_a_diff() {
 }
 
 #[test]
-fn files_pair_by_path_then_by_file_name() {
+fn files_pair_by_path_then_by_file_name_then_by_shared_lines() {
     let mut b = report(
         Some("k"),
         10,
@@ -923,11 +923,139 @@ fn files_pair_by_path_then_by_file_name() {
         "/home/me/old-checkout/k.cl"
     );
     assert_eq!(d["lines"][0]["delta"]["cycles"], -3);
-    // Another file name: nothing to match.
+    // Another file name: paired by the lines the files share (a fix in a second file)...
     a["lines"][0]["file"] = json!("./other.cl");
     let ap = write("g-after.json", &a);
     assert_eq!(
         matches(&diff_json(&bp, &ap)),
+        triples(&[(Some(3), Some(3), "same")])
+    );
+    // ...and when they share none, nothing matches.
+    a["lines"][0]["text"] = json!("y;");
+    let ap = write("h-after.json", &a);
+    assert_eq!(
+        matches(&diff_json(&bp, &ap)),
         triples(&[(Some(3), None, "removed"), (None, Some(3), "added")])
     );
+}
+
+/// `report` with every line in file `file`.
+fn in_file(mut r: Value, file: &str) -> Value {
+    for l in r["lines"].as_array_mut().expect("lines") {
+        l["file"] = json!(file);
+    }
+    r
+}
+
+/// The fix in a second file (bad.cl against good.cl, the usual workflow): the files pair by
+/// the lines they share, so the fix reads as one edited line, not as every line removed and
+/// added; `--map` pairs a line whose text changed beyond what the matching can see.
+#[test]
+fn a_fix_in_another_file_pairs_by_shared_lines_and_by_map() {
+    let rows: [Row; 3] = [
+        (1, Some("int x = id();"), 5, 0, 0, 1),
+        (2, Some("v = t[x * 32 + y];"), 40, 30, 0, 1),
+        (3, Some("out[x] = v;"), 9, 0, 0, 1),
+    ];
+    let fixed: [Row; 4] = [
+        (1, Some("// padded"), 0, 0, 0, 0),
+        (2, Some("int x = id();"), 5, 0, 0, 1),
+        (3, Some("v = t[x * 33 + y];"), 10, 0, 0, 1),
+        (4, Some("out[x] = v;"), 9, 0, 0, 1),
+    ];
+    let b = write(
+        "bad.json",
+        &in_file(report(Some("k"), 100, Some(&rows), &[]), "src/bad.cl"),
+    );
+    let a = write(
+        "good.json",
+        &in_file(report(Some("k"), 60, Some(&fixed), &[]), "src/good.cl"),
+    );
+    let d = diff_json(&b, &a);
+    let want = [
+        (Value::Null, json!(1), "added"),
+        (json!(1), json!(2), "moved"),
+        (json!(2), json!(3), "edited"),
+        (json!(3), json!(4), "moved"),
+    ];
+    let want: Vec<_> = want
+        .into_iter()
+        .map(|(x, y, m)| (x, y, m.to_string()))
+        .collect();
+    assert_eq!(matches(&d), want);
+    // --map: the comment is what line 2 became (a made-up pairing the matching would not
+    // make), so the edited line is left unpaired.
+    let o = diff(&[s(&b), s(&a), "--json", "--map", "bad.cl:2=good.cl:1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d: Value = serde_json::from_slice(&o.stdout).expect("json");
+    let got = matches(&d);
+    assert!(
+        got.contains(&(json!(2), json!(1), "mapped".to_string())),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(Value::Null, json!(3), "added".to_string())),
+        "{got:?}"
+    );
+    for (bad_map, message) in [
+        ("9=1", "--map 9=1: no such pair of lines"),
+        ("bad.cl=2", "--map bad.cl=2: expected OLD=NEW"),
+    ] {
+        let o = diff(&[s(&b), s(&a), "--map", bad_map]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(message), "{err}");
+    }
+}
+
+/// `--fail-on-regression[=PERCENT]`: exit 1 when the kernel time or a line's conflict cycles
+/// grew beyond PERCENT (any growth by default; from zero, any growth), naming each on
+/// standard error; 0 for an improvement.
+#[test]
+fn fail_on_regression_gates_on_time_and_conflict_cycles() {
+    let rows = |conflict: i64| -> [Row; 2] {
+        [
+            (1, Some("a();"), 10, 0, 0, 1),
+            (2, Some("b = t[x];"), 40, conflict, 0, 1),
+        ]
+    };
+    let b = write(
+        "g-before.json",
+        &report(Some("k"), 100, Some(&rows(30)), &[]),
+    );
+    let slower = write(
+        "g-slower.json",
+        &report(Some("k"), 104, Some(&rows(30)), &[]),
+    );
+    let worse = write(
+        "g-worse.json",
+        &report(Some("k"), 100, Some(&rows(33)), &[]),
+    );
+    let better = write("g-better.json", &report(Some("k"), 90, Some(&rows(0)), &[]));
+    let gate = |after: &Path, threshold: Option<&str>| {
+        let mut a = vec![s(&b), s(after)];
+        let flag = threshold.map(|t| format!("--fail-on-regression={t}"));
+        a.push(flag.as_deref().unwrap_or("--fail-on-regression"));
+        let o = diff(&a);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, err) = gate(&slower, None);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("regression: kernel time 100 → 104 (+4.0%) cycles"),
+        "{err}"
+    );
+    assert_eq!(gate(&slower, Some("5")).0, Some(0), "4% is within 5%");
+    let (code, err) = gate(&worse, Some("5"));
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("regression: k.cl:2 conflict cycles 30 → 33 (+10.0%)  b = t[x];"),
+        "{err}"
+    );
+    assert_eq!(gate(&better, None), (Some(0), String::new()));
+    let o = diff(&[s(&b), s(&better), "--fail-on-regression=-1"]);
+    assert_eq!(o.status.code(), Some(2));
 }
