@@ -340,6 +340,7 @@ fn report_kernel(
         gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
     let mut obj = json!({
         "kernel": name,
+        "target": kernel.target,
         "symbol": kernel.name,
         "events": gpumemsim::report::json::events(lines, dev, sources),
         "instructions": gpumemsim::report::json::instructions(lines, dev, sources),

@@ -62,6 +62,8 @@ fn lds_sum_matches_the_cpu_in_wave32_and_wave64() {
         assert_eq!(values(&j, 0), input, "{wave}: the input is unchanged");
         assert_eq!(j["events"], serde_json::json!([]), "{wave}");
         assert_eq!(j["wave_size"], if wave == "w32" { 32 } else { 64 });
+        // The chip the object was built for, from its ELF header.
+        assert_eq!(j["target"], "gfx1100");
     }
 }
 

@@ -68,6 +68,7 @@ fn json_has_dumps_per_wave_events_and_instruction_statistics() {
         .collect();
     assert_eq!(kinds, [("uninitialized_lds_read", 1, 3)], "{events:?}");
     assert!(j["cycles"].as_u64().expect("cycles") > 0);
+    assert_eq!(j["target"], "gfx1100", "assembly is gfx1100 text");
 }
 
 #[test]

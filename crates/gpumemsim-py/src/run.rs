@@ -422,6 +422,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
     let (run, dev) = (&done.run, &done.run.device);
     let report = PyDict::new(py);
     report.set_item("kernel", kernel.display_name())?;
+    report.set_item("target", kernel.target)?;
     report.set_item("symbol", &kernel.name)?;
     let names: Vec<Option<String>> = kernel.metadata.as_ref().map_or_else(Vec::new, |m| {
         m.args

@@ -69,6 +69,7 @@ def test_lds_sum_matches_the_cpu():
     report = gpumemsim.run(kernel("lds_sum.w64.o"), None, 4, 64, [src, out])
     assert out.tolist() == src.reshape(4, 64).sum(axis=1).tolist()
     assert report["events"] == [] and report["wave_size"] == 64
+    assert report["target"] == "gfx1100"
     assert report["grid"] == [4, 1, 1] and report["block"] == [64, 1, 1]
 
 

@@ -47,3 +47,6 @@ pub use fields::Field;
 pub use format::Format;
 pub use inst::{DecodeError, Instruction};
 pub use vgprs::VgprOperand;
+
+/// The chip whose instruction set this crate holds (`llvm-mc-19 -mcpu=gfx1100`).
+pub const TARGET: &str = "gfx1100";

@@ -174,6 +174,8 @@ buffer (the kernel gets its address twice; the second entry of the report's args
 class RunReport(TypedDict, total=False):
     kernel: str
     """The kernel's name, demangled for HIP."""
+    target: str
+    """The chip the code object was built for (its ELF header's EF_AMDGPU_MACH): "gfx1100"."""
     symbol: str
     """Its symbol (mangled for HIP)."""
     args: list[dict]

@@ -284,6 +284,8 @@ pub struct DispatchValues {
 pub struct Kernel {
     /// Its symbol name (mangled for HIP).
     pub name: String,
+    /// The chip its code object was built for (`gfx1100`; [`SUPPORTED_TARGETS`]).
+    pub target: &'static str,
     /// Its descriptor.
     pub descriptor: KernelDescriptor,
     /// Its machine code (relocated: the bytes the image holds).
@@ -402,7 +404,7 @@ pub struct CodeObject {
 pub const EF_AMDGPU_MACH_GFX1100: u32 = 0x41;
 
 /// The chips gpumemsim runs code objects for.
-pub const SUPPORTED_TARGETS: [&str; 1] = ["gfx1100"];
+pub const SUPPORTED_TARGETS: [&str; 1] = [rdna3_isa::TARGET];
 
 /// The processor an `EF_AMDGPU_MACH` value names (LLVM's `llvm/BinaryFormat/ELF.h`), for the
 /// chips a user is likely to hand us; `None` for the others.
@@ -511,6 +513,7 @@ impl CodeObject {
                 .cloned();
             ranges.push((func.value, func.size));
             kernels.push(Kernel {
+                target: mach_name(elf.flags & 0xff).unwrap_or("?"),
                 image: image.clone(),
                 entry,
                 address: func.value,
