@@ -34,13 +34,18 @@ struct Keywords<'a, 'py> {
     html: Option<PathBuf>,
 }
 
-/// The CLI's source options (--lang, --cflags, --wave64, --keep-object), as keywords.
+/// The CLI's source options (--lang, --cflags, --wave64, --keep-object, --compile-timeout,
+/// --compile-memory), as keywords.
 #[derive(Default)]
 struct SourceOptions {
     lang: Option<String>,
     cflags: Option<String>,
     wave64: bool,
     keep_object: Option<PathBuf>,
+    /// Seconds (0: no limit; `None`: the default).
+    compile_timeout: Option<u64>,
+    /// MiB (0: no limit; `None`: the default).
+    compile_memory: Option<u64>,
 }
 
 /// A kernel that has run: what `run` and `check` report from.
@@ -288,8 +293,8 @@ macro_rules! launch_entry {
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, lang=None, cflags=None,
-                            wave64=false, keep_object=None, symbols=None, html=None
-                            $(, $extra=$edef)*))]
+                            wave64=false, keep_object=None, symbols=None, html=None,
+                            compile_timeout=None, compile_memory=None $(, $extra=$edef)*))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
             py: Python<'py>,
@@ -311,8 +316,15 @@ macro_rules! launch_entry {
             keep_object: Option<PathBuf>,
             symbols: Option<&Bound<'py, PyAny>>,
             html: Option<PathBuf>,
+            compile_timeout: Option<&Bound<'py, PyAny>>,
+            compile_memory: Option<&Bound<'py, PyAny>>,
             $($extra: $ety),*
         ) -> PyResult<Bound<'py, $result>> {
+            let limit = |name: &str, v: Option<&Bound<'py, PyAny>>| {
+                v.map(|v| uint_arg::<u64>(name, v, u64::MAX.into())).transpose()
+            };
+            let compile_timeout = limit("compile_timeout", compile_timeout)?;
+            let compile_memory = limit("compile_memory", compile_memory)?;
             let kw = Keywords {
                 dynamic_lds,
                 max_steps,
@@ -326,6 +338,8 @@ macro_rules! launch_entry {
                     cflags,
                     wave64,
                     keep_object,
+                    compile_timeout,
+                    compile_memory,
                 },
                 symbols,
                 html,
@@ -347,7 +361,9 @@ launch_entry! {
     /// kernel_path: the code object's path (or its bytes), or an OpenCL (`.cl`) or HIP
     /// (`.hip`, `.cu`, `.cpp`, `.cc`) source, compiled with clang-19 and AMD's device
     /// libraries first; lang ("opencl" or "hip") overrides the extension, cflags adds compiler
-    /// flags ("-O0 -DN=64"), wave64 builds for 64-lane waves, keep_object=PATH writes the
+    /// flags ("-O0 -DN=64"), wave64 builds for 64-lane waves, compile_timeout (seconds,
+    /// default 120) and compile_memory (MiB, default 4096; 0 lifts either) limit clang,
+    /// keep_object=PATH writes the
     /// object built. kernel: the kernel's name (optional when the object has one). grid:
     /// workgroups per dimension, an int or 1 to 3 ints. block: work-items per workgroup,
     /// likewise (at most 1024 in all). args: the kernel's arguments in order: a NumPy array is
@@ -637,6 +653,8 @@ fn code_object(obj: &Bound<'_, PyAny>, opts: &SourceOptions) -> PyResult<(String
             .as_deref()
             .map(|f| f.split_whitespace().map(String::from).collect())
             .unwrap_or_default(),
+        timeout: opts.compile_timeout.map(std::time::Duration::from_secs),
+        memory_mib: opts.compile_memory,
         ..SourceBuild::default()
     };
     let bytes = compile(&path, lang, &build).map_err(error)?;

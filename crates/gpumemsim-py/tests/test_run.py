@@ -404,3 +404,23 @@ def test_symbols_are_set_before_the_launch():
         gpumemsim.run(obj, None, 1, 64, [out, src], symbols={"nope": b"\0"})
     with pytest.raises(gpumemsim.Error, match="symbols"):
         gpumemsim.run(obj, None, 1, 64, [out, src], symbols=[1])
+
+
+def test_clang_runs_within_the_limits_given(tmp_path):
+    """compile_timeout= and compile_memory= limit clang as the CLI's --compile-timeout and
+    --compile-memory do: a preprocessor bomb (10^8 statements) is stopped and named."""
+    bomb = tmp_path / "bomb.cl"
+    bomb.write_text("#define A(x) x x x x x x x x x x\n#define B(x) A(A(A(A(x))))\n"
+                    "#define C(x) B(B(x))\n"
+                    "__kernel void bomb(__global int *o) { int v = 0; C(v++;) o[0] = v; }\n")
+    out = np.zeros(1, dtype=np.int32)
+    with pytest.raises(gpumemsim.Error) as raised:
+        gpumemsim.run(str(bomb), None, 1, 64, [out], compile_timeout=1)
+    if "was not found" in str(raised.value):
+        assert "CI" not in os.environ, f"under CI clang-19 must be installed: {raised.value}"
+        pytest.skip(f"clang-19 is missing here: {raised.value}")
+    assert "within 1 s and was stopped" in str(raised.value)
+    with pytest.raises(gpumemsim.Error, match="clang ran with at most 64 MiB"):
+        gpumemsim.run(str(bomb), None, 1, 64, [out], compile_memory=64)
+    with pytest.raises(gpumemsim.Error, match="compile_timeout=-1"):
+        gpumemsim.run(str(bomb), None, 1, 64, [out], compile_timeout=-1)

@@ -257,6 +257,8 @@ def run(
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
     html: Union[str, os.PathLike, None] = None,
+    compile_timeout: Union[int, None] = None,
+    compile_memory: Union[int, None] = None,
     check: bool = False,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
@@ -282,6 +284,9 @@ def run(
             `.cpp`, `.cc` HIP; or any file with lang="opencl" or "hip"), built with clang-19
             and AMD's device libraries first: the CLI's --lang, --cflags, --wave64 and
             --keep-object.
+        compile_timeout, compile_memory: limits on clang for a source, the CLI's
+            --compile-timeout (seconds, default 120) and --compile-memory (MiB, default 4096);
+            0 lifts either.
         symbols: program-scope variables to set before the launch, as the CLI's --symbol
             (hipMemcpyToSymbol): {name: bytes or an array}, written from the variable's
             first byte; an unknown name is an Error listing the variables.
@@ -354,6 +359,8 @@ def check(
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
     html: Union[str, os.PathLike, None] = None,
+    compile_timeout: Union[int, None] = None,
+    compile_memory: Union[int, None] = None,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one
