@@ -58,9 +58,13 @@ def cli() -> Cli:
 
 
 def pytest_report_header(config):
-    """Says whether the Triton tests (test_triton.py) can run, and why not."""
-    try:
-        import triton
-    except ImportError:
-        return "triton: not installed: test_triton.py is skipped (pip install 'gpumemsim[triton]')"
-    return f"triton: {triton.__version__}"
+    """Says whether the optional extras' tests (test_triton.py, test_ray.py) can run."""
+    lines = []
+    for name, test in (("triton", "test_triton.py"), ("ray", "test_ray.py")):
+        try:
+            module = __import__(name)
+            lines.append(f"{name}: {module.__version__}")
+        except ImportError:
+            lines.append(f"{name}: not installed: {test} is skipped "
+                         f"(pip install 'gpumemsim[{name}]')")
+    return lines

@@ -1,0 +1,188 @@
+"""gpumemsim.ray.sweep on real Ray clusters: a local one (``ray.init`` with 2 CPUs), a head and
+a worker node started as separate processes with ``ray start``, and a worker killed in the
+middle of a sweep. Needs Ray (`pip install 'gpumemsim[ray]'`): without it these tests are
+skipped with the reason printed (conftest.py's report header), except under CI, where they
+fail."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+try:
+    import ray
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("Ray is not installed (pip install 'gpumemsim[ray]')", allow_module_level=True)
+
+import gpumemsim
+import gpumemsim.ray as gr
+from conftest import KERNELS, REPO
+
+LDS_SUM = str(KERNELS / "lds_sum.w32.o")
+TRANSPOSE = str(KERNELS / "transpose.w32.o")
+
+
+@pytest.fixture
+def local_cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def launches(data):
+    """24 launches: lds_sum at every seed on 2 WGPs, and the three transposes at two grids."""
+    out = [dict(kernel_path=LDS_SUM, grid=4, block=64, args=[data, np.zeros(4, np.int32)],
+                seed=s, wgps=2) for s in range(18)]
+    src = np.arange(1024, dtype=np.float32)
+    for k in ("transpose_naive", "transpose_padded", "transpose_swizzled"):
+        for g in (1, 2):
+            out.append(dict(kernel_path=TRANSPOSE, kernel=k, grid=g, block=32,
+                            args=[src, np.zeros(1024, np.float32)]))
+    return out
+
+
+def without_args(report):
+    return {k: v for k, v in report.items() if k != "args"}
+
+
+def assert_same_as_local(results, given):
+    """Each result is the report gpumemsim.run gives in this process (buffers by value)."""
+    assert len(results) == len(given)
+    for got, launch in zip(results, given):
+        fresh = [np.copy(a) if isinstance(a, np.ndarray) else a for a in launch["args"]]
+        want = gpumemsim.run(**{**launch, "args": fresh})
+        assert without_args(got) == without_args(want)
+        for g, w in zip(got["args"], want["args"]):
+            if "values" in w:
+                assert np.array_equal(g["values"], w["values"])
+
+
+def test_a_sweep_equals_the_launches_run_here(local_cluster, monkeypatch):
+    monkeypatch.chdir(REPO)
+    data = np.arange(256, dtype=np.int32)
+    given = launches(data)
+    puts = []
+    real_put = ray.put
+    monkeypatch.setattr(ray, "put", lambda obj, **kw: puts.append(obj) or real_put(obj, **kw))
+    results = gr.sweep(given)
+    assert_same_as_local(results, given)
+    # Every distinct array went to the object store once: data and the transposes' input
+    # once each, however many launches use them, plus each launch's own output array.
+    assert len(puts) == 2 + len(given)
+    assert sum(p is data for p in puts) == 1
+    # The caller's arrays are not changed: each worker ran on a copy.
+    assert np.array_equal(data, np.arange(256)) and not given[0]["args"][1].any()
+
+
+def test_a_failed_launch_is_a_result_not_a_lost_sweep(local_cluster, monkeypatch):
+    monkeypatch.chdir(REPO)
+    data = np.arange(128, dtype=np.int32)
+    ok = dict(kernel_path=LDS_SUM, grid=2, block=64, args=[data, np.zeros(2, np.int32)])
+    results = gr.sweep([
+        dict(kernel_path="no/such/kernel.o"),
+        {**ok, "max_steps": 3},
+        ok,
+        {**ok, "grid": 0},
+    ], progress=False)
+    assert results[0] == {"error": "Error: no/such/kernel.o: No such file or directory (os error 2)"}
+    assert "was stopped at pc" in results[1]["error"] and "instructions" in results[1]
+    assert "error" not in results[2] and results[2]["args"][1]["values"].tolist() == [2016, 6112]
+    assert results[3]["error"].startswith("Error: grid 0:")
+    with pytest.raises(TypeError, match=r"launches\[0\]: no kernel_path"):
+        gr.sweep([dict(grid=1)])
+
+
+def test_a_killed_worker_is_retried_and_the_sweep_completes(local_cluster, monkeypatch):
+    monkeypatch.chdir(REPO)
+    src = np.arange(1024, dtype=np.float32)
+    # Launches of half a second or more each (512 workgroups, every one transposing the same
+    # tile), so that one is running when its worker is killed.
+    given = [dict(kernel_path=TRANSPOSE, kernel="transpose_naive", grid=512, block=32,
+                  args=[src, np.zeros(1024, np.float32)], wgps=1) for _ in range(6)]
+    box = {}
+    sweep = threading.Thread(target=lambda: box.update(r=gr.sweep(given, progress=False)))
+    sweep.start()
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline:
+        for pid in worker_pids("_run_launch"):
+            os.kill(pid, signal.SIGKILL)
+            killed = pid
+            break
+        time.sleep(0.01)
+    sweep.join(timeout=300)
+    assert killed is not None, "no worker was seen running a launch"
+    assert_same_as_local(box["r"], given)
+
+
+def worker_pids(task):
+    """Ray worker processes running `task` (their process title is `ray::TASK`)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                if f.read().startswith(f"ray::{task}".encode()):
+                    pids.append(int(d))
+        except OSError:
+            pass
+    return pids
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_head_and_a_worker_node_started_apart():
+    """`ray start --head` and `ray start --address` as separate processes (two nodes of one
+    CPU each), and a sweep from a third process that connects by address."""
+    ray_cli = os.path.join(os.path.dirname(sys.executable), "ray")
+    port = free_port()
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    start = [ray_cli, "start", "--num-cpus=1", "--disable-usage-stats"]
+    try:
+        subprocess.run([*start, "--head", f"--port={port}", "--include-dashboard=false"],
+                       check=True, env=env, capture_output=True, timeout=120)
+        subprocess.run([*start, f"--address=127.0.0.1:{port}"], check=True, env=env,
+                       capture_output=True, timeout=120)
+        code = (
+            "import numpy as np, ray, gpumemsim.ray as gr\n"
+            f"ray.init(address='127.0.0.1:{port}', log_to_driver=False)\n"
+            "assert len(ray.nodes()) == 2, ray.nodes()\n"
+            "data = np.arange(128, dtype=np.int32)\n"
+            f"r = gr.sweep([dict(kernel_path={LDS_SUM!r}, grid=2, block=64,\n"
+            "                    args=[data, np.zeros(2, np.int32)], seed=s) for s in range(20)],\n"
+            "              progress=False)\n"
+            "print(sorted({tuple(x['args'][1]['values'].tolist()) for x in r}))\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env, cwd=REPO, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert done.stdout.strip().splitlines()[-1] == "[(2016, 6112)]"
+    finally:
+        subprocess.run([ray_cli, "stop", "--force"], env=env, capture_output=True, timeout=120)
+
+
+def test_without_ray_the_error_names_the_extra():
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "import gpumemsim.ray as gr\n"
+        "try:\n"
+        "    gr.sweep([])\n"
+        "except ImportError as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'gpumemsim[ray]'" in done.stdout
