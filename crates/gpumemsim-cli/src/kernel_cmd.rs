@@ -256,6 +256,7 @@ pub fn run_kernel(
         block,
         args: kernel_args.iter_mut().map(Arg::take_launch_arg).collect(),
         dynamic_lds: args.dynamic_lds,
+        sample: args.sample,
         symbols: symbols
             .iter()
             .map(|s| (s.name.clone(), s.bytes.clone()))
@@ -365,6 +366,9 @@ fn report_kernel(
     obj["args"] = Value::Null;
     obj["symbols"] = crate::symbols::symbols_json(&done.symbols, ran.symbols);
     obj["printf"] = json!(done.printf);
+    if let Some((k, total)) = done.sampled {
+        obj["sampled"] = json!({"workgroups": k, "of": total});
+    }
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
@@ -388,6 +392,15 @@ fn report_kernel(
         let mut s = crate::run_text::render(&view, texts, &serde_json::Map::new());
         let at = s.find("\n\n").unwrap_or(s.len());
         s.insert_str(at, &format!("\n{}", resources_text(&resources, &occupancy)));
+        if let Some((k, total)) = done.sampled {
+            s.insert_str(
+                at,
+                &format!(
+                    "\n  sampled      {k} of {total} workgroups: the figures per line and instruction are scaled to the grid (× {:.2}); the kernel time, events and buffers are the sample's",
+                    total as f64 / f64::from(k)
+                ),
+            );
+        }
         if args.counters {
             s.push_str(&crate::run_report::counters_text(lines, dev));
         }

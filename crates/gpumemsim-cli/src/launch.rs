@@ -100,6 +100,11 @@ fn run_assembly(
     name: &str,
     text: &str,
 ) -> Result<ExitCode, String> {
+    if args.sample.is_some() {
+        return Err(
+            "--sample is for code objects: an assembly program runs the --workgroups given".into(),
+        );
+    }
     let mut prog = assemble(text);
     // Data directives among the instructions run as the words they hold.
     match prog.executable_lines() {

@@ -153,6 +153,11 @@ pub struct LaunchArgs {
     /// __shared__`), placed after the static LDS.
     #[arg(long, value_name = "BYTES", default_value_t = 0, value_parser = parse_u32_arg)]
     pub dynamic_lds: u32,
+    /// Code objects: run only K workgroups, spread evenly over the grid, and scale the
+    /// per-line and per-instruction figures to the whole grid (the kernel time, the events
+    /// and the buffers are the sample's; docs/ray.md#sampling).
+    #[arg(long, value_name = "K", value_parser = parse_u32_arg)]
+    pub sample: Option<u32>,
     /// Sources: the compiler (default: clang-19 from PATH).
     #[arg(long, value_name = "PATH")]
     pub clang: Option<String>,

@@ -475,3 +475,74 @@ fn scratch_swizzle_example_reproduces_the_spec_experiment() {
     );
     assert_eq!(j["events"], serde_json::json!([]));
 }
+
+/// `--sample K` runs K workgroups spread over the grid and scales the per-line and
+/// per-instruction figures to it: on lds_sum, whose workgroups all do the same work, they
+/// equal the full run's; the report says it sampled; K = 0 and an assembly program are errors.
+#[test]
+fn a_sampled_launch_scales_its_figures_to_the_grid() {
+    let k = format!(
+        "{}/../../examples/kernels/lds_sum.w32.o",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let launch = |extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            &k,
+            "--grid",
+            "256",
+            "--block",
+            "64",
+            "--arg",
+            "buf:i32[16384]=iota",
+            "--arg",
+            "buf:i32[256]=zeros",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        let o = run(&a, "");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        json(&o)
+    };
+    let full = launch(&[]);
+    let sampled = launch(&["--sample", "16"]);
+    assert_eq!(
+        sampled["sampled"],
+        serde_json::json!({"workgroups": 16, "of": 256})
+    );
+    assert!(full.get("sampled").is_none());
+    assert_eq!(
+        sampled["lines"].as_array().map(Vec::len),
+        full["lines"].as_array().map(Vec::len)
+    );
+    for (s, f) in sampled["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .zip(full["lines"].as_array().expect("lines"))
+    {
+        assert_eq!(
+            (&s["line"], &s["cycles"], &s["executions"]),
+            (&f["line"], &f["cycles"], &f["executions"])
+        );
+    }
+    assert_eq!(
+        sampled["totals"]["issue_cycles"],
+        full["totals"]["issue_cycles"]
+    );
+    // The buffers are the sample's: workgroup 16 (the second sampled) wrote its sum, 1 did not.
+    let sums = sampled["args"][1]["values"].as_array().expect("values");
+    let want = |g: i64| (64 * g..64 * g + 64).sum::<i64>();
+    assert_eq!(sums[16].as_i64(), Some(want(16)));
+    assert_eq!(sums[1].as_i64(), Some(0));
+    let bad = run(
+        &["run", &k, "--grid", "4", "--block", "64", "--sample", "0"],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr)
+        .contains("sample 0: a sample runs at least one workgroup"));
+    let asm = run(&["run", "-", "--sample", "2"], "s_endpgm\n");
+    assert_eq!(asm.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&asm.stderr).contains("--sample is for code objects"));
+}

@@ -32,6 +32,8 @@ struct Keywords<'a, 'py> {
     symbols: Option<&'a Bound<'py, PyAny>>,
     /// Where to write the HTML report (`html`), as the CLI's --html.
     html: Option<PathBuf>,
+    /// Workgroups to sample (`sample`), as the CLI's --sample.
+    sample: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// The CLI's source options (--lang, --cflags, --wave64, --keep-object, --compile-timeout,
@@ -203,6 +205,10 @@ fn launch_kernel<'py, R>(
         block: block_dims,
         args: launch_args,
         dynamic_lds,
+        sample: kw
+            .sample
+            .map(|v| uint_arg::<u32>("sample", v, u32::MAX.into()))
+            .transpose()?,
         symbols: symbol_values(kw.symbols)?,
         config: RunConfig {
             record_ds: kw.html.is_some(),
@@ -294,7 +300,8 @@ macro_rules! launch_entry {
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, lang=None, cflags=None,
                             wave64=false, keep_object=None, symbols=None, html=None,
-                            compile_timeout=None, compile_memory=None $(, $extra=$edef)*))]
+                            compile_timeout=None, compile_memory=None, sample=None
+                            $(, $extra=$edef)*))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
             py: Python<'py>,
@@ -318,6 +325,7 @@ macro_rules! launch_entry {
             html: Option<PathBuf>,
             compile_timeout: Option<&Bound<'py, PyAny>>,
             compile_memory: Option<&Bound<'py, PyAny>>,
+            sample: Option<&Bound<'py, PyAny>>,
             $($extra: $ety),*
         ) -> PyResult<Bound<'py, $result>> {
             let limit = |name: &str, v: Option<&Bound<'py, PyAny>>| {
@@ -343,6 +351,7 @@ macro_rules! launch_entry {
                 },
                 symbols,
                 html,
+                sample,
             };
             guard(|| {
                 launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
@@ -377,7 +386,9 @@ launch_entry! {
     /// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
     /// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
     /// or "random:SEED"), wgps (default 1): as the CLI's --max-steps, --seed, --threads,
-    /// --together, --lds-init, --wgps. html=PATH also writes the HTML report there (as
+    /// --together, --lds-init, --wgps. sample=K runs K workgroups spread over the grid and
+    /// scales the per-line and per-instruction figures to it (report key "sampled"), as
+    /// --sample. html=PATH also writes the HTML report there (as
     /// --html does). check=True adds the keys "findings" (what `check` returns for the same
     /// launch: one run gives both) and "notes" (what `check` notes but does not fail on).
     ///
@@ -489,6 +500,12 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
     report.set_item("args", arg_list)?;
     report.set_item("symbols", symbols(py, &done.symbols)?)?;
     report.set_item("printf", done.printf.clone())?;
+    if let Some((k, total)) = done.sampled {
+        let s = PyDict::new(py);
+        s.set_item("workgroups", k)?;
+        s.set_item("of", total)?;
+        report.set_item("sampled", s)?;
+    }
     use gpumemsim::report::json;
     let sources = ran.sources();
     let mut texts = ran.source_texts();

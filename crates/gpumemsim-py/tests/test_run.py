@@ -424,3 +424,20 @@ def test_clang_runs_within_the_limits_given(tmp_path):
         gpumemsim.run(str(bomb), None, 1, 64, [out], compile_memory=64)
     with pytest.raises(gpumemsim.Error, match="compile_timeout=-1"):
         gpumemsim.run(str(bomb), None, 1, 64, [out], compile_timeout=-1)
+
+
+def test_sample_runs_part_of_the_grid_and_scales_to_it(cli):
+    data = np.arange(16384, dtype=np.int32)
+    full = gpumemsim.run(kernel("lds_sum.w32.o"), None, 256, 64, [data, np.zeros(256, np.int32)])
+    sums = np.zeros(256, np.int32)
+    sampled = gpumemsim.run(kernel("lds_sum.w32.o"), None, 256, 64, [data, sums], sample=16)
+    assert sampled["sampled"] == {"workgroups": 16, "of": 256} and "sampled" not in full
+    assert [(x["line"], x["cycles"]) for x in sampled["lines"]] == \
+        [(x["line"], x["cycles"]) for x in full["lines"]]
+    assert sums[16] == data[1024:1088].sum() and sums[1] == 0
+    # The CLI's --sample gives the same report.
+    _, want = cli_run(cli, kernel("lds_sum.w32.o"), "lds_sum", "256", "64",
+                      ["buf:i32[16384]=iota", "buf:i32[256]=zeros"], "--sample", "16")
+    assert want["sampled"] == sampled["sampled"] and want["lines"] == sampled["lines"]
+    with pytest.raises(gpumemsim.Error, match="sample 0"):
+        gpumemsim.run(kernel("lds_sum.w32.o"), None, 4, 64, [data, sums], sample=0)

@@ -227,6 +227,8 @@ class RunReport(TypedDict, total=False):
     """How the kernel's s_delay_alu declarations compared with the model's latencies:
     "declared", "declared_and_waited", "undeclared_waits", "undeclared_at" (each instruction
     that waited undeclared: {"address", "text"})."""
+    sampled: dict
+    """Only with sample=K (fewer than the grid): {"workgroups": K, "of": total}."""
     findings: list["Finding"]
     """Only with check=True: what `check` returns for the same launch."""
     notes: list["Finding"]
@@ -259,6 +261,7 @@ def run(
     html: Union[str, os.PathLike, None] = None,
     compile_timeout: Union[int, None] = None,
     compile_memory: Union[int, None] = None,
+    sample: Union[int, None] = None,
     check: bool = False,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
@@ -284,6 +287,10 @@ def run(
             `.cpp`, `.cc` HIP; or any file with lang="opencl" or "hip"), built with clang-19
             and AMD's device libraries first: the CLI's --lang, --cflags, --wave64 and
             --keep-object.
+        sample: run only this many workgroups, spread evenly over the grid, and scale the
+            per-line and per-instruction figures to the whole grid (the CLI's --sample; the
+            report says "sampled": {"workgroups", "of"}; the kernel time, events and buffers
+            are the sample's).
         compile_timeout, compile_memory: limits on clang for a source, the CLI's
             --compile-timeout (seconds, default 120) and --compile-memory (MiB, default 4096);
             0 lifts either.
@@ -361,6 +368,7 @@ def check(
     html: Union[str, os.PathLike, None] = None,
     compile_timeout: Union[int, None] = None,
     compile_memory: Union[int, None] = None,
+    sample: Union[int, None] = None,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one

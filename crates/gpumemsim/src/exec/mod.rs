@@ -1101,6 +1101,28 @@ impl Device {
         now.max(self.retired.clock_max)
     }
 
+    /// Scales every instruction's figures by `num / den` (rounded to nearest): a sampled
+    /// launch's stand for the whole grid ([`crate::launch::Launch::sample`]).
+    pub fn scale_stats(&mut self, num: u64, den: u64) {
+        let scale = |v: &mut u64| {
+            *v = ((u128::from(*v) * u128::from(num) + u128::from(den / 2)) / u128::from(den.max(1)))
+                .min(u128::from(u64::MAX)) as u64;
+        };
+        for s in &mut self.stats {
+            for v in [
+                &mut s.executions,
+                &mut s.cycles,
+                &mut s.conflict_cycles,
+                &mut s.stall_cycles,
+                &mut s.latency_cycles,
+                &mut s.cache_hits,
+                &mut s.cache_misses,
+            ] {
+                scale(v);
+            }
+        }
+    }
+
     /// Every instruction's statistics added up: wave-instructions executed, issue cycles,
     /// conflict, stall and latency cycles, scalar-cache hits and misses (all waves).
     pub fn totals(&self) -> InstStats {

@@ -100,6 +100,17 @@ pub struct Launch<'a> {
     /// threads. The launch sets the wave size, waves, workgroups and the LDS and scratch
     /// sizes from the kernel and the grid; every other field is used as given.
     pub config: RunConfig,
+    /// Run only this many workgroups, spread evenly over the grid ([`sample_ids`]), and scale
+    /// the per-instruction figures to the whole grid (`None`, or at least the grid: all).
+    pub sample: Option<u32>,
+}
+
+/// The workgroups a sample of `k` out of `total` runs: `i * total / k` for `i` in `0..k`,
+/// spread evenly from the first (deterministic, so that a sampled report can be repeated).
+pub fn sample_ids(k: u32, total: u64) -> Vec<u32> {
+    (0..u64::from(k))
+        .map(|i| (i * total / u64::from(k)) as u32)
+        .collect()
 }
 
 impl<'a> Launch<'a> {
@@ -114,6 +125,7 @@ impl<'a> Launch<'a> {
             dynamic_lds: 0,
             symbols: Vec::new(),
             config: RunConfig::default(),
+            sample: None,
         }
     }
 }
@@ -138,6 +150,10 @@ pub struct Launched {
     /// What the kernel printed (printf), one string per printf call, in the order the
     /// device wrote them.
     pub printf: Vec<String>,
+    /// For a sampled launch ([`Launch::sample`]): (workgroups run, workgroups in the grid).
+    /// The per-instruction figures are scaled to the grid; the kernel time, the waves'
+    /// clocks, the events and the buffers are the sample's.
+    pub sampled: Option<(u32, u64)>,
 }
 
 /// A program-scope variable after the run.
@@ -301,6 +317,14 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let block_size = check_shape(grid, block)?;
     let groups = grid[0] as u64 * grid[1] as u64 * grid[2] as u64;
     let waves = block_size.div_ceil(wave_size);
+    if l.sample == Some(0) {
+        return Err("sample 0: a sample runs at least one workgroup".into());
+    }
+    // The workgroups to run when sampling: `None` for the whole grid.
+    let sample = l
+        .sample
+        .filter(|&k| u64::from(k) < groups)
+        .map(|k| sample_ids(k, groups));
     check_linked(kernel)?;
     check_symbols(kernel, &l.symbols)?;
     let program = program(kernel)?;
@@ -345,9 +369,12 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let cfg = RunConfig {
         wave_size,
         waves,
-        workgroups: u32::try_from(groups).map_err(|_| {
-            format!("grid {grid:?}: {groups} workgroups; the simulator runs at most 2^32 − 1 (32-bit workgroup ids)")
-        })?,
+        workgroups: match &sample {
+            Some(ids) => ids.len() as u32,
+            None => u32::try_from(groups).map_err(|_| {
+                format!("grid {grid:?}: {groups} workgroups; the simulator runs at most 2^32 − 1 (32-bit workgroup ids)")
+            })?,
+        },
         lds_size: layout.lds_bytes.max(4).next_multiple_of(4),
         scratch_size: scratch_per_lane(&d),
         lds_mode: if d.wgp_mode() {
@@ -377,10 +404,15 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         waves,
         wave_size,
         allocated_vgprs: allocated_vgprs(&d, wave_size),
+        ids: sample.clone(),
     };
     let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
     let memory = || place_in_memory(l, &layout, printf_arg.is_some(), host.is_some());
     let mut run = run_exactly(&program, &cfg, &memory, &init)?;
+    let sampled = sample.map(|ids| (ids.len() as u32, groups));
+    if let Some((k, total)) = sampled {
+        run.device.scale_stats(total, u64::from(k));
+    }
     let buffers = read_back(&l.args, &layout.addresses, &run);
     let symbols = read_symbols(kernel, &run);
     let mut printf = if printf_arg.is_some() {
@@ -401,6 +433,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         addresses: layout.addresses,
         lds_bytes: layout.lds_bytes,
         buffers,
+        sampled,
     })
 }
 
@@ -577,6 +610,8 @@ struct WaveSetup {
     waves: u32,
     wave_size: u32,
     allocated_vgprs: u32,
+    /// A sampled launch's workgroups: the one workgroup `g` of the run stands for.
+    ids: Option<Vec<u32>>,
 }
 
 impl WaveSetup {
@@ -585,6 +620,7 @@ impl WaveSetup {
     fn init(&self, g: u32, w: &mut Wave) {
         let (d, grid, block, wave_size) = (&self.descriptor, self.grid, self.block, self.wave_size);
         let wave_in_group = w.id % self.waves;
+        let g = self.ids.as_ref().map_or(g, |ids| ids[g as usize]);
         let gid = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
         w.set_sreg(0, 0);
         let v = DispatchValues {
