@@ -29,6 +29,7 @@ mod check_cmd;
 mod check_text;
 mod diff_cmd;
 mod diff_gate;
+mod diff_read;
 mod html_out;
 mod input;
 mod isa_cmds;
