@@ -197,6 +197,18 @@ pub fn compare(before: &Value, after: &Value) -> Result<Value, String> {
 pub fn compare_mapped(before: &Value, after: &Value, maps: &[LineMap]) -> Result<Value, String> {
     check_report(before).map_err(|e| format!("before: {e}"))?;
     check_report(after).map_err(|e| format!("after: {e}"))?;
+    let sampling = |r: &Value| match r.get("sampled") {
+        Some(s) => format!("sampled ({} of {} workgroups)", s["workgroups"], s["of"]),
+        None => "not sampled".to_string(),
+    };
+    if before.get("sampled") != after.get("sampled") {
+        return Err(format!(
+            "before is {} and after is {}: a sample's kernel time is the sample's while its \
+             other figures are scaled to the grid, so only runs sampled alike compare",
+            sampling(before),
+            sampling(after)
+        ));
+    }
     let (kb, ka) = (kernel_side(before), kernel_side(after));
     let kd = delta(&kb, &ka, &KERNEL_METRICS);
     let has_lines = |r: &Value| r["lines"].as_array().is_some_and(|l| !l.is_empty());

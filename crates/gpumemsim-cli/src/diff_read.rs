@@ -15,6 +15,7 @@ struct Report {
     totals: Option<Value>,
     resources: Option<Value>,
     error: Option<Value>,
+    sampled: Option<Value>,
     lines: Option<Vec<Record>>,
     instructions: Vec<Record>,
 }
@@ -79,6 +80,7 @@ pub fn slim_report(text: &str) -> Result<Value, String> {
         ("totals", r.totals),
         ("resources", r.resources),
         ("error", r.error),
+        ("sampled", r.sampled),
     ];
     for (k, v) in top {
         if let Some(v) = v {

@@ -1059,3 +1059,46 @@ fn fail_on_regression_gates_on_time_and_conflict_cycles() {
     let o = diff(&[s(&b), s(&better), "--fail-on-regression=-1"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The gate also fails when the after run stopped (its figures end where it stopped), checks
+/// the kernel's conflict cycles when the reports have no line tables, and `diff` refuses to
+/// compare a sampled report with an unsampled one.
+#[test]
+fn the_gate_sees_a_stopped_run_and_reports_without_lines() {
+    let b = write(
+        "n-before.json",
+        &report(Some("k"), 100, None, &[("ds_load_b32 v1, v2", 10, 2, 0)]),
+    );
+    let mut stopped = report(Some("k"), 50, None, &[("ds_load_b32 v1, v2", 5, 1, 0)]);
+    stopped["error"] = json!("k.o: wave 0 was stopped at the step limit");
+    let stopped = write("n-stopped.json", &stopped);
+    let worse = write(
+        "n-worse.json",
+        &report(Some("k"), 100, None, &[("ds_load_b32 v1, v2", 10, 4, 0)]),
+    );
+    for (after, want) in [
+        (
+            &stopped,
+            "regression: the after run stopped: k.o: wave 0 was stopped",
+        ),
+        (
+            &worse,
+            "regression: kernel conflict cycles 2 → 4 (+100.0%) (the reports have no line tables)",
+        ),
+    ] {
+        let o = diff(&[s(&b), s(after), "--fail-on-regression"]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{err}");
+    }
+    let mut sampled = report(Some("k"), 100, None, &[("ds_load_b32 v1, v2", 10, 2, 0)]);
+    sampled["sampled"] = json!({"workgroups": 64, "of": 512});
+    let sampled = write("n-sampled.json", &sampled);
+    let o = diff(&[s(&b), s(&sampled)]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("before is not sampled and after is sampled (64 of 512 workgroups)"),
+        "{err}"
+    );
+}

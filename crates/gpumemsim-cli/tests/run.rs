@@ -546,3 +546,31 @@ fn a_sampled_launch_scales_its_figures_to_the_grid() {
     assert_eq!(asm.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&asm.stderr).contains("--sample is for code objects"));
 }
+
+/// A sampled launch of more workgroups than 32-bit ids can name is refused as any such grid.
+#[test]
+fn a_sample_of_a_grid_past_32_bit_ids_is_refused() {
+    let k = format!(
+        "{}/../../examples/kernels/lds_sum.w32.o",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = run(
+        &[
+            "run",
+            &k,
+            "--grid",
+            "65536,65536,2",
+            "--block",
+            "64",
+            "--sample",
+            "64",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the simulator runs at most 2^32 − 1 (32-bit workgroup ids)"),
+        "{err}"
+    );
+}

@@ -96,6 +96,20 @@ def test_a_failed_launch_is_a_result_not_a_lost_sweep(local_cluster, monkeypatch
     assert "was stopped at pc" in results[1]["error"] and "instructions" in results[1]
     assert "error" not in results[2] and results[2]["args"][1]["values"].tolist() == [2016, 6112]
     assert results[3]["error"].startswith("Error: grid 0:")
+    # One array given twice is one buffer, as in a local run (the sums land in the data);
+    # arrays that overlap in part are an error, as in a local run.
+    data = np.zeros(256, dtype=np.int32)
+    data[:64] = 1
+    twice, overlap = gr.sweep([
+        dict(kernel_path=LDS_SUM, grid=4, block=64, args=[data, data]),
+        dict(kernel_path=LDS_SUM, grid=4, block=64, args=[data, data[2:6]]),
+    ], progress=False)
+    local = data.copy()
+    want = gpumemsim.run(LDS_SUM, None, 4, 64, [local, local])
+    assert twice["args"][1]["same_as"] == 0
+    assert np.array_equal(twice["args"][0]["values"], want["args"][0]["values"])
+    assert twice["args"][0]["values"][:4].tolist() == [64, 0, 0, 0]
+    assert "share part of their memory" in overlap["error"]
     with pytest.raises(TypeError, match=r"launches\[0\]: no kernel_path"):
         gr.sweep([dict(grid=1)])
 

@@ -263,6 +263,17 @@ def test_one_array_for_two_pointers_is_one_buffer():
     assert args[2]["address"] == args[0]["address"] and args[2]["same_as"] == 0
 
 
+def test_a_grid_function_reads_the_arrays():
+    x = np.arange(1000, dtype=np.float32)
+    out = np.zeros_like(x)
+    r = gt.run(K.vector_add, lambda meta: (triton.cdiv(meta["x_ptr"].size, meta["BLOCK"]),),
+               x, x, out, 1000, BLOCK=256)
+    assert r.grid == (4, 1, 1) and np.array_equal(out, 2 * x)
+    r = gt.run(K.vector_add, lambda meta: (triton.cdiv(meta["x_ptr"].numel(), 512),),
+               x, x, out, 1000, BLOCK=512)
+    assert r.grid == (2, 1, 1)
+
+
 def test_simulator_options_and_check_go_through():
     x = np.ones(64, np.float32)
     out = np.zeros(64, np.float32)
@@ -288,6 +299,8 @@ def test_bad_input_is_an_error_naming_it():
         (lambda: gt.run(print, (1,), x), "fn: expected a @triton.jit function"),
         (lambda: gt.run(K.vector_add, (1,), x, x.copy(), out, BLOCK=256), "vector_add:"),
         (lambda: gt.run(K.named_check, (1,), out, 1), "a keyword of gpumemsim.triton.run"),
+        (lambda: gt.run(K.vector_add, (1,), gt.typed(x, tl.bfloat16), x.copy(), out, 256,
+                        BLOCK=256), "x_ptr: typed() as bf16 (16-bit) needs an array of 16-bit"),
     ]
     for call, message in cases:
         with pytest.raises(gpumemsim.Error) as raised:

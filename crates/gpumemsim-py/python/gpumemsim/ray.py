@@ -47,10 +47,13 @@ def _run_launch(launch: Mapping[str, Any], shared: Mapping[int, Any], cwd: str) 
     ray = _ray()
     kw = dict(launch)
     fetched = {k: ray.get(ref) for k, ref in shared.items()}
-    kw["args"] = [np.array(fetched[a[1]], copy=True) if isinstance(a, tuple) and a
-                  and a[0] == _SHARED else a for a in kw.get("args") or []]
+    # One copy per array: an array given twice stays one buffer, as in a local run.
+    copies = {k: np.array(v, copy=True) if isinstance(v, np.ndarray) else v
+              for k, v in fetched.items()}
+    kw["args"] = [copies[a[1]] if isinstance(a, tuple) and a and a[0] == _SHARED else a
+                  for a in kw.get("args") or []]
     if isinstance(kw.get("kernel_path"), tuple) and kw["kernel_path"][0] == _SHARED:
-        kw["kernel_path"] = fetched[kw["kernel_path"][1]]
+        kw["kernel_path"] = copies[kw["kernel_path"][1]]
     here = os.getcwd()
     try:
         if os.path.isdir(cwd):
@@ -93,10 +96,25 @@ def _ship(launches: List[Mapping[str, Any]], ray) -> tuple:
             kw["kernel_path"] = shared(bytes(kw["kernel_path"]))
         elif isinstance(kw["kernel_path"], os.PathLike):
             kw["kernel_path"] = os.fspath(kw["kernel_path"])
+        arrays = [a for a in kw.get("args") or [] if isinstance(a, np.ndarray) and a.ndim > 0]
+        kw["error"] = _overlap(arrays)
         kw["args"] = [shared(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a
                       for a in kw.get("args") or []]
         out.append(kw)
     return out, refs, keep
+
+
+def _overlap(arrays: List[np.ndarray]) -> Optional[str]:
+    """The error of a launch whose arrays overlap only in part (one array given twice is one
+    buffer; arrays sharing part of their memory cannot be given, as in a local run)."""
+    for i, a in enumerate(arrays):
+        for b in arrays[i + 1:]:
+            same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                    and a.nbytes == b.nbytes)
+            if not same and np.shares_memory(a, b):
+                return ("Error: two arrays share part of their memory: pass the same array, "
+                        "or arrays that do not overlap")
+    return None
 
 
 class _Progress:
@@ -132,12 +150,15 @@ def sweep(launches: Iterable[Mapping[str, Any]], address: Optional[str] = None, 
     ``kernel``, ``grid``, ``block``, ``args``, and any option: ``seed``, ``lds_init``,
     ``wgps``, ``lang``, ``cflags``, ...). Each distinct NumPy array and each code object given
     as bytes goes into Ray's object store once, however many launches use it; each worker
-    runs on a copy, so the caller's arrays are not changed (a report's buffer ``values`` are
-    the worker's results). A path must be readable by the workers: a local cluster, or a file
+    runs on a copy (one per array and launch: an array given twice is one buffer, as in a local
+    run), so the caller's arrays are not changed, and a read-only or non-contiguous array is
+    taken as its values (a report's buffer ``values`` are the worker's results). A path must
+    be readable by the workers: a local cluster, or a file
     system they share (tasks run in the driver's working directory when it exists there).
 
-    address: a running cluster (``"HOST:PORT"`` or ``"auto"``); ``None`` connects to the one
-    ``ray.init`` already made in this process, else starts a local one. progress: a bar on
+    address: a running cluster (``"HOST:PORT"`` or ``"auto"``) to connect to, when this
+    process is not connected yet; ``None`` uses the connection ``ray.init`` already made, else
+    starts a local cluster. progress: a bar on
     standard error. max_retries: how often Ray reruns a launch whose worker died.
 
     Returns one dict per launch: the report of ``gpumemsim.run``; for a kernel that stopped,
@@ -153,14 +174,19 @@ def sweep(launches: Iterable[Mapping[str, Any]], address: Optional[str] = None, 
     task = ray.remote(max_retries=max_retries)(_run_launch)
     cwd = os.getcwd()
     pending = {}
+    results: List[Optional[dict]] = [None] * len(launches)
+    done = 0
     for i, kw in enumerate(shipped):
+        error = kw.pop("error")
+        if error:
+            results[i] = {"error": error}
+            done += 1
+            continue
         needed = {a[1]: refs[a[1]] for a in [kw["kernel_path"], *kw["args"]]
                   if isinstance(a, tuple) and a and a[0] == _SHARED}
         pending[task.remote(kw, needed, cwd)] = i
-    results: List[Optional[dict]] = [None] * len(launches)
     bar = _Progress(len(launches), progress)
-    bar.show(0)
-    done = 0
+    bar.show(done)
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
         for ref in ready:

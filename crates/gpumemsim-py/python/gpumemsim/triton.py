@@ -51,7 +51,7 @@ _WARP_SIZE = {"gfx1100": 32}
 _OWN_KEYWORDS = ("target", "check", "html", "sim")
 
 #: The simulator's options `sim=` passes to gpumemsim.run.
-_SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "wgps")
+_SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "wgps", "sample")
 
 #: Buffer element types gpumemsim.run takes as they are; other arrays travel as their bytes.
 _NATIVE_DTYPES = {"uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16",
@@ -111,6 +111,17 @@ class _Pointer:
     def ptr_range(self) -> int:
         return self.array.nbytes
 
+    # What a grid function reads of an argument (`lambda meta: (meta["x"].size // 256,)`, or
+    # torch's `numel()`): the array's. Only these, so that Triton's specialisation, which
+    # probes its arguments' attributes, sees what it saw before.
+    shape = property(lambda self: self.array.shape)
+    size = property(lambda self: self.array.size)
+    ndim = property(lambda self: self.array.ndim)
+    nbytes = property(lambda self: self.array.nbytes)
+
+    def numel(self) -> int:
+        return self.array.size
+
 
 def _triton():
     try:
@@ -134,6 +145,10 @@ def _pointer(name: str, value: Any) -> _Pointer:
         array, dtype = value, value.dtype
     if not isinstance(array, np.ndarray) or array.ndim == 0:
         raise _error(f"{name}: typed() takes a NumPy array, not {type(array).__name__}")
+    bits = getattr(dtype, "primitive_bitwidth", None)
+    if isinstance(value, typed) and bits is not None and bits != array.itemsize * 8:
+        raise _error(f"{name}: typed() as {dtype} ({bits}-bit) needs an array of {bits}-bit "
+                     f"elements, not {array.dtype}")
     if array.size == 0:
         raise _error(f"{name}: an empty array (a buffer holds at least one element)")
     if not array.flags.c_contiguous:
@@ -245,7 +260,8 @@ def run(fn: Callable, grid: Union[int, Sequence[int], Callable], *args: Any,
     (None: Triton's default). check=True also lists what ``gpumemsim.check`` finds (races,
     missing waits, out-of-range accesses) in ``Result.findings``. html=PATH writes the HTML
     report (the Python source beside the instructions). sim: options of the simulator,
-    as ``gpumemsim.run`` takes them (max_steps, seed, threads, together, lds_init, wgps).
+    as ``gpumemsim.run`` takes them (max_steps, seed, threads, together, lds_init, wgps,
+    sample).
 
     Triton's trailing scratch-pointer arguments and its dynamic LDS size come from the
     compiled kernel's metadata. Raises ImportError without Triton, gpumemsim.Error for bad

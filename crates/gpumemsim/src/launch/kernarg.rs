@@ -69,8 +69,9 @@ fn scalar_type_named(name: &str) -> Option<&'static str> {
         "uint" | "unsigned int" | "uint32_t" => Some("u32"),
         "long" | "long long" | "int64_t" => Some("i64"),
         "ulong" | "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => Some("u64"),
-        "short" | "ushort" | "unsigned short" => Some("u16"),
-        "char" | "uchar" | "unsigned char" | "bool" => Some("u8"),
+        // Narrow integers travel as the unsigned type of their width (same bits).
+        "short" | "ushort" | "unsigned short" | "int16_t" | "uint16_t" => Some("u16"),
+        "char" | "uchar" | "unsigned char" | "bool" | "int8_t" | "uint8_t" => Some("u8"),
         _ => None,
     }
 }
@@ -160,9 +161,10 @@ fn pointee_type(m: &ArgMetadata) -> Option<&'static str> {
         })
         .collect::<Vec<_>>()
         .join(" ");
-    // OpenCL vectors: float4, uchar16, ...
-    let scalar = base.trim_end_matches(|c: char| c.is_ascii_digit());
-    scalar_type_named(if scalar.is_empty() { &base } else { scalar })
+    // A scalar's own name first (`_Float16`, `int32_t`), then OpenCL vectors (`float4`,
+    // `uchar16`: the scalar without its count).
+    scalar_type_named(&base)
+        .or_else(|| scalar_type_named(base.trim_end_matches(|c: char| c.is_ascii_digit())))
 }
 
 /// Checks that a buffer of element type `given` suits pointer argument `index` where its
@@ -393,6 +395,10 @@ mod tests {
         assert!(check_buffer_type(0, &pointer(Some("const float4 *")), F32).is_ok());
         assert!(check_buffer_type(0, &pointer(Some("float4*")), I32).is_err());
         assert!(check_buffer_type(0, &pointer(Some("uchar16*")), U16).is_err());
+        assert!(check_buffer_type(0, &pointer(Some("_Float16*")), F16).is_ok());
+        assert!(check_buffer_type(0, &pointer(Some("_Float16*")), F32).is_err());
+        assert!(check_buffer_type(0, &pointer(Some("uint16_t*")), F64).is_err());
+        assert!(check_buffer_type(0, &pointer(Some("int8_t*")), U8).is_ok());
         // No type name (HIP), a struct or a typedef: anything goes.
         for name in [None, Some("struct node*"), Some("DATA_TYPE*")] {
             assert!(

@@ -320,6 +320,10 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     if l.sample == Some(0) {
         return Err("sample 0: a sample runs at least one workgroup".into());
     }
+    // Workgroup ids are 32 bits, sampled or not.
+    let all_groups = u32::try_from(groups).map_err(|_| {
+        format!("grid {grid:?}: {groups} workgroups; the simulator runs at most 2^32 − 1 (32-bit workgroup ids)")
+    })?;
     // The workgroups to run when sampling: `None` for the whole grid.
     let sample = l
         .sample
@@ -369,12 +373,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
     let cfg = RunConfig {
         wave_size,
         waves,
-        workgroups: match &sample {
-            Some(ids) => ids.len() as u32,
-            None => u32::try_from(groups).map_err(|_| {
-                format!("grid {grid:?}: {groups} workgroups; the simulator runs at most 2^32 − 1 (32-bit workgroup ids)")
-            })?,
-        },
+        workgroups: sample.as_ref().map_or(all_groups, |ids| ids.len() as u32),
         lds_size: layout.lds_bytes.max(4).next_multiple_of(4),
         scratch_size: scratch_per_lane(&d),
         lds_mode: if d.wgp_mode() {

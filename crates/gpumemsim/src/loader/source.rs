@@ -300,7 +300,7 @@ fn run_limited(program: &Path, args: &[String], b: &SourceBuild) -> std::io::Res
         c.arg("-c")
             .arg(format!(
                 "ulimit -v {} 2>/dev/null; exec \"$0\" \"$@\"",
-                memory * 1024
+                memory.saturating_mul(1024)
             ))
             .arg(program)
             .args(args);
@@ -324,9 +324,11 @@ fn run_limited(program: &Path, args: &[String], b: &SourceBuild) -> std::io::Res
         child.wait_timeout(timeout)?
     };
     let Some(status) = status else {
+        // The reader is not waited for: a process the compiler started (the linker) may
+        // outlive the kill and keep the pipe open, and the timeout is the promise.
         let _ = child.kill();
         let _ = child.wait();
-        let _ = reader.join();
+        drop(reader);
         return Ok(Limited::TimedOut(timeout));
     };
     let stderr = reader.join().unwrap_or_default();
@@ -414,11 +416,15 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
         } else {
             hint.to_string()
         };
+        // A compiler killed by a signal may say nothing: the status says how it ended.
+        let said = match text.trim_end() {
+            "" => format!("({})", output.status),
+            t => t.to_string(),
+        };
         return Err(format!(
-            "{} did not compile {}:\n{}{hint}",
+            "{} did not compile {}:\n{said}{hint}",
             clang.display(),
-            src.display(),
-            text.trim_end()
+            src.display()
         ));
     }
     let bytes = std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()));
