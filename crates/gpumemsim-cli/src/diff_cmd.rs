@@ -639,6 +639,14 @@ fn forced_pairs(
         let i = b.iter().position(|l| LineMap::names(&m.before, l));
         let j = a.iter().position(|l| LineMap::names(&m.after, l));
         if let (Some(i), Some(j)) = (i, j) {
+            if mapped[k] {
+                // A map without file names that fits a second pair of files.
+                return Err(format!(
+                    "--map {}={}: these line numbers are in more than one pair of files: name \
+                     the files (FILE:LINE=FILE:LINE)",
+                    m.before.1, m.after.1
+                ));
+            }
             out.push((i, j));
             mapped[k] = true;
         }

@@ -997,6 +997,34 @@ fn a_fix_in_another_file_pairs_by_shared_lines_and_by_map() {
         got.contains(&(Value::Null, json!(3), "added".to_string())),
         "{got:?}"
     );
+    // Two files per side with the same line numbers: a map needs its files named.
+    let two = |r: Value, second: &str| {
+        let mut r = r;
+        let extra: Vec<Value> = r["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .map(|l| {
+                let mut l = l.clone();
+                l["file"] = json!(second);
+                l
+            })
+            .collect();
+        r["lines"].as_array_mut().expect("lines").extend(extra);
+        r
+    };
+    let b2 = write("bad2.json", &two(read_json(&b), "src/util.cl"));
+    let a2 = write("good2.json", &two(read_json(&a), "src/util.cl"));
+    let o = diff(&[s(&b2), s(&a2), "--map", "2=1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--map 2=1: these line numbers are in more than one pair of files"),
+        "{err}"
+    );
+    assert!(diff(&[s(&b2), s(&a2), "--map", "bad.cl:2=good.cl:1"])
+        .status
+        .success());
     for (bad_map, message) in [
         ("9=1", "--map 9=1: no such pair of lines"),
         ("bad.cl=2", "--map bad.cl=2: expected OLD=NEW"),
