@@ -47,6 +47,9 @@ _BUFFER_ADDRESS = 1 << 32
 #: HIP backend reports an RDNA3 device).
 _WARP_SIZE = {"gfx1100": 32}
 
+#: The most bytes a uint8 buffer of gpumemsim.run holds (2^26 elements).
+_MAX_BUFFER_BYTES = 1 << 26
+
 #: Keywords of `run` itself: a kernel parameter of one of these names could not be given.
 _OWN_KEYWORDS = ("target", "check", "html", "sim")
 
@@ -299,8 +302,14 @@ def run(fn: Callable, grid: Union[int, Sequence[int], Callable], *args: Any,
             launch_args.append(_scalar(name, ty, value))
     meta = kernel.metadata
     workgroups = grid3[0] * grid3[1] * grid3[2]
-    for size in (meta.global_scratch_size, meta.profile_scratch_size):
+    for what, size in (("global", meta.global_scratch_size),
+                       ("profile", meta.profile_scratch_size)):
         # Triton's launcher allocates size bytes per program, or passes a null pointer.
+        if workgroups * size > _MAX_BUFFER_BYTES:
+            raise _error(f"{fn.__name__}: Triton's {what} scratch is {size} bytes per program, "
+                         f"{workgroups * size} for {workgroups} programs: more than the "
+                         f"{_MAX_BUFFER_BYTES} bytes a gpumemsim buffer holds (use a smaller "
+                         "grid)")
         launch_args.append(np.zeros(workgroups * size, np.uint8) if size else None)
     block = meta.num_warps * meta.warp_size
     try:
