@@ -169,7 +169,7 @@ impl Device {
             )
         };
         let wave = self.waves[wi].id;
-        let workgroup = self.workgroup_of(wi);
+        let workgroup = self.grid_workgroup(wi);
         self.events.push(
             Event::new(
                 "trap",

@@ -125,6 +125,9 @@ pub struct RunConfig {
     /// A host thread that answers the device while it runs (HIP's hostcall: printf), asked
     /// to look at global memory whenever a wave sleeps; a grid with one runs together.
     pub host: Option<Arc<dyn HostService>>,
+    /// The grid's number of each workgroup the device runs, when they are not `0..workgroups`
+    /// (a sampled launch): messages name a workgroup by it.
+    pub workgroup_ids: Option<Arc<[u32]>>,
     /// Private bytes per lane.
     pub scratch_size: u32,
     /// The denormal rules of float atomics to memory (see [`MemoryFloatRules`]).
@@ -258,6 +261,7 @@ impl Default for RunConfig {
             scratch_base: DEFAULT_SCRATCH_BASE,
             code_base: crate::loader::IMAGE_BASE,
             host: None,
+            workgroup_ids: None,
             scratch_size: 0,
             memory_float_rules: MemoryFloatRules::default(),
             threads: 0,
@@ -543,6 +547,8 @@ pub struct Device {
     /// The grid index of the device's first workgroup (0 unless the device holds a part of
     /// the grid).
     first_group: u32,
+    /// [`RunConfig::workgroup_ids`].
+    workgroup_ids: Option<Arc<[u32]>>,
     /// Each workgroup slot's LDS.
     lds: Vec<Lds>,
     /// The allocation every workgroup gets.
@@ -771,6 +777,7 @@ impl Device {
             spawn,
             retired: slots::Retired::default(),
             first_group: groups.start,
+            workgroup_ids: cfg.workgroup_ids.clone(),
             lds: up_front
                 .clone()
                 .map(|g| {
@@ -1090,6 +1097,16 @@ impl Device {
         self.first_group + self.slot_group[self.wave_group[wi]]
     }
 
+    /// The grid's number of wave `wi`'s workgroup, as messages name it: its index, or for a
+    /// sampled launch the workgroup of the grid it stands for ([`RunConfig::workgroup_ids`]).
+    pub fn grid_workgroup(&self, wi: usize) -> u32 {
+        let g = self.workgroup_of(wi);
+        self.workgroup_ids
+            .as_ref()
+            .and_then(|ids| ids.get(g as usize).copied())
+            .unwrap_or(g)
+    }
+
     /// Wave `wi`'s workgroup, counted from [`Device::first_group`].
     pub(crate) fn group_index(&self, wi: usize) -> usize {
         self.slot_group[self.wave_group[wi]] as usize
@@ -1263,7 +1280,7 @@ impl Device {
                 return Err(RunError::StepLimit {
                     steps: cfg.max_steps,
                     wave: self.waves[wi].id,
-                    workgroup: self.workgroup_of(wi),
+                    workgroup: self.grid_workgroup(wi),
                     pc: self.waves[wi].pc,
                 });
             }
@@ -1326,7 +1343,7 @@ impl Device {
             .iter()
             .enumerate()
             .filter_map(|(i, w)| {
-                let (id, g) = (self.waves[i].id, self.workgroup_of(i));
+                let (id, g) = (self.waves[i].id, self.grid_workgroup(i));
                 let what = match (*w)? {
                     Waiting::Barrier { pc } => format!("s_barrier of workgroup {g} at {}", at(pc)),
                     Waiting::Gws { rid, pc } => format!("GWS resource {rid} at {}", at(pc)),

@@ -75,7 +75,7 @@ impl Device {
     /// freed its slot (none at the launch).
     pub(crate) fn start_life(&mut self, wi: usize, at: u64, by: Option<usize>) {
         let id = self.waves[wi].id;
-        let workgroup = self.workgroup_of(wi);
+        let workgroup = self.grid_workgroup(wi);
         let by = by.map(|b| self.waves[b].id);
         let Some(t) = self.timeline.as_mut() else {
             return;

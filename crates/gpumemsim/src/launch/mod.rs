@@ -390,6 +390,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         release_finished: true,
         run_ahead: true,
         code_base: kernel.image.base + kernel.entry,
+        workgroup_ids: sample.as_ref().map(|ids| ids.clone().into()),
         host: host
             .clone()
             .map(|h| h as std::sync::Arc<dyn crate::exec::HostService>),

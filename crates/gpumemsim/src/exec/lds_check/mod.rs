@@ -451,7 +451,7 @@ impl Device {
                 "waves of workgroup {} wait at different s_barrier instructions: wave {} \
                  at the first, waves {waves:?} at the second (the hardware releases them \
                  together as one barrier)",
-                self.workgroup_of(w0),
+                self.grid_workgroup(w0),
                 self.waves[w0].id
             );
             events.push(divergence(self.waves[w0].id, pc0, message, other, waves));
@@ -480,7 +480,7 @@ impl Device {
                  the second instruction); on gfx11 an ended wave no longer counts, so \
                  the barrier releases without them",
                 self.waves[w0].id,
-                self.workgroup_of(w0)
+                self.grid_workgroup(w0)
             );
             events.push(divergence(self.waves[w0].id, pc0, message, end, waves));
         }
