@@ -273,9 +273,14 @@ pub fn run_kernel(
     bar.finish();
     let (lines, run) = (&done.program, &done.run);
     let dev = &run.device;
-    let error = run.result.as_ref().err().map(|e| format!("{file}: {e}"));
     let name = kernel.display_name();
     let sources = gpumemsim::report::kernel_sources(kernel, lines);
+    let error = run.result.as_ref().err().map(|e| {
+        format!(
+            "{file}: {}",
+            gpumemsim::report::kernel_error(e, kernel, lines, &sources)
+        )
+    });
     let mut texts = gpumemsim::report::SourceTexts::near(std::path::Path::new(file));
     if defaults.is_some() {
         texts.insert(BUNDLED_SOURCE.0, BUNDLED_SOURCE.1);

@@ -215,7 +215,7 @@ fn a_run_that_stops_prints_its_findings_and_the_error_and_exits_1() {
     assert_eq!(code, Some(1));
     assert!(j["findings"].is_array());
     let e = j["error"].as_str().expect("error");
-    assert!(e.contains("was stopped at pc"), "{e}");
+    assert!(e.contains("was stopped at 0x"), "{e}");
     let mut text = vec!["check"];
     text.extend(args);
     let (code, out, err) = gms(&text, "");
@@ -225,7 +225,7 @@ fn a_run_that_stops_prints_its_findings_and_the_error_and_exits_1() {
         "{out}"
     );
     assert!(
-        err.starts_with("error: ") && err.contains("was stopped at pc"),
+        err.starts_with("error: ") && err.contains("was stopped at 0x"),
         "{err}"
     );
 }

@@ -288,7 +288,8 @@ fn the_step_limit_is_per_wave() {
         j["steps"]
     );
     assert_eq!(ints(&j["args"][1])[63], (4032..4096).sum::<i64>());
-    // A limit below one wave's count stops that wave, and names it.
+    // A limit below one wave's count stops that wave, and names it, and the instruction it
+    // stopped at by llvm-objdump-19's address (the sixth: 0x1c) and its source line.
     let mut tight = grid.to_vec();
     tight.extend(["--max-steps", "5", "--together"]);
     let (code, out, _) = gms(&tight);
@@ -296,7 +297,9 @@ fn the_step_limit_is_per_wave() {
     let j: serde_json::Value = serde_json::from_str(&out).expect("json");
     let e = j["error"].as_str().expect("error");
     assert!(
-        e.contains("wave 0 (workgroup 0) was stopped at pc 5 after 5 instructions"),
+        e.contains(
+            "wave 0 (workgroup 0) was stopped at 0x1c (lds_sum.cl:6:15) after 5 instructions"
+        ),
         "{e}"
     );
 }

@@ -67,12 +67,10 @@ struct Ran<'a, 'py> {
 impl Ran<'_, '_> {
     /// The message of a run that stopped, if it did.
     fn error(&self) -> Option<String> {
-        self.done
-            .run
-            .result
-            .as_ref()
-            .err()
-            .map(|e| format!("{}: {e}", self.file))
+        let e = self.done.run.result.as_ref().err()?;
+        let (program, sources) = (&self.done.program, self.sources());
+        let text = gpumemsim::report::kernel_error(e, self.kernel, program, &sources);
+        Some(format!("{}: {text}", self.file))
     }
 
     /// Each instruction's source line.

@@ -93,7 +93,7 @@ def test_a_failed_launch_is_a_result_not_a_lost_sweep(local_cluster, monkeypatch
         {**ok, "grid": 0},
     ], progress=False)
     assert results[0] == {"error": "Error: no/such/kernel.o: No such file or directory (os error 2)"}
-    assert "was stopped at pc" in results[1]["error"] and "instructions" in results[1]
+    assert "was stopped at 0x" in results[1]["error"] and "instructions" in results[1]
     assert "error" not in results[2] and results[2]["args"][1]["values"].tolist() == [2016, 6112]
     assert results[3]["error"].startswith("Error: grid 0:")
     # One array given twice is one buffer, as in a local run (the sums land in the data);

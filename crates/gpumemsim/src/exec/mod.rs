@@ -431,6 +431,49 @@ impl std::fmt::Display for RunError {
     }
 }
 
+impl RunError {
+    /// The message with each instruction it names given by `at` (from the instruction's
+    /// index): a kernel's report names an instruction by its `llvm-objdump-19` address and
+    /// source line, where `Display` names it by its program line and index (an assembly
+    /// program's own lines).
+    pub fn describe(&self, at: &dyn Fn(usize) -> String) -> String {
+        match self {
+            RunError::Unimplemented { name, pc, .. } => format!(
+                "{}: instruction `{name}` is not implemented by the executor",
+                at(*pc)
+            ),
+            RunError::StepLimit {
+                steps,
+                wave,
+                workgroup,
+                pc,
+            } => format!(
+                "wave {wave} (workgroup {workgroup}) was stopped at {} after {steps} instructions: \
+                 it may loop forever (the limit is per wave: raise it with --max-steps)",
+                at(*pc)
+            ),
+            RunError::BadBranch { pc, .. } => {
+                format!("{}: branch target is outside the program", at(*pc))
+            }
+            RunError::BadJump { pc, target, .. } => format!(
+                "{}: jump to {target:#x}, where the program has no instruction",
+                at(*pc)
+            ),
+            RunError::Trap {
+                pc,
+                wave,
+                workgroup,
+                id,
+                ..
+            } => format!(
+                "{}: wave {wave} (workgroup {workgroup}) executed s_trap {id:#x}: the kernel trapped (__builtin_trap or a failed assert)",
+                at(*pc)
+            ),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl std::error::Error for RunError {}
 
 /// Placement statistics of two device parts that ran side by side (on different WGPs, at

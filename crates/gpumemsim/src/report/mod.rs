@@ -38,8 +38,8 @@ pub use heatmap::{group_label, HeatMap};
 pub use html::{banks_page, run_page};
 pub use run::{percent, DsPanel, InstructionRow, RunReport, MAX_DS_PANELS};
 pub use source::{
-    assembly_sources, by_function, by_line, function_at, kernel_sources, InstSource, SourceRow,
-    SourceTexts,
+    assembly_sources, by_function, by_line, function_at, kernel_error, kernel_sources, InstSource,
+    SourceRow, SourceTexts,
 };
 pub use svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
 pub use timeline_svg::{

@@ -25,6 +25,34 @@ pub struct InstSource {
     pub chain: Vec<SourceFrame>,
 }
 
+/// The message of a kernel's run that stopped with `e`: each instruction it names by the
+/// address `llvm-objdump-19 -d` prints for it (the kernel's address plus its offset) and
+/// its source `file:line:col` where the line tables have one — not by its index in the
+/// program, which no other tool shows.
+pub fn kernel_error(
+    e: &crate::exec::RunError,
+    kernel: &Kernel,
+    program: &[AsmLine],
+    sources: &[Option<InstSource>],
+) -> String {
+    e.describe(&|pc| {
+        let Some(l) = program.get(pc) else {
+            return format!("instruction {pc}");
+        };
+        let address = kernel
+            .address
+            .wrapping_add(i64::from(l.address as i32) as u64);
+        match sources.get(pc) {
+            Some(Some(s)) if s.location.line > 0 => {
+                let loc = &s.location;
+                let file = loc.file.rsplit('/').next().unwrap_or(&loc.file);
+                format!("{address:#x} ({file}:{}:{})", loc.line, loc.column)
+            }
+            _ => format!("{address:#x}"),
+        }
+    })
+}
+
 /// The source of each instruction of `program`, a kernel's code.
 pub fn kernel_sources(kernel: &Kernel, program: &[AsmLine]) -> Vec<Option<InstSource>> {
     program
