@@ -14,6 +14,9 @@ pub struct Checked<'a> {
     pub title: &'a str,
     /// The program.
     pub program: &'a [AsmLine],
+    /// Its address as `llvm-objdump-19` prints it (a kernel's in its code object; 0 for an
+    /// assembly program): instructions are named by this plus their offset.
+    pub base: u64,
     /// Each instruction's source line, where known.
     pub sources: &'a [Option<InstSource>],
     /// The device after the run (its events).
@@ -27,10 +30,9 @@ pub struct Checked<'a> {
 /// caller prints it on standard error.
 pub fn print(json: bool, c: &Checked, texts: &mut SourceTexts) {
     if json {
-        let mut obj = json!({
-            "findings": gpumemsim::report::json::findings(c.program, c.device, c.sources),
-            "notes": gpumemsim::report::json::notes(c.program, c.device, c.sources),
-        });
+        let (findings, notes) =
+            gpumemsim::report::json::findings_and_notes(c.program, c.base, c.device, c.sources);
+        let mut obj = json!({"findings": findings, "notes": notes});
         if let Some(e) = c.error {
             obj["error"] = json!(e);
         }
@@ -41,7 +43,8 @@ pub fn print(json: bool, c: &Checked, texts: &mut SourceTexts) {
 }
 
 /// The text of `check`: each finding — its kind and count, waves, lanes and address, its
-/// message, its instructions (byte offset, text, source place and the source line's text) —
+/// message, its instructions (llvm-objdump-19's address, text, source place and the source
+/// line's text) —
 /// then each note the same way (`note: KIND ×N ...`), then `TITLE: N findings (M events)` or
 /// `TITLE: no findings`, with `, K notes` when there are notes.
 pub fn render(c: &Checked, texts: &mut SourceTexts) -> String {
@@ -129,7 +132,8 @@ fn group_text(
                 }
                 _ => String::new(),
             };
-            Some((format!("{:#x}", l.address), text, place))
+            let address = c.base.wrapping_add(i64::from(l.address as i32) as u64);
+            Some((format!("{address:#x}"), text, place))
         })
         .collect();
     let (wa, wt) = rows.iter().fold((0, 0), |(a, t), r| {

@@ -16,19 +16,21 @@ pub struct RunSource<'a> {
     pub error: Option<String>,
 }
 
-/// Writes the HTML report of a run to `path`. `model` must be the bank model the run used;
+/// Writes the HTML report of a run to `path`: `program` and its address (a kernel's in its
+/// code object, as `llvm-objdump-19` prints it; 0 for assembly). `model` must be the bank model the run used;
 /// `sources` gives each instruction's source line (`gpumemsim::report::kernel_sources` or
 /// `assembly_sources`), `texts` the lines' text.
 pub fn write_run_report(
     path: &str,
     source: RunSource,
-    program: &[AsmLine],
+    program: (&[AsmLine], u64),
     device: &Device,
     model: &BankModel,
     sources: &[Option<InstSource>],
     texts: &mut SourceTexts,
 ) -> Result<(), String> {
-    let report = RunReport::new(source.title, program, device, model)
+    let report = RunReport::new(source.title, program.0, device, model)
+        .with_base(program.1)
         .with_sources(sources, texts)
         .with_fact("program", source.file)
         .with_error(source.error);

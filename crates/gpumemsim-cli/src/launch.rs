@@ -148,6 +148,7 @@ fn run_assembly(
         checked: Checked {
             title: name,
             program: &prog.lines,
+            base: 0,
             sources: &sources,
             device: &wg,
             error: error.as_deref(),

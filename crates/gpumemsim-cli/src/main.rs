@@ -82,8 +82,8 @@ enum Command {
     /// rules. Exit status 0 when clean, 1 when something was found.
     ///
     /// The program and the launch options are `run`'s. The events are grouped into findings
-    /// by kind and instructions, each with its count, instructions (byte offset, text,
-    /// source line), waves, lanes and memory address, then a one-line summary. A run that
+    /// by kind and instructions, each with its count, instructions (llvm-objdump-19's address,
+    /// text, source line), waves, lanes and memory address, then a one-line summary. A run that
     /// stops early prints the findings it got and the error, exit status 1; bad input exits
     /// 2. docs/check.md describes every kind and the JSON keys.
     Check(Box<check_cmd::CheckArgs>),

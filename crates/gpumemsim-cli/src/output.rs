@@ -126,7 +126,13 @@ impl<'a> Output<'a> {
                 error: c.error.map(String::from),
             };
             crate::html_out::write_run_report(
-                path, source, c.program, c.device, ran.banks, c.sources, texts,
+                path,
+                source,
+                (c.program, c.base),
+                c.device,
+                ran.banks,
+                c.sources,
+                texts,
             )?;
         }
         Ok(self.finish(c.error.map(String::from), c.device))

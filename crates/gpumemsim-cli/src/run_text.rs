@@ -168,7 +168,7 @@ fn instruction_table(s: &mut String, v: &TextView) {
     let _ = writeln!(
         s,
         "{:>10}    execs   cycles  conflict    stall  {:<22} instruction",
-        "pc", "line:column"
+        "address", "line:column"
     );
     for &pc in &order[..shown] {
         let (l, st) = (&v.program[pc], &stats[pc]);

@@ -248,6 +248,7 @@ fn write_html(ran: &Ran<'_, '_>, path: &std::path::Path) -> PyResult<()> {
     let mut texts = ran.source_texts();
     let device = &ran.done.run.device;
     let report = RunReport::new(&name, &ran.done.program, device, &ran.config.banks)
+        .with_base(ran.kernel.address)
         .with_sources(&sources, &mut texts)
         .with_fact("program", ran.file)
         .with_error(ran.error());
@@ -421,7 +422,7 @@ fn findings<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyA
             write_back(array, *elem, bytes)?;
         }
     }
-    let findings = findings_list(py, ran)?;
+    let (findings, _) = findings_lists(py, ran)?;
     if let Some(msg) = ran.error() {
         let report = PyDict::new(py);
         report.set_item("findings", &findings)?;
@@ -433,11 +434,19 @@ fn findings<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyA
     Ok(findings)
 }
 
-/// The run's findings as `gpumemsim check --json` lists them.
-fn findings_list<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+/// The run's findings and notes as `gpumemsim check --json` lists them.
+fn findings_lists<'py>(
+    py: Python<'py>,
+    ran: &Ran<'_, 'py>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let dev = &ran.done.run.device;
-    let findings = gpumemsim::report::json::findings(&ran.done.program, dev, &ran.sources());
-    from_json(py, &findings)
+    let (findings, notes) = gpumemsim::report::json::findings_and_notes(
+        &ran.done.program,
+        ran.kernel.address,
+        dev,
+        &ran.sources(),
+    );
+    Ok((from_json(py, &findings)?, from_json(py, &notes)?))
 }
 
 /// `run`'s report: the keys of `gpumemsim run --json`, buffers written back in place; with
@@ -514,16 +523,28 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
         gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
     let program = &done.program;
     let parts = [
-        ("events", json::events(program, dev, &sources)),
-        ("instructions", json::instructions(program, dev, &sources)),
-        ("lines", json::lines(program, dev, &sources, &mut texts)),
-        ("calls", json::calls(program, dev, &sources, Some(kernel))),
+        (
+            "events",
+            json::events(program, kernel.address, dev, &sources),
+        ),
+        (
+            "instructions",
+            json::instructions(program, kernel.address, dev, &sources),
+        ),
+        (
+            "lines",
+            json::lines(program, kernel.address, dev, &sources, &mut texts),
+        ),
+        (
+            "calls",
+            json::calls(program, kernel.address, dev, &sources, Some(kernel)),
+        ),
         ("cycles", dev.cycles().into()),
         ("totals", json::totals(dev)),
         ("timing", json::timing(ran.config)),
         ("placement", json::placement(dev)),
         ("units", json::units(dev)),
-        ("delay_alu", json::delay_alu(program, dev)),
+        ("delay_alu", json::delay_alu(program, kernel.address, dev)),
     ];
     for (key, value) in parts {
         report.set_item(key, from_json(py, &value)?)?;
@@ -549,9 +570,9 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
     }
     report.set_item("schedule", schedule)?;
     if check {
-        report.set_item("findings", findings_list(py, ran)?)?;
-        let notes = json::notes(program, dev, &sources);
-        report.set_item("notes", from_json(py, &notes)?)?;
+        let (findings, notes) = findings_lists(py, ran)?;
+        report.set_item("findings", findings)?;
+        report.set_item("notes", notes)?;
     }
     if let Some(msg) = ran.error() {
         report.set_item("error", &msg)?;

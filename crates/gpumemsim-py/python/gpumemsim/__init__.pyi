@@ -322,7 +322,8 @@ def run(
 
 class Instruction(TypedDict, total=False):
     address: int
-    """The instruction's byte offset from the kernel's start."""
+    """The instruction's address as llvm-objdump-19 -d prints it (the kernel's address in its
+    code object plus the instruction's offset)."""
     text: str
     """The instruction in LLVM syntax."""
     source: dict

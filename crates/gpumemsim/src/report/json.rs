@@ -8,29 +8,36 @@ use serde_json::{json, Value};
 
 use crate::exec::{Device, RunConfig};
 
-/// An instruction's `"address"`: its byte offset from the program's start (a kernel's
-/// entry), negative for a called function placed before the kernel in the code object.
-fn offset(l: &AsmLine) -> i64 {
-    i64::from(l.address as i32)
+/// An instruction's `"address"`: the address `llvm-objdump-19 -d` prints for it — `base`, the
+/// kernel's address in its code object ([`crate::loader::Kernel::address`]; 0 for an
+/// assembly program), plus its byte offset from the kernel's entry (negative for a called
+/// function placed before the kernel).
+fn address(base: u64, l: &AsmLine) -> u64 {
+    base.wrapping_add(i64::from(l.address as i32) as u64)
 }
 
 /// The run's events: each with its instruction's address and source line where known, and
 /// for an event with a detail ([`crate::event::EventDetail`]) the other instructions it names
 /// (`"instructions"`, each with `"address"`, `"text"` and `"source"`), `"waves"`, `"lanes"`
 /// and the memory address (`"memory_address"`: `"address"` is the instruction's).
-pub fn events(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
+pub fn events(
+    program: &[AsmLine],
+    base: u64,
+    wg: &Device,
+    sources: &[Option<super::InstSource>],
+) -> Value {
     wg.events()
         .iter()
         .map(|e| {
             let mut r = json!({"kind": e.kind, "wave": e.wave, "pc": e.pc, "cycle": e.cycle, "message": e.message});
             if let Some(l) = program.get(e.pc) {
-                r["address"] = json!(offset(l));
+                r["address"] = json!(address(base, l));
             }
             if let Some(Some(src)) = sources.get(e.pc) {
                 r["source"] = location(&src.location);
             }
             if let Some(d) = &e.detail {
-                r["instructions"] = instruction_refs(program, &d.pcs, sources);
+                r["instructions"] = instruction_refs(program, base, &d.pcs, sources);
                 r["waves"] = json!(d.waves);
                 r["lanes"] = json!(d.lanes);
                 if let Some(a) = d.address {
@@ -42,17 +49,18 @@ pub fn events(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSou
         .collect()
 }
 
-/// Instructions `pcs` of `program` as `gpumemsim check` names them: each one's byte offset
+/// Instructions `pcs` of `program` as `gpumemsim check` names them: each one's address
 /// (`"address"`), text, and source line (`"source"`: file, line, column) where known.
 pub fn instruction_refs(
     program: &[AsmLine],
+    base: u64,
     pcs: &[usize],
     sources: &[Option<super::InstSource>],
 ) -> Value {
     pcs.iter()
         .filter_map(|&pc| {
             let l = program.get(pc)?;
-            let mut r = json!({"address": offset(l), "text": l.text()});
+            let mut r = json!({"address": address(base, l), "text": l.text()});
             if let Some(Some(src)) = sources.get(pc) {
                 if src.location.line > 0 {
                     r["source"] = location(&src.location);
@@ -63,23 +71,28 @@ pub fn instruction_refs(
         .collect()
 }
 
-/// The findings of `gpumemsim check --json` (`{"findings": [...]}`; docs/check.md): the run's
-/// events grouped by kind and instructions ([`crate::check::findings`]), each with `"kind"`,
-/// `"count"`, `"instructions"` (its own first; see [`instruction_refs`]), `"waves"`,
-/// `"lanes"`, `"message"` and, where one applies, the memory `"address"`.
-pub fn findings(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
-    groups(&crate::check::findings(wg.events()), program, sources)
-}
-
-/// `check --json`'s `"notes"`: the events of [`crate::check::NOTE_KINDS`], grouped as the
-/// findings are.
-pub fn notes(program: &[AsmLine], wg: &Device, sources: &[Option<super::InstSource>]) -> Value {
-    groups(&crate::check::notes(wg.events()), program, sources)
+/// The findings and the notes of `gpumemsim check --json` (`{"findings": [...], "notes":
+/// [...]}`; docs/check.md): the run's events grouped by kind and instructions
+/// ([`crate::check::findings`], [`crate::check::notes`]), each with `"kind"`, `"count"`,
+/// `"instructions"` (its own first; see [`instruction_refs`]), `"waves"`, `"lanes"`,
+/// `"message"` and, where one applies, the memory `"address"`.
+pub fn findings_and_notes(
+    program: &[AsmLine],
+    base: u64,
+    wg: &Device,
+    sources: &[Option<super::InstSource>],
+) -> (Value, Value) {
+    let events = wg.events();
+    (
+        groups(&crate::check::findings(events), program, base, sources),
+        groups(&crate::check::notes(events), program, base, sources),
+    )
 }
 
 fn groups(
     found: &[crate::check::Finding],
     program: &[AsmLine],
+    base: u64,
     sources: &[Option<super::InstSource>],
 ) -> Value {
     found
@@ -88,7 +101,7 @@ fn groups(
             let mut r = json!({
                 "kind": f.kind,
                 "count": f.count,
-                "instructions": instruction_refs(program, &f.pcs, sources),
+                "instructions": instruction_refs(program, base, &f.pcs, sources),
                 "waves": f.waves,
                 "lanes": f.lanes,
                 "message": f.message,
@@ -120,6 +133,7 @@ fn location(l: &crate::loader::SourceLocation) -> Value {
 /// (innermost frame first) where the program has them.
 pub fn instructions(
     program: &[AsmLine],
+    base: u64,
     wg: &Device,
     sources: &[Option<super::InstSource>],
 ) -> Value {
@@ -131,7 +145,7 @@ pub fn instructions(
             .map(|(pc, (l, s))| {
                 let mut r = json!({
                     "pc": pc,
-                    "address": offset(l),
+                    "address": address(base, l),
                     "line": l.line,
                     "text": l.text(),
                     "executions": s.executions,
@@ -168,6 +182,7 @@ pub fn instructions(
 /// `"function"`, the called function's name (from the line tables, else its symbol).
 pub fn calls(
     program: &[AsmLine],
+    base: u64,
     wg: &Device,
     sources: &[Option<super::InstSource>],
     kernel: Option<&crate::loader::Kernel>,
@@ -176,7 +191,7 @@ pub fn calls(
         .iter()
         .map(|&(from, to)| {
             let refs = |pc: usize| {
-                instruction_refs(program, &[pc], sources)
+                instruction_refs(program, base, &[pc], sources)
                     .as_array()
                     .and_then(|a| a.first().cloned())
                     .unwrap_or(Value::Null)
@@ -190,6 +205,7 @@ pub fn calls(
 /// `--json`'s `"lines"`: one record per source line, hottest first.
 pub fn lines(
     program: &[AsmLine],
+    base: u64,
     wg: &Device,
     sources: &[Option<super::InstSource>],
     texts: &mut super::SourceTexts,
@@ -205,7 +221,7 @@ pub fn lines(
                 "conflict_cycles": r.stats.conflict_cycles,
                 "stall_cycles": r.stats.stall_cycles,
                 "executions": r.stats.executions,
-                "instructions": r.instructions.iter().map(|&pc| offset(&program[pc])).collect::<Vec<_>>(),
+                "instructions": r.instructions.iter().map(|&pc| address(base, &program[pc])).collect::<Vec<_>>(),
             })
         })
         .collect()
@@ -260,13 +276,13 @@ pub fn units(wg: &Device) -> Value {
 /// How the program's `s_delay_alu` declarations compared with the model's latencies, for
 /// `--json`'s `"delay_alu"`: counts, and each instruction that waited for an ALU result no
 /// `s_delay_alu` declared (its address and text).
-pub fn delay_alu(program: &[AsmLine], wg: &Device) -> Value {
+pub fn delay_alu(program: &[AsmLine], base: u64, wg: &Device) -> Value {
     let d = wg.delay_alu();
     let at: Vec<Value> = d
         .undeclared_at
         .iter()
         .filter_map(|&pc| program.get(pc))
-        .map(|l| json!({"address": offset(l), "text": l.text()}))
+        .map(|l| json!({"address": address(base, l), "text": l.text()}))
         .collect();
     json!({
         "declared": d.declared,
@@ -332,7 +348,7 @@ mod tests {
         let plain = Event::new("memviol", 0, 2, "plain".into());
         let (lines, d) = ran(text, vec![race.clone(), plain, race]);
         let sources = crate::report::assembly_sources("k.s", &lines);
-        let ev = events(&lines, &d, &sources);
+        let ev = events(&lines, 0, &d, &sources);
         let e = &ev[0];
         assert_eq!(e["address"], 4, "the event's own instruction");
         assert_eq!(
@@ -350,7 +366,7 @@ mod tests {
             ["address", "cycle", "kind", "message", "pc", "source", "wave"]
         );
         // The findings: grouped, the memory address under "address".
-        let f = findings(&lines, &d, &sources);
+        let (f, _) = findings_and_notes(&lines, 0, &d, &sources);
         assert_eq!(f.as_array().map(Vec::len), Some(2));
         assert_eq!(
             f[0],

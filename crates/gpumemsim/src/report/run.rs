@@ -25,8 +25,9 @@ pub struct InstructionRow {
     pub pc: usize,
     /// Source line (for code objects: the instruction's number).
     pub line: usize,
-    /// Byte offset in the code.
-    pub address: u32,
+    /// Its address as `llvm-objdump-19 -d` prints it: the program's base
+    /// ([`RunReport::with_base`]; 0 until set) plus the instruction's byte offset.
+    pub address: u64,
     /// The instruction in LLVM syntax.
     pub text: String,
     /// Its statistics over the whole run.
@@ -127,7 +128,7 @@ impl RunReport {
             instructions.push(InstructionRow {
                 pc,
                 line: line.line,
-                address: line.address,
+                address: i64::from(line.address as i32) as u64,
                 text: line.text(),
                 stats: *stats,
                 ways: heat.as_ref().map(HeatMap::ways),
@@ -281,6 +282,15 @@ impl RunReport {
             .filter(|l| l.row.stats.conflict_cycles > 0)
             .min_by_key(|l| Reverse(l.row.stats.conflict_cycles));
         conflicted.or_else(|| self.lines.first())
+    }
+
+    /// Names the instructions by `base` (a kernel's address in its code object) plus their
+    /// offsets: the addresses `llvm-objdump-19 -d` prints.
+    pub fn with_base(mut self, base: u64) -> RunReport {
+        for i in &mut self.instructions {
+            i.address = base.wrapping_add(i.address);
+        }
+        self
     }
 
     /// Adds a fact at the top of the header.
