@@ -352,3 +352,26 @@ def test_the_tuning_example_shows_the_b_tile_conflicts():
             conflicts[choice] = int(m[1])
     assert len(conflicts) == 9
     assert conflicts[(32, 4)] > 0 and conflicts[(64, 4)] == 0
+
+
+def test_the_same_kernel_in_two_files_reports_each_file(tmp_path):
+    """Triton caches compiled kernels by their source text; the line tables of a cached object
+    name the file it was compiled from. gpumemsim.triton keys its compiles by the file too,
+    so the same kernel in two checkouts reports each one's own file."""
+    import importlib.util
+
+    text = (SOURCE.read_text())
+    reports = []
+    for d in ("one", "two"):
+        (tmp_path / d).mkdir()
+        path = tmp_path / d / "kernels_copy.py"
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location(f"kernels_copy_{d}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        x = np.ones(256, np.float32)
+        out = np.zeros_like(x)
+        r = gt.run(module.vector_add, (1,), x, x, out, 256, BLOCK=256)
+        reports.append((path, r.report))
+    for path, report in reports:
+        assert {pathlib.Path(x["file"]).resolve() for x in report["lines"]} == {path.resolve()}

@@ -29,11 +29,14 @@ docs/triton.md describes what is compiled, how arguments map and what the report
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import os
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import gpumemsim as _native
+from ._arrays import partial_overlap
 
 #: How to install what this module needs.
 EXTRA = "pip install 'gpumemsim[triton]'"
@@ -188,19 +191,14 @@ def _grid(grid: Any, bound: Mapping[str, Any]) -> Tuple[int, int, int]:
     return tuple(dims + [1] * (3 - len(dims)))
 
 
-def _span(a: np.ndarray) -> Tuple[int, int]:
-    return a.__array_interface__["data"][0], a.nbytes
-
-
 def _shared_memory(pointers: Sequence[Tuple[str, _Pointer]]) -> None:
-    """One array given for two pointers is one buffer (gpumemsim.run passes the same address
-    twice); arrays that overlap only in part cannot be given: gpumemsim places each buffer on
-    its own, so the kernel would not see one through the other as on a GPU."""
-    for i, (a, pa) in enumerate(pointers):
-        for b, pb in pointers[i + 1:]:
-            if _span(pa.array) != _span(pb.array) and np.shares_memory(pa.array, pb.array):
-                raise _error(f"{a} and {b} share part of their memory: pass the same array, "
-                             "or arrays that do not overlap")
+    """Arrays that overlap in part are an error naming the two parameters
+    (`_arrays.partial_overlap`)."""
+    found = partial_overlap([p.array for _, p in pointers])
+    if found:
+        a, b = (pointers[k][0] for k in found)
+        raise _error(f"{a} and {b} share part of their memory: pass the same array, "
+                     "or arrays that do not overlap")
 
 
 def _scalar(name: str, ty: str, value: Any) -> Tuple[str, Any]:
@@ -241,9 +239,25 @@ def _compile(fn, target: str, args: Sequence[Any], kwargs: Mapping[str, Any]):
             backend, kwargs, bound, specialization, options)
     except (TypeError, KeyError) as e:
         raise _error(f"{fn.__name__}: {e}") from None
-    src = triton.compiler.ASTSource(fn, signature, constexprs, attrs)
+    src = _located(triton.compiler.ASTSource)(fn, signature, constexprs, attrs)
     kernel = triton.compile(src, target=gpu, options=options.__dict__)
     return kernel, bound, signature
+
+
+def _located(ast_source):
+    """Triton's ASTSource whose cache key also holds the source file's path: Triton keys its
+    cache (`~/.triton/cache`) by the source text, but the object it caches carries line
+    tables naming the file it was compiled from, so the same kernel in another checkout would
+    get a report naming the first one's file."""
+
+    class Located(ast_source):
+        def hash(self):
+            path = getattr(getattr(self.fn, "fn", None), "__code__", None)
+            path = path.co_filename if path else ""
+            key = f"{super().hash()}-{os.path.abspath(path)}"
+            return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+    return Located
 
 
 def run(fn: Callable, grid: Union[int, Sequence[int], Callable], *args: Any,
