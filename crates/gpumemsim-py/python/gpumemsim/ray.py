@@ -25,6 +25,8 @@ from typing import Any, Iterable, List, Mapping, Optional
 
 import numpy as np
 
+from ._arrays import partial_overlap
+
 #: How to install what this module needs.
 EXTRA = "pip install 'gpumemsim[ray]'"
 
@@ -105,16 +107,12 @@ def _ship(launches: List[Mapping[str, Any]], ray) -> tuple:
 
 
 def _overlap(arrays: List[np.ndarray]) -> Optional[str]:
-    """The error of a launch whose arrays overlap only in part (one array given twice is one
-    buffer; arrays sharing part of their memory cannot be given, as in a local run)."""
-    for i, a in enumerate(arrays):
-        for b in arrays[i + 1:]:
-            same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-                    and a.nbytes == b.nbytes)
-            if not same and np.shares_memory(a, b):
-                return ("Error: two arrays share part of their memory: pass the same array, "
-                        "or arrays that do not overlap")
-    return None
+    """The error of a launch whose arrays overlap in part (`_arrays.partial_overlap`), as a
+    local run refuses them: each worker's copies would hide the overlap."""
+    if partial_overlap(arrays) is None:
+        return None
+    return ("Error: two arrays share part of their memory: pass the same array, or arrays "
+            "that do not overlap")
 
 
 class _Progress:
