@@ -387,46 +387,32 @@ pub enum RunError {
 }
 
 impl std::fmt::Display for RunError {
+    /// An assembly program's form of [`RunError::describe`]: the instruction by its program
+    /// line and index.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let line = match self {
+            RunError::Unimplemented { line, .. }
+            | RunError::BadBranch { line, .. }
+            | RunError::BadJump { line, .. }
+            | RunError::Trap { line, .. } => Some(*line),
+            _ => None,
+        };
         match self {
-            RunError::Unimplemented { name, pc, line } => write!(
-                f,
-                "line {line} (pc {pc}): instruction `{name}` is not implemented by the executor"
-            ),
-            RunError::StepLimit {
-                steps,
-                wave,
-                workgroup,
-                pc,
-            } => write!(
-                f,
-                "wave {wave} (workgroup {workgroup}) was stopped at pc {pc} after {steps} instructions: \
-                 it may loop forever (the limit is per wave: raise it with --max-steps)"
-            ),
-            RunError::BadBranch { pc, line } => {
-                write!(f, "line {line} (pc {pc}): branch target is outside the program")
-            }
-            RunError::BadJump { pc, line, target } => write!(
-                f,
-                "line {line} (pc {pc}): jump to {target:#x}, where the program has no instruction"
-            ),
-            RunError::Trap {
-                pc,
-                line,
-                wave,
-                workgroup,
-                id,
-            } => write!(
-                f,
-                "line {line} (pc {pc}): wave {wave} (workgroup {workgroup}) executed s_trap {id:#x}: the kernel trapped (__builtin_trap or a failed assert)"
-            ),
             RunError::Deadlock(waits) => {
-                write!(f, "deadlock: every live wave is blocked: {}", waits.join("; "))
+                write!(
+                    f,
+                    "deadlock: every live wave is blocked: {}",
+                    waits.join("; ")
+                )
             }
             RunError::Config(m) => f.write_str(m),
             RunError::Interrupted { steps } => {
                 write!(f, "interrupted after {steps} instructions")
             }
+            e => f.write_str(&e.describe(&|pc| match line {
+                Some(l) => format!("line {l} (pc {pc})"),
+                None => format!("pc {pc}"),
+            })),
         }
     }
 }
@@ -469,6 +455,7 @@ impl RunError {
                 "{}: wave {wave} (workgroup {workgroup}) executed s_trap {id:#x}: the kernel trapped (__builtin_trap or a failed assert)",
                 at(*pc)
             ),
+            // Named by no instruction: the same text either way.
             other => other.to_string(),
         }
     }
