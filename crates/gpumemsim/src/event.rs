@@ -2,11 +2,16 @@
 //! broke, an access outside its allocation, a race, a read before its wait), alongside the
 //! hardware's own answer. `gpumemsim check` groups them into findings ([`crate::check`]).
 
+/// An event's kind: one of a fixed set of names (an alias, so that serde's derive reads it
+/// back through [`interned_kind`] rather than borrowing from the input).
+pub type EventKind = &'static str;
+
 /// One event.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Event {
     /// Short machine-readable kind, e.g. `"memviol"`, `"lds_out_of_range"`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "interned_kind")]
+    pub kind: EventKind,
     /// Wave index (in creation order).
     pub wave: u32,
     /// The wave's clock when it issued the instruction (the unit models leave it 0; the
@@ -22,7 +27,7 @@ pub struct Event {
 }
 
 /// The further instructions, waves, lanes and memory address an event names.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EventDetail {
     /// Other instructions involved (indices into the program), in the order the message
     /// names them: the earlier access of a race, the load a read came too early for, the
@@ -75,4 +80,20 @@ impl Event {
     pub fn is_error(&self) -> bool {
         ERROR_KINDS.contains(&self.kind)
     }
+}
+
+/// An event kind read back from a serialised run ([`crate::exec::GridPart`]): the same
+/// `&'static str` for the same text, each distinct kind allocated once for the process.
+fn interned_kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    static KINDS: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let text = <String as serde::Deserialize>::deserialize(d)?;
+    let mut kinds = KINDS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&k) = kinds.get(text.as_str()) {
+        return Ok(k);
+    }
+    let k: &'static str = Box::leak(text.into_boxed_str());
+    kinds.insert(k);
+    Ok(k)
 }

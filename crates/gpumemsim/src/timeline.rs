@@ -47,7 +47,7 @@ impl UnitKind {
 
 /// Busy cycles of each kind of unit, summed over its instances, and how many instances the
 /// run's placement had.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UnitBusy {
     /// Busy cycles, indexed like [`UnitKind::ALL`].
     pub busy_cycles: [u64; 6],
@@ -87,7 +87,7 @@ impl UnitBusy {
 }
 
 /// Where the run put its workgroups and waves (`--json`'s `"placement"`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PlacementStats {
     /// WGPs of the device.
     pub wgps: u32,
@@ -100,7 +100,7 @@ pub struct PlacementStats {
 }
 
 /// What a wave was doing over one stretch of time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SegmentKind {
     /// Issuing an instruction (its issue cycles).
     Issue,
@@ -113,7 +113,7 @@ pub enum SegmentKind {
 }
 
 /// One stretch of one wave's time, `start..end` in cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Segment {
     /// The wave (its id: index in the grid's creation order).
     pub wave: u32,
@@ -128,7 +128,7 @@ pub struct Segment {
 }
 
 /// One busy period of an LDS pipe, `start..end` in cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PipeBusy {
     /// The pipe (WGP index in WGP mode; CU index, two per WGP, in CU mode).
     pub pipe: u32,
@@ -141,7 +141,7 @@ pub struct PipeBusy {
 }
 
 /// Each wave's placement and life, for the timeline's rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WaveLife {
     /// The wave's id.
     pub wave: u32,
@@ -160,7 +160,7 @@ pub struct WaveLife {
 }
 
 /// A recorded run's time, wave by wave.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Timeline {
     /// Every wave's placement and life.
     pub waves: Vec<WaveLife>,

@@ -2,7 +2,9 @@
 //! and together when they share a device-wide unit or global bytes.
 
 use gpumemsim::addr::GlobalMemory;
-use gpumemsim::exec::{run_grid, GridRun, RunConfig, Schedule, TogetherBecause, WaveInit};
+use gpumemsim::exec::{
+    run_grid, GridPart, GridRun, RunConfig, Schedule, TogetherBecause, WaveInit,
+};
 use gpumemsim::isa::asm::assemble;
 use gpumemsim::wave::Wave;
 
@@ -170,4 +172,132 @@ fn a_cancelled_run_stops_with_interrupted_apart_or_together() {
             other => panic!("wgps {wgps}: expected an interrupted run, got {other:?}"),
         }
     }
+}
+
+/// Runs `text` as `count` shards, each through its part's bytes, and merges them.
+fn sharded(text: &str, cfg: &RunConfig, count: u32) -> (Vec<GridPart>, GridRun) {
+    use gpumemsim::exec::Shard;
+    let parts: Vec<GridPart> = (0..count)
+        .map(|index| {
+            let shard = RunConfig {
+                shard: Some(Shard::Run { index, count }),
+                threads: 1,
+                ..cfg.clone()
+            };
+            let part = run(text, &shard).part.expect("a shard hands back a part");
+            GridPart::from_bytes(&part.to_bytes()).expect("its bytes read back")
+        })
+        .collect();
+    let merge = RunConfig {
+        shard: Some(Shard::Merge(parts.clone().into())),
+        ..cfg.clone()
+    };
+    (parts, run(text, &merge))
+}
+
+#[test]
+fn shards_merged_are_the_grid_run_apart_in_one_process() {
+    let cfg = RunConfig {
+        wgps: 5,
+        workgroups: 12,
+        waves: 2,
+        threads: 3,
+        ..RunConfig::default()
+    };
+    let text = store_program(true, "s_sleep 1\n");
+    let whole = run(&text, &cfg);
+    let (parts, merged) = sharded(&text, &cfg, 3);
+    // 5 blocks over 3 shards: blocks 0..1, 1..3 and 3..5, whose workgroups are contiguous.
+    let groups: Vec<_> = parts.iter().map(|p| p.groups()).collect();
+    assert_eq!(groups, [0..2, 2..7, 7..12]);
+    assert_eq!(merged.schedule, Schedule::Apart { threads: 3 });
+    assert_eq!(words(&merged, 12 * 64), words(&whole, 12 * 64));
+    assert_eq!(merged.device.stats(), whole.device.stats());
+    assert_eq!(merged.device.events(), whole.device.events());
+    assert_eq!(merged.device.cycles(), whole.device.cycles());
+    assert_eq!(merged.device.wave_count(), whole.device.wave_count());
+    assert_eq!(
+        merged.device.wave_clock_sum(),
+        whole.device.wave_clock_sum()
+    );
+    assert_eq!(merged.device.steps(), whole.device.steps());
+    assert_eq!(merged.device.placement(), whole.device.placement());
+    assert_eq!(merged.device.unit_busy(), whole.device.unit_busy());
+    // More shards than blocks: the extra shards run nothing, and the merge is the same.
+    let (parts, merged) = sharded(&text, &cfg, 7);
+    assert_eq!(parts.iter().filter(|p| p.groups().is_empty()).count(), 2);
+    assert_eq!(words(&merged, 12 * 64), words(&whole, 12 * 64));
+    assert_eq!(merged.device.stats(), whole.device.stats());
+}
+
+#[test]
+fn shards_that_share_bytes_are_run_whole_by_the_merge() {
+    let cfg = RunConfig {
+        wgps: 4,
+        workgroups: 8,
+        waves: 2,
+        ..RunConfig::default()
+    };
+    // Every workgroup stores to the same words: one process runs the grid together.
+    let text = store_program(false, "");
+    let whole = run(&text, &cfg);
+    let (parts, merged) = sharded(&text, &cfg, 2);
+    assert!(
+        parts.iter().all(|p| p.together().is_none()),
+        "each shard alone is apart"
+    );
+    assert_eq!(merged.schedule, Schedule::Together);
+    assert_eq!(merged.together_because, whole.together_because);
+    assert_eq!(
+        merged.together_because,
+        TogetherBecause::SharedMemory(0, 1),
+        "the first pair of blocks, as one process names it"
+    );
+    assert_eq!(words(&merged, 64), words(&whole, 64));
+    // A device-wide unit: each shard says so and runs nothing; the merge runs the grid.
+    let gds = "v_mov_b32 v3, 0\nds_add_u32 v3, v3 gds\ns_waitcnt lgkmcnt(0)\n";
+    let cfg = RunConfig {
+        gds_size: 64,
+        ..cfg
+    };
+    let (parts, merged) = sharded(&store_program(true, gds), &cfg, 2);
+    assert!(parts
+        .iter()
+        .all(|p| matches!(p.together(), Some(TogetherBecause::DeviceWide(_)))));
+    assert!(matches!(
+        merged.together_because,
+        TogetherBecause::DeviceWide(_)
+    ));
+}
+
+#[test]
+fn parts_of_another_grid_or_an_incomplete_set_are_refused() {
+    use gpumemsim::exec::{RunError, Shard};
+    let cfg = RunConfig {
+        wgps: 4,
+        workgroups: 8,
+        waves: 2,
+        ..RunConfig::default()
+    };
+    let text = store_program(true, "");
+    let (parts, _) = sharded(&text, &cfg, 2);
+    let merge = |cfg: &RunConfig, parts: Vec<GridPart>| {
+        let prog = assemble(&text);
+        let cfg = RunConfig {
+            shard: Some(Shard::Merge(parts.into())),
+            ..cfg.clone()
+        };
+        let init: WaveInit = std::sync::Arc::new(|_: u32, _: &mut Wave| {});
+        match run_grid(&prog.lines, &cfg, &GlobalMemory::new, &init) {
+            Err(RunError::Config(m)) => m,
+            _ => panic!("parts accepted"),
+        }
+    };
+    assert!(merge(&cfg, parts[..1].to_vec()).contains("1 given for 2 shards"));
+    let other = RunConfig {
+        wgps: 8,
+        ..cfg.clone()
+    };
+    assert!(merge(&other, parts.clone()).contains("shard 0 ran another program or grid"));
+    assert!(GridPart::from_bytes(b"\x93\x01\x02").is_err());
 }

@@ -123,7 +123,7 @@ type PageBits = [u64; LOG_BLOCK as usize / 64];
 /// ([`GlobalMemory::set_atomic`]): for running apart they count as both (the order of two
 /// workgroups' atomics on one byte matters to what each returns), while for the race check
 /// ([`AccessLog::plain_races`]) atomics do not race with one another.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AccessLog {
     reads: PageMap<PageBits>,
     writes: PageMap<PageBits>,
@@ -488,6 +488,19 @@ impl GlobalMemory {
             from.read_into(addr, &mut buf[..len]);
             self.write_bytes(addr, &buf[..len]);
         });
+    }
+
+    /// The bytes `log` says were written (plain writes and atomics), as runs: each run's
+    /// address and length, ascending, and their bytes one run after another.
+    pub fn written_runs(&self, log: &AccessLog) -> (Vec<(u64, u32)>, Vec<u8>) {
+        let (mut runs, mut bytes) = (Vec::new(), Vec::new());
+        log.for_written_runs(|addr, len| {
+            let at = bytes.len();
+            bytes.resize(at + len, 0);
+            self.read_into(addr, &mut bytes[at..]);
+            runs.push((addr, len as u32));
+        });
+        (runs, bytes)
     }
 
     /// Reads a byte.

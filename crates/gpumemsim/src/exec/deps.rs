@@ -226,7 +226,7 @@ fn declares(code: u32) -> bool {
 }
 
 /// How a run's `s_delay_alu` declarations compared with the model's latencies.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DelayAluStats {
     /// Instructions an `s_delay_alu` declared a dependency for.
     pub declared: u64,

@@ -16,7 +16,7 @@ use crate::ds::DsOutcome;
 use crate::isa::Instruction;
 
 /// One execution of a DS instruction as the bank model priced it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DsSample {
     /// The wave that executed it (its id: index in creation order over the whole grid).
     pub wave: u32,

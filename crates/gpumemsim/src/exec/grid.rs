@@ -48,7 +48,7 @@ pub enum Schedule {
 }
 
 /// Why a grid ran together.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TogetherBecause {
     /// It ran apart (the field is unused).
     NotTogether,
@@ -108,6 +108,8 @@ pub struct GridRun {
     pub schedule: Schedule,
     /// Why it ran together (when it did).
     pub together_because: TogetherBecause,
+    /// A shard's run ([`Shard::Run`](super::Shard)): what it hands back to be merged.
+    pub part: Option<Box<super::GridPart>>,
 }
 
 /// The first instruction of `program` that reaches a device-wide unit (GDS, GWS, ordered
@@ -128,7 +130,7 @@ pub(crate) fn is_device_wide(inst: &rdna3_isa::Instruction) -> bool {
 }
 
 /// The threads [`RunConfig::threads`] asks for (0: one per core).
-fn thread_count(cfg: &RunConfig) -> usize {
+pub(super) fn thread_count(cfg: &RunConfig) -> usize {
     match cfg.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -168,33 +170,50 @@ pub fn run_grid(
         device_wide_instruction(program)
             .map(|l| TogetherBecause::DeviceWide(format!("line {} `{}`", l.line, l.text())))
     };
+    if let Some(super::Shard::Run { index, count }) = &cfg.shard {
+        return super::shard::run_shard(program, cfg, memory, init, because, (*index, *count));
+    }
     if let Some(because) = because {
         return together(program, cfg, memory, init, because);
     }
     Device::check(cfg)?;
+    if let Some(super::Shard::Merge(parts)) = &cfg.shard {
+        return super::shard::merge(program, cfg, memory, init, parts);
+    }
     match apart(program, cfg, memory, init, threads) {
         Ok(device) => Ok(GridRun {
             device,
             result: Ok(()),
             schedule: Schedule::Apart { threads },
             together_because: TogetherBecause::NotTogether,
+            part: None,
         }),
-        Err((because, races)) => {
-            if let Some(p) = &cfg.progress {
-                p.restart(format!(
-                    "running again with every workgroup together: {because}"
-                ));
-            }
-            match races {
-                // The logs of the run apart already say which bytes race: one run together,
-                // watching them, names the instructions.
-                Some(r) if !r.is_empty() => {
-                    together_once(program, cfg, memory(), init, because, Some(r))
-                }
-                Some(_) => together_once(program, cfg, memory(), init, because, None),
-                None => together(program, cfg, memory, init, because),
-            }
-        }
+        Err((because, races)) => fall_back(program, cfg, memory, init, because, races),
+    }
+}
+
+/// Runs the grid together after running it apart did not give the result of running it
+/// together (`because`); `races`, the racing bytes the logs of the run apart found, when
+/// the checker is on.
+pub(super) fn fall_back(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: &Memory<'_>,
+    init: &WaveInit,
+    because: TogetherBecause,
+    races: Option<RaceBytes>,
+) -> Result<GridRun, RunError> {
+    if let Some(p) = &cfg.progress {
+        p.restart(format!(
+            "running again with every workgroup together: {because}"
+        ));
+    }
+    match races {
+        // The logs of the run apart already say which bytes race: one run together,
+        // watching them, names the instructions.
+        Some(r) if !r.is_empty() => together_once(program, cfg, memory(), init, because, Some(r)),
+        Some(_) => together_once(program, cfg, memory(), init, because, None),
+        None => together(program, cfg, memory, init, because),
     }
 }
 
@@ -262,13 +281,14 @@ fn together_run(
         result,
         schedule: Schedule::Together,
         together_because: because,
+        part: None,
     })
 }
 
 /// A device holding workgroups `groups` of the grid: its waves made as their workgroups
 /// start, or (without [`RunConfig::release_finished`], or for a program that uses a
 /// device-wide unit) made and set up now.
-fn made(
+pub(super) fn made(
     program: &[AsmLine],
     cfg: &RunConfig,
     init: &WaveInit,
@@ -287,7 +307,7 @@ fn made(
 
 /// One WGP's block of workgroups run alone: its device, the log of its global accesses, the
 /// checker's per-workgroup logs, and the thread (memory copy) that ran it.
-struct Part {
+pub(super) struct Part {
     device: Device,
     log: AccessLog,
     group_logs: Vec<AccessLog>,
@@ -334,6 +354,14 @@ fn run_block(
     Some((part, mem))
 }
 
+/// The WGP blocks of `cfg`'s grid that hold workgroups, in order (`exec::placement`).
+pub(super) fn grid_blocks(cfg: &RunConfig) -> Vec<std::ops::Range<u32>> {
+    (0..cfg.wgps)
+        .map(|k| block_of(k, cfg.workgroups, cfg.wgps))
+        .filter(|b| !b.is_empty())
+        .collect()
+}
+
 fn apart(
     program: &[AsmLine],
     cfg: &RunConfig,
@@ -341,10 +369,28 @@ fn apart(
     init: &WaveInit,
     threads: usize,
 ) -> Result<Device, (TogetherBecause, Option<RaceBytes>)> {
-    let blocks: Vec<std::ops::Range<u32>> = (0..cfg.wgps)
-        .map(|k| block_of(k, cfg.workgroups, cfg.wgps))
-        .filter(|b| !b.is_empty())
-        .collect();
+    let blocks = grid_blocks(cfg);
+    let (parts, memories) = run_blocks(program, cfg, memory, init, threads, &blocks)
+        .ok_or((TogetherBecause::Error, None))?;
+    let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
+    let group_logs: Vec<&AccessLog> = parts.iter().flat_map(|p| &p.group_logs).collect();
+    if let Some(shared) = shared_bytes(cfg, &blocks, &logs, &group_logs) {
+        return Err(shared);
+    }
+    Ok(merged(cfg, parts, memories).0)
+}
+
+/// Runs `blocks` apart on `threads` threads, each on its own copy of the memory `memory`
+/// makes: every block's part, in block order, and each thread's memory copy; `None` when a
+/// block stopped with an error (or its device could not be made).
+pub(super) fn run_blocks(
+    program: &[AsmLine],
+    cfg: &RunConfig,
+    memory: &Memory<'_>,
+    init: &WaveInit,
+    threads: usize,
+    blocks: &[std::ops::Range<u32>],
+) -> Option<(Vec<Part>, Vec<GlobalMemory>)> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..blocks.len()).map(|_| None).collect());
@@ -352,11 +398,11 @@ fn apart(
     let mut placed = memory();
     // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
     // on its thread wrote: that matters only if it read a byte another block wrote, and then
-    // the check below sends the grid to run together anyway.
-    let mut memories: Vec<GlobalMemory> = std::thread::scope(|s| {
+    // the check of shared bytes sends the grid to run together anyway.
+    let memories: Vec<GlobalMemory> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (next, failed, parts, blocks) = (&next, &failed, &parts, &blocks);
+                let (next, failed, parts) = (&next, &failed, &parts);
                 // A cheap copy: the pages themselves are shared until written.
                 let mut mem = placed.share();
                 s.spawn(move || {
@@ -390,49 +436,84 @@ fn apart(
     });
     drop(placed);
     if failed.load(Ordering::Relaxed) {
-        return Err((TogetherBecause::Error, None));
+        return None;
     }
-    let parts: Vec<Part> = parts
+    let parts = parts
         .into_inner()
         .expect("a worker panicked")
         .into_iter()
         .map(|p| p.expect("every workgroup ran"))
         .collect();
-    let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
-    let group_logs: Vec<&AccessLog> = parts.iter().flat_map(|p| &p.group_logs).collect();
+    Some((parts, memories))
+}
+
+/// Why blocks run apart do not give the result of running them together, if they do not:
+/// two blocks touched bytes one of them wrote (`logs`, one per block of `blocks`), or, with
+/// the checker, two workgroups raced on global bytes (`group_logs`, workgroup by workgroup);
+/// with the racing bytes for the run together to watch.
+pub(super) fn shared_bytes(
+    cfg: &RunConfig,
+    blocks: &[std::ops::Range<u32>],
+    logs: &[&AccessLog],
+    group_logs: &[&AccessLog],
+) -> Option<(TogetherBecause, Option<RaceBytes>)> {
     let first_wgp = |b: usize| wgp_of(blocks[b].start, cfg.workgroups, cfg.wgps);
-    if let Some((a, b)) = AccessLog::first_conflict(&logs) {
+    if let Some((a, b)) = AccessLog::first_conflict(logs) {
         // Bytes two workgroups accessed plainly, one writing, race (the checker names them
         // when the grid runs together); atomics alone only need the order run together gives.
-        let races = cfg.check.then(|| AccessLog::plain_races(&group_logs));
-        return Err((
+        let races = cfg.check.then(|| AccessLog::plain_races(group_logs));
+        return Some((
             TogetherBecause::SharedMemory(first_wgp(a), first_wgp(b)),
             races,
         ));
     }
     if cfg.check {
         // Workgroups of one WGP raced on global bytes: the run together names them.
-        let races = AccessLog::plain_races(&group_logs);
+        let races = AccessLog::plain_races(group_logs);
         if !races.is_empty() {
-            return Err((TogetherBecause::Races, Some(races)));
+            return Some((TogetherBecause::Races, Some(races)));
         }
     }
+    None
+}
+
+/// The device of blocks run apart (`parts`, in block order, each on the thread whose memory
+/// copy is in `memories`): every part absorbed into the first, global memory the host's plus
+/// every byte each block wrote, events by cycle then wave; and each block's log and every
+/// workgroup's log, in order.
+pub(super) fn merged(
+    cfg: &RunConfig,
+    parts: Vec<Part>,
+    mut memories: Vec<GlobalMemory>,
+) -> (Device, Vec<AccessLog>, Vec<AccessLog>) {
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
     // thread that ran it (no other workgroup wrote that byte). Thread 0's copy is the host's
     // plus what its own workgroups wrote: the others' writes complete it.
-    let mut merged = std::mem::take(&mut memories[0]);
+    let mut memory = std::mem::take(&mut memories[0]);
     // Whatever thread 0's copy logged last is not the device's: it starts unlogged.
-    merged.take_log();
+    memory.take_log();
     for p in parts.iter().filter(|p| p.thread != 0) {
-        merged.copy_written(&memories[p.thread], &p.log);
+        memory.copy_written(&memories[p.thread], &p.log);
     }
-    let mut parts = parts.into_iter();
-    let mut device = parts.next().expect("at least two workgroups").device;
+    let (mut logs, mut group_logs) = (Vec::new(), Vec::new());
+    let mut device: Option<Device> = None;
     for p in parts {
-        device.absorb(p.device);
+        logs.push(p.log);
+        group_logs.extend(p.group_logs);
+        match device.as_mut() {
+            None => device = Some(p.device),
+            Some(d) => d.absorb(p.device),
+        }
     }
-    device.memory = merged;
+    let mut device = device.expect("at least one block");
+    device.memory = memory;
+    finish_merge(&mut device, cfg);
+    (device, logs, group_logs)
+}
+
+/// What a device put together from parts needs last: a fresh ordered-count unit (no part
+/// used one) and its events by cycle, then wave.
+pub(super) fn finish_merge(device: &mut Device, cfg: &RunConfig) {
     device.ordered = OrderedCount::new(device.waves.len(), cfg.ordered_rings);
     device.events.sort_by_key(|e| (e.cycle, e.wave));
-    Ok(device)
 }

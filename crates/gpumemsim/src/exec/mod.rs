@@ -25,6 +25,7 @@ mod progress;
 mod ready;
 mod salu;
 mod scalar_mem;
+mod shard;
 mod slots;
 mod step;
 mod trace;
@@ -54,6 +55,7 @@ pub use deps::DelayAluStats;
 pub use ds_sample::DsSample;
 pub use grid::{device_wide_instruction, run_grid, GridRun, Memory, Schedule, TogetherBecause};
 pub use progress::{RunProgress, PROGRESS_STEPS};
+pub use shard::{GridPart, Shard};
 pub use slots::WaveInit;
 
 /// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
@@ -170,6 +172,9 @@ pub struct RunConfig {
     /// earlier or later than the exact order has them, so whoever sets it runs again
     /// without it after an error (a launch does). Off by default.
     pub run_ahead: bool,
+    /// A grid split over processes: run one shard of it, or merge the shards' parts
+    /// (`exec::shard`); `None` (the default) runs the whole grid.
+    pub shard: Option<Shard>,
 }
 
 impl RunConfig {
@@ -275,12 +280,13 @@ impl Default for RunConfig {
             record_timeline: false,
             release_finished: false,
             run_ahead: false,
+            shard: None,
         }
     }
 }
 
 /// Statistics of one instruction of the program.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InstStats {
     /// Times executed (all waves).
     pub executions: u64,

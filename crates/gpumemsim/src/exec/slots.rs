@@ -71,7 +71,7 @@ impl Spawn {
 }
 
 /// What the waves that left reused slots leave for the report.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Retired {
     /// Waves that left their slot.
     pub waves: u64,

@@ -93,6 +93,12 @@ impl Units {
         self.busy
     }
 
+    /// Sets the busy cycles (and instances) to `busy`: a part run elsewhere
+    /// (`exec::shard`).
+    pub(crate) fn set_busy(&mut self, busy: UnitBusy) {
+        self.busy = busy;
+    }
+
     /// Adds another device part's busy cycles to these.
     pub(crate) fn absorb(&mut self, o: &Units) {
         self.busy.absorb(&o.busy);

@@ -76,7 +76,7 @@ impl KcacheConfig {
 const INVALID: u64 = u64::MAX;
 
 /// Hit and miss counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KcacheStats {
     /// Line lookups that hit.
     pub hits: u64,
