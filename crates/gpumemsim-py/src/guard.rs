@@ -15,7 +15,7 @@ pub fn error(msg: impl Into<String>) -> PyErr {
 }
 
 /// `repr(obj)` and its type's name, for messages.
-fn described(obj: &Bound<'_, PyAny>) -> (String, String) {
+pub(crate) fn described(obj: &Bound<'_, PyAny>) -> (String, String) {
     let repr = obj
         .repr()
         .map_or_else(|_| "?".to_string(), |r| r.to_string());

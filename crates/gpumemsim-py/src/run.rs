@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use gpumemsim::exec::{RunConfig, RunProgress, Schedule};
+use gpumemsim::exec::{GridPart, RunConfig, RunProgress, Schedule, Shard};
 use gpumemsim::launch::{launch, KernelArg, Launch, Launched, MAX_BLOCK};
 use gpumemsim::lds::LdsInit;
 use gpumemsim::loader::{CodeObject, Kernel};
@@ -34,6 +34,10 @@ struct Keywords<'a, 'py> {
     html: Option<PathBuf>,
     /// Workgroups to sample (`sample`), as the CLI's --sample.
     sample: Option<&'a Bound<'py, PyAny>>,
+    /// Run one shard of the grid (`shard=(index, count)`), for `gpumemsim.ray.run`.
+    shard: Option<&'a Bound<'py, PyAny>>,
+    /// Merge the shards' parts (`parts=[bytes, ...]`) instead of running.
+    parts: Option<&'a Bound<'py, PyAny>>,
 }
 
 /// The CLI's source options (--lang, --cflags, --wave64, --keep-object, --compile-timeout,
@@ -209,6 +213,7 @@ fn launch_kernel<'py, R>(
             .transpose()?,
         symbols: symbol_values(kw.symbols)?,
         config: RunConfig {
+            shard: shard_arg(kw.shard, kw.parts)?,
             record_ds: kw.html.is_some(),
             record_timeline: kw.html.is_some(),
             progress: Some(progress.clone()),
@@ -234,7 +239,8 @@ fn launch_kernel<'py, R>(
         grid,
         block: block_dims,
     };
-    if let Some(path) = &kw.html {
+    // A shard's run is a part of the grid's: the merge writes the page.
+    if let Some(path) = kw.html.as_ref().filter(|_| kw.shard.is_none()) {
         write_html(&ran, path)?;
     }
     then(&ran)
@@ -254,6 +260,58 @@ fn write_html(ran: &Ran<'_, '_>, path: &std::path::Path) -> PyResult<()> {
         .with_error(ran.error());
     std::fs::write(path, run_page(&report))
         .map_err(|e| error(format!("html {}: {e}", path.display())))
+}
+
+/// `shard=(index, count)` or `parts=[bytes, ...]` as the launch's [`Shard`] (`None`: the
+/// whole grid).
+fn shard_arg(
+    shard: Option<&Bound<'_, PyAny>>,
+    parts: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Shard>> {
+    match (shard, parts) {
+        (Some(_), Some(_)) => Err(error(
+            "shard and parts: a launch runs one shard or merges the parts, not both".to_string(),
+        )),
+        (Some(s), None) => {
+            let pair: Vec<Bound<'_, PyAny>> = s
+                .try_iter()
+                .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+                .ok()
+                .filter(|v| v.len() == 2)
+                .ok_or_else(|| {
+                    error(format!(
+                        "shard={}: expected (index, count)",
+                        crate::guard::described(s).0
+                    ))
+                })?;
+            let count: u32 = uint_arg("shard count", &pair[1], u32::MAX.into())?;
+            let index: u32 = uint_arg("shard index", &pair[0], u32::MAX.into())?;
+            if count == 0 || index >= count {
+                return Err(error(format!(
+                    "shard=({index}, {count}): the index is one of 0 to count − 1"
+                )));
+            }
+            Ok(Some(Shard::Run { index, count }))
+        }
+        (None, Some(p)) => {
+            let items: Vec<Bound<'_, PyAny>> = p
+                .try_iter()
+                .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+                .map_err(|_| error("parts: expected a list of bytes".to_string()))?;
+            let parts = items
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let bytes: Vec<u8> = b
+                        .extract()
+                        .map_err(|_| error(format!("parts[{i}]: expected bytes")))?;
+                    GridPart::from_bytes(&bytes).map_err(|e| error(format!("parts[{i}]: {e}")))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(Some(Shard::Merge(parts.into())))
+        }
+        (None, None) => Ok(None),
+    }
 }
 
 /// Runs `f` without the GIL on a thread of its own, checking for Python signals every 50 ms
@@ -299,7 +357,8 @@ macro_rules! launch_entry {
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, lang=None, cflags=None,
                             wave64=false, keep_object=None, symbols=None, html=None,
-                            compile_timeout=None, compile_memory=None, sample=None
+                            compile_timeout=None, compile_memory=None, sample=None,
+                            shard=None, parts=None
                             $(, $extra=$edef)*))]
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'py>(
@@ -325,6 +384,8 @@ macro_rules! launch_entry {
             compile_timeout: Option<&Bound<'py, PyAny>>,
             compile_memory: Option<&Bound<'py, PyAny>>,
             sample: Option<&Bound<'py, PyAny>>,
+            shard: Option<&Bound<'py, PyAny>>,
+            parts: Option<&Bound<'py, PyAny>>,
             $($extra: $ety),*
         ) -> PyResult<Bound<'py, $result>> {
             let limit = |name: &str, v: Option<&Bound<'py, PyAny>>| {
@@ -351,6 +412,8 @@ macro_rules! launch_entry {
                 symbols,
                 html,
                 sample,
+                shard,
+                parts,
             };
             guard(|| {
                 launch_kernel(py, kernel_path, kernel, grid, block, args, kw, |ran| {
@@ -387,7 +450,9 @@ launch_entry! {
     /// or "random:SEED"), wgps (default 1): as the CLI's --max-steps, --seed, --threads,
     /// --together, --lds-init, --wgps. sample=K runs K workgroups spread over the grid and
     /// scales the per-line and per-instruction figures to it (report key "sampled"), as
-    /// --sample. html=PATH also writes the HTML report there (as
+    /// --sample. shard=(I, N) and parts=[bytes, ...] are what gpumemsim.ray.run passes its
+    /// tasks: run shard I of N of the grid (the report gets "part", bytes), or merge every
+    /// shard's part into the whole launch's report. html=PATH also writes the HTML report there (as
     /// --html does). check=True adds the keys "findings" (what `check` returns for the same
     /// launch: one run gives both) and "notes" (what `check` notes but does not fail on).
     ///
@@ -417,6 +482,11 @@ launch_entry! {
 /// `check`'s result: the findings (buffers written back in place as `run` does); a run that
 /// stopped raises gpumemsim.KernelError with `{"findings": [...], "error": ...}` as `.report`.
 fn findings<'py>(py: Python<'py>, ran: &Ran<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    if ran.done.run.part.is_some() {
+        return Err(error(
+            "shard: gpumemsim.check does not run a shard of a grid; gpumemsim.run does".to_string(),
+        ));
+    }
     for (i, a) in ran.kernel_args.iter().enumerate() {
         if let (Arg::Buffer(array, elem), Some(bytes)) = (a, ran.done.buffers.get(i)) {
             write_back(array, *elem, bytes)?;
@@ -569,6 +639,9 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
         }
     }
     report.set_item("schedule", schedule)?;
+    if let Some(part) = &run.part {
+        report.set_item("part", pyo3::types::PyBytes::new(py, &part.to_bytes()))?;
+    }
     if check {
         let (findings, notes) = findings_lists(py, ran)?;
         report.set_item("findings", findings)?;

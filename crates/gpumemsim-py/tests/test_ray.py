@@ -227,3 +227,126 @@ def test_the_transpose_sweep_example(tmp_path):
         assert "no plot" in done.stdout
     else:
         assert plot.stat().st_size > 0
+
+
+# --- gpumemsim.ray.run(..., shards=N): one launch split by workgroups ---------------------
+
+import json  # noqa: E402
+
+MATMUL = str(KERNELS / "matmul.w32.o")
+HISTOGRAM = str(KERNELS / "histogram.w32.o")
+COLLIDE = str(REPO / "examples" / "buggy" / "transpose_collide.cl")
+
+
+def serialised(report):
+    """The report as bytes, arrays by value, keys in their order: what "byte for byte" means
+    here (the CLI prints the same dict as JSON)."""
+    return json.dumps(report, default=lambda a: a.tolist()).encode()
+
+
+def matmul_launch(n=64):
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    b = rng.standard_normal((n, n)).astype(np.float32)
+    return a, b, dict(kernel_path=MATMUL, grid=(n // 16, n // 16), block=(16, 16),
+                      args=[a, b, np.zeros((n, n), np.float32), ("i32", n)])
+
+
+def fresh(launch):
+    return {**launch, "args": [np.copy(a) if isinstance(a, np.ndarray) else a
+                               for a in launch["args"]]}
+
+
+def test_a_sharded_run_is_the_single_process_run_byte_for_byte(local_cluster, tmp_path):
+    a, b, launch = matmul_launch()
+    for shards, wgps in ((4, 8), (3, 8), (2, 5), (6, 4)):
+        options = dict(wgps=wgps, check=True)
+        single = gpumemsim.run(**fresh(launch), threads=min(shards, wgps), **options)
+        got = fresh(launch)
+        sharded = gr.run(**got, shards=shards, progress=False, **options)
+        assert single["schedule"] == {"workgroups": "apart",
+                                      "threads": min(shards, wgps)}
+        assert serialised(sharded) == serialised(single), (shards, wgps)
+        # The caller's output array holds the product, as after a local run.
+        assert np.allclose(got["args"][2], a @ b, atol=1e-4)
+        assert sharded["args"][2]["values"] is got["args"][2]
+    # The HTML page (timeline, heat maps) is the single process's too.
+    single_page, sharded_page = tmp_path / "single.html", tmp_path / "sharded.html"
+    gpumemsim.run(**fresh(launch), wgps=8, threads=4, html=single_page)
+    gr.run(**fresh(launch), wgps=8, shards=4, progress=False, html=sharded_page)
+    assert sharded_page.read_bytes() == single_page.read_bytes()
+
+
+def test_a_sharded_run_keeps_events_and_findings_in_order(local_cluster, monkeypatch):
+    """A buggy transpose: every workgroup has a lane collision and reads LDS nothing wrote;
+    the events, the findings and the notes come back as one process orders them."""
+    monkeypatch.chdir(REPO)
+    n = 64
+    launch = dict(kernel_path=COLLIDE, grid=(n // 16, n // 16), block=(16, 16),
+                  args=[np.arange(n * n, dtype=np.float32), np.zeros(n * n, np.float32),
+                        ("u32", n)], wgps=4, check=True)
+    try:
+        single = gpumemsim.run(**fresh(launch), threads=4)
+    except gpumemsim.Error as e:
+        if "was not found" in str(e) and "CI" not in os.environ:
+            pytest.skip(f"clang-19 is missing here: {e}")
+        raise
+    sharded = gr.run(**fresh(launch), shards=4, progress=False)
+    assert len(single["events"]) >= 16
+    assert {f["kind"] for f in single["findings"]} >= {"lane_collision", "uninitialized_lds_read"}
+    assert serialised(sharded) == serialised(single)
+
+
+def test_a_grid_that_cannot_be_split_runs_whole_with_the_same_report(local_cluster):
+    # Global atomics into one histogram: two blocks write the same bytes, so one process runs
+    # the grid together; so does the merge, in one task.
+    data = np.random.default_rng(3).integers(0, 256, 8 * 1024, dtype=np.uint8)
+    launch = dict(kernel_path=HISTOGRAM, grid=8, block=256,
+                  args=[data, np.zeros(256, np.uint32), ("u32", 1024)], wgps=4)
+    single = gpumemsim.run(**fresh(launch))
+    assert single["schedule"]["workgroups"] == "together"
+    assert "touch the same global memory" in single["schedule"]["reason"]
+    got = fresh(launch)
+    sharded = gr.run(**got, shards=4, progress=False)
+    assert serialised(sharded) == serialised(single)
+    assert got["args"][1].tolist() == np.bincount(data, minlength=256).tolist()
+    # One WGP (the default): nothing to split; the report says why, as one process's does.
+    _, _, mm = matmul_launch(32)
+    single = gpumemsim.run(**fresh(mm))
+    assert single["schedule"]["reason"] == "one WGP runs every workgroup (--wgps 1)"
+    assert serialised(gr.run(**fresh(mm), shards=3, progress=False)) == serialised(single)
+
+
+def test_sharded_errors_are_raised_as_gpumemsim_raises_them(local_cluster):
+    _, _, launch = matmul_launch(32)
+    with pytest.raises(gpumemsim.KernelError) as stopped:
+        gr.run(**fresh(launch), wgps=4, shards=2, max_steps=20, progress=False)
+    with pytest.raises(gpumemsim.KernelError) as local:
+        gpumemsim.run(**fresh(launch), wgps=4, max_steps=20)
+    assert str(stopped.value) == str(local.value)
+    assert serialised(stopped.value.report) == serialised(local.value.report)
+    with pytest.raises(gpumemsim.Error, match="grid 0:"):
+        gr.run(**{**fresh(launch), "grid": 0}, shards=2, progress=False)
+    with pytest.raises(gpumemsim.Error, match=r"shards=0: expected an integer of at least 1"):
+        gr.run(**fresh(launch), shards=0, progress=False)
+
+
+def test_parts_that_are_not_this_launchs_are_refused():
+    """The parts a merge takes are checked: every shard once, of this program and grid."""
+    _, _, launch = matmul_launch(32)
+    parts = [gpumemsim.run(**fresh(launch), wgps=4, threads=1, shard=(i, 2))["part"]
+             for i in range(2)]
+    merged = gpumemsim.run(**fresh(launch), wgps=4, parts=parts)
+    assert merged["schedule"] == {"workgroups": "apart", "threads": 2}
+    with pytest.raises(gpumemsim.Error, match="1 given for 2 shards"):
+        gpumemsim.run(**fresh(launch), wgps=4, parts=parts[:1])
+    with pytest.raises(gpumemsim.Error, match="shard 1 of 2 is missing or given twice"):
+        gpumemsim.run(**fresh(launch), wgps=4, parts=[parts[0], parts[0]])
+    with pytest.raises(gpumemsim.Error, match="ran another program or grid"):
+        gpumemsim.run(**fresh(launch), wgps=8, parts=parts)
+    with pytest.raises(gpumemsim.Error, match=r"parts\[1\]: not a part of a sharded run"):
+        gpumemsim.run(**fresh(launch), wgps=4, parts=[parts[0], b"nonsense"])
+    with pytest.raises(gpumemsim.Error, match=r"shard=\(2, 2\): the index is one of 0 to"):
+        gpumemsim.run(**fresh(launch), wgps=4, shard=(2, 2))
+    with pytest.raises(gpumemsim.Error, match="shard and parts"):
+        gpumemsim.run(**fresh(launch), wgps=4, shard=(0, 2), parts=parts)

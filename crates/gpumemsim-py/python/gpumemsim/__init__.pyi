@@ -229,6 +229,8 @@ class RunReport(TypedDict, total=False):
     that waited undeclared: {"address", "text"})."""
     sampled: dict
     """Only with sample=K (fewer than the grid): {"workgroups": K, "of": total}."""
+    part: bytes
+    """Only with shard=(I, N): what the shard hands back to be merged (parts=[...])."""
     findings: list["Finding"]
     """Only with check=True: what `check` returns for the same launch."""
     notes: list["Finding"]
@@ -262,6 +264,8 @@ def run(
     compile_timeout: Union[int, None] = None,
     compile_memory: Union[int, None] = None,
     sample: Union[int, None] = None,
+    shard: Union[tuple[int, int], None] = None,
+    parts: Union[Sequence[bytes], None] = None,
     check: bool = False,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
@@ -294,6 +298,11 @@ def run(
         compile_timeout, compile_memory: limits on clang for a source, the CLI's
             --compile-timeout (seconds, default 120) and --compile-memory (MiB, default 4096);
             0 lifts either.
+        shard, parts: what gpumemsim.ray.run passes its tasks (docs/ray.md): shard=(I, N)
+            runs only shard I of N of the grid's WGP blocks and adds "part" (bytes) to the
+            report; parts=[each shard's part] merges them instead of running, into the
+            report of the whole launch (or runs the launch whole, when one process would
+            run it together). gpumemsim.check takes parts but not shard.
         symbols: program-scope variables to set before the launch, as the CLI's --symbol
             (hipMemcpyToSymbol): {name: bytes or an array}, written from the variable's
             first byte; an unknown name is an Error listing the variables.
@@ -370,6 +379,8 @@ def check(
     compile_timeout: Union[int, None] = None,
     compile_memory: Union[int, None] = None,
     sample: Union[int, None] = None,
+    shard: Union[tuple[int, int], None] = None,
+    parts: Union[Sequence[bytes], None] = None,
 ) -> list[Finding]:
     """Runs a kernel as `run` does (the same arguments; buffers are written back in place)
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one
