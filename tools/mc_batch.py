@@ -5,6 +5,11 @@ from collections import Counter
 
 MC = ['llvm-mc-19', '-triple=amdgcn', '-mcpu=gfx1100']
 
+
+def use_mcpu(mcpu):
+    """Survey another chip (`-mcpu=gfx942`): every later call asks llvm-mc-19 for it."""
+    MC[2] = '-mcpu=' + mcpu
+
 def _sent(i):
     return [i & 0xff, (i >> 8) & 0xff, 0x80, 0xbf] * 4      # s_nop i, four times
 

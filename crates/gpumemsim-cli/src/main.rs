@@ -63,6 +63,10 @@ enum Command {
         /// `s[2:3]`) instead of one SGPR (`vcc_lo`, `s2`).
         #[arg(long)]
         wave64: bool,
+        /// The chip whose instruction set is assembled (gfx942's assembler is not written
+        /// yet).
+        #[arg(long, value_enum, default_value_t = isa_cmds::IsaArch::Gfx1100)]
+        arch: isa_cmds::IsaArch,
     },
     /// Disassemble byte lists in llvm-mc's input form (`0x00,0x00,0x00,0xd8,...`), printing one
     /// canonical line per instruction as `llvm-mc-19 --disassemble` does.
@@ -73,6 +77,9 @@ enum Command {
         /// pairs; VOPD words are invalid.
         #[arg(long)]
         wave64: bool,
+        /// The chip whose instruction set is read (`llvm-mc-19 -mcpu=ARCH`).
+        #[arg(long, value_enum, default_value_t = isa_cmds::IsaArch::Gfx1100)]
+        arch: isa_cmds::IsaArch,
     },
     /// Run an assembly program, a code object's kernel or an OpenCL/HIP source, and report
     /// what the memory system did.
@@ -92,6 +99,9 @@ enum Command {
         /// The encoding: bytes (`0x10,0x00,0x00,0xd8,0x01,0x02,0x00,0x00`) or one hexadecimal
         /// instruction word (`0xd8000010`, `0x00000201d8000010`).
         bytes: Vec<String>,
+        /// The chip whose instruction set is read (`llvm-mc-19 -mcpu=ARCH`).
+        #[arg(long, value_enum, default_value_t = isa_cmds::IsaArch::Gfx1100)]
+        arch: isa_cmds::IsaArch,
     },
     /// The bank-conflict cost of one LDS / shared-memory access: counters, the per-group
     /// breakdown, a bank × lane picture, and (--suggest) layout fixes.
@@ -108,11 +118,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Asm { file, wave64 } => isa_cmds::asm(file.as_deref(), wave64),
-        Command::Disasm { file, wave64 } => {
-            isa_cmds::disasm(file.as_deref().unwrap_or("-"), wave64)
+        Command::Asm { file, wave64, arch } => isa_cmds::asm(file.as_deref(), wave64, arch),
+        Command::Disasm { file, wave64, arch } => {
+            isa_cmds::disasm(file.as_deref().unwrap_or("-"), wave64, arch)
         }
-        Command::Explain { bytes } => isa_cmds::explain(&bytes),
+        Command::Explain { bytes, arch } => isa_cmds::explain(&bytes, arch),
         Command::Run(args) => run_cmd::run(&args),
         Command::Check(args) => check_cmd::check(&args),
         Command::Banks(args) => banks_cmd::banks(&args),

@@ -328,10 +328,26 @@ pub fn disassemble(bytes: &[u8]) -> Vec<DisasmItem> {
 
 /// [`disassemble`] as llvm-mc-19 decodes for `wave` ([`Instruction::decode_wave`]).
 pub fn disassemble_wave(bytes: &[u8], wave: Wave) -> Vec<DisasmItem> {
+    disassemble_with(bytes, |b| Instruction::decode_wave(b, wave))
+}
+
+/// [`disassemble`] as llvm-mc-19 decodes for `isa` (gfx1100 in `wave`, or gfx942).
+pub fn disassemble_in(isa: crate::schema::Isa, bytes: &[u8], wave: Wave) -> Vec<DisasmItem> {
+    match isa {
+        crate::schema::Isa::Gfx11 => disassemble_wave(bytes, wave),
+        crate::schema::Isa::Gfx940 => disassemble_with(bytes, crate::gfx9::decode::decode),
+    }
+}
+
+/// Decodes `bytes` with `decode`, skipping 4 bytes past a word it rejects, as llvm-mc-19 does.
+fn disassemble_with(
+    bytes: &[u8],
+    decode: impl Fn(&[u8]) -> Result<(Instruction, usize), crate::inst::DecodeError>,
+) -> Vec<DisasmItem> {
     let mut out = Vec::new();
     let mut off = 0;
     while off < bytes.len() {
-        match Instruction::decode_wave(&bytes[off..], wave) {
+        match decode(&bytes[off..]) {
             Ok((inst, size)) => {
                 out.push(DisasmItem::Inst { offset: off, inst });
                 off += size;

@@ -6,5 +6,8 @@
 //! module, which reads the table. This module is where both are public, so that the types and
 //! the table never import each other.
 
-pub use crate::lookup::{all, known_to_llvm, lookup_dpp_name, lookup_name, lookup_opcode, Opcode};
+pub use crate::lookup::{
+    all, all_in, known_to_llvm, lookup_dpp_name, lookup_name, lookup_opcode, lookup_opcode_in,
+    Opcode,
+};
 pub use crate::schema::*;

@@ -59,9 +59,17 @@ fn layout_fields(layout: &Layout, word: u64) -> Vec<FieldValue> {
 
 /// Decodes `bytes` and lists its fields.
 pub fn explain(bytes: &[u8]) -> Result<Explained, DecodeError> {
-    let (inst, _) = Instruction::decode(bytes)?;
+    explain_in(crate::schema::Isa::Gfx11, bytes)
+}
+
+/// Decodes `bytes` as an instruction of `isa` and lists its fields.
+pub fn explain_in(isa: crate::schema::Isa, bytes: &[u8]) -> Result<Explained, DecodeError> {
+    let (inst, _) = match isa {
+        crate::schema::Isa::Gfx11 => Instruction::decode(bytes)?,
+        crate::schema::Isa::Gfx940 => crate::gfx9::decode::decode(bytes)?,
+    };
     let d = inst.def();
-    let layout = d.format.layout();
+    let layout = crate::inst::layout_of(d);
     let word = inst.word();
     let mut fields = layout_fields(layout, word);
     // The fixed identifying bits, as one or more contiguous runs.

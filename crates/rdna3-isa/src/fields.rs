@@ -115,6 +115,20 @@ pub enum Field {
     /// In `v_fma_mix*` a 0 selects the whole source as f32, a 1 the f16 half that
     /// [`Field::OpSel`] names.
     OpSelHi,
+    /// GFX9 SMEM: the offset field holds an immediate (1) or an SGPR (0).
+    SmemImm,
+    /// GFX9 SMEM: `soffset` adds an SGPR to the immediate offset.
+    Soe,
+    /// GFX9 SMEM and FLAT: the non-volatile bit (not printed by llvm-mc-19 for gfx942).
+    Nv,
+    /// gfx940 FLAT/MUBUF: the scope bit 0 (GFX9's `glc`), printed `sc0`.
+    Sc0,
+    /// gfx940 FLAT/MUBUF: the scope bit 1, printed `sc1`.
+    Sc1,
+    /// gfx940 FLAT/MUBUF: non-temporal (GFX9's `slc`), printed `nt`.
+    Nt,
+    /// gfx940 DS/FLAT/MUBUF: the data registers are AGPRs (`a0`...) rather than VGPRs.
+    Acc,
     /// DPP (DPP16 and DPP8): the VGPR source 0 reads across lanes (8 bits, `vN`; a true16
     /// half `vN.l`/`vN.h` for `v_mov_b16`). The instruction word's [`Field::Src0`] holds the
     /// DPP selector then (250 DPP16, 233 DPP8, 234 DPP8 with `fi:1`).
@@ -211,6 +225,13 @@ impl Field {
             NegLo => "neg_lo",
             NegHi => "neg_hi",
             OpSelHi => "op_sel_hi",
+            SmemImm => "imm",
+            Soe => "soe",
+            Nv => "nv",
+            Sc0 => "sc0",
+            Sc1 => "sc1",
+            Nt => "nt",
+            Acc => "acc",
             DppSrc0 => "dpp_src0",
             DppCtrl => "dpp_ctrl",
             Fi => "fi",

@@ -20,7 +20,7 @@ pub struct BitRange {
     pub at: u8,
 }
 
-const fn br(field: Field, lo: u8, width: u8) -> BitRange {
+pub(crate) const fn br(field: Field, lo: u8, width: u8) -> BitRange {
     BitRange {
         field,
         lo,

@@ -87,13 +87,34 @@ impl Pos {
 const DPP16_ROW: usize = FORMAT_COUNT;
 const DPP8_ROW: usize = FORMAT_COUNT + 1;
 
-type PosTable = [[Pos; FIELD_COUNT]; FORMAT_COUNT + 2];
+/// Rows of [`positions`] after the DPP dwords: the GFX9 layouts, by format.
+const GFX9_ROWS: usize = FORMAT_COUNT + 2;
+
+type PosTable = [[Pos; FIELD_COUNT]; GFX9_ROWS + FORMAT_COUNT];
+
+/// The layout of table entry `d`'s format in its table's ISA.
+#[inline]
+pub(crate) fn layout_of(d: &InstrDef) -> &'static Layout {
+    match d.isa {
+        crate::schema::Isa::Gfx11 => d.format.layout(),
+        crate::schema::Isa::Gfx940 => crate::gfx9::format::layout_of(d.format),
+    }
+}
+
+/// The row of [`positions`] for table entry `d`: its format's layout in its table's ISA.
+#[inline]
+pub(crate) fn row(d: &InstrDef) -> usize {
+    match d.isa {
+        crate::schema::Isa::Gfx11 => d.format.index(),
+        crate::schema::Isa::Gfx940 => GFX9_ROWS + d.format.index(),
+    }
+}
 
 /// Where each field sits in each format, and in the two DPP dwords.
 pub(crate) fn positions() -> &'static PosTable {
     static POS: OnceLock<PosTable> = OnceLock::new();
     POS.get_or_init(|| {
-        let mut pos = [[Pos::default(); FIELD_COUNT]; FORMAT_COUNT + 2];
+        let mut pos = [[Pos::default(); FIELD_COUNT]; GFX9_ROWS + FORMAT_COUNT];
         let fill = |row: &mut [Pos; FIELD_COUNT], l: &Layout| {
             for b in l.fields {
                 let p = &mut row[b.field as usize];
@@ -106,6 +127,12 @@ pub(crate) fn positions() -> &'static PosTable {
         };
         for f in ALL_FORMATS {
             fill(&mut pos[f.index()], f.layout());
+        }
+        for f in ALL_FORMATS {
+            fill(
+                &mut pos[GFX9_ROWS + f.index()],
+                crate::gfx9::format::layout_of(f),
+            );
         }
         fill(&mut pos[DPP16_ROW], &DPP16_DWORD);
         fill(&mut pos[DPP8_ROW], &DPP8_DWORD);
@@ -126,7 +153,13 @@ struct LiteralSources {
 /// The [`LiteralSources`] of table entry `op`.
 fn literal_sources(op: Opcode) -> &'static LiteralSources {
     static SOURCES: OnceLock<Vec<LiteralSources>> = OnceLock::new();
-    &SOURCES.get_or_init(|| INSTRUCTIONS.iter().map(literal_sources_of).collect())[op.0 as usize]
+    &SOURCES.get_or_init(|| {
+        INSTRUCTIONS
+            .iter()
+            .chain(crate::table_gfx940::INSTRUCTIONS_GFX940)
+            .map(literal_sources_of)
+            .collect()
+    })[op.0 as usize]
 }
 
 /// Which of `d`'s source fields may ask for a literal, and whether one always follows.
@@ -144,7 +177,7 @@ fn literal_sources_of(d: &InstrDef) -> LiteralSources {
             | Kind::WmmaC(_)
                 if n < 3 =>
             {
-                let p = positions()[d.format.index()][o.field as usize];
+                let p = positions()[row(d)][o.field as usize];
                 a.fields[n] = (p.lo, p.width);
                 n += 1;
             }
@@ -173,8 +206,11 @@ impl Instruction {
     /// An instruction with every field 0 (except the opcode and FLAT segment).
     pub fn new(opcode: Opcode) -> Instruction {
         let d = opcode.def();
-        let layout = d.format.layout();
-        let op = d.format.op_range();
+        let layout = layout_of(d);
+        let op = match d.isa {
+            crate::schema::Isa::Gfx11 => d.format.op_range(),
+            crate::schema::Isa::Gfx940 => crate::gfx9::format::op_range(d.format),
+        };
         Instruction {
             opcode,
             word: layout.ident | (d.opcode as u64) << op.lo,
@@ -196,7 +232,7 @@ impl Instruction {
         if f.in_dpp_dword() {
             return None;
         }
-        let p = positions()[self.def().format.index()][f as usize];
+        let p = positions()[row(self.def())][f as usize];
         (p.width > 0).then_some(BitRange {
             field: f,
             lo: p.lo,
@@ -213,7 +249,7 @@ impl Instruction {
         if !d.flags.has(Flags::DPP) {
             return None;
         }
-        let p = positions()[d.format.index()][Field::Src0 as usize];
+        let p = positions()[row(d)][Field::Src0 as usize];
         DppKind::from_src0(p.read(self.word))
     }
 
@@ -294,7 +330,7 @@ impl Instruction {
                 Some(DppKind::Dpp8) => positions()[DPP8_ROW][f as usize].read(self.dpp as u64),
             };
         }
-        positions()[self.def().format.index()][f as usize].read(self.word)
+        positions()[row(self.def())][f as usize].read(self.word)
     }
 
     /// Sets the raw value of a field, masked to its width; a field the format does not have
@@ -325,7 +361,7 @@ impl Instruction {
             }
             return;
         }
-        let p = positions()[self.def().format.index()][f as usize];
+        let p = positions()[row(self.def())][f as usize];
         if p.width > 0 {
             self.word = p.write(self.word, v);
             if f == Field::Src0 && self.dpp_kind().is_none() {
@@ -352,7 +388,7 @@ impl Instruction {
 
     /// Size in bytes: the word, the DPP dword and the literal.
     pub fn size(&self) -> usize {
-        self.def().format.layout().size as usize
+        layout_of(self.def()).size as usize
             + if self.dpp_kind().is_some() { 4 } else { 0 }
             + if self.literal.is_some() { 4 } else { 0 }
     }
@@ -366,7 +402,7 @@ impl Instruction {
     /// Appends the little-endian encoding to `out`: the word, then the DPP dword of a DPP
     /// form, then the literal.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
-        let size = self.def().format.layout().size as usize;
+        let size = layout_of(self.def()).size as usize;
         out.extend_from_slice(&self.word.to_le_bytes()[..size]);
         if self.dpp_kind().is_some() {
             out.extend_from_slice(&self.dpp.to_le_bytes());

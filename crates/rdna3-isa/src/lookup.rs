@@ -5,10 +5,12 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::format::{Format, ALL_FORMATS};
-use crate::schema::{Flags, InstrDef};
+use crate::schema::{Flags, InstrDef, Isa};
 use crate::table::INSTRUCTIONS;
+use crate::table_gfx940::INSTRUCTIONS_GFX940;
 
-/// A reference to a table entry by its index.
+/// A reference to a table entry by its index: the gfx1100 table's entries first, then the
+/// gfx942 table's ([`Opcode::gfx940`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Opcode(pub u16);
 
@@ -16,7 +18,16 @@ impl Opcode {
     /// The table entry.
     #[inline]
     pub fn def(self) -> &'static InstrDef {
-        &INSTRUCTIONS[self.0 as usize]
+        let i = self.0 as usize;
+        match INSTRUCTIONS.get(i) {
+            Some(d) => d,
+            None => &INSTRUCTIONS_GFX940[i - INSTRUCTIONS.len()],
+        }
+    }
+
+    /// Entry `i` of the gfx942 table.
+    pub fn gfx940(i: usize) -> Opcode {
+        Opcode((INSTRUCTIONS.len() + i) as u16)
     }
 
     /// The mnemonic of the instruction's DPP16/DPP8 forms (`v_add_f32_dpp`,
@@ -52,6 +63,8 @@ type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
 struct Index {
     /// Per format, table index by opcode (`NONE`: no instruction).
     by_op: Vec<Vec<u16>>,
+    /// The same for the gfx942 table (its [`Opcode`]s).
+    by_op_gfx940: Vec<Vec<u16>>,
     by_name: HashMap<&'static str, Opcode, FnvBuild>,
     /// Per table entry, the mnemonic of its DPP forms (entries with [`Flags::DPP`]).
     dpp_names: Vec<Option<String>>,
@@ -109,6 +122,13 @@ fn index() -> &'static Index {
                 by_name.entry(alias).or_insert(op);
             }
         }
+        let mut by_op_gfx940: Vec<Vec<u16>> = vec![Vec::new(); ALL_FORMATS.len()];
+        for f in ALL_FORMATS {
+            by_op_gfx940[f.index()] = vec![NONE; 1 << crate::gfx9::format::op_range(f).width];
+        }
+        for (i, d) in INSTRUCTIONS_GFX940.iter().enumerate() {
+            by_op_gfx940[d.format.index()][d.opcode as usize] = Opcode::gfx940(i).0;
+        }
         let dpp_names: Vec<Option<String>> = INSTRUCTIONS.iter().map(dpp_name_of).collect();
         let mut by_dpp_name = HashMap::with_hasher(FnvBuild::default());
         for (i, n) in dpp_names.iter().enumerate() {
@@ -118,6 +138,7 @@ fn index() -> &'static Index {
         }
         Index {
             by_op,
+            by_op_gfx940,
             by_name,
             dpp_names,
             by_dpp_name,
@@ -136,6 +157,30 @@ pub fn lookup_dpp_name(name: &str) -> Option<Opcode> {
 pub fn lookup_opcode(format: Format, opcode: u32) -> Option<Opcode> {
     let i = *index().by_op[format.index()].get(opcode as usize)?;
     (i != NONE).then_some(Opcode(i))
+}
+
+/// The instruction with `opcode` in `format` of the table of `isa`.
+#[inline]
+pub fn lookup_opcode_in(isa: Isa, format: Format, opcode: u32) -> Option<Opcode> {
+    let table = match isa {
+        Isa::Gfx11 => &index().by_op,
+        Isa::Gfx940 => &index().by_op_gfx940,
+    };
+    let i = *table[format.index()].get(opcode as usize)?;
+    (i != NONE).then_some(Opcode(i))
+}
+
+/// Every entry of the table of `isa` with its [`Opcode`], in table order.
+pub fn all_in(isa: Isa) -> Box<dyn Iterator<Item = (Opcode, &'static InstrDef)>> {
+    match isa {
+        Isa::Gfx11 => Box::new(all()),
+        Isa::Gfx940 => Box::new(
+            INSTRUCTIONS_GFX940
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (Opcode::gfx940(i), d)),
+        ),
+    }
 }
 
 /// The instruction a mnemonic (canonical or alias, lower case) names.

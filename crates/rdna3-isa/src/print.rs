@@ -54,6 +54,9 @@ pub fn print_wave(inst: &Instruction, wave: Wave) -> String {
 /// Canonical text of `inst` as llvm-mc-19 prints it after assembling text with `hints`.
 pub fn print_with(inst: &Instruction, hints: Hints) -> String {
     let d = inst.def();
+    if d.isa == crate::schema::Isa::Gfx940 {
+        return crate::gfx9::print::print(inst);
+    }
     if d.format == Format::Vopd {
         return print_vopd(inst);
     }

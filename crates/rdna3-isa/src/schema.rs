@@ -27,6 +27,39 @@ pub enum Imm {
     DelayAlu,
     /// `UC_VERSION_*`.
     Version,
+    /// GFX9's `gpr_idx(SRC0,SRC1,SRC2,DST)`: which VGPR operands `s_set_gpr_idx_on` and
+    /// `s_set_gpr_idx_mode` index (bits 0-3).
+    GprIdx,
+}
+
+/// The instruction-set generation a table entry belongs to: gfx1100's ([`crate::table`]) or
+/// gfx942's ([`crate::table_gfx940`]). The two tables share this schema; each has its own
+/// layouts of the formats ([`crate::format`], [`crate::gfx9::format`]), decoder and printer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Isa {
+    /// RDNA3: gfx1100 (`llvm-mc-19 -mcpu=gfx1100`).
+    Gfx11,
+    /// CDNA3: gfx942, whose encodings are GFX9's with gfx940's changes
+    /// (`llvm-mc-19 -mcpu=gfx942`).
+    Gfx940,
+}
+
+impl Isa {
+    /// Every instruction set, gfx1100's first.
+    pub const ALL: [Isa; 2] = [Isa::Gfx11, Isa::Gfx940];
+
+    /// The instruction set of a chip name (`gfx1100`, `gfx942`).
+    pub fn of_target(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.target() == name)
+    }
+
+    /// The chip `llvm-mc-19 -mcpu=` names for it, and the `--arch` that selects it.
+    pub const fn target(self) -> &'static str {
+        match self {
+            Isa::Gfx11 => "gfx1100",
+            Isa::Gfx940 => "gfx942",
+        }
+    }
 }
 
 /// How a vector source's constants and literals are written (read off llvm-mc-19's printing
@@ -341,10 +374,12 @@ pub struct InstrDef {
     pub operands: &'static [Operand],
     /// Syntax and behaviour flags.
     pub flags: Flags,
+    /// The table it is a line of.
+    pub isa: Isa,
 }
 
 impl InstrDef {
-    /// A table line.
+    /// A line of the gfx1100 table.
     pub const fn new(
         format: Format,
         opcode: u16,
@@ -358,6 +393,21 @@ impl InstrDef {
             name,
             operands,
             flags,
+            isa: Isa::Gfx11,
+        }
+    }
+
+    /// A line of the gfx942 table.
+    pub const fn gfx940(
+        format: Format,
+        opcode: u16,
+        name: &'static str,
+        operands: &'static [Operand],
+        flags: Flags,
+    ) -> InstrDef {
+        InstrDef {
+            isa: Isa::Gfx940,
+            ..InstrDef::new(format, opcode, name, operands, flags)
         }
     }
 

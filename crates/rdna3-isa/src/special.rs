@@ -37,6 +37,7 @@ pub fn imm_text(style: Imm, v: u32) -> Option<String> {
         Imm::Depctr => depctr_text(v),
         Imm::DelayAlu => delay_alu_text(v),
         Imm::Version => version_text(v),
+        Imm::GprIdx => crate::gfx9::print::gpr_idx_text(v),
     })
 }
 
@@ -664,6 +665,8 @@ pub fn parse_imm(style: Imm, c: &mut Cursor) -> PResult<u32> {
         Imm::Waitcnt => parse_waitcnt(c),
         Imm::Depctr => parse_depctr(c),
         Imm::DelayAlu => parse_delay_alu(c),
+        // Only gfx942's table has it, and its assembler is not written yet.
+        Imm::GprIdx => Err(ParseError::new(col, "gpr_idx operands are gfx942's")),
         Imm::Version => {
             let v = c.expr(&version_symbol)?;
             if !(-32768..=65535).contains(&v) {

@@ -2,6 +2,8 @@
 //! (`tests/golden/random_disasm.txt`, written by `tools/gen_random_goldens.py`): the fixed
 //! bits of the format set, every other bit random. Each word must be rejected where
 //! llvm-mc-19 rejects it, and otherwise decode to as many bytes and print the same text.
+//! The same for gfx942 (`tests/golden/random_disasm_gfx942.txt`, `tools/gen_random_goldens.py
+//! --mcpu gfx942`) through its decoder and printer (`rdna3_isa::gfx9`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -22,14 +24,38 @@ fn ours(bytes: &[u8]) -> Option<(usize, String)> {
     Some((size, print(&inst)))
 }
 
+/// gfx942's answer: `(size, text)`, or `None` when the word is rejected.
+fn ours_gfx942(bytes: &[u8]) -> Option<(usize, String)> {
+    let (inst, size) = rdna3_isa::gfx9::decode::decode(bytes).ok()?;
+    Some((size, rdna3_isa::gfx9::print::print(&inst)))
+}
+
 #[test]
 fn random_words_of_every_format_disassemble_as_llvm_mc_does() {
     // `RANDOM_GOLDEN=/tmp/r.txt` checks a held-out file instead (`tools/gen_random_goldens.py
     // --seed 7 --words 10000 --out /tmp/r.txt`).
-    let path = match std::env::var_os("RANDOM_GOLDEN") {
+    check("random_disasm", "RANDOM_GOLDEN", ours, 20);
+}
+
+#[test]
+fn random_gfx942_words_of_every_format_in_its_table_disassemble_as_llvm_mc_does() {
+    // `RANDOM_GOLDEN_GFX942=/tmp/r.txt`: a held-out file (`tools/gen_random_goldens.py --mcpu
+    // gfx942 --seed 7 --out /tmp/r.txt`).
+    check(
+        "random_disasm_gfx942",
+        "RANDOM_GOLDEN_GFX942",
+        ours_gfx942,
+        11,
+    );
+}
+
+/// Checks golden file `name` (`tests/golden/NAME.txt`, or the file the environment variable
+/// `env` names) against `ours`, which must answer for at least `formats` formats.
+fn check(name: &str, env: &str, ours: fn(&[u8]) -> Option<(usize, String)>, formats: usize) {
+    let path = match std::env::var_os(env) {
         Some(p) => PathBuf::from(p),
         None => {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/random_disasm.txt")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/golden/{name}.txt"))
         }
     };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -77,9 +103,9 @@ fn random_words_of_every_format_disassemble_as_llvm_mc_does() {
     }
     eprint!("{summary}");
     if let Ok(dir) = std::env::var("GOLDEN_DUMP_DIR") {
-        let _ = std::fs::write(format!("{dir}/random_disasm.fail"), fails.join("\n"));
+        let _ = std::fs::write(format!("{dir}/{name}.fail"), fails.join("\n"));
     }
-    assert!(stats.len() >= 20, "formats: {}", stats.len());
+    assert!(stats.len() >= formats, "formats: {}", stats.len());
     assert!(
         fails.is_empty(),
         "{} random words differ from llvm-mc-19:\n{summary}{}",

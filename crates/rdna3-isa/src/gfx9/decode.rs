@@ -1,0 +1,114 @@
+//! gfx942 bytes to an [`Instruction`]: the format by its identifying bits (GFX9 layouts,
+//! [`super::format`]), the table entry by its opcode, a literal dword where a source asks for
+//! one, and the acceptance rules llvm-mc-19 -mcpu=gfx942 applies beyond the opcode (each
+//! observed on the random-word goldens of `tools/gen_random_goldens.py --mcpu gfx942`).
+
+use super::format::{identify, layout_of, op_range};
+use crate::def::{lookup_opcode_in, Flags, Isa, Kind};
+use crate::fields::Field;
+use crate::format::Format;
+use crate::inst::{DecodeError, Instruction};
+
+/// Decodes one gfx942 instruction from the start of `bytes`: the instruction and its size.
+pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+    let dword = |at: usize| -> Option<u64> {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64)
+    };
+    let first = dword(0).ok_or(DecodeError::Truncated)?;
+    let format = identify(first).ok_or(DecodeError::Invalid)?;
+    let size = layout_of(format).size as usize;
+    let word = match size {
+        4 => first,
+        _ => first | dword(4).ok_or(DecodeError::Truncated)? << 32,
+    };
+    let op = op_range(format);
+    let opcode = lookup_opcode_in(Isa::Gfx940, format, ((word >> op.lo) & op.mask()) as u32)
+        .ok_or(DecodeError::Invalid)?;
+    let mut inst = Instruction {
+        opcode,
+        word,
+        dpp: 0,
+        literal: None,
+    };
+    if !accepted(&inst) {
+        return Err(DecodeError::Invalid);
+    }
+    let mut total = size;
+    if inst.needs_literal() {
+        inst.literal = Some(dword(size).ok_or(DecodeError::Truncated)? as u32);
+        total += 4;
+    }
+    Ok((inst, total))
+}
+
+/// The rules llvm-mc-19 applies beyond the opcode: every operand names something, and the
+/// bits a format leaves unused for the instruction are 0.
+fn accepted(inst: &Instruction) -> bool {
+    let d = inst.def();
+    if d.format == Format::Sopp && d.operands.is_empty() && inst.get(Field::Simm16) != 0 {
+        return false;
+    }
+    // DS: a register field the instruction does not use must be 0.
+    if d.format == Format::Ds {
+        let unused = [Field::Addr, Field::Data0, Field::Data1, Field::Vdst]
+            .into_iter()
+            .filter(|&f| d.operand(f).is_none());
+        if unused.into_iter().any(|f| inst.get(f) != 0) {
+            return false;
+        }
+    }
+    // FLAT and GLOBAL: bit 13 (SCRATCH's `sve`) clear; FLAT: no scalar base (saddr 0).
+    let flat_global = matches!(d.format, Format::Flat | Format::Global);
+    if flat_global && inst.get(Field::Sve) != 0
+        || d.format == Format::Flat && inst.get(Field::Saddr) != 0
+    {
+        return false;
+    }
+    // The FLAT-family loads into LDS have no data registers: their `acc` bit must be clear.
+    if flat_global_scratch(d.format) && d.name.contains("_load_lds_") && inst.get(Field::Acc) != 0 {
+        return false;
+    }
+    if d.format == Format::Mubuf && !mubuf_accepted(inst) {
+        return false;
+    }
+    // SMEM without an offset operand (s_memtime, s_dcache_wb, ...): `imm` must be clear.
+    if d.format == Format::Smem
+        && !d.operands.iter().any(|o| o.kind == Kind::SmemOffset)
+        && inst.get(Field::SmemImm) != 0
+    {
+        return false;
+    }
+    super::print::operands_printable(inst)
+}
+
+fn flat_global_scratch(f: Format) -> bool {
+    matches!(f, Format::Flat | Format::Global | Format::Scratch)
+}
+
+/// MUBUF's rules: the cache operations without operands have no address, LDS or AGPR bits
+/// (and `buffer_wbinvl1*` no scope bits); only the one-dword loads take `lds`, and not with
+/// AGPRs; `buffer_store_lds_dword` needs it; `soffset` is never a literal.
+fn mubuf_accepted(inst: &Instruction) -> bool {
+    let d = inst.def();
+    let set = |f: Field| inst.get(f) != 0;
+    if d.operands.is_empty() {
+        let scope = d.name.starts_with("buffer_wbinvl1") && (set(Field::Sc0) || set(Field::Sc1));
+        return !(set(Field::Offen)
+            || set(Field::Idxen)
+            || set(Field::Lds)
+            || set(Field::Acc)
+            || scope);
+    }
+    // No literal soffset on gfx942.
+    if inst.get(Field::Soffset) == super::print::LITERAL {
+        return false;
+    }
+    // buffer_store_lds_dword exists only with the lds bit.
+    // It has no address VGPR and no data register either.
+    if d.flags.has(Flags::LDS) {
+        return set(Field::Lds) && !(set(Field::Offen) || set(Field::Idxen) || set(Field::Acc));
+    }
+    !set(Field::Lds) || super::print::mubuf_lds_load(d.name) && !set(Field::Acc)
+}

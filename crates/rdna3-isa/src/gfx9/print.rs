@@ -1,0 +1,513 @@
+//! gfx942 instructions to text, as `llvm-mc-19 -mcpu=gfx942` prints them: the GFX9 names of
+//! the scalar registers (`flat_scratch`, `xnack_mask`, `m0` at 124), the data registers of a
+//! memory instruction as AGPRs when its `acc` bit is set, SMEM's immediate and register
+//! offsets, gfx940's `sc0`/`nt`/`sc1` scope modifiers, and GFX9's `s_waitcnt`, `hwreg`,
+//! `sendmsg` and `gpr_idx` operands. Facts from llvm-mc-19's output for gfx942 (the goldens of
+//! `tools/gen_random_goldens.py --mcpu gfx942`).
+
+use crate::def::{Flags, Imm, Kind};
+use crate::fields::Field;
+use crate::format::Format;
+use crate::inst::Instruction;
+use crate::regs::{inline_int, FLOAT_CONSTANTS};
+
+/// The GFX9 scalar code of `m0`.
+pub const M0: u32 = 124;
+/// gfx940's `null` (GFX9 leaves code 125 reserved).
+pub const NULL: u32 = 125;
+/// `src_lds_direct`.
+pub const LDS_DIRECT: u32 = 254;
+/// The GFX9 "no register" code in 7-bit scalar fields (`off` of GLOBAL/SCRATCH `saddr`).
+pub const SADDR_OFF: u32 = 0x7f;
+/// Scalar source code: a literal dword follows.
+pub const LITERAL: u32 = 255;
+
+const SPECIAL_SRC: [(u32, &str); 9] = [
+    (235, "src_shared_base"),
+    (236, "src_shared_limit"),
+    (237, "src_private_base"),
+    (238, "src_private_limit"),
+    (239, "src_pops_exiting_wave_id"),
+    (251, "src_vccz"),
+    (252, "src_execz"),
+    (253, "src_scc"),
+    (254, "src_lds_direct"),
+];
+
+/// Text of a GFX9 scalar register code for an operand of `dwords` dwords, or `None` when the
+/// code names no register of that size (constants, literal, a misaligned or cut range).
+pub fn sreg_name(code: u32, dwords: u8) -> Option<String> {
+    let n = dwords as u32;
+    let range = |prefix: &str, first: u32| {
+        if n == 1 {
+            format!("{prefix}{first}")
+        } else {
+            format!("{prefix}[{}:{}]", first, first + n - 1)
+        }
+    };
+    let pair = |lo: &str, hi: &str, whole: &str, at_hi: bool| -> Option<String> {
+        Some(match (n, at_hi) {
+            (1, false) => lo.to_string(),
+            (1, true) => hi.to_string(),
+            (2, false) => whole.to_string(),
+            _ => return None,
+        })
+    };
+    match code {
+        // A range may run into s102-s103 (the registers that hold flat_scratch): llvm-mc-19
+        // prints s[100:103].
+        0..=101 => (code + n <= if n == 1 { 102 } else { 104 }).then(|| range("s", code)),
+        102 | 103 => pair(
+            "flat_scratch_lo",
+            "flat_scratch_hi",
+            "flat_scratch",
+            code == 103,
+        ),
+        104 | 105 => pair("xnack_mask_lo", "xnack_mask_hi", "xnack_mask", code == 105),
+        106 | 107 => pair("vcc_lo", "vcc_hi", "vcc", code == 107),
+        108..=123 => (code - 108 + n <= 16).then(|| range("ttmp", code - 108)),
+        M0 if n == 1 => Some("m0".into()),
+        NULL => Some("null".into()),
+        126 | 127 => pair("exec_lo", "exec_hi", "exec", code == 127),
+        _ => SPECIAL_SRC
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map(|(_, name)| (*name).to_string()),
+    }
+}
+
+/// The register code llvm-mc-19 decodes for an operand of `dwords` scalar registers: an SGPR
+/// or TTMP range starts at a multiple of 2 (64 bits) or 4 (wider), so a misaligned code names
+/// the aligned range below it.
+fn aligned(code: u32, dwords: u8) -> u32 {
+    let align = (dwords as u32).clamp(1, 4);
+    match code {
+        0..=101 => code & !(align - 1),
+        108..=123 => 108 + ((code - 108) & !(align - 1)),
+        _ => code,
+    }
+}
+
+/// A scalar register range, or an `<invalid ...>` marker the decoder rejects.
+fn sreg_or_raw(code: u32, dwords: u8) -> String {
+    sreg_name(aligned(code, dwords), dwords)
+        .unwrap_or_else(|| format!("<invalid sgpr code {code}>"))
+}
+
+/// Text of a scalar source code of `dwords` dwords: a register, an inline constant or the
+/// literal (`lit`), or an `<invalid ...>` marker.
+fn ssrc_text(code: u32, dwords: u8, lit: Option<u32>) -> String {
+    if let Some(i) = inline_int(code) {
+        return i.to_string();
+    }
+    if code == 248 && dwords > 1 {
+        return "0.15915494309189532".to_string();
+    }
+    if (240..=248).contains(&code) {
+        return FLOAT_CONSTANTS[(code - 240) as usize].0.to_string();
+    }
+    if code == LITERAL {
+        return crate::special::literal_text(lit.unwrap_or(0), dwords);
+    }
+    if code == LDS_DIRECT {
+        return match dwords {
+            1 => "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/".into(),
+            _ => "<invalid src_lds_direct>".into(),
+        };
+    }
+    sreg_name(aligned(code, dwords), dwords)
+        .unwrap_or_else(|| format!("<invalid source code {code}>"))
+}
+
+/// A 64-bit special register (`flat_scratch`, `xnack_mask`, `vcc`, `exec`) where an SMEM
+/// operand of `dwords` registers needs an SGPR range: llvm-mc-19 prints it with a comment
+/// naming the operand's class.
+fn wide_special(code: u32, dwords: u8) -> String {
+    format!(
+        "{}/*Invalid register, operand has 'SReg_{}' register class*/",
+        sreg_name(code, 2).unwrap_or_default(),
+        32 * dwords as u32
+    )
+}
+
+/// Text of a VGPR (or, `acc`, AGPR) range.
+fn vreg(first: u32, dwords: u8, acc: bool) -> String {
+    let p = if acc { "a" } else { "v" };
+    if first + dwords as u32 > 256 {
+        return format!("<invalid {p}gpr range {first}+{dwords}>");
+    }
+    if dwords == 1 {
+        format!("{p}{first}")
+    } else {
+        format!("{p}[{}:{}]", first, first + dwords as u32 - 1)
+    }
+}
+
+/// Whether the data registers of a memory instruction are AGPRs (the `acc` bit).
+fn acc(inst: &Instruction) -> bool {
+    inst.get(Field::Acc) == 1
+}
+
+/// Whether every operand of `inst` names something llvm-mc-19 decodes: the decoder rejects
+/// words where the printer would have nothing to print.
+pub(crate) fn operands_printable(inst: &Instruction) -> bool {
+    inst.def()
+        .operands
+        .iter()
+        .all(|o| operand_text(inst, o.field, o.kind).is_none_or(|t| !t.contains("<invalid")))
+}
+
+/// `inst` as llvm-mc-19 -mcpu=gfx942 prints it.
+pub fn print(inst: &Instruction) -> String {
+    let d = inst.def();
+    let mut ops: Vec<String> = Vec::new();
+    for o in d.operands {
+        if let Some(t) = operand_text(inst, o.field, o.kind) {
+            ops.push(t);
+        }
+    }
+    let mut out = d.name.to_string();
+    if !ops.is_empty() {
+        out.push(' ');
+        out.push_str(&ops.join(", "));
+    }
+    modifiers(inst, &mut out);
+    out
+}
+
+fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> {
+    let v = inst.get(field);
+    let d = inst.def();
+    Some(match kind {
+        Kind::S(1) if d.format == Format::Smem && matches!(v, M0 | 126 | 127) => format!(
+            "{}/*Invalid register, operand has 'SReg_32_XM0_XEXEC' register class*/",
+            sreg_or_raw(v, 1)
+        ),
+        Kind::S(2) if d.format == Format::Smem && v == 126 => {
+            "exec/*Invalid register, operand has 'SReg_64_XEXEC' register class*/".to_string()
+        }
+        Kind::S(n @ 4..) if d.format == Format::Smem && matches!(v, 102 | 104 | 106 | 126) => {
+            wide_special(v, n)
+        }
+        Kind::S(n) => sreg_or_raw(v, n),
+        Kind::Ssrc(n) => ssrc_text(v, n, inst.literal),
+        Kind::SsrcReg(n) => {
+            if v == LITERAL || (128..235).contains(&v) || (240..=248).contains(&v) {
+                // llvm-mc-19 prints the constant as for a 32-bit operand, then the comment.
+                format!("{}/*Invalid immediate*/", ssrc_text(v, 1, inst.literal))
+            } else {
+                ssrc_text(v, n, None)
+            }
+        }
+        Kind::SBase(n @ 4..) if matches!(v * 2, 102 | 104 | 106 | 126) => wide_special(v * 2, n),
+        Kind::SBase(n) => sreg_or_raw(v * 2, n),
+        Kind::SmemOffset => smem_offset(inst),
+        Kind::SmemProbe if v > 64 => format!("0x{v:x}"),
+        Kind::SmemProbe => v.to_string(),
+        Kind::Imm(style) => imm_text(style, v)?,
+        Kind::Lit32 => format!("0x{:x}", inst.literal.unwrap_or(0)),
+        // A load into LDS has no data register.
+        Kind::V(_)
+            if d.format == Format::Mubuf && field == Field::Vdata && inst.get(Field::Lds) == 1 =>
+        {
+            return None
+        }
+        Kind::V(n) => {
+            let data = field != Field::Addr && field != Field::Vaddr;
+            vreg(v, n, data && acc(inst))
+        }
+        Kind::VRtn(n) => {
+            let returns = match d.format {
+                Format::Mubuf | Format::Flat | Format::Global | Format::Scratch => {
+                    inst.get(Field::Sc0) == 1
+                }
+                _ => true,
+            };
+            if !returns {
+                return None;
+            }
+            vreg(v, n, acc(inst))
+        }
+        Kind::FlatVaddr => flat_vaddr(inst, v),
+        Kind::FlatSaddr => flat_saddr(inst, v)?,
+        Kind::BufVaddr => buf_vaddr(inst, v),
+        Kind::Rsrc if v * 4 == 104 => wide_special(v * 4, 4),
+        Kind::Rsrc => sreg_or_raw(v * 4, 4),
+        Kind::BufSoffset => ssrc_text(v, 1, None),
+        _ => format!("<{kind:?}>"),
+    })
+}
+
+fn imm_text(style: Imm, v: u32) -> Option<String> {
+    Some(match style {
+        // Decimal up to 64, hex above (as llvm-mc-19 prints GFX9's plain immediates).
+        Imm::Dec if v <= 64 => v.to_string(),
+        Imm::Dec => format!("0x{v:x}"),
+        Imm::DecOptional => {
+            if v == 0 {
+                return None;
+            }
+            v.to_string()
+        }
+        // Branch offsets print unsigned on gfx942.
+        Imm::Label => v.to_string(),
+        Imm::Hwreg => hwreg_text(v),
+        Imm::Sendmsg => sendmsg_text(v),
+        Imm::Waitcnt => waitcnt_text(v),
+        Imm::GprIdx => gpr_idx_text(v),
+        Imm::Hex | Imm::Depctr | Imm::DelayAlu | Imm::Version => format!("0x{v:x}"),
+    })
+}
+
+/// SMEM's offset operand: with `imm`, the signed 21-bit immediate, after the `soffset` SGPR
+/// when `soe` is set; without, an SGPR: the `soffset` field's with `soe`, else the offset
+/// field's low 7 bits.
+fn smem_offset(inst: &Instruction) -> String {
+    let off = inst.get(Field::Offset);
+    let soffset = || sreg_or_raw(inst.get(Field::Soffset), 1);
+    match (inst.get(Field::SmemImm), inst.get(Field::Soe)) {
+        (0, 0) => sreg_or_raw(off & 0x7f, 1),
+        (0, _) => soffset(),
+        (_, 0) => crate::special::smem_offset_text(off),
+        _ => format!(
+            "{} offset:{}",
+            soffset(),
+            crate::special::smem_offset_text(off)
+        ),
+    }
+}
+
+/// The MUBUF loads that may load into LDS (`lds`): one dword or less, not d16.
+pub(crate) fn mubuf_lds_load(name: &str) -> bool {
+    matches!(
+        name,
+        "buffer_load_ubyte"
+            | "buffer_load_sbyte"
+            | "buffer_load_ushort"
+            | "buffer_load_sshort"
+            | "buffer_load_dword"
+            | "buffer_load_format_x"
+    )
+}
+
+fn smem_takes_glc(d: &crate::def::InstrDef) -> bool {
+    matches!(d.operands.first(), Some(o) if o.field == Field::Sdata && matches!(o.kind, Kind::S(_)))
+        && d.operands.len() == 3
+}
+
+fn flat_vaddr(inst: &Instruction, v: u32) -> String {
+    match inst.def().format {
+        Format::Flat => vreg(v, 2, false),
+        Format::Global if inst.get(Field::Saddr) == SADDR_OFF => vreg(v, 2, false),
+        Format::Global => vreg(v, 1, false),
+        _ if inst.get(Field::Sve) == 1 => vreg(v, 1, false),
+        _ => "off".to_string(),
+    }
+}
+
+fn flat_saddr(inst: &Instruction, v: u32) -> Option<String> {
+    Some(match (inst.def().format, v) {
+        (Format::Flat, _) => return None,
+        (_, SADDR_OFF) => "off".to_string(),
+        (Format::Global, _) => sreg_or_raw(v, 2),
+        _ => sreg_or_raw(v, 1),
+    })
+}
+
+fn buf_vaddr(inst: &Instruction, v: u32) -> String {
+    match (inst.get(Field::Idxen), inst.get(Field::Offen)) {
+        (0, 0) => "off".to_string(),
+        (1, 1) => vreg(v, 2, false),
+        _ => vreg(v, 1, false),
+    }
+}
+
+fn flag(inst: &Instruction, f: Field, name: &str, out: &mut String) {
+    if inst.get(f) == 1 {
+        out.push(' ');
+        out.push_str(name);
+    }
+}
+
+fn modifiers(inst: &Instruction, out: &mut String) {
+    let d = inst.def();
+    match d.format {
+        // Loads, stores and atomics take glc; s_memtime, s_memrealtime, s_dcache_discard and
+        // s_atc_probe ignore it (llvm-mc-19 drops it).
+        Format::Smem if smem_takes_glc(d) => flag(inst, Field::Glc, "glc", out),
+        Format::Ds => {
+            if d.flags.has(Flags::OFFSET_PAIR) {
+                for (f, name) in [(Field::Offset0, "offset0"), (Field::Offset1, "offset1")] {
+                    let v = inst.get(f);
+                    if v != 0 {
+                        out.push_str(&format!(" {name}:{v}"));
+                    }
+                }
+            } else {
+                let v = inst.get(Field::Offset0) | inst.get(Field::Offset1) << 8;
+                if v != 0 {
+                    out.push_str(&format!(" offset:{v}"));
+                }
+            }
+            // gfx942 has no GDS: llvm-mc-19 ignores the bit.
+        }
+        Format::Flat | Format::Global | Format::Scratch => {
+            let raw = inst.get(Field::Offset);
+            let v = if d.format == Format::Flat {
+                raw as i32
+            } else {
+                ((raw << 19) as i32) >> 19
+            };
+            if v != 0 {
+                out.push_str(&format!(" offset:{v}"));
+            }
+            flag(inst, Field::Sc0, "sc0", out);
+            flag(inst, Field::Nt, "nt", out);
+            flag(inst, Field::Sc1, "sc1", out);
+        }
+        Format::Mubuf if d.operands.is_empty() => {
+            flag(inst, Field::Sc0, "sc0", out);
+            flag(inst, Field::Sc1, "sc1", out);
+        }
+        Format::Mubuf => {
+            flag(inst, Field::Idxen, "idxen", out);
+            flag(inst, Field::Offen, "offen", out);
+            let v = inst.get(Field::Offset);
+            if v != 0 {
+                out.push_str(&format!(" offset:{v}"));
+            }
+            // buffer_store_lds_dword writes `lds` as part of its syntax, before the scope.
+            let lds_first = d.flags.has(Flags::LDS);
+            if lds_first {
+                out.push_str(" lds");
+            }
+            flag(inst, Field::Sc0, "sc0", out);
+            flag(inst, Field::Nt, "nt", out);
+            flag(inst, Field::Sc1, "sc1", out);
+            if !lds_first {
+                flag(inst, Field::Lds, "lds", out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// GFX9 `s_waitcnt`: vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 11:8; the counters not at
+/// their maximum are printed, or all three when every one is.
+pub fn waitcnt_text(v: u32) -> String {
+    let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
+    let fields = [
+        ("vmcnt", vm, 63),
+        ("expcnt", (v >> 4) & 7, 7),
+        ("lgkmcnt", (v >> 8) & 15, 15),
+    ];
+    let all_max = fields.iter().all(|(_, x, m)| x == m);
+    fields
+        .iter()
+        .filter(|(_, x, m)| all_max || x != m)
+        .map(|(n, x, _)| format!("{n}({x})"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The hardware registers llvm-mc-19 names for gfx942 (`hwreg(HW_REG_...)`), by id.
+const HWREG_NAMES: [(u32, &str); 17] = [
+    (1, "HW_REG_MODE"),
+    (2, "HW_REG_STATUS"),
+    (3, "HW_REG_TRAPSTS"),
+    (4, "HW_REG_HW_ID"),
+    (5, "HW_REG_GPR_ALLOC"),
+    (6, "HW_REG_LDS_ALLOC"),
+    (7, "HW_REG_IB_STS"),
+    (15, "HW_REG_SH_MEM_BASES"),
+    (16, "HW_REG_TBA_LO"),
+    (17, "HW_REG_TBA_HI"),
+    (18, "HW_REG_TMA_LO"),
+    (19, "HW_REG_TMA_HI"),
+    (20, "HW_REG_XCC_ID"),
+    (21, "HW_REG_SQ_PERF_SNAPSHOT_DATA"),
+    (22, "HW_REG_SQ_PERF_SNAPSHOT_DATA1"),
+    (23, "HW_REG_SQ_PERF_SNAPSHOT_PC_LO"),
+    (24, "HW_REG_SQ_PERF_SNAPSHOT_PC_HI"),
+];
+
+/// `hwreg(ID[, OFFSET, WIDTH])`, the id by name where gfx942 has one.
+pub fn hwreg_text(v: u32) -> String {
+    let id = v & 0x3f;
+    let offset = (v >> 6) & 0x1f;
+    let width = ((v >> 11) & 0x1f) + 1;
+    let name = HWREG_NAMES
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map_or_else(|| id.to_string(), |(_, n)| (*n).to_string());
+    if offset == 0 && width == 32 {
+        format!("hwreg({name})")
+    } else {
+        format!("hwreg({name}, {offset}, {width})")
+    }
+}
+
+/// GFX9's messages by id (bits 3:0 of `s_sendmsg`'s immediate).
+const MSG_NAMES: [(u32, &str); 11] = [
+    (1, "MSG_INTERRUPT"),
+    (2, "MSG_GS"),
+    (3, "MSG_GS_DONE"),
+    (4, "MSG_SAVEWAVE"),
+    (5, "MSG_STALL_WAVE_GEN"),
+    (6, "MSG_HALT_WAVES"),
+    (7, "MSG_ORDERED_PS_DONE"),
+    (8, "MSG_EARLY_PRIM_DEALLOC"),
+    (9, "MSG_GS_ALLOC_REQ"),
+    (10, "MSG_GET_DOORBELL"),
+    (15, "MSG_SYSMSG"),
+];
+const GS_OPS: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+const SYSMSG_OPS: [(u32, &str); 3] = [
+    (1, "SYSMSG_OP_ECC_ERR_INTERRUPT"),
+    (2, "SYSMSG_OP_REG_RD"),
+    (4, "SYSMSG_OP_TTRACE_PC"),
+];
+
+/// GFX9 `sendmsg(MSG[, OP[, STREAM]])`: message bits 3:0, operation 6:4, stream 9:8.
+pub fn sendmsg_text(v: u32) -> String {
+    let (id, op, stream) = (v & 0xf, (v >> 4) & 7, (v >> 8) & 3);
+    let name = MSG_NAMES.iter().find(|(i, _)| *i == id).map(|(_, n)| *n);
+    let symbolic = match (name, id) {
+        (Some(n), 2 | 3) if op < 4 && (op != 0 || (id == 3 && stream == 0)) => Some(if op == 0 {
+            format!("sendmsg({n}, {})", GS_OPS[0])
+        } else {
+            format!("sendmsg({n}, {}, {stream})", GS_OPS[op as usize])
+        }),
+        (Some(n), 15) if stream == 0 => SYSMSG_OPS
+            .iter()
+            .find(|(o, _)| *o == op)
+            .map(|(_, o)| format!("sendmsg({n}, {o})")),
+        (Some(n), _) if op == 0 && stream == 0 && id != 2 && id != 3 && id != 15 => {
+            Some(format!("sendmsg({n})"))
+        }
+        _ => None,
+    };
+    // A valid message prints by name whatever the bits above it hold; an invalid one as its
+    // three numbers when nothing else is set, else the immediate in decimal.
+    symbolic.unwrap_or_else(|| {
+        if v & !0x37f != 0 {
+            v.to_string()
+        } else {
+            format!("sendmsg({id}, {op}, {stream})")
+        }
+    })
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` of the bits 0-3 set, or hex when other bits are.
+pub fn gpr_idx_text(v: u32) -> String {
+    if v & !0xf != 0 {
+        return format!("0x{v:x}");
+    }
+    let names: Vec<&str> = ["SRC0", "SRC1", "SRC2", "DST"]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| v >> i & 1 == 1)
+        .map(|(_, n)| *n)
+        .collect();
+    format!("gpr_idx({})", names.join(","))
+}

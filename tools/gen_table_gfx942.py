@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Generator of crates/rdna3-isa/src/table_gfx940.rs: the gfx942 (CDNA3) instruction table.
+
+Surveys llvm-mc-19 -mcpu=gfx942 as tools/gen_table.py surveys gfx1100: every opcode value of
+every format in scope is disassembled with distinct register numbers in each encoding field, so
+that the mnemonic, which fields each printed operand comes from, and each register operand's
+width all come from the oracle. The formats (GFX9 layouts, crates/rdna3-isa/src/gfx9/format.rs):
+SOP2, SOPK, SOP1, SOPC, SOPP, SMEM (with the scalar stores), DS, FLAT/GLOBAL/SCRATCH and MUBUF.
+
+    python3 tools/gen_table_gfx942.py > crates/rdna3-isa/src/table_gfx940.rs
+"""
+import itertools
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mc_batch  # noqa: E402
+
+mc_batch.use_mcpu('gfx942')
+
+
+def le(w, n):
+    return [(w >> (8 * i)) & 0xff for i in range(n)]
+
+
+def dis_many(words):
+    return mc_batch.dis(words)
+
+
+def regs(text):
+    body = text.split(None, 1)[1] if ' ' in text else ''
+    out = []
+    for tok in re.findall(r'([sva])(\d+)|([sva])\[(\d+):(\d+)\]', body):
+        if tok[0]:
+            out.append((tok[0], int(tok[1]), 1))
+        else:
+            out.append((tok[2], int(tok[3]), int(tok[4]) - int(tok[3]) + 1))
+    return out
+
+
+def width(text, base, kind='v'):
+    for k, b, n in regs(text or ''):
+        if k == kind and b == base:
+            return n
+    return None
+
+
+rows = []   # (format, opcode, name, [(field, kind)], flags)
+
+SOPP_STYLE = {
+    's_nop': 'Dec', 's_setkill': 'Dec', 's_sethalt': 'Dec', 's_sleep': 'Dec', 's_trap': 'Dec',
+    's_setprio': 'Dec', 's_incperflevel': 'Dec', 's_decperflevel': 'Dec', 's_ttracedata_imm': 'Hex',
+    's_waitcnt': 'Waitcnt', 's_sendmsg': 'Sendmsg', 's_sendmsghalt': 'Sendmsg',
+    's_set_gpr_idx_mode': 'GprIdx',
+}
+SSRC_REG_ONLY = {'s_setpc_b64', 's_rfe_b64', 's_movrels_b32', 's_movrels_b64',
+                 's_cbranch_join'}
+
+
+def first(options):
+    """The first of several probe words (each a list of bytes) that decodes, per entry:
+    (index of the probe, text) or None."""
+    flat = [w for ws in options for w in ws]
+    texts = dis_many(flat)
+    out, i = [], 0
+    for ws in options:
+        got = None
+        for k in range(len(ws)):
+            if got is None and texts[i + k]:
+                got = (k, texts[i + k])
+        i += len(ws)
+        out.append(got)
+    return out
+
+
+def survey_sop():
+    found = first([[le(0x80000000 | (op << 23) | (30 << 16) | (20 << 8) | 10, 4)]
+                   for op in range(0x60)])
+    for op, f in enumerate(found):
+        if f:
+            t = f[1]
+            ops = [('Sdst', 'S(%d)' % width(t, 30, 's'))] if width(t, 30, 's') else []
+            ops += [('Ssrc0', 'Ssrc(%d)' % width(t, 10, 's')), ('Ssrc1', 'Ssrc(%d)' % width(t, 20, 's'))]
+            rows.append(('Sop2', op, t.split()[0], ops, []))
+    probes = []
+    for op in range(0x1d):   # 0x1d-0x1f are the SOP1, SOPC and SOPP encodings
+        w = le(0xB0000000 | (op << 23) | (30 << 16) | 0x1234, 4)
+        probes.append([w, w + [0x78, 0x56, 0x34, 0x12], le(0xB0000000 | (op << 23) | 0x1234, 4)])
+    for op, f in enumerate(first(probes)):
+        if not f:
+            continue
+        name = f[1].split()[0]
+        if name == 's_getreg_b32':
+            ops = [('Sdst', 'S(1)'), ('Simm16', 'Imm(Hwreg)')]
+        elif name == 's_setreg_b32':
+            ops = [('Simm16', 'Imm(Hwreg)'), ('Sdst', 'S(1)')]
+        elif name == 's_setreg_imm32_b32':
+            ops = [('Simm16', 'Imm(Hwreg)'), ('Literal', 'Lit32')]
+        elif name == 's_call_b64':
+            ops = [('Sdst', 'S(2)'), ('Simm16', 'Imm(Label)')]
+        elif name in ('s_cbranch_i_fork',):
+            ops = [('Sdst', 'S(2)'), ('Simm16', 'Imm(Label)')]
+        else:
+            ops = [('Sdst', 'S(1)'), ('Simm16', 'Imm(Hex)')]
+        rows.append(('Sopk', op, name, ops, []))
+    probes = [[le(0xBE800000 | (op << 8) | (30 << 16) | 10, 4), le(0xBE800000 | (op << 8) | 10, 4),
+               le(0xBE800000 | (op << 8) | (30 << 16), 4), le(0xBE800000 | (op << 8), 4)]
+              for op in range(256)]
+    for op, f in enumerate(first(probes)):
+        if not f:
+            continue
+        t = f[1]
+        name = t.split()[0]
+        ops = []
+        if width(t, 30, 's'):
+            ops.append(('Sdst', 'S(%d)' % width(t, 30, 's')))
+        if width(t, 10, 's'):
+            kind = 'SsrcReg' if name in SSRC_REG_ONLY else 'Ssrc'
+            ops.append(('Ssrc0', '%s(%d)' % (kind, width(t, 10, 's'))))
+        rows.append(('Sop1', op, name, ops, []))
+    found = first([[le(0xBF000000 | (op << 16) | (20 << 8) | 10, 4),
+                    le(0xBF000000 | (op << 16) | (2 << 8) | 10, 4)] for op in range(128)])
+    for op, f in enumerate(found):
+        if f:
+            t = f[1]
+            name = t.split()[0]
+            if name == 's_set_gpr_idx_on':
+                ops = [('Ssrc0', 'Ssrc(1)'), ('Ssrc1', 'Imm(GprIdx)')]
+            else:
+                ops = [('Ssrc0', 'Ssrc(%d)' % width(t, 10, 's')), ('Ssrc1', 'Ssrc(%d)' % width(t, 20, 's'))]
+            rows.append(('Sopc', op, name, ops, []))
+    found = first([[le(0xBF800000 | (op << 16) | 3, 4), le(0xBF800000 | (op << 16), 4)]
+                   for op in range(128)])
+    for op, f in enumerate(found):
+        if not f:
+            continue
+        t = f[1]
+        name = t.split()[0]
+        if name.startswith('s_branch') or name.startswith('s_cbranch'):
+            ops = [('Simm16', 'Imm(Label)')]
+        elif name == 's_endpgm':
+            ops = [('Simm16', 'Imm(DecOptional)')]
+        elif name in SOPP_STYLE:
+            ops = [('Simm16', 'Imm(%s)' % SOPP_STYLE[name])]
+        elif ' ' in t:
+            sys.exit('unclassified SOPP ' + t)
+        else:
+            ops = []
+        rows.append(('Sopp', op, name, ops, []))
+
+
+def survey_smem():
+    probes = [[le(0xC0020000 | (op << 18) | (32 << 6) | 5, 8) + [],
+               le(0xC0000000 | (op << 18) | (32 << 6) | 5 | (20 << 32), 8),
+               le(0xC0000000 | (op << 18), 8)] for op in range(256)]
+    for op, f in enumerate(first(probes)):
+        if not f or not f[1].startswith('s_'):
+            continue
+        t = f[1]
+        name = t.split()[0]
+        if ' ' not in t:
+            ops = []
+        elif 'atc_probe' in name:
+            ops = [('Sdata', 'SmemProbe'), ('Sbase', 'SBase(%d)' % (4 if 'buffer' in name else 2)),
+                   ('Soffset', 'SmemOffset')]
+        elif name in ('s_memtime', 's_memrealtime'):
+            ops = [('Sdata', 'S(2)')]
+        elif name == 's_dcache_discard' or name == 's_dcache_discard_x2':
+            ops = [('Sbase', 'SBase(2)'), ('Soffset', 'SmemOffset')]
+        else:
+            base = 4 if 'buffer' in name else 2
+            ops = [('Sdata', 'S(%d)' % width(t, 32, 's')), ('Sbase', 'SBase(%d)' % base),
+                   ('Soffset', 'SmemOffset')]
+        rows.append(('Smem', op, name, ops, ['ATOMIC'] if 'atomic' in name else []))
+
+
+def survey_ds():
+    F = {'Addr': (32, 10), 'Data0': (40, 20), 'Data1': (48, 30), 'Vdst': (56, 40)}
+    subsets = []
+    for k in range(4, -1, -1):
+        subs = list(itertools.combinations(['Addr', 'Data0', 'Data1', 'Vdst'], k))
+        if k == 1:
+            subs.sort(key=lambda s: s != ('Data0',))
+        subsets += subs
+    probes = []
+    for op in range(256):
+        ws = []
+        for sub in subsets:
+            w = 0xD8000000 | (op << 17)
+            for s in sub:
+                w |= F[s][1] << F[s][0]
+            ws.append(le(w, 8))
+        probes.append(ws)
+    for op, f in enumerate(first(probes)):
+        if not f or not f[1].startswith('ds_'):
+            continue
+        sub, t = subsets[f[0]], f[1]
+        name = t.split()[0]
+        order = ['Vdst', 'Addr', 'Data0', 'Data1']
+        ops = [(x, 'V(%d)' % width(t, F[x][1])) for x in order if x in sub]
+        flags = []
+        if re.search(r'2(st64)?_', name):   # ds_read2, ds_write2, ds_wrxchg2 and st64 forms
+            flags.append('OFFSET_PAIR')
+        if name == 'ds_swizzle_b32':
+            flags.append('SWIZZLE')
+        rows.append(('Ds', op, name, ops, flags))
+
+
+def survey_flat():
+    for seg, fmt in ((0, 'Flat'), (1, 'Scratch'), (2, 'Global')):
+        probes = []
+        for op in range(128):
+            # FLAT has no scalar base: its saddr field is 0; GLOBAL/SCRATCH's `off` is 0x7f.
+            saddr = 0 if seg == 0 else 0x7f
+            w = 0xDC000000 | (op << 18) | (seg << 14) | (10 << 32) | (20 << 40) | (saddr << 48) | (40 << 56)
+            probes.append([le(w, 8), le(w | (1 << 13), 8)])
+        found = first(probes)
+        rtn = dis_many([le(0xDC000000 | (op << 18) | (seg << 14) | (10 << 32) | (20 << 40) |
+                           ((0 if seg == 0 else 0x7f) << 48) | (40 << 56) | (1 << 16), 8)
+                        for op in range(128)])
+        for op, f in enumerate(found):
+            if not f or f[1].startswith('v_'):
+                continue
+            t = f[1]
+            name = t.split()[0]
+            ops = []
+            vd, dd = width(t, 40), width(t, 20)
+            if 'atomic' in name:
+                ops.append(('Vdst', 'VRtn(%d)' % width(rtn[op], 40)))
+            elif vd:
+                ops.append(('Vdst', 'V(%d)' % vd))
+            ops.append(('Addr', 'FlatVaddr'))
+            if dd:
+                ops.append(('Data0', 'V(%d)' % dd))
+            if fmt != 'Flat':
+                ops.append(('Saddr', 'FlatSaddr'))
+            rows.append((fmt, op, name, ops, ['ATOMIC'] if 'atomic' in name else []))
+
+
+def survey_buf():
+    probes = []
+    for op in range(128):
+        w = 0xE0000000 | (op << 18) | (1 << 12) | (10 << 32) | (20 << 40) | (2 << 48) | (30 << 56)
+        # The last probe finds the instruction that exists only with the lds bit
+        # (buffer_store_lds_dword: LDS to memory).
+        probes.append([le(w, 8), le(0xE0000000 | (op << 18), 8),
+                       le(0xE0000000 | (op << 18) | (1 << 16), 8)])
+    for op, f in enumerate(first(probes)):
+        if not f or f[1].startswith('v_'):
+            continue
+        t = f[1]
+        name = t.split()[0]
+        if f[0] == 2:
+            rows.append(('Mubuf', op, name, [('Srsrc', 'Rsrc'), ('Soffset', 'BufSoffset')], ['LDS']))
+            continue
+        if ' ' not in t:
+            ops = []
+        else:
+            ops = []
+            dd = width(t, 20)
+            if dd:
+                # An atomic's vdata is its data and, with sc0, its result: always printed.
+                ops.append(('Vdata', 'V(%d)' % dd))
+            ops += [('Vaddr', 'BufVaddr'), ('Srsrc', 'Rsrc'), ('Soffset', 'BufSoffset')]
+        rows.append(('Mubuf', op, name, ops, ['ATOMIC'] if 'atomic' in name else []))
+
+
+def main():
+    survey_sop()
+    survey_smem()
+    survey_ds()
+    survey_flat()
+    survey_buf()
+    print('//! THE instruction table of gfx942 (CDNA3) for the formats in scope so far: one line per')
+    print('//! instruction, in the schema of the gfx1100 table ([`crate::schema`]).')
+    print('//!')
+    print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')
+    print('//! `llvm-mc-19 -triple=amdgcn -mcpu=gfx942 --disassemble` by `tools/gen_table_gfx942.py`;')
+    print('//! the layouts the opcodes and fields sit in are GFX9\'s ([`crate::gfx9::format`]).')
+    print('//! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.')
+    print('')
+    print('use crate::fields::Field::*;')
+    print('use crate::format::Format::*;')
+    print('use crate::schema::{Flags, Imm::*, InstrDef, Kind::*, Operand as O};')
+    print('')
+    print('/// Every gfx942 instruction of the formats in scope, grouped by format, ordered by opcode.')
+    print('#[rustfmt::skip]')
+    print('pub static INSTRUCTIONS_GFX940: &[InstrDef] = &[')
+    for fmt, op, name, ops, flags in rows:
+        o = ', '.join('O::new(%s, %s)' % (f, k) for f, k in ops)
+        fl = '.or('.join('Flags::' + f for f in flags) + ')' * (len(flags) - 1) if flags else 'Flags::NONE'
+        print('    InstrDef::gfx940(%s, 0x%02x, "%s", &[%s], %s),' % (fmt, op, name, o, fl))
+    print('];')
+
+
+if __name__ == '__main__':
+    main()
