@@ -266,12 +266,99 @@ def survey_buf():
         rows.append(('Mubuf', op, name, ops, ['ATOMIC'] if 'atomic' in name else []))
 
 
+def src_types(bases):
+    """How llvm-mc-19 prints the 9-bit source at bits [8:0] of each word of `bases`, read off
+    probes (as tools/gen_table.py does for gfx1100): B32, F16, I16, F64, B64, PackedF16 or
+    VgprOnly."""
+    probes = []
+    for base in bases:
+        probes.append([le(base | 5, 4)])
+        probes.append([le(base | 248, 4)])
+        probes.append([le(base | 255, 4) + le(0x40, 4)])
+        probes.append([le(base | 255, 4) + le(0x3c00, 4)])
+        probes.append([le(base | 255, 4) + le(0x12345678, 4)])
+    texts = [r[1] if r else '' for r in first(probes)]
+    out = []
+    for k in range(len(bases)):
+        s, c248, lit64, lit16, lit = texts[5 * k:5 * k + 5]
+        if not s or 'Invalid register' in s:
+            out.append('VgprOnly')
+        elif '0.15915494309189532' in c248:
+            out.append('B64' if ' 64' in lit64 else 'F64')
+        elif '0x12345678' not in lit:
+            out.append('F16' if '1.0' in lit16 else 'I16')
+        elif '1.0' in lit16:
+            out.append('PackedF16')
+        else:
+            out.append('B32')
+    return out
+
+
+def survey_vop_e32():
+    """VOP1, VOP2 and VOPC in their 32-bit encodings (not their SDWA and DPP forms yet). The
+    implicit VCC of carries, v_cndmask and compares is written `vcc` (wave64)."""
+    bases = [0x7e000000 | (op << 9) | (40 << 17) for op in range(256)]
+    # (v_nop takes no operands: its fields must be 0.)
+    found = first([[le(b | (256 + 10), 4), le(b & ~(0xff << 17), 4)] for b in bases])
+    keep = [(op, f[1]) for op, f in enumerate(found) if f and not f[1].startswith('v_illegal')]
+    # (llvm-mc-19 crashes on v_accvgpr_mov_b32 with a constant source: it is not probed.)
+    types = iter(src_types([bases[op] for op, t in keep if 'v_accvgpr_mov' not in t]))
+    for op, t in keep:
+        ty = None if 'v_accvgpr_mov' in t else next(types)
+        name = t.split()[0]
+        ops = []
+        if name == 'v_accvgpr_mov_b32':
+            rows.append(('Vop1', op, name, [('Vdst', 'V(1)'), ('Src0', 'VSrc(1, VgprOnly)')],
+                         ['ACC_DST', 'ACC_SRC0']))
+            continue
+        if ' s40' in t:
+            ops.append(('Vdst', 'S(1)'))
+        elif width(t, 40):
+            ops.append(('Vdst', 'V(%d)' % width(t, 40)))
+        if width(t, 10):
+            ops.append(('Src0', 'VSrc(%d, %s)' % (width(t, 10), ty)))
+        rows.append(('Vop1', op, name, ops, []))
+    bases = [(op << 25) | (40 << 17) | (20 << 9) for op in range(0x3e)]   # 0x3e, 0x3f: VOPC, VOP1
+    found = first([[le(b | (256 + 10), 4), le(b | (256 + 10), 4) + le(0x3f800000, 4)]
+                   for b in bases])
+    keep = [(op, f) for op, f in enumerate(found) if f and not f[1].startswith('v_illegal')]
+    types = src_types([bases[op] for op, f in keep if f[0] == 0])
+    types = iter(types)
+    for op, (k, t) in keep:
+        name = t.split()[0]
+        args = t.split(None, 1)[1].split(', ')
+        ops = [('Vdst', 'V(%d)' % width(t, 40))]
+        if args[1] == 'vcc':
+            ops.append(('Literal', 'Implicit(VccLo)'))
+        ty = ('F16' if '_f16' in name else 'B32') if k else next(types)
+        ops.append(('Src0', 'VSrc(%d, %s)' % (width(t, 10), ty)))
+        if k and args[2] == '0x3f800000':
+            ops.append(('Literal', 'LitK'))
+        ops.append(('Vsrc1', 'V(%d)' % width(t, 20)))
+        if k and args[-1] == '0x3f800000':
+            ops.append(('Literal', 'LitK'))
+        if args[-1] == 'vcc':
+            ops.append(('Literal', 'Implicit(VccLo)'))
+        rows.append(('Vop2', op, name, ops, []))
+    bases = [0x7c000000 | (op << 17) | (20 << 9) for op in range(256)]
+    found = first([[le(b | (256 + 10), 4)] for b in bases])
+    keep = [(op, f[1]) for op, f in enumerate(found) if f]
+    types = src_types([bases[op] for op, _ in keep])
+    for (op, t), ty in zip(keep, types):
+        name = t.split()[0]
+        ops = [('Literal', 'Implicit(VccLo)')]
+        ops.append(('Src0', 'VSrc(%d, %s)' % (width(t, 10), ty)))
+        ops.append(('Vsrc1', 'V(%d)' % width(t, 20)))
+        rows.append(('Vopc', op, name, ops, []))
+
+
 def main():
     survey_sop()
     survey_smem()
     survey_ds()
     survey_flat()
     survey_buf()
+    survey_vop_e32()
     print('//! THE instruction table of gfx942 (CDNA3) for the formats in scope so far: one line per')
     print('//! instruction, in the schema of the gfx1100 table ([`crate::schema`]).')
     print('//!')
@@ -282,7 +369,7 @@ def main():
     print('')
     print('use crate::fields::Field::*;')
     print('use crate::format::Format::*;')
-    print('use crate::schema::{Flags, Imm::*, InstrDef, Kind::*, Operand as O};')
+    print('use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};')
     print('')
     print('/// Every gfx942 instruction of the formats in scope, grouped by format, ordered by opcode.')
     print('#[rustfmt::skip]')

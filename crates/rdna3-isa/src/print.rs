@@ -563,65 +563,7 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
     }
     let lit = inst.literal.unwrap_or(0);
     let text = match ty {
-        _ if v == SRC_LITERAL => match ty {
-            SrcTy::F64 => {
-                let v64 = (lit as u64) << 32;
-                if v64 == 0 {
-                    "0".to_string()
-                } else if let Some(k) = FLOAT_CONSTANTS.iter().position(|c| c.2 == v64) {
-                    ssrc_name(240 + k as u32, 2).unwrap_or_default()
-                } else {
-                    format!("0x{lit:x}")
-                }
-            }
-            SrcTy::B64 => special::literal_text(lit, 2),
-            SrcTy::PackedF16 => {
-                if (-16..=64).contains(&(lit as i32)) {
-                    (lit as i32).to_string()
-                } else if let Some(k) = F16_CONSTANTS.iter().position(|&c| c as u32 == lit) {
-                    FLOAT_CONSTANTS[k].0.to_string()
-                } else {
-                    format!("0x{lit:x}")
-                }
-            }
-            SrcTy::F16 => {
-                // The low 16 bits; values that equal an inline constant print as it.
-                let h = lit & 0xffff;
-                let i = h as u16 as i16;
-                if (-16..=64).contains(&i) {
-                    i.to_string()
-                } else if let Some(k) = F16_CONSTANTS.iter().position(|&c| c as u32 == h) {
-                    FLOAT_CONSTANTS[k].0.to_string()
-                } else {
-                    format!("0x{h:x}")
-                }
-            }
-            SrcTy::I16 | SrcTy::B16LoHi => {
-                let inline32 = (-16..=64).contains(&(lit as i32))
-                    || FLOAT_CONSTANTS.iter().any(|c| c.1 == lit);
-                if inline32 {
-                    special::literal_text(lit, 1)
-                } else {
-                    format!("0x{:x}", lit & 0xffff)
-                }
-            }
-            SrcTy::PackedBf16 => {
-                if (-16..=64).contains(&(lit as i32)) {
-                    (lit as i32).to_string()
-                } else {
-                    format!("0x{lit:x}")
-                }
-            }
-            SrcTy::Bf16 => {
-                let i = (lit & 0xffff) as u16 as i16;
-                if (-16..=64).contains(&i) {
-                    i.to_string()
-                } else {
-                    format!("0x{lit:x}")
-                }
-            }
-            SrcTy::B32 | SrcTy::VgprOnly => special::literal_text(lit, 1),
-        },
+        _ if v == SRC_LITERAL => typed_literal(lit, ty),
         SrcTy::I16 | SrcTy::B16LoHi if (240..=248).contains(&v) => {
             format!("0x{:x}", F16_CONSTANTS[(v - 240) as usize])
         }
@@ -657,6 +599,70 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
         return format!("{text}/*Invalid immediate*/");
     }
     text
+}
+
+/// Text of a literal dword in a vector-ALU source of type `ty`, as llvm-mc-19 prints it (the
+/// same on gfx1100 and gfx942).
+pub(crate) fn typed_literal(lit: u32, ty: SrcTy) -> String {
+    match ty {
+        SrcTy::F64 => {
+            let v64 = (lit as u64) << 32;
+            if v64 == 0 {
+                "0".to_string()
+            } else if let Some(k) = FLOAT_CONSTANTS.iter().position(|c| c.2 == v64) {
+                ssrc_name(240 + k as u32, 2).unwrap_or_default()
+            } else {
+                format!("0x{lit:x}")
+            }
+        }
+        SrcTy::B64 => special::literal_text(lit, 2),
+        SrcTy::PackedF16 => {
+            if (-16..=64).contains(&(lit as i32)) {
+                (lit as i32).to_string()
+            } else if let Some(k) = F16_CONSTANTS.iter().position(|&c| c as u32 == lit) {
+                FLOAT_CONSTANTS[k].0.to_string()
+            } else {
+                format!("0x{lit:x}")
+            }
+        }
+        SrcTy::F16 => {
+            // The low 16 bits; values that equal an inline constant print as it.
+            let h = lit & 0xffff;
+            let i = h as u16 as i16;
+            if (-16..=64).contains(&i) {
+                i.to_string()
+            } else if let Some(k) = F16_CONSTANTS.iter().position(|&c| c as u32 == h) {
+                FLOAT_CONSTANTS[k].0.to_string()
+            } else {
+                format!("0x{h:x}")
+            }
+        }
+        SrcTy::I16 | SrcTy::B16LoHi => {
+            let inline32 =
+                (-16..=64).contains(&(lit as i32)) || FLOAT_CONSTANTS.iter().any(|c| c.1 == lit);
+            if inline32 {
+                special::literal_text(lit, 1)
+            } else {
+                format!("0x{:x}", lit & 0xffff)
+            }
+        }
+        SrcTy::PackedBf16 => {
+            if (-16..=64).contains(&(lit as i32)) {
+                (lit as i32).to_string()
+            } else {
+                format!("0x{lit:x}")
+            }
+        }
+        SrcTy::Bf16 => {
+            let i = (lit & 0xffff) as u16 as i16;
+            if (-16..=64).contains(&i) {
+                i.to_string()
+            } else {
+                format!("0x{lit:x}")
+            }
+        }
+        SrcTy::B32 | SrcTy::VgprOnly => special::literal_text(lit, 1),
+    }
 }
 
 /// A lane mask in wave64: an SGPR pair (aligned down, as llvm-mc-19 decodes it), `vcc`,

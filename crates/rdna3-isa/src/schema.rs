@@ -308,6 +308,10 @@ impl Flags {
     /// agrees with llvm-mc-19; `Instruction::decode_hw`, which the executor uses, accepts it.
     /// `lookup::known_to_llvm()` leaves these entries out.
     pub const HW_ONLY: Flags = Flags(1 << 23);
+    /// gfx942: the destination register is an AGPR (`v_accvgpr_write_b32`, `v_accvgpr_mov_b32`).
+    pub const ACC_DST: Flags = Flags(1 << 24);
+    /// gfx942: source 0 names an AGPR (`v_accvgpr_read_b32`, `v_accvgpr_mov_b32`).
+    pub const ACC_SRC0: Flags = Flags(1 << 25);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {

@@ -70,6 +70,10 @@ fn accepted(inst: &Instruction) -> bool {
     if flat_global_scratch(d.format) && d.name.contains("_load_lds_") && inst.get(Field::Acc) != 0 {
         return false;
     }
+    // VOP1 without operands (v_nop, v_clrexcp): vdst must be 0 (src0 is ignored).
+    if d.format == Format::Vop1 && d.operands.is_empty() && inst.get(Field::Vdst) != 0 {
+        return false;
+    }
     if d.format == Format::Mubuf && !mubuf_accepted(inst) {
         return false;
     }

@@ -122,7 +122,33 @@ pub fn layout_of(f: Format) -> &'static Layout {
             br(Soffset, 56, 8),
         ],
     );
+    static VOP1: Layout = layout(
+        4,
+        0xfe00_0000,
+        0x7e00_0000,
+        &[br(Src0, 0, 9), br(Op, 9, 8), br(Vdst, 17, 8)],
+    );
+    static VOP2: Layout = layout(
+        4,
+        0x8000_0000,
+        0,
+        &[
+            br(Src0, 0, 9),
+            br(Vsrc1, 9, 8),
+            br(Vdst, 17, 8),
+            br(Op, 25, 6),
+        ],
+    );
+    static VOPC: Layout = layout(
+        4,
+        0xfe00_0000,
+        0x7c00_0000,
+        &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)],
+    );
     match f {
+        Format::Vop1 => &VOP1,
+        Format::Vop2 => &VOP2,
+        Format::Vopc => &VOPC,
         Format::Sop2 => &SOP2,
         Format::Sopk => &SOPK,
         Format::Sop1 => &SOP1,
@@ -140,7 +166,7 @@ pub fn layout_of(f: Format) -> &'static Layout {
 
 /// The formats of the gfx942 table, in the order the decoder tries them (the scalar formats
 /// from the most specific identifying bits down).
-pub const GFX940_FORMATS: [Format; 11] = [
+pub const GFX940_FORMATS: [Format; 14] = [
     Format::Sopp,
     Format::Sopc,
     Format::Sop1,
@@ -152,6 +178,9 @@ pub const GFX940_FORMATS: [Format; 11] = [
     Format::Scratch,
     Format::Global,
     Format::Mubuf,
+    Format::Vopc,
+    Format::Vop1,
+    Format::Vop2,
 ];
 
 /// The opcode field of `f` in its GFX9 layout (width 0: not in the table yet).

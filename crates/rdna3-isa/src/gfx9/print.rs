@@ -5,7 +5,7 @@
 //! `sendmsg` and `gpr_idx` operands. Facts from llvm-mc-19's output for gfx942 (the goldens of
 //! `tools/gen_random_goldens.py --mcpu gfx942`).
 
-use crate::def::{Flags, Imm, Kind};
+use crate::def::{Flags, Imm, Implicit, Kind, SrcTy};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::Instruction;
@@ -189,6 +189,12 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         Kind::S(n @ 4..) if d.format == Format::Smem && matches!(v, 102 | 104 | 106 | 126) => {
             wide_special(v, n)
         }
+        // v_readfirstlane_b32's 8-bit SGPR destination: llvm-mc-19 reads a code above the
+        // SGPRs as a scalar source and marks it.
+        Kind::S(1) if d.format == Format::Vop1 && v >= 128 => match v {
+            235..=239 | 251..=253 | LDS_DIRECT => ssrc_text(v, 1, None),
+            _ => format!("{}/*Invalid immediate*/", ssrc_text(v, 1, None)),
+        },
         Kind::S(n) => sreg_or_raw(v, n),
         Kind::Ssrc(n) => ssrc_text(v, n, inst.literal),
         Kind::SsrcReg(n) => {
@@ -212,10 +218,16 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         {
             return None
         }
+        Kind::V(n) if matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc) => {
+            vreg(v, n, field == Field::Vdst && d.flags.has(Flags::ACC_DST))
+        }
         Kind::V(n) => {
             let data = field != Field::Addr && field != Field::Vaddr;
             vreg(v, n, data && acc(inst))
         }
+        Kind::VSrc(n, ty) => vsrc_text(inst, v, n, ty),
+        Kind::Implicit(Implicit::VccLo) => "vcc".to_string(),
+        Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
         Kind::VRtn(n) => {
             let returns = match d.format {
                 Format::Mubuf | Format::Flat | Format::Global | Format::Scratch => {
@@ -257,6 +269,42 @@ fn imm_text(style: Imm, v: u32) -> Option<String> {
         Imm::GprIdx => gpr_idx_text(v),
         Imm::Hex | Imm::Depctr | Imm::DelayAlu | Imm::Version => format!("0x{v:x}"),
     })
+}
+
+/// A 9-bit vector-ALU source of `n` dwords and type `ty`: a VGPR (AGPR for
+/// [`Flags::ACC_SRC0`]), a scalar register, a constant or the literal, with llvm-mc-19's
+/// comments where the operand takes only VGPRs.
+fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
+    let d = inst.def();
+    if v >= 256 {
+        return vreg(v - 256, n, d.flags.has(Flags::ACC_SRC0));
+    }
+    let text = match ty {
+        _ if v == LITERAL => crate::print::typed_literal(inst.literal.unwrap_or(0), ty),
+        SrcTy::I16 if (240..=248).contains(&v) => {
+            format!("0x{:x}", crate::regs::F16_CONSTANTS[(v - 240) as usize])
+        }
+        _ if v == LDS_DIRECT && n == 1 => "src_lds_direct".to_string(),
+        _ => ssrc_text(v, n, None),
+    };
+    if ty == SrcTy::VgprOnly {
+        // (llvm-mc-19 prints these e32 sources without a comment.)
+        if d.format == Format::Vop1 && matches!(v, NULL | 235..=239 | 251..=253)
+            || d.name == "v_readfirstlane_b32" && v == LDS_DIRECT
+        {
+            return text;
+        }
+        if v < 128 || (235..=254).contains(&v) && !(240..=248).contains(&v) {
+            let class = match d.name {
+                "v_readfirstlane_b32" => "VRegOrLds_32",
+                _ if d.flags.has(Flags::ACC_SRC0) => "AGPR_32",
+                _ => "VGPR_32",
+            };
+            return format!("{text}/*Invalid register, operand has '{class}' register class*/");
+        }
+        return format!("{text}/*Invalid immediate*/");
+    }
+    text
 }
 
 /// SMEM's offset operand: with `imm`, the signed 21-bit immediate, after the `soffset` SGPR
