@@ -352,6 +352,152 @@ def survey_vop_e32():
         rows.append(('Vopc', op, name, ops, []))
 
 
+def vop3(op, vdst=40, b8=0, clamp=0, s0=266, s1=276, s2=286, omod=0, neg=0):
+    """A GFX9 VOP3 word: [7:0] vdst, [14:8] abs (bits 8-10) and op_sel (11-14) or VOP3b's sdst,
+    [15] clamp, [25:16] op, [31:26] 0b110100, [40:32] src0, [49:41] src1, [58:50] src2,
+    [60:59] omod, [63:61] neg."""
+    w = (0x34 << 26) | (op << 16) | (clamp << 15) | (b8 << 8) | vdst | (s0 << 32) | (s1 << 41)
+    w |= (s2 << 50) | (omod << 59) | (neg << 61)
+    return le(w, 8)
+
+
+def survey_vop3():
+    """VOP3 (and VOP3b, whose bits 14:8 hold an SGPR-pair destination): every opcode below the
+    VOP3P range, with the fewest sources that decode (a source field the instruction does not
+    use must be 0), each source's type, and which modifiers each takes (neg and abs per
+    source, clamp, omod, op_sel), read off probes."""
+    ops = list(range(0x380))
+    found = first([[vop3(op), vop3(op, s2=0), vop3(op, s1=0, s2=0), vop3(op, s0=0, s1=0, s2=0)]
+                   for op in ops])
+    keep = [(op, f) for op, f in zip(ops, found) if f]
+    srcs_of = {0: 3, 1: 2, 2: 1, 3: 0}
+    for op, (k, text) in keep:
+        name = text.split()[0]
+        nsrc = srcs_of[k]
+        base = dict(s0=266 if nsrc > 0 else 0, s1=276 if nsrc > 1 else 0, s2=286 if nsrc > 2 else 0)
+        args = text.split(None, 1)[1].split(', ') if ' ' in text else []
+        ops_ = []
+        rest = list(args)
+        if rest and ('v40' in rest[0] or 'v[40:' in rest[0]):
+            ops_.append(('Vdst', 'V(%d)' % width(text, 40)))
+            rest.pop(0)
+        elif rest and 's[40:41]' in rest[0]:
+            ops_.append(('Vdst', 'S(2)'))
+            rest.pop(0)
+        elif rest and rest[0].startswith('s40'):
+            ops_.append(('Vdst', 'S(1)'))
+            rest.pop(0)
+        if rest and rest[0] == 's[0:1]' and len(rest) > nsrc:
+            ops_.append(('Sdst', 'S(2)'))
+            rest.pop(0)
+        fields = ['Src0', 'Src1', 'Src2'][:nsrc]
+        regs = [10, 20, 30]
+        for i, f in enumerate(fields):
+            w = width(text, regs[i])
+            ops_.append((f, 'VOP3SRC:%d:%d' % (i, w or 2)))
+        rows.append(('Vop3', op, name, ops_, [], base, nsrc))
+
+
+def operands(text):
+    """The operands of a printed instruction (commas inside /* */ comments kept)."""
+    if ' ' not in text:
+        return []
+    body = text.split(None, 1)[1]
+    hidden = re.sub(r'/\*.*?\*/', lambda m: m.group(0).replace(',', '\x00'), body)
+    return [a.replace('\x00', ',') for a in hidden.split(', ')]
+
+
+VOP3_TEXTS = {}
+
+
+def vop3_text(op, base):
+    """The text of `op`'s base probe (cached)."""
+    key = (op, tuple(sorted(base.items())))
+    if key not in VOP3_TEXTS:
+        VOP3_TEXTS[key] = dis_many([vop3(op, **base)])[0] or ''
+    return VOP3_TEXTS[key]
+
+
+def finish_vop3():
+    """Source types and modifiers of the surveyed VOP3 rows."""
+    pending = [r for r in rows if r[0] == 'Vop3' and len(r) == 7]
+    probes = []
+    for fmt, op, name, ops_, flags, base, nsrc in pending:
+        has_sdst = any(f == 'Sdst' for f, _ in ops_)
+        for i in range(nsrc):
+            key = 's%d' % i
+            for code in (5, 248, 130):
+                probes.append([vop3(op, **dict(base, **{key: code}))])
+        for i in range(nsrc):
+            probes.append([vop3(op, neg=1 << i, **base)])
+            probes.append([vop3(op, b8=0 if has_sdst else 1 << i, **base)])
+        probes.append([vop3(op, clamp=1, **base)])
+        probes.append([vop3(op, omod=1, **base)])
+        for b in range(4):
+            probes.append([vop3(op, b8=0 if has_sdst else 8 << b, **base)])
+    texts = [f[1] if f else None for f in first(probes)]
+    at = 0
+    out_rows = []
+    for fmt, op, name, ops_, flags, base, nsrc in pending:
+        has_sdst = any(f == 'Sdst' for f, _ in ops_)
+        types = []
+        lead = sum(1 for f, _ in ops_ if f in ('Vdst', 'Sdst'))
+        for i in range(nsrc):
+            s5, c248, c130 = texts[at:at + 3]
+            at += 3
+            arg = lambda s: (operands(s) + [''] * 8)[lead + i] if s else ''
+            if s5 and "'SReg_32'" in arg(vop3_text(op, base)):
+                types.append('SsrcOnly')
+            elif not s5 or '/*Invalid register' in arg(s5):
+                types.append('VgprOnly')
+            elif c248 and '0.15915494309189532' in c248:
+                types.append('F64')
+            elif c248 and '0x3118' in c248:
+                types.append('I16')
+            else:
+                types.append('B32')
+        mods = []
+        ignored = False
+        for i in range(nsrc):
+            negt, abst = texts[at:at + 2]
+            at += 2
+            shown = lambda s, mark: s is not None and mark in arg(s)
+            mods.append((shown(negt, '-'), shown(abst, '|') and not has_sdst))
+            # Bits that decode but do not print are ignored.
+            ignored |= negt is not None and not shown(negt, '-')
+        clamp, omod = texts[at:at + 2]
+        at += 2
+        opsel = texts[at:at + 4]
+        at += 4
+        new_ops = []
+        for f, k in ops_:
+            if k.startswith('VOP3SRC:'):
+                _, i, w = k.split(':')
+                i = int(i)
+                if types[i] == 'SsrcOnly':
+                    new_ops.append((f, 'Ssrc(1)'))
+                else:
+                    new_ops.append((f, 'VSrc(%s, %s)' % (w, types[i])))
+            else:
+                new_ops.append((f, k))
+        fl = []
+        for i, (n, a) in enumerate(mods):
+            if n and (a or has_sdst):
+                fl.append('VOP3_NEG_ABS%d' % i)
+        if ignored:
+            fl.append('MODS_IGNORED')
+        if clamp is not None and ' clamp' in clamp:
+            fl.append('VOP3_CLAMP')
+        if omod is not None and 'mul:2' in omod:
+            fl.append('VOP3_OMOD')
+        if any(o is not None and 'op_sel' in o for o in opsel):
+            fl.append('OP_SEL')
+        elif not has_sdst and all(o is not None for o in opsel):
+            fl.append('OP_SEL_IGNORED')
+        out_rows.append((fmt, op, name, new_ops, fl))
+    rows[:] = [r for r in rows if not (r[0] == 'Vop3' and len(r) == 7)] + out_rows
+
+
 def main():
     survey_sop()
     survey_smem()
@@ -359,6 +505,8 @@ def main():
     survey_flat()
     survey_buf()
     survey_vop_e32()
+    survey_vop3()
+    finish_vop3()
     print('//! THE instruction table of gfx942 (CDNA3) for the formats in scope so far: one line per')
     print('//! instruction, in the schema of the gfx1100 table ([`crate::schema`]).')
     print('//!')

@@ -542,7 +542,7 @@ fn wmma_text(inst: &Instruction, v: u32, n: u8, c: bool) -> String {
 /// A VOP3 source with its `neg`/`abs` bits, as llvm-mc-19 prints them: registers as `-x`,
 /// `|x|`, `-|x|`; an inline constant or literal with only `neg` as `neg(x)` (a leading `-`
 /// would read as a negative constant).
-fn source_modifiers(text: String, code: u32, neg: bool, abs: bool) -> String {
+pub(crate) fn source_modifiers(text: String, code: u32, neg: bool, abs: bool) -> String {
     let constant = matches!(code, 128..=208 | 240..=248 | SRC_LITERAL);
     match (neg, abs) {
         (false, false) => text,

@@ -312,6 +312,8 @@ impl Flags {
     pub const ACC_DST: Flags = Flags(1 << 24);
     /// gfx942: source 0 names an AGPR (`v_accvgpr_read_b32`, `v_accvgpr_mov_b32`).
     pub const ACC_SRC0: Flags = Flags(1 << 25);
+    /// gfx942 VOP3: the `op_sel` bits decode and are ignored (not printed).
+    pub const OP_SEL_IGNORED: Flags = Flags(1 << 26);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {

@@ -4,7 +4,7 @@
 //! observed on the random-word goldens of `tools/gen_random_goldens.py --mcpu gfx942`).
 
 use super::format::{identify, layout_of, op_range};
-use crate::def::{lookup_opcode_in, Flags, Isa, Kind};
+use crate::def::{lookup_opcode_in, Flags, Isa, Kind, SrcMods};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::{DecodeError, Instruction};
@@ -74,6 +74,9 @@ fn accepted(inst: &Instruction) -> bool {
     if d.format == Format::Vop1 && d.operands.is_empty() && inst.get(Field::Vdst) != 0 {
         return false;
     }
+    if d.format == Format::Vop3 && !vop3_accepted(inst) {
+        return false;
+    }
     if d.format == Format::Mubuf && !mubuf_accepted(inst) {
         return false;
     }
@@ -115,4 +118,41 @@ fn mubuf_accepted(inst: &Instruction) -> bool {
         return set(Field::Lds) && !(set(Field::Offen) || set(Field::Idxen) || set(Field::Acc));
     }
     !set(Field::Lds) || super::print::mubuf_lds_load(d.name) && !set(Field::Acc)
+}
+
+/// VOP3's rules: a source field the instruction does not use is 0, and none is a literal; the
+/// `neg` and `abs` bits,
+/// `clamp`, the output modifier and `op_sel` only where the instruction takes them (VOP3b's
+/// bits 8-14 are its SGPR destination).
+fn vop3_accepted(inst: &Instruction) -> bool {
+    let d = inst.def();
+    for (i, f) in [Field::Src0, Field::Src1, Field::Src2]
+        .into_iter()
+        .enumerate()
+    {
+        let used = d.operand(f).is_some();
+        // (No literal in gfx942's VOP3.)
+        if !used && inst.get(f) != 0 || used && inst.get(f) == super::print::LITERAL {
+            return false;
+        }
+        let mods = d.source_mods(i);
+        let ignored = mods == SrcMods::Ignored;
+        if inst.get(Field::Neg) >> i & 1 == 1
+            && !ignored
+            && !matches!(mods, SrcMods::NegAbs | SrcMods::Neg)
+        {
+            return false;
+        }
+        let sdst = d.operand(Field::Sdst).is_some();
+        if !sdst && inst.get(Field::Abs) >> i & 1 == 1 && mods != SrcMods::NegAbs && !ignored {
+            return false;
+        }
+    }
+    let sdst = d.operand(Field::Sdst).is_some();
+    !(inst.get(Field::Clamp) == 1 && !d.flags.has(Flags::VOP3_CLAMP)
+        || inst.get(Field::Omod) != 0 && !d.flags.has(Flags::VOP3_OMOD)
+        || !sdst
+            && inst.get(Field::OpSel) != 0
+            && !d.flags.has(Flags::OP_SEL)
+            && !d.flags.has(Flags::OP_SEL_IGNORED))
 }

@@ -145,7 +145,28 @@ pub fn layout_of(f: Format) -> &'static Layout {
         0x7c00_0000,
         &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)],
     );
+    // VOP3 and VOP3b (the carry-outs and v_div_scale keep an SGPR-pair destination at bits
+    // 8-14 where VOP3 has abs and op_sel; the table entry says which).
+    static VOP3: Layout = layout(
+        8,
+        0xfc00_0000,
+        0xd000_0000,
+        &[
+            br(Vdst, 0, 8),
+            br(Abs, 8, 3),
+            br(Sdst, 8, 7),
+            br(OpSel, 11, 4),
+            br(Clamp, 15, 1),
+            br(Op, 16, 10),
+            br(Src0, 32, 9),
+            br(Src1, 41, 9),
+            br(Src2, 50, 9),
+            br(Omod, 59, 2),
+            br(Neg, 61, 3),
+        ],
+    );
     match f {
+        Format::Vop3 => &VOP3,
         Format::Vop1 => &VOP1,
         Format::Vop2 => &VOP2,
         Format::Vopc => &VOPC,
@@ -166,7 +187,7 @@ pub fn layout_of(f: Format) -> &'static Layout {
 
 /// The formats of the gfx942 table, in the order the decoder tries them (the scalar formats
 /// from the most specific identifying bits down).
-pub const GFX940_FORMATS: [Format; 14] = [
+pub const GFX940_FORMATS: [Format; 15] = [
     Format::Sopp,
     Format::Sopc,
     Format::Sop1,
@@ -181,6 +202,7 @@ pub const GFX940_FORMATS: [Format; 14] = [
     Format::Vopc,
     Format::Vop1,
     Format::Vop2,
+    Format::Vop3,
 ];
 
 /// The opcode field of `f` in its GFX9 layout (width 0: not in the table yet).

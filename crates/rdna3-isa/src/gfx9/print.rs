@@ -5,7 +5,7 @@
 //! `sendmsg` and `gpr_idx` operands. Facts from llvm-mc-19's output for gfx942 (the goldens of
 //! `tools/gen_random_goldens.py --mcpu gfx942`).
 
-use crate::def::{Flags, Imm, Implicit, Kind, SrcTy};
+use crate::def::{Flags, Imm, Implicit, Kind, SrcMods, SrcTy};
 use crate::fields::Field;
 use crate::format::Format;
 use crate::inst::Instruction;
@@ -191,11 +191,20 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         }
         // v_readfirstlane_b32's 8-bit SGPR destination: llvm-mc-19 reads a code above the
         // SGPRs as a scalar source and marks it.
-        Kind::S(1) if d.format == Format::Vop1 && v >= 128 => match v {
+        // An SGPR destination in an 8-bit field (v_readfirstlane_b32, a VOP3 compare's
+        // result): llvm-mc-19 reads a code above the SGPRs as a scalar source and marks it.
+        Kind::S(_) if matches!(d.format, Format::Vop1 | Format::Vop3) && v >= 128 => match v {
+            LDS_DIRECT | LITERAL if d.format == Format::Vop3 => format!("<invalid sdst {v}>"),
             235..=239 | 251..=253 | LDS_DIRECT => ssrc_text(v, 1, None),
             _ => format!("{}/*Invalid immediate*/", ssrc_text(v, 1, None)),
         },
         Kind::S(n) => sreg_or_raw(v, n),
+        // A scalar-only source in a 9-bit VOP3 field (v_writelane_b32's, v_readlane_b32's
+        // lane select): llvm-mc-19 prints a VGPR with a comment.
+        Kind::Ssrc(n) if v >= 256 => format!(
+            "{}/*Invalid register, operand has 'SReg_32' register class*/",
+            vreg(v - 256, n, false)
+        ),
         Kind::Ssrc(n) => ssrc_text(v, n, inst.literal),
         Kind::SsrcReg(n) => {
             if v == LITERAL || (128..235).contains(&v) || (240..=248).contains(&v) {
@@ -224,6 +233,19 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         Kind::V(n) => {
             let data = field != Field::Addr && field != Field::Vaddr;
             vreg(v, n, data && acc(inst))
+        }
+        Kind::VSrc(n, ty) if d.format == Format::Vop3 => {
+            let i = field.source_index();
+            let text = vsrc_text(inst, v, n, ty);
+            let (neg, abs) = (
+                inst.get(Field::Neg) >> i & 1 == 1,
+                inst.get(Field::Abs) >> i & 1 == 1,
+            );
+            match d.source_mods(i) {
+                SrcMods::NegAbs => crate::print::source_modifiers(text, v, neg, abs),
+                SrcMods::Neg => crate::print::source_modifiers(text, v, neg, false),
+                _ => text,
+            }
         }
         Kind::VSrc(n, ty) => vsrc_text(inst, v, n, ty),
         Kind::Implicit(Implicit::VccLo) => "vcc".to_string(),
@@ -296,9 +318,10 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
         }
         if v < 128 || (235..=254).contains(&v) && !(240..=248).contains(&v) {
             let class = match d.name {
-                "v_readfirstlane_b32" => "VRegOrLds_32",
-                _ if d.flags.has(Flags::ACC_SRC0) => "AGPR_32",
-                _ => "VGPR_32",
+                "v_readfirstlane_b32" | "v_readlane_b32" => "VRegOrLds_32".to_string(),
+                _ if d.flags.has(Flags::ACC_SRC0) => "AGPR_32".to_string(),
+                _ if n > 1 => format!("VReg_{}", 32 * n as u32),
+                _ => "VGPR_32".to_string(),
             };
             return format!("{text}/*Invalid register, operand has '{class}' register class*/");
         }
@@ -413,6 +436,7 @@ fn modifiers(inst: &Instruction, out: &mut String) {
             flag(inst, Field::Nt, "nt", out);
             flag(inst, Field::Sc1, "sc1", out);
         }
+        Format::Vop3 => vop3_modifiers(inst, out),
         Format::Mubuf if d.operands.is_empty() => {
             flag(inst, Field::Sc0, "sc0", out);
             flag(inst, Field::Sc1, "sc1", out);
@@ -436,6 +460,32 @@ fn modifiers(inst: &Instruction, out: &mut String) {
                 flag(inst, Field::Lds, "lds", out);
             }
         }
+        _ => {}
+    }
+}
+
+/// VOP3's `op_sel:[...]` (one entry per source, then the destination's), `clamp` and the
+/// output modifier, in llvm-mc-19's order.
+fn vop3_modifiers(inst: &Instruction, out: &mut String) {
+    let d = inst.def();
+    let op_sel = inst.get(Field::OpSel);
+    if d.flags.has(Flags::OP_SEL) && op_sel != 0 {
+        let sources = d
+            .operands
+            .iter()
+            .filter(|o| matches!(o.kind, Kind::VSrc(..)))
+            .count();
+        let mut entries: Vec<String> = (0..sources)
+            .map(|i| (op_sel >> i & 1).to_string())
+            .collect();
+        entries.push((op_sel >> 3 & 1).to_string());
+        out.push_str(&format!(" op_sel:[{}]", entries.join(",")));
+    }
+    flag(inst, Field::Clamp, "clamp", out);
+    match inst.get(Field::Omod) {
+        1 => out.push_str(" mul:2"),
+        2 => out.push_str(" mul:4"),
+        3 => out.push_str(" div:2"),
         _ => {}
     }
 }
