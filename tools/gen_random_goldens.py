@@ -82,6 +82,7 @@ FMT_GFX942 = {
     'VOP1': (4, 0xfe000000, 0x7e000000, (9, 8)),
     'VOP2': (4, 0x80000000, 0x00000000, (25, 6)),
     'VOPC': (4, 0xfe000000, 0x7c000000, (17, 8)),
+    'VOP3P': (8, 0xff800000, 0xd3800000, (16, 7)),
     'VOP3': (8, 0xfc000000, 0xd0000000, (16, 10)),
 }
 MCPU = 'gfx1100'
@@ -96,7 +97,7 @@ def identify_gfx9(first):
     if first >> 31 == 0:
         return {0x3e: 'VOPC', 0x3f: 'VOP1'}.get(first >> 25, 'VOP2')
     for name in ('SOPP', 'SOPC', 'SOP1', 'SOPK', 'SOP2', 'SMEM', 'DS', 'FLAT', 'SCRATCH', 'GLOBAL',
-                 'MUBUF', 'VOP3'):
+                 'MUBUF', 'VOP3P', 'VOP3'):
         size, mask, val, _ = FMT_GFX942[name]
         if first & mask == val:
             return name
@@ -181,9 +182,7 @@ def probes(rng, ops):
                 w = word(rng, g, op)
                 if MCPU == 'gfx942' and g in ('VOP1', 'VOP2', 'VOPC') and (w & 0x1ff) in (249, 250):
                     continue   # the SDWA and DPP forms: not in the gfx942 table yet
-                if MCPU == 'gfx942' and g == 'VOP3' and (w >> 16) & 0x3ff >= 0x380:
-                    continue   # VOP3P (packed math, MFMA): not in the gfx942 table yet
-                if MCPU == 'gfx942' and g == 'VOP3' and op is not None and n % 4 == 0:
+                if MCPU == 'gfx942' and g in ('VOP3', 'VOP3P') and op is not None and n % 4 == 0:
                     # Random modifier bits and a random third source make nearly every word
                     # invalid: in a quarter of the words they are 0.
                     w &= ~(0xff << 8 | 0x1ff << 50 | 0x1f << 59)

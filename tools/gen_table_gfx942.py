@@ -448,6 +448,8 @@ def finish_vop3():
             arg = lambda s: (operands(s) + [''] * 8)[lead + i] if s else ''
             if s5 and "'SReg_32'" in arg(vop3_text(op, base)):
                 types.append('SsrcOnly')
+            elif "'SReg_1_XEXEC'" in arg(vop3_text(op, base)):
+                types.append('LaneMask')
             elif not s5 or '/*Invalid register' in arg(s5):
                 types.append('VgprOnly')
             elif c248 and '0.15915494309189532' in c248:
@@ -458,13 +460,15 @@ def finish_vop3():
                 types.append('B32')
         mods = []
         ignored = False
+        sext = False
         for i in range(nsrc):
             negt, abst = texts[at:at + 2]
             at += 2
             shown = lambda s, mark: s is not None and mark in arg(s)
             mods.append((shown(negt, '-'), shown(abst, '|') and not has_sdst))
+            sext |= shown(negt, 'sext(')
             # Bits that decode but do not print are ignored.
-            ignored |= negt is not None and not shown(negt, '-')
+            ignored |= negt is not None and not shown(negt, '-') and not shown(negt, 'sext(')
         clamp, omod = texts[at:at + 2]
         at += 2
         opsel = texts[at:at + 4]
@@ -476,6 +480,8 @@ def finish_vop3():
                 i = int(i)
                 if types[i] == 'SsrcOnly':
                     new_ops.append((f, 'Ssrc(1)'))
+                elif types[i] == 'LaneMask':
+                    new_ops.append((f, 'LaneMask'))
                 else:
                     new_ops.append((f, 'VSrc(%s, %s)' % (w, types[i])))
             else:
@@ -484,7 +490,9 @@ def finish_vop3():
         for i, (n, a) in enumerate(mods):
             if n and (a or has_sdst):
                 fl.append('VOP3_NEG_ABS%d' % i)
-        if ignored:
+        if sext:
+            fl.append('SEXT')
+        elif ignored:
             fl.append('MODS_IGNORED')
         if clamp is not None and ' clamp' in clamp:
             fl.append('VOP3_CLAMP')
@@ -498,6 +506,57 @@ def finish_vop3():
     rows[:] = [r for r in rows if not (r[0] == 'Vop3' and len(r) == 7)] + out_rows
 
 
+def vop3p(op, vdst=40, b8=0, b15=0, s0=266, s1=276, s2=286, hi=0, neg=0):
+    """A GFX9 VOP3P word: [7:0] vdst, [10:8] neg_hi (MFMA: cbsz), [13:11] op_sel and [14]
+    op_sel_hi[2] (MFMA: abid [14:11]), [15] clamp (MFMA: acc_cd), [22:16] op, [31:23]
+    0b110100111, sources as VOP3, [60:59] op_sel_hi[1:0] (MFMA: A and B in AGPRs), [63:61]
+    neg_lo (MFMA: blgp)."""
+    w = (0x1a7 << 23) | (op << 16) | (b15 << 15) | (b8 << 8) | vdst | (s0 << 32) | (s1 << 41)
+    w |= (s2 << 50) | (hi << 59) | (neg << 61)
+    return le(w, 8)
+
+
+def survey_vop3p():
+    """VOP3P: packed math, dot products, v_fma_mix*, MFMA/SMFMAC and v_accvgpr_read/write."""
+    ops = list(range(128))
+    found = first([[vop3p(op), vop3p(op, s2=0), vop3p(op, s1=0, s2=0)] for op in ops])
+    for op, f in zip(ops, found):
+        if not f:
+            continue
+        k, text = f
+        name = text.split()[0]
+        nsrc = 3 - k
+        regs = [10, 20, 30][:nsrc]
+        ops_ = [('Vdst', 'V(%d)' % (width(text, 40) or width(text, 40, 'a') or 1))]
+        flags = []
+        mfma = name.startswith('v_mfma') or name.startswith('v_smfmac')
+        if name == 'v_accvgpr_read_b32':
+            ops_.append(('Src0', 'VSrc(1, VgprOnly)'))
+            flags = ['ACC_SRC0']
+        elif name == 'v_accvgpr_write_b32':
+            ops_ = [('Vdst', 'V(1)'), ('Src0', 'VSrc(1, B32)')]
+            flags = ['ACC_DST']
+        else:
+            for i, f2 in enumerate(['Src0', 'Src1', 'Src2'][:nsrc]):
+                w = width(text, regs[i]) or 1
+                if mfma and i < 2:
+                    ops_.append((f2, 'VSrc(%d, VgprOnly)' % w))
+                elif mfma and name.startswith('v_smfmac'):
+                    ops_.append((f2, 'VSrc(1, VgprOnly)'))
+                elif mfma:
+                    ops_.append((f2, 'VSrc(%d, B32)' % w))
+                else:
+                    ty = 'PackedF16' if ('f16' in name or 'bf16' in name) and 'mix' not in name else 'B32'
+                    if '_f32' in name and name.startswith('v_pk'):
+                        ty = 'B64'
+                    ops_.append((f2, 'VSrc(%d, %s)' % (w, ty)))
+            if mfma:
+                flags = ['MFMA']
+            elif 'mix' in name:
+                flags = ['MIX']
+        rows.append(('Vop3p', op, name, ops_, flags))
+
+
 def main():
     survey_sop()
     survey_smem()
@@ -507,6 +566,7 @@ def main():
     survey_vop_e32()
     survey_vop3()
     finish_vop3()
+    survey_vop3p()
     print('//! THE instruction table of gfx942 (CDNA3) for the formats in scope so far: one line per')
     print('//! instruction, in the schema of the gfx1100 table ([`crate::schema`]).')
     print('//!')

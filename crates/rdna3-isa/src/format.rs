@@ -30,7 +30,7 @@ pub(crate) const fn br(field: Field, lo: u8, width: u8) -> BitRange {
 }
 
 /// A piece of a split field: bits `lo .. lo + width` are bits `at ..` of the field's value.
-const fn piece(field: Field, lo: u8, width: u8, at: u8) -> BitRange {
+pub(crate) const fn piece(field: Field, lo: u8, width: u8, at: u8) -> BitRange {
     BitRange {
         field,
         lo,

@@ -314,6 +314,10 @@ impl Flags {
     pub const ACC_SRC0: Flags = Flags(1 << 25);
     /// gfx942 VOP3: the `op_sel` bits decode and are ignored (not printed).
     pub const OP_SEL_IGNORED: Flags = Flags(1 << 26);
+    /// gfx942 VOP3P: a matrix instruction (MFMA, SMFMAC): `cbsz`, `abid` and `blgp` where
+    /// other VOP3P has neg_hi, op_sel and neg_lo; `acc_cd` (bit 15) makes the destination and
+    /// C AGPRs, bits 59/60 make A and B AGPRs.
+    pub const MFMA: Flags = Flags(1 << 27);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {

@@ -74,6 +74,9 @@ fn accepted(inst: &Instruction) -> bool {
     if d.format == Format::Vop1 && d.operands.is_empty() && inst.get(Field::Vdst) != 0 {
         return false;
     }
+    if d.format == Format::Vop3p && !vop3p_accepted(inst) {
+        return false;
+    }
     if d.format == Format::Vop3 && !vop3_accepted(inst) {
         return false;
     }
@@ -136,7 +139,8 @@ fn vop3_accepted(inst: &Instruction) -> bool {
             return false;
         }
         let mods = d.source_mods(i);
-        let ignored = mods == SrcMods::Ignored;
+        // (sext: the neg bit prints as sext(x), the abs bit is ignored.)
+        let ignored = matches!(mods, SrcMods::Ignored | SrcMods::Sext);
         if inst.get(Field::Neg) >> i & 1 == 1
             && !ignored
             && !matches!(mods, SrcMods::NegAbs | SrcMods::Neg)
@@ -155,4 +159,30 @@ fn vop3_accepted(inst: &Instruction) -> bool {
             && inst.get(Field::OpSel) != 0
             && !d.flags.has(Flags::OP_SEL)
             && !d.flags.has(Flags::OP_SEL_IGNORED))
+}
+
+/// VOP3P's rules: unused source fields are 0 and take no modifier bits (neg_lo, neg_hi,
+/// op_sel); v_accvgpr_read/write take no neg or op_sel bits (op_sel_hi and clamp are
+/// ignored); SMFMAC has no blgp.
+fn vop3p_accepted(inst: &Instruction) -> bool {
+    let d = inst.def();
+    let n = d
+        .operands
+        .iter()
+        .filter(|o| matches!(o.kind, Kind::VSrc(..)))
+        .count();
+    for f in [Field::Src0, Field::Src1, Field::Src2] {
+        // (No literal in gfx942's VOP3P.)
+        let used = d.operand(f).is_some();
+        if !used && inst.get(f) != 0 || used && inst.get(f) == super::print::LITERAL {
+            return false;
+        }
+    }
+    if d.flags.has(Flags::MFMA) {
+        return !(d.name.starts_with("v_smfmac") && inst.get(Field::NegLo) != 0);
+    }
+    let beyond = !((1u32 << n) - 1);
+    let acc = d.name.starts_with("v_accvgpr_");
+    let bits = |f: Field| inst.get(f) & if acc { 7 } else { beyond };
+    bits(Field::NegLo) == 0 && bits(Field::NegHi) == 0 && bits(Field::OpSel) == 0
 }

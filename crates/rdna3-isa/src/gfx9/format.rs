@@ -7,7 +7,7 @@
 //! makes the data registers AGPRs).
 
 use crate::fields::Field::*;
-use crate::format::{br, BitRange, Format, Layout};
+use crate::format::{br, piece, BitRange, Format, Layout};
 
 /// The fields FLAT, SCRATCH and GLOBAL share (the segment is the `Seg` field; bit 13 is
 /// SCRATCH's `sve`, the vector address enable, on gfx940).
@@ -165,7 +165,27 @@ pub fn layout_of(f: Format) -> &'static Layout {
             br(Neg, 61, 3),
         ],
     );
+    // VOP3P (bits 31-23 0b110100111, inside VOP3's opcode space): the same bits as gfx11's.
+    static VOP3P: Layout = layout(
+        8,
+        0xff80_0000,
+        0xd380_0000,
+        &[
+            br(Vdst, 0, 8),
+            br(NegHi, 8, 3),
+            br(OpSel, 11, 3),
+            piece(OpSelHi, 14, 1, 2),
+            br(Clamp, 15, 1),
+            br(Op, 16, 7),
+            br(Src0, 32, 9),
+            br(Src1, 41, 9),
+            br(Src2, 50, 9),
+            br(OpSelHi, 59, 2),
+            br(NegLo, 61, 3),
+        ],
+    );
     match f {
+        Format::Vop3p => &VOP3P,
         Format::Vop3 => &VOP3,
         Format::Vop1 => &VOP1,
         Format::Vop2 => &VOP2,
@@ -187,7 +207,7 @@ pub fn layout_of(f: Format) -> &'static Layout {
 
 /// The formats of the gfx942 table, in the order the decoder tries them (the scalar formats
 /// from the most specific identifying bits down).
-pub const GFX940_FORMATS: [Format; 15] = [
+pub const GFX940_FORMATS: [Format; 16] = [
     Format::Sopp,
     Format::Sopc,
     Format::Sop1,
@@ -202,6 +222,7 @@ pub const GFX940_FORMATS: [Format; 15] = [
     Format::Vopc,
     Format::Vop1,
     Format::Vop2,
+    Format::Vop3p,
     Format::Vop3,
 ];
 

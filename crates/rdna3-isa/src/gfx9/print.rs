@@ -230,6 +230,11 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         Kind::V(n) if matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc) => {
             vreg(v, n, field == Field::Vdst && d.flags.has(Flags::ACC_DST))
         }
+        Kind::V(n) if d.format == Format::Vop3p => {
+            let acc = d.flags.has(Flags::ACC_DST)
+                || d.flags.has(Flags::MFMA) && inst.get(Field::Clamp) == 1;
+            vreg(v, n, acc)
+        }
         Kind::V(n) => {
             let data = field != Field::Addr && field != Field::Vaddr;
             vreg(v, n, data && acc(inst))
@@ -244,8 +249,31 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
             match d.source_mods(i) {
                 SrcMods::NegAbs => crate::print::source_modifiers(text, v, neg, abs),
                 SrcMods::Neg => crate::print::source_modifiers(text, v, neg, false),
+                SrcMods::Sext if neg => format!("sext({text})"),
                 _ => text,
             }
+        }
+        // A lane mask (the carry-in of v_addc_co_u32_e64, v_cndmask_b32_e64's mask): an SGPR
+        // pair; a VGPR or EXEC with llvm-mc-19's comment.
+        Kind::LaneMask => match v {
+            256.. => format!(
+                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+                vreg(v - 256, 2, false)
+            ),
+            126 | 127 => format!(
+                "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
+                ssrc_text(v, 2, None)
+            ),
+            _ => ssrc_text(v, 2, None),
+        },
+        Kind::VSrc(n, _) if d.flags.has(Flags::MFMA) => mfma_source(inst, field, v, n),
+        Kind::VSrc(n, ty) if d.flags.has(Flags::MIX) => {
+            let i = field.source_index();
+            let (neg, abs) = (
+                inst.get(Field::NegLo) >> i & 1 == 1,
+                inst.get(Field::NegHi) >> i & 1 == 1,
+            );
+            crate::print::source_modifiers(vsrc_text(inst, v, n, ty), v, neg, abs)
         }
         Kind::VSrc(n, ty) => vsrc_text(inst, v, n, ty),
         Kind::Implicit(Implicit::VccLo) => "vcc".to_string(),
@@ -437,6 +465,8 @@ fn modifiers(inst: &Instruction, out: &mut String) {
             flag(inst, Field::Sc1, "sc1", out);
         }
         Format::Vop3 => vop3_modifiers(inst, out),
+        Format::Vop3p if d.flags.has(Flags::MFMA) => mfma_modifiers(inst, out),
+        Format::Vop3p => vop3p_modifiers(inst, out),
         Format::Mubuf if d.operands.is_empty() => {
             flag(inst, Field::Sc0, "sc0", out);
             flag(inst, Field::Sc1, "sc1", out);
@@ -488,6 +518,130 @@ fn vop3_modifiers(inst: &Instruction, out: &mut String) {
         3 => out.push_str(" div:2"),
         _ => {}
     }
+}
+
+/// A matrix instruction's source: A and B are VGPRs or AGPRs (op_sel_hi bits 0 and 1), C a
+/// register range (AGPRs with `acc_cd`) or a constant; SMFMAC's third source is a VGPR index.
+fn mfma_source(inst: &Instruction, field: Field, v: u32, n: u8) -> String {
+    let d = inst.def();
+    let i = field.source_index();
+    let smfmac = d.name.starts_with("v_smfmac");
+    if v >= 256 {
+        let acc = match i {
+            0 | 1 => inst.get(Field::OpSelHi) >> i & 1 == 1,
+            _ => !smfmac && inst.get(Field::Clamp) == 1,
+        };
+        return vreg(v - 256, n, acc);
+    }
+    if matches!(v, 235..=239 | 251..=253 | NULL) {
+        return vsrc_text_plain(inst, v, 1);
+    }
+    // A 64-bit special register where an operand of 4 registers needs a range: its name.
+    let text = match v {
+        102 | 104 | 106 | 126 if n == 4 => sreg_name(v, 2).unwrap_or_default(),
+        _ => vsrc_text_plain(inst, v, n),
+    };
+    if i < 2 {
+        let comment = if v < 128 || v == LDS_DIRECT {
+            format!(
+                "/*Invalid register, operand has 'AV_{}' register class*/",
+                32 * n as u32
+            )
+        } else {
+            "/*Invalid immediate*/".to_string()
+        };
+        return format!("{text}{comment}");
+    }
+    if smfmac {
+        return if v < 128 || v == LDS_DIRECT {
+            format!("{text}/*Invalid register, operand has 'VGPR_32' register class*/")
+        } else {
+            format!("{text}/*Invalid immediate*/")
+        };
+    }
+    if v < 128 {
+        // C in SGPRs: llvm-mc-19 names the range (one register where no range of that size
+        // exists) and the register class C needs.
+        let class = if inst.get(Field::Clamp) == 1 {
+            "AReg"
+        } else {
+            "VReg"
+        };
+        // (No SGPR range of 32: llvm-mc-19 names the one register.)
+        let name = match v {
+            102 | 104 | 106 | 126 if n > 2 => sreg_name(v, 2),
+            _ if n == 32 => sreg_name(v, 1),
+            _ => sreg_name(aligned(v, n), n),
+        }
+        .unwrap_or_else(|| format!("<invalid sgpr code {v}>"));
+        return format!(
+            "{name}/*Invalid register, operand has '{class}_{}' register class*/",
+            32 * n as u32
+        );
+    }
+    if v == LDS_DIRECT {
+        return "<invalid src_lds_direct>".into();
+    }
+    // A constant C prints as a 32-bit one.
+    vsrc_text_plain(inst, v, 1)
+}
+
+/// A source as a plain 32-bit scalar source (no type rules): a register range or constant.
+fn vsrc_text_plain(inst: &Instruction, v: u32, n: u8) -> String {
+    vsrc_text(inst, v, n, SrcTy::B32)
+}
+
+/// `cbsz:`, `abid:` and `blgp:` of a matrix instruction, where nonzero.
+fn mfma_modifiers(inst: &Instruction, out: &mut String) {
+    let abid = inst.get(Field::OpSel) | (inst.get(Field::OpSelHi) >> 2 & 1) << 3;
+    for (name, v) in [("cbsz", inst.get(Field::NegHi)), ("abid", abid)] {
+        if v != 0 {
+            out.push_str(&format!(" {name}:{v}"));
+        }
+    }
+    // The f64 matrix instructions negate their sources where the others have blgp.
+    let neg = inst.get(Field::NegLo);
+    if neg != 0 && inst.def().name.starts_with("v_mfma_f64") {
+        let e: Vec<String> = (0..3).map(|i| (neg >> i & 1).to_string()).collect();
+        out.push_str(&format!(" neg:[{}]", e.join(",")));
+    } else if neg != 0 {
+        out.push_str(&format!(" blgp:{neg}"));
+    }
+}
+
+/// VOP3P's lists, one entry per source: `op_sel` (where any is set), `op_sel_hi` (where not
+/// all are set; `v_fma_mix*`: where any is), `neg_lo` and `neg_hi` (where any is set; written
+/// on the operands of `v_fma_mix*`), then `clamp`.
+fn vop3p_modifiers(inst: &Instruction, out: &mut String) {
+    let d = inst.def();
+    let n = d
+        .operands
+        .iter()
+        .filter(|o| matches!(o.kind, Kind::VSrc(..)))
+        .count();
+    let list = |v: u32| -> String {
+        let e: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
+        format!("[{}]", e.join(","))
+    };
+    let all = (1u32 << n) - 1;
+    let mix = d.flags.has(Flags::MIX);
+    let op_sel = inst.get(Field::OpSel) & all;
+    let op_sel_hi = inst.get(Field::OpSelHi) & all;
+    if op_sel != 0 {
+        out.push_str(&format!(" op_sel:{}", list(op_sel)));
+    }
+    if mix && op_sel_hi != 0 || !mix && op_sel_hi != all {
+        out.push_str(&format!(" op_sel_hi:{}", list(op_sel_hi)));
+    }
+    if !mix {
+        for (f, name) in [(Field::NegLo, "neg_lo"), (Field::NegHi, "neg_hi")] {
+            let v = inst.get(f) & all;
+            if v != 0 {
+                out.push_str(&format!(" {name}:{}", list(v)));
+            }
+        }
+    }
+    flag(inst, Field::Clamp, "clamp", out);
 }
 
 /// GFX9 `s_waitcnt`: vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 11:8; the counters not at
