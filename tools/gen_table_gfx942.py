@@ -557,6 +557,47 @@ def survey_vop3p():
         rows.append(('Vop3p', op, name, ops_, flags))
 
 
+def survey_dpp():
+    """Which VOP1/VOP2/VOPC instructions have a DPP form (src0 = 250, a DPP dword after the
+    word), and which of its two sources take the dword's neg/abs bits (20-23)."""
+    e32 = [(i, r) for i, r in enumerate(rows) if r[0] in ('Vop1', 'Vop2', 'Vopc')]
+
+    def word(r):
+        fmt, op = r[0], r[1]
+        if fmt == 'Vop1':
+            return 0x7e000000 | (op << 9) | (40 << 17) | 250
+        if fmt == 'Vop2':
+            return (op << 25) | (40 << 17) | (20 << 9) | 250
+        return 0x7c000000 | (op << 17) | (20 << 9) | 250
+    dword = (0xf << 28) | (0xf << 24) | (0x1b << 8) | 10
+    probes = []
+    for _, r in e32:
+        w = le(word(r), 4)
+        if any(k == 'LitK' for _, k in r[3]):
+            probes += [[[]]] * 5
+            continue
+        probes.append([w + le(dword, 4)])
+        for b in (20, 21, 22, 23):
+            probes.append([w + le(dword | 1 << b, 4)])
+    texts = [f[1] if f else None for f in first(probes)]
+    for k, (i, r) in enumerate(e32):
+        base, n0, a0, n1, a1 = texts[5 * k:5 * k + 5]
+        if base is None or '_dpp' not in base:
+            continue
+        flags = list(r[4]) + ['DPP']
+        has = lambda s, pat: s is not None and re.search(pat, s)
+        if has(n0, r'-v\[?10\b') and has(a0, r'\|v\[?10\b'):
+            flags.append('VOP3_NEG_ABS0')
+        if has(n1, r'-v\[?20\b') and has(a1, r'\|v\[?20\b'):
+            flags.append('VOP3_NEG_ABS1')
+        if has(n1, r'sext\(v20') or has(n0, r'sext\(v10'):
+            flags.append('SEXT')
+        # Bits that decode and do not print are ignored.
+        elif (n0 and n0 == base) or (a0 and a0 == base):
+            flags.append('MODS_IGNORED')
+        rows[i] = (r[0], r[1], r[2], r[3], flags)
+
+
 def main():
     survey_sop()
     survey_smem()
@@ -564,6 +605,7 @@ def main():
     survey_flat()
     survey_buf()
     survey_vop_e32()
+    survey_dpp()
     survey_vop3()
     finish_vop3()
     survey_vop3p()

@@ -250,7 +250,11 @@ impl Instruction {
             return None;
         }
         let p = positions()[row(d)][Field::Src0 as usize];
-        DppKind::from_src0(p.read(self.word))
+        match d.isa {
+            crate::schema::Isa::Gfx11 => DppKind::from_src0(p.read(self.word)),
+            // GFX9 has one DPP form (src0 250), laid out as gfx11's DPP16 without `fi`.
+            crate::schema::Isa::Gfx940 => (p.read(self.word) == 250).then_some(DppKind::Dpp16),
+        }
     }
 
     /// The mnemonic as printed: the table entry's name, or the DPP mnemonic of a DPP form

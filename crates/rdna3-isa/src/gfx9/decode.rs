@@ -36,7 +36,13 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
         return Err(DecodeError::Invalid);
     }
     let mut total = size;
-    if inst.needs_literal() {
+    if inst.dpp_kind().is_some() {
+        inst.dpp = dword(size).ok_or(DecodeError::Truncated)? as u32;
+        total += 4;
+        if !super::print::dpp_printable(&inst) {
+            return Err(DecodeError::Invalid);
+        }
+    } else if inst.needs_literal() {
         inst.literal = Some(dword(size).ok_or(DecodeError::Truncated)? as u32);
         total += 4;
     }

@@ -151,14 +151,137 @@ fn acc(inst: &Instruction) -> bool {
 /// Whether every operand of `inst` names something llvm-mc-19 decodes: the decoder rejects
 /// words where the printer would have nothing to print.
 pub(crate) fn operands_printable(inst: &Instruction) -> bool {
+    if inst.dpp_kind().is_some() {
+        return dpp_printable(inst);
+    }
     inst.def()
         .operands
         .iter()
         .all(|o| operand_text(inst, o.field, o.kind).is_none_or(|t| !t.contains("<invalid")))
 }
 
+/// Whether a DPP form's dword names something llvm-mc-19 decodes (its control does; the
+/// others print with a comment).
+pub(crate) fn dpp_printable(inst: &Instruction) -> bool {
+    let d = inst.def();
+    // The dword's neg/abs bits only for the sources that take them (a neg bit may be sext).
+    let sources = d
+        .operands
+        .iter()
+        .filter(|o| matches!(o.field, Field::Src0 | Field::Vsrc1))
+        .count();
+    for i in 0..2 {
+        let (neg, abs) = (
+            inst.get(Field::DppNeg) >> i & 1 == 1,
+            inst.get(Field::DppAbs) >> i & 1 == 1,
+        );
+        let mods = i < sources && d.flags.neg_abs(i);
+        // (sext: abs ignored; MODS_IGNORED: both ignored.)
+        let ignored = i < sources && (d.flags.has(Flags::SEXT) || d.flags.has(Flags::MODS_IGNORED));
+        if (abs || neg) && !mods && !ignored {
+            return false;
+        }
+    }
+    d.operands
+        .iter()
+        .filter(|o| o.field != Field::Src0)
+        .all(|o| operand_text(inst, o.field, o.kind).is_none_or(|t| !t.contains("<invalid")))
+}
+
+/// GFX9's DPP control (`dpp_ctrl`, 9 bits) as llvm-mc-19 -mcpu=gfx942 prints it.
+fn dpp_control_text(c: u32) -> String {
+    match c {
+        0x000..=0x0ff => format!(
+            "quad_perm:[{},{},{},{}]",
+            c & 3,
+            c >> 2 & 3,
+            c >> 4 & 3,
+            c >> 6 & 3
+        ),
+        0x101..=0x10f => format!("row_shl:{}", c & 0xf),
+        0x111..=0x11f => format!("row_shr:{}", c & 0xf),
+        0x121..=0x12f => format!("row_ror:{}", c & 0xf),
+        0x130 => "wave_shl:1".into(),
+        0x134 => "wave_rol:1".into(),
+        0x138 => "wave_shr:1".into(),
+        0x13c => "wave_ror:1".into(),
+        0x140 => "row_mirror".into(),
+        0x141 => "row_half_mirror".into(),
+        0x142 => "row_bcast:15".into(),
+        0x143 => "row_bcast:31".into(),
+        0x150..=0x15f => format!("row_newbcast:{}", c & 0xf),
+        0x160..=0x16f => "/* row_xmask is not supported on ASICs earlier than GFX10 */".into(),
+        _ => "/* Invalid dpp_ctrl value */".into(),
+    }
+}
+
+/// A DPP form: `NAME_dpp` (the e32 name without `_e32`), the VGPR source 0 from the dword
+/// and source 1 with the dword's neg/abs bits, then the control, `row_mask`, `bank_mask` and
+/// `bound_ctrl:1`.
+fn print_dpp(inst: &Instruction) -> String {
+    let d = inst.def();
+    let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
+    let mut out = format!("{stem}_dpp");
+    let mut ops: Vec<String> = Vec::new();
+    for o in d.operands {
+        let text = match (o.field, o.kind) {
+            (Field::Src0 | Field::Vsrc1, Kind::VSrc(n, _) | Kind::V(n)) => {
+                let i = o.field.source_index();
+                let v = match o.field {
+                    Field::Src0 => inst.get(Field::DppSrc0),
+                    _ => inst.get(Field::Vsrc1),
+                };
+                let text = vreg(v, n, false);
+                let (neg, abs) = (
+                    inst.get(Field::DppNeg) >> i & 1 == 1,
+                    inst.get(Field::DppAbs) >> i & 1 == 1,
+                );
+                if d.flags.neg_abs(i) {
+                    crate::print::source_modifiers(text, 256 + v, neg, abs)
+                } else if neg && d.flags.has(Flags::SEXT) && i == 1 {
+                    // (v_ldexp_f16's exponent: its neg bit prints as sext.)
+                    format!("sext({text})")
+                } else {
+                    text
+                }
+            }
+            (f, k) => match operand_text(inst, f, k) {
+                Some(t) => t,
+                None => continue,
+            },
+        };
+        ops.push(text);
+    }
+    if !ops.is_empty() {
+        out.push(' ');
+        out.push_str(&ops.join(", "));
+    }
+    out.push(' ');
+    let ctrl = inst.get(Field::DppCtrl);
+    // The 64-bit ALU operations take row_newbcast only.
+    let dp = d
+        .operands
+        .iter()
+        .any(|o| matches!(o.kind, Kind::VSrc(2, _) | Kind::V(2)));
+    if dp && !(0x150..=0x15f).contains(&ctrl) {
+        out.push_str(" /* DP ALU dpp only supports row_newbcast */");
+    } else {
+        out.push_str(&dpp_control_text(ctrl));
+    }
+    out.push_str(&format!(
+        " row_mask:0x{:x} bank_mask:0x{:x}",
+        inst.get(Field::RowMask),
+        inst.get(Field::BankMask)
+    ));
+    flag(inst, Field::BoundCtrl, "bound_ctrl:1", &mut out);
+    out
+}
+
 /// `inst` as llvm-mc-19 -mcpu=gfx942 prints it.
 pub fn print(inst: &Instruction) -> String {
+    if inst.dpp_kind().is_some() {
+        return print_dpp(inst);
+    }
     let d = inst.def();
     let mut ops: Vec<String> = Vec::new();
     for o in d.operands {
@@ -570,7 +693,8 @@ fn mfma_source(inst: &Instruction, field: Field, v: u32, n: u8) -> String {
         // (No SGPR range of 32: llvm-mc-19 names the one register.)
         let name = match v {
             102 | 104 | 106 | 126 if n > 2 => sreg_name(v, 2),
-            _ if n == 32 => sreg_name(v, 1),
+            0..=101 | 108..=123 if n == 32 => sreg_name(v, 1),
+            _ if n == 32 => None,
             _ => sreg_name(aligned(v, n), n),
         }
         .unwrap_or_else(|| format!("<invalid sgpr code {v}>"));
