@@ -180,10 +180,9 @@ def probes(rng, ops):
                 size = FMT[g][0]
                 op = rng.choice(ops[g]) if n % 2 == 0 and g in ops else None
                 w = word(rng, g, op)
-                if MCPU == 'gfx942' and g in ('VOP1', 'VOP2', 'VOPC') and (w & 0x1ff) == 249:
-                    continue   # the SDWA forms: not in the gfx942 table yet
-                if MCPU == 'gfx942' and g in ('VOP1', 'VOP2', 'VOPC') and n % 4 == 1:
-                    w = (w & ~0x1ff) | 250   # a quarter are DPP forms (the extra dword)
+                if MCPU == 'gfx942' and g in ('VOP1', 'VOP2', 'VOPC') and n % 4 in (1, 2):
+                    # A quarter are DPP forms, a quarter SDWA forms (the extra dword).
+                    w = (w & ~0x1ff) | (250 if n % 4 == 1 else 249)
                 if MCPU == 'gfx942' and g in ('VOP3', 'VOP3P') and op is not None and n % 4 == 0:
                     # Random modifier bits and a random third source make nearly every word
                     # invalid: in a quarter of the words they are 0.

@@ -598,6 +598,51 @@ def survey_dpp():
         rows[i] = (r[0], r[1], r[2], r[3], flags)
 
 
+def survey_sdwa():
+    """Which VOP1/VOP2/VOPC instructions have an SDWA form (src0 = 249, an SDWA dword after
+    the word), and what it takes: sext (integer sources), clamp, the output modifier."""
+    e32 = [(i, r) for i, r in enumerate(rows) if r[0] in ('Vop1', 'Vop2', 'Vopc')]
+
+    def word(r):
+        fmt, op = r[0], r[1]
+        if fmt == 'Vop1':
+            return 0x7e000000 | (op << 9) | (40 << 17) | 249
+        if fmt == 'Vop2':
+            return (op << 25) | (40 << 17) | (20 << 9) | 249
+        return 0x7c000000 | (op << 17) | (20 << 9) | 249
+    probes = []
+    for _, r in e32:
+        vop1 = r[0] == 'Vop1'
+        dword = (6 << 8) | (2 << 11) | (6 << 16) | (0 if vop1 else 6 << 24) | 10
+        w = le(word(r), 4)
+        if any(k == 'LitK' for _, k in r[3]):
+            probes += [[[]]] * 9
+            continue
+        for extra in (0, 1 << 19, 1 << 13, 1 << 14, 1 << 20, 1 << 21, 1 << 28, 1 << 29, 1 << 27):
+            probes.append([w + le(dword | extra, 4)])
+    texts = [f[1] if f else None for f in first(probes)]
+    for k, (i, r) in enumerate(e32):
+        base, sext, clamp, omod, n0, a0, n1, a1, sext1 = texts[9 * k:9 * k + 9]
+        if base is None or '_sdwa' not in base:
+            continue
+        r = rows[i]
+        flags = list(r[4]) + ['SDWA']
+        if sext and 'sext(' in sext:
+            flags.append('SDWA_SEXT')
+        elif sext1 and 'sext(' in sext1 and 'SEXT' not in flags:
+            flags.append('SEXT')   # source 1 alone takes sext (v_cmp_class_*'s mask)
+        has = lambda s, pat: s is not None and re.search(pat, s)
+        for j, (n, a, reg) in enumerate(((n0, a0, 10), (n1, a1, 20))):
+            flag = 'VOP3_NEG_ABS%d' % j
+            if flag not in flags and has(n, r'-v%d\b' % reg) and has(a, r'\|v%d\b' % reg):
+                flags.append(flag)
+        if r[0] != 'Vopc' and clamp and ' clamp' in clamp:
+            flags.append('SDWA_CLAMP')
+        if r[0] != 'Vopc' and omod and ' mul:2' in omod:
+            flags.append('SDWA_OMOD')
+        rows[i] = (r[0], r[1], r[2], r[3], flags)
+
+
 def main():
     survey_sop()
     survey_smem()
@@ -606,6 +651,7 @@ def main():
     survey_buf()
     survey_vop_e32()
     survey_dpp()
+    survey_sdwa()
     survey_vop3()
     finish_vop3()
     survey_vop3p()

@@ -257,6 +257,16 @@ impl Instruction {
         }
     }
 
+    /// Whether this is a gfx942 SDWA form ([`Flags::SDWA`] and `src0` 249): an SDWA dword
+    /// follows the word (held where a DPP form holds its DPP dword, [`Instruction::dpp_dword`]).
+    #[inline]
+    pub fn sdwa(&self) -> bool {
+        let d = self.def();
+        d.isa == crate::schema::Isa::Gfx940
+            && d.flags.has(Flags::SDWA)
+            && positions()[row(d)][Field::Src0 as usize].read(self.word) == 249
+    }
+
     /// The mnemonic as printed: the table entry's name, or the DPP mnemonic of a DPP form
     /// (`v_add_f32_dpp`, `v_fma_f32_e64_dpp`, ...).
     pub fn mnemonic(&self) -> &'static str {
@@ -393,7 +403,11 @@ impl Instruction {
     /// Size in bytes: the word, the DPP dword and the literal.
     pub fn size(&self) -> usize {
         layout_of(self.def()).size as usize
-            + if self.dpp_kind().is_some() { 4 } else { 0 }
+            + if self.dpp_kind().is_some() || self.sdwa() {
+                4
+            } else {
+                0
+            }
             + if self.literal.is_some() { 4 } else { 0 }
     }
 
@@ -408,7 +422,7 @@ impl Instruction {
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         let size = layout_of(self.def()).size as usize;
         out.extend_from_slice(&self.word.to_le_bytes()[..size]);
-        if self.dpp_kind().is_some() {
+        if self.dpp_kind().is_some() || self.sdwa() {
             out.extend_from_slice(&self.dpp.to_le_bytes());
         }
         if let Some(l) = self.literal {

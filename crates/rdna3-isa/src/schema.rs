@@ -318,6 +318,15 @@ impl Flags {
     /// other VOP3P has neg_hi, op_sel and neg_lo; `acc_cd` (bit 15) makes the destination and
     /// C AGPRs, bits 59/60 make A and B AGPRs.
     pub const MFMA: Flags = Flags(1 << 27);
+    /// gfx942 VOP1/VOP2/VOPC: has an SDWA form (src0 249, an SDWA dword after the word);
+    /// `VOP3_NEG_ABS0/1` say which sources take its neg/abs bits, as for the DPP form.
+    pub const SDWA: Flags = Flags(1 << 28);
+    /// gfx942 SDWA form: takes `clamp`.
+    pub const SDWA_CLAMP: Flags = Flags(1 << 29);
+    /// gfx942 SDWA form: takes the output modifier.
+    pub const SDWA_OMOD: Flags = Flags(1 << 30);
+    /// gfx942 SDWA form: its sources take `sext(x)`.
+    pub const SDWA_SEXT: Flags = Flags(1 << 31);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {

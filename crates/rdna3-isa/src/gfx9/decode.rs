@@ -36,7 +36,13 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
         return Err(DecodeError::Invalid);
     }
     let mut total = size;
-    if inst.dpp_kind().is_some() {
+    if inst.sdwa() {
+        inst.dpp = dword(size).ok_or(DecodeError::Truncated)? as u32;
+        total += 4;
+        if !super::print::sdwa_printable(&inst) {
+            return Err(DecodeError::Invalid);
+        }
+    } else if inst.dpp_kind().is_some() {
         inst.dpp = dword(size).ok_or(DecodeError::Truncated)? as u32;
         total += 4;
         if !super::print::dpp_printable(&inst) {

@@ -154,6 +154,9 @@ pub(crate) fn operands_printable(inst: &Instruction) -> bool {
     if inst.dpp_kind().is_some() {
         return dpp_printable(inst);
     }
+    if inst.sdwa() {
+        return sdwa_printable(inst);
+    }
     inst.def()
         .operands
         .iter()
@@ -277,10 +280,175 @@ fn print_dpp(inst: &Instruction) -> String {
     out
 }
 
+/// The SDWA dword's fields: [7:0] src0, [10:8] dst_sel, [12:11] dst_unused, [13] clamp,
+/// [15:14] omod (VOPC: [14:8] sdst, [15] sd), [18:16] src0_sel, [19] src0 sext, [20] neg,
+/// [21] abs, [23] src0 is scalar, [26:24] src1_sel, [27] sext, [28] neg, [29] abs, [31] src1 is
+/// scalar.
+struct Sdwa(u32);
+
+impl Sdwa {
+    fn bits(&self, lo: u32, width: u32) -> u32 {
+        self.0 >> lo & ((1 << width) - 1)
+    }
+    fn sel(&self, which: u32) -> u32 {
+        match which {
+            0 => self.bits(16, 3),
+            1 => self.bits(24, 3),
+            _ => self.bits(8, 3),
+        }
+    }
+}
+
+const SDWA_SELS: [&str; 7] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+];
+
+/// Whether an SDWA form names something llvm-mc-19 decodes: selects 0-6, modifiers only
+/// where the instruction takes them, nothing of source 1 in a VOP1.
+pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
+    let d = inst.def();
+    let s = Sdwa(inst.dpp_dword());
+    let vopc = d.format == Format::Vopc;
+    let two = d.format != Format::Vop1;
+    if s.sel(0) == 7 || two && s.sel(1) == 7 || !vopc && s.sel(2) == 7 {
+        return false;
+    }
+    if !two && (s.bits(24, 6) != 0 || s.bits(31, 1) != 0) {
+        return false;
+    }
+    for i in 0..if two { 2 } else { 1 } {
+        let base = if i == 0 { 19 } else { 27 };
+        let (sext, neg, abs) = (s.bits(base, 1), s.bits(base + 1, 1), s.bits(base + 2, 1));
+        // (v_ldexp_f16's exponent, source 1, takes sext where source 0 takes neg/abs.)
+        let sext_ok = d.flags.has(Flags::SDWA_SEXT) || i == 1 && d.flags.has(Flags::SEXT);
+        if sext == 1 && !sext_ok || (neg == 1 || abs == 1) && !d.flags.neg_abs(i) {
+            return false;
+        }
+    }
+    if !vopc
+        && (s.bits(13, 1) == 1 && !d.flags.has(Flags::SDWA_CLAMP)
+            || s.bits(14, 2) != 0 && !d.flags.has(Flags::SDWA_OMOD))
+    {
+        return false;
+    }
+    if vopc && s.bits(15, 1) == 1 && sreg_or_raw(s.bits(8, 7), 2).contains("<invalid") {
+        return false;
+    }
+    sdwa_sources(inst).iter().all(|t| !t.contains("<invalid"))
+        && d.operands
+            .iter()
+            .filter(|o| !matches!(o.field, Field::Src0 | Field::Vsrc1))
+            .all(|o| operand_text(inst, o.field, o.kind).is_none_or(|t| !t.contains("<invalid")))
+}
+
+/// An SDWA form's sources with their modifiers: a VGPR, or (the scalar bit) a scalar source.
+fn sdwa_sources(inst: &Instruction) -> Vec<String> {
+    let d = inst.def();
+    let s = Sdwa(inst.dpp_dword());
+    let mut out = Vec::new();
+    let fields: &[Field] = if d.format == Format::Vop1 {
+        &[Field::Src0]
+    } else {
+        &[Field::Src0, Field::Vsrc1]
+    };
+    for (i, f) in fields.iter().enumerate() {
+        let (code, scalar) = match f {
+            Field::Src0 => (s.bits(0, 8), s.bits(23, 1) == 1),
+            _ => (inst.get(Field::Vsrc1), s.bits(31, 1) == 1),
+        };
+        let text = if scalar && code == LDS_DIRECT {
+            "src_lds_direct".to_string()
+        } else if scalar {
+            // (A constant prints by the instruction's source type, source 0's.)
+            let ty = d
+                .operands
+                .iter()
+                .find_map(|o| match o.kind {
+                    Kind::VSrc(_, ty) if o.field == Field::Src0 => Some(ty),
+                    _ => None,
+                })
+                .unwrap_or(SrcTy::B32);
+            vsrc_text(inst, code, 1, ty)
+        } else {
+            vreg(code, 1, false)
+        };
+        let base = if i == 0 { 19 } else { 27 };
+        let (sext, neg, abs) = (s.bits(base, 1), s.bits(base + 1, 1), s.bits(base + 2, 1));
+        let text = if sext == 1 {
+            format!("sext({text})")
+        } else {
+            crate::print::source_modifiers(
+                text,
+                if scalar { code } else { 256 },
+                neg == 1,
+                abs == 1,
+            )
+        };
+        out.push(text);
+    }
+    out
+}
+
+/// An SDWA form: `NAME_sdwa` (the e32 name without `_e32`), the operands, then `clamp`, the
+/// output modifier, `dst_sel`, `dst_unused` (not for VOPC, whose destination is VCC or, with
+/// `sd`, an SGPR pair), `src0_sel` and `src1_sel`.
+fn print_sdwa(inst: &Instruction) -> String {
+    let d = inst.def();
+    let s = Sdwa(inst.dpp_dword());
+    let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
+    let mut ops: Vec<String> = Vec::new();
+    let mut sources = sdwa_sources(inst).into_iter();
+    for o in d.operands {
+        match (o.field, o.kind) {
+            (Field::Src0 | Field::Vsrc1, _) => ops.push(sources.next().unwrap_or_default()),
+            (_, Kind::Implicit(Implicit::VccLo))
+                if d.format == Format::Vopc && s.bits(15, 1) == 1 =>
+            {
+                ops.push(sreg_or_raw(s.bits(8, 7), 2))
+            }
+            (f, k) => {
+                if let Some(t) = operand_text(inst, f, k) {
+                    ops.push(t);
+                }
+            }
+        }
+    }
+    let mut out = format!("{stem}_sdwa");
+    if !ops.is_empty() {
+        out.push(' ');
+        out.push_str(&ops.join(", "));
+    }
+    if d.format != Format::Vopc {
+        if s.bits(13, 1) == 1 {
+            out.push_str(" clamp");
+        }
+        match s.bits(14, 2) {
+            1 => out.push_str(" mul:2"),
+            2 => out.push_str(" mul:4"),
+            3 => out.push_str(" div:2"),
+            _ => {}
+        }
+        let unused = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
+        out.push_str(&format!(
+            " dst_sel:{} dst_unused:{}",
+            SDWA_SELS[s.sel(2) as usize],
+            unused[s.bits(11, 2) as usize]
+        ));
+    }
+    out.push_str(&format!(" src0_sel:{}", SDWA_SELS[s.sel(0) as usize]));
+    if d.format != Format::Vop1 {
+        out.push_str(&format!(" src1_sel:{}", SDWA_SELS[s.sel(1) as usize]));
+    }
+    out
+}
+
 /// `inst` as llvm-mc-19 -mcpu=gfx942 prints it.
 pub fn print(inst: &Instruction) -> String {
     if inst.dpp_kind().is_some() {
         return print_dpp(inst);
+    }
+    if inst.sdwa() {
+        return print_sdwa(inst);
     }
     let d = inst.def();
     let mut ops: Vec<String> = Vec::new();
