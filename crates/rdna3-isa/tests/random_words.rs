@@ -49,6 +49,13 @@ fn random_gfx942_words_of_every_format_in_its_table_disassemble_as_llvm_mc_does(
     );
 }
 
+#[test]
+fn clang_built_gfx942_kernels_disassemble_as_llvm_objdump_prints_them() {
+    // tests/golden/objdump_gfx942.txt: the project's OpenCL kernels built by clang-19 for
+    // gfx942 at -O2 and -O0 (tools/gen_objdump_goldens_gfx942.py), one object per "format".
+    check("objdump_gfx942", "OBJDUMP_GOLDEN_GFX942", ours_gfx942, 20);
+}
+
 /// Checks golden file `name` (`tests/golden/NAME.txt`, or the file the environment variable
 /// `env` names) against `ours`, which must answer for at least `formats` formats.
 fn check(name: &str, env: &str, ours: fn(&[u8]) -> Option<(usize, String)>, formats: usize) {
