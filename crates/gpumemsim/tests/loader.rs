@@ -161,6 +161,8 @@ fn malformed_files_are_errors_not_panics() {
             e.contains(named) && e.contains("runs code objects for gfx1100"),
             "{e}"
         );
+        // gfx942's instructions decode (disasm --arch gfx942), and the message says so.
+        assert_eq!(e.contains("disasm --arch gfx942"), mach == 0x4c, "{e}");
     }
     // Random corruption of every byte position never panics.
     let mut x = 0x9e37_79b9u32;
