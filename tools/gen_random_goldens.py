@@ -6,7 +6,8 @@
   python3 tools/gen_random_goldens.py --mcpu gfx942    # gfx942's formats so far, its own file
 
 With --mcpu gfx942 the formats are the gfx942 table's (crates/rdna3-isa/src/table_gfx940.rs,
-GFX9 layouts: SOP1/SOP2/SOPK/SOPC/SOPP, SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF) and the file is
+GFX9 layouts: SOP*, SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, VOP1/VOP2/VOPC with their
+DPP and SDWA forms, VOP3, VOP3P) and the file is
 tests/golden/random_disasm_gfx942.txt, read by crates/rdna3-isa/tests/random_words_gfx942.rs.
 
 writes tests/golden/random_disasm.txt, read by crates/rdna3-isa/tests/random_words.rs. For each
@@ -79,6 +80,7 @@ FMT_GFX942 = {
     'SCRATCH': (8, 0xfc00c000, 0xdc004000, (18, 7)),
     'GLOBAL': (8, 0xfc00c000, 0xdc008000, (18, 7)),
     'MUBUF': (8, 0xfc000000, 0xe0000000, (18, 7)),
+    'MTBUF': (8, 0xfc000000, 0xe8000000, (15, 4)),
     'VOP1': (4, 0xfe000000, 0x7e000000, (9, 8)),
     'VOP2': (4, 0x80000000, 0x00000000, (25, 6)),
     'VOPC': (4, 0xfe000000, 0x7c000000, (17, 8)),
@@ -97,7 +99,7 @@ def identify_gfx9(first):
     if first >> 31 == 0:
         return {0x3e: 'VOPC', 0x3f: 'VOP1'}.get(first >> 25, 'VOP2')
     for name in ('SOPP', 'SOPC', 'SOP1', 'SOPK', 'SOP2', 'SMEM', 'DS', 'FLAT', 'SCRATCH', 'GLOBAL',
-                 'MUBUF', 'VOP3P', 'VOP3'):
+                 'MUBUF', 'MTBUF', 'VOP3P', 'VOP3'):
         size, mask, val, _ = FMT_GFX942[name]
         if first & mask == val:
             return name

@@ -547,8 +547,7 @@ def survey_vop3p():
                     ops_.append((f2, 'VSrc(%d, B32)' % w))
                 else:
                     ty = 'PackedF16' if ('f16' in name or 'bf16' in name) and 'mix' not in name else 'B32'
-                    if '_f32' in name and name.startswith('v_pk'):
-                        ty = 'B64'
+                    # (v_pk_*_f32: two f32 lanes in a register pair; f32 constants.)
                     ops_.append((f2, 'VSrc(%d, %s)' % (w, ty)))
             if mfma:
                 flags = ['MFMA']
@@ -643,12 +642,25 @@ def survey_sdwa():
         rows[i] = (r[0], r[1], r[2], r[3], flags)
 
 
+def survey_mtbuf():
+    """MTBUF (typed buffer): opcode at bits 15-18, the data and number formats at 19-25."""
+    w = [0xE8000000 | (op << 15) | (1 << 12) | (10 << 32) | (20 << 40) | (2 << 48) | (30 << 56)
+         for op in range(16)]
+    for op, f in enumerate(first([[le(x, 8)] for x in w])):
+        if f:
+            t = f[1]
+            rows.append(('Mtbuf', op, t.split()[0], [('Vdata', 'V(%d)' % width(t, 20)),
+                                                     ('Vaddr', 'BufVaddr'), ('Srsrc', 'Rsrc'),
+                                                     ('Soffset', 'BufSoffset')], []))
+
+
 def main():
     survey_sop()
     survey_smem()
     survey_ds()
     survey_flat()
     survey_buf()
+    survey_mtbuf()
     survey_vop_e32()
     survey_dpp()
     survey_sdwa()

@@ -48,7 +48,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
         if !super::print::dpp_printable(&inst) {
             return Err(DecodeError::Invalid);
         }
-    } else if inst.needs_literal() {
+    } else if inst.needs_literal() || sdst_literal(&inst) {
         inst.literal = Some(dword(size).ok_or(DecodeError::Truncated)? as u32);
         total += 4;
     }
@@ -90,6 +90,10 @@ fn accepted(inst: &Instruction) -> bool {
         return false;
     }
     if d.format == Format::Vop3 && !vop3_accepted(inst) {
+        return false;
+    }
+    // No literal soffset on gfx942 (MTBUF; MUBUF's rules say it too).
+    if d.format == Format::Mtbuf && inst.get(Field::Soffset) == super::print::LITERAL {
         return false;
     }
     if d.format == Format::Mubuf && !mubuf_accepted(inst) {
@@ -197,4 +201,13 @@ fn vop3p_accepted(inst: &Instruction) -> bool {
     let acc = d.name.starts_with("v_accvgpr_");
     let bits = |f: Field| inst.get(f) & if acc { 7 } else { beyond };
     bits(Field::NegLo) == 0 && bits(Field::NegHi) == 0 && bits(Field::OpSel) == 0
+}
+
+/// v_readfirstlane_b32's 8-bit SGPR destination holding 255: llvm-mc-19 reads a literal dword
+/// for it, as for a source.
+fn sdst_literal(inst: &Instruction) -> bool {
+    let d = inst.def();
+    d.format == Format::Vop1
+        && matches!(d.operand(Field::Vdst), Some(o) if matches!(o.kind, Kind::S(_)))
+        && inst.get(Field::Vdst) == super::print::LITERAL
 }

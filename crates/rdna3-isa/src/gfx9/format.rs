@@ -184,7 +184,28 @@ pub fn layout_of(f: Format) -> &'static Layout {
             br(NegLo, 61, 3),
         ],
     );
+    static MTBUF: Layout = layout(
+        8,
+        0xfc00_0000,
+        0xe800_0000,
+        &[
+            br(Offset, 0, 12),
+            br(Offen, 12, 1),
+            br(Idxen, 13, 1),
+            br(Sc0, 14, 1),
+            br(Op, 15, 4),
+            br(Fmt, 19, 7),
+            br(Vaddr, 32, 8),
+            br(Vdata, 40, 8),
+            br(Srsrc, 48, 5),
+            br(Sc1, 53, 1),
+            br(Nt, 54, 1),
+            br(Acc, 55, 1),
+            br(Soffset, 56, 8),
+        ],
+    );
     match f {
+        Format::Mtbuf => &MTBUF,
         Format::Vop3p => &VOP3P,
         Format::Vop3 => &VOP3,
         Format::Vop1 => &VOP1,
@@ -207,7 +228,7 @@ pub fn layout_of(f: Format) -> &'static Layout {
 
 /// The formats of the gfx942 table, in the order the decoder tries them (the scalar formats
 /// from the most specific identifying bits down).
-pub const GFX940_FORMATS: [Format; 16] = [
+pub const GFX940_FORMATS: [Format; 17] = [
     Format::Sopp,
     Format::Sopc,
     Format::Sop1,
@@ -219,6 +240,7 @@ pub const GFX940_FORMATS: [Format; 16] = [
     Format::Scratch,
     Format::Global,
     Format::Mubuf,
+    Format::Mtbuf,
     Format::Vopc,
     Format::Vop1,
     Format::Vop2,

@@ -313,6 +313,10 @@ pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
     if s.sel(0) == 7 || two && s.sel(1) == 7 || !vopc && s.sel(2) == 7 {
         return false;
     }
+    // A 64-bit destination (v_cvt_pk_f32_fp8) is written whole: dst_sel DWORD.
+    if sdwa_wide_dst(inst) && s.sel(2) != 6 {
+        return false;
+    }
     if !two && (s.bits(24, 6) != 0 || s.bits(31, 1) != 0) {
         return false;
     }
@@ -341,6 +345,11 @@ pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
             .all(|o| operand_text(inst, o.field, o.kind).is_none_or(|t| !t.contains("<invalid")))
 }
 
+/// Whether an SDWA form writes a 64-bit destination (whose select is not printed).
+fn sdwa_wide_dst(inst: &Instruction) -> bool {
+    matches!(inst.def().operand(Field::Vdst), Some(o) if o.kind == Kind::V(2))
+}
+
 /// An SDWA form's sources with their modifiers: a VGPR, or (the scalar bit) a scalar source.
 fn sdwa_sources(inst: &Instruction) -> Vec<String> {
     let d = inst.def();
@@ -356,7 +365,10 @@ fn sdwa_sources(inst: &Instruction) -> Vec<String> {
             Field::Src0 => (s.bits(0, 8), s.bits(23, 1) == 1),
             _ => (inst.get(Field::Vsrc1), s.bits(31, 1) == 1),
         };
-        let text = if scalar && code == LDS_DIRECT {
+        let text = if scalar && code == LITERAL {
+            // (No literal in an SDWA form.)
+            "<invalid literal>".to_string()
+        } else if scalar && code == LDS_DIRECT {
             "src_lds_direct".to_string()
         } else if scalar {
             // (A constant prints by the instruction's source type, source 0's.)
@@ -429,11 +441,13 @@ fn print_sdwa(inst: &Instruction) -> String {
             _ => {}
         }
         let unused = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"];
-        out.push_str(&format!(
-            " dst_sel:{} dst_unused:{}",
-            SDWA_SELS[s.sel(2) as usize],
-            unused[s.bits(11, 2) as usize]
-        ));
+        if !sdwa_wide_dst(inst) {
+            out.push_str(&format!(
+                " dst_sel:{} dst_unused:{}",
+                SDWA_SELS[s.sel(2) as usize],
+                unused[s.bits(11, 2) as usize]
+            ));
+        }
     }
     out.push_str(&format!(" src0_sel:{}", SDWA_SELS[s.sel(0) as usize]));
     if d.format != Format::Vop1 {
@@ -487,7 +501,8 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         Kind::S(_) if matches!(d.format, Format::Vop1 | Format::Vop3) && v >= 128 => match v {
             LDS_DIRECT | LITERAL if d.format == Format::Vop3 => format!("<invalid sdst {v}>"),
             235..=239 | 251..=253 | LDS_DIRECT => ssrc_text(v, 1, None),
-            _ => format!("{}/*Invalid immediate*/", ssrc_text(v, 1, None)),
+            // (Code 255 reads a literal dword, as a source would.)
+            _ => format!("{}/*Invalid immediate*/", ssrc_text(v, 1, inst.literal)),
         },
         Kind::S(n) => sreg_or_raw(v, n),
         // A scalar-only source in a 9-bit VOP3 field (v_writelane_b32's, v_readlane_b32's
@@ -555,7 +570,9 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
                 "{}/*Invalid register, operand has 'SReg_1_XEXEC' register class*/",
                 ssrc_text(v, 2, None)
             ),
-            _ => ssrc_text(v, 2, None),
+            0..=125 | 235..=239 | 251..=253 => ssrc_text(v, 2, None),
+            // A constant prints as for a 32-bit operand, marked.
+            _ => format!("{}/*Invalid immediate*/", ssrc_text(v, 1, None)),
         },
         Kind::VSrc(n, _) if d.flags.has(Flags::MFMA) => mfma_source(inst, field, v, n),
         Kind::VSrc(n, ty) if d.flags.has(Flags::MIX) => {
@@ -622,6 +639,8 @@ fn vsrc_text(inst: &Instruction, v: u32, n: u8, ty: SrcTy) -> String {
     }
     let text = match ty {
         _ if v == LITERAL => crate::print::typed_literal(inst.literal.unwrap_or(0), ty),
+        // (A pair of f32 lanes, v_pk_fma_f32's: the float constants are f32 ones.)
+        SrcTy::B32 if (240..=248).contains(&v) => ssrc_text(v, 1, None),
         SrcTy::I16 if (240..=248).contains(&v) => {
             format!("0x{:x}", crate::regs::F16_CONSTANTS[(v - 240) as usize])
         }
@@ -758,6 +777,31 @@ fn modifiers(inst: &Instruction, out: &mut String) {
         Format::Vop3 => vop3_modifiers(inst, out),
         Format::Vop3p if d.flags.has(Flags::MFMA) => mfma_modifiers(inst, out),
         Format::Vop3p => vop3p_modifiers(inst, out),
+        Format::Mtbuf => {
+            // The data format (bits 0-3 of the field) and number format (4-6), where they are
+            // not the defaults (8, UNORM).
+            let f = inst.get(Field::Fmt);
+            let (dfmt, nfmt) = (f & 0xf, f >> 4);
+            let mut names = Vec::new();
+            if dfmt != 1 {
+                names.push(format!("BUF_DATA_FORMAT_{}", DATA_FORMATS[dfmt as usize]));
+            }
+            if nfmt != 0 {
+                names.push(format!("BUF_NUM_FORMAT_{}", NUM_FORMATS[nfmt as usize]));
+            }
+            if !names.is_empty() {
+                out.push_str(&format!(" format:[{}]", names.join(",")));
+            }
+            flag(inst, Field::Idxen, "idxen", out);
+            flag(inst, Field::Offen, "offen", out);
+            let v = inst.get(Field::Offset);
+            if v != 0 {
+                out.push_str(&format!(" offset:{v}"));
+            }
+            flag(inst, Field::Sc0, "sc0", out);
+            flag(inst, Field::Nt, "nt", out);
+            flag(inst, Field::Sc1, "sc1", out);
+        }
         Format::Mubuf if d.operands.is_empty() => {
             flag(inst, Field::Sc0, "sc0", out);
             flag(inst, Field::Sc1, "sc1", out);
@@ -935,6 +979,38 @@ fn vop3p_modifiers(inst: &Instruction, out: &mut String) {
     }
     flag(inst, Field::Clamp, "clamp", out);
 }
+
+/// MTBUF's data formats (`BUF_DATA_FORMAT_*`), by value.
+const DATA_FORMATS: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+
+/// MTBUF's number formats (`BUF_NUM_FORMAT_*`), by value.
+const NUM_FORMATS: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
 
 /// GFX9 `s_waitcnt`: vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 11:8; the counters not at
 /// their maximum are printed, or all three when every one is.
