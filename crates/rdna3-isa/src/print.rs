@@ -125,9 +125,14 @@ fn ssrc_or_vgpr(inst: &Instruction, v: u32, ty: SrcTy) -> String {
 /// or TTMP range starts at a multiple of 2 (64 bits) or 4 (wider), so a misaligned code names
 /// the aligned range below it (`s[27:30]` prints as `s[24:27]`).
 pub(crate) fn aligned_sreg(code: u32, dwords: u8) -> u32 {
+    aligned_sreg_of(code, dwords, 106)
+}
+
+/// [`aligned_sreg`] for an instruction set with `sgprs` SGPRs (gfx1100 106, gfx942 102).
+pub(crate) fn aligned_sreg_of(code: u32, dwords: u8, sgprs: u32) -> u32 {
     let align = (dwords as u32).clamp(1, 4);
     match code {
-        0..=105 => code & !(align - 1),
+        _ if code < sgprs => code & !(align - 1),
         108..=123 => 108 + ((code - 108) & !(align - 1)),
         _ => code,
     }

@@ -35,7 +35,9 @@ pub const F16_CONSTANTS: [u16; 9] = [
     0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
 ];
 
-const SPECIAL_SRC: [(u32, &str); 8] = [
+/// The `src_*` special sources by code (the same on gfx1100 and gfx942; gfx942's printer
+/// adds code 254, `src_lds_direct`, where gfx1100's handles it apart).
+pub(crate) const SPECIAL_SRC: [(u32, &str); 8] = [
     (235, "src_shared_base"),
     (236, "src_shared_limit"),
     (237, "src_private_base"),

@@ -96,7 +96,8 @@ pub enum SrcTy {
 /// An operand written in the text but not encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Implicit {
-    /// `vcc_lo` (wave32 VCC), read or written implicitly by VOPC, carries and `v_cndmask`.
+    /// `vcc_lo` (wave32 VCC), read or written implicitly by VOPC, carries and `v_cndmask`; on
+    /// gfx942 (wave64) the whole `vcc`.
     VccLo,
 }
 
@@ -251,7 +252,8 @@ impl Flags {
     pub const ATOMIC: Flags = Flags(8);
     /// MUBUF: loads into LDS (`buffer_load_lds_*`).
     pub const LDS: Flags = Flags(16);
-    /// VINTERP: takes `op_sel`.
+    /// VINTERP: takes `op_sel`. gfx942 VOP3: prints `op_sel:[...]` (one entry per source,
+    /// then the destination's).
     pub const OP_SEL: Flags = Flags(32);
     /// DS: the instruction cannot address GDS (llvm-mc-19 rejects `gds` on it).
     pub const NO_GDS: Flags = Flags(64);
@@ -271,16 +273,22 @@ impl Flags {
     pub const VOP3_OMOD: Flags = Flags(8192);
     /// Has DPP16 and DPP8 forms (`tools/DPP_VOP3P_NOTES.md` §2). On an e32 (VOP1/VOP2/VOPC)
     /// entry, `VOP3_NEG_ABS0`/`VOP3_NEG_ABS1` then say which sources take `abs`/`neg` in the
-    /// DPP16 form (the DPP dword's bits), as they do for the entry's VOP3 form.
+    /// DPP16 form (the DPP dword's bits), as they do for the entry's VOP3 form (on gfx942, in
+    /// the DPP and the SDWA forms).
     pub const DPP: Flags = Flags(256);
     /// A source without `VOP3_NEG_ABSi` takes `sext(x)`: its neg bit prints as `sext`, its
     /// abs bit is ignored (`v_ldexp_f32`'s exponent, `v_cvt_pk_u8_f32`, and the DPP forms
     /// `v_ldexp_f16_dpp`, `v_mov_b16_dpp`).
+    ///
+    /// On a gfx942 VOP1/VOP2/VOPC entry: source 1 takes `sext` in the DPP and SDWA forms
+    /// (`v_ldexp_f16`'s exponent, `v_cmp_class_*`'s mask); on a gfx942 VOP3 entry, as above.
     pub const SEXT: Flags = Flags(1 << 14);
     /// The neg/abs bits of the sources without modifiers decode and are ignored (the 16-bit
     /// integer op_sel instructions and the permlanes; elsewhere they make the word invalid).
     /// In the DPP forms (`v_add_nc_u16_e64_dpp`, ...) llvm-mc-19 prints the neg bit as
     /// `sext(x)` instead.
+    /// On gfx942 entries: the neg/abs bits of the sources without `VOP3_NEG_ABSi` decode and
+    /// are ignored (VOP3, and the DPP dword of VOP1/VOP2).
     pub const MODS_IGNORED: Flags = Flags(1 << 16);
     /// VOP3 `op_sel`: printed with four entries although the instruction has two sources
     /// (`v_fmac_f16_e64`); the third entry is ignored.
@@ -428,6 +436,14 @@ impl InstrDef {
             isa: Isa::Gfx940,
             ..InstrDef::new(format, opcode, name, operands, flags)
         }
+    }
+
+    /// How many vector-ALU sources ([`Kind::VSrc`]) the instruction has.
+    pub fn vector_sources(&self) -> usize {
+        self.operands
+            .iter()
+            .filter(|o| matches!(o.kind, Kind::VSrc(..)))
+            .count()
     }
 
     /// Whether the operand in `field` of `kind` is a lane mask (one SGPR in wave32, a pair

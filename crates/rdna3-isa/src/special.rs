@@ -88,6 +88,12 @@ pub fn waitcnt_text(v: u32) -> String {
         .iter()
         .map(|&(n, lo, max)| (n, (v >> lo) & max, max))
         .collect();
+    counters_text(&vals)
+}
+
+/// `name(value)` of the counters (name, value, maximum) not at their maximum, or of all of
+/// them when every one is: how llvm-mc-19 writes `s_waitcnt` on gfx1100 and gfx942 alike.
+pub(crate) fn counters_text(vals: &[(&str, u32, u32)]) -> String {
     let all_max = vals.iter().all(|(_, x, m)| x == m);
     vals.iter()
         .filter(|(_, x, m)| all_max || x != m)
@@ -468,10 +474,15 @@ const HWREG_NAMES: [(u32, &str); 15] = [
 
 /// Text of a `hwreg(...)` immediate.
 pub fn hwreg_text(v: u32) -> String {
+    hwreg_text_with(v, &HWREG_NAMES)
+}
+
+/// `hwreg(ID[, OFFSET, WIDTH])` with the ids of `names` by name (gfx942 has its own list).
+pub(crate) fn hwreg_text_with(v: u32, names: &[(u32, &str)]) -> String {
     let id = v & 0x3f;
     let offset = (v >> 6) & 0x1f;
     let width = ((v >> 11) & 0x1f) + 1;
-    let name = HWREG_NAMES
+    let name = names
         .iter()
         .find(|(i, _)| *i == id)
         .map_or_else(|| id.to_string(), |(_, n)| (*n).to_string());

@@ -182,11 +182,7 @@ fn vop3_accepted(inst: &Instruction) -> bool {
 /// ignored); SMFMAC has no blgp.
 fn vop3p_accepted(inst: &Instruction) -> bool {
     let d = inst.def();
-    let n = d
-        .operands
-        .iter()
-        .filter(|o| matches!(o.kind, Kind::VSrc(..)))
-        .count();
+    let n = d.vector_sources();
     for f in [Field::Src0, Field::Src1, Field::Src2] {
         // (No literal in gfx942's VOP3P.)
         let used = d.operand(f).is_some();

@@ -32,41 +32,6 @@ const NONE: Layout = layout(0, 0, 1, &[]);
 
 /// The GFX9 layout of `f` (size 0: not in the gfx942 table yet).
 pub fn layout_of(f: Format) -> &'static Layout {
-    static SOP2: Layout = layout(
-        4,
-        0xc000_0000,
-        0x8000_0000,
-        &[
-            br(Ssrc0, 0, 8),
-            br(Ssrc1, 8, 8),
-            br(Sdst, 16, 7),
-            br(Op, 23, 7),
-        ],
-    );
-    static SOPK: Layout = layout(
-        4,
-        0xf000_0000,
-        0xb000_0000,
-        &[br(Simm16, 0, 16), br(Sdst, 16, 7), br(Op, 23, 5)],
-    );
-    static SOP1: Layout = layout(
-        4,
-        0xff80_0000,
-        0xbe80_0000,
-        &[br(Ssrc0, 0, 8), br(Op, 8, 8), br(Sdst, 16, 7)],
-    );
-    static SOPC: Layout = layout(
-        4,
-        0xff80_0000,
-        0xbf00_0000,
-        &[br(Ssrc0, 0, 8), br(Ssrc1, 8, 8), br(Op, 16, 7)],
-    );
-    static SOPP: Layout = layout(
-        4,
-        0xff80_0000,
-        0xbf80_0000,
-        &[br(Simm16, 0, 16), br(Op, 16, 7)],
-    );
     static SMEM: Layout = layout(
         8,
         0xfc00_0000,
@@ -121,29 +86,6 @@ pub fn layout_of(f: Format) -> &'static Layout {
             br(Acc, 55, 1),
             br(Soffset, 56, 8),
         ],
-    );
-    static VOP1: Layout = layout(
-        4,
-        0xfe00_0000,
-        0x7e00_0000,
-        &[br(Src0, 0, 9), br(Op, 9, 8), br(Vdst, 17, 8)],
-    );
-    static VOP2: Layout = layout(
-        4,
-        0x8000_0000,
-        0,
-        &[
-            br(Src0, 0, 9),
-            br(Vsrc1, 9, 8),
-            br(Vdst, 17, 8),
-            br(Op, 25, 6),
-        ],
-    );
-    static VOPC: Layout = layout(
-        4,
-        0xfe00_0000,
-        0x7c00_0000,
-        &[br(Src0, 0, 9), br(Vsrc1, 9, 8), br(Op, 17, 8)],
     );
     // VOP3 and VOP3b (the carry-outs and v_div_scale keep an SGPR-pair destination at bits
     // 8-14 where VOP3 has abs and op_sel; the table entry says which).
@@ -205,17 +147,18 @@ pub fn layout_of(f: Format) -> &'static Layout {
         ],
     );
     match f {
+        // The scalar ALU formats and the 32-bit vector ALU formats are gfx11's, bit for bit.
+        Format::Sop2
+        | Format::Sopk
+        | Format::Sop1
+        | Format::Sopc
+        | Format::Sopp
+        | Format::Vop1
+        | Format::Vop2
+        | Format::Vopc => f.layout(),
         Format::Mtbuf => &MTBUF,
         Format::Vop3p => &VOP3P,
         Format::Vop3 => &VOP3,
-        Format::Vop1 => &VOP1,
-        Format::Vop2 => &VOP2,
-        Format::Vopc => &VOPC,
-        Format::Sop2 => &SOP2,
-        Format::Sopk => &SOPK,
-        Format::Sop1 => &SOP1,
-        Format::Sopc => &SOPC,
-        Format::Sopp => &SOPP,
         Format::Smem => &SMEM,
         Format::Ds => &DS,
         Format::Flat => &FLAT,

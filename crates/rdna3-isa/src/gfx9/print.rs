@@ -22,18 +22,6 @@ pub const SADDR_OFF: u32 = 0x7f;
 /// Scalar source code: a literal dword follows.
 pub const LITERAL: u32 = 255;
 
-const SPECIAL_SRC: [(u32, &str); 9] = [
-    (235, "src_shared_base"),
-    (236, "src_shared_limit"),
-    (237, "src_private_base"),
-    (238, "src_private_limit"),
-    (239, "src_pops_exiting_wave_id"),
-    (251, "src_vccz"),
-    (252, "src_execz"),
-    (253, "src_scc"),
-    (254, "src_lds_direct"),
-];
-
 /// Text of a GFX9 scalar register code for an operand of `dwords` dwords, or `None` when the
 /// code names no register of that size (constants, literal, a misaligned or cut range).
 pub fn sreg_name(code: u32, dwords: u8) -> Option<String> {
@@ -69,7 +57,8 @@ pub fn sreg_name(code: u32, dwords: u8) -> Option<String> {
         M0 if n == 1 => Some("m0".into()),
         NULL => Some("null".into()),
         126 | 127 => pair("exec_lo", "exec_hi", "exec", code == 127),
-        _ => SPECIAL_SRC
+        LDS_DIRECT => Some("src_lds_direct".into()),
+        _ => crate::regs::SPECIAL_SRC
             .iter()
             .find(|(c, _)| *c == code)
             .map(|(_, name)| (*name).to_string()),
@@ -80,12 +69,7 @@ pub fn sreg_name(code: u32, dwords: u8) -> Option<String> {
 /// or TTMP range starts at a multiple of 2 (64 bits) or 4 (wider), so a misaligned code names
 /// the aligned range below it.
 fn aligned(code: u32, dwords: u8) -> u32 {
-    let align = (dwords as u32).clamp(1, 4);
-    match code {
-        0..=101 => code & !(align - 1),
-        108..=123 => 108 + ((code - 108) & !(align - 1)),
-        _ => code,
-    }
+    crate::print::aligned_sreg_of(code, dwords, 102)
 }
 
 /// A scalar register range, or an `<invalid ...>` marker the decoder rejects.
@@ -835,11 +819,7 @@ fn vop3_modifiers(inst: &Instruction, out: &mut String) {
     let d = inst.def();
     let op_sel = inst.get(Field::OpSel);
     if d.flags.has(Flags::OP_SEL) && op_sel != 0 {
-        let sources = d
-            .operands
-            .iter()
-            .filter(|o| matches!(o.kind, Kind::VSrc(..)))
-            .count();
+        let sources = d.vector_sources();
         let mut entries: Vec<String> = (0..sources)
             .map(|i| (op_sel >> i & 1).to_string())
             .collect();
@@ -950,11 +930,7 @@ fn mfma_modifiers(inst: &Instruction, out: &mut String) {
 /// on the operands of `v_fma_mix*`), then `clamp`.
 fn vop3p_modifiers(inst: &Instruction, out: &mut String) {
     let d = inst.def();
-    let n = d
-        .operands
-        .iter()
-        .filter(|o| matches!(o.kind, Kind::VSrc(..)))
-        .count();
+    let n = d.vector_sources();
     let list = |v: u32| -> String {
         let e: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
         format!("[{}]", e.join(","))
@@ -1016,18 +992,11 @@ const NUM_FORMATS: [&str; 8] = [
 /// their maximum are printed, or all three when every one is.
 pub fn waitcnt_text(v: u32) -> String {
     let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
-    let fields = [
+    crate::special::counters_text(&[
         ("vmcnt", vm, 63),
         ("expcnt", (v >> 4) & 7, 7),
         ("lgkmcnt", (v >> 8) & 15, 15),
-    ];
-    let all_max = fields.iter().all(|(_, x, m)| x == m);
-    fields
-        .iter()
-        .filter(|(_, x, m)| all_max || x != m)
-        .map(|(n, x, _)| format!("{n}({x})"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    ])
 }
 
 /// The hardware registers llvm-mc-19 names for gfx942 (`hwreg(HW_REG_...)`), by id.
@@ -1053,18 +1022,7 @@ const HWREG_NAMES: [(u32, &str); 17] = [
 
 /// `hwreg(ID[, OFFSET, WIDTH])`, the id by name where gfx942 has one.
 pub fn hwreg_text(v: u32) -> String {
-    let id = v & 0x3f;
-    let offset = (v >> 6) & 0x1f;
-    let width = ((v >> 11) & 0x1f) + 1;
-    let name = HWREG_NAMES
-        .iter()
-        .find(|(i, _)| *i == id)
-        .map_or_else(|| id.to_string(), |(_, n)| (*n).to_string());
-    if offset == 0 && width == 32 {
-        format!("hwreg({name})")
-    } else {
-        format!("hwreg({name}, {offset}, {width})")
-    }
+    crate::special::hwreg_text_with(v, &HWREG_NAMES)
 }
 
 /// GFX9's messages by id (bits 3:0 of `s_sendmsg`'s immediate).
