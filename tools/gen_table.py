@@ -7,7 +7,10 @@ printed operand comes from, and each register operand's width all come from the 
 The table it writes is the project's source of truth afterwards (edit it by hand; one line per
 instruction); re-run this only to re-survey:  python3 tools/gen_table.py > crates/rdna3-isa/src/table.rs
 """
-import itertools, re, subprocess, sys
+import itertools, os, re, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table_rows import print_table  # noqa: E402
 
 MC = ['llvm-mc-19', '-triple=amdgcn', '-mcpu=gfx1100', '--disassemble']
 
@@ -402,24 +405,15 @@ def survey_vopd():
 
 def main():
     survey_sop(); survey_smem(); survey_ds(); survey_flat(); survey_buf(); survey_lds_interp(); survey_vop_e32(); survey_vop3(); survey_vopd()
-    print('//! THE instruction table of gfx1100 for the formats in scope: one line per instruction.')
-    print('//!')
-    print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')
-    print('//! `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 --disassemble` by `tools/gen_table.py`.')
-    print('//! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.')
-    print('')
-    print('use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};')
-    print('use crate::fields::Field::*;')
-    print('use crate::format::Format::*;')
-    print('')
-    print('/// Every instruction of the formats in scope, grouped by format, ordered by opcode.')
-    print('#[rustfmt::skip]')
-    print('pub static INSTRUCTIONS: &[InstrDef] = &[')
-    for fmt, op, name, ops, flags in rows:
-        o = ', '.join('O::new(%s, %s)' % (f, k) for f, k in ops)
-        fl = '.or('.join('Flags::' + f for f in flags) + ')' * (len(flags) - 1) if flags else 'Flags::NONE'
-        print('    InstrDef::new(%s, 0x%02x, "%s", &[%s], %s),' % (fmt, op, name, o, fl))
-    print('];')
+    print_table(rows, 'new', 'INSTRUCTIONS', [
+        'THE instruction table of gfx1100 for the formats in scope: one line per instruction.',
+        '',
+        'Mnemonics, opcodes, operand fields and register widths were surveyed from',
+        '`llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 --disassemble` by `tools/gen_table.py`.',
+        'Each line: format, opcode, canonical mnemonic, operands in printed order, flags.',
+    ], ['use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};',
+        'use crate::fields::Field::*;', 'use crate::format::Format::*;'],
+        'Every instruction of the formats in scope, grouped by format, ordered by opcode.')
 
 if __name__ == '__main__':
     main()

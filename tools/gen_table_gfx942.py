@@ -16,6 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mc_batch  # noqa: E402
+from table_rows import print_table  # noqa: E402
 
 mc_batch.use_mcpu('gfx942')
 
@@ -667,26 +668,17 @@ def main():
     survey_vop3()
     finish_vop3()
     survey_vop3p()
-    print('//! THE instruction table of gfx942 (CDNA3) for the formats in scope so far: one line per')
-    print('//! instruction, in the schema of the gfx1100 table ([`crate::schema`]).')
-    print('//!')
-    print('//! Mnemonics, opcodes, operand fields and register widths were surveyed from')
-    print('//! `llvm-mc-19 -triple=amdgcn -mcpu=gfx942 --disassemble` by `tools/gen_table_gfx942.py`;')
-    print('//! the layouts the opcodes and fields sit in are GFX9\'s ([`crate::gfx9::format`]).')
-    print('//! Each line: format, opcode, canonical mnemonic, operands in printed order, flags.')
-    print('')
-    print('use crate::fields::Field::*;')
-    print('use crate::format::Format::*;')
-    print('use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};')
-    print('')
-    print('/// Every gfx942 instruction of the formats in scope, grouped by format, ordered by opcode.')
-    print('#[rustfmt::skip]')
-    print('pub static INSTRUCTIONS_GFX940: &[InstrDef] = &[')
-    for fmt, op, name, ops, flags in rows:
-        o = ', '.join('O::new(%s, %s)' % (f, k) for f, k in ops)
-        fl = '.or('.join('Flags::' + f for f in flags) + ')' * (len(flags) - 1) if flags else 'Flags::NONE'
-        print('    InstrDef::gfx940(%s, 0x%02x, "%s", &[%s], %s),' % (fmt, op, name, o, fl))
-    print('];')
+    print_table(rows, 'gfx940', 'INSTRUCTIONS_GFX940', [
+        'THE instruction table of gfx942 (CDNA3) for the formats in scope so far: one line per',
+        'instruction, in the schema of the gfx1100 table ([`crate::schema`]).',
+        '',
+        'Mnemonics, opcodes, operand fields and register widths were surveyed from',
+        '`llvm-mc-19 -triple=amdgcn -mcpu=gfx942 --disassemble` by `tools/gen_table_gfx942.py`;',
+        "the layouts the opcodes and fields sit in are GFX9's ([`crate::gfx9::format`]).",
+        'Each line: format, opcode, canonical mnemonic, operands in printed order, flags.',
+    ], ['use crate::fields::Field::*;', 'use crate::format::Format::*;',
+        'use crate::schema::{Flags, Imm::*, Implicit::*, InstrDef, Kind::*, Operand as O, SrcTy::*};'],
+        'Every gfx942 instruction of the formats in scope, grouped by format, ordered by opcode.')
 
 
 if __name__ == '__main__':
