@@ -403,6 +403,7 @@ pub fn program_from(b: &mut Bytes) -> Vec<AsmLine> {
                 address,
                 inst,
                 hints: Hints::default(),
+                original: None,
             };
             address += size;
             line

@@ -229,6 +229,13 @@ pub fn run_kernel(
     let kernel = obj
         .choose(kernel_name)
         .map_err(|e| format!("{file}: {e}"))?;
+    if let Some(chip) = args.arch.filter(|c| c.name != kernel.target) {
+        return Err(format!(
+            "{file}: --arch {}: the code object is for {} (a code object runs on the chip it was \
+             built for; leave out --arch)",
+            chip.name, kernel.target
+        ));
+    }
     let d = kernel.descriptor;
     let wave_size = if d.wave32() { 32 } else { 64 };
     if args.wave64 && wave_size == 32 {

@@ -63,6 +63,7 @@ fn compile_source(args: &LaunchArgs, program: &str) -> Result<Option<Vec<u8>>, S
         clang: args.clang.as_ref().map(Into::into),
         device_libs: args.device_libs.as_ref().map(Into::into),
         wave64: args.wave64,
+        target: args.arch,
         cflags: args
             .cflags
             .as_deref()
@@ -104,6 +105,13 @@ fn run_assembly(
         return Err(
             "--sample is for code objects: an assembly program runs the --workgroups given".into(),
         );
+    }
+    if let Some(chip) = args.arch.filter(|c| c.isa != gpumemsim::isa::Isa::Gfx11) {
+        return Err(format!(
+            "{name}: --arch {}: assembly programs are gfx1100's (the {} assembler is not \
+             written yet; a code object or source built for {} runs)",
+            chip.name, chip.name, chip.name
+        ));
     }
     let mut prog = assemble(text);
     // Data directives among the instructions run as the words they hold.

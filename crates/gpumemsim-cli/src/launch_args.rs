@@ -5,6 +5,7 @@
 use clap::{Args, ValueEnum};
 use gpumemsim::exec::RunConfig;
 use gpumemsim::lds::{AlignMode, LdsInit, LdsMode};
+use gpumemsim::target::Target as Chip;
 
 /// The options that say what to launch and how: the program, the device and the kernel's
 /// arguments. `gpumemsim run` and `gpumemsim check` share them.
@@ -27,9 +28,14 @@ pub struct LaunchArgs {
     /// Workgroups on the device (each with its own LDS allocation; s0 = workgroup id).
     #[arg(long, default_value_t = 1, value_parser = parse_u32_arg)]
     pub workgroups: u32,
-    /// Bank-conflict preset that prices LDS accesses.
-    #[arg(long, value_enum, default_value_t = ArchArg::Rdna3)]
-    pub arch: ArchArg,
+    /// The chip: gfx1100 (RDNA3) or gfx942 (CDNA3); `rdna3` and `cdna3` name them too. A code
+    /// object says its chip (a different --arch is an error); a source is compiled for it
+    /// (default gfx1100); an assembly program is gfx1100's.
+    #[arg(long, value_parser = parse_chip)]
+    pub arch: Option<&'static Chip>,
+    /// Bank-conflict preset that prices LDS accesses, in place of the chip's own.
+    #[arg(long, value_enum)]
+    pub banks: Option<BanksArg>,
     /// Scheduling seed: 0 runs the wave with the earliest clock first; other seeds shake the
     /// interleaving reproducibly.
     #[arg(long, default_value_t = 0, value_parser = parse_u64_arg)]
@@ -186,9 +192,22 @@ pub struct LaunchArgs {
     pub compile_memory: u64,
 }
 
-/// `--arch`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).
+/// `--arch`: a chip by name.
+fn parse_chip(s: &str) -> Result<&'static Chip, String> {
+    if let Some(t) = Chip::named(s) {
+        return Ok(t);
+    }
+    let preset = gpumemsim::banks::BankModel::preset(s).is_some();
+    Err(if preset {
+        format!("`{s}` is a bank preset, not a chip gpumemsim runs: use --banks {s}")
+    } else {
+        format!("not a chip gpumemsim runs (it runs {})", Chip::names())
+    })
+}
+
+/// `--banks`: the AMD bank-model presets (`gpumemsim banks` also has NVIDIA ones).
 #[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ArchArg {
+pub enum BanksArg {
     /// gfx1100.
     Rdna3,
     /// gfx942.
@@ -355,13 +374,15 @@ pub fn device_config(args: &LaunchArgs) -> Result<RunConfig, String> {
             size: args.gws_size,
         },
         ordered_rings: rings,
-        banks: gpumemsim::banks::BankModel::preset(match args.arch {
-            ArchArg::Rdna3 => "rdna3",
-            ArchArg::Cdna3 => "cdna3",
-            ArchArg::Cdna4 => "cdna4",
-            ArchArg::Rdna4 => "rdna4",
+        banks: gpumemsim::banks::BankModel::preset(match args.banks {
+            Some(BanksArg::Rdna3) => "rdna3",
+            Some(BanksArg::Cdna3) => "cdna3",
+            Some(BanksArg::Cdna4) => "cdna4",
+            Some(BanksArg::Rdna4) => "rdna4",
+            None => args.arch.unwrap_or(&gpumemsim::target::GFX1100).bank_preset,
         })
         .ok_or("unknown bank preset")?,
+        banks_chosen: args.banks.is_some(),
         lds_size: args.lds_size,
         lds_mode: match args.lds_mode {
             ModeArg::Cu => LdsMode::Cu,

@@ -223,7 +223,7 @@ fn a_bundle_without_gfx1100_lists_its_targets() {
     let (code, _, err) = gms(&["run", &object("reverse_block.gfx1030.o")]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("the offload bundle has no gfx1100 code object (it has: host-x86_64-unknown-linux--, hipv4-amdgcn-amd-amdhsa--gfx1030)"),
+        err.contains("the offload bundle has no code object for gfx1100, gfx942 (it has: host-x86_64-unknown-linux--, hipv4-amdgcn-amd-amdhsa--gfx1030)"),
         "{err}"
     );
 }

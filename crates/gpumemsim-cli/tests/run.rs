@@ -264,11 +264,23 @@ fn every_ds_instruction_gets_its_bank_cost_from_the_arch_preset() {
         (Some(1), Some(0))
     );
     // cdna3 runs wave64 in two 32-lane phases: stride 16 B costs 6 conflict cycles (measured).
+    // `--banks` sets the bank model alone; `--arch cdna3` names the chip, whose assembly
+    // gpumemsim does not read yet.
+    let o = run(
+        &["run", "-", "--arch", "cdna3", "--wave64"],
+        "ds_load_b32 v2, v1\ns_endpgm\n",
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--arch gfx942: assembly programs are gfx1100's"),
+        "{err}"
+    );
     let o = run(
         &[
             "run",
             "-",
-            "--arch",
+            "--banks",
             "cdna3",
             "--wave64",
             "--set",

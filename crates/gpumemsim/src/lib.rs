@@ -105,6 +105,7 @@ pub mod occupancy;
 pub mod ranges;
 pub mod report;
 pub mod smem;
+pub mod target;
 pub mod timeline;
 pub mod timing;
 pub mod vmem;

@@ -355,11 +355,8 @@ impl Resources {
 /// 8 (wave32) or 4 (wave64) — COMPUTE_PGM_RSRC1 bits 5:0, AMDGPUUsage. An upper bound of the
 /// exact count, less than one block above it.
 pub fn descriptor_vgprs(d: &KernelDescriptor) -> u32 {
-    let granule = if d.wave32() {
-        VGPR_ENCODING_GRANULE_WAVE32
-    } else {
-        VGPR_ENCODING_GRANULE_WAVE64
-    };
+    let [wave64, wave32] = d.chip.vgpr_encoding_granule;
+    let granule = if d.wave32() { wave32 } else { wave64 };
     ((d.rsrc1 & 0x3f) + 1) * granule
 }
 

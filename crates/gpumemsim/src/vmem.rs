@@ -227,8 +227,8 @@ pub fn global_op(d: &InstrDef) -> Option<GlobalOp> {
 pub fn global_op_of(op: Opcode) -> Option<GlobalOp> {
     static CACHE: OnceLock<Vec<Option<GlobalOp>>> = OnceLock::new();
     CACHE.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(global_op)
             .collect()
     })[op.0 as usize]
@@ -238,8 +238,8 @@ pub fn global_op_of(op: Opcode) -> Option<GlobalOp> {
 fn is_addtid(op: Opcode) -> bool {
     static ADDTID: OnceLock<Vec<bool>> = OnceLock::new();
     ADDTID.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(|d| d.name.contains("addtid"))
             .collect()
     })[op.0 as usize]

@@ -20,12 +20,16 @@ pub struct AsmLine {
     pub inst: Instruction,
     /// How it was written (for printing it back as llvm-mc does).
     pub hints: Hints,
+    /// The instruction as the code holds it, when `inst` is what an executor runs in its
+    /// place (another chip's instruction lowered to gfx1100's); `None` when they are one.
+    pub original: Option<Instruction>,
 }
 
 impl AsmLine {
-    /// The canonical text, as `llvm-mc-19 -show-encoding` prints it for this input.
+    /// The canonical text, as `llvm-mc-19 -show-encoding` prints it for this input (for a
+    /// lowered instruction, its original's text).
     pub fn text(&self) -> String {
-        print_with(&self.inst, self.hints)
+        print_with(self.original.as_ref().unwrap_or(&self.inst), self.hints)
     }
 }
 
@@ -117,6 +121,7 @@ impl Program {
                     address: d.address + at as u32,
                     inst,
                     hints: Hints::default(),
+                    original: None,
                 });
                 at += size;
             }
@@ -262,6 +267,7 @@ pub fn assemble_wave(text: &str, wave: Wave) -> Program {
                     address,
                     inst: p.inst,
                     hints: p.hints,
+                    original: None,
                 });
                 address += size;
             }

@@ -7,7 +7,7 @@
 //! the table never import each other.
 
 pub use crate::lookup::{
-    all, all_in, known_to_llvm, lookup_dpp_name, lookup_name, lookup_opcode, lookup_opcode_in,
-    Opcode,
+    all, all_in, every, known_to_llvm, lookup_dpp_name, lookup_name, lookup_opcode,
+    lookup_opcode_in, Opcode,
 };
 pub use crate::schema::*;

@@ -183,6 +183,18 @@ pub fn all_in(isa: Isa) -> Box<dyn Iterator<Item = (Opcode, &'static InstrDef)>>
     }
 }
 
+/// Every entry of every table with its [`Opcode`], in opcode-index order: gfx1100's, then
+/// gfx942's. Tables indexed by `Opcode.0` that must answer for any decoded instruction are
+/// built from it.
+pub fn every() -> impl Iterator<Item = (Opcode, &'static InstrDef)> {
+    all().chain(
+        INSTRUCTIONS_GFX940
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (Opcode::gfx940(i), d)),
+    )
+}
+
 /// The instruction a mnemonic (canonical or alias, lower case) names.
 pub fn lookup_name(name: &str) -> Option<Opcode> {
     index().by_name.get(name).copied()

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use rdna3_isa::def::{all, Opcode};
+use rdna3_isa::def::Opcode;
 use rdna3_isa::Format;
 
 pub use crate::atomic::AtomicOp;
@@ -200,8 +200,14 @@ fn classify(name: &str) -> DsKind {
 pub fn ds_kind(op: Opcode) -> Option<DsKind> {
     static KINDS: OnceLock<Vec<Option<DsKind>>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        all()
-            .map(|(_, d)| (d.format == Format::Ds).then(|| classify(d.name)))
+        // gfx1100's entries, and the other tables' that run as they are: their other DS
+        // instructions run as their gfx1100 counterparts (`crate::target::gfx9::lower`).
+        rdna3_isa::def::every()
+            .map(|(_, d)| {
+                let runs =
+                    d.isa == rdna3_isa::Isa::Gfx11 || crate::target::gfx9::runs_as_is(d.name);
+                (d.format == Format::Ds && runs).then(|| classify(d.name))
+            })
             .collect()
     })[op.0 as usize]
 }
@@ -209,7 +215,7 @@ pub fn ds_kind(op: Opcode) -> Option<DsKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rdna3_isa::def::lookup_name;
+    use rdna3_isa::def::{all, lookup_name};
 
     fn k(name: &str) -> DsKind {
         ds_kind(lookup_name(name).expect("in table")).expect("DS")

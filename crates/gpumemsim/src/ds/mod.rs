@@ -408,8 +408,8 @@ pub fn execute_into(
         DsKind::Condxchg32 => condxchg32(&op, wave, m),
         DsKind::LoadAddtid => addtid(&op, true, wave, m),
         DsKind::StoreAddtid => addtid(&op, false, wave, m),
-        DsKind::Permute => permute(&op, true, wave),
-        DsKind::Bpermute => permute(&op, false, wave),
+        DsKind::Permute => permute(&op, true, halves(inst), wave),
+        DsKind::Bpermute => permute(&op, false, halves(inst), wave),
         DsKind::Swizzle => swizzle(&op, wave),
         DsKind::Append => append_consume(&op, true, wave, m),
         DsKind::Consume => append_consume(&op, false, wave, m),
@@ -639,14 +639,23 @@ fn addtid(op: &Op, load: bool, wave: &mut Wave, mem: &mut Mem) {
     }
 }
 
+/// Whether a permute works on halves of 32 lanes: gfx1100's do (its pseudocode: "destination
+/// lane is MOD 32 regardless of wave size"); GFX9's pick any of the 64 lanes (gfx942's
+/// `ds_bpermute_b32` runs as it is, `crate::target::gfx9::runs_as_is`).
+fn halves(inst: &Instruction) -> bool {
+    inst.def().isa == rdna3_isa::Isa::Gfx11
+}
+
 /// `ds_permute_b32` (`forward`) and `ds_bpermute_b32` (docs/rules/ds.md#lane-permute): index
 /// = (addr + offset) / 4 mod 32 (bits \[6:2\]); wave64 works as two independent wave32 halves;
-/// disabled source lanes give 0; for permute the highest source lane wins.
-fn permute(op: &Op, forward: bool, wave: &mut Wave) {
+/// disabled source lanes give 0; for permute the highest source lane wins. Without `halves`
+/// (GFX9) the index is mod 64 (bits \[7:2\]) over the whole wave.
+fn permute(op: &Op, forward: bool, halves: bool, wave: &mut Wave) {
     let mut tmp = [0u32; 64];
+    let (span_mask, idx_mask) = if halves { (32, 31) } else { (0, 63) };
     for i in 0..wave.size {
-        let half = i & 32;
-        let idx = (wave.vgpr(op.addr, i).wrapping_add(op.offset) >> 2) & 31;
+        let half = i & span_mask;
+        let idx = (wave.vgpr(op.addr, i).wrapping_add(op.offset) >> 2) & idx_mask;
         if forward {
             if op.exec >> i & 1 == 1 {
                 tmp[(half | idx) as usize] = wave.vgpr(op.d0, i);

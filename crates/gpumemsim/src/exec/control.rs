@@ -34,8 +34,8 @@ pub(crate) enum Jump {
 pub(crate) fn jump_of(op: Opcode) -> Option<Jump> {
     static TABLE: OnceLock<Vec<Option<Jump>>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(|d| match d.name {
                 "s_getpc_b64" => Some(Jump::GetPc),
                 "s_setpc_b64" => Some(Jump::SetPc),

@@ -590,8 +590,8 @@ pub(crate) fn memory_counter(op: Opcode) -> Option<Counter> {
 fn last_row_bits(op: Opcode) -> u32 {
     static TABLE: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(|d| d16_last_row_bits(d.name))
             .collect()
     })[op.0 as usize]

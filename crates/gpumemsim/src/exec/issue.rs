@@ -505,8 +505,8 @@ mod tests {
     fn valu_cycles(inst: &Instruction, wave_size: u32, t: &crate::timing::TimingParams) -> u64 {
         static F64: OnceLock<Vec<bool>> = OnceLock::new();
         let f64 = F64.get_or_init(|| {
-            rdna3_isa::table::INSTRUCTIONS
-                .iter()
+            rdna3_isa::def::every()
+                .map(|(_, d)| d)
                 .map(|d| super::super::deps::is_f64(d.name))
                 .collect()
         });
@@ -527,8 +527,8 @@ mod tests {
         }
         static ONE_PASS: OnceLock<Vec<bool>> = OnceLock::new();
         let table = ONE_PASS.get_or_init(|| {
-            rdna3_isa::table::INSTRUCTIONS
-                .iter()
+            rdna3_isa::def::every()
+                .map(|(_, d)| d)
                 .map(|d| one_pass_wave64(d.name))
                 .collect()
         });

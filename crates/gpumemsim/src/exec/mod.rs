@@ -115,6 +115,12 @@ pub struct RunConfig {
     pub timing: TimingParams,
     /// The bank-conflict model that prices every LDS access (an AMD preset).
     pub banks: BankModel,
+    /// Whether the caller chose `banks` (`--banks`); otherwise a launch takes the preset of
+    /// its kernel's chip ([`crate::target::Target::bank_preset`]).
+    pub banks_chosen: bool,
+    /// Stores and atomics without return count on VMcnt, as on GFX9 (gfx942), instead of
+    /// VScnt ([`crate::target::Target::stores_on_vmcnt`]).
+    pub stores_on_vmcnt: bool,
     /// Each workgroup's scalar data cache.
     pub kcache: KcacheConfig,
     /// The flat apertures.
@@ -261,6 +267,8 @@ impl Default for RunConfig {
             max_steps: 10_000_000,
             timing: TimingParams::default(),
             banks: BankModel::rdna3(),
+            banks_chosen: false,
+            stores_on_vmcnt: false,
             kcache: KcacheConfig::default(),
             apertures: Apertures::default(),
             scratch_base: DEFAULT_SCRATCH_BASE,
@@ -338,6 +346,9 @@ pub enum RunError {
         pc: usize,
         /// Source line.
         line: usize,
+        /// Why, when more is known than that the executor lacks it (another chip's
+        /// instruction that is not lowered yet: `crate::target`).
+        why: Option<String>,
     },
     /// A wave executed `max_steps` instructions and had not ended.
     StepLimit {
@@ -430,10 +441,13 @@ impl RunError {
     /// program's own lines).
     pub fn describe(&self, at: &dyn Fn(usize) -> String) -> String {
         match self {
-            RunError::Unimplemented { name, pc, .. } => format!(
-                "{}: instruction `{name}` is not implemented by the executor",
-                at(*pc)
-            ),
+            RunError::Unimplemented { name, pc, why, .. } => match why {
+                Some(why) => format!("{}: instruction `{name}` does not run: {why}", at(*pc)),
+                None => format!(
+                    "{}: instruction `{name}` is not implemented by the executor",
+                    at(*pc)
+                ),
+            },
             RunError::StepLimit {
                 steps,
                 wave,
@@ -597,6 +611,8 @@ pub struct Device {
     ordered: OrderedCount,
     /// Events in the order they happened.
     events: Vec<Event>,
+    /// [`RunConfig::stores_on_vmcnt`].
+    stores_on_vmcnt: bool,
     /// Per-instruction statistics, indexed like the program.
     stats: Vec<InstStats>,
     /// With [`RunConfig::record_ds`]: each DS instruction's costliest execution (the bank
@@ -834,6 +850,7 @@ impl Device {
             gws: Gws::new(cfg.gws),
             ordered: OrderedCount::new(n, cfg.ordered_rings),
             events: Vec::new(),
+            stores_on_vmcnt: cfg.stores_on_vmcnt,
             stats: vec![InstStats::default(); program_len],
             ds_worst: if cfg.record_ds {
                 vec![None; program_len]

@@ -26,6 +26,9 @@ impl Device {
     // for its registers (docs/benchmarks.md, fifth pass).
     #[inline(never)]
     pub(crate) fn smem(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
+        if inst.def().isa != rdna3_isa::Isa::Gfx11 {
+            return self.gfx9_scalar_write(wi, pc, inst);
+        }
         let op = smem::smem_op_of(inst.opcode)?;
         // The WGP's scalar cache, shared by its workgroups (docs/rules/smem.md#scalar-cache-per-wgp).
         let g = self.placement.as_ref().map_or(0, |p| p.wgp(wi));
@@ -60,6 +63,60 @@ impl Device {
                 done_at: out.done_at,
                 gds: false,
                 weight: out.weight,
+            },
+        );
+        Some(())
+    }
+
+    /// gfx942's scalar stores (`s_store_dword{,x2,x4}`, which run as they are:
+    /// `crate::target::gfx9`) and `s_dcache_wb`; `None` for another instruction.
+    ///
+    /// A store writes its SGPRs to SGPR\[sbase\] + the offset (an immediate with `imm`, else
+    /// the SGPR the offset field names; plus SGPR\[soffset\] with `soe`) at once, and the
+    /// workgroup's scalar cache drops its lines so that later scalar loads read the new data.
+    /// On the hardware the scalar cache is write-back: the data reaches memory at the
+    /// `s_dcache_wb` the program must issue before anything else reads it (AMD's CDNA3 ISA
+    /// guide, "Scalar Memory Operations"); here it is there sooner, which a correct program
+    /// cannot tell. Both count on LGKMcnt and complete after a scalar-cache hit's latency.
+    fn gfx9_scalar_write(&mut self, wi: usize, pc: usize, inst: &Instruction) -> Option<()> {
+        let name = inst.def().name;
+        let g = self.placement.as_ref().map_or(0, |p| p.wgp(wi));
+        let latency = self.kcache[g].config().hit_latency;
+        if name.starts_with("s_store_dword") {
+            let w = &self.waves[wi];
+            let base = w.sreg64(inst.get(Field::Sbase) * 2) & 0xffff_ffff_ffff;
+            let offset = match inst.get(Field::SmemImm) {
+                1 => inst.get(Field::Offset) as u64,
+                _ => w.ssrc32(inst.get(Field::Offset) & 0x7f, None) as u64,
+            };
+            let soffset = match inst.get(Field::Soe) {
+                1 => w.ssrc32(inst.get(Field::Soffset), None) as u64,
+                _ => 0,
+            };
+            let addr = base.wrapping_add(offset).wrapping_add(soffset) & !3;
+
+            let dwords = match inst.def().operand(Field::Sdata).map(|o| o.kind) {
+                Some(Kind::S(n)) => n as u32,
+                _ => 1,
+            };
+            let sdata = inst.get(Field::Sdata);
+            let words: Vec<u32> = (0..dwords).map(|i| w.sreg(sdata + i)).collect();
+            // Logged as every global write is (the checker, and grids run apart, read it).
+            self.global_log_begin(wi, false);
+            self.memory.write_words(addr, &words);
+            self.global_log_end(wi, pc);
+            self.kcache[g].invalidate();
+        } else if name != "s_dcache_wb" {
+            return None;
+        }
+        let done_at = self.clocks[wi] + latency;
+        self.add_pending(
+            wi,
+            Pending {
+                counter: Counter::Lgkm,
+                done_at,
+                gds: false,
+                weight: 1,
             },
         );
         Some(())

@@ -49,7 +49,18 @@ impl Device {
             name: inst.mnemonic(),
             pc,
             line: line.line,
+            why: None,
         };
+        // Another chip's instruction reaches the executor as it is only when it runs as it
+        // is (`crate::target::gfx9::runs_as_is`); any other was not lowered, and says why.
+        if d.isa != rdna3_isa::Isa::Gfx11 && !crate::target::gfx9::runs_as_is(d.name) {
+            return Err(RunError::Unimplemented {
+                name: inst.mnemonic(),
+                pc,
+                line: line.line,
+                why: crate::target::gfx9::lower(inst, &Default::default()).err(),
+            });
+        }
         let mut end = StepEnd {
             next_pc: pc + 1,
             cost: t.salu,
@@ -114,9 +125,27 @@ impl Device {
                 valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = valu_cost;
             }
+            // A gfx942 SDWA form: its lowering runs on the sources its SDWA dword selects.
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+                if line.original.as_ref().is_some_and(|o| o.sdwa()) =>
+            {
+                let sdwa = line.original.as_ref().expect("checked");
+                valu::execute_sdwa(inst, sdwa, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = valu_cost;
+            }
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
                 let d = valu::decoded_at(&mut self.valu, pc, inst, false);
-                valu::execute_decoded(inst, &mut self.waves[wi], d).map_err(|_| unimplemented())?;
+                let w = &mut self.waves[wi];
+                let exec = w.exec();
+                valu::execute_decoded(inst, w, d).map_err(|_| unimplemented())?;
+                if let Some(o) = &line.original {
+                    if crate::target::gfx9::zeroes_high_16(o.def().name) {
+                        let vdst = inst.get(Field::Vdst);
+                        for l in (0..w.size).filter(|l| exec >> l & 1 == 1) {
+                            w.set_vgpr(vdst, l, w.vgpr(vdst, l) & 0xffff);
+                        }
+                    }
+                }
                 end.cost = valu_cost;
             }
             Format::Vopd => {
@@ -528,8 +557,8 @@ pub(crate) fn branch_targets(program: &[AsmLine]) -> Vec<Option<usize>> {
 fn program_control(op: Opcode) -> Option<Control> {
     static TABLE: OnceLock<Vec<Option<Control>>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(|d| {
                 Some(match d.name {
                     "s_endpgm" | "s_endpgm_saved" | "s_code_end" => Control::End,
@@ -572,8 +601,8 @@ fn program_control(op: Opcode) -> Option<Control> {
 fn ds_bank_access(op: Opcode) -> Option<banks::DsAccess> {
     static CACHE: OnceLock<Vec<Option<banks::DsAccess>>> = OnceLock::new();
     CACHE.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(|d| banks::ds_access(d).ok())
             .collect()
     })[op.0 as usize]

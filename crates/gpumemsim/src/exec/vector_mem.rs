@@ -79,6 +79,11 @@ impl Device {
             GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
             GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
         };
+        // GFX9 has no VScnt: VMcnt counts every vector memory access.
+        let counter = match counter {
+            Counter::Vs if self.stores_on_vmcnt => Counter::Vm,
+            c => c,
+        };
         let also_lgkm =
             inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. });
         let seq = self.count_issued(wi, counter);

@@ -35,7 +35,6 @@ use crate::addr::{Allocation, Allocations, GlobalMemory};
 use crate::exec::{run_grid, GridRun, Memory, RunConfig, RunError, WaveInit};
 use crate::isa::asm::AsmLine;
 use crate::isa::print::Hints;
-use crate::isa::Instruction;
 use crate::loader::{demangle, dispatch_packet, DispatchValues, Kernel, KernelDescriptor};
 use crate::wave::Wave;
 
@@ -270,7 +269,9 @@ pub fn program(k: &Kernel) -> Result<Vec<AsmLine>, String> {
 
 /// Appends the instructions of `code` (of `name`, as errors name it), whose first byte is at
 /// program address `start`, decoded as the hardware decodes them
-/// ([`Instruction::decode_hw`]: unused operand fields ignored).
+/// ([`Instruction::decode_hw`]: unused operand fields ignored). Another chip's instructions
+/// are lowered to the gfx1100 ones the executor runs ([`crate::target`]); one that does not
+/// run stays as it is, and a wave that reaches it stops there, naming it.
 fn decode_into(
     lines: &mut Vec<AsmLine>,
     k: &Kernel,
@@ -278,14 +279,24 @@ fn decode_into(
     start: u32,
     code: &[u8],
 ) -> Result<(), String> {
+    let chip = k.chip();
     let mut at = 0;
     while at < code.len() {
-        let (inst, size) = Instruction::decode_hw(&code[at..]).map_err(|e| {
+        let (inst, size) = chip.decode(&code[at..]).map_err(|e| {
             format!(
-                "{name}: the word at byte {at:#x} does not decode ({e:?}): {:02x?}",
+                "{name}: the word at byte {at:#x} does not decode as {} code ({e:?}): {:02x?}",
+                chip.name,
                 &code[at..(at + 8).min(code.len())]
             )
         })?;
+        let (inst, original) = match chip.isa {
+            rdna3_isa::Isa::Gfx11 => (inst, None),
+            _ => (
+                chip.lower(&inst, k.descriptor.rsrc3)
+                    .unwrap_or_else(|_| inst.clone()),
+                Some(inst),
+            ),
+        };
         lines.push(AsmLine {
             line: lines.len() + 1,
             address: start.wrapping_add(at as u32),
@@ -300,6 +311,7 @@ fn decode_into(
                 },
                 ..Hints::default()
             },
+            original,
         });
         at += size;
     }
@@ -394,6 +406,12 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         host: host
             .clone()
             .map(|h| h as std::sync::Arc<dyn crate::exec::HostService>),
+        banks: if l.config.banks_chosen {
+            l.config.banks.clone()
+        } else {
+            kernel.chip().banks()
+        },
+        stores_on_vmcnt: kernel.chip().stores_on_vmcnt,
         ..l.config.clone()
     };
     let setup = WaveSetup {
@@ -634,6 +652,13 @@ impl WaveSetup {
         }
         w.mode = d.initial_mode();
         w.vgpr_limit = self.allocated_vgprs;
+        if d.chip.isa == rdna3_isa::Isa::Gfx940 {
+            // FLAT_SCRATCH is an SGPR pair on GFX9 (codes 102-103, which the lowering keeps:
+            // s102-s103 of the executor), set to the wave's scratch base by the hardware
+            // (architected flat scratch, gfx940).
+            w.set_sreg(102, w.flat_scratch as u32);
+            w.set_sreg(103, (w.flat_scratch >> 32) as u32);
+        }
         let mut exec = 0u64;
         for lane in 0..wave_size {
             let t = wave_in_group * wave_size + lane;

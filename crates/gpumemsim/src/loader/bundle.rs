@@ -70,16 +70,21 @@ pub fn entries(data: &[u8]) -> Result<Vec<BundleEntry<'_>>, LoadError> {
     Ok(out)
 }
 
-/// The gfx1100 code object of bundle `data`; an error listing the targets present when there
-/// is none.
-pub fn gfx1100_entry(data: &[u8]) -> Result<&[u8], LoadError> {
+/// The code object of bundle `data` for a chip gpumemsim runs, the first of
+/// [`crate::target::TARGETS`] present (gfx1100, then gfx942); an error listing the targets
+/// present when there is none.
+pub fn supported_entry(data: &[u8]) -> Result<&[u8], LoadError> {
     let all = entries(data)?;
-    if let Some(e) = all.iter().find(|e| e.processor() == Some("gfx1100")) {
-        return Ok(e.bytes);
+    for t in crate::target::TARGETS {
+        if let Some(e) = all.iter().find(|e| e.processor() == Some(t.name)) {
+            return Ok(e.bytes);
+        }
     }
     let ids: Vec<&str> = all.iter().map(|e| e.id.as_str()).collect();
     Err(LoadError(format!(
-        "the offload bundle has no gfx1100 code object (it has: {}); build with --offload-arch=gfx1100",
+        "the offload bundle has no code object for {} (it has: {}); build with \
+         --offload-arch=gfx1100 or --offload-arch=gfx942",
+        crate::target::Target::names(),
         ids.join(", ")
     )))
 }

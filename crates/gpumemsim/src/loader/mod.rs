@@ -28,6 +28,8 @@ pub use elf::{Elf, LoadError, Symbol, NT_AMDGPU_METADATA};
 pub use image::{Image, ImageSymbol, MAX_IMAGE_BYTES};
 pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
+use crate::target::Target;
+
 /// Where a launch places a code object's image in global memory (an arbitrary 48-bit global
 /// address below the kernel arguments' and the dispatch packet's).
 pub const IMAGE_BASE: u64 = 0x7c00_0000_0000;
@@ -51,6 +53,8 @@ pub struct KernelDescriptor {
     pub rsrc3: u32,
     /// kernel_code_properties.
     pub code_properties: u16,
+    /// The chip it is for (its fields' units differ: [`Target::vgpr_encoding_granule`]).
+    pub chip: &'static Target,
 }
 
 fn bit(v: u32, b: u32) -> bool {
@@ -58,8 +62,13 @@ fn bit(v: u32, b: u32) -> bool {
 }
 
 impl KernelDescriptor {
-    /// Decodes the 64 descriptor bytes.
+    /// Decodes the 64 descriptor bytes of a gfx1100 kernel.
     pub fn decode(b: &[u8; 64]) -> KernelDescriptor {
+        KernelDescriptor::decode_for(b, &crate::target::GFX1100)
+    }
+
+    /// Decodes the 64 descriptor bytes of a kernel for `chip`.
+    pub fn decode_for(b: &[u8; 64], chip: &'static Target) -> KernelDescriptor {
         let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
         KernelDescriptor {
             group_segment_fixed_size: u32_at(0),
@@ -70,12 +79,14 @@ impl KernelDescriptor {
             rsrc1: u32_at(48),
             rsrc2: u32_at(52),
             code_properties: u16::from_le_bytes([b[56], b[57]]),
+            chip,
         }
     }
 
-    /// Waves of 32 lanes (`.amdhsa_wavefront_size32`).
+    /// Waves of 32 lanes (`.amdhsa_wavefront_size32`; always 64 lanes on a chip whose
+    /// default is 64, where the bit is reserved).
     pub fn wave32(&self) -> bool {
-        bit(self.code_properties as u32, 10)
+        self.chip.default_wave_size == 32 && bit(self.code_properties as u32, 10)
     }
     /// User SGPRs (`.amdhsa_user_sgpr_count`, RSRC2\[5:1\]).
     pub fn user_sgpr_count(&self) -> u32 {
@@ -142,9 +153,10 @@ impl KernelDescriptor {
     pub fn ieee_mode(&self) -> bool {
         bit(self.rsrc1, 23)
     }
-    /// `.amdhsa_workgroup_processor_mode` (RSRC1\[29\]).
+    /// `.amdhsa_workgroup_processor_mode` (RSRC1\[29\]; gfx10+ only: a CDNA chip has no
+    /// WGPs).
     pub fn wgp_mode(&self) -> bool {
-        bit(self.rsrc1, 29)
+        self.chip.isa == rdna3_isa::Isa::Gfx11 && bit(self.rsrc1, 29)
     }
 
     /// The MODE register a wave starts with: FP_ROUND \[3:0\] and FP_DENORM \[7:4\] from the
@@ -284,7 +296,7 @@ pub struct DispatchValues {
 pub struct Kernel {
     /// Its symbol name (mangled for HIP).
     pub name: String,
-    /// The chip its code object was built for (`gfx1100`; [`SUPPORTED_TARGETS`]).
+    /// The chip its code object was built for (`gfx1100`, `gfx942`; [`SUPPORTED_TARGETS`]).
     pub target: &'static str,
     /// Its descriptor.
     pub descriptor: KernelDescriptor,
@@ -313,6 +325,11 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The chip it runs on.
+    pub fn chip(&self) -> &'static Target {
+        self.descriptor.chip
+    }
+
     /// The name reports show: the demangled base name of a C++ (HIP) kernel
     /// (`histogram256_block` for `_Z18histogram256_blockPhPji`), else the symbol name.
     pub fn display_name(&self) -> String {
@@ -359,10 +376,10 @@ pub struct Function {
 
 /// Whether `code` holds an instruction that transfers control to a computed address (a
 /// call or return): `s_swappc_b64`, `s_setpc_b64`, `s_call_b64`.
-fn calls_out(code: &[u8]) -> bool {
+fn calls_out(chip: &Target, code: &[u8]) -> bool {
     let mut at = 0;
     while at < code.len() {
-        let Ok((inst, size)) = crate::isa::Instruction::decode_hw(&code[at..]) else {
+        let Ok((inst, size)) = chip.decode(&code[at..]) else {
             at += 4;
             continue;
         };
@@ -403,8 +420,8 @@ pub struct CodeObject {
 /// `EF_AMDGPU_MACH` value of gfx1100.
 pub const EF_AMDGPU_MACH_GFX1100: u32 = 0x41;
 
-/// The chips gpumemsim runs code objects for.
-pub const SUPPORTED_TARGETS: [&str; 1] = [rdna3_isa::TARGET];
+/// The chips gpumemsim runs code objects for ([`crate::target::TARGETS`]).
+pub const SUPPORTED_TARGETS: [&str; 2] = ["gfx1100", "gfx942"];
 
 /// The processor an `EF_AMDGPU_MACH` value names (LLVM's `llvm/BinaryFormat/ELF.h`), for the
 /// chips a user is likely to hand us; `None` for the others.
@@ -432,37 +449,31 @@ pub fn mach_name(mach: u32) -> Option<&'static str> {
     })
 }
 
-/// An error unless `flags` (the ELF header's) name a chip gpumemsim runs: a code object for
-/// another chip holds another instruction set, so decoding it would only mislead.
-fn check_target(flags: u32) -> Result<(), LoadError> {
+/// The chip `flags` (the ELF header's) name, or an error naming it and the chips gpumemsim
+/// runs: a code object for another chip holds another instruction set, so decoding it would
+/// only mislead.
+fn check_target(flags: u32) -> Result<&'static Target, LoadError> {
     let mach = flags & 0xff;
-    if mach == EF_AMDGPU_MACH_GFX1100 {
-        return Ok(());
+    if let Some(t) = Target::of_mach(mach) {
+        return Ok(t);
     }
     let target = match mach_name(mach) {
         Some(name) => name.to_string(),
         None => format!("EF_AMDGPU_MACH {mach:#x}"),
     };
-    // gfx942's instructions decode (its table is in the ISA crate) but do not run yet.
-    let decodes = if target == "gfx942" {
-        "; its instructions can be read with `gpumemsim disasm --arch gfx942`, but the executor \
-         does not run them yet"
-    } else {
-        ""
-    };
     Err(LoadError(format!(
         "a code object for {target}; gpumemsim runs code objects for {} (build with -mcpu=gfx1100 \
-         or --offload-arch=gfx1100){decodes}",
-        SUPPORTED_TARGETS.join(", ")
+         or -mcpu=gfx942, --offload-arch=gfx1100 or --offload-arch=gfx942)",
+        Target::names()
     )))
 }
 
 impl CodeObject {
     /// Loads a code object from its bytes: an ELF file (relocatable `.o` or linked `.hsaco`),
-    /// or a clang offload bundle, whose gfx1100 entry is taken.
+    /// or a clang offload bundle, whose gfx1100 (else gfx942) entry is taken.
     pub fn parse(data: &[u8]) -> Result<CodeObject, LoadError> {
         if data.starts_with(bundle::BUNDLE_MAGIC) {
-            return CodeObject::parse_elf(bundle::gfx1100_entry(data)?);
+            return CodeObject::parse_elf(bundle::supported_entry(data)?);
         }
         if data.starts_with(bundle::COMPRESSED_BUNDLE_MAGIC) {
             return Err(LoadError(
@@ -476,7 +487,7 @@ impl CodeObject {
 
     fn parse_elf(data: &[u8]) -> Result<CodeObject, LoadError> {
         let elf = Elf::parse(data)?;
-        check_target(elf.flags)?;
+        let chip = check_target(elf.flags)?;
         let image = std::sync::Arc::new(elf.image(IMAGE_BASE)?);
         let metadata = match elf.amdgpu_notes(elf::NT_AMDGPU_METADATA)?.first() {
             Some(desc) => Metadata::parse(desc)?,
@@ -520,7 +531,7 @@ impl CodeObject {
                 .cloned();
             ranges.push((func.value, func.size));
             kernels.push(Kernel {
-                target: mach_name(elf.flags & 0xff).unwrap_or("?"),
+                target: chip.name,
                 image: image.clone(),
                 entry,
                 address: func.value,
@@ -528,7 +539,7 @@ impl CodeObject {
                 callees: Vec::new(),
                 undefined: elf.undefined_references(func),
                 name,
-                descriptor: KernelDescriptor::decode(bytes),
+                descriptor: KernelDescriptor::decode_for(bytes, chip),
                 code,
                 metadata: meta,
                 printf_formats: metadata.printf.clone(),
@@ -552,7 +563,7 @@ impl CodeObject {
         let (kernel_maps, other_maps) = maps.split_at(kernels.len());
         for (k, map) in kernels.iter_mut().zip(kernel_maps) {
             k.source = map.clone();
-            if !calls_out(&k.code) {
+            if !calls_out(chip, &k.code) {
                 continue;
             }
             for ((f, _), map) in others.iter().zip(other_maps) {

@@ -68,8 +68,11 @@ pub struct SourceBuild {
     pub clang: Option<PathBuf>,
     /// The device-library directory (default: the first of [`DEVICE_LIB_DIRS`] that exists).
     pub device_libs: Option<PathBuf>,
-    /// Build for waves of 64 lanes (`-mwavefrontsize64`).
+    /// Build for waves of 64 lanes (`-mwavefrontsize64`; a chip whose waves are 64 lanes
+    /// always is).
     pub wave64: bool,
+    /// The chip to build for (`None`: gfx1100).
+    pub target: Option<&'static crate::target::Target>,
     /// More flags (`-D`, `-I`, `-O`), passed through.
     pub cflags: Vec<String>,
     /// The OpenCL library to link instead of the directory's `opencl.bc`, and a header to
@@ -91,14 +94,26 @@ pub const DEFAULT_COMPILE_TIMEOUT: std::time::Duration = std::time::Duration::fr
 /// builds run within 1 GiB).
 pub const DEFAULT_COMPILE_MEMORY_MIB: u64 = 4096;
 
-/// The device-library bitcode files to link, in order.
-pub fn device_libraries(lang: Language, wave64: bool) -> Vec<String> {
+impl SourceBuild {
+    /// The chip it builds for.
+    pub fn chip(&self) -> &'static crate::target::Target {
+        self.target.unwrap_or(&crate::target::GFX1100)
+    }
+
+    /// Whether it builds for waves of 64 lanes.
+    pub fn wave64(&self) -> bool {
+        self.wave64 || self.chip().default_wave_size == 64
+    }
+}
+
+/// The device-library bitcode files to link for `chip`, in order.
+pub fn device_libraries(lang: Language, wave64: bool, chip: &crate::target::Target) -> Vec<String> {
     let wave = if wave64 { "on" } else { "off" };
     [
         lang.library(),
         "ockl",
         "ocml",
-        "oclc_isa_version_1036",
+        chip.isa_version_library,
         "oclc_abi_version_500",
         &format!("oclc_wavefrontsize64_{wave}"),
         "oclc_daz_opt_off",
@@ -127,26 +142,25 @@ pub fn clang_args(
             "-cl-kernel-arg-info",
             "-target",
             "amdgcn-amd-amdhsa",
-            "-mcpu=gfx1100",
         ]
         .map(String::from)
-        .to_vec(),
+        .into_iter()
+        .chain([format!("-mcpu={}", b.chip().name)])
+        .collect(),
         // A linked code object rather than an offload bundle: one file, one target.
-        Language::Hip => [
-            "-x",
-            "hip",
-            "--cuda-device-only",
-            "--offload-arch=gfx1100",
-            "--no-gpu-bundle-output",
-        ]
-        .map(String::from)
-        .to_vec(),
+        Language::Hip => vec![
+            "-x".into(),
+            "hip".into(),
+            "--cuda-device-only".into(),
+            format!("--offload-arch={}", b.chip().name),
+            "--no-gpu-bundle-output".into(),
+        ],
     };
     a.extend(["-nogpulib", "-O2", "-g"].map(String::from));
-    if b.wave64 {
+    if b.wave64 && b.chip().default_wave_size == 32 {
         a.push("-mwavefrontsize64".into());
     }
-    for lib in device_libraries(lang, b.wave64) {
+    for lib in device_libraries(lang, b.wave64(), b.chip()) {
         a.extend(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"].map(String::from));
         let path = match (lang, &b.opencl_library) {
             (Language::OpenCl, Some((p, _))) if lib == "opencl.bc" => p.clone(),

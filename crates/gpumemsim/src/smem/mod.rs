@@ -95,8 +95,8 @@ pub fn smem_op(d: &InstrDef) -> Option<SmemOp> {
 pub fn smem_op_of(op: Opcode) -> Option<SmemOp> {
     static CACHE: OnceLock<Vec<Option<SmemOp>>> = OnceLock::new();
     CACHE.get_or_init(|| {
-        rdna3_isa::table::INSTRUCTIONS
-            .iter()
+        rdna3_isa::def::every()
+            .map(|(_, d)| d)
             .map(|d| {
                 if d.format == Format::Smem {
                     smem_op(d)

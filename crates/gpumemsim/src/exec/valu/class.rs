@@ -218,8 +218,8 @@ pub(super) fn class(op: Opcode) -> Option<&'static Class> {
     static CACHE: OnceLock<Vec<Option<Class>>> = OnceLock::new();
     CACHE
         .get_or_init(|| {
-            (0..rdna3_isa::table::INSTRUCTIONS.len())
-                .map(|i| classify_entry(Opcode(i as u16)))
+            rdna3_isa::def::every()
+                .map(|(op, _)| classify_entry(op))
                 .collect()
         })
         .get(op.0 as usize)?
@@ -234,7 +234,7 @@ pub(super) fn per_entry<T: Send + Sync>(
     of: fn(&InstrDef) -> Option<T>,
 ) -> Option<&'static T> {
     cache
-        .get_or_init(|| rdna3_isa::table::INSTRUCTIONS.iter().map(of).collect())
+        .get_or_init(|| rdna3_isa::def::every().map(|(_, d)| of(d)).collect())
         .get(op.0 as usize)?
         .as_ref()
 }

@@ -75,6 +75,9 @@ pub(super) enum IntOp {
     CvtPkU16U32,
     CvtPkI16I32,
     Lshl64,
+    /// gfx942's `v_lshl_add_u64`: D = (S0 << S1\[2:0\]) + S2, 64-bit (AMD's CDNA3 ISA guide
+    /// reads 3 bits of the shift; clang-19 only emits shifts of 0 to 4).
+    LshlAdd64,
     Lshr64,
     Ashr64,
 }
@@ -143,6 +146,7 @@ impl IntOp {
                     (sat(ai) | sat(bi) << 16) as u64
                 }
                 Lshl64 => s[1] << (a & 63),
+                LshlAdd64 => (s[0] << (s[1] & 7)).wrapping_add(s[2]),
                 Lshr64 => s[1] >> (a & 63),
                 Ashr64 => ((s[1] as i64) >> (a & 63)) as u64,
             };

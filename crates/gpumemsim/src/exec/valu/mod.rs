@@ -52,12 +52,15 @@ mod f64;
 mod fast;
 mod int;
 mod int16;
+mod mfma;
 mod movrel;
 mod names;
 mod op;
 mod regs;
 mod sad;
+mod sdwa;
 mod shape;
+pub use sdwa::execute_sdwa;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -414,8 +417,8 @@ fn vopd_op(opcode: Opcode) -> Option<Op> {
     static CACHE: OnceLock<Vec<Option<Op>>> = OnceLock::new();
     CACHE
         .get_or_init(|| {
-            rdna3_isa::table::INSTRUCTIONS
-                .iter()
+            rdna3_isa::def::every()
+                .map(|(_, d)| d)
                 .map(|d| {
                     let base = d.name.strip_prefix("v_dual_")?;
                     (d.format == Format::Vopd)

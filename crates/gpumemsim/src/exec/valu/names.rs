@@ -112,6 +112,7 @@ fn int(name: &str) -> Option<IntOp> {
         "v_cvt_pk_u16_u32" => CvtPkU16U32,
         "v_cvt_pk_i16_i32" => CvtPkI16I32,
         "v_lshlrev_b64" => Lshl64,
+        "v_lshl_add_u64" => LshlAdd64,
         "v_lshrrev_b64" => Lshr64,
         "v_ashrrev_i64" => Ashr64,
         _ => return None,

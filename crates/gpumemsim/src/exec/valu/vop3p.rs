@@ -98,6 +98,19 @@ enum POp {
     Mix(Option<bool>),
     /// A whole-wave matrix multiply.
     Wmma(Wmma),
+    /// gfx942's (gfx90a's) two-f32 operations on register pairs ([`execute_pk_f32`]).
+    PkF32(PkF32),
+    /// gfx942's matrix multiply-adds ([`super::mfma`]).
+    Mfma(super::mfma::Mfma),
+}
+
+/// A gfx90a packed-f32 operation: two f32 (or b32) lanes in a 64-bit register pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PkF32 {
+    Fma,
+    Add,
+    Mul,
+    Mov,
 }
 
 /// How a VOP3P table entry executes.
@@ -143,6 +156,10 @@ fn op_of(name: &str) -> Option<POp> {
         "v_fma_mix_f32" => POp::Mix(None),
         "v_fma_mixlo_f16" => POp::Mix(Some(false)),
         "v_fma_mixhi_f16" => POp::Mix(Some(true)),
+        "v_pk_fma_f32" => POp::PkF32(PkF32::Fma),
+        "v_pk_add_f32" => POp::PkF32(PkF32::Add),
+        "v_pk_mul_f32" => POp::PkF32(PkF32::Mul),
+        "v_pk_mov_b32" => POp::PkF32(PkF32::Mov),
         _ => return None,
     })
 }
@@ -151,6 +168,14 @@ fn op_of(name: &str) -> Option<POp> {
 fn classify(d: &InstrDef) -> Option<PClass> {
     if d.format != Format::Vop3p {
         return None;
+    }
+    if let Some(o) = super::mfma::Mfma::of(d.name) {
+        return Some(PClass {
+            op: POp::Mfma(o),
+            nsrc: 3,
+            ty: [SrcTy::B32; 3],
+            rounds: true,
+        });
     }
     if let Some(o) = Wmma::of(d.name) {
         return Some(PClass {
@@ -165,8 +190,10 @@ fn classify(d: &InstrDef) -> Option<PClass> {
         op,
         nsrc: 0,
         ty: [SrcTy::B32; 3],
-        rounds: !matches!(op, POp::Int(_) | POp::Dot4 { .. } | POp::Dot8 { .. })
-            && !matches!(op, POp::F16(PkF16::Min | PkF16::Max)),
+        rounds: !matches!(
+            op,
+            POp::Int(_) | POp::Dot4 { .. } | POp::Dot8 { .. } | POp::PkF32(PkF32::Mov)
+        ) && !matches!(op, POp::F16(PkF16::Min | PkF16::Max)),
     };
     for (i, f) in [Field::Src0, Field::Src1, Field::Src2]
         .into_iter()
@@ -395,7 +422,7 @@ fn eval(c: &PClass, s: [u32; 3], m: &Mods, cx: &Ctx, dx10: bool, mix_f32: [u32; 
             }
         }
         // Executed over the whole wave before lanes are visited.
-        POp::Wmma(_) => 0,
+        POp::Wmma(_) | POp::PkF32(_) | POp::Mfma(_) => 0,
     }
 }
 
@@ -433,6 +460,12 @@ pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> 
     }
     if let POp::Wmma(o) = c.op {
         return wmma::execute(o, inst, w);
+    }
+    if let POp::Mfma(o) = c.op {
+        return super::mfma::execute(o, inst, w);
+    }
+    if let POp::PkF32(o) = c.op {
+        return execute_pk_f32(o, c.nsrc, inst, w);
     }
     let remap = match inst.dpp() {
         Some(d) => Some((
@@ -497,6 +530,78 @@ pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> 
             POp::Mix(Some(true)) => (row[l] & 0xffff) | r << 16,
             _ => r,
         };
+    }
+    Ok(())
+}
+
+/// gfx90a's packed f32 operations (`v_pk_fma_f32`, `v_pk_add_f32`, `v_pk_mul_f32`,
+/// `v_pk_mov_b32`) on 64-bit sources, two dwords each: the low result reads dword
+/// `op_sel[i]` of source i, the high result dword `op_sel_hi[i]`; `neg_lo[i]`/`neg_hi[i]`
+/// negate the f32 read for the low/high result; `clamp` clamps each result to \[0, 1\].
+/// `v_pk_mov_b32` takes its low dword from source 0 (`op_sel[0]` picks which) and its high
+/// dword from source 1 (`op_sel[1]`), as AMD's CDNA3 ISA guide describes it. A constant
+/// source (an inline constant or the literal) is its 32 bits in both dwords (our choice,
+/// what `op_sel_hi` = 1, the default, must read for a constant to mean one value).
+fn execute_pk_f32(
+    o: PkF32,
+    nsrc: usize,
+    inst: &Instruction,
+    w: &mut Wave,
+) -> Result<(), ValuError> {
+    if inst.dpp_kind().is_some() {
+        return Err(ValuError::Unimplemented);
+    }
+    let m = Mods {
+        op_sel: inst.get(Field::OpSel),
+        op_sel_hi: inst.get(Field::OpSelHi),
+        neg_lo: inst.get(Field::NegLo),
+        neg_hi: inst.get(Field::NegHi),
+        clamp: inst.get(Field::Clamp) != 0,
+    };
+    let cx = Ctx::new(w.mode, 0, m.clamp);
+    let dx10 = w.mode >> 8 & 1 == 1;
+    let n = w.size as usize;
+    // Each source's two dwords per lane.
+    let mut src = [[(0u32, 0u32); 64]; 3];
+    for (i, row) in src.iter_mut().enumerate().take(nsrc) {
+        let v = inst.get([Field::Src0, Field::Src1, Field::Src2][i]);
+        match v.checked_sub(256) {
+            Some(r) => {
+                for (l, d) in row.iter_mut().enumerate().take(n) {
+                    *d = (w.vgpr(r, l as u32), w.vgpr(r + 1, l as u32));
+                }
+            }
+            None if v < 128 => {
+                let x = w.sreg64(v);
+                row[..n].fill((x as u32, (x >> 32) as u32));
+            }
+            None => {
+                let x = w.ssrc32(v, inst.literal);
+                row[..n].fill((x, x));
+            }
+        }
+    }
+    let vdst = inst.get(Field::Vdst);
+    let pick = |x: (u32, u32), hi: bool| if hi { x.1 } else { x.0 };
+    let mut lanes = w.exec() & (u64::MAX >> (64 - n));
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        let half = |k: u32| -> u32 {
+            let sel = if k == 0 { m.op_sel } else { m.op_sel_hi };
+            let neg = if k == 0 { m.neg_lo } else { m.neg_hi };
+            let x = |i: usize| pick(src[i][l], sel >> i & 1 == 1) ^ (neg >> i & 1) << 31;
+            let r = match o {
+                PkF32::Fma => fa::fma32(x(0), x(1), x(2), cx.ctl32),
+                PkF32::Add => fa::bin32(x(0), x(1), cx.ctl32, |p, q| p + q),
+                PkF32::Mul => fa::bin32(x(0), x(1), cx.ctl32, |p, q| p * q),
+                PkF32::Mov => return pick(src[k as usize][l], m.op_sel >> k & 1 == 1),
+            };
+            fa::out_mods32(r, 0, m.clamp, dx10, cx.ctl32)
+        };
+        let (lo, hi) = (half(0), half(1));
+        w.set_vgpr(vdst, l as u32, lo);
+        w.set_vgpr(vdst + 1, l as u32, hi);
     }
     Ok(())
 }
