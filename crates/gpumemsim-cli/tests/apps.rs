@@ -1,7 +1,8 @@
 //! `gpumemsim run` on examples/apps: OpenCL C and HIP kernels built against AMD's device
 //! libraries by tools/build_apps.sh (relocatable objects, offload bundles and linked
-//! `.hsaco`s, wave32 and wave64), each run through the CLI and compared, whole buffer by whole
-//! buffer, with a CPU reference computed here. Inputs come from a small xorshift and go to
+//! `.hsaco`s, wave32 and wave64) and for gfx942 by tools/build_gfx942.sh ([`GFX942`]), each
+//! run through the CLI and compared, whole buffer by whole buffer, with a CPU reference
+//! computed here. Inputs come from a small xorshift and go to
 //! the CLI as comma lists; sums are of integers or of dyadic floats small enough that every
 //! summation order gives the same, exact, result.
 
@@ -11,6 +12,13 @@ use common::run;
 use gpumemsim::xorshift::XorShift;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+
+/// An application kernel's gfx942 build, as [`app`] names it.
+macro_rules! gfx942 {
+    ($name:literal) => {
+        concat!("../../gfx942/build/apps/", $name)
+    };
+}
 
 fn app(name: &str) -> String {
     format!(
@@ -171,7 +179,11 @@ fn gemm_tiled_16x16_matches_the_cpu_in_wave32_and_wave64() {
             want[r * n + c] = (0..k).map(|t| a[r * k + t] * b[t * n + c]).sum();
         }
     }
-    for (file, wave) in [("gemm_tiled.o", 32), ("gemm_tiled.w64.o", 64)] {
+    for (file, wave) in [
+        ("gemm_tiled.o", 32),
+        ("gemm_tiled.w64.o", 64),
+        (gfx942!("gemm_tiled.o"), 64),
+    ] {
         let j = launch(
             file,
             "gemm_tiled_16x16",
@@ -209,7 +221,11 @@ fn histogram_with_a_local_argument_matches_the_cpu_in_wave32_and_wave64() {
         .map(|g| *g.iter().max().unwrap())
         .max()
         .unwrap();
-    for (file, wave) in [("histogram_local.o", 32), ("histogram_local.w64.o", 64)] {
+    for (file, wave) in [
+        ("histogram_local.o", 32),
+        ("histogram_local.w64.o", 64),
+        (gfx942!("histogram_local.o"), 64),
+    ] {
         let j = launch(
             file,
             "histogram_local_bins",
@@ -261,6 +277,7 @@ fn two_pass_reduction_with_two_local_arguments_runs_as_two_launches() {
     for (file, wave) in [
         ("reduce_two_pass.o", "w32"),
         ("reduce_two_pass.w64.o", "w64"),
+        (gfx942!("reduce_two_pass.o"), "gfx942"),
     ] {
         let dir = scratch_dir(&format!("reduce-{wave}"));
         let dir_arg = dir.to_str().expect("a UTF-8 path");
@@ -334,20 +351,22 @@ fn laplace5_tiled_matches_the_cpu_on_a_ragged_2d_grid() {
             want.push(4 * at(x, y) - at(x, y - 1) - at(x, y + 1) - at(x - 1, y) - at(x + 1, y));
         }
     }
-    let j = launch(
-        "stencil_laplace.o",
-        "laplace5_tiled",
-        "3,2",
-        "16,16",
-        &[
-            buf("i32", &input),
-            format!("buf:i32[{}]=zeros", w * h),
-            format!("i32:{w}"),
-            format!("i32:{h}"),
-        ],
-        &[],
-    );
-    assert_eq!(ints(&j, 1), want);
+    for file in ["stencil_laplace.o", gfx942!("stencil_laplace.o")] {
+        let j = launch(
+            file,
+            "laplace5_tiled",
+            "3,2",
+            "16,16",
+            &[
+                buf("i32", &input),
+                format!("buf:i32[{}]=zeros", w * h),
+                format!("i32:{w}"),
+                format!("i32:{h}"),
+            ],
+            &[],
+        );
+        assert_eq!(ints(&j, 1), want, "{file}");
+    }
 }
 
 #[test]
@@ -358,7 +377,11 @@ fn bitonic_sort_local_sorts_each_workgroup_slice_in_wave32_and_wave64() {
         c.sort();
     }
     assert_ne!(keys, want);
-    for file in ["bitonic_sort_local.o", "bitonic_sort_local.w64.o"] {
+    for file in [
+        "bitonic_sort_local.o",
+        "bitonic_sort_local.w64.o",
+        gfx942!("bitonic_sort_local.o"),
+    ] {
         let j = launch(
             file,
             "bitonic_sort_local",
@@ -431,20 +454,22 @@ fn spmv_csr_scalar_and_vector_match_the_cpu() {
         a.extend(extra.map(String::from));
         a
     };
-    // One row per work-item: 128 work-items for 90 rows.
-    let j = launch("spmv_csr.o", "spmv_csr_scalar", "2", "64", &args(None), &[]);
-    assert_eq!(floats(&j, 5), m.y, "scalar");
-    // 32 work-items per row, 8 rows per workgroup: 96 row slots for 90 rows.
-    let j = launch(
-        "spmv_csr.o",
-        "spmv_csr_vector",
-        "12",
-        "256",
-        &args(Some("local:1024")),
-        &[],
-    );
-    assert_eq!(floats(&j, 5), m.y, "vector");
-    assert_eq!(local_offset(&j, 6, 1024), 0);
+    for file in ["spmv_csr.o", gfx942!("spmv_csr.o")] {
+        // One row per work-item: 128 work-items for 90 rows.
+        let j = launch(file, "spmv_csr_scalar", "2", "64", &args(None), &[]);
+        assert_eq!(floats(&j, 5), m.y, "{file}: scalar");
+        // 32 work-items per row, 8 rows per workgroup: 96 row slots for 90 rows.
+        let j = launch(
+            file,
+            "spmv_csr_vector",
+            "12",
+            "256",
+            &args(Some("local:1024")),
+            &[],
+        );
+        assert_eq!(floats(&j, 5), m.y, "{file}: vector");
+        assert_eq!(local_offset(&j, 6, 1024), 0, "{file}");
+    }
 }
 
 #[test]
@@ -458,29 +483,34 @@ fn compact_select_positive_keeps_every_positive_once() {
     let mut positives: Vec<i64> = input.iter().copied().filter(|&v| v > 0).collect();
     positives.sort();
     let count = positives.len();
-    let j = launch(
-        "compact_select.o",
-        "compact_select_positive",
-        "4",
-        "256",
-        &[
-            buf("i32", &input),
-            format!("u32:{n}"),
-            format!("buf:i32[{n}]=zeros"),
-            "buf:i32[3]=zeros".into(),
-        ],
-        &[],
-    );
-    assert_eq!(
-        ints(&j, 3),
-        vec![count as i64, positives.iter().sum(), 3],
-        "count, sum, workgroups that found any"
-    );
-    let out = ints(&j, 2);
-    let mut got = out[..count].to_vec();
-    got.sort();
-    assert_eq!(got, positives, "the selected values, in any order");
-    assert!(out[count..].iter().all(|&v| v == 0), "nothing past them");
+    for file in ["compact_select.o", gfx942!("compact_select.o")] {
+        let j = launch(
+            file,
+            "compact_select_positive",
+            "4",
+            "256",
+            &[
+                buf("i32", &input),
+                format!("u32:{n}"),
+                format!("buf:i32[{n}]=zeros"),
+                "buf:i32[3]=zeros".into(),
+            ],
+            &[],
+        );
+        assert_eq!(
+            ints(&j, 3),
+            vec![count as i64, positives.iter().sum(), 3],
+            "{file}: count, sum, workgroups that found any"
+        );
+        let out = ints(&j, 2);
+        let mut got = out[..count].to_vec();
+        got.sort();
+        assert_eq!(got, positives, "{file}: the selected values, in any order");
+        assert!(
+            out[count..].iter().all(|&v| v == 0),
+            "{file}: nothing past them"
+        );
+    }
 }
 
 #[test]
@@ -546,26 +576,28 @@ fn kernel_arguments_are_checked_against_the_metadata() {
 #[test]
 fn hip_transpose_tiled_padded_matches_the_cpu_on_a_ragged_2d_grid() {
     let (w, h) = (80usize, 48usize);
-    let j = launch(
-        "transpose_padded.o",
-        "transpose_tiled_padded",
-        "3,2",
-        "32,8",
-        &[
-            buf("f32", &vec![-1.0f32; w * h]),
-            format!("buf:f32[{}]=iota", w * h),
-            format!("i32:{w}"),
-            format!("i32:{h}"),
-        ],
-        &[],
-    );
     let mut want = vec![0.0f32; w * h];
     for y in 0..h {
         for x in 0..w {
             want[x * h + y] = (y * w + x) as f32;
         }
     }
-    assert_eq!(floats(&j, 0), want);
+    for file in ["transpose_padded.o", gfx942!("transpose_padded.o")] {
+        let j = launch(
+            file,
+            "transpose_tiled_padded",
+            "3,2",
+            "32,8",
+            &[
+                buf("f32", &vec![-1.0f32; w * h]),
+                format!("buf:f32[{}]=iota", w * h),
+                format!("i32:{w}"),
+                format!("i32:{h}"),
+            ],
+            &[],
+        );
+        assert_eq!(floats(&j, 0), want, "{file}");
+    }
 }
 
 #[test]
@@ -573,26 +605,34 @@ fn hip_wave_shuffle_sum_matches_the_cpu() {
     let n = 1000;
     let input = Rng::new(8).ints(n, -1000, 1000);
     let sum = |lo: usize, len: usize| -> i64 { input[lo..(lo + len).min(n)].iter().sum() };
-    let wave_sum: Vec<i64> = (0..n).map(|i| sum(i / 32 * 32, 32)).collect();
     let block_sum: Vec<i64> = (0..8).map(|b| sum(b * 128, 128)).collect();
-    let j = launch(
-        "wave_reduce.o",
-        "wave_shuffle_sum",
-        "8",
-        "128",
-        &[
-            buf("i32", &input),
-            format!("buf:i32[{n}]=zeros"),
-            "buf:i32[8]=zeros".into(),
-            "buf:i32[1]=zeros".into(),
-            format!("i32:{n}"),
-        ],
-        &[],
-    );
-    assert_eq!(j["wave_size"], 32, "HIP builds are wave32: warpSize is 32");
-    assert_eq!(ints(&j, 1), wave_sum, "each element gets its wave's sum");
-    assert_eq!(ints(&j, 2), block_sum, "block sums");
-    assert_eq!(ints(&j, 3), vec![sum(0, n)], "the total");
+    // warpSize: 32 on gfx1100 (HIP builds are wave32), 64 on gfx942 (its __shfl reaches every
+    // lane of the wave: ds_bpermute_b32 over 64 lanes).
+    for (file, wave) in [("wave_reduce.o", 32), (gfx942!("wave_reduce.o"), 64)] {
+        let wave_sum: Vec<i64> = (0..n).map(|i| sum(i / wave * wave, wave)).collect();
+        let j = launch(
+            file,
+            "wave_shuffle_sum",
+            "8",
+            "128",
+            &[
+                buf("i32", &input),
+                format!("buf:i32[{n}]=zeros"),
+                "buf:i32[8]=zeros".into(),
+                "buf:i32[1]=zeros".into(),
+                format!("i32:{n}"),
+            ],
+            &[],
+        );
+        assert_eq!(j["wave_size"], wave, "{file}");
+        assert_eq!(
+            ints(&j, 1),
+            wave_sum,
+            "{file}: each element gets its wave's sum"
+        );
+        assert_eq!(ints(&j, 2), block_sum, "{file}: block sums");
+        assert_eq!(ints(&j, 3), vec![sum(0, n)], "{file}: the total");
+    }
 }
 
 #[test]
@@ -615,8 +655,12 @@ fn hip_blocked_scan_runs_as_two_launches_from_the_bundle_and_the_hsaco() {
         s += x;
         scan.push(s);
     }
-    for file in ["scan_blocked.o", "scan_blocked.hsaco"] {
-        let dir = scratch_dir(&format!("scan-{file}"));
+    for file in [
+        "scan_blocked.o",
+        "scan_blocked.hsaco",
+        gfx942!("scan_blocked.o"),
+    ] {
+        let dir = scratch_dir(&format!("scan-{}", file.replace('/', "_")));
         let dir_arg = dir.to_str().expect("a UTF-8 path");
         let j = launch(
             file,
@@ -704,6 +748,7 @@ fn hip_histogram256_runs_from_the_bundle_by_name_and_from_the_hsaco_by_mangled_n
     for (file, kernel) in [
         ("histogram256.o", "histogram256_block"),
         ("histogram256.hsaco", "_Z18histogram256_blockPKhiPj"),
+        (gfx942!("histogram256.o"), "histogram256_block"),
     ] {
         let j = launch(
             file,
@@ -744,40 +789,45 @@ fn hip_conv1d_with_static_and_dynamic_lds_matches_the_cpu() {
             })
             .collect();
         let lds = (4 * (64 + 2 * radius)).to_string();
-        let j = launch(
-            "conv1d_dynamic.o",
-            "conv1d_halo_dynamic",
-            "5",
-            "64",
-            &[
-                buf("i32", &input),
-                buf("i32", &taps),
-                buf("i32", &vec![-7777; n]),
-                format!("i32:{n}"),
-                format!("i32:{radius}"),
-            ],
-            &["--dynamic-lds", lds.as_str()],
-        );
-        assert_eq!(ints(&j, 2), want, "radius {radius}");
+        for file in ["conv1d_dynamic.o", gfx942!("conv1d_dynamic.o")] {
+            let j = launch(
+                file,
+                "conv1d_halo_dynamic",
+                "5",
+                "64",
+                &[
+                    buf("i32", &input),
+                    buf("i32", &taps),
+                    buf("i32", &vec![-7777; n]),
+                    format!("i32:{n}"),
+                    format!("i32:{radius}"),
+                ],
+                &["--dynamic-lds", lds.as_str()],
+            );
+            assert_eq!(ints(&j, 2), want, "{file}: radius {radius}");
+        }
     }
 }
 
 #[test]
-fn hip_warp_bitonic_sort_sorts_each_run_of_32() {
+fn hip_warp_bitonic_sort_sorts_each_run_of_a_wave() {
     let keys = Rng::new(12).ints(512, -100, 100);
-    let mut want = keys.clone();
-    for c in want.chunks_mut(32) {
-        c.sort();
+    // warpSize: 32 on gfx1100, 64 on gfx942.
+    for (file, wave) in [("warp_bitonic.o", 32), (gfx942!("warp_bitonic.o"), 64)] {
+        let mut want = keys.clone();
+        for c in want.chunks_mut(wave) {
+            c.sort();
+        }
+        let j = launch(
+            file,
+            "warp_bitonic_sort",
+            "4",
+            "128",
+            &[buf("i32", &keys)],
+            &[],
+        );
+        assert_eq!(ints(&j, 0), want, "{file}");
     }
-    let j = launch(
-        "warp_bitonic.o",
-        "warp_bitonic_sort",
-        "4",
-        "128",
-        &[buf("i32", &keys)],
-        &[],
-    );
-    assert_eq!(ints(&j, 0), want);
 }
 
 #[test]
@@ -807,19 +857,21 @@ fn hip_heat3d_7point_matches_the_cpu_on_a_3d_grid() {
             }
         }
     }
-    let j = launch(
-        "heat3d.o",
-        "heat3d_7point",
-        "2,2,2",
-        "8,4,4",
-        &[
-            buf("f32", &input),
-            buf("f32", &vec![-1000.0f32; nx * ny * nz]),
-            format!("i32:{nx}"),
-            format!("i32:{ny}"),
-            format!("i32:{nz}"),
-        ],
-        &[],
-    );
-    assert_eq!(floats(&j, 1), want);
+    for file in ["heat3d.o", gfx942!("heat3d.o")] {
+        let j = launch(
+            file,
+            "heat3d_7point",
+            "2,2,2",
+            "8,4,4",
+            &[
+                buf("f32", &input),
+                buf("f32", &vec![-1000.0f32; nx * ny * nz]),
+                format!("i32:{nx}"),
+                format!("i32:{ny}"),
+                format!("i32:{nz}"),
+            ],
+            &[],
+        );
+        assert_eq!(floats(&j, 1), want, "{file}");
+    }
 }

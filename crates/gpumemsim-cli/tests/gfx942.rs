@@ -1,0 +1,404 @@
+//! gfx942 (CDNA3) code objects from clang-19 (`tools/build_gfx942.sh`, committed in
+//! examples/gfx942/build/) run through `gpumemsim run --json`, each compared with a CPU
+//! reference computed here: matrix-core tiles (MFMA, with the accumulator in AGPRs), 64 KiB
+//! of dynamic LDS under float atomics, `ds_write_b128`/`ds_read_b128`, a scalar store, a
+//! kernel that spills to scratch, and the address-space document's three experiments (seed
+//! spec 003), whose printf output is the document's.
+//! (The application kernels' gfx942 builds run in apps.rs, next to their gfx1100 builds.)
+
+mod common;
+
+use common::run;
+use gpumemsim::xorshift::XorShift;
+use serde_json::{json, Value};
+
+fn object(name: &str) -> String {
+    format!(
+        "{}/../../examples/gfx942/build/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Runs examples/gfx942/build/FILE with ARGS (`--json` added) and checks that it succeeded,
+/// ran as gfx942 wave64 and reported no event.
+fn launch(file: &str, args: &[&str]) -> Value {
+    let path = object(file);
+    let mut argv = vec!["run", path.as_str()];
+    argv.extend_from_slice(args);
+    argv.push("--json");
+    let o = run(&argv, "");
+    assert!(
+        o.status.success(),
+        "gpumemsim {}\n{}",
+        argv.join(" "),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["target"], "gfx942", "{file}");
+    assert_eq!(j["wave_size"], 64, "{file}");
+    assert_eq!(j["events"], json!([]), "{file}: events");
+    j
+}
+
+fn values(j: &Value, arg: usize) -> Vec<f64> {
+    j["args"][arg]["values"]
+        .as_array()
+        .expect("buffer values")
+        .iter()
+        .map(|v| v.as_f64().expect("a number"))
+        .collect()
+}
+
+fn list<T: ToString>(v: &[T]) -> String {
+    v.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// `n` integers in `lo..=hi` from seed `seed`.
+fn ints(seed: u64, n: usize, lo: i64, hi: i64) -> Vec<i64> {
+    let mut x = XorShift::new(seed);
+    (0..n)
+        .map(|_| lo + (x.next_u64() % (hi - lo + 1) as u64) as i64)
+        .collect()
+}
+
+/// C + A·B for row-major A (m×k), B (k×n), C (m×n), in f64 (exact for the tests' integers).
+fn mat_mul_add(a: &[i64], b: &[i64], c: &[i64], m: usize, k: usize, n: usize) -> Vec<f64> {
+    let mut d = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let dot: i64 = (0..k).map(|t| a[i * k + t] * b[t * n + j]).sum();
+            d[i * n + j] = (dot + c[i * n + j]) as f64;
+        }
+    }
+    d
+}
+
+#[test]
+fn an_mfma_f16_tile_matches_the_cpu() {
+    let (a, b, c) = (
+        ints(1, 256, -8, 8),
+        ints(2, 256, -8, 8),
+        ints(3, 256, -100, 100),
+    );
+    let j = launch(
+        "mfma_tile.o",
+        &[
+            "--kernel",
+            "mfma_f16_16x16x16",
+            "--grid",
+            "1",
+            "--block",
+            "64",
+            "--arg",
+            &format!("buf:f16[256]={}", list(&a)),
+            "--arg",
+            &format!("buf:f16[256]={}", list(&b)),
+            "--arg",
+            &format!("buf:f32[256]={}", list(&c)),
+            "--arg",
+            "buf:f32[256]=zeros",
+        ],
+    );
+    assert_eq!(values(&j, 3), mat_mul_add(&a, &b, &c, 16, 16, 16));
+    let text: Vec<&str> = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .collect();
+    assert!(
+        text.contains(&"v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]"),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn mfma_f32_accumulating_in_agprs_matches_the_cpu() {
+    let (a, b, c) = (
+        ints(4, 256, -20, 20),
+        ints(5, 256, -20, 20),
+        ints(6, 1024, -1000, 1000),
+    );
+    let j = launch(
+        "mfma_tile.o",
+        &[
+            "--kernel",
+            "mfma_f32_32x32x8",
+            "--grid",
+            "1",
+            "--block",
+            "64",
+            "--arg",
+            &format!("buf:f32[256]={}", list(&a)),
+            "--arg",
+            &format!("buf:f32[256]={}", list(&b)),
+            "--arg",
+            &format!("buf:f32[1024]={}", list(&c)),
+            "--arg",
+            "buf:f32[1024]=zeros",
+        ],
+    );
+    assert_eq!(values(&j, 3), mat_mul_add(&a, &b, &c, 32, 8, 32));
+    // The accumulator lives in AGPRs: the listing says so.
+    let agpr = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .any(|t| t.starts_with("v_mfma_f32_32x32x2_f32 a[0:15]"));
+    assert!(agpr);
+}
+
+#[test]
+fn float_atomics_into_64_kib_of_dynamic_lds_match_the_cpu() {
+    const BINS: usize = 16384;
+    let (groups, block, n) = (3usize, 256usize, 700usize);
+    // Multiples of 1/4: every order of addition gives the same, exact, sum.
+    let input: Vec<f64> = ints(7, n, -400, 400)
+        .iter()
+        .map(|&x| x as f64 / 4.0)
+        .collect();
+    let mut bins = vec![0.0f64; BINS];
+    let mut top = 0i64;
+    for g in 0..groups {
+        let mut table = vec![0.0f64; BINS];
+        for t in 0..block {
+            let i = g * block + t;
+            if i < n {
+                table[(i * 37) % BINS] += input[i];
+                table[BINS - 1 - t % 8] += input[i];
+            }
+        }
+        for (b, v) in table.iter().enumerate() {
+            if *v != 0.0 {
+                bins[b] += v;
+                top = top.max((v * 4.0) as i64);
+            }
+        }
+    }
+    let j = launch(
+        "lds_atomics.o",
+        &[
+            "--kernel",
+            "bins_64k",
+            "--grid",
+            &groups.to_string(),
+            "--block",
+            &block.to_string(),
+            "--dynamic-lds",
+            "65536",
+            "--arg",
+            &format!("buf:f32[{n}]={}", list(&input)),
+            "--arg",
+            &format!("buf:f32[{BINS}]=zeros"),
+            "--arg",
+            "buf:i32[1]=zeros",
+            "--arg",
+            &format!("i32:{n}"),
+        ],
+    );
+    assert_eq!(j["resources"]["lds_bytes"], 65536);
+    assert_eq!(values(&j, 1), bins);
+    assert_eq!(values(&j, 2), [top as f64]);
+}
+
+#[test]
+fn float4_through_lds_with_b128_accesses_matches_the_cpu() {
+    let input: Vec<i64> = ints(8, 2048, -1000, 1000);
+    let mut want = vec![0.0; 2048];
+    for blk in 0..2 {
+        for t in 0..256 {
+            let src = blk * 256 + (255 - t);
+            for e in 0..4 {
+                want[(blk * 256 + t) * 4 + e] = input[src * 4 + (3 - e)] as f64;
+            }
+        }
+    }
+    let j = launch(
+        "lds_atomics.o",
+        &[
+            "--kernel",
+            "reverse_float4",
+            "--grid",
+            "2",
+            "--block",
+            "256",
+            "--arg",
+            &format!("buf:f32[2048]={}", list(&input)),
+            "--arg",
+            "buf:f32[2048]=zeros",
+        ],
+    );
+    assert_eq!(values(&j, 1), want);
+    let texts: Vec<String> = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str().map(String::from))
+        .collect();
+    for op in ["ds_write_b128", "ds_read_b128"] {
+        assert!(texts.iter().any(|t| t.starts_with(op)), "{op}: {texts:?}");
+    }
+}
+
+#[test]
+fn a_scalar_store_reaches_memory_and_every_lane_reads_it() {
+    let j = launch(
+        "scalar_store.o",
+        &[
+            "--grid",
+            "1",
+            "--block",
+            "128",
+            "--arg",
+            "buf:i32[2]=-1,-1",
+            "--arg",
+            "buf:i32[128]=zeros",
+            "--arg",
+            "i32:7000",
+        ],
+    );
+    assert_eq!(values(&j, 0), [-1.0, 7000.0]);
+    let seen: Vec<f64> = (0..128).map(|t| (7000 + t) as f64).collect();
+    assert_eq!(values(&j, 1), seen);
+}
+
+#[test]
+fn a_kernel_that_spills_to_scratch_matches_the_cpu() {
+    const N: usize = 96;
+    let input = ints(9, 256, -1000, 1000);
+    let (groups, block, rounds) = (2usize, 64usize, 5i32);
+    let mut want = Vec::new();
+    for t in 0..groups * block {
+        let mut acc: Vec<i32> = (0..N).map(|i| input[(t + i) % 256] as i32).collect();
+        for r in 0..rounds {
+            // In place, in order: acc[95] reads the new acc[0], as the kernel's loop does.
+            for i in 0..N {
+                acc[i] = acc[i]
+                    .wrapping_mul(3)
+                    .wrapping_add(acc[(i + 1) % N])
+                    .wrapping_add(r);
+            }
+        }
+        let s = (0..N).fold(0i32, |s, i| s ^ acc[i].wrapping_add(i as i32));
+        want.push(s as f64);
+    }
+    let j = launch(
+        "spill.o",
+        &[
+            "--grid",
+            &groups.to_string(),
+            "--block",
+            &block.to_string(),
+            "--arg",
+            &format!("buf:i32[256]={}", list(&input)),
+            "--arg",
+            &format!("buf:i32[{}]=zeros", groups * block),
+            "--arg",
+            &format!("i32:{rounds}"),
+        ],
+    );
+    assert!(j["resources"]["scratch_bytes_per_lane"].as_u64() > Some(0));
+    assert_eq!(values(&j, 1), want);
+}
+
+fn printf(j: &Value) -> String {
+    j["printf"]
+        .as_array()
+        .expect("printf")
+        .iter()
+        .map(|s| s.as_str().expect("a string"))
+        .collect()
+}
+
+#[test]
+fn the_documents_aperture_experiment_prints_the_documents_apertures() {
+    let j = launch(
+        "apertures.o",
+        &["--grid", "1", "--block", "64", "--arg", "buf:i32[4]=zeros"],
+    );
+    let out = printf(&j);
+    assert!(
+        out.starts_with(
+            "private base 0x2000000000000 limit 0x20000ffffffff\n\
+             share base 0x1000000000000 limit 0x10000ffffffff\n\
+             private_var addr 0x20000"
+        ),
+        "{out}"
+    );
+    let global = j["args"][0]["address"].as_u64().expect("address");
+    assert!(
+        out.contains(&format!("global_var addr {global:#x}\n")),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_documents_private_variable_is_in_the_private_aperture() {
+    let j = launch(
+        "private_var.o",
+        &[
+            "--grid",
+            "1",
+            "--block",
+            "64",
+            "--arg",
+            "buf:i32[4]=zeros",
+            "--arg",
+            "buf:i32[1]=zeros",
+        ],
+    );
+    let out = printf(&j);
+    assert!(
+        out.starts_with("private base 2000000000000 limit 20000ffffffff flat scratch "),
+        "{out}"
+    );
+    let at = out
+        .split("&A is 0x")
+        .nth(1)
+        .and_then(|s| u64::from_str_radix(s.trim(), 16).ok())
+        .expect("&A printed");
+    assert!(
+        (0x2_0000_0000_0000..=0x2_0000_ffff_ffff).contains(&at),
+        "{at:#x}"
+    );
+    // isPrivate(&A) through a flat address: 1.
+    assert_eq!(values(&j, 1), [1.0]);
+}
+
+#[test]
+fn the_documents_waves_are_64_times_the_scratch_size_apart() {
+    let j = launch(
+        "flat_scratch.o",
+        &[
+            "--grid",
+            "1",
+            "--block",
+            "640",
+            "--arg",
+            "buf:i32[1000]=zeros",
+            "--arg",
+            "buf:i32[1000]=zeros",
+        ],
+    );
+    let per_lane = j["resources"]["scratch_bytes_per_lane"]
+        .as_u64()
+        .expect("scratch");
+    let mut base = vec![None; 10];
+    for line in printf(&j).lines() {
+        if let Some(rest) = line.strip_prefix("wave ") {
+            let (w, v) = rest.split_once(" flat_scrach is 0x").expect("the format");
+            let w: usize = w.parse().expect("a wave");
+            base[w] = Some(u64::from_str_radix(v, 16).expect("hex"));
+        }
+    }
+    let base: Vec<u64> = base
+        .into_iter()
+        .map(|b| b.expect("every wave printed"))
+        .collect();
+    for w in 1..10 {
+        assert_eq!(base[w] - base[w - 1], 64 * per_lane, "wave {w}");
+    }
+    // Every lane of every wave printed y (its foo call).
+    assert_eq!(printf(&j).matches("y is 0\n").count(), 640);
+}
