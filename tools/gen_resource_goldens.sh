@@ -13,6 +13,9 @@
 #                                 build/NAME.o, and wave64 -> build/NAME.w64.o for its W64 list
 #   examples/apps/*.hip           tools/build_apps.sh: device libraries, -O2 -g -> build/NAME.o
 #                                 (offload bundle), and build/NAME.hsaco for its HSACO list
+#   examples/apps/*, examples/gfx942/*.hip
+#                                 tools/build_gfx942.sh: gfx942, wave64, device libraries with
+#                                 oclc_isa_version_940 -> examples/gfx942/build/[apps/]NAME.o
 #
 # One line per kernel and build, sorted by object, then kernel symbol:
 #   OBJECT SYMBOL vgprs=N sgprs=N scratch=N occupancy=N lds=N dynamic_stack=0|1
@@ -140,9 +143,29 @@ for src in *.hip; do
     fi
 done
 
+# The gfx942 builds (tools/build_gfx942.sh): every application kernel, and examples/gfx942.
+G942="-nogpulib -O2 -g"
+cd "$ROOT/examples/apps"
+for src in *.cl; do
+    # shellcheck disable=SC2086
+    remarks "examples/gfx942/build/apps/${src%.cl}.o" -x cl -cl-std=CL2.0 -cl-kernel-arg-info \
+        -target amdgcn-amd-amdhsa -mcpu=gfx942 $G942 -c "$src" -o "$TMP/a.o" $(libs opencl 64 940)
+done
+for dir in apps gfx942; do
+    cd "$ROOT/examples/$dir"
+    out="examples/gfx942/build"
+    [ "$dir" = apps ] && out="$out/apps"
+    for src in *.hip; do
+        # shellcheck disable=SC2086
+        remarks "$out/${src%.hip}.o" -x hip --cuda-device-only --offload-arch=gfx942 \
+            --no-gpu-bundle-output $G942 -c "$src" -o "$TMP/a.o" $(libs hip 64 940)
+    done
+done
+
 {
     echo "# clang-19 -Rpass-analysis=kernel-resource-usage for every kernel of examples/kernels (-O2)"
-    echo "# and examples/apps, built as tools/build_kernels.sh and tools/build_apps.sh build them."
+    echo "# and examples/apps, built as tools/build_kernels.sh and tools/build_apps.sh build them,"
+    echo "# and of the gfx942 builds of tools/build_gfx942.sh."
     echo "# Written by tools/gen_resource_goldens.sh; read by crates/gpumemsim/tests/occupancy.rs."
     echo "# OBJECT SYMBOL vgprs sgprs scratch (bytes/lane) occupancy (waves/SIMD) lds (bytes/block,"
     echo "# static) dynamic_stack sgpr_spill vgpr_spill [agprs]"

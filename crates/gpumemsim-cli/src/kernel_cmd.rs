@@ -251,7 +251,8 @@ pub fn run_kernel(
             "--block {block_text}: at most {MAX_BLOCK} work-items per workgroup"
         ));
     }
-    let config = device_config(args)?;
+    // The kernel's chip's bank model and timing (unless chosen), which the report gives.
+    let config = gpumemsim::launch::on_chip(&device_config(args)?, kernel);
     let mut kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
     let symbols =
         crate::symbols::parse_symbols(&args.symbols, kernel).map_err(|e| format!("{file}: {e}"))?;
@@ -350,8 +351,7 @@ fn report_kernel(
     let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
         .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
         .with_workgroup_size(ran.block.iter().product());
-    let occupancy =
-        gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
+    let occupancy = gpumemsim::occupancy::occupancy(&resources, &kernel.chip().limits);
     let mut obj = json!({
         "kernel": name,
         "target": kernel.target,
@@ -450,8 +450,12 @@ fn resources_text(
     r: &gpumemsim::occupancy::Resources,
     o: &gpumemsim::occupancy::Occupancy,
 ) -> String {
+    let agprs = match r.agprs {
+        0 => String::new(),
+        n => format!(", {n} AGPRs"),
+    };
     format!(
-        "  resources    {} VGPRs, {} SGPRs, {} bytes of LDS ({} static + {} dynamic), {} bytes of scratch per lane: {} waves per SIMD (limited by {})",
+        "  resources    {} VGPRs{agprs}, {} SGPRs, {} bytes of LDS ({} static + {} dynamic), {} bytes of scratch per lane: {} waves per SIMD (limited by {})",
         r.vgprs,
         r.sgprs,
         r.lds_bytes(),

@@ -47,6 +47,8 @@ struct SourceOptions {
     lang: Option<String>,
     cflags: Option<String>,
     wave64: bool,
+    /// The chip to compile for (`target`, the CLI's --arch): "gfx1100" (default) or "gfx942".
+    target: Option<String>,
     keep_object: Option<PathBuf>,
     /// Seconds (0: no limit; `None`: the default).
     compile_timeout: Option<u64>,
@@ -146,6 +148,16 @@ fn launch_kernel<'py, R>(
     let kernel = obj
         .choose(kernel)
         .map_err(|e| error(format!("{file}: {e}")))?;
+    if let Some(want) = kw.source.target.as_deref() {
+        let named = gpumemsim::target::Target::named(want).map(|t| t.name);
+        if named != Some(kernel.target) {
+            return Err(error(format!(
+                "target: {want:?}: {file} is a code object for {} (a code object runs on the \
+                 chip it was built for; leave out target)",
+                kernel.target
+            )));
+        }
+    }
     let grid = dims("grid", grid, 1)?;
     let block_dims = dims("block", block, 64)?;
     if block_dims.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
@@ -223,7 +235,8 @@ fn launch_kernel<'py, R>(
             together: kw.together,
             lds_init,
             wgps,
-            ..RunConfig::default()
+            // The chip's bank model and timing, which the report gives.
+            ..gpumemsim::launch::on_chip(&RunConfig::default(), kernel)
         },
         ..Launch::new(kernel)
     };
@@ -356,7 +369,8 @@ macro_rules! launch_entry {
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, lang=None, cflags=None,
-                            wave64=false, keep_object=None, symbols=None, html=None,
+                            wave64=false, target=None, keep_object=None, symbols=None,
+                            html=None,
                             compile_timeout=None, compile_memory=None, sample=None,
                             shard=None, parts=None
                             $(, $extra=$edef)*))]
@@ -378,6 +392,7 @@ macro_rules! launch_entry {
             lang: Option<String>,
             cflags: Option<String>,
             wave64: bool,
+            target: Option<String>,
             keep_object: Option<PathBuf>,
             symbols: Option<&Bound<'py, PyAny>>,
             html: Option<PathBuf>,
@@ -405,6 +420,7 @@ macro_rules! launch_entry {
                     lang,
                     cflags,
                     wave64,
+                    target,
                     keep_object,
                     compile_timeout,
                     compile_memory,
@@ -432,7 +448,8 @@ launch_entry! {
     /// kernel_path: the code object's path (or its bytes), or an OpenCL (`.cl`) or HIP
     /// (`.hip`, `.cu`, `.cpp`, `.cc`) source, compiled with clang-19 and AMD's device
     /// libraries first; lang ("opencl" or "hip") overrides the extension, cflags adds compiler
-    /// flags ("-O0 -DN=64"), wave64 builds for 64-lane waves, compile_timeout (seconds,
+    /// flags ("-O0 -DN=64"), wave64 builds for 64-lane waves, target names the chip to build
+    /// for ("gfx1100", the default, or "gfx942"; a code object runs on its own chip), compile_timeout (seconds,
     /// default 120) and compile_memory (MiB, default 4096; 0 lifts either) limit clang,
     /// keep_object=PATH writes the
     /// object built. kernel: the kernel's name (optional when the object has one). grid:
@@ -589,8 +606,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
     let resources = gpumemsim::occupancy::Resources::of_kernel(kernel)
         .with_dynamic_lds(done.lds_bytes - kernel.descriptor.group_segment_fixed_size)
         .with_workgroup_size(ran.block.iter().product());
-    let occupancy =
-        gpumemsim::occupancy::occupancy(&resources, &gpumemsim::occupancy::DeviceLimits::GFX1100);
+    let occupancy = gpumemsim::occupancy::occupancy(&resources, &kernel.chip().limits);
     let program = &done.program;
     let parts = [
         (
@@ -755,8 +771,18 @@ fn code_object(obj: &Bound<'_, PyAny>, opts: &SourceOptions) -> PyResult<(String
         return Ok((file, bytes));
     };
     // A source: compiled with clang-19 and the device libraries, as the CLI compiles it.
+    let target = match opts.target.as_deref() {
+        None => None,
+        Some(name) => Some(gpumemsim::target::Target::named(name).ok_or_else(|| {
+            error(format!(
+                "target: {name:?} is not a chip gpumemsim runs ({})",
+                gpumemsim::target::Target::names()
+            ))
+        })?),
+    };
     let build = SourceBuild {
         wave64: opts.wave64,
+        target,
         cflags: opts
             .cflags
             .as_deref()

@@ -390,6 +390,35 @@ def test_a_source_is_compiled_and_its_table_read(cli, tmp_path):
         gpumemsim.run(str(renamed), None, 1, 64, [again, src], lang="fortran")
 
 
+def test_target_builds_a_source_for_gfx942(cli):
+    """`target="gfx942"` builds a source for CDNA3 as the CLI's --arch gfx942 does: wave64
+    and the gfx942 instruction set; the report says so, the results match the gfx1100 build
+    and the CLI's report; a code object runs on its own chip only."""
+    src = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, dtype=np.float32)
+    try:
+        report = gpumemsim.run(
+            str(COMPILER_OUTPUT / "table.cl"), None, 1, 64, [out, src], target="gfx942"
+        )
+    except gpumemsim.Error as e:
+        assert "CI" not in os.environ, f"under CI the source must build: {e}"
+        pytest.skip(f"clang-19 or the device libraries are missing here: {e}")
+    assert report["target"] == "gfx942" and report["wave_size"] == 64
+    w = np.array([0.25, 0.5, 1.5, -2.0], dtype=np.float32)
+    assert out.tolist() == (src * w[np.arange(64) & 3]).tolist()
+    code, want = cli_run(
+        cli, str(COMPILER_OUTPUT / "table.cl"), "weigh", "1", "64",
+        ["buf:f32[64]=zeros", f"buf:f32[64]={values(src)}"], "--arch", "gfx942",
+    )
+    assert code == 0 and want["target"] == "gfx942"
+    assert want["args"][0]["values"] == out.tolist()
+    with pytest.raises(gpumemsim.Error, match="not a chip"):
+        gpumemsim.run(str(COMPILER_OUTPUT / "table.cl"), None, 1, 64, [out, src], target="gfx90a")
+    # A gfx1100 object asked to run as gfx942: refused, naming its chip.
+    with pytest.raises(gpumemsim.Error, match="a code object for gfx1100"):
+        gpumemsim.run(str(COMPILER_OUTPUT / "table.o"), None, 1, 64, [out, src], target="gfx942")
+
+
 def test_symbols_are_set_before_the_launch():
     """`symbols=` sets a program-scope variable as the CLI's --symbol does."""
     obj = str(COMPILER_OUTPUT / "table.o")

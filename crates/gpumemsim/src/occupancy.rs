@@ -199,6 +199,38 @@ impl DeviceLimits {
         max_workgroup_size: MAX_WORKGROUP_SIZE,
     };
 
+    /// gfx942 (MI300, CDNA3), each field from LLVM 19's `AMDGPUBaseInfo.cpp` for a subtarget
+    /// with `FeatureGFX90AInsts` (gfx90a and gfx940-942) and AMD's CDNA3 ISA guide:
+    /// - 8 waves per SIMD (`getMaxWavesPerEU`: "if (hasGFX90AInsts) return 8");
+    /// - a unified file of 512 VGPRs per lane, VGPRs and AGPRs together, allocated in blocks
+    ///   of 8 (`getTotalNumVGPRs` 512, `getVGPRAllocGranule` 8, `getAddressableNumVGPRs` 512;
+    ///   the descriptor's count is the unified one: `Target::vgpr_encoding_granule`);
+    /// - 102 addressable SGPRs (`getAddressableNumSGPRs`, gfx8+), and VCC, FLAT_SCRATCH and
+    ///   XNACK_MASK, which clang's SGPR count includes, on top: 108;
+    /// - 64 KiB of LDS per CU, which one workgroup may take whole (no WGPs: CU mode only);
+    /// - 4 SIMDs per CU (`getEUsPerCU`), 16 barriers per CU (`getMaxWorkGroupsPerCU`), 1024
+    ///   work-items per workgroup.
+    ///
+    /// LLVM's SGPR tiers below 8 waves (more than 100 SGPRs: 7 waves on GFX9) are not
+    /// modelled: a kernel that many SGPRs is counted at 8.
+    pub const GFX942: DeviceLimits = DeviceLimits {
+        max_waves_per_simd: 8,
+        vgprs_per_simd_lane_wave32: 512,
+        vgprs_per_simd_lane_wave64: 512,
+        vgpr_granule_wave32: 8,
+        vgpr_granule_wave64: 8,
+        max_vgprs_per_wave: 512,
+        max_sgprs_per_wave: 108,
+        lds_bytes_per_cu: 64 * 1024,
+        lds_bytes_per_wgp: 64 * 1024,
+        max_lds_bytes_per_workgroup: 64 * 1024,
+        simds_per_cu: 4,
+        simds_per_wgp: 4,
+        barriers_per_cu: 16,
+        barriers_per_wgp: 16,
+        max_workgroup_size: 1024,
+    };
+
     /// VGPRs per SIMD per lane for waves of `wave_size` lanes (64, or else 32).
     pub fn vgprs_per_simd_lane(&self, wave_size: u32) -> u32 {
         if wave_size == 64 {
@@ -239,8 +271,12 @@ pub enum RegisterCounts {
 /// What one kernel asks of the machine, per wave and per workgroup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resources {
-    /// Architectural VGPRs per lane the code uses (`VGPRs` in clang's remark).
+    /// Architectural VGPRs per lane the code uses (`VGPRs` in clang's remark). On gfx942,
+    /// whose metadata counts the unified file, that count less the AGPRs: the VGPRs up to the
+    /// first AGPR, a multiple of 4 when there are AGPRs (clang's remark gives the exact count).
     pub vgprs: u32,
+    /// AGPRs per lane (`AGPRs` in clang's remark; gfx942's unified file, 0 on gfx1100).
+    pub agprs: u32,
     /// VGPRs per lane the kernel descriptor makes the hardware allocate (its granulated count,
     /// [`descriptor_vgprs`]); 0 when unknown. At least `vgprs`, and more when clang padded the
     /// allocation (an `amdgpu_waves_per_eu` attribute). [`occupancy`] uses the larger of the two.
@@ -296,9 +332,11 @@ impl Resources {
         let wave_size = if d.wave32() { 32 } else { 64 };
         let meta = kernel.metadata.as_ref();
         let (vgprs, sgprs, register_counts) = match meta {
-            Some(m) if m.vgpr_count > 0 || m.sgpr_count > 0 => {
-                (m.vgpr_count, m.sgpr_count, RegisterCounts::Metadata)
-            }
+            Some(m) if m.vgpr_count > 0 || m.sgpr_count > 0 => (
+                m.vgpr_count.saturating_sub(m.agpr_count),
+                m.sgpr_count,
+                RegisterCounts::Metadata,
+            ),
             _ => (
                 descriptor_vgprs(d),
                 descriptor_sgprs(d),
@@ -311,6 +349,7 @@ impl Resources {
             .unwrap_or(MAX_WORKGROUP_SIZE);
         Resources {
             vgprs,
+            agprs: meta.map_or(0, |m| m.agpr_count),
             allocated_vgprs: descriptor_vgprs(d),
             sgprs,
             static_lds_bytes: d.group_segment_fixed_size,
@@ -449,7 +488,12 @@ pub fn occupancy(r: &Resources, d: &DeviceLimits) -> Occupancy {
     let max = d.max_waves_per_simd;
     let wave_size = if r.wave_size == 64 { 64 } else { 32 };
 
-    let used = r.vgprs.max(r.allocated_vgprs);
+    // A unified file (gfx942) holds the AGPRs after the VGPRs, from a multiple of 4.
+    let unified = match r.agprs {
+        0 => r.vgprs,
+        a => r.vgprs.next_multiple_of(4) + a,
+    };
+    let used = unified.max(r.allocated_vgprs);
     let vgprs = if used > d.max_vgprs_per_wave {
         0
     } else {

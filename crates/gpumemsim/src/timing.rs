@@ -49,23 +49,97 @@ pub struct TimingParams {
     pub gws_latency: u64,
 }
 
+impl TimingParams {
+    /// RDNA3's (gfx1100's) parameters: the defaults.
+    pub const RDNA3: TimingParams = TimingParams {
+        salu: 1,
+        valu: 1,
+        lds_latency: 20,
+        lds_issue: 1,
+        vmem_latency: 320,
+        f64_issue: 32,
+        valu_latency: 5,
+        trans_latency: 10,
+        f64_latency: 38,
+        salu_latency: 2,
+        vmem_issue: 1,
+        gds_issue: 1,
+        gds_latency: 100,
+        gws_latency: 150,
+    };
+
+    /// CDNA3's (gfx942's): RDNA3's, but for the VALU's width. A CDNA3 CU has four SIMDs of
+    /// 16 lanes, which run a wave64 instruction in 4 cycles (AMD's CDNA3 ISA guide and
+    /// white paper): 2 cycles per 32 lanes. Its FP64 vector rate is its FP32 one unpacked
+    /// (AMD's MI300X specifications: 81.7 TFLOPS FP64 vector, 163.4 FP32 vector with packed
+    /// FP32): `f64_issue` 2 as well. The latencies are RDNA3's estimates (no CDNA3 figure
+    /// is modelled yet).
+    pub const CDNA3: TimingParams = TimingParams {
+        valu: 2,
+        f64_issue: 2,
+        ..TimingParams::RDNA3
+    };
+
+    /// The parameters `chip` runs with: `chip`'s, except where `self` (a caller's) differs
+    /// from RDNA3's defaults or is named in `chosen` — a parameter the caller set stays set.
+    pub fn on_chip(self, chip: &TimingParams, chosen: &[&str]) -> TimingParams {
+        let d = TimingParams::RDNA3;
+        macro_rules! pick {
+            ($($f:ident),*) => {
+                TimingParams { $($f: if self.$f != d.$f || chosen.contains(&stringify!($f)) {
+                    self.$f
+                } else {
+                    chip.$f
+                }),* }
+            };
+        }
+        pick!(
+            salu,
+            valu,
+            lds_latency,
+            lds_issue,
+            vmem_latency,
+            f64_issue,
+            valu_latency,
+            trans_latency,
+            f64_latency,
+            salu_latency,
+            vmem_issue,
+            gds_issue,
+            gds_latency,
+            gws_latency
+        )
+    }
+}
+
 impl Default for TimingParams {
     fn default() -> TimingParams {
-        TimingParams {
-            salu: 1,
-            valu: 1,
-            lds_latency: 20,
-            lds_issue: 1,
-            vmem_latency: 320,
-            f64_issue: 32,
-            valu_latency: 5,
-            trans_latency: 10,
-            f64_latency: 38,
-            salu_latency: 2,
-            vmem_issue: 1,
-            gds_issue: 1,
-            gds_latency: 100,
-            gws_latency: 150,
-        }
+        TimingParams::RDNA3
+    }
+}
+
+#[cfg(test)]
+mod on_chip_tests {
+    use super::TimingParams;
+
+    /// A chip's parameters replace the defaults a caller left alone; what the caller changed,
+    /// or named, stays.
+    #[test]
+    fn the_callers_parameters_stay_and_the_rest_follow_the_chip() {
+        let cdna3 = TimingParams::CDNA3;
+        assert_eq!(TimingParams::RDNA3.on_chip(&cdna3, &[]), cdna3);
+        assert_eq!(
+            TimingParams::RDNA3.on_chip(&TimingParams::RDNA3, &[]),
+            TimingParams::RDNA3
+        );
+        let mine = TimingParams {
+            vmem_latency: 500,
+            ..TimingParams::RDNA3
+        };
+        let t = mine.on_chip(&cdna3, &[]);
+        assert_eq!((t.vmem_latency, t.valu, t.f64_issue), (500, 2, 2));
+        // valu=1 set by name keeps RDNA3's value on CDNA3.
+        let t = TimingParams::RDNA3.on_chip(&cdna3, &["valu"]);
+        assert_eq!((t.valu, t.f64_issue), (1, 2));
     }
 }

@@ -324,12 +324,18 @@ pub struct VmemEnv<'a> {
     pub apertures: Apertures,
     /// The denormal rules of float atomics to memory.
     pub float_rules: MemoryFloatRules,
+    /// The instruction set the program came from: its V# layout ([`BufferDescriptor`]).
+    pub isa: rdna3_isa::Isa,
 }
 
-/// The V# a MUBUF instruction names (four SGPRs from `srsrc` × 4).
-pub fn buffer_descriptor(inst: &Instruction, wave: &Wave) -> BufferDescriptor {
+/// The V# a MUBUF instruction names (four SGPRs from `srsrc` × 4), in the layout of `isa`.
+pub fn buffer_descriptor(inst: &Instruction, wave: &Wave, isa: rdna3_isa::Isa) -> BufferDescriptor {
     let r = inst.get(Field::Srsrc) * 4;
-    BufferDescriptor::from_words(std::array::from_fn(|i| wave.sreg(r + i as u32)))
+    let words = std::array::from_fn(|i| wave.sreg(r + i as u32));
+    match isa {
+        rdna3_isa::Isa::Gfx11 => BufferDescriptor::from_words(words),
+        rdna3_isa::Isa::Gfx940 => BufferDescriptor::from_words_gfx9(words),
+    }
 }
 
 /// Lanes whose access fell outside what they may touch (the access was dropped: loads read
@@ -381,7 +387,13 @@ pub fn in_virtual_range(addr: u64) -> bool {
 
 /// The route of lane `lane`: GLOBAL goes to global memory, SCRATCH to the private offset,
 /// FLAT by the aperture its address falls in (each lane on its own).
-pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) -> Route {
+pub fn route(
+    inst: &Instruction,
+    wave: &Wave,
+    lane: u32,
+    apertures: &Apertures,
+    isa: rdna3_isa::Isa,
+) -> Route {
     match inst.def().format {
         Format::Scratch => Route::Scratch(scratch_offset(inst, wave, lane)),
         Format::Mubuf | Format::Mtbuf => {
@@ -393,7 +405,7 @@ pub fn route(inst: &Instruction, wave: &Wave, lane: u32, apertures: &Apertures) 
                 (false, true) => wave.vgpr(v, lane),
                 _ => 0,
             };
-            let d = buffer_descriptor(inst, wave);
+            let d = buffer_descriptor(inst, wave, isa);
             Route::Buffer {
                 index: d.index(vindex, lane),
                 offset: voffset.wrapping_add(inst.get(Field::Offset)),
@@ -672,14 +684,14 @@ fn lane_by_lane(
     let exec = wave.exec();
     let mut out = VmemOutcome::default();
     let desc = matches!(inst.def().format, Format::Mubuf | Format::Mtbuf)
-        .then(|| buffer_descriptor(inst, wave));
+        .then(|| buffer_descriptor(inst, wave, env.isa));
     let format = typed_format(inst, op, desc.as_ref());
     for lane in 0..wave.size {
         if exec >> lane & 1 == 0 {
             continue;
         }
         out.lanes += 1;
-        let route = route(inst, wave, lane, &env.apertures);
+        let route = route(inst, wave, lane, &env.apertures, env.isa);
         note_scratch_overlap(&mut out, env, op, wave.id, lane, route);
         let fmt = match format {
             Ok(fmt) => fmt,

@@ -89,7 +89,6 @@ fn every_kernel_matches_clangs_remarks() {
     assert!(golden.len() >= 40, "only {} golden lines", golden.len());
     let mut objects: BTreeMap<&str, CodeObject> = BTreeMap::new();
     let mut mismatches = Vec::new();
-    let limits = DeviceLimits::GFX1100;
     for g in &golden {
         let code = objects
             .entry(g.object.as_str())
@@ -102,10 +101,20 @@ fn every_kernel_matches_clangs_remarks() {
             continue;
         };
         let r = Resources::of_kernel(kernel);
-        let occ = occupancy(&r, &limits);
+        // The kernel's chip's limits: gfx1100's, or gfx942's for its builds.
+        let occ = occupancy(&r, &kernel.chip().limits);
         assert_eq!(r.register_counts, RegisterCounts::Metadata, "{}", g.symbol);
         let ours = [
             ("VGPRs", "vgprs", r.vgprs),
+            (
+                "AGPRs",
+                "agprs",
+                if g.values.contains_key("agprs") {
+                    r.agprs
+                } else {
+                    0
+                },
+            ),
             ("SGPRs", "sgprs", r.sgprs),
             (
                 "scratch bytes per lane",
@@ -121,7 +130,10 @@ fn every_kernel_matches_clangs_remarks() {
             ),
         ];
         for (what, key, value) in ours {
-            let theirs = g.get(key);
+            let theirs = match key {
+                "agprs" => g.values.get(key).copied().unwrap_or(0),
+                _ => g.get(key),
+            };
             if value != theirs {
                 mismatches.push(format!(
                     "{}: kernel `{}` ({}): {what}: ours {value}, clang-19 {theirs} \
@@ -156,6 +168,8 @@ fn golden_covers_both_corpora() {
     for (dir, exts) in [
         ("examples/kernels", &["o"][..]),
         ("examples/apps/build", &["o", "hsaco"][..]),
+        ("examples/gfx942/build", &["o"][..]),
+        ("examples/gfx942/build/apps", &["o"][..]),
     ] {
         for e in std::fs::read_dir(root().join(dir)).expect(dir) {
             let p = e.expect("entry").path();
@@ -193,13 +207,22 @@ fn descriptor_counts_are_granulated_bounds() {
     let lds_sum = load("examples/kernels/lds_sum.w32.o");
     let d = &lds_sum.kernel("lds_sum").unwrap().descriptor;
     assert_eq!((descriptor_vgprs(d), descriptor_sgprs(d)), (16, 24));
-    let limits = DeviceLimits::GFX1100;
     for g in golden() {
         let code = load(&g.object);
         let kernel = code.kernels.iter().find(|k| k.name == g.symbol).unwrap();
+        let limits = kernel.chip().limits;
         let d = &kernel.descriptor;
-        let block = if d.wave32() { 8 } else { 4 };
+        let [wave64, wave32] = kernel.chip().vgpr_encoding_granule;
+        let block = if d.wave32() { wave32 } else { wave64 };
+        // gfx942's descriptor counts the unified file: the VGPRs up to a multiple of 4, then
+        // the AGPRs (the remark's `AGPRs`, absent for gfx1100).
+        let agprs = g.values.get("agprs").copied().unwrap_or(0);
         let (v, s) = (g.get("vgprs"), g.get("sgprs"));
+        let v = if agprs > 0 {
+            v.next_multiple_of(4) + agprs
+        } else {
+            v
+        };
         let (dv, ds) = (descriptor_vgprs(d), descriptor_sgprs(d));
         assert!(
             dv >= v.max(1) && dv < v.max(1) + block,
@@ -243,6 +266,7 @@ fn descriptor_counts_are_granulated_bounds() {
 fn wave32(vgprs: u32, items: u32) -> Resources {
     Resources {
         vgprs,
+        agprs: 0,
         allocated_vgprs: 0,
         sgprs: 18,
         static_lds_bytes: 0,

@@ -170,6 +170,7 @@ fn a_vgpr_limited_kernel_runs_exactly_its_occupancy() {
                 s_waitcnt vmcnt(0)\ns_endpgm\n";
     let r = Resources {
         vgprs: 201,
+        agprs: 0,
         allocated_vgprs: 201,
         sgprs: 0,
         static_lds_bytes: 0,

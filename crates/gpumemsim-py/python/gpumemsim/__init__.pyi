@@ -21,8 +21,8 @@ ARCHITECTURES: list[str]
 """The architecture presets: rdna3, cdna3, cdna4, rdna4 (AMD) and sm70, sm80, sm90 (NVIDIA)."""
 
 TARGETS: list[str]
-"""The chips whose code objects `run` and `check` run: ["gfx1100"]. An object for another chip
-is an Error naming its chip."""
+"""The chips whose code objects `run` and `check` run: ["gfx1100", "gfx942"]. An object for
+another chip is an Error naming its chip."""
 
 class Error(ValueError):
     """Bad input (the message says which argument and why) or a launch that cannot start."""
@@ -258,6 +258,7 @@ def run(
     lang: Union[str, None] = None,
     cflags: Union[str, None] = None,
     wave64: bool = False,
+    target: Union[str, None] = None,
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
     html: Union[str, os.PathLike, None] = None,
@@ -287,10 +288,11 @@ def run(
             (the default), "poison" (every byte 0xff) or "random:SEED".
         wgps: WGPs of the device, the CLI's --wgps (default 1): workgroups are placed on
             them as occupancy allows (docs/timing.md).
-        lang, cflags, wave64, keep_object: for a source (`.cl` OpenCL; `.hip`, `.cu`,
+        lang, cflags, wave64, target, keep_object: for a source (`.cl` OpenCL; `.hip`, `.cu`,
             `.cpp`, `.cc` HIP; or any file with lang="opencl" or "hip"), built with clang-19
-            and AMD's device libraries first: the CLI's --lang, --cflags, --wave64 and
-            --keep-object.
+            and AMD's device libraries first: the CLI's --lang, --cflags, --wave64, --arch
+            ("gfx1100", the default, or "gfx942") and --keep-object. A code object runs on the
+            chip it was built for (the report's "target"); a target naming another is an error.
         sample: run only this many workgroups, spread evenly over the grid, and scale the
             per-line and per-instruction figures to the whole grid (the CLI's --sample; the
             report says "sampled": {"workgroups", "of"}; the kernel time, events and buffers
@@ -373,6 +375,7 @@ def check(
     lang: Union[str, None] = None,
     cflags: Union[str, None] = None,
     wave64: bool = False,
+    target: Union[str, None] = None,
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
     html: Union[str, os.PathLike, None] = None,

@@ -68,6 +68,41 @@ impl BufferDescriptor {
         }
     }
 
+    /// From the four dwords of a GFX9 V# (gfx942; AMD's Vega and CDNA3 ISA guides, "Buffer
+    /// Resource", and LLVM's gfx9 descriptor builders):
+    /// - word 0-1: `base` \[47:0\], `stride` \[61:48\], `cache_swizzle` \[62\],
+    ///   `swizzle_enable` \[63\] (one bit);
+    /// - word 2: `num_records`;
+    /// - word 3: `num_format` \[14:12\], `data_format` \[18:15\], `element_size` \[20:19\]
+    ///   (2, 4, 8 or 16 bytes: the swizzle element), `index_stride` \[22:21\], `add_tid_enable`
+    ///   \[23\]; no `oob_select`.
+    ///
+    /// GFX9 range-checks by the stride: a raw buffer (stride 0) is out of range where the
+    /// byte offset reaches `num_records` (what LLVM's buffer fat pointers and Triton's masked
+    /// buffer loads rely on: an offset of 0x80000000 reads 0), a structured one where the index
+    /// reaches `num_records`, and a swizzled one also where the offset reaches the stride —
+    /// gfx1100's `oob_select` 3, 1 and 0 (our reading of the guides' range-check rules).
+    /// The typed formats are not read from a GFX9 V# yet (`format` 0, invalid: a typed access
+    /// reports `unsupported_format`).
+    pub fn from_words_gfx9(w: [u32; 4]) -> BufferDescriptor {
+        let stride = (w[1] >> 16) & 0x3fff;
+        let swizzled = w[1] >> 31 == 1;
+        BufferDescriptor {
+            base: (w[1] as u64 & 0xffff) << 32 | w[0] as u64,
+            stride,
+            swizzle_element: if swizzled { 2 << ((w[3] >> 19) & 3) } else { 0 },
+            num_records: w[2],
+            format: 0,
+            index_stride: 8 << ((w[3] >> 21) & 3),
+            add_tid: (w[3] >> 23) & 1 == 1,
+            oob_select: match (stride, swizzled) {
+                (0, _) => 3,
+                (_, false) => 1,
+                (_, true) => 0,
+            },
+        }
+    }
+
     /// The record index of `lane` for an instruction's VGPR index (0 without `idxen`).
     #[inline]
     pub fn index(&self, vgpr_index: u32, lane: u32) -> u32 {
@@ -169,6 +204,23 @@ mod tests {
                 "lane {lane} off {off}"
             );
         }
+    }
+
+    #[test]
+    fn gfx9_descriptors_range_check_by_their_stride() {
+        // Triton's raw buffer on gfx942: stride 0, num_records 0x7ffffffe, word 3 0x27000.
+        let raw = BufferDescriptor::from_words_gfx9([0x1000, 0x7c00, 0x7fff_fffe, 0x27000]);
+        assert_eq!(raw.base, 0x7c00_0000_1000);
+        assert_eq!((raw.stride, raw.swizzle_element, raw.format), (0, 0, 0));
+        assert!(raw.in_range(0, 0x7fff_fffd));
+        assert!(!raw.in_range(0, 0x8000_0000));
+        // Structured, 16-byte records: the index is checked, not the offset.
+        let s = BufferDescriptor::from_words_gfx9([0, 16 << 16, 10, 0]);
+        assert!(s.in_range(9, 100) && !s.in_range(10, 0));
+        // Swizzled (bit 63), 4-byte elements, index stride 16: the offset too.
+        let z = BufferDescriptor::from_words_gfx9([0, 16 << 16 | 1 << 31, 10, 1 << 19 | 1 << 21]);
+        assert_eq!((z.swizzle_element, z.index_stride), (4, 16));
+        assert!(z.in_range(9, 12) && !z.in_range(9, 16));
     }
 
     #[test]

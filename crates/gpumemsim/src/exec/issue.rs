@@ -453,6 +453,7 @@ pub(crate) fn waves_per_simd(program: &[AsmLine], cfg: &RunConfig) -> u32 {
         .unwrap_or(0);
     let r = Resources {
         vgprs,
+        agprs: 0,
         allocated_vgprs: vgprs,
         sgprs: 0,
         static_lds_bytes: cfg.lds_size,

@@ -118,9 +118,13 @@ pub struct RunConfig {
     /// Whether the caller chose `banks` (`--banks`); otherwise a launch takes the preset of
     /// its kernel's chip ([`crate::target::Target::bank_preset`]).
     pub banks_chosen: bool,
-    /// Stores and atomics without return count on VMcnt, as on GFX9 (gfx942), instead of
-    /// VScnt ([`crate::target::Target::stores_on_vmcnt`]).
-    pub stores_on_vmcnt: bool,
+    /// The timing parameters the caller set by name ([`RunConfig::set_timing`]): a launch
+    /// keeps them whatever its kernel's chip ([`crate::timing::TimingParams::on_chip`]).
+    pub timing_chosen: Vec<&'static str>,
+    /// The chip whose rules apply where the executor's own differ from chip to chip
+    /// ([`crate::target::Target`]: whether stores count on VMcnt, the V# layout); a launch
+    /// sets its kernel's. gfx1100 by default.
+    pub chip: &'static crate::target::Target,
     /// Each workgroup's scalar data cache.
     pub kcache: KcacheConfig,
     /// The flat apertures.
@@ -244,6 +248,13 @@ impl RunConfig {
         match self.timing_slot(name) {
             Some(slot) => {
                 *slot = cycles;
+                self.timing_chosen.push(
+                    Self::TIMING_NAMES
+                        .iter()
+                        .find(|n| **n == name)
+                        .copied()
+                        .unwrap_or(""),
+                );
                 true
             }
             None => false,
@@ -268,7 +279,8 @@ impl Default for RunConfig {
             timing: TimingParams::default(),
             banks: BankModel::rdna3(),
             banks_chosen: false,
-            stores_on_vmcnt: false,
+            timing_chosen: Vec::new(),
+            chip: &crate::target::GFX1100,
             kcache: KcacheConfig::default(),
             apertures: Apertures::default(),
             scratch_base: DEFAULT_SCRATCH_BASE,
@@ -611,7 +623,7 @@ pub struct Device {
     ordered: OrderedCount,
     /// Events in the order they happened.
     events: Vec<Event>,
-    /// [`RunConfig::stores_on_vmcnt`].
+    /// Stores and atomics without return count on VMcnt (GFX9: [`RunConfig::chip`]).
     stores_on_vmcnt: bool,
     /// Per-instruction statistics, indexed like the program.
     stats: Vec<InstStats>,
@@ -850,7 +862,7 @@ impl Device {
             gws: Gws::new(cfg.gws),
             ordered: OrderedCount::new(n, cfg.ordered_rings),
             events: Vec::new(),
-            stores_on_vmcnt: cfg.stores_on_vmcnt,
+            stores_on_vmcnt: cfg.chip.stores_on_vmcnt,
             stats: vec![InstStats::default(); program_len],
             ds_worst: if cfg.record_ds {
                 vec![None; program_len]

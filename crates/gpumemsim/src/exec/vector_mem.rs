@@ -37,6 +37,7 @@ impl Device {
             },
             apertures: cfg.apertures,
             float_rules: cfg.memory_float_rules,
+            isa: cfg.chip.isa,
         };
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
         self.global_log_end(wi, pc);

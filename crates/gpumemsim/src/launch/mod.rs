@@ -318,6 +318,24 @@ fn decode_into(
     Ok(())
 }
 
+/// `config` as `kernel`'s chip runs it: the chip's bank model unless the caller chose one
+/// ([`RunConfig::banks_chosen`]), the chip's rules ([`RunConfig::chip`]), and its timing
+/// parameters where the caller left RDNA3's defaults ([`crate::timing::TimingParams::on_chip`]).
+/// What a launch runs with, and what its report gives as its timing.
+pub fn on_chip(config: &RunConfig, kernel: &Kernel) -> RunConfig {
+    let chip = kernel.chip();
+    RunConfig {
+        banks: if config.banks_chosen {
+            config.banks.clone()
+        } else {
+            chip.banks()
+        },
+        chip,
+        timing: config.timing.on_chip(&chip.timing, &config.timing_chosen),
+        ..config.clone()
+    }
+}
+
 /// Runs `l`: places the arguments, runs the grid, reads the buffers back. `Err` is a launch
 /// that cannot start (its message names the problem); a run that starts and then stops
 /// (an unimplemented instruction, a deadlock) is `Ok` with the error in `run.result`.
@@ -380,7 +398,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         &crate::occupancy::Resources::of_kernel(kernel)
             .with_dynamic_lds(layout.lds_bytes - d.group_segment_fixed_size)
             .with_workgroup_size(block_size),
-        &crate::occupancy::DeviceLimits::GFX1100,
+        &kernel.chip().limits,
     );
     let cfg = RunConfig {
         wave_size,
@@ -406,13 +424,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         host: host
             .clone()
             .map(|h| h as std::sync::Arc<dyn crate::exec::HostService>),
-        banks: if l.config.banks_chosen {
-            l.config.banks.clone()
-        } else {
-            kernel.chip().banks()
-        },
-        stores_on_vmcnt: kernel.chip().stores_on_vmcnt,
-        ..l.config.clone()
+        ..on_chip(&l.config, kernel)
     };
     let setup = WaveSetup {
         descriptor: d,

@@ -48,9 +48,12 @@ pub struct KernelMetadata {
     /// SGPRs the kernel uses.
     #[serde(rename = ".sgpr_count", default)]
     pub sgpr_count: u32,
-    /// VGPRs the kernel uses.
+    /// VGPRs the kernel uses (gfx942: of the unified file, its AGPRs included).
     #[serde(rename = ".vgpr_count", default)]
     pub vgpr_count: u32,
+    /// AGPRs the kernel uses (gfx942; absent elsewhere).
+    #[serde(rename = ".agpr_count", default)]
+    pub agpr_count: u32,
     /// Most work-items per workgroup the kernel was compiled for.
     #[serde(rename = ".max_flat_workgroup_size", default)]
     pub max_flat_workgroup_size: u32,

@@ -307,7 +307,7 @@ pub fn totals(wg: &Device) -> Value {
 
 /// `--json`'s `"resources"`: registers, LDS and scratch, and the occupancy they allow.
 pub fn resources(r: &crate::occupancy::Resources, o: &crate::occupancy::Occupancy) -> Value {
-    json!({
+    let mut v = json!({
         "vgprs": r.vgprs,
         "sgprs": r.sgprs,
         "lds_bytes": r.lds_bytes(),
@@ -316,7 +316,12 @@ pub fn resources(r: &crate::occupancy::Resources, o: &crate::occupancy::Occupanc
         "scratch_bytes_per_lane": r.scratch_bytes_per_lane,
         "waves_per_simd": o.waves_per_simd,
         "limited_by": o.limited_by.name(),
-    })
+    });
+    // AGPRs (gfx942) where a kernel has them.
+    if r.agprs > 0 {
+        v["agprs"] = r.agprs.into();
+    }
+    v
 }
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ pub struct Target {
     /// this many, minus one) for wave64 and wave32: LLVM `AMDGPUBaseInfo.cpp`,
     /// `IsaInfo::getVGPREncodingGranule` (gfx90a and later: 8 for either wave size).
     pub vgpr_encoding_granule: [u32; 2],
+    /// What occupancy is computed against.
+    pub limits: crate::occupancy::DeviceLimits,
+    /// Its timing parameters ([`crate::timing::TimingParams::on_chip`]).
+    pub timing: crate::timing::TimingParams,
     /// The device library that says which ISA version the code is for
     /// (`oclc_isa_version_*.bc`, Debian's rocm-device-libs).
     pub isa_version_library: &'static str,
@@ -48,6 +52,8 @@ pub static GFX1100: Target = Target {
         crate::occupancy::VGPR_ENCODING_GRANULE_WAVE64,
         crate::occupancy::VGPR_ENCODING_GRANULE_WAVE32,
     ],
+    limits: crate::occupancy::DeviceLimits::GFX1100,
+    timing: crate::timing::TimingParams::RDNA3,
     // Debian's rocm-device-libs (ROCm 5.2.3) has no gfx1100 ISA-version library; 1036's only
     // sets `__oclc_ISA_version`, which the libraries test for features gfx1100 also has.
     isa_version_library: "oclc_isa_version_1036",
@@ -62,6 +68,8 @@ pub static GFX942: Target = Target {
     bank_preset: "cdna3",
     stores_on_vmcnt: true,
     vgpr_encoding_granule: [8, 8],
+    limits: crate::occupancy::DeviceLimits::GFX942,
+    timing: crate::timing::TimingParams::CDNA3,
     isa_version_library: "oclc_isa_version_940",
 };
 

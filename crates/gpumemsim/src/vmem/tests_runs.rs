@@ -190,6 +190,7 @@ fn compare(inst: &Instruction, wave: &Wave, mem: &GlobalMemory) -> bool {
             },
             apertures: Apertures::default(),
             float_rules: MemoryFloatRules::default(),
+            isa: rdna3_isa::Isa::Gfx11,
         };
         let taken = runs.then(|| super::runs::execute(inst, op, &mut w, &mut env));
         let (out, took) = match taken.flatten() {
