@@ -295,7 +295,7 @@ def test_bad_input_is_an_error_naming_it():
         (lambda: gt.run(K.vector_add, (1,), x, x.copy(), out, 256, BLOCK=256, sim={"nope": 1}),
          "sim: unknown option 'nope'"),
         (lambda: gt.run(K.vector_add, (1,), x, x.copy(), out, 256, BLOCK=256, target="gfx942"),
-         "target 'gfx942': gpumemsim runs gfx1100 code"),
+         "target 'gfx942': gpumemsim.triton compiles for gfx1100"),
         (lambda: gt.run(print, (1,), x), "fn: expected a @triton.jit function"),
         (lambda: gt.run(K.vector_add, (1,), x, x.copy(), out, BLOCK=256), "vector_add:"),
         (lambda: gt.run(K.named_check, (1,), out, 1), "a keyword of gpumemsim.triton.run"),

@@ -285,7 +285,8 @@ def run(fn: Callable, grid: Union[int, Sequence[int], Callable], *args: Any,
     input, gpumemsim.KernelError (with ``.report``) when the kernel starts and then stops.
     """
     if target not in _WARP_SIZE:
-        raise _error(f"target {target!r}: gpumemsim runs {', '.join(_native.TARGETS)} code")
+        raise _error(f"target {target!r}: gpumemsim.triton compiles for {', '.join(_WARP_SIZE)} "
+                     "(Triton's gfx942 code is not run yet)")
     sim = dict(sim or {})
     unknown = [k for k in sim if k not in _SIM_OPTIONS]
     if unknown:
