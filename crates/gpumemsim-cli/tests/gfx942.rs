@@ -2,7 +2,7 @@
 //! examples/gfx942/build/) run through `gpumemsim run --json`, each compared with a CPU
 //! reference computed here: matrix-core tiles (MFMA, with the accumulator in AGPRs), 64 KiB
 //! of dynamic LDS under float atomics, `ds_write_b128`/`ds_read_b128`, a scalar store, a
-//! kernel that spills to scratch, and the address-space document's three experiments (seed
+//! kernel that spills to scratch, a DPP wave scan with GFX9's `row_bcast` controls, and the address-space document's three experiments (seed
 //! spec 003), whose printf output is the document's.
 //! (The application kernels' gfx942 builds run in apps.rs, next to their gfx1100 builds.)
 
@@ -300,6 +300,41 @@ fn a_kernel_that_spills_to_scratch_matches_the_cpu() {
     );
     assert!(j["resources"]["scratch_bytes_per_lane"].as_u64() > Some(0));
     assert_eq!(values(&j, 1), want);
+}
+
+#[test]
+fn a_dpp_wave_scan_with_gfx9_row_broadcasts_matches_the_cpu() {
+    let input = ints(10, 256, -1000, 1000);
+    let mut want = Vec::new();
+    for wave in input.chunks(64) {
+        let mut s = 0;
+        for &x in wave {
+            s += x;
+            want.push(s as f64);
+        }
+    }
+    let j = launch(
+        "dpp_scan.o",
+        &[
+            "--grid",
+            "4",
+            "--block",
+            "64",
+            "--arg",
+            &format!("buf:i32[256]={}", list(&input)),
+            "--arg",
+            "buf:i32[256]=zeros",
+        ],
+    );
+    assert_eq!(values(&j, 1), want);
+    let bcast = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .filter(|t| t.contains("row_bcast:15") || t.contains("row_bcast:31"))
+        .count();
+    assert_eq!(bcast, 2);
 }
 
 fn printf(j: &Value) -> String {

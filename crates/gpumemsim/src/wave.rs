@@ -152,6 +152,9 @@ pub struct Wave {
     pub recent_valu: RecentValu,
     /// The apertures `src_shared_base/limit` and `src_private_base/limit` read.
     pub apertures: Apertures,
+    /// The wave runs GFX9 code (gfx942): DPP's `wave_shl/rol/shr/ror` and `row_bcast`
+    /// controls, which gfx1100 dropped, have their GFX9 meaning.
+    pub gfx9_dpp: bool,
     /// FLAT_SCRATCH: the start of the wave's scratch region (read with
     /// `s_getreg_b32 hwreg(HW_REG_FLAT_SCR_LO/HI)` on gfx11).
     pub flat_scratch: u64,
@@ -176,6 +179,7 @@ impl Wave {
             counters: Counters::default(),
             done: false,
             apertures: Apertures::default(),
+            gfx9_dpp: false,
             flat_scratch: 0,
             steps: 0,
         };

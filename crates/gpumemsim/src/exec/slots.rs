@@ -32,6 +32,7 @@ pub(crate) struct Spawn {
     pub wave_size: u32,
     waves: u32,
     apertures: Apertures,
+    gfx9_dpp: bool,
     scratch: ScratchLayout,
     lds_mode: LdsMode,
     lds_align: AlignMode,
@@ -43,6 +44,7 @@ impl Spawn {
             wave_size: cfg.wave_size,
             waves: cfg.waves,
             apertures: cfg.apertures,
+            gfx9_dpp: cfg.chip.isa == rdna3_isa::Isa::Gfx940,
             scratch: ScratchLayout {
                 base: cfg.scratch_base,
                 wave_size: cfg.wave_size,
@@ -61,6 +63,7 @@ impl Spawn {
         let mut w = Wave::new(g * self.waves + i, self.wave_size);
         w.reuse_vgprs(vgprs);
         w.apertures = self.apertures;
+        w.gfx9_dpp = self.gfx9_dpp;
         w.flat_scratch = self.scratch.flat_scratch(w.id);
         for l in 0..self.wave_size {
             w.set_vgpr(0, l, l + i * self.wave_size);

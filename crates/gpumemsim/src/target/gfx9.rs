@@ -257,9 +257,6 @@ fn refused(inst: &Instruction) -> Result<(), String> {
         "GFX9's v_cmpx writes VCC (or its SGPR pair) as well as EXEC; not modelled yet"
     } else if inst.sdwa() && writes_16_bits(name) {
         "an SDWA form with a 16-bit result does not run yet"
-    } else if inst.dpp_kind().is_some() && inst.get(Field::DppCtrl) >= 0x130 {
-        // wave_shl/rol/shr/ror, row_bcast15/31: GFX9 controls gfx1100 lacks.
-        "this GFX9 DPP control (wave_*, row_bcast) does not run yet"
     } else {
         return Ok(());
     };

@@ -58,8 +58,29 @@ fn dpp16_lane(ctrl: DppControl, l: u32) -> Result<Option<u32>, ()> {
     })
 }
 
+/// The lane a GFX9 wave-wide control `v` has lane `l` of a wave of `n` lanes read (AMD's
+/// Vega and CDNA3 ISA guides, DPP_CTRL): `wave_shl:1` (0x130) the next lane, `wave_rol:1`
+/// (0x134) the next lane around the wave, `wave_shr:1` (0x138) the previous lane, `wave_ror:1`
+/// (0x13c) the previous lane around the wave — "left" as in `row_shl`, toward lower lanes;
+/// `row_bcast:15` (0x142) the last lane of the previous row (rows 1-3), `row_bcast:31` (0x143)
+/// lane 31 (rows 2 and 3). A lane with no source (past either end, row 0, rows 0-1) is out of
+/// range, as `row_shl`'s are.
+fn gfx9_lane(v: u16, l: u32, n: u32) -> Result<Option<u32>, ()> {
+    let row = l / 16;
+    Ok(match v {
+        0x130 => Some(l + 1).filter(|&j| j < n),
+        0x134 => Some((l + 1) % n),
+        0x138 => l.checked_sub(1),
+        0x13c => Some((l + n - 1) % n),
+        0x142 => (row >= 1).then(|| row * 16 - 1),
+        0x143 => (row >= 2).then_some(31),
+        _ => return Err(()),
+    })
+}
+
 /// The remap of `d` in a wave of `n` lanes with EXEC `exec`; `None` for an undefined control.
-pub(super) fn remap(d: &Dpp, n: u32, exec: u64) -> Option<Remap> {
+/// With `gfx9`, the GFX9 controls gfx1100 dropped take their GFX9 meaning ([`gfx9_lane`]).
+pub(super) fn remap(d: &Dpp, n: u32, exec: u64, gfx9: bool) -> Option<Remap> {
     let mut m = Remap {
         from: [0; 64],
         invalid: 0,
@@ -69,6 +90,9 @@ pub(super) fn remap(d: &Dpp, n: u32, exec: u64) -> Option<Remap> {
     for l in 0..n.min(64) {
         let src = match (d.kind, d.ctrl) {
             (DppKind::Dpp8, _) => Some((l & !7) + (d.sel[(l & 7) as usize] as u32 & 7)),
+            (DppKind::Dpp16, Some(DppControl::Unsupported(v))) if gfx9 => {
+                gfx9_lane(v, l, n).ok()?
+            }
             (DppKind::Dpp16, Some(c)) => dpp16_lane(c, l).ok()?,
             (DppKind::Dpp16, None) => return None,
         };
@@ -94,5 +118,36 @@ pub(super) fn apply(m: &Remap, row: &[u64], out: &mut [u64]) {
         } else {
             row.get(m.from[l] as usize).copied().unwrap_or(0)
         };
+    }
+}
+
+#[cfg(test)]
+mod gfx9_tests {
+    use super::gfx9_lane;
+
+    /// The GFX9 wave-wide controls: shifts and rotates by one lane over 64, and the row
+    /// broadcasts LLVM's wave reductions use (row_bcast:15 with row mask 0xa, row_bcast:31
+    /// with 0xc).
+    #[test]
+    fn gfx9_controls_read_the_lanes_the_guides_name() {
+        let lanes = |v| {
+            (0..64)
+                .map(|l| gfx9_lane(v, l, 64).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let shl = lanes(0x130);
+        assert_eq!((shl[0], shl[62], shl[63]), (Some(1), Some(63), None));
+        assert_eq!(lanes(0x134)[63], Some(0));
+        let shr = lanes(0x138);
+        assert_eq!((shr[0], shr[1], shr[63]), (None, Some(0), Some(62)));
+        assert_eq!(lanes(0x13c)[0], Some(63));
+        let b15 = lanes(0x142);
+        assert_eq!(
+            (b15[3], b15[16], b15[47], b15[63]),
+            (None, Some(15), Some(31), Some(47))
+        );
+        let b31 = lanes(0x143);
+        assert_eq!((b31[20], b31[32], b31[63]), (None, Some(31), Some(31)));
+        assert!(gfx9_lane(0x131, 0, 64).is_err());
     }
 }

@@ -148,7 +148,7 @@ fn general(inst: &Instruction, w: &mut Wave, c: &Class) -> Result<(), ValuError>
     let dpp = match inst.dpp() {
         Some(d) => Some((
             d,
-            dpp::remap(&d, w.size, w.exec()).ok_or(ValuError::Unimplemented)?,
+            dpp::remap(&d, w.size, w.exec(), w.gfx9_dpp).ok_or(ValuError::Unimplemented)?,
         )),
         None => None,
     };

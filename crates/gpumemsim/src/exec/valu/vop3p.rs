@@ -470,7 +470,7 @@ pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> 
     let remap = match inst.dpp() {
         Some(d) => Some((
             d.src0,
-            dpp::remap(&d, w.size, w.exec()).ok_or(ValuError::Unimplemented)?,
+            dpp::remap(&d, w.size, w.exec(), w.gfx9_dpp).ok_or(ValuError::Unimplemented)?,
         )),
         None => None,
     };
