@@ -242,6 +242,49 @@ fn float4_through_lds_with_b128_accesses_matches_the_cpu() {
 }
 
 #[test]
+fn double_atomics_in_lds_and_memory_match_the_cpu() {
+    // Multiples of 1/8: every order of addition gives the same, exact, sum.
+    let x: Vec<f64> = ints(11, 900, -8000, 8000)
+        .iter()
+        .map(|&v| v as f64 / 8.0)
+        .collect();
+    let j = launch(
+        "lds_atomics.o",
+        &[
+            "--kernel",
+            "f64_sums",
+            "--grid",
+            "4",
+            "--block",
+            "256",
+            "--arg",
+            &format!("buf:f64[900]={}", list(&x)),
+            "--arg",
+            "buf:f64[1]=zeros",
+            "--arg",
+            "buf:f64[1]=1e9",
+            "--arg",
+            "buf:f64[1]=-1e9",
+            "--arg",
+            "i32:900",
+        ],
+    );
+    let min = x.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(values(&j, 1), [x.iter().sum::<f64>()]);
+    assert_eq!((values(&j, 2), values(&j, 3)), (vec![min], vec![max]));
+    let texts: Vec<&str> = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .collect();
+    for op in ["ds_add_f64", "global_atomic_add_f64"] {
+        assert!(texts.iter().any(|t| t.starts_with(op)), "{op}: {texts:?}");
+    }
+}
+
+#[test]
 fn a_scalar_store_reaches_memory_and_every_lane_reads_it() {
     let j = launch(
         "scalar_store.o",

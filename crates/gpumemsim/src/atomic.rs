@@ -143,8 +143,8 @@ pub fn atomic64(op: AtomicOp, mem: u64, d0: u64, d1: u64, mode: u32) -> u64 {
     }
     let ctl = DenormCtl::from_mode_f64(mode);
     match op {
-        // gfx11 has no 64-bit float add in DS; the table never classifies one.
-        AtomicOp::AddF => mem,
+        // gfx942's 64-bit float adds (gfx1100 has none).
+        AtomicOp::AddF => fp::add_f64(mem, d0, ctl),
         AtomicOp::MinF => fp::min_f64(mem, d0, ctl.flush_input),
         AtomicOp::MaxF => fp::max_f64(mem, d0, ctl.flush_input),
         _ => fp::cmpstore_f64(mem, d1, d0, ctl.flush_input),

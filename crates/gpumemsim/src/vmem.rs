@@ -649,6 +649,16 @@ fn read_n(wave: &Wave, reg: u32, lane: u32, n: u32) -> u64 {
 
 /// The data register field: MUBUF keeps loads' and stores' data in `vdata`, the FLAT
 /// encoding in `vdst` (loads) and `data0` (stores).
+/// Whether an atomic returns the pre-op value: gfx1100's `glc`, gfx942's `sc0` (a gfx942
+/// atomic that runs as it is: `crate::target::gfx9`).
+pub fn returns_data(inst: &Instruction) -> bool {
+    let bit = match inst.def().isa {
+        rdna3_isa::Isa::Gfx11 => Field::Glc,
+        rdna3_isa::Isa::Gfx940 => Field::Sc0,
+    };
+    inst.get(bit) == 1
+}
+
 fn data_field(inst: &Instruction, flat_field: Field) -> Field {
     if inst.def().format == Format::Mubuf {
         Field::Vdata
@@ -901,7 +911,7 @@ fn atomic_lane(
         b.copy_from_slice(&new.to_le_bytes()[..bytes as usize]);
         transfer(env, a, wave.id, b, true);
     }
-    if inst.get(Field::Glc) == 1 {
+    if returns_data(inst) {
         let dst = inst.get(data_field(inst, Field::Vdst));
         let ret = if ok { old } else { 0 };
         wave.set_vgpr(dst, lane, ret as u32);

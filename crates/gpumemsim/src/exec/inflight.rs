@@ -181,7 +181,7 @@ pub(crate) fn returned_vgprs(inst: &Instruction) -> Option<(u32, u32)> {
             let count = match op {
                 GlobalOp::Load { .. } | GlobalOp::Format { store: false, .. } => n.1,
                 // cmpswap's data is two values; what returns is one.
-                GlobalOp::Atomic { bytes, .. } if inst.get(Field::Glc) == 1 => bytes / 4,
+                GlobalOp::Atomic { bytes, .. } if crate::vmem::returns_data(inst) => bytes / 4,
                 _ => return None,
             };
             Some((n.0, count + u32::from(tfe)))

@@ -77,7 +77,7 @@ impl Device {
             | GlobalOp::LoadLds { .. }
             | GlobalOp::Format { store: false, .. } => Counter::Vm,
             GlobalOp::Format { store: true, .. } => Counter::Vs,
-            GlobalOp::Atomic { .. } if inst.get(rdna3_isa::Field::Glc) == 1 => Counter::Vm,
+            GlobalOp::Atomic { .. } if vmem::returns_data(inst) => Counter::Vm,
             GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
         };
         // GFX9 has no VScnt: VMcnt counts every vector memory access.

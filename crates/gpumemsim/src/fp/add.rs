@@ -1,6 +1,6 @@
 //! The float atomic add (DS_ADD_F32, DS_ADD_RTN_F32), in integer arithmetic.
 
-use super::{DenormCtl, F32};
+use super::{DenormCtl, F32, F64};
 
 const SIGN: u32 = 0x8000_0000;
 const ABS: u32 = 0x7fff_ffff;
@@ -75,6 +75,39 @@ pub const fn add_f32(mem: u32, data: u32, ctl: DenormCtl) -> u32 {
     let sum = add_finite(a, b);
     if ctl.flush_output {
         F32.flush(sum as u64) as u32
+    } else {
+        sum
+    }
+}
+
+/// [`ADD_F32_INVALID_NAN`]'s f64 form, `-INF + INF` of [`add_f64`]: `0xfff8_0000_0000_0000`.
+pub const ADD_F64_INVALID_NAN: u64 = 0xfff8_0000_0000_0000;
+
+/// The new memory value of a 64-bit float atomic add (gfx942's `ds_add_f64`,
+/// `global_atomic_add_f64`, ...): `mem + data`, by [`add_f32`]'s rules carried to f64 — our
+/// choice, as the float atomic rules name only the 32-bit adder: denormal inputs and results
+/// flushed per `ctl` (MODE's double-precision field), a NaN input quieted (`mem`'s first), `-INF
+/// + INF` [`ADD_F64_INVALID_NAN`], round to nearest even with IEEE's zeros.
+pub fn add_f64(mem: u64, data: u64, ctl: DenormCtl) -> u64 {
+    let (a, b) = if ctl.flush_input {
+        (F64.flush(mem), F64.flush(data))
+    } else {
+        (mem, data)
+    };
+    if F64.is_nan(a) {
+        return F64.quiet(a);
+    }
+    if F64.is_nan(b) {
+        return F64.quiet(b);
+    }
+    if F64.is_inf(a) && F64.is_inf(b) && a != b {
+        return ADD_F64_INVALID_NAN;
+    }
+    // The host's f64 addition is IEEE-754's: rounded to nearest even, +0 for exact
+    // cancellation and +0 + -0, -0 for -0 + -0, overflow to ±INF, denormals exact.
+    let sum = (f64::from_bits(a) + f64::from_bits(b)).to_bits();
+    if ctl.flush_output {
+        F64.flush(sum)
     } else {
         sum
     }
@@ -160,5 +193,36 @@ const fn round_pack(e: i32, m: u64) -> u32 {
         INF
     } else {
         bits as u32
+    }
+}
+
+#[cfg(test)]
+mod f64_tests {
+    use super::*;
+
+    #[test]
+    fn add_f64_follows_the_f32_adders_rules() {
+        let keep = DenormCtl::FLUSH_NONE;
+        let f = |x: f64| x.to_bits();
+        assert_eq!(add_f64(f(1.5), f(2.25), keep), f(3.75));
+        // Round to nearest even: 1 + 2^-53 is a tie, to 1.
+        assert_eq!(add_f64(f(1.0), f(2f64.powi(-53)), keep), f(1.0));
+        assert_eq!(add_f64(f(-0.0), f(0.0), keep), f(0.0));
+        assert_eq!(add_f64(f(-0.0), f(-0.0), keep), f(-0.0));
+        assert_eq!(
+            add_f64(f(f64::INFINITY), f(f64::NEG_INFINITY), keep),
+            ADD_F64_INVALID_NAN
+        );
+        // A signalling NaN in memory comes back quiet with its payload.
+        let snan = 0x7ff0_0000_0000_0001;
+        assert_eq!(add_f64(snan, f(1.0), keep), 0x7ff8_0000_0000_0001);
+        // Denormals kept, or flushed by MODE.
+        let tiny = 1u64;
+        assert_eq!(add_f64(tiny, tiny, keep), 2);
+        let flush = DenormCtl {
+            flush_input: true,
+            flush_output: true,
+        };
+        assert_eq!(add_f64(tiny, f(1.0), flush), f(1.0));
     }
 }

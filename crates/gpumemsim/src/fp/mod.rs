@@ -61,7 +61,7 @@ mod select;
 pub mod trans;
 pub mod valu;
 
-pub use add::{add_f32, ADD_F32_INVALID_NAN};
+pub use add::{add_f32, add_f64, ADD_F32_INVALID_NAN, ADD_F64_INVALID_NAN};
 pub use cmpstore::{cmpstore_f32, cmpstore_f64};
 pub use select::{
     max_f32, max_f64, min_f32, min_f64, valu_med3_f16, valu_med3_f32, valu_minmax_f16,

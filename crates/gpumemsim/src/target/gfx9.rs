@@ -39,6 +39,9 @@ const VCC: u32 = 106;
 ///   a VGPR pair (gfx90a).
 /// - `s_store_dword{,x2,x4}`, `s_dcache_wb`: scalar stores, which RDNA3 removed
 ///   (`exec::scalar_mem`).
+/// - `ds_add_f64`, `ds_add_rtn_f64` and the memory atomics `*_atomic_{add,min,max}_f64`: the
+///   64-bit float atomics (`fp::add_f64`); the memory ones read `sc0` as gfx1100's `glc`
+///   (`vmem::returns_data`), and their `off` address is written as gfx1100's `null` here.
 /// - `v_mfma_*`: the matrix multiply-adds (the executor knows the forms of
 ///   `exec::valu::mfma`; their AGPR operands are moved to their VGPRs here).
 pub fn runs_as_is(name: &str) -> bool {
@@ -55,7 +58,10 @@ pub fn runs_as_is(name: &str) -> bool {
             | "s_store_dwordx2"
             | "s_store_dwordx4"
             | "s_dcache_wb"
+            | "ds_add_f64"
+            | "ds_add_rtn_f64"
     ) || name.starts_with("v_mfma_")
+        || f64_memory_atomic(name)
 }
 
 /// What lowering needs to know of the kernel.
@@ -87,6 +93,17 @@ impl Kernel {
     }
 }
 
+/// gfx942's 64-bit float atomics of memory (`{global,flat,buffer}_atomic_{add,min,max}_f64`),
+/// which gfx1100 lacks.
+fn f64_memory_atomic(name: &str) -> bool {
+    ["global_", "flat_", "buffer_"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        && ["atomic_add_f64", "atomic_min_f64", "atomic_max_f64"]
+            .iter()
+            .any(|a| name.contains(a))
+}
+
 /// The instruction the executor runs for gfx942 instruction `inst` of kernel `k`: its
 /// gfx1100 counterpart, or `inst` itself (with gfx1100's scalar codes) when it runs as it is;
 /// `Err` says why it does not run.
@@ -103,6 +120,9 @@ pub fn lower(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     if runs_as_is(d.name) {
         let mut out = inst.clone();
         remap_scalar_fields(inst, &mut out);
+        if inst.get(Field::Saddr) == GFX9_SADDR_OFF && d.operand(Field::Saddr).is_some() {
+            out.set(Field::Saddr, GFX11_NULL);
+        }
         if d.format == Format::Smem {
             // The SGPR offsets of a scalar store.
             if inst.get(Field::SmemImm) == 0 {
