@@ -285,6 +285,46 @@ fn double_atomics_in_lds_and_memory_match_the_cpu() {
 }
 
 #[test]
+fn a_dynamic_index_in_vgpr_index_mode_matches_the_cpu() {
+    let idx = ints(12, 256, 0, 63);
+    let x: Vec<f64> = ints(13, 256, -100, 100)
+        .iter()
+        .map(|&v| v as f64 / 2.0)
+        .collect();
+    let want: Vec<f64> = (0..256)
+        .map(|i| {
+            let j = (idx[i / 128] & 15) as usize;
+            let k = (idx[i] & 15) as usize;
+            let vk = if k == j { 100.0 } else { x[i] + k as f64 };
+            vk + 100.0
+        })
+        .collect();
+    let j = launch(
+        "dynamic_index.o",
+        &[
+            "--grid",
+            "2",
+            "--block",
+            "128",
+            "--arg",
+            &format!("buf:i32[256]={}", list(&idx)),
+            "--arg",
+            &format!("buf:f32[256]={}", list(&x)),
+            "--arg",
+            "buf:f32[256]=zeros",
+        ],
+    );
+    assert_eq!(values(&j, 2), want);
+    let on = j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .any(|t| t.starts_with("s_set_gpr_idx_on"));
+    assert!(on, "the kernel uses VGPR index mode");
+}
+
+#[test]
 fn a_scalar_store_reaches_memory_and_every_lane_reads_it() {
     let j = launch(
         "scalar_store.o",

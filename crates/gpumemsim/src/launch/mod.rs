@@ -35,6 +35,7 @@ use crate::addr::{Allocation, Allocations, GlobalMemory};
 use crate::exec::{run_grid, GridRun, Memory, RunConfig, RunError, WaveInit};
 use crate::isa::asm::AsmLine;
 use crate::isa::print::Hints;
+use crate::isa::Instruction;
 use crate::loader::{demangle, dispatch_packet, DispatchValues, Kernel, KernelDescriptor};
 use crate::wave::Wave;
 
@@ -281,6 +282,7 @@ fn decode_into(
 ) -> Result<(), String> {
     let chip = k.chip();
     let mut at = 0;
+    let mut decoded = Vec::new();
     while at < code.len() {
         let (inst, size) = chip.decode(&code[at..]).map_err(|e| {
             format!(
@@ -289,13 +291,16 @@ fn decode_into(
                 &code[at..(at + 8).min(code.len())]
             )
         })?;
+        decoded.push((at, inst));
+        at += size;
+    }
+    let insts: Vec<Instruction> = decoded.iter().map(|(_, i)| i.clone()).collect();
+    let lowered = chip.lower_code(&insts, k.descriptor.rsrc3);
+    for ((at, inst), low) in decoded.into_iter().zip(lowered) {
         let (inst, original) = match chip.isa {
             rdna3_isa::Isa::Gfx11 => (inst, None),
-            _ => (
-                chip.lower(&inst, k.descriptor.rsrc3)
-                    .unwrap_or_else(|_| inst.clone()),
-                Some(inst),
-            ),
+            // One that does not lower stays as it is: a wave that reaches it stops there.
+            _ => (low.unwrap_or_else(|_| inst.clone()), Some(inst)),
         };
         lines.push(AsmLine {
             line: lines.len() + 1,
@@ -313,7 +318,6 @@ fn decode_into(
             },
             original,
         });
-        at += size;
     }
     Ok(())
 }

@@ -93,6 +93,70 @@ impl Kernel {
     }
 }
 
+/// The lowering of a run of gfx942 code, in address order: [`lower`] of each instruction,
+/// except where GFX9's VGPR index mode is on.
+///
+/// `s_set_gpr_idx_on S0, gpr_idx(...)` makes the VALU instructions that follow add M0\[7:0\]
+/// (set from S0\[7:0\]) to the VGPR numbers of the operands it names, until
+/// `s_set_gpr_idx_off` (AMD's Vega and CDNA3 ISA guides). LLVM emits it around one
+/// `v_mov_b32` for a dynamic index into a value held in VGPRs; that move is gfx1100's
+/// `v_movreld_b32` (destination indexed), `v_movrels_b32` (source) or `v_movrelsd_b32` (both),
+/// which index by M0. So `s_set_gpr_idx_on` becomes `s_and_b32 m0, S0, 0xff` — M0 holds the
+/// index alone, where the hardware also writes the mode to M0\[15:12\] (a program that reads M0
+/// back before writing it would see the difference) — and `s_set_gpr_idx_off` an `s_nop 0`.
+/// Any other VALU instruction in index mode is refused.
+pub fn lower_code(code: &[Instruction], k: &Kernel) -> Vec<Result<Instruction, String>> {
+    let mut mode: Option<u32> = None;
+    code.iter()
+        .map(|inst| {
+            let name = inst.def().name;
+            match name {
+                "s_set_gpr_idx_on" => {
+                    mode = Some(inst.get(Field::Ssrc1) & 0xf);
+                    let mut out = Instruction::new(gfx11_opcode("s_and_b32").expect("gfx1100"));
+                    out.set(Field::Sdst, GFX11_M0);
+                    out.set(Field::Ssrc0, scalar_code(inst.get(Field::Ssrc0)));
+                    out.set(Field::Ssrc1, 255);
+                    out.literal = Some(0xff);
+                    return Ok(out);
+                }
+                "s_set_gpr_idx_off" => {
+                    mode = None;
+                    return Ok(Instruction::new(gfx11_opcode("s_nop").expect("gfx1100")));
+                }
+                _ => {}
+            }
+            match mode {
+                Some(m) if name.starts_with("v_") => indexed_move(inst, m),
+                _ => lower(inst, k),
+            }
+        })
+        .collect()
+}
+
+/// A `v_mov_b32` in VGPR index mode `mode` (bit 0: source 0 indexed, bit 3: the destination)
+/// as gfx1100's M0-indexed move.
+fn indexed_move(inst: &Instruction, mode: u32) -> Result<Instruction, String> {
+    let name = inst.def().name;
+    if name != "v_mov_b32_e32" || mode & 0b0110 != 0 || inst.dpp_kind().is_some() || inst.sdwa() {
+        return Err(format!(
+            "`{name}` in VGPR index mode (s_set_gpr_idx_on) does not run yet: only v_mov_b32 does"
+        ));
+    }
+    let (src, dst) = (mode & 1 == 1, mode & 8 == 8);
+    let target = match (src, dst) {
+        (false, false) => "v_mov_b32_e32",
+        (false, true) => "v_movreld_b32_e32",
+        (true, false) => "v_movrels_b32_e32",
+        (true, true) => "v_movrelsd_b32_e32",
+    };
+    let mut out = Instruction::new(gfx11_opcode(target).expect("gfx1100 has the moves"));
+    out.set(Field::Vdst, inst.get(Field::Vdst));
+    out.set(Field::Src0, scalar_code_or_vgpr(inst.get(Field::Src0)));
+    out.literal = inst.literal;
+    Ok(out)
+}
+
 /// gfx942's 64-bit float atomics of memory (`{global,flat,buffer}_atomic_{add,min,max}_f64`),
 /// which gfx1100 lacks.
 fn f64_memory_atomic(name: &str) -> bool {

@@ -112,6 +112,15 @@ impl Target {
         }
     }
 
+    /// The instructions the executor runs for a run of this chip's code, in address order
+    /// (some lowerings depend on the instructions before: [`gfx9::lower_code`]).
+    pub fn lower_code(&self, code: &[Instruction], rsrc3: u32) -> Vec<Result<Instruction, String>> {
+        match self.isa {
+            Isa::Gfx11 => code.iter().map(|i| Ok(i.clone())).collect(),
+            Isa::Gfx940 => gfx9::lower_code(code, &gfx9::Kernel::of_rsrc3(rsrc3)),
+        }
+    }
+
     /// Decodes one instruction of this chip's code as the hardware does (unused fields
     /// ignored where the table says so).
     pub fn decode(
