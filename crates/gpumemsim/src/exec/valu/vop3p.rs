@@ -231,6 +231,17 @@ struct Mods {
 }
 
 impl Mods {
+    /// The modifier bits of `inst`.
+    fn of(inst: &Instruction) -> Mods {
+        Mods {
+            op_sel: inst.get(Field::OpSel),
+            op_sel_hi: inst.get(Field::OpSelHi),
+            neg_lo: inst.get(Field::NegLo),
+            neg_hi: inst.get(Field::NegHi),
+            clamp: inst.get(Field::Clamp) != 0,
+        }
+    }
+
     /// Source i's (low, high) 16-bit operands of a packed operation; float halves negated.
     #[inline]
     fn halves(&self, x: u32, i: usize, float: bool) -> (u32, u32) {
@@ -474,13 +485,7 @@ pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> 
         )),
         None => None,
     };
-    let m = Mods {
-        op_sel: inst.get(Field::OpSel),
-        op_sel_hi: inst.get(Field::OpSelHi),
-        neg_lo: inst.get(Field::NegLo),
-        neg_hi: inst.get(Field::NegHi),
-        clamp: inst.get(Field::Clamp) != 0,
-    };
+    let m = Mods::of(inst);
     let cx = Ctx::new(w.mode, 0, m.clamp);
     let dx10 = w.mode >> 8 & 1 == 1;
     let n = w.size as usize;
@@ -551,13 +556,7 @@ fn execute_pk_f32(
     if inst.dpp_kind().is_some() {
         return Err(ValuError::Unimplemented);
     }
-    let m = Mods {
-        op_sel: inst.get(Field::OpSel),
-        op_sel_hi: inst.get(Field::OpSelHi),
-        neg_lo: inst.get(Field::NegLo),
-        neg_hi: inst.get(Field::NegHi),
-        clamp: inst.get(Field::Clamp) != 0,
-    };
+    let m = Mods::of(inst);
     let cx = Ctx::new(w.mode, 0, m.clamp);
     let dx10 = w.mode >> 8 & 1 == 1;
     let n = w.size as usize;
