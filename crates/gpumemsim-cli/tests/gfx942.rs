@@ -520,3 +520,53 @@ fn the_documents_waves_are_64_times_the_scratch_size_apart() {
     // Every lane of every wave printed y (its foo call).
     assert_eq!(printf(&j).matches("y is 0\n").count(), 640);
 }
+
+/// `--arch` names a chip: a code object runs on its own (another `--arch` is an error naming
+/// both), a bank preset that is no chip points at `--banks`, an unknown chip lists the chips.
+#[test]
+fn arch_names_the_chip_and_says_so_when_it_cannot() {
+    let mfma = object("mfma_tile.o");
+    for (args, want) in [
+        (
+            vec![
+                "run",
+                mfma.as_str(),
+                "--arch",
+                "gfx1100",
+                "--kernel",
+                "mfma_f16_16x16x16",
+            ],
+            "--arch gfx1100: the code object is for gfx942",
+        ),
+        (
+            vec!["run", mfma.as_str(), "--arch", "cdna4"],
+            "`cdna4` is a bank preset, not a chip gpumemsim runs: use --banks cdna4",
+        ),
+        (
+            vec!["run", mfma.as_str(), "--arch", "gfx90a"],
+            "not a chip gpumemsim runs (it runs gfx1100, gfx942)",
+        ),
+    ] {
+        let o = run(&args, "");
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // `--arch cdna3` names gfx942, as `--arch gfx942` does.
+    let j = launch(
+        "scalar_store.o",
+        &[
+            "--arch",
+            "cdna3",
+            "--block",
+            "64",
+            "--arg",
+            "buf:i32[2]=zeros",
+            "--arg",
+            "buf:i32[64]=zeros",
+            "--arg",
+            "i32:5",
+        ],
+    );
+    assert_eq!(values(&j, 0), [0.0, 5.0]);
+}
