@@ -420,6 +420,44 @@ fn a_dpp_wave_scan_with_gfx9_row_broadcasts_matches_the_cpu() {
     assert_eq!(bcast, 2);
 }
 
+#[test]
+fn a_debug_build_reaches_its_stack_through_flat_addresses() {
+    // Compiled here at -O0 (clang-19 and the device libraries, which CI installs).
+    let src = format!(
+        "{}/../../examples/gfx942/flat_stack.hip",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let idx = ints(14, 64, 0, 63);
+    let want: Vec<f64> = (0..64)
+        .map(|t| {
+            let mut a: Vec<i64> = (0..8).map(|k| t * 10 + k).collect();
+            a[(idx[t as usize] & 7) as usize] += 1000;
+            let sum: i64 = (0..8).map(|k| a[k] * (k as i64 + 1)).sum();
+            (sum + a[((idx[t as usize] >> 3) & 7) as usize]) as f64
+        })
+        .collect();
+    let argv = [
+        "run",
+        src.as_str(),
+        "--arch",
+        "gfx942",
+        "--cflags",
+        "-O0",
+        "--block",
+        "64",
+        "--arg",
+        "buf:i32[64]=zeros",
+        "--arg",
+        &format!("buf:i32[64]={}", list(&idx)),
+        "--json",
+    ];
+    let o = run(&argv, "");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["events"], json!([]));
+    assert_eq!(values(&j, 0), want);
+}
+
 fn printf(j: &Value) -> String {
     j["printf"]
         .as_array()

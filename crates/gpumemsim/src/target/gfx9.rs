@@ -184,7 +184,9 @@ pub fn lower(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     if runs_as_is(d.name) {
         let mut out = inst.clone();
         remap_scalar_fields(inst, &mut out);
-        if inst.get(Field::Saddr) == GFX9_SADDR_OFF && d.operand(Field::Saddr).is_some() {
+        if d.operand(Field::Saddr).is_some()
+            && (inst.get(Field::Saddr) == GFX9_SADDR_OFF || d.format == Format::Flat)
+        {
             out.set(Field::Saddr, GFX11_NULL);
         }
         if d.format == Format::Smem {
@@ -597,6 +599,9 @@ fn copy_fields(from: &Instruction, to: &mut Instruction) {
             Field::Nt => to.set(Field::Slc, v),
             Field::OpSel if d.flags.has(Flags::OP_SEL_IGNORED) => {}
             Field::Saddr if v == GFX9_SADDR_OFF => to.set(Field::Saddr, GFX11_NULL),
+            // The FLAT segment has no SGPR address on GFX9 (clang encodes 0 there); gfx1100's
+            // FLAT adds one unless it is `null`.
+            Field::Saddr if d.format == Format::Flat => to.set(Field::Saddr, GFX11_NULL),
             f => to.set(f, v),
         }
     }
@@ -841,6 +846,20 @@ mod tests {
             gfx11_name("v_add_co_u32_e64"),
             ("v_add_co_u32".into(), false)
         );
+    }
+
+    /// A FLAT-segment access has no SGPR address on GFX9: clang encodes 0 in the field, which
+    /// gfx1100's FLAT would read as s\[0:1\]; the lowering writes `null`.
+    #[test]
+    fn flat_accesses_take_no_sgpr_address() {
+        // flat_store_dwordx2 v[4:5], v[6:7], as clang-19 encodes it for gfx942.
+        let bytes = [0x00, 0x00, 0x74, 0xdc, 0x04, 0x06, 0x00, 0x00];
+        let (inst, _) = rdna3_isa::gfx9::decode::decode(&bytes).expect("decodes");
+        assert_eq!(inst.get(Field::Saddr), 0);
+        let low = lower(&inst, &Kernel::default()).expect("lowers");
+        assert_eq!(low.def().name, "flat_store_b64");
+        assert_eq!(low.get(Field::Saddr), GFX11_NULL);
+        assert_eq!((low.get(Field::Addr), low.get(Field::Data0)), (4, 6));
     }
 
     #[test]
