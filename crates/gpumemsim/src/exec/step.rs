@@ -139,6 +139,10 @@ impl Device {
                 let exec = w.exec();
                 valu::execute_decoded(inst, w, d).map_err(|_| unimplemented())?;
                 if let Some(o) = &line.original {
+                    if let Some(sdst) = crate::target::gfx9::cmpx_also_writes(o) {
+                        let exec = w.exec();
+                        w.set_sreg64(sdst, exec);
+                    }
                     if crate::target::gfx9::zeroes_high_16(o.def().name) {
                         let vdst = inst.get(Field::Vdst);
                         for l in (0..w.size).filter(|l| exec >> l & 1 == 1) {
@@ -612,7 +616,7 @@ fn ds_bank_access(op: Opcode) -> Option<banks::DsAccess> {
 mod tests {
     use super::*;
     use crate::exec::Device;
-    use rdna3_isa::asm::assemble;
+    use rdna3_isa::asm::{assemble, AsmLine};
 
     /// A branch's target is the instruction at its byte address + 4 + 4 × simm16; a branch
     /// to an address with no instruction, and every other instruction, has none.
@@ -621,6 +625,47 @@ mod tests {
         let prog = assemble("s_cbranch_scc1 far\ns_nop 0\nfar:\ns_branch 100\ns_endpgm\n");
         assert!(prog.errors.is_empty(), "{:?}", prog.errors);
         assert_eq!(branch_targets(&prog.lines), [Some(2), None, None, None]);
+    }
+
+    /// gfx942's v_cmpx writes its result to EXEC and to VCC (e32) or its SGPR pair (e64), as
+    /// GFX9 does; the lowered gfx1100 v_cmpx writes EXEC, the step the rest.
+    #[test]
+    fn gfx942_cmpx_writes_exec_and_its_sgpr_pair() {
+        use crate::target::gfx9;
+        // v_cmpx_gt_u32_e32 vcc, 5, v0 and v_cmpx_gt_u32_e64 s[4:5], 5, v0 (llvm-mc-19
+        // -mcpu=gfx942), each alone before s_endpgm.
+        let e32 = [0x85, 0x00, 0xb8, 0x7d];
+        let e64 = [0x04, 0x00, 0xdc, 0xd0, 0x85, 0x00, 0x02, 0x00];
+        for (bytes, sgpr) in [(&e32[..], 106), (&e64[..], 4)] {
+            let (orig, _) = rdna3_isa::gfx9::decode::decode(bytes).expect("decodes");
+            let low = gfx9::lower_code(std::slice::from_ref(&orig), &gfx9::Kernel::default());
+            let inst = low[0].clone().expect("lowers");
+            let end = assemble("s_endpgm\n").lines.remove(0);
+            let prog = vec![
+                AsmLine {
+                    line: 1,
+                    address: 0,
+                    inst,
+                    hints: Default::default(),
+                    original: Some(orig),
+                },
+                AsmLine {
+                    line: 2,
+                    address: bytes.len() as u32,
+                    ..end
+                },
+            ];
+            let cfg = RunConfig {
+                wave_size: 64,
+                ..RunConfig::default()
+            };
+            let mut dev = Device::new(&cfg, prog.len()).expect("config");
+            dev.run(&prog, &cfg).expect("runs");
+            let w = dev.wave(0);
+            // v0 = the lane id: 5 > lane for lanes 0-4.
+            assert_eq!(w.exec(), 0x1f, "{}", prog[0].text());
+            assert_eq!(w.sreg64(sgpr), 0x1f, "{}", prog[0].text());
+        }
     }
 
     /// Taking a branch to no instruction stops the run with the branch's line; not taking

@@ -250,6 +250,11 @@ pub fn lower(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
             }
         }
     }
+    if d.name.starts_with("v_cmpx") && out.def().format == Format::Vop3 {
+        // gfx1100's VOP3 v_cmpx has no SGPR destination: its field holds EXEC_LO's code, as
+        // llvm-mc-19 encodes it; the SGPR pair GFX9 also writes is `cmpx_also_writes`'.
+        out.set(Field::Vdst, 126);
+    }
     if reversed(d.name) {
         let (a, b) = (out.get(Field::Src0), out.get(Field::Src1));
         out.set(Field::Src0, b);
@@ -307,6 +312,20 @@ fn vop3_form(op: Opcode) -> Option<Opcode> {
     ))
 }
 
+/// The SGPR pair a gfx942 `v_cmpx_*` also writes its result to: GFX9's compare-and-write-EXEC
+/// writes VCC (e32) or its SGPR destination (e64) too, where gfx1100's writes EXEC alone. The
+/// executor runs gfx1100's and copies the new EXEC there (`exec::step`).
+pub fn cmpx_also_writes(original: &Instruction) -> Option<u32> {
+    let d = original.def();
+    if d.isa != Isa::Gfx940 || !d.name.starts_with("v_cmpx") {
+        return None;
+    }
+    Some(match d.format {
+        Format::Vopc => VCC,
+        _ => scalar_code(original.get(Field::Vdst)),
+    })
+}
+
 /// Whether gfx942 instruction `name` writes 16 bits and zeroes the upper 16 of its VGPR: GFX9
 /// keeps the "legacy behavior of 0ing" for its 16-bit results except the multiply-adds
 /// (`v_mad_*16`, `v_fma_f16`, `v_div_fixup_f16`, `v_mac_f16`, `v_madak/madmk_f16`), which
@@ -339,8 +358,6 @@ fn refused(inst: &Instruction) -> Result<(), String> {
             || inst.get(Field::NegLo) != 0)
     {
         "a matrix instruction with cbsz, abid or blgp does not run yet"
-    } else if name.starts_with("v_cmpx") {
-        "GFX9's v_cmpx writes VCC (or its SGPR pair) as well as EXEC; not modelled yet"
     } else if inst.sdwa() && writes_16_bits(name) {
         "an SDWA form with a 16-bit result does not run yet"
     } else {
