@@ -847,7 +847,10 @@ fn swizzle_group_size(c: &mut Cursor, lo: i64, hi: i64) -> PResult<i64> {
 // ---------------------------------------------------------------------------------------------
 // MTBUF format
 
-const DATA_FORMATS: [&str; 15] = [
+/// The legacy buffer data formats (`BUF_DATA_FORMAT_*`) by their 4-bit value (`dfmt`), as
+/// GFX9's MTBUF encodes them and as gfx11's assembler still reads them by name (value 15 is
+/// reserved).
+pub(crate) const DATA_FORMATS: [&str; 16] = [
     "INVALID",
     "8",
     "16",
@@ -863,10 +866,26 @@ const DATA_FORMATS: [&str; 15] = [
     "16_16_16_16",
     "32_32_32",
     "32_32_32_32",
+    "RESERVED_15",
 ];
-const NUM_FORMATS: [&str; 7] = [
-    "UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "FLOAT",
+
+/// The legacy buffer number formats (`BUF_NUM_FORMAT_*`) by their 3-bit value (`nfmt`), as
+/// [`DATA_FORMATS`] (value 6 is reserved).
+pub(crate) const NUM_FORMATS: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
 ];
+
+/// Whether `name` is a format name an assembler reads (the reserved values have none).
+fn named_format(name: &str) -> bool {
+    !name.starts_with("RESERVED_")
+}
 
 /// The unified buffer formats of gfx11, by value 0..=63 (`BUF_FMT_` + name).
 pub const BUF_FORMATS: [&str; 64] = [
@@ -980,14 +999,14 @@ pub fn parse_buf_format(c: &mut Cursor) -> PResult<u32> {
             return Err(ParseError::new(pcol, "expected a format string"));
         };
         if let Some(d) = part.strip_prefix("BUF_DATA_FORMAT_") {
-            let Some(d) = DATA_FORMATS.iter().find(|x| **x == d) else {
+            let Some(d) = DATA_FORMATS.iter().find(|x| **x == d && named_format(x)) else {
                 return Err(ParseError::new(pcol, "unsupported format"));
             };
             if dfmt.replace(d).is_some() {
                 return Err(ParseError::new(pcol, "duplicate data format"));
             }
         } else if let Some(n) = part.strip_prefix("BUF_NUM_FORMAT_") {
-            let Some(n) = NUM_FORMATS.iter().find(|x| **x == n) else {
+            let Some(n) = NUM_FORMATS.iter().find(|x| **x == n && named_format(x)) else {
                 return Err(ParseError::new(pcol, "unsupported format"));
             };
             if nfmt.replace(n).is_some() {

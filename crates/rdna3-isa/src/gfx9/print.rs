@@ -768,10 +768,16 @@ fn modifiers(inst: &Instruction, out: &mut String) {
             let (dfmt, nfmt) = (f & 0xf, f >> 4);
             let mut names = Vec::new();
             if dfmt != 1 {
-                names.push(format!("BUF_DATA_FORMAT_{}", DATA_FORMATS[dfmt as usize]));
+                names.push(format!(
+                    "BUF_DATA_FORMAT_{}",
+                    crate::special::DATA_FORMATS[dfmt as usize]
+                ));
             }
             if nfmt != 0 {
-                names.push(format!("BUF_NUM_FORMAT_{}", NUM_FORMATS[nfmt as usize]));
+                names.push(format!(
+                    "BUF_NUM_FORMAT_{}",
+                    crate::special::NUM_FORMATS[nfmt as usize]
+                ));
             }
             if !names.is_empty() {
                 out.push_str(&format!(" format:[{}]", names.join(",")));
@@ -955,38 +961,6 @@ fn vop3p_modifiers(inst: &Instruction, out: &mut String) {
     }
     flag(inst, Field::Clamp, "clamp", out);
 }
-
-/// MTBUF's data formats (`BUF_DATA_FORMAT_*`), by value.
-const DATA_FORMATS: [&str; 16] = [
-    "INVALID",
-    "8",
-    "16",
-    "8_8",
-    "32",
-    "16_16",
-    "10_11_11",
-    "11_11_10",
-    "10_10_10_2",
-    "2_10_10_10",
-    "8_8_8_8",
-    "32_32",
-    "16_16_16_16",
-    "32_32_32",
-    "32_32_32_32",
-    "RESERVED_15",
-];
-
-/// MTBUF's number formats (`BUF_NUM_FORMAT_*`), by value.
-const NUM_FORMATS: [&str; 8] = [
-    "UNORM",
-    "SNORM",
-    "USCALED",
-    "SSCALED",
-    "UINT",
-    "SINT",
-    "RESERVED_6",
-    "FLOAT",
-];
 
 /// GFX9 `s_waitcnt`: vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 11:8; the counters not at
 /// their maximum are printed, or all three when every one is.
