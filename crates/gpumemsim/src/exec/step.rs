@@ -58,7 +58,7 @@ impl Device {
                 name: inst.mnemonic(),
                 pc,
                 line: line.line,
-                why: crate::target::gfx9::lower(inst, &Default::default()).err(),
+                why: Some(crate::target::gfx9::refusal(inst)),
             });
         }
         let mut end = StepEnd {

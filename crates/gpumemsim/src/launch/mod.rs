@@ -621,16 +621,14 @@ fn place_in_memory(l: &Launch, layout: &Layout, printf: bool, hostcall: bool) ->
     memory
 }
 
-/// The VGPRs the hardware gives each wave: the descriptor's count in allocation granules
+/// The VGPRs the hardware gives each wave: the descriptor's count in its chip's allocation granules
 /// (LDS_PARAM_LOAD's destination range, ds/ldsdir.rs).
 fn allocated_vgprs(d: &KernelDescriptor, wave_size: u32) -> u32 {
-    let granule = if wave_size == 32 {
-        crate::occupancy::VGPR_ALLOC_GRANULE_WAVE32
-    } else {
-        crate::occupancy::VGPR_ALLOC_GRANULE_WAVE64
-    };
+    let limits = &d.chip.limits;
+    // The executor's VGPR operands reach v255 (gfx942's AGPRs past it do not run: `target`).
     crate::occupancy::descriptor_vgprs(d)
-        .next_multiple_of(granule)
+        .next_multiple_of(limits.vgpr_granule(wave_size))
+        .min(limits.max_vgprs_per_wave)
         .min(crate::occupancy::MAX_VGPRS_PER_WAVE)
 }
 

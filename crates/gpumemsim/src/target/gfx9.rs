@@ -345,6 +345,20 @@ pub fn zeroes_high_16(name: &str) -> bool {
     writes_16_bits(name) && !mad
 }
 
+/// Why gfx942 instruction `inst`, which a run reached unlowered, does not run: its own
+/// lowering's reason, or, when it lowers alone, what made it fail where it stands (the
+/// kernel's AGPRs past v255, VGPR index mode around it: [`lower_code`]).
+pub fn refusal(inst: &Instruction) -> String {
+    match lower(inst, &Kernel::default()) {
+        Err(why) => why,
+        Ok(_) => format!(
+            "`{}` does not run where it stands: in VGPR index mode, or naming AGPRs past v255 \
+             of this kernel's register file",
+            inst.def().name
+        ),
+    }
+}
+
 /// Why `inst` cannot run on the executor yet, if it cannot.
 fn refused(inst: &Instruction) -> Result<(), String> {
     let d = inst.def();
@@ -877,6 +891,28 @@ mod tests {
         assert_eq!(low.def().name, "flat_store_b64");
         assert_eq!(low.get(Field::Saddr), GFX11_NULL);
         assert_eq!((low.get(Field::Addr), low.get(Field::Data0)), (4, 6));
+    }
+
+    /// The hardware registers both chips number alike pass; HW_ID (4), laid out differently,
+    /// is refused.
+    #[test]
+    fn hwregs_pass_where_both_chips_agree() {
+        // hwreg(HW_REG_MODE, 4, 2): id 1, offset 4, size 2 (size - 1 in bits 15:11).
+        let mode = 1 | 4 << 6 | 1 << 11;
+        assert_eq!(hwreg(mode), Ok(mode));
+        assert!(hwreg(4).is_err());
+    }
+
+    /// GFX9's ds_cmpst compares with DATA0 and stores DATA1; gfx1100's ds_cmpstore the other
+    /// way round: the lowering swaps them.
+    #[test]
+    fn cmpst_swaps_its_data_operands() {
+        // ds_cmpst_rtn_b32 v0, v0, v1, v2 (llvm-mc-19 -mcpu=gfx942): compare v1, store v2.
+        let bytes = [0x00, 0x00, 0x60, 0xd8, 0x00, 0x01, 0x02, 0x00];
+        let (inst, _) = rdna3_isa::gfx9::decode::decode(&bytes).expect("decodes");
+        let low = lower(&inst, &Kernel::default()).expect("lowers");
+        assert_eq!(low.def().name, "ds_cmpstore_rtn_b32");
+        assert_eq!((low.get(Field::Data0), low.get(Field::Data1)), (2, 1));
     }
 
     #[test]

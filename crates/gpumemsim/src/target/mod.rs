@@ -102,16 +102,6 @@ impl Target {
         BankModel::preset(self.bank_preset).expect("a target names a preset")
     }
 
-    /// The instruction the executor runs for `inst` of this chip's table in a kernel with
-    /// COMPUTE_PGM_RSRC3 `rsrc3`: `inst` itself on gfx1100, its lowering elsewhere; `Err`
-    /// says why it does not run.
-    pub fn lower(&self, inst: &Instruction, rsrc3: u32) -> Result<Instruction, String> {
-        match self.isa {
-            Isa::Gfx11 => Ok(inst.clone()),
-            Isa::Gfx940 => gfx9::lower(inst, &gfx9::Kernel::of_rsrc3(rsrc3)),
-        }
-    }
-
     /// The instructions the executor runs for a run of this chip's code, in address order
     /// (some lowerings depend on the instructions before: [`gfx9::lower_code`]).
     pub fn lower_code(&self, code: &[Instruction], rsrc3: u32) -> Vec<Result<Instruction, String>> {
@@ -140,3 +130,23 @@ impl PartialEq for Target {
     }
 }
 impl Eq for Target {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The loader's list of supported chips is this module's.
+    #[test]
+    fn the_loaders_chips_are_the_targets() {
+        assert_eq!(
+            crate::loader::SUPPORTED_TARGETS.to_vec(),
+            TARGETS.map(|t| t.name).to_vec()
+        );
+        for t in TARGETS {
+            assert_eq!(Target::of_mach(t.mach), Some(t));
+            assert_eq!(crate::loader::mach_name(t.mach), Some(t.name));
+            assert_eq!(Target::named(t.name), Some(t));
+        }
+        assert_eq!(Target::named("cdna3"), Some(&GFX942));
+    }
+}
