@@ -65,6 +65,8 @@ pub use sdwa::execute_sdwa;
 mod tests;
 #[cfg(test)]
 mod tests_fast;
+#[cfg(test)]
+mod tests_gfx9;
 mod vop3p;
 mod wmma;
 
