@@ -40,6 +40,16 @@ fn launch(file: &str, args: &[&str]) -> Value {
     j
 }
 
+/// The report's instruction texts, in its order.
+fn texts(j: &Value) -> Vec<&str> {
+    j["instructions"]
+        .as_array()
+        .expect("instructions")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .collect()
+}
+
 fn values(j: &Value, arg: usize) -> Vec<f64> {
     j["args"][arg]["values"]
         .as_array()
@@ -100,12 +110,7 @@ fn an_mfma_f16_tile_matches_the_cpu() {
         ],
     );
     assert_eq!(values(&j, 3), mat_mul_add(&a, &b, &c, 16, 16, 16));
-    let text: Vec<&str> = j["instructions"]
-        .as_array()
-        .expect("instructions")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
-        .collect();
+    let text = texts(&j);
     assert!(
         text.contains(&"v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]"),
         "{text:?}"
@@ -140,11 +145,8 @@ fn mfma_f32_accumulating_in_agprs_matches_the_cpu() {
     );
     assert_eq!(values(&j, 3), mat_mul_add(&a, &b, &c, 32, 8, 32));
     // The accumulator lives in AGPRs: the listing says so.
-    let agpr = j["instructions"]
-        .as_array()
-        .expect("instructions")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
+    let agpr = texts(&j)
+        .into_iter()
         .any(|t| t.starts_with("v_mfma_f32_32x32x2_f32 a[0:15]"));
     assert!(agpr);
 }
@@ -230,12 +232,7 @@ fn float4_through_lds_with_b128_accesses_matches_the_cpu() {
         ],
     );
     assert_eq!(values(&j, 1), want);
-    let texts: Vec<String> = j["instructions"]
-        .as_array()
-        .expect("instructions")
-        .iter()
-        .filter_map(|i| i["text"].as_str().map(String::from))
-        .collect();
+    let texts = texts(&j);
     for op in ["ds_write_b128", "ds_read_b128"] {
         assert!(texts.iter().any(|t| t.starts_with(op)), "{op}: {texts:?}");
     }
@@ -273,12 +270,7 @@ fn double_atomics_in_lds_and_memory_match_the_cpu() {
     let max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(values(&j, 1), [x.iter().sum::<f64>()]);
     assert_eq!((values(&j, 2), values(&j, 3)), (vec![min], vec![max]));
-    let texts: Vec<&str> = j["instructions"]
-        .as_array()
-        .expect("instructions")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
-        .collect();
+    let texts = texts(&j);
     for op in ["ds_add_f64", "global_atomic_add_f64"] {
         assert!(texts.iter().any(|t| t.starts_with(op)), "{op}: {texts:?}");
     }
@@ -315,11 +307,8 @@ fn a_dynamic_index_in_vgpr_index_mode_matches_the_cpu() {
         ],
     );
     assert_eq!(values(&j, 2), want);
-    let on = j["instructions"]
-        .as_array()
-        .expect("instructions")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
+    let on = texts(&j)
+        .into_iter()
         .any(|t| t.starts_with("s_set_gpr_idx_on"));
     assert!(on, "the kernel uses VGPR index mode");
 }
@@ -410,11 +399,8 @@ fn a_dpp_wave_scan_with_gfx9_row_broadcasts_matches_the_cpu() {
         ],
     );
     assert_eq!(values(&j, 1), want);
-    let bcast = j["instructions"]
-        .as_array()
-        .expect("instructions")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
+    let bcast = texts(&j)
+        .into_iter()
         .filter(|t| t.contains("row_bcast:15") || t.contains("row_bcast:31"))
         .count();
     assert_eq!(bcast, 2);
