@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 
-use gpumemsim::isa::asm::{assemble_wave, disassemble_in, parse_byte_list, DisasmItem};
+use gpumemsim::isa::asm::{assemble_in, disassemble_in, parse_byte_list, DisasmItem};
 use gpumemsim::isa::explain::explain_in;
 use gpumemsim::isa::print::print_wave;
 use gpumemsim::isa::{Isa, Wave};
@@ -13,6 +13,8 @@ use crate::input::read_input;
 
 /// The example `gpumemsim asm` assembles when given no file.
 const BUNDLED_EXAMPLE: &str = include_str!("../../../examples/memory-ops.s");
+/// The example `gpumemsim asm --arch gfx942` assembles when given no file.
+const BUNDLED_EXAMPLE_GFX942: &str = include_str!("../../../examples/gfx942/memory-ops.s");
 
 fn encoding_list(bytes: &[u8]) -> String {
     let mut s = String::from("[");
@@ -40,8 +42,8 @@ pub enum IsaArch {
     /// RDNA3 (llvm-mc-19 -mcpu=gfx1100).
     #[default]
     Gfx1100,
-    /// CDNA3, MI300 (llvm-mc-19 -mcpu=gfx942). So far the scalar ALU formats, SMEM, DS,
-    /// FLAT/GLOBAL/SCRATCH and MUBUF.
+    /// CDNA3, MI300 (llvm-mc-19 -mcpu=gfx942): SOP*, SMEM, DS, FLAT/GLOBAL/SCRATCH,
+    /// MUBUF/MTBUF, VOP1/VOP2/VOPC with their DPP and SDWA forms, VOP3, VOP3P and MFMA.
     Gfx942,
 }
 
@@ -56,21 +58,20 @@ impl IsaArch {
 
 /// `gpumemsim asm [--arch ARCH] [--wave64] [FILE|-]`.
 pub fn asm(file: Option<&str>, wave64: bool, arch: IsaArch) -> Result<ExitCode, String> {
-    if let IsaArch::Gfx942 = arch {
-        return Err(
-            "asm --arch gfx942: the gfx942 assembler is not written yet (disasm and explain \
-             read gfx942)"
-                .into(),
-        );
-    }
     let (name, text) = match file {
         Some(f) => read_input(f)?,
-        None => (
-            "examples/memory-ops.s".to_string(),
-            BUNDLED_EXAMPLE.to_string(),
-        ),
+        None => match arch {
+            IsaArch::Gfx1100 => (
+                "examples/memory-ops.s".to_string(),
+                BUNDLED_EXAMPLE.to_string(),
+            ),
+            IsaArch::Gfx942 => (
+                "examples/gfx942/memory-ops.s".to_string(),
+                BUNDLED_EXAMPLE_GFX942.to_string(),
+            ),
+        },
     };
-    let prog = assemble_wave(&text, wave_of(wave64));
+    let prog = assemble_in(arch.isa(), &text, wave_of(wave64));
     let mut out = std::io::stdout().lock();
     // Instructions and directives in source order (a directive prints as llvm-mc-19 prints
     // it, without an encoding).

@@ -53,9 +53,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Assemble LLVM-syntax gfx1100 assembly; print each instruction's canonical text and
-    /// encoding as `llvm-mc-19 -triple=amdgcn -mcpu=gfx1100 -show-encoding` does.
-    /// Without FILE, assembles a bundled example.
+    /// Assemble LLVM-syntax assembly (gfx1100, or gfx942 with `--arch gfx942`); print each
+    /// instruction's canonical text and encoding as `llvm-mc-19 -triple=amdgcn -mcpu=ARCH
+    /// -show-encoding` does. Without FILE, assembles a bundled example.
     Asm {
         /// Assembly file, or `-` for standard input.
         file: Option<String>,
@@ -63,8 +63,7 @@ enum Command {
         /// `s[2:3]`) instead of one SGPR (`vcc_lo`, `s2`).
         #[arg(long)]
         wave64: bool,
-        /// The chip whose instruction set is assembled (gfx942's assembler is not written
-        /// yet).
+        /// The chip whose instruction set is assembled (`llvm-mc-19 -mcpu=ARCH`).
         #[arg(long, value_enum, default_value_t = isa_cmds::IsaArch::Gfx1100)]
         arch: isa_cmds::IsaArch,
     },

@@ -193,6 +193,23 @@ pub fn assemble(text: &str) -> Program {
 
 /// [`assemble`] for `wave` (in wave64 lane masks are SGPR pairs: `vcc`, `s[2:3]`).
 pub fn assemble_wave(text: &str, wave: Wave) -> Program {
+    assemble_with(text, |line| parse_instruction_wave(line, wave))
+}
+
+/// [`assemble`] for the instruction set `isa`: gfx1100 in `wave`, or gfx942 (wave64 always;
+/// [`crate::gfx9::parse`]).
+pub fn assemble_in(isa: crate::schema::Isa, text: &str, wave: Wave) -> Program {
+    match isa {
+        crate::schema::Isa::Gfx11 => assemble_wave(text, wave),
+        crate::schema::Isa::Gfx940 => assemble_with(text, crate::gfx9::parse::parse_instruction),
+    }
+}
+
+/// Assembles `text`, reading each instruction statement with `parse`.
+fn assemble_with(
+    text: &str,
+    parse: impl Fn(&str) -> Result<crate::parse::Parsed, ParseError>,
+) -> Program {
     let mut prog = Program {
         lines: Vec::with_capacity(text.len() / 24),
         ..Program::default()
@@ -256,7 +273,7 @@ pub fn assemble_wave(text: &str, wave: Wave) -> Program {
             }
             continue;
         }
-        match parse_instruction_wave(rest, wave) {
+        match parse(rest) {
             Ok(p) => {
                 if let Some((name, col)) = p.label {
                     pending.push((prog.lines.len(), name, offset + col));

@@ -32,9 +32,9 @@ fn err<T>(col: usize, msg: impl Into<String>) -> PResult<T> {
     Err(ParseError::new(col, msg))
 }
 
-const INVALID_OPERAND: &str = "invalid operand for instruction";
+pub(crate) const INVALID_OPERAND: &str = "invalid operand for instruction";
 
-const NOT_VALID: &str = "not a valid operand.";
+pub(crate) const NOT_VALID: &str = "not a valid operand.";
 
 /// Parses one instruction statement (no label definition, no comment).
 pub fn parse_instruction(text: &str) -> PResult<Parsed> {
@@ -406,7 +406,7 @@ fn modded_source(
     Ok((neg, abs_close.is_some()))
 }
 
-fn count_top_level_commas(c: &mut Cursor) -> usize {
+pub(crate) fn count_top_level_commas(c: &mut Cursor) -> usize {
     let save = c.save();
     let mut depth = 0i32;
     let mut n = 0;
@@ -528,7 +528,7 @@ fn sgpr(c: &mut Cursor, n: u32, align: u32) -> PResult<u32> {
 }
 
 /// The operand code and literal of a numeric scalar source written as `v` (an integer).
-fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
+pub(crate) fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
     if (-16..=64).contains(&v) {
         let code = if v >= 0 { 128 + v } else { 192 - v };
         return Ok((code as u32, None));
@@ -557,7 +557,7 @@ fn int_source(v: i64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
 }
 
 /// A float scalar source `f` (already negated if written with `-`).
-fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
+pub(crate) fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
     let i = FLOAT_CONSTANTS.iter().position(|(_, b, b64)| {
         f32::from_bits(*b) as f64 == f
             || f64::from_bits(*b64) == f
@@ -584,7 +584,7 @@ fn float_source(f: f64, dwords: u8, col: usize) -> PResult<(u32, Option<u32>)> {
 /// the high dword of the double as the literal. llvm-mc-19 drops the low dword (warning when
 /// it is not zero): `1.5` → 0x3ff80000, `0.1` → 0x3fb99999, and a double whose high dword is
 /// 0 is the constant 0.
-fn f64_float_source(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
+pub(crate) fn f64_float_source(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
     let neg = c.eat_punct('-');
     let Some(Tok::Float(f)) = c.peek().cloned() else {
         return err(col, INVALID_OPERAND);
@@ -1023,7 +1023,7 @@ fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
 
 /// Records the instruction's literal dword; an instruction has at most one, so a second,
 /// different literal is an error.
-fn set_literal(inst: &mut Instruction, value: u32, col: usize) -> PResult<()> {
+pub(crate) fn set_literal(inst: &mut Instruction, value: u32, col: usize) -> PResult<()> {
     if inst.literal.is_some_and(|x| x != value) {
         return err(col, "only one unique literal operand is allowed");
     }
@@ -1050,7 +1050,7 @@ fn lohi(c: &mut Cursor) -> Option<u32> {
 
 /// A packed-f16 source constant: inline integers and float constants, integers equal to an
 /// f16 constant's bits inline; anything else a 32-bit literal (an f32 pattern stays literal).
-fn packed16(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
+pub(crate) fn packed16(c: &mut Cursor, col: usize) -> PResult<(u32, Option<u32>)> {
     let float_token = matches!(c.peek(), Some(Tok::Float(_)))
         || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
     if c.peek_ident().is_some() || float_token {
@@ -1124,7 +1124,7 @@ fn bf16_source(c: &mut Cursor, col: usize, packed: bool) -> PResult<(u32, Option
 /// A 16-bit source constant: an inline integer or float constant, or a 16-bit literal. A
 /// value equal to an f16 constant's bits is inlined only for float operands (llvm-mc-19
 /// keeps `0x3c00` a literal for integer ones).
-fn src16(c: &mut Cursor, col: usize, float: bool) -> PResult<(u32, Option<u32>)> {
+pub(crate) fn src16(c: &mut Cursor, col: usize, float: bool) -> PResult<(u32, Option<u32>)> {
     if c.peek_ident().is_some() {
         return ssrc(c, 1, false);
     }
@@ -1166,7 +1166,7 @@ fn src16(c: &mut Cursor, col: usize, float: bool) -> PResult<(u32, Option<u32>)>
     Ok((SRC_LITERAL, Some(h)))
 }
 
-fn int_in(c: &mut Cursor, lo: i64, hi: i64, msg: &str) -> PResult<i64> {
+pub(crate) fn int_in(c: &mut Cursor, lo: i64, hi: i64, msg: &str) -> PResult<i64> {
     let col = c.col();
     let v = c.expr(&no_symbols)?;
     if !(lo..=hi).contains(&v) {
@@ -1437,7 +1437,7 @@ fn alu_modifier(c: &mut Cursor, inst: &mut Instruction, name: &str, col: usize) 
 
 /// `[b0,b1,...]`: one to four 0/1 entries (llvm-mc-19's `op_sel`, `op_sel_hi`, `neg_lo`,
 /// `neg_hi` lists), each with its column.
-fn bit_list(c: &mut Cursor, what: &str) -> PResult<Vec<(u32, usize)>> {
+pub(crate) fn bit_list(c: &mut Cursor, what: &str) -> PResult<Vec<(u32, usize)>> {
     c.expect_punct('[', "expected a left square bracket")?;
     if c.is_punct(']') {
         return err(c.col(), "unknown token in expression");

@@ -55,7 +55,7 @@ pub fn print_wave(inst: &Instruction, wave: Wave) -> String {
 pub fn print_with(inst: &Instruction, hints: Hints) -> String {
     let d = inst.def();
     if d.isa == crate::schema::Isa::Gfx940 {
-        return crate::gfx9::print::print(inst);
+        return crate::gfx9::print::print_with(inst, hints);
     }
     if d.format == Format::Vopd {
         return print_vopd(inst);

@@ -517,11 +517,16 @@ fn hwreg_checks(id: i64, off: i64, width: i64, cols: [usize; 3]) -> PResult<u32>
 
 /// Parses `hwreg(ID[, OFFSET, WIDTH])`, `{id: .., offset: .., size: ..}` or an integer.
 pub fn parse_hwreg(c: &mut Cursor) -> PResult<u32> {
+    parse_hwreg_with(c, &HWREG_NAMES)
+}
+
+/// [`parse_hwreg`] with the register names of `names` (gfx942 has its own list).
+pub(crate) fn parse_hwreg_with(c: &mut Cursor, names: &[(u32, &str)]) -> PResult<u32> {
     if c.eat_ident("hwreg") {
         c.expect_punct('(', "expected a left parenthesis")?;
         let col = c.col();
         let id = if let Some(name) = c.peek_ident().map(str::to_string) {
-            let Some((id, _)) = HWREG_NAMES.iter().find(|(_, n)| *n == name) else {
+            let Some((id, _)) = names.iter().find(|(_, n)| *n == name) else {
                 return Err(ParseError::new(
                     col,
                     if name.starts_with("HW_REG_") {
@@ -586,7 +591,7 @@ pub fn parse_hwreg(c: &mut Cursor) -> PResult<u32> {
 /// The plain form of a 16-bit operand that also has a macro form (`sendmsg(...)`,
 /// `hwreg(...)`): an absolute expression in 0..=65535. A name followed by `(` is a macro this
 /// operand does not take, reported as `macro_error`.
-fn absolute_simm16(c: &mut Cursor, macro_error: &str) -> PResult<u32> {
+pub(crate) fn absolute_simm16(c: &mut Cursor, macro_error: &str) -> PResult<u32> {
     let col = c.col();
     if matches!(c.peek(), Some(Tok::Ident(_))) && c.peek2() == Some(&Tok::Punct('(')) {
         return Err(ParseError::new(col, macro_error));
@@ -676,7 +681,7 @@ pub fn parse_imm(style: Imm, c: &mut Cursor) -> PResult<u32> {
         Imm::Waitcnt => parse_waitcnt(c),
         Imm::Depctr => parse_depctr(c),
         Imm::DelayAlu => parse_delay_alu(c),
-        // Only gfx942's table has it, and its assembler is not written yet.
+        // Only gfx942's table has it (crate::gfx9::parse reads it there).
         Imm::GprIdx => Err(ParseError::new(col, "gpr_idx operands are gfx942's")),
         Imm::Version => {
             let v = c.expr(&version_symbol)?;

@@ -5,4 +5,5 @@
 
 pub mod decode;
 pub mod format;
+pub mod parse;
 pub mod print;

@@ -297,7 +297,7 @@ pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
     if s.sel(0) == 7 || two && s.sel(1) == 7 || !vopc && s.sel(2) == 7 {
         return false;
     }
-    // A 64-bit destination (v_cvt_pk_f32_fp8) is written whole: dst_sel DWORD.
+    // A destination written whole (v_cvt_pk_f32_fp8, v_cvt_f32_fp8): dst_sel DWORD.
     if sdwa_wide_dst(inst) && s.sel(2) != 6 {
         return false;
     }
@@ -329,9 +329,13 @@ pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
             .all(|o| operand_text(inst, o.field, o.kind).is_none_or(|t| !t.contains("<invalid")))
 }
 
-/// Whether an SDWA form writes a 64-bit destination (whose select is not printed).
-fn sdwa_wide_dst(inst: &Instruction) -> bool {
-    matches!(inst.def().operand(Field::Vdst), Some(o) if o.kind == Kind::V(2))
+/// Whether an SDWA form prints no destination select: a 64-bit destination, written whole
+/// (v_cvt_pk_f32_fp8), and the fp8/bf8 conversions to f32 (llvm-mc-19 prints neither
+/// `dst_sel` nor `dst_unused` for them, and decodes only `dst_sel:DWORD`).
+pub(crate) fn sdwa_wide_dst(inst: &Instruction) -> bool {
+    let d = inst.def();
+    matches!(d.operand(Field::Vdst), Some(o) if o.kind == Kind::V(2))
+        || matches!(d.name, "v_cvt_f32_fp8_e32" | "v_cvt_f32_bf8_e32")
 }
 
 /// An SDWA form's sources with their modifiers: a VGPR, or (the scalar bit) a scalar source.
@@ -442,6 +446,12 @@ fn print_sdwa(inst: &Instruction) -> String {
 
 /// `inst` as llvm-mc-19 -mcpu=gfx942 prints it.
 pub fn print(inst: &Instruction) -> String {
+    print_with(inst, crate::print::Hints::default())
+}
+
+/// `inst` as llvm-mc-19 -mcpu=gfx942 -show-encoding prints it after reading it from text
+/// written as `hints` says (a branch offset is echoed as written: `-1`, not `65535`).
+pub fn print_with(inst: &Instruction, hints: crate::print::Hints) -> String {
     if inst.dpp_kind().is_some() {
         return print_dpp(inst);
     }
@@ -451,7 +461,11 @@ pub fn print(inst: &Instruction) -> String {
     let d = inst.def();
     let mut ops: Vec<String> = Vec::new();
     for o in d.operands {
-        if let Some(t) = operand_text(inst, o.field, o.kind) {
+        let written = match (o.kind, hints.imm_written) {
+            (Kind::Imm(Imm::Label), Some(v)) => Some(v.to_string()),
+            _ => operand_text(inst, o.field, o.kind),
+        };
+        if let Some(t) = written {
             ops.push(t);
         }
     }
@@ -510,7 +524,11 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         Kind::SmemProbe if v > 64 => format!("0x{v:x}"),
         Kind::SmemProbe => v.to_string(),
         Kind::Imm(style) => imm_text(style, v)?,
-        Kind::Lit32 => format!("0x{:x}", inst.literal.unwrap_or(0)),
+        // (s_setreg_imm32_b32's value: decimal from -16 to 64, as an inline constant.)
+        Kind::Lit32 => match inst.literal.unwrap_or(0) as i32 {
+            v @ -16..=64 => v.to_string(),
+            v => format!("0x{:x}", v as u32),
+        },
         // A load into LDS has no data register.
         Kind::V(_)
             if d.format == Format::Mubuf && field == Field::Vdata && inst.get(Field::Lds) == 1 =>
@@ -738,7 +756,10 @@ fn modifiers(inst: &Instruction, out: &mut String) {
                 }
             } else {
                 let v = inst.get(Field::Offset0) | inst.get(Field::Offset1) << 8;
-                if v != 0 {
+                if v != 0 && d.flags.has(Flags::SWIZZLE) {
+                    // (As gfx1100's: the swizzle patterns by name.)
+                    out.push_str(&format!(" offset:{}", crate::special::swizzle_text(v)));
+                } else if v != 0 {
                     out.push_str(&format!(" offset:{v}"));
                 }
             }
@@ -829,6 +850,10 @@ fn vop3_modifiers(inst: &Instruction, out: &mut String) {
         let mut entries: Vec<String> = (0..sources)
             .map(|i| (op_sel >> i & 1).to_string())
             .collect();
+        // (v_cvt_sr_fp8_f32/v_cvt_sr_bf8_f32: bits 2 and 3 pick the destination byte.)
+        if op_sel_byte_select(d.name) {
+            entries.push((op_sel >> 2 & 1).to_string());
+        }
         entries.push((op_sel >> 3 & 1).to_string());
         out.push_str(&format!(" op_sel:[{}]", entries.join(",")));
     }
@@ -839,6 +864,12 @@ fn vop3_modifiers(inst: &Instruction, out: &mut String) {
         3 => out.push_str(" div:2"),
         _ => {}
     }
+}
+
+/// Whether an instruction's `op_sel` has four entries, the last two a destination byte
+/// select (the stochastic-rounding fp8 conversions).
+pub(crate) fn op_sel_byte_select(name: &str) -> bool {
+    name.starts_with("v_cvt_sr_")
 }
 
 /// A matrix instruction's source: A and B are VGPRs or AGPRs (op_sel_hi bits 0 and 1), C a
@@ -974,7 +1005,7 @@ pub fn waitcnt_text(v: u32) -> String {
 }
 
 /// The hardware registers llvm-mc-19 names for gfx942 (`hwreg(HW_REG_...)`), by id.
-const HWREG_NAMES: [(u32, &str); 17] = [
+pub(crate) const HWREG_NAMES: [(u32, &str); 17] = [
     (1, "HW_REG_MODE"),
     (2, "HW_REG_STATUS"),
     (3, "HW_REG_TRAPSTS"),
@@ -1000,7 +1031,7 @@ pub fn hwreg_text(v: u32) -> String {
 }
 
 /// GFX9's messages by id (bits 3:0 of `s_sendmsg`'s immediate).
-const MSG_NAMES: [(u32, &str); 11] = [
+pub(crate) const MSG_NAMES: [(u32, &str); 11] = [
     (1, "MSG_INTERRUPT"),
     (2, "MSG_GS"),
     (3, "MSG_GS_DONE"),
@@ -1013,8 +1044,8 @@ const MSG_NAMES: [(u32, &str); 11] = [
     (10, "MSG_GET_DOORBELL"),
     (15, "MSG_SYSMSG"),
 ];
-const GS_OPS: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
-const SYSMSG_OPS: [(u32, &str); 3] = [
+pub(crate) const GS_OPS: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+pub(crate) const SYSMSG_OPS: [(u32, &str); 3] = [
     (1, "SYSMSG_OP_ECC_ERR_INTERRUPT"),
     (2, "SYSMSG_OP_REG_RD"),
     (4, "SYSMSG_OP_TTRACE_PC"),

@@ -1,0 +1,1759 @@
+//! gfx942 text to an [`Instruction`], as `llvm-mc-19 -mcpu=gfx942` reads it: the inverse of
+//! [`super::print`]. Operands are read in the table's order by their [`Kind`], in GFX9's
+//! names (`flat_scratch`, `xnack_mask`, `m0` at 124, AGPRs `a0`..`a255`); then the modifiers
+//! of the format (`offset:`, `sc0`/`nt`/`sc1`, `format:[...]`, `clamp`, `op_sel:[...]`,
+//! `cbsz:`/`abid:`/`blgp:`, the DPP controls, the SDWA selects); then the rules llvm-mc-19
+//! applies across operands on gfx942 (one scalar value per VOP3 instruction, no VOP3
+//! literal, 64-bit-aligned register tuples, a returning atomic's `sc0`).
+//!
+//! Where llvm-mc-19 and this parser disagree on an error's wording, only acceptance is
+//! pinned (`tests/golden/asm_gfx942.txt` records llvm-mc-19's messages; the test compares
+//! whether a line is refused, not how).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::print::{GS_OPS, HWREG_NAMES, LDS_DIRECT, MSG_NAMES, NULL, SADDR_OFF, SYSMSG_OPS};
+use crate::def::{all_in, Flags, Imm, Implicit, Isa, Kind, Opcode, SrcMods, SrcTy};
+use crate::fields::Field;
+use crate::format::Format;
+use crate::inst::Instruction;
+use crate::lex::{no_symbols, tokenize, Cursor, PResult, ParseError, Tok};
+use crate::parse::{
+    bit_list, count_top_level_commas, f64_float_source, float_source, int_in, int_source, packed16,
+    set_literal, src16, Parsed, INVALID_OPERAND, NOT_VALID,
+};
+use crate::print::Hints;
+use crate::special;
+
+fn err<T>(col: usize, msg: impl Into<String>) -> PResult<T> {
+    Err(ParseError::new(col, msg))
+}
+
+const ALIGN: &str = "invalid register class: vgpr tuples must be 64 bit aligned";
+
+/// How an e32 vector instruction is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    Plain,
+    Dpp,
+    Sdwa,
+}
+
+/// gfx942's mnemonics: the table's names and the older names llvm-mc-19 still reads.
+fn names() -> &'static HashMap<String, Opcode> {
+    static NAMES: OnceLock<HashMap<String, Opcode>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut m = HashMap::new();
+        for (op, d) in all_in(Isa::Gfx940) {
+            m.insert(d.name.to_string(), op);
+        }
+        let aliases: Vec<(String, Opcode)> = m
+            .iter()
+            .flat_map(|(n, &op)| legacy_names(n).into_iter().map(move |a| (a, op)))
+            .collect();
+        for (a, op) in aliases {
+            m.entry(a).or_insert(op);
+        }
+        for (alias, canonical) in ALIASES {
+            if let Some(&op) = m.get(*canonical) {
+                m.entry(alias.to_string()).or_insert(op);
+            }
+        }
+        m
+    })
+}
+
+/// Names llvm-mc-19 reads for a gfx942 instruction besides its own.
+const ALIASES: &[(&str, &str)] = &[
+    ("v_accvgpr_write", "v_accvgpr_write_b32"),
+    ("v_accvgpr_read", "v_accvgpr_read_b32"),
+];
+
+/// The gfx908/gfx90a names of a matrix instruction, which llvm-mc-19 still reads.
+///
+/// The gfx908/gfx90a name of an MFMA instruction (`v_mfma_f32_16x16x16f16` for
+/// `v_mfma_f32_16x16x16_f16`, `v_mfma_f32_32x32x4bf16_1k` for `v_mfma_f32_32x32x4_2b_bf16`),
+/// which llvm-mc-19 still reads.
+fn legacy_names(name: &str) -> Vec<String> {
+    if let Some(rest) = name.strip_prefix("v_smfmac_") {
+        // v_smfmac_f32_16x16x32f16 for v_smfmac_f32_16x16x32_f16.
+        let Some((head, ty)) = rest.rsplit_once('_') else {
+            return Vec::new();
+        };
+        return match ty {
+            "f16" | "bf16" | "i8" => vec![format!("v_smfmac_{head}{ty}")],
+            _ => Vec::new(),
+        };
+    }
+    let Some(legacy) = legacy_name(name) else {
+        return Vec::new();
+    };
+    // gfx908's bf16 names (without `_1k`) name gfx942's bf16 instructions too.
+    match legacy.strip_suffix("_1k") {
+        Some(short) => vec![short.to_string(), legacy.clone()],
+        None => vec![legacy],
+    }
+}
+
+fn legacy_name(name: &str) -> Option<String> {
+    let rest = name.strip_prefix("v_mfma_")?;
+    let (dst, rest) = rest.split_once('_')?;
+    let (shape, rest) = rest.split_once('_')?;
+    let ty = match rest.split_once('_') {
+        Some((blocks, ty))
+            if blocks.ends_with('b') && blocks[..blocks.len() - 1].parse::<u32>().is_ok() =>
+        {
+            ty
+        }
+        Some(_) => return None,
+        None => rest,
+    };
+    if !matches!(ty, "f32" | "f16" | "i8" | "bf16" | "f64" | "xf32") {
+        return None;
+    }
+    let k = if ty == "bf16" { "_1k" } else { "" };
+    Some(format!("v_mfma_{dst}_{shape}{ty}{k}"))
+}
+
+fn lookup(name: &str) -> Option<Opcode> {
+    names().get(name).copied()
+}
+
+const DPP_WORDS: [&str; 17] = [
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "wave_shl",
+    "wave_rol",
+    "wave_shr",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_bcast",
+    "row_newbcast",
+    "row_mask",
+    "bank_mask",
+    "bound_ctrl",
+    "row_share",
+    "row_xmask",
+];
+
+const SDWA_WORDS: [&str; 4] = ["dst_sel", "dst_unused", "src0_sel", "src1_sel"];
+
+/// The instructions (and forms) a mnemonic may name, in the order llvm-mc-19 tries them: a
+/// bare vector mnemonic names the e32 form, then the e64 one.
+fn candidates(m: &str, dpp_words: bool, sdwa_words: bool) -> Vec<(Opcode, Form)> {
+    let e32_form = |op: Opcode| {
+        let f = op.def().flags;
+        if dpp_words && f.has(Flags::DPP) {
+            Form::Dpp
+        } else if sdwa_words && f.has(Flags::SDWA) {
+            Form::Sdwa
+        } else {
+            Form::Plain
+        }
+    };
+    for (suffix, form, flag) in [
+        ("_dpp", Form::Dpp, Flags::DPP),
+        ("_sdwa", Form::Sdwa, Flags::SDWA),
+    ] {
+        if let Some(stem) = m.strip_suffix(suffix) {
+            return lookup(&format!("{stem}_e32"))
+                .or_else(|| lookup(stem))
+                .filter(|op| op.def().flags.has(flag))
+                .map(|op| vec![(op, form)])
+                .unwrap_or_default();
+        }
+    }
+    if let Some(op) = lookup(m) {
+        let form = if m.ends_with("_e32") {
+            e32_form(op)
+        } else {
+            Form::Plain
+        };
+        return vec![(op, form)];
+    }
+    let mut out = Vec::new();
+    if let Some(op) = lookup(&format!("{m}_e32")) {
+        out.push((op, e32_form(op)));
+    }
+    if let Some(op) = lookup(&format!("{m}_e64")) {
+        out.push((op, Form::Plain));
+    }
+    if out.is_empty() {
+        // An `_e32`/`_e64` suffix on a name without forms (`v_fma_f32_e64`, `ds_add_u32_e32`).
+        // `_e32` on a name that is no VOP3 instruction (v_fmamk_f32, ds_add_u32, s_mov_b32);
+        // `_e64` on a VOP3-only one (but not on the lane instructions).
+        let vop3 = |f: Format| matches!(f, Format::Vop3 | Format::Vop3p);
+        let op = match (m.strip_suffix("_e32"), m.strip_suffix("_e64")) {
+            // (v_readlane_b32/v_writelane_b32 were VOP2 on GFX8: their e32 name stays.)
+            (Some(base), _) => {
+                lookup(base).filter(|op| !vop3(op.def().format) || base.contains("lane_b32"))
+            }
+            (_, Some(base)) => lookup(base).filter(|op| {
+                matches!(op.def().format, Format::Vop3 | Format::Vop3p)
+                    && !base.contains("lane_b32")
+            }),
+            _ => None,
+        };
+        out.extend(op.map(|op| (op, Form::Plain)));
+    }
+    out
+}
+
+/// Parses one gfx942 instruction statement (no label definition, no comment).
+pub fn parse_instruction(text: &str) -> PResult<Parsed> {
+    let toks = tokenize(text)?;
+    let words = |list: &[&str]| {
+        toks.iter()
+            .any(|t| matches!(t.tok, Tok::Ident(w) if list.contains(&w)))
+    };
+    let (dpp_words, sdwa_words) = (words(&DPP_WORDS), words(&SDWA_WORDS));
+    let Some(Tok::Ident(m)) = toks.first().map(|t| &t.tok) else {
+        return err(1, "expected an instruction mnemonic");
+    };
+    let mcol = toks[0].col;
+    let lower = m.to_ascii_lowercase();
+    let tried = candidates(&lower, dpp_words, sdwa_words);
+    let mut first_error = None;
+    for (op, form) in tried {
+        match parse_as(text, op, form) {
+            Ok(p) => return Ok(p),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| {
+        // A name gfx1100 has (ds_load_b32, s_waitcnt_vscnt) is known, but not here.
+        let msg = if crate::def::lookup_name(&lower).is_some() {
+            "instruction not supported on this GPU"
+        } else {
+            "invalid instruction"
+        };
+        ParseError::new(mcol, msg)
+    }))
+}
+
+/// A register as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reg {
+    /// VGPRs (`acc` false) or AGPRs.
+    V { first: u32, count: u32, acc: bool },
+    /// A scalar operand code and how many dwords the name covers.
+    S { code: u32, count: u32 },
+}
+
+/// The GFX9 scalar registers and sources by name.
+fn fixed_reg(name: &str) -> Option<(u32, u32)> {
+    Some(match name {
+        "flat_scratch_lo" => (102, 1),
+        "flat_scratch_hi" => (103, 1),
+        "flat_scratch" => (102, 2),
+        "xnack_mask_lo" => (104, 1),
+        "xnack_mask_hi" => (105, 1),
+        "xnack_mask" => (104, 2),
+        "vcc_lo" => (106, 1),
+        "vcc_hi" => (107, 1),
+        "vcc" => (106, 2),
+        "m0" => (super::print::M0, 1),
+        "null" => (NULL, 1),
+        "exec_lo" => (126, 1),
+        "exec_hi" => (127, 1),
+        "exec" => (126, 2),
+        "src_shared_base" | "shared_base" => (235, 2),
+        "src_shared_limit" | "shared_limit" => (236, 2),
+        "src_private_base" | "private_base" => (237, 2),
+        "src_private_limit" | "private_limit" => (238, 2),
+        "src_pops_exiting_wave_id" | "pops_exiting_wave_id" => (239, 1),
+        "src_vccz" | "vccz" => (251, 1),
+        "src_execz" | "execz" => (252, 1),
+        "src_scc" | "scc" => (253, 1),
+        "src_lds_direct" | "lds_direct" => (LDS_DIRECT, 1),
+        _ => return None,
+    })
+}
+
+/// A register file's range `prefix[first .. first+count)`, if it exists on gfx942.
+fn range(prefix: &str, first: u32, count: u32, col: usize) -> PResult<Reg> {
+    let end = first + count;
+    match prefix {
+        "v" | "a" if end <= 256 => Ok(Reg::V {
+            first,
+            count,
+            acc: prefix == "a",
+        }),
+        "s" if end <= 102 => Ok(Reg::S { code: first, count }),
+        "s" if first < 106 => err(col, "register not available on this GPU"),
+        "ttmp" if end <= 16 => Ok(Reg::S {
+            code: 108 + first,
+            count,
+        }),
+        _ => err(col, "register index is out of range"),
+    }
+}
+
+/// Parses a register reference (`v3`, `a[4:7]`, `s[2:3]`, `ttmp5`, `vcc`, `m0`, ...);
+/// `Ok(None)` when the next token names no register.
+fn reg(c: &mut Cursor) -> PResult<Option<Reg>> {
+    let col = c.col();
+    let Some(name) = c.peek_ident() else {
+        return Ok(None);
+    };
+    if matches!(name, "v" | "a" | "s" | "ttmp") && c.peek2() == Some(&Tok::Punct('[')) {
+        c.bump();
+        c.bump();
+        let a = c.expr(&no_symbols)?;
+        let b = if c.eat_punct(':') {
+            c.expr(&no_symbols)?
+        } else {
+            a
+        };
+        c.expect_punct(']', "expected a closing square bracket")?;
+        if a < 0 || b < a {
+            return err(col, "invalid register range");
+        }
+        return range(name, a as u32, (b - a + 1) as u32, col).map(Some);
+    }
+    if let Some((code, count)) = fixed_reg(name) {
+        c.bump();
+        return Ok(Some(Reg::S { code, count }));
+    }
+    for prefix in ["ttmp", "s", "v", "a"] {
+        if let Some(num) = name.strip_prefix(prefix) {
+            if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) && num.len() <= 4 {
+                let i: u32 = num
+                    .parse()
+                    .map_err(|_| ParseError::new(col, INVALID_OPERAND))?;
+                c.bump();
+                return range(prefix, i, 1, col).map(Some);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// An SGPR or TTMP tuple's alignment: a 64-bit value starts at an even register, a wider
+/// one at a multiple of 4.
+fn scalar_aligned(code: u32, count: u32) -> bool {
+    let base = if (108..124).contains(&code) {
+        code - 108
+    } else if code < 102 {
+        code
+    } else {
+        return true;
+    };
+    count == 1 || base % if count >= 4 { 4 } else { 2 } == 0
+}
+
+/// A scalar source of `dwords` dwords: a register, an inline constant or (`allow_literal`) a
+/// literal. gfx942 has no `null`, and `src_lds_direct` is not a scalar source.
+fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option<u32>)> {
+    let col = c.col();
+    let save = c.save();
+    match reg(c)? {
+        Some(Reg::S { code: NULL, .. }) => {
+            return err(col, "'null' operand is not supported on this GPU")
+        }
+        Some(Reg::S {
+            code: LDS_DIRECT, ..
+        }) => return err(col, "lds_direct is not supported on this GPU"),
+        Some(Reg::S { code, count }) => {
+            let special = code >= 235;
+            if !(count == dwords as u32 || special && dwords <= 2) {
+                return err(col, INVALID_OPERAND);
+            }
+            if !scalar_aligned(code, count) {
+                return err(col, "invalid register alignment");
+            }
+            return Ok((code, None));
+        }
+        Some(Reg::V { .. }) => return err(col, INVALID_OPERAND),
+        None => c.restore(save),
+    }
+    let neg = c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    if neg {
+        c.bump();
+    }
+    let (code, lit) = if let Some(Tok::Float(f)) = c.peek().cloned() {
+        c.bump();
+        float_source(if neg { -f } else { f }, dwords, col)?
+    } else {
+        int_source(c.expr(&no_symbols)?, dwords, col)?
+    };
+    if lit.is_some() && !allow_literal {
+        return err(col, INVALID_OPERAND);
+    }
+    Ok((code, lit))
+}
+
+/// An SGPR (or TTMP, or 64-bit special) destination or operand of exactly `n` dwords.
+fn sgpr(c: &mut Cursor, n: u32) -> PResult<u32> {
+    let col = c.col();
+    match reg(c)? {
+        Some(Reg::S { code: NULL, .. }) => err(col, "'null' operand is not supported on this GPU"),
+        Some(Reg::S { code, count }) if count == n && code < 128 => {
+            if !scalar_aligned(code, count) {
+                return err(col, "invalid register alignment");
+            }
+            Ok(code)
+        }
+        _ => err(col, INVALID_OPERAND),
+    }
+}
+
+/// A VGPR or AGPR range of exactly `n` registers (64-bit aligned when wider than one);
+/// returns its first register and whether it is AGPRs.
+fn vreg(c: &mut Cursor, n: u32) -> PResult<(u32, bool)> {
+    let col = c.col();
+    match reg(c)? {
+        Some(Reg::V { first, count, acc }) if count == n => {
+            if n > 1 && first % 2 != 0 {
+                return err(col, ALIGN);
+            }
+            Ok((first, acc))
+        }
+        _ => err(col, INVALID_OPERAND),
+    }
+}
+
+/// What the parse of one statement collects besides the instruction.
+struct State {
+    form: Form,
+    /// The SDWA dword being built.
+    sdwa: u32,
+    /// Register counts written for operands whose width depends on modifiers.
+    widths: Vec<(Field, u32, usize)>,
+    /// Whether a buffer's or scratch instruction's address was written `off`.
+    vaddr_off: bool,
+    /// AGPR data of a memory instruction (its `acc` bit).
+    acc_data: Option<bool>,
+    label: Option<(String, usize)>,
+    /// A branch offset as written (printed back so).
+    imm_written: Option<i64>,
+}
+
+fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
+    let toks = tokenize(text)?;
+    let end_col = text.trim_end().len() + 1;
+    let mut c = Cursor::new(toks, end_col);
+    c.bump();
+    let d = opcode.def();
+    let mut inst = Instruction::new(opcode);
+    set_defaults(&mut inst, form);
+    let mut st = State {
+        form,
+        sdwa: if form == Form::Sdwa {
+            sdwa_defaults(&inst)
+        } else {
+            0
+        },
+        widths: Vec::new(),
+        vaddr_off: false,
+        acc_data: None,
+        label: None,
+        imm_written: None,
+    };
+    let with_rtn = d.operands.iter().any(|o| matches!(o.kind, Kind::VRtn(_)));
+    let written = count_top_level_commas(&mut c) + 1;
+    let rtn_present = with_rtn && written >= d.operands.len();
+    // A buffer load into LDS (`lds`) is written without its data register.
+    let lds_load = d.format == Format::Mubuf
+        && super::print::mubuf_lds_load(d.name)
+        && written + 1 == d.operands.len();
+    let mut need_comma = false;
+    for o in d.operands {
+        if matches!(o.kind, Kind::VRtn(_)) && !rtn_present || lds_load && o.field == Field::Vdata {
+            continue;
+        }
+        // The VCC of VOP2's carries and VOPC may be left out (llvm-mc-19 reads it implied).
+        let implied_vcc = o.kind == Kind::Implicit(Implicit::VccLo);
+        if implied_vcc && !written_vcc(&mut c, need_comma, form, d.format) {
+            continue;
+        }
+        if need_comma {
+            if c.at_end() {
+                return err(c.col(), "too few operands for instruction");
+            }
+            c.expect_punct(',', INVALID_OPERAND)?;
+        }
+        if c.at_end() {
+            if o.kind == Kind::Imm(Imm::DecOptional) {
+                break;
+            }
+            return err(c.col(), "too few operands for instruction");
+        }
+        need_comma = true;
+        operand(&mut c, &mut inst, &mut st, o.field, o.kind)?;
+    }
+    modifiers(&mut c, &mut inst, &mut st)?;
+    if let Some(acc) = st.acc_data {
+        inst.set(Field::Acc, acc as u32);
+    }
+    if form == Form::Sdwa {
+        let src0 = inst.get(Field::Src0);
+        inst.set(Field::Src0, 249);
+        inst.dpp = st.sdwa | (src0 & 0xff);
+        if src0 < 256 {
+            inst.dpp |= 1 << 23;
+        }
+    }
+    if lds_load != (inst.get(Field::Lds) == 1)
+        && d.format == Format::Mubuf
+        && !d.flags.has(Flags::LDS)
+    {
+        return err(1, INVALID_OPERAND);
+    }
+    check(&inst, &st, rtn_present)?;
+    Ok(Parsed {
+        inst,
+        hints: Hints {
+            imm_written: st.imm_written,
+            ..Hints::default()
+        },
+        label: st.label,
+    })
+}
+
+/// Whether the implied VCC operand is written at this point: `vcc` comes next (after the
+/// comma that precedes it), or an SGPR pair in an SDWA compare with all three operands.
+fn written_vcc(c: &mut Cursor, need_comma: bool, form: Form, fmt: Format) -> bool {
+    let save = c.save();
+    let written = (!need_comma || c.eat_punct(','))
+        && (c.peek_ident() == Some("vcc")
+            || form == Form::Sdwa && fmt == Format::Vopc && count_top_level_commas(c) >= 2);
+    c.restore(save);
+    written
+}
+
+/// The fields that are not zero when left out: GLOBAL/SCRATCH `saddr` (`off`), MTBUF's
+/// format (BUF_DATA_FORMAT_8), VOP3P `op_sel_hi`, DPP's masks.
+fn set_defaults(inst: &mut Instruction, form: Form) {
+    let d = inst.def();
+    match d.format {
+        Format::Global | Format::Scratch => inst.set(Field::Saddr, SADDR_OFF),
+        Format::Mtbuf => inst.set(Field::Fmt, 1),
+        Format::Vop3p if !d.flags.has(Flags::MFMA) => {
+            inst.set(Field::OpSelHi, d.default_op_sel_hi())
+        }
+        _ => {}
+    }
+    if form == Form::Dpp {
+        inst.set(Field::Src0, 250);
+        inst.set(Field::RowMask, 0xf);
+        inst.set(Field::BankMask, 0xf);
+    }
+}
+
+/// SDWA's defaults: every select DWORD, `dst_unused:UNUSED_PRESERVE` (UNUSED_PAD where the
+/// destination has no select).
+fn sdwa_defaults(inst: &Instruction) -> u32 {
+    let fmt = inst.def().format;
+    let src = if fmt == Format::Vop1 {
+        6 << 16
+    } else {
+        6 << 16 | 6 << 24
+    };
+    match fmt {
+        Format::Vopc => src,
+        _ if super::print::sdwa_wide_dst(inst) => src | 6 << 8,
+        _ => src | 6 << 8 | 2 << 11,
+    }
+}
+
+/// Reads one operand into its field(s).
+fn operand(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    st: &mut State,
+    field: Field,
+    kind: Kind,
+) -> PResult<()> {
+    let col = c.col();
+    let d = inst.def();
+    let fmt = d.format;
+    match kind {
+        // The second source of a DPP or SDWA form takes modifiers.
+        Kind::V(_) if field == Field::Vsrc1 && st.form != Form::Plain => {
+            source(c, inst, st, field, 1, SrcTy::B32)?
+        }
+        Kind::V(n) | Kind::VRtn(n) => {
+            let (first, acc) = vreg(c, n as u32)?;
+            data_register(inst, st, field, acc, col)?;
+            inst.set(field, first);
+        }
+        Kind::BufVaddr => {
+            if c.eat_ident("off") {
+                st.vaddr_off = true;
+            } else {
+                let (first, count) = any_vgprs(c)?;
+                st.widths.push((field, count, col));
+                inst.set(field, first);
+            }
+        }
+        Kind::FlatVaddr => {
+            if fmt == Format::Scratch && c.eat_ident("off") {
+                st.vaddr_off = true;
+            } else {
+                let (first, count) = any_vgprs(c)?;
+                st.widths.push((field, count, col));
+                inst.set(field, first);
+                if fmt == Format::Scratch {
+                    inst.set(Field::Sve, 1);
+                }
+            }
+        }
+        Kind::FlatSaddr => {
+            if c.eat_ident("off") {
+                inst.set(field, SADDR_OFF);
+            } else {
+                let n = if fmt == Format::Global { 2 } else { 1 };
+                inst.set(field, sgpr(c, n)?);
+            }
+        }
+        Kind::S(n) => {
+            // A VOP3 compare's result may also name a `src_*` register (llvm-mc-19 reads it).
+            let save = c.save();
+            let special = match reg(c)? {
+                Some(Reg::S {
+                    code: code @ (235..=239 | 251..=253),
+                    ..
+                }) if fmt == Format::Vop3 => Some(code),
+                _ => None,
+            };
+            let code = match special {
+                Some(code) => code,
+                None => {
+                    c.restore(save);
+                    sgpr(c, n as u32)?
+                }
+            };
+            inst.set(field, code);
+        }
+        Kind::Ssrc(n) => {
+            let (code, lit) = ssrc(c, n, fmt != Format::Vop3)?;
+            if let Some(l) = lit {
+                set_literal(inst, l, col)?;
+            }
+            inst.set(field, code);
+        }
+        Kind::SsrcReg(_) | Kind::LaneMask => {
+            let n = if kind == Kind::LaneMask {
+                2
+            } else {
+                n_of(kind)
+            };
+            let (code, lit) = ssrc(c, n, false)?;
+            if lit.is_some() || (128..235).contains(&code) || (240..=248).contains(&code) {
+                return err(col, INVALID_OPERAND);
+            }
+            if kind != Kind::LaneMask && code >= 128
+                || kind == Kind::LaneMask && matches!(code, 126 | 127)
+            {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code);
+        }
+        Kind::SBase(n) => {
+            let code = sgpr(c, n as u32)?;
+            if code % 2 != 0 {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(field, code / 2);
+        }
+        Kind::SmemOffset => smem_offset(c, inst)?,
+        Kind::SmemProbe => {
+            let v = int_in(c, 0, 127, "invalid immediate: only 7-bit values are legal")?;
+            inst.set(field, v as u32);
+        }
+        Kind::Rsrc => {
+            let code = sgpr(c, 4)?;
+            inst.set(field, code / 4);
+        }
+        Kind::BufSoffset => {
+            // An SGPR, a constant or a `src_*` register; no literal.
+            let (code, _) = ssrc(c, 1, false)?;
+            inst.set(field, code);
+        }
+        Kind::Imm(style) => immediate(c, inst, st, field, style)?,
+        Kind::Lit32 => {
+            let v = c.expr(&no_symbols)?;
+            if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.literal = Some(v as u32);
+        }
+        Kind::LitK => {
+            let v = match c.peek().cloned() {
+                Some(Tok::Float(f)) => {
+                    c.bump();
+                    (f as f32).to_bits()
+                }
+                _ => c.expr(&no_symbols)? as u32,
+            };
+            set_literal(inst, v, col)?;
+        }
+        Kind::Implicit(_) => {
+            if st.form == Form::Sdwa && fmt == Format::Vopc && c.peek_ident() != Some("vcc") {
+                let code = sgpr(c, 2)?;
+                st.sdwa |= code << 8 | 1 << 15;
+            } else if !c.eat_ident("vcc") {
+                return err(col, INVALID_OPERAND);
+            }
+        }
+        Kind::VSrc(n, ty) => source(c, inst, st, field, n, ty)?,
+        _ => return err(col, INVALID_OPERAND),
+    }
+    Ok(())
+}
+
+fn n_of(kind: Kind) -> u8 {
+    match kind {
+        Kind::SsrcReg(n) | Kind::Ssrc(n) | Kind::S(n) => n,
+        _ => 1,
+    }
+}
+
+/// A VGPR range of any width (checked against the modifiers later).
+fn any_vgprs(c: &mut Cursor) -> PResult<(u32, u32)> {
+    let col = c.col();
+    match reg(c)? {
+        Some(Reg::V {
+            first,
+            count,
+            acc: false,
+        }) => {
+            if count > 1 && first % 2 != 0 {
+                return err(col, ALIGN);
+            }
+            Ok((first, count))
+        }
+        _ => err(col, INVALID_OPERAND),
+    }
+}
+
+/// Where a register operand may be AGPRs: a memory instruction's data (all of them alike,
+/// the `acc` bit), `v_accvgpr_write`'s and a matrix instruction's destination.
+fn data_register(
+    inst: &mut Instruction,
+    st: &mut State,
+    field: Field,
+    acc: bool,
+    col: usize,
+) -> PResult<()> {
+    let d = inst.def();
+    let memory = matches!(
+        d.format,
+        Format::Ds
+            | Format::Flat
+            | Format::Global
+            | Format::Scratch
+            | Format::Mubuf
+            | Format::Mtbuf
+    );
+    let address = matches!(field, Field::Addr | Field::Vaddr);
+    if memory && !address {
+        if st.acc_data.is_some_and(|a| a != acc) {
+            return err(col, INVALID_OPERAND);
+        }
+        st.acc_data = Some(acc);
+        return Ok(());
+    }
+    let wants_acc = if field == Field::Vdst && d.flags.has(Flags::ACC_DST) {
+        Some(true)
+    } else if field == Field::Vdst && d.flags.has(Flags::MFMA) {
+        inst.set(Field::Clamp, acc as u32);
+        None
+    } else {
+        Some(false)
+    };
+    if wants_acc.is_some_and(|w| w != acc) {
+        return err(col, INVALID_OPERAND);
+    }
+    Ok(())
+}
+
+/// SMEM's offset operand: an SGPR (optionally followed later by `offset:`), or a signed
+/// 21-bit immediate (20-bit unsigned for the buffer forms).
+fn smem_offset(c: &mut Cursor, inst: &mut Instruction) -> PResult<()> {
+    if c.peek_ident().is_some() {
+        // An SGPR alone sits in the offset field (`imm` and `soe` clear); `offset:` after it
+        // moves it to `soffset` ([`memory_modifier`]).
+        let code = sgpr(c, 1)?;
+        inst.set(Field::Offset, code);
+        return Ok(());
+    }
+    let v = smem_immediate(c, inst)?;
+    inst.set(Field::SmemImm, 1);
+    inst.set(Field::Offset, v as u32 & 0x1f_ffff);
+    Ok(())
+}
+
+fn smem_immediate(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
+    if inst.def().name.contains("buffer") {
+        int_in(c, 0, (1 << 20) - 1, "expected a 20-bit unsigned offset")
+    } else {
+        int_in(
+            c,
+            -(1 << 20),
+            (1 << 20) - 1,
+            "expected a 21-bit signed offset",
+        )
+    }
+}
+
+/// An immediate operand in its style.
+fn immediate(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    st: &mut State,
+    field: Field,
+    style: Imm,
+) -> PResult<()> {
+    let col = c.col();
+    let v = match style {
+        Imm::Label => {
+            if let Some(name) = c.peek_ident().map(str::to_string) {
+                c.bump();
+                st.label = Some((name, col));
+                return Ok(());
+            }
+            let v = c.expr(&no_symbols)?;
+            if !(-32768..=65535).contains(&v) {
+                return err(col, "expected a 16-bit signed jump offset");
+            }
+            st.imm_written = Some(v);
+            v as u32 & 0xffff
+        }
+        Imm::Hwreg => special::parse_hwreg_with(c, &HWREG_NAMES)?,
+        Imm::Sendmsg => parse_sendmsg(c)?,
+        Imm::Waitcnt => parse_waitcnt(c)?,
+        Imm::GprIdx => parse_gpr_idx(c)?,
+        _ => {
+            let v = c.expr(&no_symbols)?;
+            if !(-32768..=65535).contains(&v) {
+                return err(col, "invalid immediate: only 16-bit values are legal");
+            }
+            v as u32 & 0xffff
+        }
+    };
+    inst.set(field, v);
+    Ok(())
+}
+
+/// GFX9's `s_waitcnt`: `vmcnt(N) expcnt(N) lgkmcnt(N)` joined by spaces, `&` or `,`, or a
+/// number. A counter left out is at its maximum.
+fn parse_waitcnt(c: &mut Cursor) -> PResult<u32> {
+    if c.peek_ident().is_none() {
+        let col = c.col();
+        let v = c.expr(&no_symbols)?;
+        if !(-32768..=65535).contains(&v) {
+            return err(col, "invalid immediate: only 16-bit values are legal");
+        }
+        return Ok(v as u32 & 0xffff);
+    }
+    let mut v: u32 = 0xcf7f;
+    while let Some(name) = c.peek_ident().map(str::to_string) {
+        let col = c.col();
+        let (max, sat) = match name.as_str() {
+            "vmcnt" | "vmcnt_sat" => (63, name.ends_with("_sat")),
+            "expcnt" | "expcnt_sat" => (7, name.ends_with("_sat")),
+            "lgkmcnt" | "lgkmcnt_sat" => (15, name.ends_with("_sat")),
+            _ => return err(col, "invalid counter name"),
+        };
+        c.bump();
+        c.expect_punct('(', "expected a left parenthesis")?;
+        let n = c.expr(&no_symbols)?;
+        c.expect_punct(')', "expected a closing parenthesis")?;
+        let n = if sat { n.clamp(0, max) } else { n };
+        if !(0..=max).contains(&n) {
+            return err(
+                col,
+                format!("too large value for {}", name.trim_end_matches("_sat")),
+            );
+        }
+        let n = n as u32;
+        v = match name.trim_end_matches("_sat") {
+            "vmcnt" => v & !0xc00f | (n & 0xf) | (n >> 4) << 14,
+            "expcnt" => v & !0x70 | n << 4,
+            _ => v & !0xf00 | n << 8,
+        };
+        if !c.eat_punct('&') {
+            c.eat_punct(',');
+        }
+    }
+    Ok(v)
+}
+
+/// GFX9's `sendmsg(MSG[, OP[, STREAM]])` (message bits 3:0, operation 6:4, stream 9:8) or a
+/// number.
+fn parse_sendmsg(c: &mut Cursor) -> PResult<u32> {
+    if !c.eat_ident("sendmsg") {
+        return special::absolute_simm16(c, "expected a sendmsg macro or an absolute expression");
+    }
+    c.expect_punct('(', "expected a left parenthesis")?;
+    let col = c.col();
+    let id = match c.peek_ident().map(str::to_string) {
+        Some(name) => {
+            let Some(&(id, _)) = MSG_NAMES.iter().find(|(_, n)| *n == name) else {
+                return err(col, "expected a message name or an absolute expression");
+            };
+            c.bump();
+            id
+        }
+        None => {
+            let v = c.expr(&no_symbols)?;
+            if !(0..=15).contains(&v) {
+                return err(col, "invalid message id");
+            }
+            v as u32
+        }
+    };
+    let (mut op, mut stream) = (0u32, 0u32);
+    if c.eat_punct(',') {
+        let ocol = c.col();
+        op = match c.peek_ident().map(str::to_string) {
+            Some(name) => {
+                let gs = GS_OPS.iter().position(|n| *n == name).map(|i| i as u32);
+                let sys = SYSMSG_OPS.iter().find(|(_, n)| *n == name).map(|(o, _)| *o);
+                let Some(op) = gs.or(sys) else {
+                    return err(ocol, "expected an operation name or an absolute expression");
+                };
+                c.bump();
+                op
+            }
+            None => int_in(c, 0, 7, "invalid operation id")? as u32,
+        };
+        if c.eat_punct(',') {
+            stream = int_in(c, 0, 3, "invalid message stream id")? as u32;
+        }
+    }
+    c.expect_punct(')', "expected a closing parenthesis")?;
+    Ok(id | op << 4 | stream << 8)
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` (any of them, each once) or a number.
+fn parse_gpr_idx(c: &mut Cursor) -> PResult<u32> {
+    if !c.eat_ident("gpr_idx") {
+        let col = c.col();
+        let v = c.expr(&no_symbols)?;
+        if !(0..=15).contains(&v) {
+            return err(col, "invalid immediate: only 4-bit values are legal");
+        }
+        return Ok(v as u32);
+    }
+    c.expect_punct('(', "expected a left parenthesis")?;
+    let mut v = 0u32;
+    while let Some(name) = c.peek_ident() {
+        let col = c.col();
+        let Some(bit) = ["SRC0", "SRC1", "SRC2", "DST"]
+            .iter()
+            .position(|n| *n == name)
+        else {
+            return err(col, "expected a VGPR index mode");
+        };
+        if v >> bit & 1 == 1 {
+            return err(col, "duplicate VGPR index mode");
+        }
+        v |= 1 << bit;
+        c.bump();
+        if !c.eat_punct(',') {
+            break;
+        }
+    }
+    c.expect_punct(')', "expected a closing parenthesis")?;
+    Ok(v)
+}
+
+/// Source modifiers as written around a source.
+#[derive(Default)]
+struct Mods {
+    neg: bool,
+    abs: bool,
+    sext: bool,
+}
+
+/// A vector-ALU source with its modifiers, placed by the form.
+fn source(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    st: &mut State,
+    field: Field,
+    n: u8,
+    ty: SrcTy,
+) -> PResult<()> {
+    let col = c.col();
+    let mut mods = Mods::default();
+    let mut closers = Vec::new();
+    loop {
+        if c.is_punct('-') && matches!(c.peek2(), Some(Tok::Punct('|') | Tok::Ident(_))) {
+            c.bump();
+            mods.neg = true;
+        } else if let Some(w @ ("neg" | "abs" | "sext")) = c.peek_ident() {
+            if c.peek2() != Some(&Tok::Punct('(')) {
+                break;
+            }
+            match w {
+                "neg" => mods.neg = true,
+                "abs" => mods.abs = true,
+                _ => mods.sext = true,
+            }
+            c.bump();
+            c.bump();
+            closers.push(')');
+        } else if c.is_punct('|') {
+            c.bump();
+            mods.abs = true;
+            closers.push('|');
+        } else {
+            break;
+        }
+    }
+    c.set_bar_ends_expr(closers.contains(&'|'));
+    let value = source_value(c, inst, st, field, n, ty);
+    c.set_bar_ends_expr(false);
+    value?;
+    while let Some(close) = closers.pop() {
+        c.expect_punct(close, INVALID_OPERAND)?;
+    }
+    if mods.neg || mods.abs || mods.sext {
+        place_mods(inst, st, field, &mods, col)?;
+    }
+    Ok(())
+}
+
+/// The source's register, constant or literal.
+fn source_value(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    st: &mut State,
+    field: Field,
+    n: u8,
+    ty: SrcTy,
+) -> PResult<()> {
+    let col = c.col();
+    let d = inst.def();
+    let i = field.source_index();
+    let mfma = d.flags.has(Flags::MFMA);
+    let save = c.save();
+    if let Some(Reg::V { first, count, acc }) = reg(c)? {
+        if count != n as u32 {
+            return err(col, INVALID_OPERAND);
+        }
+        if count > 1 && first % 2 != 0 {
+            return err(col, ALIGN);
+        }
+        let smfmac = d.name.starts_with("v_smfmac");
+        let acc_ok = match field {
+            Field::Src0 if d.flags.has(Flags::ACC_SRC0) => acc,
+            // A and B, and C (but SMFMAC's third source is a VGPR index).
+            _ if mfma && (i < 2 || !smfmac) => true,
+            _ => !acc,
+        };
+        if !acc_ok {
+            return err(col, INVALID_OPERAND);
+        }
+        if mfma && i < 2 && acc {
+            inst.set(Field::OpSelHi, inst.get(Field::OpSelHi) | 1 << i);
+        }
+        if mfma && i == 2 && !d.name.starts_with("v_smfmac") && acc != (inst.get(Field::Clamp) == 1)
+        {
+            return err(col, INVALID_OPERAND);
+        }
+        match st.form {
+            Form::Dpp if field == Field::Src0 => inst.set(Field::DppSrc0, first),
+            Form::Sdwa | Form::Dpp if field == Field::Vsrc1 => inst.set(field, first),
+            Form::Sdwa if field == Field::Src0 => inst.set(field, 256 + first),
+            _ if field == Field::Vsrc1 => inst.set(field, first),
+            _ => inst.set(field, 256 + first),
+        }
+        return Ok(());
+    }
+    c.restore(save);
+    let vgpr_only = ty == SrcTy::VgprOnly || field == Field::Vsrc1 && st.form != Form::Sdwa;
+    if vgpr_only || st.form == Form::Dpp || mfma && i < 2 {
+        return err(col, INVALID_OPERAND);
+    }
+    let float_token = matches!(c.peek(), Some(Tok::Float(_)))
+        || c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
+    let dwords = match ty {
+        SrcTy::F64 | SrcTy::B64 => 2,
+        SrcTy::F16 | SrcTy::I16 | SrcTy::PackedF16 => 1,
+        _ if mfma => 1,
+        _ => n,
+    };
+    let (code, lit) = match ty {
+        _ if c.peek_ident().is_some() => ssrc(c, dwords, false)?,
+        SrcTy::F16 | SrcTy::I16 => src16(c, col, ty == SrcTy::F16)?,
+        SrcTy::PackedF16 => packed16(c, col)?,
+        SrcTy::F64 if float_token => f64_float_source(c, col)?,
+        SrcTy::F64 | SrcTy::B64 => ssrc(c, 2, true)?,
+        _ if mfma => ssrc(c, 1, false)?,
+        _ => ssrc(c, n, true)?,
+    };
+    if matches!(code, NULL | LDS_DIRECT) {
+        return err(col, INVALID_OPERAND);
+    }
+    if let Some(l) = lit {
+        let e32 = matches!(d.format, Format::Vop1 | Format::Vop2 | Format::Vopc);
+        if !e32 || st.form != Form::Plain {
+            return err(col, "literal operands are not supported");
+        }
+        set_literal(inst, l, col)?;
+    }
+    if st.form == Form::Sdwa && field == Field::Vsrc1 {
+        st.sdwa |= 1 << 31;
+    }
+    inst.set(field, code);
+    Ok(())
+}
+
+/// Records source modifiers where the form keeps them.
+fn place_mods(
+    inst: &mut Instruction,
+    st: &mut State,
+    field: Field,
+    m: &Mods,
+    col: usize,
+) -> PResult<()> {
+    let d = inst.def();
+    let i = field.source_index();
+    match st.form {
+        Form::Sdwa => {
+            let base = if i == 0 { 19 } else { 27 };
+            // (The fp8 conversions decode a sext bit but llvm-mc-19 does not read one.)
+            let sext_ok = (d.flags.has(Flags::SDWA_SEXT) && !super::print::sdwa_wide_dst(inst))
+                || i == 1 && d.flags.has(Flags::SEXT);
+            if m.sext && !sext_ok
+                || (m.neg || m.abs) && !d.flags.neg_abs(i)
+                || m.sext && (m.neg || m.abs)
+            {
+                return err(col, INVALID_OPERAND);
+            }
+            st.sdwa |= (m.sext as u32) << base
+                | (m.neg as u32) << (base + 1)
+                | (m.abs as u32) << (base + 2);
+        }
+        Form::Dpp => {
+            let ok = if m.sext {
+                i == 1 && d.flags.has(Flags::SEXT) && !m.neg && !m.abs
+            } else {
+                d.flags.neg_abs(i)
+            };
+            if !ok {
+                return err(col, INVALID_OPERAND);
+            }
+            let neg = m.neg || m.sext;
+            inst.set(Field::DppNeg, inst.get(Field::DppNeg) | (neg as u32) << i);
+            inst.set(Field::DppAbs, inst.get(Field::DppAbs) | (m.abs as u32) << i);
+        }
+        Form::Plain if d.format == Format::Vop3 => {
+            let ok = match d.source_mods(i) {
+                SrcMods::NegAbs => !m.sext,
+                SrcMods::Neg => !m.sext && !m.abs,
+                SrcMods::Sext => m.sext && !m.neg && !m.abs,
+                _ => false,
+            };
+            if !ok {
+                return err(col, INVALID_OPERAND);
+            }
+            let neg = m.neg || m.sext;
+            inst.set(Field::Neg, inst.get(Field::Neg) | (neg as u32) << i);
+            inst.set(Field::Abs, inst.get(Field::Abs) | (m.abs as u32) << i);
+        }
+        Form::Plain if d.format == Format::Vop3p && d.flags.has(Flags::MIX) && !m.sext => {
+            inst.set(Field::NegLo, inst.get(Field::NegLo) | (m.neg as u32) << i);
+            inst.set(Field::NegHi, inst.get(Field::NegHi) | (m.abs as u32) << i);
+        }
+        _ => return err(col, INVALID_OPERAND),
+    }
+    Ok(())
+}
+
+/// The modifiers after the operands, in any order (each once).
+fn modifiers(c: &mut Cursor, inst: &mut Instruction, st: &mut State) -> PResult<()> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut dpp_ctrl = None;
+    let mut stage = 0;
+    while !c.at_end() {
+        let col = c.col();
+        let Some(name) = c.peek_ident().map(str::to_string) else {
+            return err(col, INVALID_OPERAND);
+        };
+        {
+            let rank = modifier_rank(inst.def().format, st.form, &name);
+            if rank != 0 {
+                if rank < stage || rank == stage && rank != CACHE_RANK {
+                    return err(col, NOT_VALID);
+                }
+                stage = rank;
+            }
+        }
+        c.bump();
+        if seen.contains(&name) {
+            return err(col, INVALID_OPERAND);
+        }
+        seen.push(name.clone());
+        let has_value = c.eat_punct(':');
+        let done = match st.form {
+            Form::Dpp => dpp_modifier(c, inst, &name, has_value, &mut dpp_ctrl, col)?,
+            Form::Sdwa => sdwa_modifier(c, inst, st, &name, has_value, col)?,
+            Form::Plain => false,
+        };
+        if done {
+            continue;
+        }
+        // `nosc0`, `nosc1`, `nont`: the bit left clear, written out.
+        let cleared = name
+            .strip_prefix("no")
+            .and_then(|n| flag_modifier(inst, n))
+            .filter(|f| matches!(f, Field::Sc0 | Field::Sc1 | Field::Nt));
+        if cleared.is_some() && !has_value {
+            continue;
+        }
+        if let Some(f) = flag_modifier(inst, &name) {
+            if has_value {
+                return err(col, INVALID_OPERAND);
+            }
+            inst.set(f, 1);
+            continue;
+        }
+        if !has_value {
+            return err(col, NOT_VALID);
+        }
+        match inst.def().format {
+            Format::Vop3 | Format::Vop3p if st.form == Form::Plain => {
+                alu_modifier(c, inst, &name, col)?
+            }
+            _ if st.form == Form::Plain => memory_modifier(c, inst, &name, col)?,
+            _ => return err(col, NOT_VALID),
+        }
+    }
+    if st.form == Form::Dpp {
+        match dpp_ctrl {
+            Some(ctrl) => inst.set(Field::DppCtrl, ctrl),
+            None => return err(c.col(), "too few operands for instruction"),
+        }
+    }
+    Ok(())
+}
+
+/// The rank of the cache-policy bits, which come in any order among themselves.
+const CACHE_RANK: u32 = 6;
+
+/// Where a modifier stands in the order llvm-mc-19 wants them in (0: anywhere).
+fn modifier_rank(fmt: Format, form: Form, name: &str) -> u32 {
+    let dpp_control = DPP_WORDS[..12].contains(&name);
+    match (form, fmt, name) {
+        (Form::Dpp, _, _) if dpp_control => 1,
+        (Form::Dpp, _, "row_mask") => 2,
+        (Form::Dpp, _, "bank_mask") => 3,
+        (Form::Dpp, _, "bound_ctrl") => 4,
+        (Form::Sdwa, _, "clamp") => 1,
+        (Form::Sdwa, _, "mul" | "div") => 2,
+        (Form::Sdwa, _, "dst_sel") => 3,
+        (Form::Sdwa, _, "dst_unused") => 4,
+        (Form::Sdwa, _, "src0_sel") => 5,
+        (Form::Sdwa, _, "src1_sel") => 6,
+        (Form::Dpp | Form::Sdwa, _, _) => 0,
+        (_, Format::Vop3 | Format::Vop3p, "op_sel") => 1,
+        (_, Format::Vop3p, "op_sel_hi") => 2,
+        (_, Format::Vop3p, "neg_lo") => 3,
+        (_, Format::Vop3p, "neg_hi") => 4,
+        (_, Format::Vop3 | Format::Vop3p, "clamp") => 5,
+        (_, Format::Vop3, "mul" | "div") => 6,
+        (_, Format::Vop3p, "cbsz") => 1,
+        (_, Format::Vop3p, "abid") => 2,
+        (_, Format::Vop3p, "blgp" | "neg") => 3,
+        (_, Format::Vop3 | Format::Vop3p, _) => 0,
+        (_, _, "format") => 1,
+        (_, _, "idxen") => 2,
+        (_, _, "offen") => 3,
+        (_, _, "offset" | "offset0") => 4,
+        (_, _, "offset1") => 5,
+        (_, _, "sc0" | "sc1" | "nt" | "glc" | "lds") => CACHE_RANK,
+        _ => 0,
+    }
+}
+
+/// The one-bit field a flag modifier sets in this instruction's format, if `name` is one.
+fn flag_modifier(inst: &Instruction, name: &str) -> Option<Field> {
+    let d = inst.def();
+    let fmt = d.format;
+    let memory = matches!(
+        fmt,
+        Format::Flat | Format::Global | Format::Scratch | Format::Mubuf | Format::Mtbuf
+    );
+    Some(match name {
+        "sc0" if memory => Field::Sc0,
+        "sc1" if memory => Field::Sc1,
+        "nt" if memory => Field::Nt,
+        "glc" if fmt == Format::Smem && smem_takes_glc(inst) => Field::Glc,
+        "idxen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Field::Idxen,
+        "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Field::Offen,
+        "lds" if fmt == Format::Mubuf && super::print::mubuf_lds_load(d.name) => Field::Lds,
+        "lds" if fmt == Format::Mubuf && d.flags.has(Flags::LDS) => Field::Lds,
+        "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_CLAMP) => Field::Clamp,
+        "clamp" if fmt == Format::Vop3p && !d.flags.has(Flags::MFMA) => Field::Clamp,
+        _ => return None,
+    })
+}
+
+fn smem_takes_glc(inst: &Instruction) -> bool {
+    let d = inst.def();
+    matches!(d.operands.first(), Some(o) if o.field == Field::Sdata && matches!(o.kind, Kind::S(_)))
+        && d.operands.len() == 3
+}
+
+/// A `name:value` modifier of a memory format.
+fn memory_modifier(c: &mut Cursor, inst: &mut Instruction, name: &str, col: usize) -> PResult<()> {
+    let d = inst.def();
+    match (name, d.format) {
+        ("offset", Format::Ds) if !d.flags.has(Flags::OFFSET_PAIR) => {
+            let v = if d.flags.has(Flags::SWIZZLE) {
+                special::parse_swizzle(c)?
+            } else {
+                int_in(c, 0, 65535, "expected a 16-bit unsigned offset")? as u32
+            };
+            inst.set(Field::Offset0, v & 0xff);
+            inst.set(Field::Offset1, v >> 8);
+        }
+        ("offset0", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
+            let v = int_in(c, 0, 255, "invalid offset0 value.")?;
+            inst.set(Field::Offset0, v as u32);
+        }
+        ("offset1", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
+            let v = int_in(c, 0, 255, "invalid offset1 value.")?;
+            inst.set(Field::Offset1, v as u32);
+        }
+        ("offset", Format::Smem)
+            if inst.get(Field::SmemImm) == 0 && d.operand(Field::Soffset).is_some() =>
+        {
+            let v = smem_immediate(c, inst)?;
+            inst.set(Field::Soe, 1);
+            inst.set(Field::Soffset, inst.get(Field::Offset));
+            inst.set(Field::SmemImm, 1);
+            inst.set(Field::Offset, v as u32 & 0x1f_ffff);
+        }
+        ("offset", Format::Flat) => {
+            let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
+            inst.set(Field::Offset, v as u32);
+        }
+        ("offset", Format::Global | Format::Scratch) => {
+            let v = int_in(c, -4096, 4095, "expected a 13-bit signed offset")?;
+            inst.set(Field::Offset, v as u32 & 0x1fff);
+        }
+        ("offset", Format::Mubuf | Format::Mtbuf) => {
+            let v = int_in(c, 0, 4095, "expected a 12-bit unsigned offset")?;
+            inst.set(Field::Offset, v as u32);
+        }
+        ("format", Format::Mtbuf) => inst.set(Field::Fmt, parse_format(c)?),
+        _ => return err(col, NOT_VALID),
+    }
+    Ok(())
+}
+
+/// GFX9's MTBUF format: `[BUF_DATA_FORMAT_x, BUF_NUM_FORMAT_y]` (either may be left out) or
+/// a number 0..=127 (data format bits 3:0, number format 6:4).
+fn parse_format(c: &mut Cursor) -> PResult<u32> {
+    let col = c.col();
+    if !c.eat_punct('[') {
+        let v = int_in(c, 0, 127, "out of range format")?;
+        return Ok(v as u32);
+    }
+    let (mut dfmt, mut nfmt) = (None, None);
+    loop {
+        let pcol = c.col();
+        let Some(part) = c.peek_ident().map(str::to_string) else {
+            return err(pcol, "expected a format string");
+        };
+        // (gfx942 reads the reserved values by name too: BUF_DATA_FORMAT_RESERVED_15.)
+        let named =
+            |list: &[&str], name: &str| list.iter().position(|x| *x == name).map(|v| v as u32);
+        if let Some(v) = part
+            .strip_prefix("BUF_DATA_FORMAT_")
+            .and_then(|n| named(&special::DATA_FORMATS, n))
+        {
+            if dfmt.replace(v).is_some() {
+                return err(pcol, "duplicate data format");
+            }
+        } else if let Some(v) = part
+            .strip_prefix("BUF_NUM_FORMAT_")
+            .and_then(|n| named(&special::NUM_FORMATS, n))
+        {
+            if nfmt.replace(v).is_some() {
+                return err(pcol, "duplicate numeric format");
+            }
+        } else {
+            return err(pcol, "unsupported format");
+        }
+        c.bump();
+        if c.eat_punct(']') {
+            break;
+        }
+        if !c.eat_punct(',') {
+            return err(col, "unsupported format");
+        }
+    }
+    Ok(dfmt.unwrap_or(1) | nfmt.unwrap_or(0) << 4)
+}
+
+/// A `name:value` modifier of VOP3 or VOP3P: the output modifier, `op_sel` and its
+/// companions, and the matrix instructions' `cbsz`, `abid`, `blgp` and `neg`.
+fn alu_modifier(c: &mut Cursor, inst: &mut Instruction, name: &str, col: usize) -> PResult<()> {
+    let d = inst.def();
+    let mfma = d.flags.has(Flags::MFMA);
+    match (name, d.format) {
+        ("mul" | "div", Format::Vop3)
+            if d.flags.has(Flags::VOP3_OMOD) && inst.get(Field::Omod) == 0 =>
+        {
+            inst.set(Field::Omod, omod(c, name, col)?);
+        }
+        ("op_sel", Format::Vop3) if d.flags.has(Flags::OP_SEL) => {
+            let bits = bit_list(c, "op_sel")?;
+            let sources = d.vector_sources();
+            let byte_select = super::print::op_sel_byte_select(d.name);
+            if bits.len() != if byte_select { 4 } else { sources + 1 } {
+                return err(col, "invalid op_sel operand");
+            }
+            let mut v = 0;
+            for (k, (b, _)) in bits.iter().enumerate() {
+                let bit = if k == sources && !byte_select { 3 } else { k };
+                v |= b << bit;
+            }
+            inst.set(Field::OpSel, v);
+        }
+        ("op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi", Format::Vop3p) if !mfma => {
+            let n = d.vector_sources();
+            let bits = bit_list(c, name)?;
+            if bits.len() != n {
+                return err(col, format!("invalid {name} operand"));
+            }
+            let v = bits
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (k, (b, _))| acc | b << k);
+            let f = match name {
+                "op_sel" => Field::OpSel,
+                "op_sel_hi" => Field::OpSelHi,
+                "neg_lo" => Field::NegLo,
+                _ => Field::NegHi,
+            };
+            if d.flags.has(Flags::MIX) && name.starts_with("neg") {
+                return err(col, NOT_VALID);
+            }
+            // The dot products read their sources whole: no op_sel, no op_sel_hi.
+            if d.name.starts_with("v_dot") && name.starts_with("op_sel") {
+                return err(col, "invalid op_sel operand");
+            }
+            let keep = if f == Field::OpSelHi {
+                inst.get(f) & !((1 << n) - 1)
+            } else {
+                0
+            };
+            inst.set(f, keep | v);
+        }
+        ("cbsz", Format::Vop3p) if mfma => {
+            let v = int_in(c, 0, 7, "invalid cbsz value.")?;
+            inst.set(Field::NegHi, v as u32);
+        }
+        ("abid", Format::Vop3p) if mfma => {
+            let v = int_in(c, 0, 15, "invalid abid value.")? as u32;
+            inst.set(Field::OpSel, v & 7);
+            inst.set(Field::OpSelHi, inst.get(Field::OpSelHi) & 3 | (v >> 3) << 2);
+        }
+        ("blgp", Format::Vop3p) if mfma && !d.name.starts_with("v_mfma_f64") => {
+            let v = int_in(c, 0, 7, "invalid blgp value.")?;
+            inst.set(Field::NegLo, v as u32);
+        }
+        ("neg", Format::Vop3p) if d.name.starts_with("v_mfma_f64") => {
+            let bits = bit_list(c, "neg")?;
+            if bits.len() != 3 {
+                return err(col, "invalid neg operand");
+            }
+            let v = bits
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (k, (b, _))| acc | b << k);
+            inst.set(Field::NegLo, v);
+        }
+        _ => return err(col, NOT_VALID),
+    }
+    Ok(())
+}
+
+/// `mul:2`, `mul:4`, `div:2` (and the no-op `mul:1`, `div:1`) as the 2-bit output modifier.
+fn omod(c: &mut Cursor, name: &str, col: usize) -> PResult<u32> {
+    let v = c.expr(&no_symbols)?;
+    Ok(match (name, v) {
+        (_, 1) => 0,
+        ("mul", 2) => 1,
+        ("mul", 4) => 2,
+        ("div", 2) => 3,
+        _ => return err(col, format!("invalid {name} value.")),
+    })
+}
+
+/// A DPP modifier: the control, `row_mask`, `bank_mask`, `bound_ctrl`. Returns whether
+/// `name` was one.
+fn dpp_modifier(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    name: &str,
+    has_value: bool,
+    ctrl: &mut Option<u32>,
+    col: usize,
+) -> PResult<bool> {
+    let value = |c: &mut Cursor, lo: i64, hi: i64| -> PResult<u32> {
+        if !has_value {
+            return err(col, INVALID_OPERAND);
+        }
+        int_in(c, lo, hi, &format!("invalid {name} value")).map(|v| v as u32)
+    };
+    let new_ctrl = match name {
+        "quad_perm" => {
+            if !has_value {
+                return err(col, INVALID_OPERAND);
+            }
+            c.expect_punct('[', "expected a left square bracket")?;
+            let mut v = 0;
+            for k in 0..4 {
+                if k > 0 {
+                    c.expect_punct(',', "expected a comma")?;
+                }
+                v |= (int_in(c, 0, 3, "invalid quad_perm lane id")? as u32) << (2 * k);
+            }
+            c.expect_punct(']', "expected a closing square bracket")?;
+            v
+        }
+        "row_shl" => 0x100 | value(c, 1, 15)?,
+        "row_shr" => 0x110 | value(c, 1, 15)?,
+        "row_ror" => 0x120 | value(c, 1, 15)?,
+        "wave_shl" => value(c, 1, 1).map(|_| 0x130)?,
+        "wave_rol" => value(c, 1, 1).map(|_| 0x134)?,
+        "wave_shr" => value(c, 1, 1).map(|_| 0x138)?,
+        "wave_ror" => value(c, 1, 1).map(|_| 0x13c)?,
+        "row_mirror" if !has_value => 0x140,
+        "row_half_mirror" if !has_value => 0x141,
+        "row_bcast" => match value(c, 15, 31)? {
+            15 => 0x142,
+            31 => 0x143,
+            _ => return err(col, "invalid row_bcast value"),
+        },
+        "row_newbcast" => 0x150 | value(c, 0, 15)?,
+        "row_mask" => {
+            inst.set(Field::RowMask, value(c, 0, 15)?);
+            return Ok(true);
+        }
+        "bank_mask" => {
+            inst.set(Field::BankMask, value(c, 0, 15)?);
+            return Ok(true);
+        }
+        "bound_ctrl" => {
+            value(c, 0, 1)?;
+            inst.set(Field::BoundCtrl, 1);
+            return Ok(true);
+        }
+        _ => return Ok(false),
+    };
+    if ctrl.replace(new_ctrl).is_some() {
+        return err(col, INVALID_OPERAND);
+    }
+    // The 64-bit operations take row_newbcast only.
+    let dp = inst
+        .def()
+        .operands
+        .iter()
+        .any(|o| matches!(o.kind, Kind::VSrc(2, _) | Kind::V(2)));
+    if dp && !(0x150..=0x15f).contains(&new_ctrl) {
+        return err(col, INVALID_OPERAND);
+    }
+    Ok(true)
+}
+
+const SDWA_SELS: [&str; 7] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+];
+
+/// An SDWA modifier: the selects, `dst_unused`, `clamp` and the output modifier. Returns
+/// whether `name` was one.
+fn sdwa_modifier(
+    c: &mut Cursor,
+    inst: &mut Instruction,
+    st: &mut State,
+    name: &str,
+    has_value: bool,
+    col: usize,
+) -> PResult<bool> {
+    let d = inst.def();
+    let vopc = d.format == Format::Vopc;
+    let whole = super::print::sdwa_wide_dst(inst);
+    let word = |c: &mut Cursor, list: &[&str]| -> PResult<u32> {
+        if !has_value {
+            return err(col, INVALID_OPERAND);
+        }
+        let vcol = c.col();
+        let Some(w) = c.peek_ident() else {
+            return err(vcol, format!("invalid {name} value"));
+        };
+        let Some(i) = list.iter().position(|x| *x == w) else {
+            return err(vcol, format!("invalid {name} value"));
+        };
+        c.bump();
+        Ok(i as u32)
+    };
+    let (lo, width, v) = match name {
+        "dst_sel" if !vopc && !whole => (8, 3, word(c, &SDWA_SELS)?),
+        "dst_unused" if !vopc && !whole => (
+            11,
+            2,
+            word(c, &["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"])?,
+        ),
+        "src0_sel" => (16, 3, word(c, &SDWA_SELS)?),
+        "src1_sel" if d.format != Format::Vop1 => (24, 3, word(c, &SDWA_SELS)?),
+        "clamp" if !vopc && !has_value && d.flags.has(Flags::SDWA_CLAMP) => (13, 1, 1),
+        "mul" | "div" if !vopc && has_value && d.flags.has(Flags::SDWA_OMOD) => {
+            (14, 2, omod(c, name, col)?)
+        }
+        _ => return Ok(false),
+    };
+    st.sdwa = st.sdwa & !(((1 << width) - 1) << lo) | v << lo;
+    Ok(true)
+}
+
+/// One scalar value per VOP3 instruction on gfx942 (the constant bus): SGPRs, VCC, M0, EXEC,
+/// TTMPs and the `src_*` registers count, the same register twice counts once, inline
+/// constants are free; `v_div_fmas_*` read VCC besides.
+fn check_constant_bus(inst: &Instruction, sdwa: bool) -> PResult<()> {
+    let d = inst.def();
+    let mut used: Vec<u32> = Vec::new();
+    if d.name.starts_with("v_div_fmas_") {
+        used.push(106);
+    }
+    for o in d.operands {
+        let sdwa_src1 = sdwa && o.field == Field::Vsrc1;
+        if !matches!(o.kind, Kind::VSrc(..) | Kind::LaneMask | Kind::Ssrc(_)) && !sdwa_src1 {
+            continue;
+        }
+        let mut code = inst.get(o.field);
+        if sdwa && o.field == Field::Src0 {
+            if inst.dpp_dword() >> 23 & 1 == 0 {
+                continue;
+            }
+            code = inst.dpp_dword() & 0xff;
+        }
+        if sdwa && o.field == Field::Vsrc1 && inst.dpp_dword() >> 31 == 0 {
+            continue;
+        }
+        let scalar = matches!(code, 0..=127 | 235..=239 | 251..=253);
+        if scalar && !used.contains(&code) {
+            used.push(code);
+        }
+    }
+    if used.len() > 1 {
+        return err(1, "invalid operand (violates constant bus restrictions)");
+    }
+    Ok(())
+}
+
+/// Whether an e32 VOP2 instruction reads VCC (`v_cndmask_b32`, the carry-ins).
+fn reads_vcc(d: &crate::def::InstrDef) -> bool {
+    let last = d.operands.last().map(|o| o.kind);
+    last == Some(Kind::Implicit(Implicit::VccLo))
+}
+
+/// Rules across operands and modifiers.
+fn check(inst: &Instruction, st: &State, rtn_present: bool) -> PResult<()> {
+    let d = inst.def();
+    let width_of = |f: Field| st.widths.iter().find(|(x, _, _)| *x == f).copied();
+    match d.format {
+        Format::Vop3 | Format::Vop3p => check_constant_bus(inst, false)?,
+        Format::Vop2 if st.form == Form::Plain && reads_vcc(d) => {
+            // VCC is on the constant bus already: source 0 may not be a scalar register.
+            if matches!(inst.get(Field::Src0), 0..=127 | 235..=239 | 251..=253) {
+                return err(1, "invalid operand (violates constant bus restrictions)");
+            }
+        }
+        Format::Vop2 if d.operands.iter().any(|o| o.kind == Kind::LitK) => {
+            // The K of v_madmk/v_madak/v_fmamk/v_fmaak is on the constant bus, with an SGPR
+            // source 0; an f16 K fits 16 bits.
+            if inst.get(Field::Src0) < 128 || matches!(inst.get(Field::Src0), 235..=239 | 251..=253)
+            {
+                return err(1, "invalid operand (violates constant bus restrictions)");
+            }
+            if d.name.ends_with("_f16") && inst.literal.is_some_and(|k| k > 0xffff) {
+                return err(1, INVALID_OPERAND);
+            }
+        }
+        Format::Vop1 | Format::Vop2 | Format::Vopc if st.form == Form::Sdwa => {
+            check_constant_bus(inst, true)?
+        }
+        Format::Flat | Format::Global | Format::Scratch => {
+            if d.flags.has(Flags::ATOMIC) && rtn_present != (inst.get(Field::Sc0) == 1) {
+                return err(1, INVALID_OPERAND);
+            }
+            if let Some((_, count, col)) = width_of(Field::Addr) {
+                let want = match d.format {
+                    Format::Global if inst.get(Field::Saddr) != SADDR_OFF => 1,
+                    Format::Scratch => 1,
+                    _ => 2,
+                };
+                if count != want {
+                    return err(col, INVALID_OPERAND);
+                }
+            }
+        }
+        Format::Mubuf | Format::Mtbuf => {
+            let want = inst.get(Field::Idxen) + inst.get(Field::Offen);
+            match width_of(Field::Vaddr) {
+                Some((_, count, col)) if count != want || want == 0 => {
+                    return err(col, INVALID_OPERAND)
+                }
+                None if want != 0 && !d.operands.is_empty() => return err(1, INVALID_OPERAND),
+                _ => {}
+            }
+            if inst.get(Field::Lds) == 1 && st.acc_data == Some(true) {
+                return err(1, INVALID_OPERAND);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(text: &str) -> Vec<u8> {
+        match parse_instruction(text) {
+            Ok(p) => p.inst.encode(),
+            Err(e) => panic!("{text}: {e}"),
+        }
+    }
+
+    #[test]
+    fn legacy_matrix_names_are_derived_from_the_canonical_ones() {
+        assert_eq!(
+            legacy_name("v_mfma_f32_16x16x16_f16").as_deref(),
+            Some("v_mfma_f32_16x16x16f16")
+        );
+        assert_eq!(
+            legacy_name("v_mfma_f32_32x32x4_2b_bf16").as_deref(),
+            Some("v_mfma_f32_32x32x4bf16_1k")
+        );
+        assert_eq!(legacy_name("v_mfma_f32_16x16x32_fp8_fp8"), None);
+    }
+
+    #[test]
+    fn a_few_encodings_match_llvm_mc() {
+        // llvm-mc-19 -mcpu=gfx942 -show-encoding (tests/golden/asm_gfx942.txt has the rest).
+        assert_eq!(
+            bytes("s_waitcnt vmcnt(0) lgkmcnt(0)"),
+            [0x70, 0x00, 0x8c, 0xbf]
+        );
+        assert_eq!(bytes("v_add_co_u32 v0, v1, v2"), [0x01, 0x05, 0x00, 0x32]);
+    }
+}
