@@ -372,8 +372,6 @@ fn refused(inst: &Instruction) -> Result<(), String> {
             || inst.get(Field::NegLo) != 0)
     {
         "a matrix instruction with cbsz, abid or blgp does not run yet"
-    } else if inst.sdwa() && writes_16_bits(name) {
-        "an SDWA form with a 16-bit result does not run yet"
     } else {
         return Ok(());
     };
@@ -784,12 +782,20 @@ fn sdwa(inst: &Instruction) -> Result<Instruction, String> {
         Format::Vop2 if s >> 31 == 1 => name.replace("_e32", "_e64"),
         _ => name,
     };
-    let op = gfx11_opcode(&name).ok_or_else(|| {
-        format!(
-            "`{}` has no gfx1100 counterpart the executor runs yet",
-            d.name
-        )
-    })?;
+    // A 16-bit operation takes gfx1100's VOP3 form, whose operands are whole registers (the
+    // SDWA selects pick the halves; gfx1100's e32 16-bit encodings name halves instead).
+    let e32 = gfx11_opcode(&name);
+    let op = e32
+        .filter(|&op| !uses_halves(op))
+        .or_else(|| e32.and_then(vop3_form))
+        .or_else(|| gfx11_opcode(name.strip_suffix("_e32")?))
+        .filter(|_| !reversed(d.name))
+        .ok_or_else(|| {
+            format!(
+                "`{}` has no gfx1100 counterpart the executor runs yet",
+                d.name
+            )
+        })?;
     let mut out = Instruction::new(op);
     let src0 = match s >> 23 & 1 {
         1 => scalar_code(s & 0xff),

@@ -13,8 +13,12 @@
 //!   0 zeros (UNUSED_PAD), 1 the selected field's sign above it and zeros below it
 //!   (UNUSED_SEXT), 2 the destination's old bits (UNUSED_PRESERVE).
 //!
-//! 16-bit results are refused before they get here (the lowering's rule), so every result
-//! here is 32 bits.
+//!
+//! A 16-bit operation (`v_add_f16_sdwa`, `v_cvt_f32_f16_sdwa`) reads the low half of each
+//! selected source and its 16-bit result is the low half of a 32-bit one whose upper half is
+//! zero (GFX9 zeroes the high bits of 16-bit results), which `dst_sel` then places like any
+//! other: `dst_sel:WORD_1` writes it to the high half. (The guides do not single out 16-bit
+//! operations under SDWA; this reading follows their one rule for every result.)
 
 use rdna3_isa::{Format, Instruction};
 
@@ -68,9 +72,20 @@ pub fn execute_sdwa(inst: &Instruction, sdwa: &Instruction, w: &mut Wave) -> Res
     let s = sdwa.dpp_dword();
     let format = sdwa.def().format;
     let shape = c.shape;
-    if shape.rounds && w.mode & 0xf != 0 || shape.dst16 || shape.src16 != 0 {
+    if shape.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
     }
+    // Whole registers in, whole registers out: the selects pick the halves.
+    let (src16, dst16) = (shape.src16, shape.dst16);
+    let whole = super::class::Class {
+        shape: super::shape::Shape {
+            src16: 0,
+            dst16: false,
+            ..shape
+        },
+        ..*c
+    };
+    let c = &whole;
     let locs = [
         locate(inst, w, c, 0, 0),
         locate(inst, w, c, 1, 0),
@@ -88,8 +103,12 @@ pub fn execute_sdwa(inst: &Instruction, sdwa: &Instruction, w: &mut Wave) -> Res
         if (neg || abs) && sign == 0 {
             return Err(ValuError::Unimplemented);
         }
+        let low16 = src16 >> i & 1 == 1;
         for x in row[..n].iter_mut() {
             let mut v = select(*x as u32, sel, sext);
+            if low16 {
+                v &= 0xffff;
+            }
             if abs {
                 v &= !sign;
             }
@@ -118,8 +137,9 @@ pub fn execute_sdwa(inst: &Instruction, sdwa: &Instruction, w: &mut Wave) -> Res
         }
         let (sel, unused) = (bits(s, 8, 3), bits(s, 11, 2));
         if c.dst_dwords == 1 {
+            let width = if dst16 { 0xffff } else { u32::MAX };
             for (l, x) in out[..n].iter_mut().enumerate() {
-                *x = place(w.vgpr(vdst, l as u32), *x as u32, sel, unused) as u64;
+                *x = place(w.vgpr(vdst, l as u32), *x as u32 & width, sel, unused) as u64;
             }
         }
     }

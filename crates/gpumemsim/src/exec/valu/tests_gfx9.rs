@@ -96,3 +96,64 @@ fn pk_mov_b32_takes_one_dword_of_each_source() {
         .expect("runs");
     assert_eq!(read_pair(&w, 0), 0x3333_3333_2222_2222);
 }
+
+/// A gfx942 SDWA instruction written as text, run on `w` through its lowering.
+fn run_sdwa(text: &str, w: &mut Wave) {
+    let sdwa = rdna3_isa::gfx9::parse::parse_instruction(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .inst;
+    assert!(sdwa.sdwa(), "{text}");
+    let lowered = crate::target::gfx9::lower(&sdwa, &Default::default()).expect("lowers");
+    super::execute_sdwa(&lowered, &sdwa, w)
+        .map_err(|_| "unimplemented")
+        .expect("runs");
+}
+
+fn fill(w: &mut Wave, reg: u32, v: u32) {
+    for l in 0..64 {
+        w.set_vgpr(reg, l, v);
+    }
+}
+
+/// A 16-bit operation reads the low half of each selected source; its result, zero above 16
+/// bits, goes where `dst_sel` says.
+#[test]
+fn sdwa_16_bit_operations_read_selected_halves_and_place_their_result() {
+    let (one, two, three) = (0x3c00u32, 0x4000u32, 0x4200u32); // 1.0, 2.0, 3.0 as f16
+    let mut w = wave();
+    fill(&mut w, 1, one << 16 | 0x7777); // v1.hi = 1.0
+    fill(&mut w, 2, 0x5555 << 16 | two); // v2.lo = 2.0
+    fill(&mut w, 0, 0xaaaa_bbbb);
+    run_sdwa(
+        "v_add_f16_sdwa v0, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0",
+        &mut w,
+    );
+    assert_eq!(
+        w.vgpr(0, 5),
+        three << 16 | 0xbbbb,
+        "3.0 in the high half, the low kept"
+    );
+    run_sdwa(
+        "v_add_f16_sdwa v0, v1, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_0",
+        &mut w,
+    );
+    assert_eq!(
+        w.vgpr(0, 5),
+        three,
+        "dst_sel:DWORD: zero above the 16-bit result"
+    );
+    // A byte select of a 16-bit integer source, sign-extended: -1 + 5 = 4.
+    fill(&mut w, 3, 0x00ff_0000);
+    fill(&mut w, 4, 5);
+    run_sdwa(
+        "v_add_u16_sdwa v0, sext(v3), v4 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:BYTE_2 src1_sel:DWORD",
+        &mut w,
+    );
+    assert_eq!(w.vgpr(0, 7), 4);
+    // A 16-bit source, a 32-bit result: f16 → f32 of the high half.
+    run_sdwa(
+        "v_cvt_f32_f16_sdwa v0, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1",
+        &mut w,
+    );
+    assert_eq!(w.vgpr(0, 9), 1.0f32.to_bits());
+}
