@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use gpumemsim::exec::{Device, RunConfig};
 use gpumemsim::expr::Expr;
-use gpumemsim::isa::asm::assemble;
+use gpumemsim::isa::asm::assemble_in;
+use gpumemsim::isa::Wave;
 
 use crate::check_text::Checked;
 use crate::input::{read_input_bytes, MAX_PROGRAM_INPUT, MAX_TEXT_INPUT};
@@ -106,19 +107,15 @@ fn run_assembly(
             "--sample is for code objects: an assembly program runs the --workgroups given".into(),
         );
     }
-    if let Some(chip) = args.arch.filter(|c| c.isa != gpumemsim::isa::Isa::Gfx11) {
-        return Err(format!(
-            "{name}: --arch {}: assembly programs are gfx1100's (the {} assembler is not \
-             written yet; a code object or source built for {} runs)",
-            chip.name, chip.name, chip.name
-        ));
-    }
-    let mut prog = assemble(text);
+    // `--arch gfx942`: gfx942 text (wave64), lowered to what the executor runs.
+    let chip = args.arch.unwrap_or(&gpumemsim::target::GFX1100);
+    let mut prog = assemble_in(chip.isa, text, Wave::W32);
     // Data directives among the instructions run as the words they hold.
-    match prog.executable_lines() {
+    match prog.executable_lines_with(|b| chip.decode(b)) {
         Ok(lines) => prog.lines = lines,
         Err(e) => prog.errors.push(e),
     }
+    chip.lower_assembly(&mut prog.lines);
     if !prog.errors.is_empty() {
         for e in &prog.errors {
             eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
@@ -129,11 +126,17 @@ fn run_assembly(
         u64::from(args.waves) * u64::from(args.workgroups),
         out.json(),
     );
+    let mut device = device_config(args)?;
+    if chip.isa != gpumemsim::isa::Isa::Gfx11 {
+        // (CDNA runs wave64 only.)
+        device = gpumemsim::launch::for_chip(&device, chip);
+        device.wave_size = chip.default_wave_size;
+    }
     let cfg = RunConfig {
         record_ds: out.html().is_some(),
         record_timeline: out.html().is_some(),
         progress: bar.counters(),
-        ..device_config(args)?
+        ..device
     };
     check_scratch(args, &cfg)?;
     let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;

@@ -174,7 +174,7 @@ pub fn report_assembly(
         "waves": cfg.waves,
         "workgroups": cfg.workgroups,
         "wave_size": cfg.wave_size,
-        "target": gpumemsim::isa::TARGET,
+        "target": cfg.chip.name,
         "kcache": {
             "hits": kc.hits,
             "misses": kc.misses,

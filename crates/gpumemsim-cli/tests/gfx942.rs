@@ -653,3 +653,46 @@ fn asm_for_gfx942_refuses_what_gfx942_lacks_with_file_line_and_column() {
     }
     assert!(String::from_utf8_lossy(&o.stdout).contains("s_mov_b32 s0, s1"));
 }
+
+#[test]
+fn a_gfx942_assembly_program_runs_in_wave64_with_its_agprs_after_its_vgprs() {
+    // AGPRs follow the highest VGPR the program names (v5 here: a0 is v8), so writing a0
+    // leaves v0-v7 alone; the DPP broadcast and the SDWA select are GFX9's.
+    let src = "\
+v_mov_b32 v5, 7
+v_mov_b32 v0, 0
+v_accvgpr_write_b32 a0, v5
+v_accvgpr_read_b32 v1, a0
+v_mbcnt_lo_u32_b32 v2, -1, 0
+v_mbcnt_hi_u32_b32 v2, -1, v2
+v_mov_b32_dpp v3, v2 row_bcast:15 row_mask:0xa
+v_mov_b32_sdwa v4, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0
+s_endpgm
+";
+    let o = run(
+        &[
+            "run", "-", "--arch", "gfx942", "--json", "--dump", "v0", "--dump", "v1", "--dump",
+            "v3", "--dump", "v4",
+        ],
+        src,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["target"], "gfx942");
+    assert_eq!(j["wave_size"], 64);
+    let lanes = |reg: &str| -> Vec<u64> {
+        j["dump"][reg][0]
+            .as_array()
+            .unwrap_or_else(|| panic!("{reg}: {}", j["dump"]))
+            .iter()
+            .map(|v| v.as_u64().expect("a number"))
+            .collect()
+    };
+    assert!(lanes("v0").iter().all(|&v| v == 0), "a0 is not v0");
+    assert!(lanes("v1").iter().all(|&v| v == 7));
+    // row_bcast:15: lane 15 of each row to the next row's lanes (rows 1 and 3 by row_mask).
+    let v3 = lanes("v3");
+    assert_eq!((v3[16], v3[31], v3[48]), (15, 15, 47));
+    let v4 = lanes("v4");
+    assert_eq!((v4[3], v4[40]), (3 << 16, 40 << 16));
+}

@@ -107,13 +107,22 @@ impl Program {
     /// them, by address. Data that is no whole instruction is an error where an instruction
     /// follows it (a wave would run into it); after the last instruction it is left out.
     pub fn executable_lines(&self) -> Result<Vec<AsmLine>, AsmError> {
+        self.executable_lines_with(Instruction::decode_hw)
+    }
+
+    /// [`Program::executable_lines`] with data words decoded by `decode` (another chip's
+    /// decoder).
+    pub fn executable_lines_with(
+        &self,
+        decode: impl Fn(&[u8]) -> Result<(Instruction, usize), DecodeError>,
+    ) -> Result<Vec<AsmLine>, AsmError> {
         let last = self.lines.last().map(|l| l.address);
         let mut out: Vec<AsmLine> = Vec::with_capacity(self.lines.len());
         let push_data = |d: &DataLine, out: &mut Vec<AsmLine>| -> Result<(), AsmError> {
             let mut at = 0;
             let mut decoded = Vec::new();
             while d.address.is_multiple_of(4) && at < d.bytes.len() {
-                let Ok((inst, size)) = Instruction::decode_hw(&d.bytes[at..]) else {
+                let Ok((inst, size)) = decode(&d.bytes[at..]) else {
                     break;
                 };
                 decoded.push(AsmLine {

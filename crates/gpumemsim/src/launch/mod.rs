@@ -327,7 +327,12 @@ fn decode_into(
 /// parameters where the caller left RDNA3's defaults ([`crate::timing::TimingParams::on_chip`]).
 /// What a launch runs with, and what its report gives as its timing.
 pub fn on_chip(config: &RunConfig, kernel: &Kernel) -> RunConfig {
-    let chip = kernel.chip();
+    for_chip(config, kernel.chip())
+}
+
+/// `config` on `chip`: its bank model and timing unless the caller chose them (an assembly
+/// program names its chip with `--arch`).
+pub fn for_chip(config: &RunConfig, chip: &'static crate::target::Target) -> RunConfig {
     RunConfig {
         banks: if config.banks_chosen {
             config.banks.clone()

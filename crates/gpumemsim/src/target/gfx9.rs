@@ -81,6 +81,21 @@ impl Kernel {
         }
     }
 
+    /// The kernel of gfx942 assembly text, which has no descriptor: its AGPRs start at the
+    /// first multiple of 4 above the highest VGPR it names (where clang's ACCUM_OFFSET puts
+    /// them), at least at v4. The registers are read from each instruction's canonical text,
+    /// the one place that says which operands are AGPRs.
+    pub fn for_assembly(code: &[Instruction]) -> Kernel {
+        let top = code
+            .iter()
+            .map(|i| highest_vgpr(&rdna3_isa::gfx9::print::print(i)).map_or(0, |v| v + 1))
+            .max()
+            .unwrap_or(0);
+        Kernel {
+            accum_offset: top.div_ceil(4).max(1) * 4,
+        }
+    }
+
     /// AGPR `n` as the VGPR the executor keeps it in.
     fn agpr(&self, n: u32) -> Result<u32, String> {
         let v = self.accum_offset + n;
@@ -91,6 +106,30 @@ impl Kernel {
         }
         Ok(v)
     }
+}
+
+/// The highest VGPR a canonical gfx942 text names (`v7`, `v[4:7]`), if any.
+fn highest_vgpr(text: &str) -> Option<u32> {
+    let b = text.as_bytes();
+    let mut top = None;
+    for (i, _) in text.match_indices('v') {
+        if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_') {
+            continue;
+        }
+        let rest = &text[i + 1..];
+        let digits = |s: &str| -> Option<u32> {
+            let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            s[..end].parse().ok()
+        };
+        let last = match rest.strip_prefix('[') {
+            Some(range) => range.split_once(':').and_then(|(_, hi)| digits(hi)),
+            None => digits(rest),
+        };
+        if let Some(v) = last {
+            top = top.max(Some(v));
+        }
+    }
+    top
 }
 
 /// The lowering of a run of gfx942 code, in address order: [`lower`] of each instruction,

@@ -111,6 +111,27 @@ impl Target {
         }
     }
 
+    /// Lowers assembled lines of this chip's code in place (gfx1100's run as they are): each
+    /// line's instruction becomes the one the executor runs, its original kept for reports. A
+    /// line that does not lower stays as it is: a wave that reaches it stops there, saying why.
+    /// Assembly has no kernel descriptor: the AGPRs follow the highest VGPR the program names
+    /// ([`gfx9::Kernel::for_assembly`]).
+    pub fn lower_assembly(&self, lines: &mut [rdna3_isa::asm::AsmLine]) {
+        if self.isa == Isa::Gfx11 {
+            return;
+        }
+        let code: Vec<Instruction> = lines.iter().map(|l| l.inst.clone()).collect();
+        let k = gfx9::Kernel::for_assembly(&code);
+        for (line, low) in lines.iter_mut().zip(gfx9::lower_code(&code, &k)) {
+            let original = line.inst.clone();
+            if let Ok(inst) = low {
+                line.inst = inst;
+            }
+            line.original = Some(original);
+            line.hints.wave = rdna3_isa::Wave::W64;
+        }
+    }
+
     /// Decodes one instruction of this chip's code as the hardware does (unused fields
     /// ignored where the table says so).
     pub fn decode(
