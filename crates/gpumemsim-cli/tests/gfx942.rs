@@ -696,3 +696,67 @@ s_endpgm
     let v4 = lanes("v4");
     assert_eq!((v4[3], v4[40]), (3 << 16, 40 << 16));
 }
+
+#[test]
+fn multi_block_broadcast_f64_and_fp8_matrix_forms_match_their_layouts() {
+    // examples/gfx942/asm/mfma_forms.s builds its inputs from the lane number l.
+    let path = format!(
+        "{}/../../examples/gfx942/asm/mfma_forms.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let regs: Vec<String> = (20..24)
+        .chain(32..48)
+        .chain(48..56)
+        .chain(56..60)
+        .map(|r| format!("v{r}"))
+        .collect();
+    let mut argv = vec!["run", path.as_str(), "--arch", "gfx942", "--json"];
+    for r in &regs {
+        argv.extend(["--dump", r.as_str()]);
+    }
+    let o = run(&argv, "");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    let lanes = |r: u32| -> Vec<u32> {
+        j["dump"][format!("v{r}")][0]
+            .as_array()
+            .expect("a dump")
+            .iter()
+            .map(|v| v.as_u64().expect("a number") as u32)
+            .collect()
+    };
+    let f = |x: u32| f32::from_bits(x) as f64;
+    // 4x4x4_16b: 16 blocks of A[i][k] = i + k times B[k][j] = b%4 + k; register i holds
+    // row i, lane 4b + j.
+    for i in 0..4u32 {
+        for (l, &v) in lanes(20 + i).iter().enumerate() {
+            let b = l as u32 / 4;
+            let want: u32 = (0..4).map(|k| (i + k) * (b % 4 + k)).sum();
+            assert_eq!(f(v), want as f64, "row {i} lane {l}");
+        }
+    }
+    // cbsz:2 abid:1: every block multiplies block 1's A (1 + k) by ones: 10 everywhere
+    // (its own A would give 4b + 6).
+    for r in 32..48 {
+        assert!(lanes(r).iter().all(|&v| f(v) == 10.0), "v{r}");
+    }
+    // f64 16x16x4, neg:[1,0,0], C = 1.0: D[i][j] = 1 − Σ (16k + i)(16k + j); pair p holds
+    // row 4p + l/16, column l%16.
+    for p in 0..4u32 {
+        let (lo, hi) = (lanes(48 + 2 * p), lanes(49 + 2 * p));
+        for l in 0..64u32 {
+            let (i, jj) = (4 * p + l / 16, l % 16);
+            let want = 1.0
+                - (0..4)
+                    .map(|k| ((16 * k + i) * (16 * k + jj)) as f64)
+                    .sum::<f64>();
+            let got = f64::from_bits(lo[l as usize] as u64 | (hi[l as usize] as u64) << 32);
+            assert_eq!(got, want, "pair {p} lane {l}");
+        }
+    }
+    // fp8 16x16x32: A is 1.0 for k < 16 and 2.0 above; B's bytes 0-3 are 1.0 and 4-7 2.0,
+    // so each run of 8 terms gives 12·A: two runs of A = 1 and two of A = 2 give 72.
+    for r in 56..60 {
+        assert!(lanes(r).iter().all(|&v| f(v) == 72.0), "v{r}");
+    }
+}

@@ -402,15 +402,8 @@ pub fn refusal(inst: &Instruction) -> String {
 fn refused(inst: &Instruction) -> Result<(), String> {
     let d = inst.def();
     let name = d.name;
-    let why = if name.starts_with("v_smfmac") || name.starts_with("v_mfma_f64") {
-        "this matrix instruction does not run yet"
-    } else if d.flags.has(Flags::MFMA)
-        && (inst.get(Field::NegHi) != 0
-            || inst.get(Field::OpSel) != 0
-            || inst.get(Field::OpSelHi) >> 2 != 0
-            || inst.get(Field::NegLo) != 0)
-    {
-        "a matrix instruction with cbsz, abid or blgp does not run yet"
+    let why = if name.starts_with("v_smfmac") {
+        "the sparse matrix instructions (SMFMAC) do not run yet"
     } else {
         return Ok(());
     };
@@ -784,7 +777,8 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
         out.set(Field::Vdst, k.agpr(n)?);
     }
     out.set(Field::Clamp, 0);
-    out.set(Field::OpSelHi, 0);
+    // (The AGPR bits go; bit 2, abid's high bit, stays.)
+    out.set(Field::OpSelHi, hi & 4);
     Ok(out)
 }
 
