@@ -187,22 +187,27 @@ def survey_ds():
     probes = []
     for op in range(256):
         ws = []
-        for sub in subsets:
-            w = 0xD8000000 | (op << 17)
-            for s in sub:
-                w |= F[s][1] << F[s][0]
-            ws.append(le(w, 8))
+        # Without the gds bit, then with it (the global wave sync instructions need it).
+        for gds in (0, 1):
+            for sub in subsets:
+                w = 0xD8000000 | (op << 17) | (gds << 16)
+                for s in sub:
+                    w |= F[s][1] << F[s][0]
+                ws.append(le(w, 8))
         probes.append(ws)
     for op, f in enumerate(first(probes)):
         if not f or not f[1].startswith('ds_'):
             continue
-        sub, t = subsets[f[0]], f[1]
+        gds_only = f[0] >= len(subsets)
+        sub, t = subsets[f[0] % len(subsets)], f[1]
         name = t.split()[0]
         order = ['Vdst', 'Addr', 'Data0', 'Data1']
         ops = [(x, 'V(%d)' % width(t, F[x][1])) for x in order if x in sub]
         flags = []
-        if re.search(r'2(st64)?_', name):   # ds_read2, ds_write2, ds_wrxchg2 and st64 forms
+        if re.search(r'(read|write|wrxchg)2(st64)?_', name):   # and their st64 forms
             flags.append('OFFSET_PAIR')
+        if gds_only:
+            flags.append('GDS_ONLY')
         if name == 'ds_swizzle_b32':
             flags.append('SWIZZLE')
         rows.append(('Ds', op, name, ops, flags))

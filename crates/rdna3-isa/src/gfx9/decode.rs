@@ -62,6 +62,10 @@ fn accepted(inst: &Instruction) -> bool {
     if d.format == Format::Sopp && d.operands.is_empty() && inst.get(Field::Simm16) != 0 {
         return false;
     }
+    // DS: the global wave sync instructions need `gds` (gfx942 has no other use for it).
+    if d.flags.has(Flags::GDS_ONLY) && inst.get(Field::Gds) == 0 {
+        return false;
+    }
     // DS: a register field the instruction does not use must be 0.
     if d.format == Format::Ds {
         let unused = [Field::Addr, Field::Data0, Field::Data1, Field::Vdst]

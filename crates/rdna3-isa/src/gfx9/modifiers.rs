@@ -119,7 +119,7 @@ fn modifier_rank(fmt: Format, form: Form, name: &str) -> u32 {
         (_, _, "offen") => 3,
         (_, _, "offset" | "offset0") => 4,
         (_, _, "offset1") => 5,
-        (_, _, "sc0" | "sc1" | "nt" | "glc" | "lds") => CACHE_RANK,
+        (_, _, "sc0" | "sc1" | "nt" | "glc" | "lds" | "gds") => CACHE_RANK,
         _ => 0,
     }
 }
@@ -141,6 +141,7 @@ fn flag_modifier(inst: &Instruction, name: &str) -> Option<Field> {
         "offen" if matches!(fmt, Format::Mubuf | Format::Mtbuf) => Field::Offen,
         "lds" if fmt == Format::Mubuf && super::print::mubuf_lds_load(d.name) => Field::Lds,
         "lds" if fmt == Format::Mubuf && d.flags.has(Flags::LDS) => Field::Lds,
+        "gds" if d.flags.has(Flags::GDS_ONLY) => Field::Gds,
         "clamp" if fmt == Format::Vop3 && d.flags.has(Flags::VOP3_CLAMP) => Field::Clamp,
         "clamp" if fmt == Format::Vop3p && !d.flags.has(Flags::MFMA) => Field::Clamp,
         _ => return None,

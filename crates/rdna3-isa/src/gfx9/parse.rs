@@ -1132,6 +1132,15 @@ fn check(inst: &Instruction, st: &State, rtn_present: bool) -> PResult<()> {
                 }
             }
         }
+        Format::Ds if d.flags.has(Flags::GDS_ONLY) => {
+            if inst.get(Field::Gds) == 0 {
+                return err(1, "too few operands for instruction");
+            }
+            // (gfx90a and later take the wave sync data from an even VGPR pair.)
+            if d.operand(Field::Addr).is_some() && inst.get(Field::Addr) % 2 != 0 {
+                return err(1, "vgpr must be even aligned");
+            }
+        }
         Format::Mubuf | Format::Mtbuf => {
             let want = inst.get(Field::Idxen) + inst.get(Field::Offen);
             match width_of(Field::Vaddr) {

@@ -763,7 +763,11 @@ fn modifiers(inst: &Instruction, out: &mut String) {
                     out.push_str(&format!(" offset:{v}"));
                 }
             }
-            // gfx942 has no GDS: llvm-mc-19 ignores the bit.
+            // gfx942 has no GDS memory: llvm-mc-19 ignores the bit, except in the global wave
+            // sync instructions, which need it.
+            if d.flags.has(Flags::GDS_ONLY) {
+                out.push_str(" gds");
+            }
         }
         Format::Flat | Format::Global | Format::Scratch => {
             let raw = inst.get(Field::Offset);
