@@ -50,6 +50,14 @@ fn random_gfx942_words_of_every_format_in_its_table_disassemble_as_llvm_mc_does(
 }
 
 #[test]
+fn the_encodings_of_llvms_gfx940_mc_tests_disassemble_as_llvm_mc_does() {
+    // tests/golden/mc_disasm_gfx942.txt: the byte lines of LLVM's gfx940 disassembler tests
+    // and llvm-mc-19's encodings of its gfx9/gfx940 assembler tests' lines
+    // (tools/gen_asm_goldens_gfx942.py --mc DIR).
+    check("mc_disasm_gfx942", "MC_DISASM_GOLDEN_GFX942", ours_gfx942, 1);
+}
+
+#[test]
 fn clang_built_gfx942_kernels_disassemble_as_llvm_objdump_prints_them() {
     // tests/golden/objdump_gfx942.txt: the project's OpenCL kernels built by clang-19 for
     // gfx942 at -O2 and -O0 (tools/gen_objdump_goldens_gfx942.py), one object per "format".

@@ -110,7 +110,8 @@ fn accepted(inst: &Instruction) -> bool {
     {
         return false;
     }
-    super::print::operands_printable(inst)
+    // (A DPP or SDWA form's operands are judged once its dword is read: [`decode`].)
+    inst.sdwa() || inst.dpp_kind().is_some() || super::print::operands_printable(inst)
 }
 
 fn flat_global_scratch(f: Format) -> bool {
