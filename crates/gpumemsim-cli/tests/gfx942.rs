@@ -760,3 +760,67 @@ fn multi_block_broadcast_f64_and_fp8_matrix_forms_match_their_layouts() {
         assert!(lanes(r).iter().all(|&v| f(v) == 72.0), "v{r}");
     }
 }
+
+#[test]
+fn packed_16_bit_float_atomics_add_each_half() {
+    // 64 lanes add (1.0, 1.0) in f16 to LDS and to memory, and (1.0, 1.0) in bf16 returning
+    // the old values: 64.0 in each half; the returning lanes see 0, 1.0, 2.0, ... per half.
+    let src = "\
+v_mov_b32 v1, 0
+v_mov_b32 v2, 0x3c003c00
+v_mov_b32 v6, 0x3f803f80
+ds_write_b32 v1, v1
+s_waitcnt lgkmcnt(0)
+ds_pk_add_f16 v1, v2
+v_mov_b32 v4, 0x1000
+v_mov_b32 v5, 0
+global_atomic_pk_add_f16 v[4:5], v2, off
+global_atomic_pk_add_bf16 v7, v[4:5], v6, off offset:4 sc0
+s_waitcnt vmcnt(0) lgkmcnt(0)
+s_endpgm
+";
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--arch",
+            "gfx942",
+            "--json",
+            "--mem",
+            "0x1000=0,0",
+            "--dump",
+            "lds:0:4",
+            "--dump",
+            "mem:0x1000:0x1008",
+            "--dump",
+            "v7",
+        ],
+        src,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    let words = |k: &str| -> Vec<u64> {
+        let v = &j["dump"][k];
+        let flat: Vec<u64> = v
+            .as_array()
+            .expect("a dump")
+            .iter()
+            .flat_map(|x| match x.as_array() {
+                Some(a) => a
+                    .iter()
+                    .map(|y| y.as_u64().expect("a number"))
+                    .collect::<Vec<_>>(),
+                None => vec![x.as_u64().expect("a number")],
+            })
+            .collect();
+        flat
+    };
+    assert_eq!(words("lds:0:4"), [0x5400_5400], "64.0 as f16, twice");
+    assert_eq!(
+        words("mem:0x1000:0x1008"),
+        [0x5400_5400, 0x4280_4280],
+        "64.0 as f16, as bf16"
+    );
+    let old = words("v7");
+    assert_eq!((old[0], old[1], old[2]), (0, 0x3f80_3f80, 0x4000_4000));
+}

@@ -52,6 +52,10 @@ pub enum AtomicOp {
     CmpstoreF,
     /// `csub` (memory atomics): memory < data ? 0 : memory − data.
     Csub,
+    /// gfx942's `pk_add_f16`: two f16 adds, one per half.
+    PkAddF16,
+    /// gfx942's `pk_add_bf16`: two bf16 adds, one per half.
+    PkAddBf16,
 }
 
 /// An integer atomic's new memory value at `bits` (32 or 64) wide; values are zero-extended
@@ -117,7 +121,12 @@ fn atomic_int(op: AtomicOp, mem: u64, d0: u64, d1: u64, bits: u32) -> Option<u64
                 mem.wrapping_add(d1)
             }
         }
-        AtomicOp::AddF | AtomicOp::MinF | AtomicOp::MaxF | AtomicOp::CmpstoreF => return None,
+        AtomicOp::AddF
+        | AtomicOp::MinF
+        | AtomicOp::MaxF
+        | AtomicOp::CmpstoreF
+        | AtomicOp::PkAddF16
+        | AtomicOp::PkAddBf16 => return None,
     };
     Some(r & mask)
 }
@@ -129,6 +138,9 @@ pub fn atomic32(op: AtomicOp, mem: u32, d0: u32, d1: u32, mode: u32) -> u32 {
     }
     let ctl = DenormCtl::from_mode_f32(mode);
     match op {
+        // (16-bit values follow MODE's double/half-precision denormal field.)
+        AtomicOp::PkAddF16 => fp::add_pk16(mem, d0, fp::HALF, DenormCtl::from_mode_f64(mode)),
+        AtomicOp::PkAddBf16 => fp::add_pk16(mem, d0, fp::BFLOAT16, DenormCtl::from_mode_f64(mode)),
         AtomicOp::AddF => fp::add_f32(mem, d0, ctl),
         AtomicOp::MinF => fp::min_f32(mem, d0, ctl.flush_input),
         AtomicOp::MaxF => fp::max_f32(mem, d0, ctl.flush_input),

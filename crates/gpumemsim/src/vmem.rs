@@ -107,6 +107,9 @@ fn atomic_of(rest: &str) -> Option<GlobalOp> {
     let signed = ty.starts_with('i');
     let bytes = if ty.ends_with("64") { 8 } else { 4 };
     let op = match op {
+        // gfx942's packed 16-bit float adds (`global_atomic_pk_add_f16`, ...).
+        "pk_add" if ty == "f16" => AtomicOp::PkAddF16,
+        "pk_add" if ty == "bf16" => AtomicOp::PkAddBf16,
         "swap" => AtomicOp::Xchg,
         "cmpswap" if float => AtomicOp::CmpstoreF,
         "cmpswap" => AtomicOp::Cmpstore,

@@ -54,7 +54,12 @@ fn the_encodings_of_llvms_gfx940_mc_tests_disassemble_as_llvm_mc_does() {
     // tests/golden/mc_disasm_gfx942.txt: the byte lines of LLVM's gfx940 disassembler tests
     // and llvm-mc-19's encodings of its gfx9/gfx940 assembler tests' lines
     // (tools/gen_asm_goldens_gfx942.py --mc DIR).
-    check("mc_disasm_gfx942", "MC_DISASM_GOLDEN_GFX942", ours_gfx942, 1);
+    check(
+        "mc_disasm_gfx942",
+        "MC_DISASM_GOLDEN_GFX942",
+        ours_gfx942,
+        1,
+    );
 }
 
 #[test]

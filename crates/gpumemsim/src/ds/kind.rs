@@ -167,6 +167,9 @@ fn classify(name: &str) -> DsKind {
     let float = t.starts_with('f');
     let signed = t.starts_with('i');
     let op = match (parts[0], float, signed) {
+        // gfx942's packed 16-bit float adds (`ds_pk_add_f16`, `ds_pk_add_rtn_bf16`).
+        ("pk", ..) if parts.get(1) == Some(&"add") && t == "f16" => AtomicOp::PkAddF16,
+        ("pk", ..) if parts.get(1) == Some(&"add") && t == "bf16" => AtomicOp::PkAddBf16,
         ("add", true, _) => AtomicOp::AddF,
         ("add", false, _) => AtomicOp::Add,
         ("sub", ..) => AtomicOp::Sub,

@@ -61,8 +61,10 @@ mod select;
 pub mod trans;
 pub mod valu;
 
-pub use add::{add_f32, add_f64, ADD_F32_INVALID_NAN, ADD_F64_INVALID_NAN};
+pub use add::{add_f32, add_f64, add_pk16, ADD_F32_INVALID_NAN, ADD_F64_INVALID_NAN};
+pub use bf16::BFLOAT16;
 pub use cmpstore::{cmpstore_f32, cmpstore_f64};
+pub use round::HALF;
 pub use select::{
     max_f32, max_f64, min_f32, min_f64, valu_med3_f16, valu_med3_f32, valu_minmax_f16,
     valu_minmax_f32, valu_minmax_f64,

@@ -42,6 +42,8 @@ const VCC: u32 = 106;
 /// - `ds_add_f64`, `ds_add_rtn_f64` and the memory atomics `*_atomic_{add,min,max}_f64`: the
 ///   64-bit float atomics (`fp::add_f64`); the memory ones read `sc0` as gfx1100's `glc`
 ///   (`vmem::returns_data`), and their `off` address is written as gfx1100's `null` here.
+/// - `ds_pk_add_{f16,bf16}` (and `_rtn_`), `*_atomic_pk_add_{f16,bf16}`: the packed 16-bit
+///   float atomics (`fp::add_pk16`), likewise.
 /// - `v_mfma_*`: the matrix multiply-adds (the executor knows the forms of
 ///   `exec::valu::mfma`; their AGPR operands are moved to their VGPRs here).
 pub fn runs_as_is(name: &str) -> bool {
@@ -60,6 +62,10 @@ pub fn runs_as_is(name: &str) -> bool {
             | "s_dcache_wb"
             | "ds_add_f64"
             | "ds_add_rtn_f64"
+            | "ds_pk_add_f16"
+            | "ds_pk_add_rtn_f16"
+            | "ds_pk_add_bf16"
+            | "ds_pk_add_rtn_bf16"
     ) || name.starts_with("v_mfma_")
         || f64_memory_atomic(name)
 }
@@ -196,15 +202,22 @@ fn indexed_move(inst: &Instruction, mode: u32) -> Result<Instruction, String> {
     Ok(out)
 }
 
-/// gfx942's 64-bit float atomics of memory (`{global,flat,buffer}_atomic_{add,min,max}_f64`),
-/// which gfx1100 lacks.
+/// gfx942's 64-bit and packed 16-bit float atomics of memory
+/// (`{global,flat,buffer}_atomic_{add,min,max}_f64`, `..._atomic_pk_add_{f16,bf16}`), which
+/// gfx1100 lacks.
 fn f64_memory_atomic(name: &str) -> bool {
     ["global_", "flat_", "buffer_"]
         .iter()
         .any(|p| name.starts_with(p))
-        && ["atomic_add_f64", "atomic_min_f64", "atomic_max_f64"]
-            .iter()
-            .any(|a| name.contains(a))
+        && [
+            "atomic_add_f64",
+            "atomic_min_f64",
+            "atomic_max_f64",
+            "atomic_pk_add_f16",
+            "atomic_pk_add_bf16",
+        ]
+        .iter()
+        .any(|a| name.contains(a))
 }
 
 /// The instruction the executor runs for gfx942 instruction `inst` of kernel `k`: its
