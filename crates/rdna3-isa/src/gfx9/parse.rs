@@ -1137,7 +1137,7 @@ fn check(inst: &Instruction, st: &State, rtn_present: bool) -> PResult<()> {
                 return err(1, "too few operands for instruction");
             }
             // (gfx90a and later take the wave sync data from an even VGPR pair.)
-            if d.operand(Field::Addr).is_some() && inst.get(Field::Addr) % 2 != 0 {
+            if d.operand(Field::Addr).is_some() && !inst.get(Field::Addr).is_multiple_of(2) {
                 return err(1, "vgpr must be even aligned");
             }
         }
