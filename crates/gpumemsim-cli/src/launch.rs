@@ -115,7 +115,7 @@ fn run_assembly(
         Ok(lines) => prog.lines = lines,
         Err(e) => prog.errors.push(e),
     }
-    chip.lower_assembly(&mut prog.lines);
+    let accum_offset = chip.lower_assembly(&mut prog.lines);
     if !prog.errors.is_empty() {
         for e in &prog.errors {
             eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
@@ -131,6 +131,7 @@ fn run_assembly(
         // (CDNA runs wave64 only.)
         device = gpumemsim::launch::for_chip(&device, chip);
         device.wave_size = chip.default_wave_size;
+        device.accum_offset = accum_offset;
     }
     let cfg = RunConfig {
         record_ds: out.html().is_some(),

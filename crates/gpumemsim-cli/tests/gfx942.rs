@@ -824,3 +824,45 @@ s_endpgm
     let old = words("v7");
     assert_eq!((old[0], old[1], old[2]), (0, 0x3f80_3f80, 0x4000_4000));
 }
+
+#[test]
+fn agprs_past_v255_hold_their_values_through_moves_and_matrix_products() {
+    let path = format!(
+        "{}/../../examples/gfx942/asm/agprs_past_v255.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = run(
+        &[
+            "run", &path, "--arch", "gfx942", "--json", "--dump", "v2", "--dump", "v3", "--dump",
+            "v6", "--dump", "v7", "--dump", "v100",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["error"], Value::Null);
+    let lanes = |r: &str| -> Vec<u64> {
+        j["dump"][r][0]
+            .as_array()
+            .expect("a dump")
+            .iter()
+            .map(|v| v.as_u64().expect("a number"))
+            .collect()
+    };
+    assert!(
+        lanes("v2").iter().all(|&v| v == 5),
+        "a100 written from v1 and read back"
+    );
+    assert!(
+        lanes("v3").iter().all(|&v| v == 7),
+        "a101 written from a constant"
+    );
+    assert!(lanes("v100").iter().all(|&v| v == 0), "a100 is not v100");
+    // Two 16x16x4 f32 products of ones and twos accumulated in a[60:63]: 8 + 8.
+    for r in ["v6", "v7"] {
+        assert!(
+            lanes(r).iter().all(|&v| f32::from_bits(v as u32) == 16.0),
+            "{r}"
+        );
+    }
+}

@@ -11,6 +11,9 @@ use crate::addr::Apertures;
 
 /// Number of VGPRs a wave can address.
 pub const VGPR_COUNT: usize = 256;
+/// The unified register file of a gfx942 wave: VGPRs, then its AGPRs from `accum_offset` on
+/// (512 per lane in all, AMD's CDNA3 ISA guide).
+pub const UNIFIED_VGPR_COUNT: usize = 512;
 /// Scalar code of `exec_lo`.
 pub const EXEC_LO: u32 = 126;
 /// Scalar code of `vcc_lo`.
@@ -153,8 +156,13 @@ pub struct Wave {
     /// The apertures `src_shared_base/limit` and `src_private_base/limit` read.
     pub apertures: Apertures,
     /// The wave runs GFX9 code (gfx942): DPP's `wave_shl/rol/shr/ror` and `row_bcast`
-    /// controls, which gfx1100 dropped, have their GFX9 meaning.
+    /// controls, which gfx1100 dropped, have their GFX9 meaning, and its register file is the
+    /// unified one of [`UNIFIED_VGPR_COUNT`] registers.
     pub gfx9_dpp: bool,
+    /// gfx942: the first VGPR of the unified register file that holds the AGPRs (a\[n\] is
+    /// v\[accum_offset + n\]), for the instructions that name AGPRs past v255, which run as
+    /// they are (`crate::target::gfx9`); 0 elsewhere.
+    pub accum_offset: u32,
     /// FLAT_SCRATCH: the start of the wave's scratch region (read with
     /// `s_getreg_b32 hwreg(HW_REG_FLAT_SCR_LO/HI)` on gfx11).
     pub flat_scratch: u64,
@@ -180,6 +188,7 @@ impl Wave {
             done: false,
             apertures: Apertures::default(),
             gfx9_dpp: false,
+            accum_offset: 0,
             flat_scratch: 0,
             steps: 0,
         };
@@ -289,7 +298,8 @@ impl Wave {
         self.sregs[M0 as usize] = v;
     }
 
-    /// VGPR `reg` of `lane` (registers past v255 and lanes past the wave's size read 0).
+    /// VGPR `reg` of `lane` (registers never written, past the file, and lanes past the
+    /// wave's size read 0).
     #[inline]
     pub fn vgpr(&self, reg: u32, lane: u32) -> u32 {
         if lane >= self.size {
@@ -307,11 +317,22 @@ impl Wave {
         self.vgprs = Vec::new();
     }
 
-    /// Writes VGPR `reg` of `lane` (registers past v255 and lanes past the wave's size are
-    /// dropped).
+    /// How many VGPRs the wave's register file holds: [`VGPR_COUNT`], or
+    /// [`UNIFIED_VGPR_COUNT`] for a wave of GFX9 code with its AGPRs.
+    #[inline]
+    fn vgpr_file(&self) -> usize {
+        if self.gfx9_dpp {
+            UNIFIED_VGPR_COUNT
+        } else {
+            VGPR_COUNT
+        }
+    }
+
+    /// Writes VGPR `reg` of `lane` (registers past the file ([`VGPR_COUNT`]; gfx942:
+    /// [`UNIFIED_VGPR_COUNT`]) and lanes past the wave's size are dropped).
     #[inline]
     pub fn set_vgpr(&mut self, reg: u32, lane: u32, v: u32) {
-        if lane >= self.size || reg as usize >= VGPR_COUNT {
+        if lane >= self.size || reg as usize >= self.vgpr_file() {
             return;
         }
         let i = reg as usize * self.size as usize + lane as usize;
@@ -352,10 +373,10 @@ impl Wave {
         }
     }
 
-    /// VGPR `reg`'s lanes to write (`None` past v255).
+    /// VGPR `reg`'s lanes to write (`None` past the file).
     #[inline]
     pub fn vgpr_row_mut(&mut self, reg: u32) -> Option<&mut [u32]> {
-        if reg as usize >= VGPR_COUNT {
+        if reg as usize >= self.vgpr_file() {
             return None;
         }
         let n = self.size as usize;
@@ -366,9 +387,9 @@ impl Wave {
         Some(&mut self.vgprs[end - n..end])
     }
 
-    /// VGPRs `reg` and `reg + 1`'s lanes to write, each `None` past v255.
+    /// VGPRs `reg` and `reg + 1`'s lanes to write, each `None` past the file.
     pub fn vgpr_row_pair_mut(&mut self, reg: u32) -> (Option<&mut [u32]>, Option<&mut [u32]>) {
-        if reg as usize + 1 >= VGPR_COUNT {
+        if reg as usize + 1 >= self.vgpr_file() {
             return (self.vgpr_row_mut(reg), None);
         }
         self.vgpr_row_mut(reg + 1);

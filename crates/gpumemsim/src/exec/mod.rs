@@ -125,6 +125,9 @@ pub struct RunConfig {
     /// ([`crate::target::Target`]: whether stores count on VMcnt, the V# layout); a launch
     /// sets its kernel's. gfx1100 by default.
     pub chip: &'static crate::target::Target,
+    /// gfx942: where the AGPRs start in the unified register file (the kernel's ACCUM_OFFSET,
+    /// [`Wave::accum_offset`]); 0 elsewhere.
+    pub accum_offset: u32,
     /// Each workgroup's scalar data cache.
     pub kcache: KcacheConfig,
     /// The flat apertures.
@@ -281,6 +284,7 @@ impl Default for RunConfig {
             banks_chosen: false,
             timing_chosen: Vec::new(),
             chip: &crate::target::GFX1100,
+            accum_offset: 0,
             kcache: KcacheConfig::default(),
             apertures: Apertures::default(),
             scratch_base: DEFAULT_SCRATCH_BASE,

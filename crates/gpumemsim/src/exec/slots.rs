@@ -33,6 +33,7 @@ pub(crate) struct Spawn {
     waves: u32,
     apertures: Apertures,
     gfx9_dpp: bool,
+    accum_offset: u32,
     scratch: ScratchLayout,
     lds_mode: LdsMode,
     lds_align: AlignMode,
@@ -45,6 +46,7 @@ impl Spawn {
             waves: cfg.waves,
             apertures: cfg.apertures,
             gfx9_dpp: cfg.chip.isa == rdna3_isa::Isa::Gfx940,
+            accum_offset: cfg.accum_offset,
             scratch: ScratchLayout {
                 base: cfg.scratch_base,
                 wave_size: cfg.wave_size,
@@ -64,6 +66,7 @@ impl Spawn {
         w.reuse_vgprs(vgprs);
         w.apertures = self.apertures;
         w.gfx9_dpp = self.gfx9_dpp;
+        w.accum_offset = self.accum_offset;
         w.flat_scratch = self.scratch.flat_scratch(w.id);
         for l in 0..self.wave_size {
             w.set_vgpr(0, l, l + i * self.wave_size);

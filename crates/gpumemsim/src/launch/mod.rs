@@ -327,7 +327,16 @@ fn decode_into(
 /// parameters where the caller left RDNA3's defaults ([`crate::timing::TimingParams::on_chip`]).
 /// What a launch runs with, and what its report gives as its timing.
 pub fn on_chip(config: &RunConfig, kernel: &Kernel) -> RunConfig {
-    for_chip(config, kernel.chip())
+    let accum_offset = match kernel.chip().isa {
+        rdna3_isa::Isa::Gfx940 => {
+            crate::target::gfx9::Kernel::of_rsrc3(kernel.descriptor.rsrc3).accum_offset
+        }
+        _ => 0,
+    };
+    RunConfig {
+        accum_offset,
+        ..for_chip(config, kernel.chip())
+    }
 }
 
 /// `config` on `chip`: its bank model and timing unless the caller chose them (an assembly

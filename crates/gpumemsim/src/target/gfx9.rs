@@ -45,7 +45,10 @@ const VCC: u32 = 106;
 /// - `ds_pk_add_{f16,bf16}` (and `_rtn_`), `*_atomic_pk_add_{f16,bf16}`: the packed 16-bit
 ///   float atomics (`fp::add_pk16`), likewise.
 /// - `v_mfma_*`: the matrix multiply-adds (the executor knows the forms of
-///   `exec::valu::mfma`; their AGPR operands are moved to their VGPRs here).
+///   `exec::valu::mfma`; their AGPR operands are moved to their VGPRs here, or, past v255,
+///   left for the executor to place).
+/// - `v_accvgpr_read_b32`, `v_accvgpr_write_b32` naming an AGPR past v255 (the others become
+///   `v_mov_b32` here).
 pub fn runs_as_is(name: &str) -> bool {
     matches!(
         name,
@@ -66,6 +69,8 @@ pub fn runs_as_is(name: &str) -> bool {
             | "ds_pk_add_rtn_f16"
             | "ds_pk_add_bf16"
             | "ds_pk_add_rtn_bf16"
+            | "v_accvgpr_read_b32"
+            | "v_accvgpr_write_b32"
     ) || name.starts_with("v_mfma_")
         || f64_memory_atomic(name)
 }
@@ -769,6 +774,18 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     };
     let acc_cd = inst.get(Field::Clamp) == 1;
     let hi = inst.get(Field::OpSelHi);
+    // AGPRs past v255 do not fit the fields: the executor adds the wave's `accum_offset` to
+    // the operands whose AGPR bits stay set (`exec::valu::mfma`).
+    let fits = |f: Field, acc: bool| {
+        let v = inst.get(f);
+        !acc || v < 256 || k.agpr(v - 256 + regs(f) - 1).is_ok()
+    };
+    let all_fit = fits(Field::Src0, hi & 1 == 1)
+        && fits(Field::Src1, hi & 2 == 2)
+        && fits(Field::Src2, acc_cd)
+        && (!acc_cd
+            || k.agpr(inst.get(Field::Vdst) + regs(Field::Vdst) - 1)
+                .is_ok());
     for (i, f) in [Field::Src0, Field::Src1, Field::Src2]
         .into_iter()
         .enumerate()
@@ -776,18 +793,16 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
         let v = inst.get(f);
         let acc = if i < 2 { hi >> i & 1 == 1 } else { acc_cd };
         match v.checked_sub(256) {
-            Some(n) if acc => {
-                k.agpr(n + regs(f) - 1)?;
-                out.set(f, 256 + k.agpr(n)?);
-            }
+            Some(n) if acc && all_fit => out.set(f, 256 + k.agpr(n)?),
             Some(_) => {}
             None => out.set(f, scalar_code(v)),
         }
     }
+    if !all_fit {
+        return Ok(out);
+    }
     if acc_cd {
-        let n = inst.get(Field::Vdst);
-        k.agpr(n + regs(Field::Vdst) - 1)?;
-        out.set(Field::Vdst, k.agpr(n)?);
+        out.set(Field::Vdst, k.agpr(inst.get(Field::Vdst))?);
     }
     out.set(Field::Clamp, 0);
     // (The AGPR bits go; bit 2, abid's high bit, stays.)
@@ -799,6 +814,20 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
 /// AGPRs (VGPRs from `accum_offset` on) and the VGPRs, as gfx1100's `v_mov_b32`.
 fn accvgpr(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     let name = inst.def().name;
+    // An AGPR past v255 does not fit gfx1100's fields: read and write run as they are
+    // (`exec::valu::vop3p`, with the wave's `accum_offset`).
+    let agpr = if name.starts_with("v_accvgpr_read") {
+        inst.get(Field::Src0).saturating_sub(256)
+    } else {
+        inst.get(Field::Vdst)
+    };
+    if k.agpr(agpr).is_err() && !name.starts_with("v_accvgpr_mov") {
+        let mut out = inst.clone();
+        if name.starts_with("v_accvgpr_write") && inst.get(Field::Src0) < 256 {
+            out.set(Field::Src0, scalar_code(inst.get(Field::Src0)));
+        }
+        return Ok(out);
+    }
     let mut out = Instruction::new(gfx11_opcode("v_mov_b32_e32").expect("gfx1100 has v_mov_b32"));
     let (vdst, src0) = (inst.get(Field::Vdst), inst.get(Field::Src0));
     let (dst, src) = if name.starts_with("v_accvgpr_read") {

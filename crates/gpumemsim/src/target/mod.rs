@@ -115,10 +115,11 @@ impl Target {
     /// line's instruction becomes the one the executor runs, its original kept for reports. A
     /// line that does not lower stays as it is: a wave that reaches it stops there, saying why.
     /// Assembly has no kernel descriptor: the AGPRs follow the highest VGPR the program names
-    /// ([`gfx9::Kernel::for_assembly`]).
-    pub fn lower_assembly(&self, lines: &mut [rdna3_isa::asm::AsmLine]) {
+    /// ([`gfx9::Kernel::for_assembly`]). Returns where the AGPRs start (0 for gfx1100), for
+    /// [`crate::exec::RunConfig::accum_offset`].
+    pub fn lower_assembly(&self, lines: &mut [rdna3_isa::asm::AsmLine]) -> u32 {
         if self.isa == Isa::Gfx11 {
-            return;
+            return 0;
         }
         let code: Vec<Instruction> = lines.iter().map(|l| l.inst.clone()).collect();
         let k = gfx9::Kernel::for_assembly(&code);
@@ -130,6 +131,7 @@ impl Target {
             line.original = Some(original);
             line.hints.wave = rdna3_isa::Wave::W64;
         }
+        k.accum_offset
     }
 
     /// Decodes one instruction of this chip's code as the hardware does (unused fields

@@ -30,8 +30,9 @@
 //! code, toward −∞ in its older), we take the newer; NaN and infinity inputs give the sum
 //! computed in f64 (its older code's rule; its authors did not check these on hardware).
 //!
-//! The lowering (`crate::target::gfx9`) has moved every AGPR operand to its VGPR, so the
-//! instruction's registers here are VGPR numbers. The hardware ignores EXEC for matrix
+//! The lowering (`crate::target::gfx9`) moves every AGPR operand to its VGPR of the unified
+//! register file; where one is past v255 it keeps the AGPR bits instead, and those operands
+//! are read here from the wave's `accum_offset` on. The hardware ignores EXEC for matrix
 //! instructions (AMD's CDNA3 ISA guide): every lane takes part.
 
 use rdna3_isa::{Field, Instruction};
@@ -222,6 +223,15 @@ pub(super) fn execute(op: Mfma, inst: &Instruction, w: &mut Wave) -> Result<(), 
     );
     let (Some(a), Some(b)) = (a.checked_sub(256), b.checked_sub(256)) else {
         return Err(ValuError::Unimplemented);
+    };
+    // AGPR bits the lowering kept (AGPRs past v255): those registers start at accum_offset.
+    let hi = inst.get(Field::OpSelHi);
+    let acc_cd = inst.get(Field::Clamp) == 1;
+    let off = |acc: bool| if acc { w.accum_offset } else { 0 };
+    let (a, b) = (a + off(hi & 1 == 1), b + off(hi & 2 == 2));
+    let (c, d) = match c.checked_sub(256) {
+        Some(v) => (256 + v + off(acc_cd), d + off(acc_cd)),
+        None => (c, d + off(acc_cd)),
     };
     let f64_op = op.a == In::F64;
     let cbsz = inst.get(Field::NegHi);
