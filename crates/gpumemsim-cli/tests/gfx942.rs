@@ -866,3 +866,45 @@ fn agprs_past_v255_hold_their_values_through_moves_and_matrix_products() {
         );
     }
 }
+
+#[test]
+fn typed_buffer_accesses_convert_through_gfx9_formats() {
+    // tbuffer's format:[16, FLOAT] reads an f16 as f32; buffer_load_format_xy takes the V#'s
+    // formats (word 3: NUM_FORMAT FLOAT in bits 14:12, DATA_FORMAT 32 in bits 18:15), one
+    // component, so y reads 0.
+    let src = "\
+s_mov_b32 s0, 0x1000
+s_mov_b32 s1, 0
+s_mov_b32 s2, 64
+s_mov_b32 s3, 0x27000
+tbuffer_load_format_x v2, off, s[0:3], 0 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_FLOAT]
+buffer_load_format_xy v[4:5], off, s[0:3], 0
+s_waitcnt vmcnt(0)
+s_endpgm
+";
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--arch",
+            "gfx942",
+            "--json",
+            "--mem",
+            "0x1000=0x40003c00",
+            "--dump",
+            "v2",
+            "--dump",
+            "v4",
+            "--dump",
+            "v5",
+        ],
+        src,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["events"], json!([]));
+    let first = |r: &str| j["dump"][r][0][0].as_u64().expect("a number") as u32;
+    assert_eq!(f32::from_bits(first("v2")), 1.0);
+    assert_eq!(first("v4"), 0x4000_3c00);
+    assert_eq!(first("v5"), 0);
+}

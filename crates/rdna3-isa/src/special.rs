@@ -887,6 +887,22 @@ pub(crate) const NUM_FORMATS: [&str; 8] = [
     "FLOAT",
 ];
 
+/// gfx1100's unified buffer format ([`BUF_FORMATS`]) of a GFX9 MTBUF format or V# format
+/// (data format in bits 3:0, number format in bits 6:4), matched by name (`32` and `FLOAT` are
+/// `32_FLOAT`); `None` where gfx1100 has no such format (INVALID, the reserved values, a
+/// number format the data format does not take).
+pub fn unified_buf_format(gfx9: u32) -> Option<u32> {
+    let (dfmt, nfmt) = (gfx9 & 0xf, gfx9 >> 4 & 7);
+    let name = format!(
+        "{}_{}",
+        DATA_FORMATS[dfmt as usize], NUM_FORMATS[nfmt as usize]
+    );
+    BUF_FORMATS
+        .iter()
+        .position(|n| *n == name)
+        .map(|v| v as u32)
+}
+
 /// Whether `name` is a format name an assembler reads (the reserved values have none).
 fn named_format(name: &str) -> bool {
     !name.starts_with("RESERVED_")
@@ -1038,4 +1054,28 @@ pub fn parse_buf_format(c: &mut Cursor) -> PResult<u32> {
         .position(|n| *n == name)
         .map(|v| v as u32)
         .ok_or_else(|| ParseError::new(ncol, "unsupported format"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gfx9_buffer_formats_map_to_gfx11_ones_by_name() {
+        let unified = |name: &str| {
+            BUF_FORMATS
+                .iter()
+                .position(|n| *n == name)
+                .map(|v| v as u32)
+        };
+        // BUF_DATA_FORMAT_32 (4) with BUF_NUM_FORMAT_FLOAT (7), 16 (2) with FLOAT, 8_8_8_8 (10)
+        // with UNORM (0).
+        assert_eq!(unified_buf_format(4 | 7 << 4), unified("32_FLOAT"));
+        assert_eq!(unified_buf_format(2 | 7 << 4), unified("16_FLOAT"));
+        assert_eq!(unified_buf_format(10), unified("8_8_8_8_UNORM"));
+        // INVALID and the reserved values have no gfx11 format.
+        assert_eq!(unified_buf_format(0), None);
+        assert_eq!(unified_buf_format(15 | 7 << 4), None);
+        assert_eq!(unified_buf_format(4 | 6 << 4), None);
+    }
 }

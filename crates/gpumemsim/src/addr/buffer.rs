@@ -82,8 +82,9 @@ impl BufferDescriptor {
     /// buffer loads rely on: an offset of 0x80000000 reads 0), a structured one where the index
     /// reaches `num_records`, and a swizzled one also where the offset reaches the stride —
     /// gfx1100's `oob_select` 3, 1 and 0 (our reading of the guides' range-check rules).
-    /// The typed formats are not read from a GFX9 V# yet (`format` 0, invalid: a typed access
-    /// reports `unsupported_format`).
+    /// The typed formats are the V#'s data and number formats as gfx1100's unified format
+    /// (`rdna3_isa::special::unified_buf_format`; none there gives 0, INVALID, and a typed
+    /// access reports `unsupported_format`).
     pub fn from_words_gfx9(w: [u32; 4]) -> BufferDescriptor {
         let stride = (w[1] >> 16) & 0x3fff;
         let swizzled = w[1] >> 31 == 1;
@@ -92,7 +93,12 @@ impl BufferDescriptor {
             stride,
             swizzle_element: if swizzled { 2 << ((w[3] >> 19) & 3) } else { 0 },
             num_records: w[2],
-            format: 0,
+            // NUM_FORMAT (bits 14:12) and DATA_FORMAT (bits 18:15) of word 3, as gfx1100's
+            // unified format (the typed accesses convert through it).
+            format: rdna3_isa::special::unified_buf_format(
+                (w[3] >> 15 & 0xf) | (w[3] >> 12 & 7) << 4,
+            )
+            .unwrap_or(0),
             index_stride: 8 << ((w[3] >> 21) & 3),
             add_tid: (w[3] >> 23) & 1 == 1,
             oob_select: match (stride, swizzled) {

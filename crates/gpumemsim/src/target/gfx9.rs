@@ -681,6 +681,12 @@ fn copy_fields(from: &Instruction, to: &mut Instruction) {
             // The FLAT segment has no SGPR address on GFX9 (clang encodes 0 there); gfx1100's
             // FLAT adds one unless it is `null`.
             Field::Saddr if d.format == Format::Flat => to.set(Field::Saddr, GFX11_NULL),
+            // GFX9's data and number formats as gfx1100's unified format (INVALID, 0, where
+            // gfx1100 has none: the access then reports an unsupported format).
+            Field::Fmt => to.set(
+                Field::Fmt,
+                rdna3_isa::special::unified_buf_format(v).unwrap_or(0),
+            ),
             f => to.set(f, v),
         }
     }
