@@ -217,7 +217,9 @@ mod tests {
         // Triton's raw buffer on gfx942: stride 0, num_records 0x7ffffffe, word 3 0x27000.
         let raw = BufferDescriptor::from_words_gfx9([0x1000, 0x7c00, 0x7fff_fffe, 0x27000]);
         assert_eq!(raw.base, 0x7c00_0000_1000);
-        assert_eq!((raw.stride, raw.swizzle_element, raw.format), (0, 0, 0));
+        assert_eq!((raw.stride, raw.swizzle_element), (0, 0));
+        // Word 3's NUM_FORMAT FLOAT and DATA_FORMAT 32: gfx1100's 32_FLOAT.
+        assert_eq!(rdna3_isa::special::BUF_FORMATS[raw.format as usize], "32_FLOAT");
         assert!(raw.in_range(0, 0x7fff_fffd));
         assert!(!raw.in_range(0, 0x8000_0000));
         // Structured, 16-byte records: the index is checked, not the offset.
