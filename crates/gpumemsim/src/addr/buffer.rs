@@ -219,7 +219,10 @@ mod tests {
         assert_eq!(raw.base, 0x7c00_0000_1000);
         assert_eq!((raw.stride, raw.swizzle_element), (0, 0));
         // Word 3's NUM_FORMAT FLOAT and DATA_FORMAT 32: gfx1100's 32_FLOAT.
-        assert_eq!(rdna3_isa::special::BUF_FORMATS[raw.format as usize], "32_FLOAT");
+        assert_eq!(
+            rdna3_isa::special::BUF_FORMATS[raw.format as usize],
+            "32_FLOAT"
+        );
         assert!(raw.in_range(0, 0x7fff_fffd));
         assert!(!raw.in_range(0, 0x8000_0000));
         // Structured, 16-byte records: the index is checked, not the offset.

@@ -325,6 +325,13 @@ pub fn lower(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
         Format::Sopp if d.name == "s_waitcnt" => {
             out.set(Field::Simm16, waitcnt(inst.get(Field::Simm16)))
         }
+        Format::Sopk if d.name == "s_getreg_b32" && inst.get(Field::Simm16) & 0x3f == XCC_ID => {
+            // One XCC: its id reads 0 (whatever the offset and size).
+            let mut mov =
+                Instruction::new(gfx11_opcode("s_movk_i32").expect("gfx1100 has s_movk_i32"));
+            mov.set(Field::Sdst, out.get(Field::Sdst));
+            return Ok(mov);
+        }
         Format::Sopk if d.name.contains("etreg") => {
             out.set(Field::Simm16, hwreg(inst.get(Field::Simm16))?)
         }
@@ -755,12 +762,15 @@ fn waitcnt(v: u32) -> u32 {
     vm << 10 | lgkm << 4 | exp
 }
 
+/// gfx942's `HW_REG_XCC_ID`, which the simulator answers with 0 (one XCC).
+const XCC_ID: u32 = 20;
+
 /// `s_getreg`/`s_setreg`'s hardware register: the ones both chips number alike (MODE,
-/// STATUS, TRAPSTS, GPR_ALLOC, LDS_ALLOC, IB_STS, SH_MEM_BASES, FLAT_SCR_LO/HI) pass; others
-/// are refused.
+/// STATUS, TRAPSTS, GPR_ALLOC, LDS_ALLOC, IB_STS, SH_MEM_BASES) pass; others are refused
+/// (ids 20 and 21 are gfx942's XCC_ID and SQ_PERF_SNAPSHOT_DATA, gfx1100's FLAT_SCR_LO/HI).
 fn hwreg(simm16: u32) -> Result<u32, String> {
     match simm16 & 0x3f {
-        1 | 2 | 3 | 5 | 6 | 7 | 15 | 20 | 21 => Ok(simm16),
+        1 | 2 | 3 | 5 | 6 | 7 | 15 => Ok(simm16),
         id => Err(format!(
             "hardware register {id} ({}) does not run on gfx942 yet",
             rdna3_isa::gfx9::print::hwreg_text(simm16)
@@ -988,6 +998,23 @@ mod tests {
         let mode = 1 | 4 << 6 | 1 << 11;
         assert_eq!(hwreg(mode), Ok(mode));
         assert!(hwreg(4).is_err());
+        // gfx942's 20 and 21 are not gfx1100's FLAT_SCR_LO/HI.
+        assert!(hwreg(21).is_err());
+        // XCC_ID reads 0: an s_movk_i32 of 0 into the destination.
+        let (getreg, _) = rdna3_isa::gfx9::decode::decode(
+            &rdna3_isa::gfx9::parse::parse_instruction(
+                "s_getreg_b32 s7, hwreg(HW_REG_XCC_ID, 0, 16)",
+            )
+            .expect("parses")
+            .inst
+            .encode(),
+        )
+        .expect("decodes");
+        let low = lower(&getreg, &Kernel::default()).expect("lowers");
+        assert_eq!(
+            (low.def().name, low.get(Field::Sdst), low.get(Field::Simm16)),
+            ("s_movk_i32", 7, 0)
+        );
     }
 
     /// GFX9's ds_cmpst compares with DATA0 and stores DATA1; gfx1100's ds_cmpstore the other
