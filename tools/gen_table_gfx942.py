@@ -660,6 +660,22 @@ def survey_mtbuf():
                                                      ('Soffset', 'BufSoffset')], []))
 
 
+def survey_nop_forms():
+    """v_nop's DPP and SDWA forms: llvm-mc-19 prints them as `v_nop CONTROL ...` and `v_nop`
+    (no `_dpp`/`_sdwa`), and decodes them only with a zero source byte (SDWA: a zero dword),
+    which the probes of survey_dpp and survey_sdwa do not hold."""
+    for i, r in enumerate(rows):
+        if r[0] == 'Vop1' and r[2] == 'v_nop':
+            dpp = dis_many([le(0x7e0000fa, 4) + le(0xff000100, 4)])[0]
+            sdwa = dis_many([le(0x7e0000f9, 4) + le(0, 4)])[0]
+            flags = list(r[4])
+            if dpp and 'quad_perm' in dpp:
+                flags.append('DPP')
+            if sdwa == 'v_nop':
+                flags.append('SDWA')
+            rows[i] = (r[0], r[1], r[2], r[3], flags)
+
+
 def main():
     survey_sop()
     survey_smem()
@@ -670,6 +686,7 @@ def main():
     survey_vop_e32()
     survey_dpp()
     survey_sdwa()
+    survey_nop_forms()
     survey_vop3()
     finish_vop3()
     survey_vop3p()

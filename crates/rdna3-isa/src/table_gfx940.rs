@@ -636,7 +636,7 @@ pub static INSTRUCTIONS_GFX940: &[InstrDef] = &[
     InstrDef::gfx940(Mtbuf, 0x0d, "tbuffer_store_format_d16_xy", &[O::new(Vdata, V(1)), O::new(Vaddr, BufVaddr), O::new(Srsrc, Rsrc), O::new(Soffset, BufSoffset)], Flags::NONE),
     InstrDef::gfx940(Mtbuf, 0x0e, "tbuffer_store_format_d16_xyz", &[O::new(Vdata, V(2)), O::new(Vaddr, BufVaddr), O::new(Srsrc, Rsrc), O::new(Soffset, BufSoffset)], Flags::NONE),
     InstrDef::gfx940(Mtbuf, 0x0f, "tbuffer_store_format_d16_xyzw", &[O::new(Vdata, V(2)), O::new(Vaddr, BufVaddr), O::new(Srsrc, Rsrc), O::new(Soffset, BufSoffset)], Flags::NONE),
-    InstrDef::gfx940(Vop1, 0x00, "v_nop", &[], Flags::NONE),
+    InstrDef::gfx940(Vop1, 0x00, "v_nop", &[], Flags::DPP.or(Flags::SDWA)),
     InstrDef::gfx940(Vop1, 0x01, "v_mov_b32_e32", &[O::new(Vdst, V(1)), O::new(Src0, VSrc(1, B32))], Flags::DPP.or(Flags::SDWA.or(Flags::SDWA_SEXT.or(Flags::SDWA_CLAMP)))),
     InstrDef::gfx940(Vop1, 0x02, "v_readfirstlane_b32", &[O::new(Vdst, S(1)), O::new(Src0, VSrc(1, VgprOnly))], Flags::NONE),
     InstrDef::gfx940(Vop1, 0x03, "v_cvt_i32_f64_e32", &[O::new(Vdst, V(1)), O::new(Src0, VSrc(2, F64))], Flags::DPP.or(Flags::VOP3_NEG_ABS0)),

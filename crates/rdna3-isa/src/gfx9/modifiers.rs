@@ -390,6 +390,9 @@ fn sdwa_modifier(
     col: usize,
 ) -> PResult<bool> {
     let d = inst.def();
+    if d.name == "v_nop" {
+        return Ok(false);
+    }
     let vopc = d.format == Format::Vopc;
     let whole = super::print::sdwa_wide_dst(inst);
     let word = |c: &mut Cursor, list: &[&str]| -> PResult<u32> {

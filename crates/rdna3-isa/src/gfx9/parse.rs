@@ -170,11 +170,8 @@ fn candidates(m: &str, dpp_words: bool, sdwa_words: bool) -> Vec<(Opcode, Form)>
         }
     }
     if let Some(op) = lookup(m) {
-        let form = if m.ends_with("_e32") {
-            e32_form(op)
-        } else {
-            Form::Plain
-        };
+        let e32 = matches!(op.def().format, Format::Vop1 | Format::Vop2 | Format::Vopc);
+        let form = if e32 { e32_form(op) } else { Form::Plain };
         return vec![(op, form)];
     }
     let mut out = Vec::new();
@@ -479,7 +476,8 @@ fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
             if c.at_end() {
                 return err(c.col(), "too few operands for instruction");
             }
-            c.expect_punct(',', INVALID_OPERAND)?;
+            // (llvm-mc-19 reads operands without the comma between them too.)
+            c.eat_punct(',');
         }
         if c.at_end() {
             if o.kind == Kind::Imm(Imm::DecOptional) {
@@ -498,7 +496,7 @@ fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
         let src0 = inst.get(Field::Src0);
         inst.set(Field::Src0, 249);
         inst.dpp = st.sdwa | (src0 & 0xff);
-        if src0 < 256 {
+        if src0 < 256 && d.operand(Field::Src0).is_some() {
             inst.dpp |= 1 << 23;
         }
     }
@@ -553,6 +551,10 @@ fn set_defaults(inst: &mut Instruction, form: Form) {
 /// destination has no select).
 fn sdwa_defaults(inst: &Instruction) -> u32 {
     let fmt = inst.def().format;
+    // (v_nop's SDWA form is its word and a zero dword.)
+    if inst.def().name == "v_nop" {
+        return 0;
+    }
     let src = if fmt == Format::Vop1 {
         6 << 16
     } else {
@@ -1115,8 +1117,15 @@ fn check(inst: &Instruction, st: &State, rtn_present: bool) -> PResult<()> {
             }
         }
         Format::Vop1 | Format::Vop2 | Format::Vopc if st.form == Form::Sdwa => {
-            check_constant_bus(inst, true)?
+            check_constant_bus(inst, true)?;
+            // VCC, read by v_cndmask_b32 and the carry-ins, is on the bus too.
+            let src0 = inst.dpp_dword() & 0xff;
+            let register = matches!(src0, 0..=127 | 235..=239 | 251..=253);
+            if reads_vcc(d) && inst.dpp_dword() >> 23 & 1 == 1 && register {
+                return err(1, "invalid operand (violates constant bus restrictions)");
+            }
         }
+
         Format::Flat | Format::Global | Format::Scratch => {
             if d.flags.has(Flags::ATOMIC) && rtn_present != (inst.get(Field::Sc0) == 1) {
                 return err(1, INVALID_OPERAND);

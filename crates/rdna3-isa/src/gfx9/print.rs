@@ -151,6 +151,10 @@ pub(crate) fn operands_printable(inst: &Instruction) -> bool {
 /// others print with a comment).
 pub(crate) fn dpp_printable(inst: &Instruction) -> bool {
     let d = inst.def();
+    // (v_nop's DPP form decodes with a zero source byte only.)
+    if d.name == "v_nop" && inst.get(Field::DppSrc0) != 0 {
+        return false;
+    }
     // The dword's neg/abs bits only for the sources that take them (a neg bit may be sext).
     let sources = d
         .operands
@@ -208,7 +212,11 @@ fn dpp_control_text(c: u32) -> String {
 fn print_dpp(inst: &Instruction) -> String {
     let d = inst.def();
     let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
-    let mut out = format!("{stem}_dpp");
+    // (v_nop's DPP form prints as `v_nop` and its control.)
+    let mut out = match d.name {
+        "v_nop" => stem.to_string(),
+        _ => format!("{stem}_dpp"),
+    };
     let mut ops: Vec<String> = Vec::new();
     for o in d.operands {
         let text = match (o.field, o.kind) {
@@ -292,6 +300,10 @@ const SDWA_SELS: [&str; 7] = [
 pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
     let d = inst.def();
     let s = Sdwa(inst.dpp_dword());
+    // (v_nop's SDWA form decodes with a zero dword only.)
+    if d.name == "v_nop" {
+        return s.0 == 0;
+    }
     let vopc = d.format == Format::Vopc;
     let two = d.format != Format::Vop1;
     if s.sel(0) == 7 || two && s.sel(1) == 7 || !vopc && s.sel(2) == 7 {
@@ -359,11 +371,13 @@ fn sdwa_sources(inst: &Instruction) -> Vec<String> {
         } else if scalar && code == LDS_DIRECT {
             "src_lds_direct".to_string()
         } else if scalar {
-            // (A constant prints by the instruction's source type, source 0's.)
+            // (A constant prints by the instruction's source type, source 0's; a float
+            // constant of a 16-bit integer source as the float, as llvm-mc-19 prints SDWA.)
             let ty = d
                 .operands
                 .iter()
                 .find_map(|o| match o.kind {
+                    Kind::VSrc(_, SrcTy::I16) if o.field == Field::Src0 => Some(SrcTy::B32),
                     Kind::VSrc(_, ty) if o.field == Field::Src0 => Some(ty),
                     _ => None,
                 })
@@ -394,6 +408,9 @@ fn sdwa_sources(inst: &Instruction) -> Vec<String> {
 /// `sd`, an SGPR pair), `src0_sel` and `src1_sel`.
 fn print_sdwa(inst: &Instruction) -> String {
     let d = inst.def();
+    if d.name == "v_nop" {
+        return "v_nop".to_string();
+    }
     let s = Sdwa(inst.dpp_dword());
     let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
     let mut ops: Vec<String> = Vec::new();
