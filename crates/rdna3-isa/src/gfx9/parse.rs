@@ -432,6 +432,8 @@ pub(super) struct State {
     pub(super) label: Option<(String, usize)>,
     /// A branch offset as written (printed back so).
     pub(super) imm_written: Option<i64>,
+    /// A 16-bit integer source written as a float constant (printed back so).
+    pub(super) float_written: bool,
 }
 
 fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
@@ -454,6 +456,7 @@ fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
         acc_data: None,
         label: None,
         imm_written: None,
+        float_written: false,
     };
     let with_rtn = d.operands.iter().any(|o| matches!(o.kind, Kind::VRtn(_)));
     let written = count_top_level_commas(&mut c) + 1;
@@ -511,6 +514,7 @@ fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
         inst,
         hints: Hints {
             imm_written: st.imm_written,
+            float_constant_written: st.float_written,
             ..Hints::default()
         },
         label: st.label,
@@ -964,6 +968,9 @@ fn source_value(
         _ if mfma => 1,
         _ => n,
     };
+    if ty == SrcTy::I16 && float_token {
+        st.float_written = true;
+    }
     let (code, lit) = match ty {
         _ if c.peek_ident().is_some() => ssrc(c, dwords, false)?,
         SrcTy::F16 | SrcTy::I16 => src16(c, col, ty == SrcTy::F16)?,

@@ -209,7 +209,7 @@ fn dpp_control_text(c: u32) -> String {
 /// A DPP form: `NAME_dpp` (the e32 name without `_e32`), the VGPR source 0 from the dword
 /// and source 1 with the dword's neg/abs bits, then the control, `row_mask`, `bank_mask` and
 /// `bound_ctrl:1`.
-fn print_dpp(inst: &Instruction) -> String {
+fn print_dpp(inst: &Instruction, fw: bool) -> String {
     let d = inst.def();
     let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
     // (v_nop's DPP form prints as `v_nop` and its control.)
@@ -240,7 +240,7 @@ fn print_dpp(inst: &Instruction) -> String {
                     text
                 }
             }
-            (f, k) => match operand_text(inst, f, k) {
+            (f, k) => match operand_text_as(inst, f, k, fw) {
                 Some(t) => t,
                 None => continue,
             },
@@ -334,7 +334,9 @@ pub(crate) fn sdwa_printable(inst: &Instruction) -> bool {
     if vopc && s.bits(15, 1) == 1 && sreg_or_raw(s.bits(8, 7), 2).contains("<invalid") {
         return false;
     }
-    sdwa_sources(inst).iter().all(|t| !t.contains("<invalid"))
+    sdwa_sources(inst, false)
+        .iter()
+        .all(|t| !t.contains("<invalid"))
         && d.operands
             .iter()
             .filter(|o| !matches!(o.field, Field::Src0 | Field::Vsrc1))
@@ -351,7 +353,7 @@ pub(crate) fn sdwa_wide_dst(inst: &Instruction) -> bool {
 }
 
 /// An SDWA form's sources with their modifiers: a VGPR, or (the scalar bit) a scalar source.
-fn sdwa_sources(inst: &Instruction) -> Vec<String> {
+fn sdwa_sources(inst: &Instruction, fw: bool) -> Vec<String> {
     let d = inst.def();
     let s = Sdwa(inst.dpp_dword());
     let mut out = Vec::new();
@@ -371,14 +373,12 @@ fn sdwa_sources(inst: &Instruction) -> Vec<String> {
         } else if scalar && code == LDS_DIRECT {
             "src_lds_direct".to_string()
         } else if scalar {
-            // (A constant prints by the instruction's source type, source 0's; a float
-            // constant of a 16-bit integer source as the float, as llvm-mc-19 prints SDWA.)
+            // (A constant prints by the instruction's source type, source 0's.)
             let ty = d
                 .operands
                 .iter()
                 .find_map(|o| match o.kind {
-                    Kind::VSrc(_, SrcTy::I16) if o.field == Field::Src0 => Some(SrcTy::B32),
-                    Kind::VSrc(_, ty) if o.field == Field::Src0 => Some(ty),
+                    Kind::VSrc(_, ty) if o.field == Field::Src0 => Some(written(ty, fw)),
                     _ => None,
                 })
                 .unwrap_or(SrcTy::B32);
@@ -406,7 +406,7 @@ fn sdwa_sources(inst: &Instruction) -> Vec<String> {
 /// An SDWA form: `NAME_sdwa` (the e32 name without `_e32`), the operands, then `clamp`, the
 /// output modifier, `dst_sel`, `dst_unused` (not for VOPC, whose destination is VCC or, with
 /// `sd`, an SGPR pair), `src0_sel` and `src1_sel`.
-fn print_sdwa(inst: &Instruction) -> String {
+fn print_sdwa(inst: &Instruction, fw: bool) -> String {
     let d = inst.def();
     if d.name == "v_nop" {
         return "v_nop".to_string();
@@ -414,7 +414,7 @@ fn print_sdwa(inst: &Instruction) -> String {
     let s = Sdwa(inst.dpp_dword());
     let stem = d.name.strip_suffix("_e32").unwrap_or(d.name);
     let mut ops: Vec<String> = Vec::new();
-    let mut sources = sdwa_sources(inst).into_iter();
+    let mut sources = sdwa_sources(inst, fw).into_iter();
     for o in d.operands {
         match (o.field, o.kind) {
             (Field::Src0 | Field::Vsrc1, _) => ops.push(sources.next().unwrap_or_default()),
@@ -424,7 +424,7 @@ fn print_sdwa(inst: &Instruction) -> String {
                 ops.push(sreg_or_raw(s.bits(8, 7), 2))
             }
             (f, k) => {
-                if let Some(t) = operand_text(inst, f, k) {
+                if let Some(t) = operand_text_as(inst, f, k, fw) {
                     ops.push(t);
                 }
             }
@@ -470,17 +470,17 @@ pub fn print(inst: &Instruction) -> String {
 /// written as `hints` says (a branch offset is echoed as written: `-1`, not `65535`).
 pub fn print_with(inst: &Instruction, hints: crate::print::Hints) -> String {
     if inst.dpp_kind().is_some() {
-        return print_dpp(inst);
+        return print_dpp(inst, hints.float_constant_written);
     }
     if inst.sdwa() {
-        return print_sdwa(inst);
+        return print_sdwa(inst, hints.float_constant_written);
     }
     let d = inst.def();
     let mut ops: Vec<String> = Vec::new();
     for o in d.operands {
         let written = match (o.kind, hints.imm_written) {
             (Kind::Imm(Imm::Label), Some(v)) => Some(v.to_string()),
-            _ => operand_text(inst, o.field, o.kind),
+            _ => operand_text_as(inst, o.field, o.kind, hints.float_constant_written),
         };
         if let Some(t) = written {
             ops.push(t);
@@ -496,6 +496,12 @@ pub fn print_with(inst: &Instruction, hints: crate::print::Hints) -> String {
 }
 
 fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> {
+    operand_text_as(inst, field, kind, false)
+}
+
+/// [`operand_text`]; `fw`: a float constant in a 16-bit integer source prints as the float
+/// (how llvm-mc-19 echoes one written so; it disassembles one as its f16 bits).
+fn operand_text_as(inst: &Instruction, field: Field, kind: Kind, fw: bool) -> Option<String> {
     let v = inst.get(field);
     let d = inst.def();
     Some(match kind {
@@ -566,7 +572,7 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
         }
         Kind::VSrc(n, ty) if d.format == Format::Vop3 => {
             let i = field.source_index();
-            let text = vsrc_text(inst, v, n, ty);
+            let text = vsrc_text(inst, v, n, written(ty, fw));
             let (neg, abs) = (
                 inst.get(Field::Neg) >> i & 1 == 1,
                 inst.get(Field::Abs) >> i & 1 == 1,
@@ -600,9 +606,9 @@ fn operand_text(inst: &Instruction, field: Field, kind: Kind) -> Option<String> 
                 inst.get(Field::NegLo) >> i & 1 == 1,
                 inst.get(Field::NegHi) >> i & 1 == 1,
             );
-            crate::print::source_modifiers(vsrc_text(inst, v, n, ty), v, neg, abs)
+            crate::print::source_modifiers(vsrc_text(inst, v, n, written(ty, fw)), v, neg, abs)
         }
-        Kind::VSrc(n, ty) => vsrc_text(inst, v, n, ty),
+        Kind::VSrc(n, ty) => vsrc_text(inst, v, n, written(ty, fw)),
         Kind::Implicit(Implicit::VccLo) => "vcc".to_string(),
         Kind::LitK => format!("0x{:x}", inst.literal.unwrap_or(0)),
         Kind::VRtn(n) => {
@@ -646,6 +652,15 @@ fn imm_text(style: Imm, v: u32) -> Option<String> {
         Imm::GprIdx => gpr_idx_text(v),
         Imm::Hex | Imm::Depctr | Imm::DelayAlu | Imm::Version => format!("0x{v:x}"),
     })
+}
+
+/// A source type as printed: a 16-bit integer source whose float constant was written as a
+/// float (`fw`) prints it so.
+fn written(ty: SrcTy, fw: bool) -> SrcTy {
+    match ty {
+        SrcTy::I16 if fw => SrcTy::B32,
+        _ => ty,
+    }
 }
 
 /// A 9-bit vector-ALU source of `n` dwords and type `ty`: a VGPR (AGPR for
