@@ -79,3 +79,25 @@ def test_disassemble_errors(cli):
     for wrong in ("0x00,0x00", 42, None, [1, 2, 3, 4]):
         with pytest.raises(gpumemsim.Error, match="data: expected bytes"):
             gpumemsim.disassemble(wrong)
+
+
+def test_gfx942_assembles_and_disassembles_as_the_cli(cli):
+    path = REPO / "examples" / "gfx942" / "memory-ops.s"
+    code = gpumemsim.assemble(path.read_text(), target="gfx942")
+    done = cli.run("asm", "--arch", "gfx942", str(path))
+    assert done.returncode == 0, done.stderr
+    want = bytearray()
+    for lists in re.findall(r"; encoding: \[([^\]]*)\]", done.stdout):
+        want.extend(int(b, 16) for b in lists.split(","))
+    assert code == bytes(want)
+    lines = gpumemsim.disassemble(code, target="gfx942")
+    assert "ds_read_b128 v[4:7], v0 offset:256" in lines
+    # These bytes are no gfx1100 instruction (the README's example).
+    word = bytes([0x10, 0x00, 0x6C, 0xD8, 0x02, 0x00, 0x00, 0x01])
+    assert gpumemsim.disassemble(word, target="gfx942") == ["ds_read_b32 v1, v2 offset:16"]
+    with pytest.raises(gpumemsim.Error, match="at byte 0"):
+        gpumemsim.disassemble(word)
+    with pytest.raises(gpumemsim.Error, match=r"target: \"gfx90a\" is not a chip"):
+        gpumemsim.assemble("s_endpgm", target="gfx90a")
+    with pytest.raises(gpumemsim.Error, match=r"<string>:1:1: error: instruction not supported"):
+        gpumemsim.assemble("ds_load_b32 v1, v2", target="gfx942")

@@ -130,17 +130,21 @@ def banks_batch(
         array([ 1, 32], dtype=uint32)
     """
 
-def assemble(text: str, name: str = "<string>") -> bytes:
-    """Assembles gfx1100 assembly (LLVM syntax, as llvm-mc-19 -mcpu=gfx1100 takes it) into
-    machine code: every instruction's encoding, concatenated.
+def assemble(text: str, name: str = "<string>", target: str = "gfx1100") -> bytes:
+    """Assembles assembly text (LLVM syntax, as llvm-mc-19 -mcpu=TARGET takes it) into
+    machine code: every instruction's encoding, concatenated. target: "gfx1100" or
+    "gfx942" (the CLI's `asm --arch`).
 
     Raises gpumemsim.Error listing every error as `gpumemsim asm` prints them, one per line:
     `NAME:LINE:COL: error: MESSAGE`.
     """
 
-def disassemble(data: Union[bytes, bytearray, memoryview, npt.NDArray]) -> list[str]:
-    """Disassembles gfx1100 machine code into one canonical line per instruction (the text
-    `llvm-mc-19 --disassemble` prints). A NumPy array gives its raw bytes.
+def disassemble(
+    data: Union[bytes, bytearray, memoryview, npt.NDArray], target: str = "gfx1100"
+) -> list[str]:
+    """Disassembles machine code into one canonical line per instruction (the text
+    `llvm-mc-19 -mcpu=TARGET --disassemble` prints). A NumPy array gives its raw bytes.
+    target: "gfx1100" or "gfx942" (the CLI's `disasm --arch`).
 
     Raises gpumemsim.Error at the first word that is no instruction:
     `invalid instruction encoding at byte OFFSET`.
