@@ -639,6 +639,17 @@ fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option
         }
         c.restore(save);
     }
+    constant_source(c, dwords, allow_literal)
+}
+
+/// A scalar source that is a number: an inline constant, or (`allow_literal`) a literal; a
+/// float (`1.0`, `-0.5`) or an integer expression.
+pub(crate) fn constant_source(
+    c: &mut Cursor,
+    dwords: u8,
+    allow_literal: bool,
+) -> PResult<(u32, Option<u32>)> {
+    let col = c.col();
     let neg = c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
     if neg {
         c.bump();
@@ -935,19 +946,23 @@ fn immediate_operand(
                 return err(col, "expected vcc_lo");
             }
         }
-        Kind::LitK => {
-            let v = match c.peek().cloned() {
-                Some(Tok::Float(f)) => {
-                    c.bump();
-                    (f as f32).to_bits()
-                }
-                _ => c.expr(&no_symbols)? as u32,
-            };
-            set_literal(inst, v, col)?;
-        }
+        Kind::LitK => lit_k(c, inst, col)?,
         _ => unreachable!("{kind:?} is not an immediate operand"),
     }
     Ok(())
+}
+
+/// The K constant of `v_fmamk`/`v_fmaak` (and GFX9's `v_madmk`/`v_madak`): a float, as its
+/// f32 bits, or an integer expression, the instruction's literal.
+pub(crate) fn lit_k(c: &mut Cursor, inst: &mut Instruction, col: usize) -> PResult<()> {
+    let v = match c.peek().cloned() {
+        Some(Tok::Float(f)) => {
+            c.bump();
+            (f as f32).to_bits()
+        }
+        _ => c.expr(&no_symbols)? as u32,
+    };
+    set_literal(inst, v, col)
 }
 
 /// A vector-ALU source ([`Kind::VSrc`] of `n` dwords and type `ty`): a VGPR range (or `.l`/`.h` half), then,
@@ -1305,25 +1320,11 @@ fn memory_modifier(
     name: &str,
     col: usize,
 ) -> PResult<()> {
+    if let Some(done) = ds_offset(c, inst, name) {
+        return done;
+    }
     let d = inst.def();
     match (name, d.format) {
-        ("offset", Format::Ds) if !d.flags.has(Flags::OFFSET_PAIR) => {
-            let v = if d.flags.has(Flags::SWIZZLE) {
-                special::parse_swizzle(c)?
-            } else {
-                int_in(c, 0, 65535, "expected a 16-bit offset")? as u32
-            };
-            inst.set(Field::Offset0, v & 0xff);
-            inst.set(Field::Offset1, v >> 8);
-        }
-        ("offset0", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
-            let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
-            inst.set(Field::Offset0, v as u32);
-        }
-        ("offset1", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
-            let v = int_in(c, 0, 255, "expected an 8-bit unsigned offset")?;
-            inst.set(Field::Offset1, v as u32);
-        }
         ("offset", Format::Smem) if !d.operands.is_empty() => {
             let v = smem_offset_value(c, inst)?;
             inst.set(Field::Offset, v as u32 & 0x1f_ffff);
@@ -1351,6 +1352,38 @@ fn memory_modifier(
         _ => return err(col, INVALID_OPERAND),
     }
     Ok(())
+}
+
+/// A DS instruction's `offset:` (16 bits, or a swizzle pattern for `ds_swizzle_b32`), or
+/// `offset0:`/`offset1:` (8 bits each) of the two-address forms; `None` when `name` is not
+/// one the instruction takes.
+pub(crate) fn ds_offset(c: &mut Cursor, inst: &mut Instruction, name: &str) -> Option<PResult<()>> {
+    let d = inst.def();
+    let pair = d.flags.has(Flags::OFFSET_PAIR);
+    let r = match (name, d.format) {
+        ("offset", Format::Ds) if !pair => (|| {
+            let v = if d.flags.has(Flags::SWIZZLE) {
+                special::parse_swizzle(c)?
+            } else {
+                int_in(c, 0, 65535, "expected a 16-bit offset")? as u32
+            };
+            inst.set(Field::Offset0, v & 0xff);
+            inst.set(Field::Offset1, v >> 8);
+            Ok(())
+        })(),
+        ("offset0" | "offset1", Format::Ds) if pair => {
+            int_in(c, 0, 255, "expected an 8-bit unsigned offset").map(|v| {
+                let f = if name == "offset0" {
+                    Field::Offset0
+                } else {
+                    Field::Offset1
+                };
+                inst.set(f, v as u32);
+            })
+        }
+        _ => return None,
+    };
+    Some(r)
 }
 
 /// A `name:value` modifier of VOP3, VOP3P or VINTERP: the output modifier (`mul`/`div`),

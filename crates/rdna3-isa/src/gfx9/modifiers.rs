@@ -12,7 +12,6 @@ use crate::format::Format;
 use crate::inst::Instruction;
 use crate::lex::{no_symbols, Cursor, PResult, ParseError};
 use crate::parse::{bit_list, int_in, INVALID_OPERAND, NOT_VALID};
-use crate::special;
 
 fn err<T>(col: usize, msg: impl Into<String>) -> PResult<T> {
     Err(ParseError::new(col, msg))
@@ -156,25 +155,11 @@ fn smem_takes_glc(inst: &Instruction) -> bool {
 
 /// A `name:value` modifier of a memory format.
 fn memory_modifier(c: &mut Cursor, inst: &mut Instruction, name: &str, col: usize) -> PResult<()> {
+    if let Some(done) = crate::parse::ds_offset(c, inst, name) {
+        return done;
+    }
     let d = inst.def();
     match (name, d.format) {
-        ("offset", Format::Ds) if !d.flags.has(Flags::OFFSET_PAIR) => {
-            let v = if d.flags.has(Flags::SWIZZLE) {
-                special::parse_swizzle(c)?
-            } else {
-                int_in(c, 0, 65535, "expected a 16-bit unsigned offset")? as u32
-            };
-            inst.set(Field::Offset0, v & 0xff);
-            inst.set(Field::Offset1, v >> 8);
-        }
-        ("offset0", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
-            let v = int_in(c, 0, 255, "invalid offset0 value.")?;
-            inst.set(Field::Offset0, v as u32);
-        }
-        ("offset1", Format::Ds) if d.flags.has(Flags::OFFSET_PAIR) => {
-            let v = int_in(c, 0, 255, "invalid offset1 value.")?;
-            inst.set(Field::Offset1, v as u32);
-        }
         ("offset", Format::Smem)
             if inst.get(Field::SmemImm) == 0 && d.operand(Field::Soffset).is_some() =>
         {

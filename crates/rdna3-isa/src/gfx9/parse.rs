@@ -22,7 +22,7 @@ use crate::format::Format;
 use crate::inst::Instruction;
 use crate::lex::{no_symbols, tokenize, Cursor, PResult, ParseError, Tok};
 use crate::parse::{
-    count_top_level_commas, f64_float_source, float_source, int_in, int_source, packed16,
+    constant_source, count_top_level_commas, f64_float_source, int_in, lit_k, packed16,
     set_literal, src16, Parsed, INVALID_OPERAND,
 };
 use crate::print::Hints;
@@ -372,20 +372,7 @@ fn ssrc(c: &mut Cursor, dwords: u8, allow_literal: bool) -> PResult<(u32, Option
         Some(Reg::V { .. }) => return err(col, INVALID_OPERAND),
         None => c.restore(save),
     }
-    let neg = c.is_punct('-') && matches!(c.peek2(), Some(Tok::Float(_)));
-    if neg {
-        c.bump();
-    }
-    let (code, lit) = if let Some(Tok::Float(f)) = c.peek().cloned() {
-        c.bump();
-        float_source(if neg { -f } else { f }, dwords, col)?
-    } else {
-        int_source(c.expr(&no_symbols)?, dwords, col)?
-    };
-    if lit.is_some() && !allow_literal {
-        return err(col, INVALID_OPERAND);
-    }
-    Ok((code, lit))
+    constant_source(c, dwords, allow_literal)
 }
 
 /// An SGPR (or TTMP, or 64-bit special) destination or operand of exactly `n` dwords.
@@ -693,16 +680,7 @@ fn operand(
             }
             inst.literal = Some(v as u32);
         }
-        Kind::LitK => {
-            let v = match c.peek().cloned() {
-                Some(Tok::Float(f)) => {
-                    c.bump();
-                    (f as f32).to_bits()
-                }
-                _ => c.expr(&no_symbols)? as u32,
-            };
-            set_literal(inst, v, col)?;
-        }
+        Kind::LitK => lit_k(c, inst, col)?,
         Kind::Implicit(_) => {
             if st.form == Form::Sdwa && fmt == Format::Vopc && c.peek_ident() != Some("vcc") {
                 let code = sgpr(c, 2)?;
