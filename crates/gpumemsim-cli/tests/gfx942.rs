@@ -908,3 +908,32 @@ s_endpgm
     assert_eq!(first("v4"), 0x4000_3c00);
     assert_eq!(first("v5"), 0);
 }
+
+#[test]
+fn a_sparse_matrix_product_places_a_by_its_index_set() {
+    // examples/gfx942/asm/smfmac.s: every lane holds A's values 1, 2, 3, 4 at places 0, 1
+    // (group 0) and 2, 3 (group 1) of its 8-term window (index set 1 = 0xe4), B[k][j] = k,
+    // C = 0.5: each window from k0 gives 1·k0 + 2·(k0+1) + 3·(k0+6) + 4·(k0+7) = 10·k0 + 48,
+    // and k0 = 0, 8, 16, 24 sum to 672, plus C.
+    let path = format!(
+        "{}/../../examples/gfx942/asm/smfmac.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut argv = vec!["run", path.as_str(), "--arch", "gfx942", "--json"];
+    for r in ["v20", "v21", "v22", "v23"] {
+        argv.extend(["--dump", r]);
+    }
+    let o = run(&argv, "");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["error"], Value::Null);
+    for r in ["v20", "v21", "v22", "v23"] {
+        let lanes = j["dump"][r][0].as_array().expect("a dump");
+        assert!(
+            lanes
+                .iter()
+                .all(|v| f32::from_bits(v.as_u64().expect("a number") as u32) == 672.5),
+            "{r}: {lanes:?}"
+        );
+    }
+}

@@ -44,7 +44,7 @@ const VCC: u32 = 106;
 ///   (`vmem::returns_data`), and their `off` address is written as gfx1100's `null` here.
 /// - `ds_pk_add_{f16,bf16}` (and `_rtn_`), `*_atomic_pk_add_{f16,bf16}`: the packed 16-bit
 ///   float atomics (`fp::add_pk16`), likewise.
-/// - `v_mfma_*`: the matrix multiply-adds (the executor knows the forms of
+/// - `v_mfma_*`, `v_smfmac_*`: the matrix multiply-adds (the executor knows the forms of
 ///   `exec::valu::mfma`; their AGPR operands are moved to their VGPRs here, or, past v255,
 ///   left for the executor to place).
 /// - `v_accvgpr_read_b32`, `v_accvgpr_write_b32` naming an AGPR past v255 (the others become
@@ -72,6 +72,7 @@ pub fn runs_as_is(name: &str) -> bool {
             | "v_accvgpr_read_b32"
             | "v_accvgpr_write_b32"
     ) || name.starts_with("v_mfma_")
+        || name.starts_with("v_smfmac_")
         || f64_memory_atomic(name)
 }
 
@@ -231,7 +232,6 @@ fn f64_memory_atomic(name: &str) -> bool {
 pub fn lower(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     let d = inst.def();
     debug_assert_eq!(d.isa, Isa::Gfx940);
-    refused(inst)?;
     if d.name.starts_with("v_accvgpr") {
         return accvgpr(inst, k);
     }
@@ -421,18 +421,6 @@ pub fn refusal(inst: &Instruction) -> String {
             inst.def().name
         ),
     }
-}
-
-/// Why `inst` cannot run on the executor yet, if it cannot.
-fn refused(inst: &Instruction) -> Result<(), String> {
-    let d = inst.def();
-    let name = d.name;
-    let why = if name.starts_with("v_smfmac") {
-        "the sparse matrix instructions (SMFMAC) do not run yet"
-    } else {
-        return Ok(());
-    };
-    Err(format!("`{name}`: {why}"))
 }
 
 /// Whether `name` (a VALU mnemonic) writes a 16-bit result to a VGPR: its result type, the
@@ -790,6 +778,8 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     };
     let acc_cd = inst.get(Field::Clamp) == 1;
     let hi = inst.get(Field::OpSelHi);
+    // (SMFMAC's third source is its index VGPR, never an AGPR.)
+    let acc_c = acc_cd && !d.name.starts_with("v_smfmac");
     // AGPRs past v255 do not fit the fields: the executor adds the wave's `accum_offset` to
     // the operands whose AGPR bits stay set (`exec::valu::mfma`).
     let fits = |f: Field, acc: bool| {
@@ -798,7 +788,7 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     };
     let all_fit = fits(Field::Src0, hi & 1 == 1)
         && fits(Field::Src1, hi & 2 == 2)
-        && fits(Field::Src2, acc_cd)
+        && fits(Field::Src2, acc_c)
         && (!acc_cd
             || k.agpr(inst.get(Field::Vdst) + regs(Field::Vdst) - 1)
                 .is_ok());
@@ -807,7 +797,7 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
         .enumerate()
     {
         let v = inst.get(f);
-        let acc = if i < 2 { hi >> i & 1 == 1 } else { acc_cd };
+        let acc = if i < 2 { hi >> i & 1 == 1 } else { acc_c };
         match v.checked_sub(256) {
             Some(n) if acc && all_fit => out.set(f, 256 + k.agpr(n)?),
             Some(_) => {}

@@ -26,6 +26,9 @@
 //!   terms summed apart first ([`fused_dot_add`] with `halves`);
 //! - i8: exact products, the sum wrapping at 32 bits.
 //!
+//! SMFMAC (`v_smfmac_*`) is the same product with A given 2:4 sparse ([`sparse_a`]) and D
+//! accumulating onto itself.
+//!
 //! Where MMA-Sim's own versions differ (the fp8 combining rounds toward zero in its newer
 //! code, toward −∞ in its older), we take the newer; NaN and infinity inputs give the sum
 //! computed in f64 (its older code's rule; its authors did not check these on hardware).
@@ -57,6 +60,8 @@ pub(super) struct Mfma {
     a: In,
     /// What B holds.
     b: In,
+    /// SMFMAC: A is 2:4 sparse (half its values, placed by an index VGPR), C is D.
+    sparse: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +146,10 @@ impl Mfma {
     /// The operation `name` names (`v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x32_fp8_bf8`,
     /// ...); SMFMAC is not one.
     pub(super) fn of(name: &str) -> Option<Mfma> {
-        let rest = name.strip_prefix("v_mfma_")?;
+        let sparse = name.starts_with("v_smfmac_");
+        let rest = name
+            .strip_prefix("v_mfma_")
+            .or_else(|| name.strip_prefix("v_smfmac_"))?;
         let (_, rest) = rest.split_once('_')?;
         let (shape, rest) = rest.split_once('_')?;
         let mut dims = shape.split('x').map(|d| d.parse::<u32>().ok());
@@ -154,7 +162,14 @@ impl Mfma {
             Some((a, b)) => (In::of(a)?, In::of(b)?),
             None => (In::of(types)?, In::of(types)?),
         };
-        Some(Mfma { m, k, blocks, a, b })
+        Some(Mfma {
+            m,
+            k,
+            blocks,
+            a,
+            b,
+            sparse,
+        })
     }
 
     /// Elements of A (and of B) each lane holds.
@@ -193,6 +208,33 @@ impl Mfma {
             block * rpb + (i / (h * r)) * h + i % h,
             (block % bpr) * n + ((i / h) % r) * bpr * n + j,
         )
+    }
+}
+
+/// SMFMAC's dense A from its compressed one (AMD's 2:4 structured sparsity, as
+/// composable_kernel's SMFMAC test packs it on the hardware): lane l holds row `l % M` and a
+/// window of `E` terms from `E·(l / M)` in groups of 4; of each group it holds 2 values
+/// (`E/2` in all, packed as A elements are), and the index VGPR `index` gives each value's
+/// place in its group, 2 bits per value, from one of its index sets (8 bits for 16-bit
+/// types, 16 for 8-bit ones): set `abid` when `cbsz` is 0, else set 0 (LLVM's and MLIR's
+/// description of gfx942's SMFMAC). The other terms are 0; a place given twice takes the
+/// later value (not documented: our choice). The 8-bit layout is the 16-bit one carried
+/// over (no document shows it).
+fn sparse_a(op: Mfma, w: &Wave, a: u32, index: u32, (cbsz, abid): (u32, u32), am: &mut [u64]) {
+    let (m, kk, e) = (op.m, op.k, op.per_lane());
+    let set_bits = if op.a.bits() == 8 { 16 } else { 8 };
+    let set = if cbsz == 0 { abid % (32 / set_bits) } else { 0 };
+    am.fill(0);
+    for lane in 0..64 {
+        let (row, k0) = (lane % m, e * (lane / m));
+        let idx = w.vgpr(index, lane) >> (set * set_bits) & ((1 << set_bits) - 1);
+        for p in 0..e / 2 {
+            let place = idx >> (2 * p) & 3;
+            let t = k0 + 4 * (p / 2) + place;
+            if t < kk {
+                am[(row * kk + t) as usize] = Mfma::element(w, a, lane, p, op.a.bits());
+            }
+        }
     }
 }
 
@@ -242,6 +284,11 @@ pub(super) fn execute(op: Mfma, inst: &Instruction, w: &mut Wave) -> Result<(), 
     };
     let (m, kk, nb) = (op.m, op.k, op.blocks);
     let (ba, bb) = (op.a.bits(), op.b.bits());
+    // SMFMAC: C is D, and src2 is the index VGPR.
+    let (c, index) = match op.sparse {
+        true => (256 + d, inst.get(Field::Src2).checked_sub(256)),
+        false => (c, None),
+    };
     // A[block][row][k] and B[block][k][col], as raw elements.
     let mut am = vec![0u64; (nb * m * kk) as usize];
     let mut bm = vec![0u64; (nb * kk * m) as usize];
@@ -251,11 +298,16 @@ pub(super) fn execute(op: Mfma, inst: &Instruction, w: &mut Wave) -> Result<(), 
             for t in 0..kk {
                 let (la, ea) = op.input_at(src_blk.min(nb - 1), rc, t);
                 let (lb, eb) = op.input_at(blk, rc, t);
-                am[((blk * m + rc) * kk + t) as usize] = Mfma::element(w, a, la, ea, ba);
+                if !op.sparse {
+                    am[((blk * m + rc) * kk + t) as usize] = Mfma::element(w, a, la, ea, ba);
+                }
                 bm[((blk * kk + t) * m + rc) as usize] =
                     Mfma::element(w, b, blgp_lane(blgp, lb), eb, bb);
             }
         }
+    }
+    if let Some(index) = index {
+        sparse_a(op, w, a, index, (cbsz, abid), &mut am);
     }
     let width = if f64_op { 2 } else { 1 };
     let c_of = |w: &Wave, reg: u32, lane: u32| -> u64 {
@@ -452,7 +504,8 @@ mod tests {
         );
         let m = Mfma::of("v_mfma_f64_4x4x4_4b_f64").expect("a form");
         assert_eq!((m.blocks, m.per_lane()), (4, 1));
-        assert_eq!(Mfma::of("v_smfmac_f32_16x16x32_f16"), None);
+        let s = Mfma::of("v_smfmac_f32_16x16x32_f16").expect("a form");
+        assert_eq!((s.m, s.k, s.sparse, s.per_lane()), (16, 32, true, 8));
     }
 
     #[test]
