@@ -462,6 +462,11 @@ fn parse_as(text: &str, opcode: Opcode, form: Form) -> PResult<Parsed> {
         if implied_vcc && !written_vcc(&mut c, need_comma, form, d.format) {
             continue;
         }
+        // An SMEM offset may be left out (llvm-mc-19 reads offset 0).
+        if o.kind == Kind::SmemOffset && (c.at_end() || c.peek_ident() == Some("glc")) {
+            inst.set(Field::SmemImm, 1);
+            continue;
+        }
         if need_comma {
             if c.at_end() {
                 return err(c.col(), "too few operands for instruction");
