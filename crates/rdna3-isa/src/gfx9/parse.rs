@@ -639,19 +639,19 @@ fn operand(
             }
             inst.set(field, code);
         }
-        Kind::SsrcReg(_) | Kind::LaneMask => {
-            let n = if kind == Kind::LaneMask {
-                2
-            } else {
-                n_of(kind)
-            };
-            let (code, lit) = ssrc(c, n, false)?;
-            if lit.is_some() || (128..235).contains(&code) || (240..=248).contains(&code) {
+        // A scalar register only (s_rfe_b64, s_cbranch_join...): no constant, no src_*.
+        Kind::SsrcReg(n) => {
+            let (code, _) = ssrc(c, n, false)?;
+            if code >= 128 {
                 return err(col, INVALID_OPERAND);
             }
-            if kind != Kind::LaneMask && code >= 128
-                || kind == Kind::LaneMask && matches!(code, 126 | 127)
-            {
+            inst.set(field, code);
+        }
+        // A lane mask (v_cndmask_b32_e64's, a carry-in): an SGPR pair, VCC or a src_*
+        // register; not EXEC, no constant.
+        Kind::LaneMask => {
+            let (code, _) = ssrc(c, 2, false)?;
+            if matches!(code, 126..=234 | 240..=250) {
                 return err(col, INVALID_OPERAND);
             }
             inst.set(field, code);
@@ -698,13 +698,6 @@ fn operand(
         _ => return err(col, INVALID_OPERAND),
     }
     Ok(())
-}
-
-fn n_of(kind: Kind) -> u8 {
-    match kind {
-        Kind::SsrcReg(n) | Kind::Ssrc(n) | Kind::S(n) => n,
-        _ => 1,
-    }
 }
 
 /// A VGPR range of any width (checked against the modifiers later).
