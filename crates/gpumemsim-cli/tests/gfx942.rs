@@ -851,7 +851,7 @@ fn agprs_past_v255_hold_their_values_through_moves_and_matrix_products() {
     };
     assert!(
         lanes("v2").iter().all(|&v| v == 5),
-        "a100 written from v1 and read back"
+        "a100 written from v1, moved to a102, read back"
     );
     assert!(
         lanes("v3").iter().all(|&v| v == 7),

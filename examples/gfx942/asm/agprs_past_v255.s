@@ -5,7 +5,8 @@ v_mov_b32 v200, 0
 v_mov_b32 v1, 5
 v_accvgpr_write_b32 a100, v1
 v_accvgpr_write_b32 a101, 7
-v_accvgpr_read_b32 v2, a100
+v_accvgpr_mov_b32 a102, a100
+v_accvgpr_read_b32 v2, a102
 v_accvgpr_read_b32 v3, a101
 v_mov_b32 v4, 1.0
 v_mov_b32 v5, 2.0

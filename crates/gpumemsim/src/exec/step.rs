@@ -125,6 +125,11 @@ impl Device {
                 valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = valu_cost;
             }
+            // gfx942's v_accvgpr_mov_b32 (a VOP1 there) naming an AGPR past v255.
+            Format::Vop1 if d.isa == rdna3_isa::Isa::Gfx940 && d.name == "v_accvgpr_mov_b32" => {
+                valu::execute_accvgpr(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = valu_cost;
+            }
             // A gfx942 SDWA form: its lowering runs on the sources its SDWA dword selects.
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
                 if line.original.as_ref().is_some_and(|o| o.sdwa()) =>

@@ -47,8 +47,8 @@ const VCC: u32 = 106;
 /// - `v_mfma_*`, `v_smfmac_*`: the matrix multiply-adds (the executor knows the forms of
 ///   `exec::valu::mfma`; their AGPR operands are moved to their VGPRs here, or, past v255,
 ///   left for the executor to place).
-/// - `v_accvgpr_read_b32`, `v_accvgpr_write_b32` naming an AGPR past v255 (the others become
-///   `v_mov_b32` here).
+/// - `v_accvgpr_read_b32`, `v_accvgpr_write_b32`, `v_accvgpr_mov_b32` naming an AGPR past
+///   v255 (the others become `v_mov_b32` here).
 pub fn runs_as_is(name: &str) -> bool {
     matches!(
         name,
@@ -71,6 +71,7 @@ pub fn runs_as_is(name: &str) -> bool {
             | "ds_pk_add_rtn_bf16"
             | "v_accvgpr_read_b32"
             | "v_accvgpr_write_b32"
+            | "v_accvgpr_mov_b32"
     ) || name.starts_with("v_mfma_")
         || name.starts_with("v_smfmac_")
         || f64_memory_atomic(name)
@@ -820,14 +821,15 @@ fn mfma(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
 /// AGPRs (VGPRs from `accum_offset` on) and the VGPRs, as gfx1100's `v_mov_b32`.
 fn accvgpr(inst: &Instruction, k: &Kernel) -> Result<Instruction, String> {
     let name = inst.def().name;
-    // An AGPR past v255 does not fit gfx1100's fields: read and write run as they are
-    // (`exec::valu::vop3p`, with the wave's `accum_offset`).
-    let agpr = if name.starts_with("v_accvgpr_read") {
-        inst.get(Field::Src0).saturating_sub(256)
-    } else {
-        inst.get(Field::Vdst)
+    // An AGPR past v255 does not fit gfx1100's fields: the instruction runs as it is
+    // (`exec::valu::vop3p::execute_accvgpr`, with the wave's `accum_offset`).
+    let src_agpr = inst.get(Field::Src0).saturating_sub(256);
+    let past = match name {
+        _ if name.starts_with("v_accvgpr_read") => k.agpr(src_agpr).is_err(),
+        _ if name.starts_with("v_accvgpr_write") => k.agpr(inst.get(Field::Vdst)).is_err(),
+        _ => k.agpr(src_agpr).is_err() || k.agpr(inst.get(Field::Vdst)).is_err(),
     };
-    if k.agpr(agpr).is_err() && !name.starts_with("v_accvgpr_mov") {
+    if past {
         let mut out = inst.clone();
         if name.starts_with("v_accvgpr_write") && inst.get(Field::Src0) < 256 {
             out.set(Field::Src0, scalar_code(inst.get(Field::Src0)));

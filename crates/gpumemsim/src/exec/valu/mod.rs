@@ -84,7 +84,7 @@ use op::{Op, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
 pub use shape::ValuError;
 use shape::{Ctx, MaskIn, Res};
-pub use vop3p::execute_vop3p;
+pub use vop3p::{execute_accvgpr, execute_vop3p};
 
 /// Runs `f(sources, mask bit, lane)` for the lanes in `exec`, storing results in `out`;
 /// returns the lanes whose carry/flag bit `f` set.

@@ -466,7 +466,7 @@ fn locate(inst: &Instruction, w: &Wave, c: &PClass, i: usize) -> Src {
 /// Executes a VOP3P instruction (and its DPP form) for the lanes in EXEC.
 pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     if inst.def().name.starts_with("v_accvgpr_") {
-        return accvgpr(inst, w);
+        return execute_accvgpr(inst, w);
     }
     let c = pclass(inst.opcode).ok_or(ValuError::Unimplemented)?;
     if c.rounds && w.mode & 0xf != 0 {
@@ -608,14 +608,17 @@ fn execute_pk_f32(
     Ok(())
 }
 
-/// gfx942's `v_accvgpr_read_b32`/`v_accvgpr_write_b32` naming an AGPR past v255 (the lowering
-/// makes the others `v_mov_b32`): AGPR a\[n\] is VGPR `accum_offset + n` of the unified file.
-fn accvgpr(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
+/// gfx942's `v_accvgpr_read_b32`/`_write_b32`/`_mov_b32` naming an AGPR past v255 (the
+/// lowering makes the others `v_mov_b32`): AGPR a\[n\] is VGPR `accum_offset + n` of the
+/// unified file.
+pub fn execute_accvgpr(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
     let (dst, src) = (inst.get(Field::Vdst), inst.get(Field::Src0));
-    let read = inst.def().name.starts_with("v_accvgpr_read");
-    let (dst, src) = match read {
-        true => (dst, src + w.accum_offset),
-        false => (dst + w.accum_offset, src),
+    let name = inst.def().name;
+    let off = w.accum_offset;
+    let (dst, src) = match name {
+        _ if name.starts_with("v_accvgpr_read") => (dst, src + off),
+        _ if name.starts_with("v_accvgpr_write") => (dst + off, src),
+        _ => (dst + off, src + off),
     };
     let exec = w.exec();
     for l in (0..w.size).filter(|l| exec >> l & 1 == 1) {
