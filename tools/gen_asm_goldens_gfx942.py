@@ -139,7 +139,8 @@ EXTRA = [
     's_nop', 'v_add_u32 v0, vcc, v1, v2', 'v_add_co_u32 v0, v1, v2', 'v_cndmask_b32 v0, v1, v2', 'v_readlane_b32 v0, v1, 5',
     's_add_u32 s0, 0x12345678, 0x87654321', 'v_fma_f32 v0, s1, s2, s3', 'v_add_f32 v0, v1, v2 mul:3', 's_waitcnt_vscnt null, 0x3',
     'ds_add_u32_e32 v1, v2', 's_mov_b32_e32 s0, s1', 'global_load_dword v1, v[2:3], off dlc', 'v_mov_b32 v256, v1', 's_mov_b32 s102, s0',
-    'v_accvgpr_write_b32 v0, v1', 'ds_read_b32 v1, v2 gds', 's_branch', 'v_add_f32 v0, v1'
+    'v_accvgpr_write_b32 v0, v1', 'ds_read_b32 v1, v2 gds', 's_branch', 'v_add_f32 v0, v1',
+    'v_mov_b32 v0, v[4294967295:4294967296]', 's_mov_b64 s[0:4294967295], 0', 'v_mov_b32 v0, a[300]'
 ]
 
 

@@ -94,3 +94,69 @@ pub fn asm(data: &[u8]) {
         }
     }
 }
+
+/// [`disasm`] for gfx942: every decoded instruction re-encodes to its own bytes, and its text,
+/// where the gfx942 assembler reads it, is a fixed point of assembling and printing.
+pub fn disasm_gfx942(data: &[u8]) {
+    use rdna3_isa::gfx9::{decode::decode, print::print as print9};
+    for item in rdna3_isa::asm::disassemble_in(rdna3_isa::Isa::Gfx940, data, rdna3_isa::Wave::W64) {
+        let DisasmItem::Inst { offset, inst } = item else {
+            continue;
+        };
+        let bytes = &data[offset..];
+        let (again, n) = decode(bytes).expect("decodes a second time");
+        assert_eq!(again, inst, "decoding twice differs");
+        assert_eq!(
+            inst.encode(),
+            bytes[..n].to_vec(),
+            "re-encoding `{}` changes its bytes",
+            print9(&inst)
+        );
+        round_trip_text_gfx942(&print9(&inst));
+    }
+}
+
+/// gfx942's canonical text, parsed and printed, is a fixed point (as [`round_trip_text`]).
+fn round_trip_text_gfx942(text: &str) {
+    use rdna3_isa::gfx9::{parse::parse_instruction as parse9, print::print_with};
+    if text.contains("/*") {
+        return;
+    }
+    let Ok(p) = parse9(text) else {
+        return;
+    };
+    let once = print_with(&p.inst, p.hints);
+    if let Ok(p2) = parse9(&once) {
+        assert_eq!(
+            print_with(&p2.inst, p2.hints),
+            once,
+            "not a fixed point (from `{text}`)"
+        );
+        assert_eq!(
+            p2.inst.encode(),
+            p.inst.encode(),
+            "`{once}` assembles to other bytes"
+        );
+    }
+}
+
+/// [`asm`] for gfx942: each assembled line's encoding decodes to the same instruction.
+pub fn asm_gfx942(data: &[u8]) {
+    use rdna3_isa::gfx9::{decode::decode, print::print as print9};
+    let text = String::from_utf8_lossy(data);
+    let prog = rdna3_isa::asm::assemble_in(rdna3_isa::Isa::Gfx940, &text, rdna3_isa::Wave::W64);
+    let _ = prog.bytes();
+    for line in &prog.lines {
+        let bytes = line.inst.encode();
+        assert_eq!(bytes.len(), line.inst.size(), "`{}`: size", line.text());
+        if let Ok((back, n)) = decode(&bytes) {
+            assert_eq!(
+                n,
+                bytes.len(),
+                "`{}` decodes to a different size",
+                line.text()
+            );
+            round_trip_text_gfx942(&print9(&back));
+        }
+    }
+}

@@ -188,13 +188,38 @@ pub fn parse_reg_name(name: &str) -> Option<RegRef> {
 
 /// A register range `prefix[first:last]`, validated against the register file's size.
 pub fn reg_range(prefix: &str, first: u32, count: u32) -> Option<RegRef> {
+    // (An index near 2^32 is out of range, not a sum that wraps.)
+    let end = first.checked_add(count)?;
     match prefix {
-        "v" if first + count <= 256 => Some(RegRef::V { first, count }),
-        "s" if first + count <= 106 => Some(RegRef::S { code: first, count }),
-        "ttmp" if first + count <= 16 => Some(RegRef::S {
+        "v" if end <= 256 => Some(RegRef::V { first, count }),
+        "s" if end <= 106 => Some(RegRef::S { code: first, count }),
+        "ttmp" if end <= 16 => Some(RegRef::S {
             code: 108 + first,
             count,
         }),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_near_two_to_the_32_are_out_of_range_not_wrapped() {
+        assert_eq!(reg_range("v", u32::MAX, 2), None);
+        assert_eq!(reg_range("s", 0, u32::MAX), None);
+        assert_eq!(
+            reg_range("v", 254, 2),
+            Some(RegRef::V {
+                first: 254,
+                count: 2
+            })
+        );
+        assert!(crate::parse::parse_instruction("v_mov_b32 v0, v[4294967295:4294967296]").is_err());
+        assert!(
+            crate::gfx9::parse::parse_instruction("v_mov_b32 v0, v[4294967295:4294967296]")
+                .is_err()
+        );
     }
 }

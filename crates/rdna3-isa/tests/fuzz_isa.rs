@@ -72,3 +72,53 @@ fn fuzz_asm() {
     }
     driver::fuzz("asm", &seeds, 512, isa::asm);
 }
+
+/// The gfx942 goldens' encodings and texts (a few from each file).
+fn golden_seeds_gfx942() -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let (mut bytes, mut text) = (Vec::new(), Vec::new());
+    for g in [
+        "random_disasm_gfx942.txt",
+        "objdump_gfx942.txt",
+        "mc_disasm_gfx942.txt",
+        "asm_gfx942.txt",
+    ] {
+        let (mut b, mut t) = (Vec::new(), Vec::new());
+        for row in driver::golden_rows(&root(), g) {
+            for col in &row {
+                let hex = col.len() >= 8
+                    && col.len() % 2 == 0
+                    && col.bytes().all(|c| c.is_ascii_hexdigit());
+                if hex {
+                    b.push(
+                        (0..col.len())
+                            .step_by(2)
+                            .map(|i| u8::from_str_radix(&col[i..i + 2], 16).unwrap_or(0))
+                            .collect(),
+                    );
+                } else if col.contains(' ') && !col.starts_with('<') {
+                    t.push(col.as_bytes().to_vec());
+                }
+            }
+        }
+        bytes.extend(driver::sample(&b, 60));
+        text.extend(driver::sample(&t, 60));
+    }
+    (bytes, text)
+}
+
+#[test]
+fn fuzz_disasm_gfx942() {
+    let (seeds, _) = golden_seeds_gfx942();
+    assert!(seeds.len() > 100, "the gfx942 goldens give encodings");
+    driver::fuzz("disasm_gfx942", &seeds, 64, isa::disasm_gfx942);
+}
+
+#[test]
+fn fuzz_asm_gfx942() {
+    let (_, mut seeds) = golden_seeds_gfx942();
+    assert!(seeds.len() > 100, "the gfx942 goldens give texts");
+    for f in driver::files(&root().join("examples/gfx942"), ".s") {
+        seeds.push(std::fs::read(&f).expect("an example"));
+    }
+    driver::fuzz("asm_gfx942", &seeds, 512, isa::asm_gfx942);
+}

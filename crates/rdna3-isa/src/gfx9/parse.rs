@@ -314,6 +314,10 @@ fn reg(c: &mut Cursor) -> PResult<Option<Reg>> {
         if a < 0 || b < a {
             return err(col, "invalid register range");
         }
+        // (No register file reaches 1024: a larger index is out of range, not an overflow.)
+        if b >= 1024 {
+            return err(col, "register index is out of range");
+        }
         return range(name, a as u32, (b - a + 1) as u32, col).map(Some);
     }
     if let Some((code, count)) = fixed_reg(name) {
