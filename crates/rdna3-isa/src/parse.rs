@@ -453,7 +453,8 @@ fn reg(c: &mut Cursor) -> Option<RegRef> {
             } else {
                 a
             };
-            if !c.eat_punct(']') || b < a {
+            // (An index past u32 is no register: it must not be cut to one.)
+            if !c.eat_punct(']') || b < a || a < 0 || b > u32::MAX as i64 {
                 return None;
             }
             reg_range(&name, a as u32, (b - a + 1) as u32)

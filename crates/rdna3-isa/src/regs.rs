@@ -217,6 +217,9 @@ mod tests {
             })
         );
         assert!(crate::parse::parse_instruction("v_mov_b32 v0, v[4294967295:4294967296]").is_err());
+        // Not cut to 32 bits either (v[2^32] is no v0).
+        assert!(crate::parse::parse_instruction("v_mov_b32 v0, v[4294967296:4294967296]").is_err());
+        assert!(crate::gfx9::parse::parse_instruction("v_mov_b32 v0, v[4294967296]").is_err());
         assert!(
             crate::gfx9::parse::parse_instruction("v_mov_b32 v0, v[4294967295:4294967296]")
                 .is_err()
