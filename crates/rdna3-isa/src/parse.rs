@@ -1023,8 +1023,9 @@ fn vector_source(
 }
 
 /// An SMEM immediate offset: 21-bit signed, but 20-bit unsigned for the buffer forms
-/// (`s_buffer_load_*`, `s_atc_probe_buffer`), as llvm-mc-19 requires.
-fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
+/// (`s_buffer_load_*`, `s_atc_probe_buffer`), as llvm-mc-19 requires (for gfx1100 and
+/// gfx942 alike).
+pub(crate) fn smem_offset_value(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
     if inst.def().name.contains("buffer") {
         int_in(c, 0, (1 << 20) - 1, "expected a 20-bit unsigned offset")
     } else {

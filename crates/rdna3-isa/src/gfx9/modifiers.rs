@@ -4,7 +4,7 @@
 //! the DPP controls and masks; the SDWA selects. Each format wants its modifiers in an order
 //! ([`modifier_rank`]); the cache-policy bits come in any order among themselves.
 
-use super::parse::{smem_immediate, Form, State, DPP_WORDS};
+use super::parse::{Form, State, DPP_WORDS};
 use super::special::parse_format;
 use crate::def::{Flags, Kind};
 use crate::fields::Field;
@@ -163,7 +163,7 @@ fn memory_modifier(c: &mut Cursor, inst: &mut Instruction, name: &str, col: usiz
         ("offset", Format::Smem)
             if inst.get(Field::SmemImm) == 0 && d.operand(Field::Soffset).is_some() =>
         {
-            let v = smem_immediate(c, inst)?;
+            let v = crate::parse::smem_offset_value(c, inst)?;
             inst.set(Field::Soe, 1);
             inst.set(Field::Soffset, inst.get(Field::Offset));
             inst.set(Field::SmemImm, 1);

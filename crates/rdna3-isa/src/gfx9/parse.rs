@@ -773,23 +773,10 @@ fn smem_offset(c: &mut Cursor, inst: &mut Instruction) -> PResult<()> {
         inst.set(Field::Offset, code);
         return Ok(());
     }
-    let v = smem_immediate(c, inst)?;
+    let v = crate::parse::smem_offset_value(c, inst)?;
     inst.set(Field::SmemImm, 1);
     inst.set(Field::Offset, v as u32 & 0x1f_ffff);
     Ok(())
-}
-
-pub(super) fn smem_immediate(c: &mut Cursor, inst: &Instruction) -> PResult<i64> {
-    if inst.def().name.contains("buffer") {
-        int_in(c, 0, (1 << 20) - 1, "expected a 20-bit unsigned offset")
-    } else {
-        int_in(
-            c,
-            -(1 << 20),
-            (1 << 20) - 1,
-            "expected a 21-bit signed offset",
-        )
-    }
 }
 
 /// An immediate operand in its style.
