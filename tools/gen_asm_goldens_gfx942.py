@@ -16,7 +16,8 @@ The lines come from four places (the SOURCE column):
            numbers, suffixes `_e32`/`_e64` added or dropped, modifiers reordered, default
            modifiers written out, spaces) by seeded rules, plus the hand-written lines of
            EXTRA below (aliases, symbolic operands, and errors);
-  mc       with --mc DIR: the instruction lines of LLVM's AMDGPU MC tests under DIR (*.s) that
+  mc       with --mc DIR (a copy of the files tools/mc_tests_gfx942.txt lists, at their paths
+           and versions): the instruction lines of LLVM's AMDGPU MC tests under DIR (*.s) that
            llvm-mc-19 -mcpu=gfx942 accepts, as the canonical text it prints for them (the
            tests' own spelling is not stored; `--raw --out FILE` writes a file with it, for
            ASM_GOLDEN_GFX942=FILE). --mc also writes tests/golden/mc_disasm_gfx942.txt: the
