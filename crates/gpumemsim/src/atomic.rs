@@ -139,8 +139,8 @@ pub fn atomic32(op: AtomicOp, mem: u32, d0: u32, d1: u32, mode: u32) -> u32 {
     let ctl = DenormCtl::from_mode_f32(mode);
     match op {
         // (16-bit values follow MODE's double/half-precision denormal field.)
-        AtomicOp::PkAddF16 => fp::add_pk16(mem, d0, fp::HALF, DenormCtl::from_mode_f64(mode)),
-        AtomicOp::PkAddBf16 => fp::add_pk16(mem, d0, fp::BFLOAT16, DenormCtl::from_mode_f64(mode)),
+        AtomicOp::PkAddF16 => fp::add_pk16(mem, d0, false, DenormCtl::from_mode_f16(mode)),
+        AtomicOp::PkAddBf16 => fp::add_pk16(mem, d0, true, DenormCtl::from_mode_f16(mode)),
         AtomicOp::AddF => fp::add_f32(mem, d0, ctl),
         AtomicOp::MinF => fp::min_f32(mem, d0, ctl.flush_input),
         AtomicOp::MaxF => fp::max_f32(mem, d0, ctl.flush_input),

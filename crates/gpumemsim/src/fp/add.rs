@@ -1,6 +1,6 @@
 //! The float atomic add (DS_ADD_F32, DS_ADD_RTN_F32), in integer arithmetic.
 
-use super::{DenormCtl, F32, F64};
+use super::{DenormCtl, Layout, BF16, F16, F32, F64};
 
 const SIGN: u32 = 0x8000_0000;
 const ABS: u32 = 0x7fff_ffff;
@@ -89,87 +89,62 @@ pub const ADD_F64_INVALID_NAN: u64 = 0xfff8_0000_0000_0000;
 /// flushed per `ctl` (MODE's double-precision field), a NaN input quieted (`mem`'s first), `-INF
 /// + INF` [`ADD_F64_INVALID_NAN`], round to nearest even with IEEE's zeros.
 pub fn add_f64(mem: u64, data: u64, ctl: DenormCtl) -> u64 {
-    let (a, b) = if ctl.flush_input {
-        (F64.flush(mem), F64.flush(data))
-    } else {
-        (mem, data)
-    };
-    if F64.is_nan(a) {
-        return F64.quiet(a);
-    }
-    if F64.is_nan(b) {
-        return F64.quiet(b);
-    }
-    if F64.is_inf(a) && F64.is_inf(b) && a != b {
-        return ADD_F64_INVALID_NAN;
-    }
     // The host's f64 addition is IEEE-754's: rounded to nearest even, +0 for exact
     // cancellation and +0 + -0, -0 for -0 + -0, overflow to ±INF, denormals exact.
-    let sum = (f64::from_bits(a) + f64::from_bits(b)).to_bits();
-    if ctl.flush_output {
-        F64.flush(sum)
-    } else {
-        sum
-    }
+    add_by_rules(F64, mem, data, ctl, |a, b| {
+        (f64::from_bits(a) + f64::from_bits(b)).to_bits()
+    })
 }
 
 /// The new memory value of a packed 16-bit float atomic add (gfx942's `ds_pk_add_f16`,
-/// `global_atomic_pk_add_bf16`, ...): each half `mem + data` in format `f` (f16 or bf16), by
-/// [`add_f32`]'s rules carried to 16 bits, as [`add_f64`] carries them to 64 — our choice, the
-/// float atomic rules naming only the 32-bit adder: denormals flushed per `ctl`, a NaN input
-/// quieted (`mem`'s first), `-INF + INF` the negative quiet NaN with only the mantissa's top bit
-/// set, the exact sum (in f64, where two 16-bit values always add exactly) rounded once to
-/// nearest even, IEEE's zeros.
-pub fn add_pk16(mem: u32, data: u32, f: super::round::Format, ctl: DenormCtl) -> u32 {
-    let one = |a: u32, b: u32| -> u32 {
-        let man = f.man;
-        let exp_mask = ((1u32 << f.exp) - 1) << man;
-        let sign = 1u32 << (man + f.exp);
-        let flush = |x: u32| {
-            if ctl.flush_input && x & exp_mask == 0 {
-                x & sign
-            } else {
-                x
-            }
-        };
-        let (a, b) = (flush(a), flush(b));
-        let nan = |x: u32| x & exp_mask == exp_mask && x & ((1 << man) - 1) != 0;
-        let inf = |x: u32| x & !sign == exp_mask;
-        let quiet = 1u32 << (man - 1);
-        if nan(a) {
-            return a | quiet;
-        }
-        if nan(b) {
-            return b | quiet;
-        }
-        if inf(a) && inf(b) && a != b {
-            return sign | exp_mask | quiet;
-        }
-        let to_f64 = |x: u32| {
-            let e = (x & exp_mask) >> man;
-            let m = (x & ((1 << man) - 1)) as f64;
-            let bias = (1i32 << (f.exp - 1)) - 1;
-            let v = if e == exp_mask >> man {
-                f64::INFINITY
-            } else if e == 0 {
-                m * 2f64.powi(1 - bias - man as i32)
-            } else {
-                (1.0 + m / (1u64 << man) as f64) * 2f64.powi(e as i32 - bias)
-            };
-            if x & sign != 0 {
-                -v
-            } else {
-                v
-            }
-        };
-        let sum = super::round::round_f64(to_f64(a) + to_f64(b), 0.0, f) as u32;
-        if ctl.flush_output && sum & exp_mask == 0 {
-            sum & sign
-        } else {
-            sum
-        }
+/// `global_atomic_pk_add_bf16`, ...): each half `mem + data` in f16 (`bf16` false) or bf16,
+/// by [`add_f32`]'s rules carried to 16 bits as [`add_f64`] carries them to 64 — our choice,
+/// the float atomic rules naming only the 32-bit adder. The exact sum (two 16-bit values add
+/// exactly in f64) is rounded once to nearest even.
+pub fn add_pk16(mem: u32, data: u32, bf16: bool, ctl: DenormCtl) -> u32 {
+    let (layout, format, value): (Layout, _, fn(u16) -> f64) = match bf16 {
+        false => (F16, super::round::HALF, super::f16::to_f64),
+        true => (BF16, super::bf16::BFLOAT16, super::bf16::to_f64),
     };
-    one(mem & 0xffff, data & 0xffff) | one(mem >> 16, data >> 16) << 16
+    let half = |a: u32, b: u32| {
+        add_by_rules(layout, a as u64, b as u64, ctl, |a, b| {
+            super::round::round_f64(value(a as u16) + value(b as u16), 0.0, format)
+        }) as u32
+    };
+    half(mem & 0xffff, data & 0xffff) | half(mem >> 16, data >> 16) << 16
+}
+
+/// [`add_f32`]'s rules on a float of layout `l`, with `sum` the IEEE round-to-nearest-even
+/// sum of two finite values: denormal inputs flushed per `ctl`, a NaN input quieted (`mem`'s
+/// first), `-INF + INF` the negative quiet NaN with only the mantissa's top bit set, a
+/// denormal result flushed per `ctl`.
+fn add_by_rules(
+    l: Layout,
+    mem: u64,
+    data: u64,
+    ctl: DenormCtl,
+    sum: impl Fn(u64, u64) -> u64,
+) -> u64 {
+    let (a, b) = if ctl.flush_input {
+        (l.flush(mem), l.flush(data))
+    } else {
+        (mem, data)
+    };
+    if l.is_nan(a) {
+        return l.quiet(a);
+    }
+    if l.is_nan(b) {
+        return l.quiet(b);
+    }
+    if l.is_inf(a) && l.is_inf(b) && a != b {
+        return l.sign | l.exp | l.quiet;
+    }
+    let s = sum(a, b);
+    if ctl.flush_output {
+        l.flush(s)
+    } else {
+        s
+    }
 }
 
 /// The IEEE round-to-nearest-even sum of two finite, non-NaN f32 values.
@@ -261,28 +236,24 @@ mod f64_tests {
 
     #[test]
     fn packed_16_bit_adds_work_per_half_with_the_adders_rules() {
-        use crate::fp::{BFLOAT16, HALF};
         let keep = DenormCtl::FLUSH_NONE;
         // f16: 1.0 + 1.0 in the low half, 65504 + 65504 → inf in the high half.
-        assert_eq!(add_pk16(0x7bff_3c00, 0x7bff_3c00, HALF, keep), 0x7c00_4000);
+        assert_eq!(add_pk16(0x7bff_3c00, 0x7bff_3c00, false, keep), 0x7c00_4000);
         // Rounded once to nearest even: 2048 + 1 = 2049 → 2048 (f16 has 11 bits).
-        assert_eq!(add_pk16(0x6800, 0x3c00, HALF, keep), 0x6800);
+        assert_eq!(add_pk16(0x6800, 0x3c00, false, keep), 0x6800);
         // -INF + INF: the negative quiet NaN; a NaN in memory comes back quieted.
-        assert_eq!(add_pk16(0xfc00, 0x7c00, HALF, keep), 0xfe00);
-        assert_eq!(add_pk16(0x7d00 << 16, 0, HALF, keep), 0x7f00 << 16);
+        assert_eq!(add_pk16(0xfc00, 0x7c00, false, keep), 0xfe00);
+        assert_eq!(add_pk16(0x7d00 << 16, 0, false, keep), 0x7f00 << 16);
         // A denormal kept, or flushed to a signed zero.
-        assert_eq!(add_pk16(0x0001, 0x0001, HALF, keep), 0x0002);
+        assert_eq!(add_pk16(0x0001, 0x0001, false, keep), 0x0002);
         let flush = DenormCtl {
             flush_input: true,
             flush_output: true,
         };
-        assert_eq!(add_pk16(0x8001, 0x0000, HALF, flush), 0x0000);
+        assert_eq!(add_pk16(0x8001, 0x0000, false, flush), 0x0000);
         // bf16: 1.0 + 2^-8 rounds to even (bf16 has 8 bits): 1.0.
-        assert_eq!(add_pk16(0x3f80, 0x3b80, BFLOAT16, keep), 0x3f80);
-        assert_eq!(
-            add_pk16(0x4280_0000, 0x3f00_0000, BFLOAT16, keep),
-            0x4281_0000
-        );
+        assert_eq!(add_pk16(0x3f80, 0x3b80, true, keep), 0x3f80);
+        assert_eq!(add_pk16(0x4280_0000, 0x3f00_0000, true, keep), 0x4281_0000);
     }
 
     #[test]

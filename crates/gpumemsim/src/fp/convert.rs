@@ -147,3 +147,22 @@ pub fn cvt_off_f32_i4(x: u32) -> u32 {
     let n = ((x as i32) << 28) >> 28;
     (n as f32 / 16.0).to_bits()
 }
+
+/// An FNUZ 8-bit float as f32 bits (exact): gfx942's fp8 has `mant` 3 mantissa bits and bias
+/// 8, its bf8 2 and 16 (LLVM's Float8E4M3FNUZ and Float8E5M2FNUZ, APFloat.cpp; gfx950 moved to
+/// the OCP formats). 0x80 is the one NaN (read as f32's quiet NaN), there is no infinity and
+/// no negative zero, exponent 0 holds the subnormals.
+pub fn fnuz8_to_f32(x: u8, mant: u32, bias: i32) -> u32 {
+    if x == 0x80 {
+        return 0x7fc0_0000;
+    }
+    let sign = (x as u32 >> 7) << 31;
+    let e = (x as u32 & 0x7f) >> mant;
+    let m = x as u32 & ((1 << mant) - 1);
+    let v = if e == 0 {
+        m as f32 * 2f32.powi(1 - bias - mant as i32)
+    } else {
+        (1.0 + m as f32 / (1 << mant) as f32) * 2f32.powi(e as i32 - bias)
+    };
+    v.to_bits() | sign
+}

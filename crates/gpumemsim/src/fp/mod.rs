@@ -159,6 +159,13 @@ pub(crate) const F16: Layout = Layout {
     quiet: 1 << 9,
 };
 
+pub(crate) const BF16: Layout = Layout {
+    sign: 1 << 15,
+    exp: 0xff << 7,
+    mant: (1 << 7) - 1,
+    quiet: 1 << 6,
+};
+
 pub(crate) const F64: Layout = Layout {
     sign: 1 << 63,
     exp: 0x7ff << 52,

@@ -22,7 +22,7 @@
 //! - f16, bf16, and xf32 (f32 inputs with their low 13 mantissa bits cleared): terms in
 //!   groups of min(8, K) (xf32: 4), each group onto the running sum as
 //!   [`fused_dot_add`] does;
-//! - fp8/bf8 (gfx942's FNUZ formats, [`fp8_to_f32`]): groups of 16, the even and the odd
+//! - fp8/bf8 (gfx942's FNUZ formats, `fp::convert::fnuz8_to_f32`): groups of 16, the even and the odd
 //!   terms summed apart first ([`fused_dot_add`] with `halves`);
 //! - i8: exact products, the sum wrapping at 32 bits.
 //!
@@ -43,7 +43,7 @@ use rdna3_isa::{Field, Instruction};
 use super::shape::ValuError;
 use crate::fp::arith as fa;
 use crate::fp::bf16;
-use crate::fp::convert::f16_to_f32_mode;
+use crate::fp::convert::{f16_to_f32_mode, fnuz8_to_f32};
 use crate::fp::DenormCtl;
 use crate::wave::Wave;
 
@@ -107,8 +107,8 @@ impl In {
             In::Xf32 => x as u32 & 0xffff_e000,
             In::F16 => f16_to_f32_mode(x as u16, DenormCtl::FLUSH_NONE),
             In::Bf16 => bf16::to_f32_bits(x as u16),
-            In::Fp8 => fp8_to_f32(x as u8, 3, 8),
-            In::Bf8 => fp8_to_f32(x as u8, 2, 16),
+            In::Fp8 => fnuz8_to_f32(x as u8, 3, 8),
+            In::Bf8 => fnuz8_to_f32(x as u8, 2, 16),
             In::I8 | In::F64 => unreachable!("not an f32 element"),
         }
     }
@@ -122,24 +122,6 @@ impl In {
             _ => -126,
         }
     }
-}
-
-/// An FNUZ 8-bit float (gfx942's fp8 with 3 mantissa bits and bias 8, bf8 with 2 and 16;
-/// LLVM's Float8E4M3FNUZ and Float8E5M2FNUZ) as f32 bits: 0x80 is the one NaN, there is no
-/// infinity and no negative zero, exponent 0 holds the subnormals.
-pub(crate) fn fp8_to_f32(x: u8, mant: u32, bias: i32) -> u32 {
-    if x == 0x80 {
-        return 0x7fc0_0000;
-    }
-    let sign = (x as u32 >> 7) << 31;
-    let e = (x as u32 & 0x7f) >> mant;
-    let m = x as u32 & ((1 << mant) - 1);
-    let v = if e == 0 {
-        m as f32 * 2f32.powi(1 - bias - mant as i32)
-    } else {
-        (1.0 + m as f32 / (1 << mant) as f32) * 2f32.powi(e as i32 - bias)
-    };
-    v.to_bits() | sign
 }
 
 impl Mfma {
@@ -526,7 +508,7 @@ mod tests {
 
     #[test]
     fn fnuz_bytes_decode_as_llvm_defines_them() {
-        let f = |x: u8, m: u32, b: i32| f32::from_bits(fp8_to_f32(x, m, b));
+        let f = |x: u8, m: u32, b: i32| f32::from_bits(fnuz8_to_f32(x, m, b));
         assert_eq!(f(0x7f, 3, 8), 240.0, "fp8 max");
         assert_eq!(f(0x7f, 2, 16), 57344.0, "bf8 max");
         assert_eq!(f(0x01, 3, 8), 2f32.powi(-10), "fp8 smallest subnormal");
