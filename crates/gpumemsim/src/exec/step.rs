@@ -120,14 +120,15 @@ impl Device {
             Format::Global | Format::Flat | Format::Scratch | Format::Mubuf | Format::Mtbuf => {
                 end.cost = self.global(wi, pc, inst, cfg).ok_or_else(unimplemented)?
             }
+            // gfx942's AGPR moves that name an AGPR past v255 (VOP3P, and VOP1 for the mov),
+            // which run as they are.
+            _ if d.isa == rdna3_isa::Isa::Gfx940 && d.name.starts_with("v_accvgpr_") => {
+                valu::execute_accvgpr(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
+                end.cost = valu_cost;
+            }
             // Packed math, dot products and fma_mix (WMMA stops by name).
             Format::Vop3p => {
                 valu::execute_vop3p(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
-                end.cost = valu_cost;
-            }
-            // gfx942's v_accvgpr_mov_b32 (a VOP1 there) naming an AGPR past v255.
-            Format::Vop1 if d.isa == rdna3_isa::Isa::Gfx940 && d.name == "v_accvgpr_mov_b32" => {
-                valu::execute_accvgpr(inst, &mut self.waves[wi]).map_err(|_| unimplemented())?;
                 end.cost = valu_cost;
             }
             // A gfx942 SDWA form: its lowering runs on the sources its SDWA dword selects.

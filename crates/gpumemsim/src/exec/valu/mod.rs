@@ -40,6 +40,7 @@
 //! bits, as does an output modifier on an integer result. Compares write VCC (e32), their
 //! SGPR destination (e64) or EXEC (`v_cmpx`); bits of inactive lanes are 0.
 
+mod agpr;
 mod class;
 mod compare;
 mod convert;
@@ -76,6 +77,7 @@ use rdna3_isa::{Field, Format, Instruction, Opcode};
 
 use crate::fp::{arith as fa, f16::out_mods16};
 use crate::wave::{Wave, VCC_LO};
+pub use agpr::execute_accvgpr;
 use class::Class;
 use decoded::Component;
 use decoded::Form;
@@ -84,7 +86,7 @@ use op::{Op, WholeOp};
 use regs::{gather, get_mask, half_of, locate, read, scatter, scatter16, set_mask, Loc};
 pub use shape::ValuError;
 use shape::{Ctx, MaskIn, Res};
-pub use vop3p::{execute_accvgpr, execute_vop3p};
+pub use vop3p::execute_vop3p;
 
 /// Runs `f(sources, mask bit, lane)` for the lanes in `exec`, storing results in `out`;
 /// returns the lanes whose carry/flag bit `f` set.

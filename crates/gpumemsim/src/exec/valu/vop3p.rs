@@ -465,9 +465,6 @@ fn locate(inst: &Instruction, w: &Wave, c: &PClass, i: usize) -> Src {
 
 /// Executes a VOP3P instruction (and its DPP form) for the lanes in EXEC.
 pub fn execute_vop3p(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
-    if inst.def().name.starts_with("v_accvgpr_") {
-        return execute_accvgpr(inst, w);
-    }
     let c = pclass(inst.opcode).ok_or(ValuError::Unimplemented)?;
     if c.rounds && w.mode & 0xf != 0 {
         return Err(ValuError::Unimplemented);
@@ -604,29 +601,6 @@ fn execute_pk_f32(
         let (lo, hi) = (half(0), half(1));
         w.set_vgpr(vdst, l as u32, lo);
         w.set_vgpr(vdst + 1, l as u32, hi);
-    }
-    Ok(())
-}
-
-/// gfx942's `v_accvgpr_read_b32`/`_write_b32`/`_mov_b32` naming an AGPR past v255 (the
-/// lowering makes the others `v_mov_b32`): AGPR a\[n\] is VGPR `accum_offset + n` of the
-/// unified file.
-pub fn execute_accvgpr(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
-    let (dst, src) = (inst.get(Field::Vdst), inst.get(Field::Src0));
-    let name = inst.def().name;
-    let off = w.accum_offset;
-    let (dst, src) = match name {
-        _ if name.starts_with("v_accvgpr_read") => (dst, src + off),
-        _ if name.starts_with("v_accvgpr_write") => (dst + off, src),
-        _ => (dst + off, src + off),
-    };
-    let exec = w.exec();
-    for l in (0..w.size).filter(|l| exec >> l & 1 == 1) {
-        let v = match src.checked_sub(256) {
-            Some(r) => w.vgpr(r, l),
-            None => w.ssrc32(src, inst.literal),
-        };
-        w.set_vgpr(dst, l, v);
     }
     Ok(())
 }
