@@ -1527,6 +1527,30 @@ fn apply_dpp(inst: &mut Instruction, t: DppText, col: usize) -> PResult<()> {
     Ok(())
 }
 
+/// A buffer instruction's address VGPRs (`written`: how many, and where): one per `idxen` and
+/// `offen`, none (`off`) without either (on gfx1100 and gfx942 alike).
+pub(crate) fn buffer_vaddr(
+    inst: &Instruction,
+    written: Option<(Field, u32, usize)>,
+) -> PResult<()> {
+    let want = inst.get(Field::Idxen) + inst.get(Field::Offen);
+    match written {
+        Some((_, count, col)) if count != want || want == 0 => err(col, INVALID_OPERAND),
+        None if want != 0 && !inst.def().operands.is_empty() => err(1, INVALID_OPERAND),
+        _ => Ok(()),
+    }
+}
+
+/// The VGPRs of a FLAT/GLOBAL/SCRATCH address: 64 bits, but 32 as an offset from an SGPR base
+/// (GLOBAL with `saddr`) or within a wave's scratch (on gfx1100 and gfx942 alike).
+pub(crate) fn flat_vaddr_dwords(fmt: Format, saddr: bool) -> u32 {
+    match fmt {
+        Format::Global if saddr => 1,
+        Format::Scratch => 1,
+        _ => 2,
+    }
+}
+
 /// The constant bus: a VOP3 instruction reads at most two distinct scalar values (SGPRs,
 /// VCC, M0, EXEC, TTMPs, the `src_*` registers; a literal counts once; inline constants are
 /// free), the 64-bit shifts only one, and `v_div_fmas_*` read VCC besides (llvm-mc-19's
@@ -1636,11 +1660,7 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
                 }
             }
             if let Some((_, count, col)) = width_of(Field::Addr) {
-                let want = match d.format {
-                    Format::Global if inst.get(Field::Saddr) != SGPR_NULL => 1,
-                    Format::Scratch => 1,
-                    _ => 2,
-                };
+                let want = flat_vaddr_dwords(d.format, inst.get(Field::Saddr) != SGPR_NULL);
                 if count != want {
                     return err(col, INVALID_OPERAND);
                 }
@@ -1655,14 +1675,7 @@ fn check(inst: &Instruction, widths: &Widths, rtn_present: bool) -> PResult<()> 
             }
         }
         Format::Mubuf | Format::Mtbuf => {
-            let want = inst.get(Field::Idxen) + inst.get(Field::Offen);
-            match width_of(Field::Vaddr) {
-                Some((_, count, col)) if count != want || want == 0 => {
-                    return err(col, INVALID_OPERAND)
-                }
-                None if want != 0 && !d.operands.is_empty() => return err(1, INVALID_OPERAND),
-                _ => {}
-            }
+            buffer_vaddr(inst, width_of(Field::Vaddr))?;
             if let (Some((_, count, col)), Some(o)) =
                 (width_of(Field::Vdata), d.operand(Field::Vdata))
             {

@@ -1105,11 +1105,8 @@ fn check(inst: &Instruction, st: &State, rtn_present: bool) -> PResult<()> {
                 return err(1, INVALID_OPERAND);
             }
             if let Some((_, count, col)) = width_of(Field::Addr) {
-                let want = match d.format {
-                    Format::Global if inst.get(Field::Saddr) != SADDR_OFF => 1,
-                    Format::Scratch => 1,
-                    _ => 2,
-                };
+                let want =
+                    crate::parse::flat_vaddr_dwords(d.format, inst.get(Field::Saddr) != SADDR_OFF);
                 if count != want {
                     return err(col, INVALID_OPERAND);
                 }
@@ -1125,14 +1122,7 @@ fn check(inst: &Instruction, st: &State, rtn_present: bool) -> PResult<()> {
             }
         }
         Format::Mubuf | Format::Mtbuf => {
-            let want = inst.get(Field::Idxen) + inst.get(Field::Offen);
-            match width_of(Field::Vaddr) {
-                Some((_, count, col)) if count != want || want == 0 => {
-                    return err(col, INVALID_OPERAND)
-                }
-                None if want != 0 && !d.operands.is_empty() => return err(1, INVALID_OPERAND),
-                _ => {}
-            }
+            crate::parse::buffer_vaddr(inst, width_of(Field::Vaddr))?;
             if inst.get(Field::Lds) == 1 && st.acc_data == Some(true) {
                 return err(1, INVALID_OPERAND);
             }
