@@ -654,6 +654,48 @@ fn asm_for_gfx942_refuses_what_gfx942_lacks_with_file_line_and_column() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("s_mov_b32 s0, s1"));
 }
 
+/// A gfx942 assembly run's report: `program` (`-` reads `stdin`; else a file of
+/// examples/gfx942/asm), with `extra` options and one `--dump` per `dumps` entry. It must have
+/// run as gfx942 wave64 without an error.
+fn run_asm(program: &str, stdin: &str, extra: &[&str], dumps: &[&str]) -> Value {
+    let path = match program {
+        "-" => "-".to_string(),
+        file => format!(
+            "{}/../../examples/gfx942/asm/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    };
+    let mut argv = vec!["run", path.as_str(), "--arch", "gfx942", "--json"];
+    argv.extend_from_slice(extra);
+    for d in dumps {
+        argv.extend(["--dump", d]);
+    }
+    let o = run(&argv, stdin);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(
+        (&j["target"], &j["wave_size"]),
+        (&json!("gfx942"), &json!(64))
+    );
+    assert_eq!(j["error"], Value::Null);
+    j
+}
+
+/// Dump `name` of report `j` as words: wave 0's lanes of a register, or the words of memory.
+fn dumped(j: &Value, name: &str) -> Vec<u32> {
+    let d = j["dump"][name]
+        .as_array()
+        .unwrap_or_else(|| panic!("{name}: {}", j["dump"]));
+    let words = match d.first().and_then(Value::as_array) {
+        Some(wave0) => wave0,
+        None => d,
+    };
+    words
+        .iter()
+        .map(|v| v.as_u64().expect("a number") as u32)
+        .collect()
+}
+
 #[test]
 fn a_gfx942_assembly_program_runs_in_wave64_with_its_agprs_after_its_vgprs() {
     // AGPRs follow the highest VGPR the program names (v5 here: a0 is v8), so writing a0
@@ -669,62 +711,23 @@ v_mov_b32_dpp v3, v2 row_bcast:15 row_mask:0xa
 v_mov_b32_sdwa v4, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0
 s_endpgm
 ";
-    let o = run(
-        &[
-            "run", "-", "--arch", "gfx942", "--json", "--dump", "v0", "--dump", "v1", "--dump",
-            "v3", "--dump", "v4",
-        ],
-        src,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert_eq!(j["target"], "gfx942");
-    assert_eq!(j["wave_size"], 64);
-    let lanes = |reg: &str| -> Vec<u64> {
-        j["dump"][reg][0]
-            .as_array()
-            .unwrap_or_else(|| panic!("{reg}: {}", j["dump"]))
-            .iter()
-            .map(|v| v.as_u64().expect("a number"))
-            .collect()
-    };
-    assert!(lanes("v0").iter().all(|&v| v == 0), "a0 is not v0");
-    assert!(lanes("v1").iter().all(|&v| v == 7));
+    let j = run_asm("-", src, &[], &["v0", "v1", "v3", "v4"]);
+    assert!(dumped(&j, "v0").iter().all(|&v| v == 0), "a0 is not v0");
+    assert!(dumped(&j, "v1").iter().all(|&v| v == 7));
     // row_bcast:15: lane 15 of each row to the next row's lanes (rows 1 and 3 by row_mask).
-    let v3 = lanes("v3");
+    let v3 = dumped(&j, "v3");
     assert_eq!((v3[16], v3[31], v3[48]), (15, 15, 47));
-    let v4 = lanes("v4");
+    let v4 = dumped(&j, "v4");
     assert_eq!((v4[3], v4[40]), (3 << 16, 40 << 16));
 }
 
 #[test]
 fn multi_block_broadcast_f64_and_fp8_matrix_forms_match_their_layouts() {
     // examples/gfx942/asm/mfma_forms.s builds its inputs from the lane number l.
-    let path = format!(
-        "{}/../../examples/gfx942/asm/mfma_forms.s",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let regs: Vec<String> = (20..24)
-        .chain(32..48)
-        .chain(48..56)
-        .chain(56..60)
-        .map(|r| format!("v{r}"))
-        .collect();
-    let mut argv = vec!["run", path.as_str(), "--arch", "gfx942", "--json"];
-    for r in &regs {
-        argv.extend(["--dump", r.as_str()]);
-    }
-    let o = run(&argv, "");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
-    let lanes = |r: u32| -> Vec<u32> {
-        j["dump"][format!("v{r}")][0]
-            .as_array()
-            .expect("a dump")
-            .iter()
-            .map(|v| v.as_u64().expect("a number") as u32)
-            .collect()
-    };
+    let regs: Vec<String> = (20..24).chain(32..60).map(|r| format!("v{r}")).collect();
+    let names: Vec<&str> = regs.iter().map(String::as_str).collect();
+    let j = run_asm("mfma_forms.s", "", &[], &names);
+    let lanes = |r: u32| dumped(&j, &format!("v{r}"));
     let f = |x: u32| f32::from_bits(x) as f64;
     // 4x4x4_16b: 16 blocks of A[i][k] = i + k times B[k][j] = b%4 + k; register i holds
     // row i, lane 4b + j.
@@ -779,89 +782,42 @@ global_atomic_pk_add_bf16 v7, v[4:5], v6, off offset:4 sc0
 s_waitcnt vmcnt(0) lgkmcnt(0)
 s_endpgm
 ";
-    let o = run(
-        &[
-            "run",
-            "-",
-            "--arch",
-            "gfx942",
-            "--json",
-            "--mem",
-            "0x1000=0,0",
-            "--dump",
-            "lds:0:4",
-            "--dump",
-            "mem:0x1000:0x1008",
-            "--dump",
-            "v7",
-        ],
-        src,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
-    let words = |k: &str| -> Vec<u64> {
-        let v = &j["dump"][k];
-        let flat: Vec<u64> = v
-            .as_array()
-            .expect("a dump")
-            .iter()
-            .flat_map(|x| match x.as_array() {
-                Some(a) => a
-                    .iter()
-                    .map(|y| y.as_u64().expect("a number"))
-                    .collect::<Vec<_>>(),
-                None => vec![x.as_u64().expect("a number")],
-            })
-            .collect();
-        flat
-    };
-    assert_eq!(words("lds:0:4"), [0x5400_5400], "64.0 as f16, twice");
+    let dumps = ["lds:0:4", "mem:0x1000:0x1008", "v7"];
+    let j = run_asm("-", src, &["--mem", "0x1000=0,0"], &dumps);
+    assert_eq!(dumped(&j, "lds:0:4"), [0x5400_5400], "64.0 as f16, twice");
     assert_eq!(
-        words("mem:0x1000:0x1008"),
+        dumped(&j, "mem:0x1000:0x1008"),
         [0x5400_5400, 0x4280_4280],
         "64.0 as f16, as bf16"
     );
-    let old = words("v7");
+    let old = dumped(&j, "v7");
     assert_eq!((old[0], old[1], old[2]), (0, 0x3f80_3f80, 0x4000_4000));
 }
 
 #[test]
 fn agprs_past_v255_hold_their_values_through_moves_and_matrix_products() {
-    let path = format!(
-        "{}/../../examples/gfx942/asm/agprs_past_v255.s",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let o = run(
-        &[
-            "run", &path, "--arch", "gfx942", "--json", "--dump", "v2", "--dump", "v3", "--dump",
-            "v6", "--dump", "v7", "--dump", "v100",
-        ],
+    let j = run_asm(
+        "agprs_past_v255.s",
         "",
+        &[],
+        &["v2", "v3", "v6", "v7", "v100"],
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert_eq!(j["error"], Value::Null);
-    let lanes = |r: &str| -> Vec<u64> {
-        j["dump"][r][0]
-            .as_array()
-            .expect("a dump")
-            .iter()
-            .map(|v| v.as_u64().expect("a number"))
-            .collect()
-    };
     assert!(
-        lanes("v2").iter().all(|&v| v == 5),
+        dumped(&j, "v2").iter().all(|&v| v == 5),
         "a100 written from v1, moved to a102, read back"
     );
     assert!(
-        lanes("v3").iter().all(|&v| v == 7),
+        dumped(&j, "v3").iter().all(|&v| v == 7),
         "a101 written from a constant"
     );
-    assert!(lanes("v100").iter().all(|&v| v == 0), "a100 is not v100");
+    assert!(
+        dumped(&j, "v100").iter().all(|&v| v == 0),
+        "a100 is not v100"
+    );
     // Two 16x16x4 f32 products of ones and twos accumulated in a[60:63]: 8 + 8.
     for r in ["v6", "v7"] {
         assert!(
-            lanes(r).iter().all(|&v| f32::from_bits(v as u32) == 16.0),
+            dumped(&j, r).iter().all(|&v| f32::from_bits(v) == 16.0),
             "{r}"
         );
     }
@@ -882,31 +838,16 @@ buffer_load_format_xy v[4:5], off, s[0:3], 0
 s_waitcnt vmcnt(0)
 s_endpgm
 ";
-    let o = run(
-        &[
-            "run",
-            "-",
-            "--arch",
-            "gfx942",
-            "--json",
-            "--mem",
-            "0x1000=0x40003c00",
-            "--dump",
-            "v2",
-            "--dump",
-            "v4",
-            "--dump",
-            "v5",
-        ],
+    let j = run_asm(
+        "-",
         src,
+        &["--mem", "0x1000=0x40003c00"],
+        &["v2", "v4", "v5"],
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(j["events"], json!([]));
-    let first = |r: &str| j["dump"][r][0][0].as_u64().expect("a number") as u32;
-    assert_eq!(f32::from_bits(first("v2")), 1.0);
-    assert_eq!(first("v4"), 0x4000_3c00);
-    assert_eq!(first("v5"), 0);
+    assert_eq!(f32::from_bits(dumped(&j, "v2")[0]), 1.0);
+    assert_eq!(dumped(&j, "v4")[0], 0x4000_3c00);
+    assert_eq!(dumped(&j, "v5")[0], 0);
 }
 
 #[test]
@@ -915,24 +856,12 @@ fn a_sparse_matrix_product_places_a_by_its_index_set() {
     // (group 0) and 2, 3 (group 1) of its 8-term window (index set 1 = 0xe4), B[k][j] = k,
     // C = 0.5: each window from k0 gives 1·k0 + 2·(k0+1) + 3·(k0+6) + 4·(k0+7) = 10·k0 + 48,
     // and k0 = 0, 8, 16, 24 sum to 672, plus C.
-    let path = format!(
-        "{}/../../examples/gfx942/asm/smfmac.s",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut argv = vec!["run", path.as_str(), "--arch", "gfx942", "--json"];
-    for r in ["v20", "v21", "v22", "v23"] {
-        argv.extend(["--dump", r]);
-    }
-    let o = run(&argv, "");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert_eq!(j["error"], Value::Null);
-    for r in ["v20", "v21", "v22", "v23"] {
-        let lanes = j["dump"][r][0].as_array().expect("a dump");
+    let regs = ["v20", "v21", "v22", "v23"];
+    let j = run_asm("smfmac.s", "", &[], &regs);
+    for r in regs {
+        let lanes = dumped(&j, r);
         assert!(
-            lanes
-                .iter()
-                .all(|v| f32::from_bits(v.as_u64().expect("a number") as u32) == 672.5),
+            lanes.iter().all(|&v| f32::from_bits(v) == 672.5),
             "{r}: {lanes:?}"
         );
     }
