@@ -100,13 +100,14 @@ fn bins_never_cleared_are_uninitialised_reads_at_the_atomic() {
     let reads = of_kind(&all, "uninitialized_lds_read");
     assert!(!reads.is_empty(), "{all:?}");
     let file = "histogram_uninit.hip".to_string();
-    // First the atomics into bins nothing cleared; then the final reads of bins this
-    // workgroup's bytes never reached (never written at all).
-    assert_eq!(lines(reads[0])[0], (file.clone(), 15));
-    assert!(reads.iter().all(
-        |f| f["instructions"].as_array().expect("instructions").len() == 1
-            && [(file.clone(), 15), (file.clone(), 18)].contains(&lines(f)[0])
-    ));
+    // First the atomics into bins nothing cleared (an atomic computes with what it reads);
+    // then the global atomics adding bins this workgroup's bytes never reached (never
+    // written at all), each naming the load of the bin.
+    assert_eq!(lines(reads[0]), [(file.clone(), 15)]);
+    assert!(reads[1..]
+        .iter()
+        .all(|f| lines(f) == [(file.clone(), 18), (file.clone(), 18)]));
+    assert_eq!(reads.len(), 2, "{all:?}");
     assert!(of_kind(&all, "lds_race").is_empty(), "atomics do not race");
 }
 
@@ -159,7 +160,7 @@ fn waves_at_two_different_barrier_calls_diverge() {
 }
 
 #[test]
-fn a_store_index_that_drops_a_factor_collides_lanes_and_leaves_words_unwritten() {
+fn a_store_index_that_drops_a_factor_collides_lanes() {
     let all = findings(
         "build/transpose_collide.o",
         &[
@@ -178,9 +179,12 @@ fn a_store_index_that_drops_a_factor_collides_lanes_and_leaves_words_unwritten()
     let c = of_kind(&all, "lane_collision");
     assert_eq!(c.len(), 1, "{all:?}");
     assert_eq!(lines(c[0])[0], ("transpose_collide.cl".to_string(), 9));
-    let u = of_kind(&all, "uninitialized_lds_read");
-    assert!(!u.is_empty(), "{all:?}");
-    assert_eq!(lines(u[0])[0], ("transpose_collide.cl".to_string(), 12));
+    // The words nothing wrote are read and stored to the output: a copy, not a use
+    // (docs/check.md: uninitialised values are reported where they are used).
+    assert!(
+        of_kind(&all, "uninitialized_lds_read").is_empty(),
+        "{all:?}"
+    );
 }
 
 #[test]

@@ -278,8 +278,9 @@ def test_a_sharded_run_is_the_single_process_run_byte_for_byte(local_cluster, tm
 
 
 def test_a_sharded_run_keeps_events_and_findings_in_order(local_cluster, monkeypatch):
-    """A buggy transpose: every workgroup has a lane collision and reads LDS nothing wrote;
-    the events, the findings and the notes come back as one process orders them."""
+    """A buggy transpose: every workgroup has a lane collision (and copies out LDS nothing
+    wrote, which is no finding); the events, the findings and the notes come back as one
+    process orders them."""
     monkeypatch.chdir(REPO)
     n = 64
     launch = dict(kernel_path=COLLIDE, grid=(n // 16, n // 16), block=(16, 16),
@@ -293,7 +294,7 @@ def test_a_sharded_run_keeps_events_and_findings_in_order(local_cluster, monkeyp
         raise
     sharded = gr.run(**fresh(launch), shards=4, progress=False)
     assert len(single["events"]) >= 16
-    assert {f["kind"] for f in single["findings"]} >= {"lane_collision", "uninitialized_lds_read"}
+    assert {f["kind"] for f in single["findings"]} >= {"lane_collision"}
     assert serialised(sharded) == serialised(single)
 
 

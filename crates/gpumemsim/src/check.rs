@@ -40,7 +40,17 @@ pub struct Finding {
 /// adder's answer, docs/rules/ds.md#address-wrap); LLVM folds constants into DS offsets
 /// relying on it (`t[63 - l]` at -O2: `v_sub_nc_u32 v4, 0, v0` + `ds_load_b32 v3, v4
 /// offset:252`). A wrapped address outside the allocation is still `lds_out_of_range`.
-pub const NOTE_KINDS: [&str; 2] = ["buffer_out_of_range", "lds_address_wrap"];
+///
+/// `lds_race_same_value`, `global_race_same_value`: a write-write race of plain writes that
+/// left the bytes as they were (the earlier write wrote the same value): formally a race,
+/// but the bytes end the same in either order (SHOC's `s_seed = 0` by every work-item). A
+/// race that changes a byte, or involves a read or an atomic, is still a finding.
+pub const NOTE_KINDS: [&str; 4] = [
+    "buffer_out_of_range",
+    "lds_address_wrap",
+    "lds_race_same_value",
+    "global_race_same_value",
+];
 
 /// Whether events of `kind` are notes ([`NOTE_KINDS`]).
 pub fn is_note(kind: &str) -> bool {

@@ -134,6 +134,10 @@ pub struct Lds {
     /// (the executor turns it on for [`crate::exec::RunConfig::check`] and drains it after
     /// each instruction).
     pub trace: Option<Vec<LdsTouch>>,
+    /// While [`Lds::trace`] is on: what each [`Lds::write`] overwrote, as (offset, bytes, the
+    /// old value), in order, for the checker to tell a write of the value a byte already
+    /// held (drained with the trace).
+    pub overwritten: Vec<(u32, u8, u64)>,
 }
 
 impl Lds {
@@ -145,6 +149,7 @@ impl Lds {
             mode,
             align,
             trace: None,
+            overwritten: Vec::new(),
         }
     }
 
@@ -158,6 +163,7 @@ impl Lds {
             mode,
             align,
             trace: None,
+            overwritten: Vec::new(),
         }
     }
 
@@ -182,6 +188,7 @@ impl Lds {
         bytes[..end].fill(0);
         self.dirty_end = 0;
         self.trace = None;
+        self.overwritten.clear();
         bytes
     }
 
@@ -284,6 +291,13 @@ impl Lds {
         v: u64,
     ) -> Result<(), AccessFault> {
         let i = Self::index(alloc, offset, size)?;
+        if self.trace.is_some() {
+            let n = size.min(8) as usize;
+            let mut old = [0u8; 8];
+            old[..n].copy_from_slice(&self.bytes[i..i + n]);
+            self.overwritten
+                .push((offset, n as u8, u64::from_le_bytes(old)));
+        }
         match size {
             4 => self.bytes[i..i + 4].copy_from_slice(&(v as u32).to_le_bytes()),
             8 => self.bytes[i..i + 8].copy_from_slice(&v.to_le_bytes()),

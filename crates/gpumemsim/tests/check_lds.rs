@@ -336,48 +336,73 @@ fn one_wave_alone_never_races() {
     assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
 }
 
-#[test]
-fn reading_lds_nothing_wrote_is_reported_once_per_instruction() {
-    let text =
-        "v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+/// An `uninitialized_lds_read` event: (pc, the load it names, lanes, address).
+type Uninit = (usize, Vec<usize>, Vec<u32>, Option<u64>);
+
+/// The `uninitialized_lds_read` events of `text` on one wave.
+fn uninit(text: &str) -> Vec<Uninit> {
     let dev = run_waves(text, 1, RunConfig::default());
-    let u = of_kind(&dev, "uninitialized_lds_read");
-    assert_eq!(u.len(), 1, "{:#?}", dev.events());
-    assert_eq!(u[0].pc, 1);
-    let d = u[0].detail.as_ref().expect("the event's detail");
-    assert_eq!(d.lanes, (0..32).collect::<Vec<u32>>());
-    assert_eq!(d.address, Some(64));
-    // Written first (by this wave, then read by it): nothing to report.
-    let written = "v_lshlrev_b32 v1, 2, v0\nds_store_b32 v1, v0 offset:64\n\
-                   ds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
-    let dev = run_waves(written, 1, RunConfig::default());
-    assert!(checks(dev.events()).is_empty(), "{:#?}", dev.events());
-    // Half written: only the lanes reading unwritten bytes, from the first such address.
+    of_kind(&dev, "uninitialized_lds_read")
+        .iter()
+        .map(|e| {
+            let d = e.detail.as_ref().expect("the event's detail");
+            (e.pc, d.pcs.clone(), d.lanes.clone(), d.address)
+        })
+        .collect()
+}
+
+#[test]
+fn an_uninitialised_lds_value_is_reported_where_it_is_used_not_where_it_is_copied() {
+    let load = "v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1 offset:64\ns_waitcnt lgkmcnt(0)\n";
+    let all: Vec<u32> = (0..32).collect();
+    // Used in arithmetic: reported there, naming the load.
+    let used = format!("{load}v_add_nc_u32 v4, v3, 1\ns_endpgm\n");
+    assert_eq!(uninit(&used), [(3, vec![1], all.clone(), Some(64))]);
+    // As an address, and through a move: reported at the use.
+    let moved = format!("{load}v_mov_b32 v5, v3\nds_load_b32 v6, v5\ns_endpgm\n");
+    assert_eq!(uninit(&moved), [(4, vec![1], all.clone(), Some(64))]);
+    // Read and never used, or only copied out to global memory: nothing to report.
+    assert_eq!(uninit(&format!("{load}s_endpgm\n")), []);
+    let out = format!(
+        "{load}v_mov_b32 v6, 0\nv_mov_b32 v7, 0x1000\nglobal_store_b32 v[6:7], v3, off\n\
+         s_endpgm\n"
+    );
+    assert_eq!(uninit(&out), []);
+    // Copied within LDS: the copy is as uninitialised; using it is reported, naming the
+    // load that read the copy.
+    let copied = format!(
+        "{load}ds_store_b32 v1, v3 offset:1024\nds_load_b32 v4, v1 offset:1024\n\
+         s_waitcnt lgkmcnt(0)\nv_add_nc_u32 v4, v4, 1\ns_endpgm\n"
+    );
+    assert_eq!(uninit(&copied), [(6, vec![4], all.clone(), Some(1024))]);
+    // Overwritten before use: clean.
+    let overwritten = format!("{load}v_mov_b32 v3, 7\nv_add_nc_u32 v4, v3, 1\ns_endpgm\n");
+    assert_eq!(uninit(&overwritten), []);
+    // Half written: only the lanes that read unwritten bytes, from the first such address.
     let half = "v_lshlrev_b32 v1, 2, v0\n\
                 s_mov_b32 exec_lo, 0xffff\n\
                 ds_store_b32 v1, v0\n\
                 s_mov_b32 exec_lo, -1\n\
                 ds_load_b32 v3, v1\n\
+                s_waitcnt lgkmcnt(0)\n\
+                v_add_nc_u32 v4, v3, 1\n\
                 s_endpgm\n";
-    let dev = run_waves(half, 1, RunConfig::default());
-    let u = of_kind(&dev, "uninitialized_lds_read");
-    assert_eq!(u.len(), 1, "{:#?}", dev.events());
-    let d = u[0].detail.as_ref().expect("the event's detail");
-    assert_eq!(d.lanes, (16..32).collect::<Vec<u32>>());
-    assert_eq!(d.address, Some(64));
+    assert_eq!(uninit(half), [(6, vec![4], (16..32).collect(), Some(64))]);
     // A byte load of a partly written dword: byte 2 of a dword where only a b16 wrote 0..1.
     let partial = "v_mov_b32 v1, 0\nds_store_b16 v1, v1\nds_load_u8 v3, v1 offset:1\n\
-                   ds_load_u8 v4, v1 offset:2\ns_endpgm\n";
-    let dev = run_waves(partial, 1, RunConfig::default());
-    let u = of_kind(&dev, "uninitialized_lds_read");
-    assert_eq!(u.len(), 1, "{:#?}", dev.events());
-    assert_eq!(
-        (
-            u[0].pc,
-            u[0].detail.as_ref().expect("the event's detail").address
-        ),
-        (3, Some(2))
-    );
+                   ds_load_u8 v4, v1 offset:2\ns_waitcnt lgkmcnt(0)\n\
+                   v_add_nc_u32 v5, v3, v4\ns_endpgm\n";
+    assert_eq!(uninit(partial), [(5, vec![3], all.clone(), Some(2))]);
+    // Of a 16-byte load whose last dword nothing wrote, only that register is marked.
+    let wide = "v_lshlrev_b32 v1, 4, v0\nds_store_b96 v1, v[4:6]\nds_load_b128 v[8:11], v1\n\
+                s_waitcnt lgkmcnt(0)\nv_add_nc_u32 v12, v8, v10\nv_add_nc_u32 v13, v11, 1\n\
+                s_endpgm\n";
+    assert_eq!(uninit(wide), [(5, vec![2], all.clone(), Some(12))]);
+    // An atomic computes with what it reads: reported at the atomic.
+    let atomic = "v_lshlrev_b32 v1, 2, v0\nds_add_u32 v1, v0\ns_endpgm\n";
+    let u = uninit(atomic);
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!((u[0].0, u[0].3), (1, Some(0)));
 }
 
 #[test]
@@ -425,8 +450,10 @@ fn lds_init_zero_poison_and_random() {
     assert!(a[0].iter().any(|&x| x != a[0][0]), "{a:x?}");
     assert!(a[0].iter().all(|&x| x != 0 && x != u32::MAX));
     // The same bytes whichever way the grid runs (a workgroup's bytes come from its index).
-    let prog =
-        assemble("v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1\ns_waitcnt lgkmcnt(0)\ns_endpgm\n");
+    let prog = assemble(
+        "v_lshlrev_b32 v1, 2, v0\nds_load_b32 v3, v1\ns_waitcnt lgkmcnt(0)\n\
+         v_add_nc_u32 v4, v3, 1\ns_endpgm\n",
+    );
     let cfg = RunConfig {
         lds_init: LdsInit::Random(1),
         workgroups: 2,
@@ -446,7 +473,7 @@ fn lds_init_zero_poison_and_random() {
         let got: Vec<u32> = (0..8).map(|l| w.vgpr(3, l)).collect();
         assert_eq!(&got, want);
     }
-    // And reading it is still an uninitialised read, whatever the bytes are.
+    // And using it is still an uninitialised read, whatever the bytes are.
     assert_eq!(
         r.device
             .events()

@@ -128,6 +128,11 @@ pub struct AccessLog {
     reads: PageMap<PageBits>,
     writes: PageMap<PageBits>,
     atomics: PageMap<PageBits>,
+    /// A workgroup's log made from its waves' ([`AccessLog::absorb_wave`]): the bytes two of
+    /// its waves accessed plainly, at least one writing (the candidates of a race inside the
+    /// workgroup).
+    #[serde(default)]
+    intra: PageMap<PageBits>,
 }
 
 /// The runs of the `n` bytes from `addr` (wrapping at 2^48) that each lie in one page, in
@@ -172,6 +177,7 @@ impl AccessLog {
             (&mut self.reads, &other.reads),
             (&mut self.writes, &other.writes),
             (&mut self.atomics, &other.atomics),
+            (&mut self.intra, &other.intra),
         ] {
             for (page, bits) in theirs {
                 let m = mine.entry(*page).or_insert([0; LOG_BLOCK as usize / 64]);
@@ -180,6 +186,37 @@ impl AccessLog {
                 }
             }
         }
+    }
+
+    /// Adds the accesses of `wave`, one wave of the workgroup this is the log of: the bytes
+    /// it accessed plainly that an earlier wave of the workgroup accessed plainly, one of
+    /// the two writing, join the workgroup's race candidates (checked by
+    /// [`AccessLog::plain_races`]).
+    pub fn absorb_wave(&mut self, wave: &AccessLog) {
+        let mut hits: Vec<(u64, Block)> = Vec::new();
+        for (page, w) in &wave.writes {
+            let seen = or(bits_at(&self.writes, *page), bits_at(&self.reads, *page));
+            hits.push((*page, and(*w, seen)));
+        }
+        for (page, r) in &wave.reads {
+            hits.push((*page, and(*r, bits_at(&self.writes, *page))));
+        }
+        for (page, hit) in hits.into_iter().filter(|(_, h)| any(*h)) {
+            let m = self.intra.entry(page).or_insert([0; BLOCK_WORDS]);
+            *m = or(*m, hit);
+        }
+        self.merge(wave);
+    }
+
+    /// The dwords (addresses, 4-aligned, ascending) atomics touched.
+    pub fn atomic_dwords(&self) -> Vec<u64> {
+        let mut out = Vec::new();
+        for (page, bits) in &self.atomics {
+            for_bits(bits, |b| out.push((page * LOG_BLOCK + b as u64) & !3));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Bytes written.
@@ -281,6 +318,13 @@ impl AccessLog {
                 races.pages.insert(block, hit);
             }
         });
+        // And those two waves of one workgroup raced on.
+        for log in logs {
+            for (block, bits) in &log.intra {
+                let m = races.pages.entry(*block).or_insert([0; BLOCK_WORDS]);
+                *m = or(*m, *bits);
+            }
+        }
         races
     }
 

@@ -217,9 +217,10 @@ pub(super) fn fall_back(
     }
 }
 
-/// Runs the grid together. With [`RunConfig::check`] and two workgroups or more, the run logs
-/// each workgroup's global accesses; if some bytes race between workgroups, the grid runs
-/// again watching those bytes, to name the racing instructions (`global_race` events).
+/// Runs the grid together. With [`RunConfig::check`] and two waves or more, the run logs
+/// each workgroup's global accesses (wave by wave); if some bytes race between workgroups or
+/// between waves of one, the grid runs again watching those bytes, to name the racing
+/// instructions (`global_race` events) where nothing ordered them.
 fn together(
     program: &[AsmLine],
     cfg: &RunConfig,
@@ -227,7 +228,7 @@ fn together(
     init: &WaveInit,
     because: TogetherBecause,
 ) -> Result<GridRun, RunError> {
-    if !cfg.check || cfg.workgroups < 2 {
+    if !cfg.check || (cfg.workgroups < 2 && cfg.waves < 2) {
         return together_once(program, cfg, memory(), init, because, None);
     }
     let mut run = together_run(program, cfg, memory(), init, because.clone(), None)?;

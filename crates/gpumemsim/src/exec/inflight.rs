@@ -116,6 +116,12 @@ pub(crate) struct InFlight {
     pub vm: OrderedOps,
     /// EXPcnt LDS parameter/direct loads, issued and proven complete.
     pub exp: OrderedOps,
+    /// VScnt stores and atomics that return nothing, issued and proven complete (no
+    /// register waits on them; the global race check orders by them).
+    pub vs: OrderedOps,
+    /// `s_waitcnt lgkmcnt(0)`s executed: SMEM operations complete out of order, so only
+    /// such a wait proves a scalar store complete (the global race check orders by it).
+    pub lgkm_zero: u64,
     /// Data buffers of landed returns, for reuse.
     pool: Vec<Vec<u32>>,
     /// No return not yet landed arrives before this cycle (a bound: 0 says nothing), so a
@@ -153,7 +159,7 @@ impl InFlight {
             Counter::Lgkm => lds,
             Counter::Vm => self.vm,
             Counter::Exp => self.exp,
-            Counter::Vs => return true,
+            Counter::Vs => self.vs,
         };
         seq < o.waited
     }
@@ -229,7 +235,7 @@ impl Device {
             Counter::Lgkm => Some(&mut self.lds_ops[wi]),
             Counter::Vm => Some(&mut self.inflight[wi].vm),
             Counter::Exp => Some(&mut self.inflight[wi].exp),
-            Counter::Vs => None,
+            Counter::Vs => Some(&mut self.inflight[wi].vs),
         }
     }
 
@@ -249,6 +255,9 @@ impl Device {
     /// adds its registers, a landing recomputes them, [`Device::land_vgprs`]), so a wait that
     /// proves nothing new leaves them as they are.
     pub(crate) fn count_waited(&mut self, wi: usize, counter: Counter, n: u32) {
+        if counter == Counter::Lgkm && n == 0 {
+            self.inflight[wi].lgkm_zero += 1;
+        }
         let Some(o) = self.ops_mut(wi, counter) else {
             return;
         };

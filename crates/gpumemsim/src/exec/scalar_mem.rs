@@ -104,7 +104,7 @@ impl Device {
             // Logged as every global write is (the checker, and grids run apart, read it).
             self.global_log_begin(wi, false);
             self.memory.write_words(addr, &words);
-            self.global_log_end(wi, pc);
+            self.global_log_end(wi, pc, Counter::Lgkm);
             self.kcache[g].invalidate();
         } else if name != "s_dcache_wb" {
             return None;

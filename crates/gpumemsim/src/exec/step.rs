@@ -78,6 +78,7 @@ impl Device {
             self.wait_for(wi, Counter::Exp, inst.get(Field::WaitExp));
         }
         self.check_inflight(wi, pc, inst);
+        self.check_poison(wi, pc, inst);
         if let Some((UnitKind::Valu, _)) = unit {
             // Every VALU instruction, VOPD and V_INTERP too, enters the wave's recent ones
             // (LDSDIR's `wait_vdst` rule).

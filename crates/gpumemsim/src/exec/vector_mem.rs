@@ -40,7 +40,7 @@ impl Device {
             isa: cfg.chip.isa,
         };
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
-        self.global_log_end(wi, pc);
+        self.global_log_end(wi, pc, self.counter_of(inst, op));
         self.check_lds(wi, pc, atomic, true);
         if let Some(f) = out.unsupported_format {
             let message = format!(
@@ -72,19 +72,7 @@ impl Device {
     /// atomics that return data, VScnt for stores and atomics that do not; FLAT (which may go
     /// to LDS) and the buffer loads to LDS (which write it) on LGKMcnt too.
     fn count_vector_memory(&mut self, wi: usize, inst: &Instruction, op: GlobalOp, done_at: u64) {
-        let counter = match op {
-            GlobalOp::Load { .. }
-            | GlobalOp::LoadLds { .. }
-            | GlobalOp::Format { store: false, .. } => Counter::Vm,
-            GlobalOp::Format { store: true, .. } => Counter::Vs,
-            GlobalOp::Atomic { .. } if vmem::returns_data(inst) => Counter::Vm,
-            GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
-        };
-        // GFX9 has no VScnt: VMcnt counts every vector memory access.
-        let counter = match counter {
-            Counter::Vs if self.stores_on_vmcnt => Counter::Vm,
-            c => c,
-        };
+        let counter = self.counter_of(inst, op);
         let also_lgkm =
             inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. });
         let seq = self.count_issued(wi, counter);
@@ -103,6 +91,24 @@ impl Device {
                     weight: 1,
                 },
             );
+        }
+    }
+
+    /// The wait counter an access of `op` counts on: VMcnt for loads and for atomics that
+    /// return data, VScnt for stores and atomics that do not (GFX9, with no VScnt: VMcnt for
+    /// every one).
+    fn counter_of(&self, inst: &Instruction, op: GlobalOp) -> Counter {
+        let counter = match op {
+            GlobalOp::Load { .. }
+            | GlobalOp::LoadLds { .. }
+            | GlobalOp::Format { store: false, .. } => Counter::Vm,
+            GlobalOp::Format { store: true, .. } => Counter::Vs,
+            GlobalOp::Atomic { .. } if vmem::returns_data(inst) => Counter::Vm,
+            GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
+        };
+        match counter {
+            Counter::Vs if self.stores_on_vmcnt => Counter::Vm,
+            c => c,
         }
     }
 

@@ -1,24 +1,26 @@
 //! The per-workgroup logs of a grid's global accesses, kept for the race check while the grid
-//! runs together.
+//! runs together: each made from its waves' logs, so that it also holds the bytes two of its
+//! waves raced on ([`AccessLog::absorb_wave`]).
 
 use std::collections::BTreeMap;
 
 use crate::addr::{AccessLog, GlobalMemory};
 
-/// One log per workgroup that made a global access. A running workgroup's log sits by its
-/// slot, so that an access swaps it in and out of the memory (no map lookup per
-/// instruction); it moves to `done` when another workgroup takes the slot, or at the end.
+/// One log per workgroup that made a global access. A running wave's log sits by its slot,
+/// so that an access swaps it in and out of the memory (no map lookup per instruction); it
+/// joins its workgroup's log in `done` when a wave of another workgroup takes the slot, or
+/// at the end.
 #[derive(Default)]
 pub(super) struct GroupLogs {
-    /// The logs of the workgroups that left their slot, by index in the device (the grid
-    /// runs together; a grid can have billions of workgroups).
+    /// The logs of the workgroups whose waves left their slots, by index in the device (the
+    /// grid runs together; a grid can have billions of workgroups).
     done: BTreeMap<usize, AccessLog>,
-    /// Per slot: its workgroup's index and log.
+    /// Per wave slot: its workgroup's index and the wave's log.
     slots: Vec<Option<(usize, AccessLog)>>,
 }
 
 impl GroupLogs {
-    /// Starts logging into the log of workgroup `group` (in slot `slot`).
+    /// Starts logging into the log of the wave in slot `slot`, of workgroup `group`.
     pub(super) fn begin(&mut self, memory: &mut GlobalMemory, slot: usize, group: usize) {
         if self.slots.len() <= slot {
             self.slots.resize_with(slot + 1, || None);
@@ -26,7 +28,7 @@ impl GroupLogs {
         let held = &mut self.slots[slot];
         if held.as_ref().is_none_or(|(g, _)| *g != group) {
             if let Some((g, log)) = held.replace((group, AccessLog::default())) {
-                self.done.insert(g, log);
+                self.done.entry(g).or_default().absorb_wave(&log);
             }
         }
         let (_, log) = held.as_mut().expect("a log was just placed");
@@ -42,7 +44,7 @@ impl GroupLogs {
     /// The logs, in workgroup order.
     pub(super) fn into_logs(mut self) -> Vec<AccessLog> {
         for (g, log) in self.slots.into_iter().flatten() {
-            self.done.insert(g, log);
+            self.done.entry(g).or_default().absorb_wave(&log);
         }
         self.done.into_values().collect()
     }

@@ -3,7 +3,7 @@
 //! waves at different barriers or at a barrier others left (synccheck), reads of LDS nothing
 //! wrote (initcheck) — and plain global accesses of one byte by two workgroups. They watch;
 //! they never change what the executor computes. All of it runs only with
-//! [`RunConfig::check`](super::RunConfig::check).
+//! [`RunConfig::check`](super::RunConfig::check). docs/check.md says what each finds.
 //!
 //! # LDS: the shadow
 //! Each workgroup gets a shadow of its LDS allocation, made when it first needs one and
@@ -30,7 +30,14 @@
 //!
 //! Two accesses of one byte race when they come from different waves, at least one is a
 //! write, not both are atomics, and the earlier is not ordered before the later. A wave's own
-//! accesses never race (they are in program order). LDSDIR reads (`lds_param_load`,
+//! accesses never race (they are in program order). Atomics are not ordered among
+//! themselves, so a byte also keeps every wave's latest atomic apart
+//! ([`GroupShadow::atomics`]), and an atomic leaves a plain last write in place.
+//!
+//! A write-write race of plain writes that left the bytes as they were (the LDS's
+//! [`crate::lds::Lds::overwritten`] says what each write replaced) is `lds_race_same_value`,
+//! a note. Reads of bytes nothing wrote are followed to where their value is used
+//! ([`poison`]). LDSDIR reads (`lds_param_load`,
 //! `lds_direct_load`) count on EXPcnt, which this model does not follow: a choice, they count
 //! as complete at the wave's next barrier (a missing `expcnt` wait is not reported).
 //!
@@ -44,38 +51,46 @@
 //! `s_barrier` instructions is `barrier_divergence`. On gfx11 a wave that ended no longer
 //! counts toward the barrier, so no barrier is ever left unsatisfiable in the hardware's
 //! sense; what compute-sanitizer's synccheck would call a barrier error is a wave that took
-//! part in the workgroup's barriers and then ended while the others went on to a barrier it
-//! never reached (a barrier in code the ending wave skipped). A wave that ends before any
-//! barrier — a whole wave past the end of the data returning early, which clang-built
-//! kernels do — is not reported: only waves that arrived at one barrier or more.
+//! part in the workgroup's barriers, or made an LDS or global access, and then ended while
+//! the others went on to a barrier it never reached (a barrier in code the ending wave
+//! skipped). A wave that ends before any barrier having accessed no memory — a whole wave
+//! past the end of the data returning early, which clang-built kernels do — is not reported.
 //!
 //! # Global races
-//! Workgroups share nothing but global memory, so plain accesses (not atomics) of one byte by
-//! two workgroups, one of them a write, race whatever the schedule. The grid runner already
-//! logs every byte each workgroup touches ([`AccessLog`]) to decide whether workgroups may run
-//! apart; atomics are logged apart, and [`AccessLog::plain_races`] gives the racing bytes.
-//! To name the instructions, the grid runs again together watching only those bytes
-//! ([`GlobalWatch`]): a grid without races never pays for that second run.
+//! Plain accesses (not atomics) of one global byte by two waves, one of them a write, race
+//! unless something orders them. The grid runner already logs every byte each workgroup
+//! touches ([`AccessLog`]) to decide whether workgroups may run apart; the checker makes each
+//! workgroup's log from its waves' ([`AccessLog::absorb_wave`]), atomics logged apart, and
+//! [`AccessLog::plain_races`] gives the bytes two waves (of one workgroup or of two) accessed
+//! so. The grid then runs again together watching only those bytes ([`GlobalWatch`]) and
+//! following what orders waves ([`order`]: barriers, and atomics after the waits of a
+//! release), to name the racing instructions: a grid with no such bytes never pays for that
+//! second run.
 
 mod group_logs;
+mod order;
+mod poison;
 mod rows;
 mod scan;
 mod shadow;
 
 use std::collections::HashMap;
 
-use super::{Device, Waiting};
+use super::{Counter, Device, Waiting};
 use crate::addr::{AccessLog, RaceBytes};
 use crate::ds::{DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::lds::LdsTouch;
 use group_logs::GroupLogs;
+use order::{Order, WaveNow};
+use poison::Poison;
 use rows::{AddrRows, RowDwords};
-use scan::{ByteScan, Found, Repeats};
+use scan::{ByteScan, Found, Repeats, Values};
 use shadow::{Access, GroupShadow, Memo};
 
-/// Reads of one global byte kept for the race check (distinct workgroups).
-const GLOBAL_READS_KEPT: usize = 16;
+/// Reads of one global byte kept for the race check (the latest of each wave not known
+/// complete to a later reader).
+const GLOBAL_READS_KEPT: usize = 64;
 
 /// One plain access of a watched global byte.
 #[derive(Clone, Copy, Debug)]
@@ -83,20 +98,31 @@ struct GlobalAccess {
     group: u32,
     wave: u32,
     pc: u32,
+    /// Its wait counter (0 VMcnt, 1 VScnt, 2 LGKMcnt) and its number there.
+    counter: u8,
+    seq: u64,
 }
 
-/// A race of one instruction execution with an earlier instruction of other workgroups:
-/// (earlier pc, what, earlier waves, earlier workgroups, first address).
-type GlobalRace = (u32, &'static str, Vec<u32>, Vec<u32>, u64);
+/// A race of one instruction execution with an earlier instruction: its kind and how.
+struct GlobalRace {
+    earlier: u32,
+    kind: &'static str,
+    what: &'static str,
+    waves: Vec<u32>,
+    groups: Vec<u32>,
+    address: u64,
+}
 
 /// The racing global bytes a rerun watches, and what it has seen of each.
 #[derive(Default)]
 pub(crate) struct GlobalWatch {
     bytes: RaceBytes,
-    /// Per byte: the last plain write and the plain reads since (distinct workgroups).
+    /// Per byte: the last plain write and the plain reads since.
     seen: HashMap<u64, (Option<GlobalAccess>, Vec<GlobalAccess>)>,
     /// Per byte: the value its last plain write left.
     written: HashMap<u64, u8>,
+    /// What orders the accesses of different waves.
+    order: Order,
 }
 
 impl GlobalWatch {
@@ -104,9 +130,13 @@ impl GlobalWatch {
     pub(crate) fn new(bytes: RaceBytes) -> GlobalWatch {
         GlobalWatch {
             bytes,
-            seen: HashMap::new(),
-            written: HashMap::new(),
+            ..GlobalWatch::default()
         }
+    }
+
+    /// Whether wave `me` knows access `a` complete.
+    fn ordered(&self, a: &GlobalAccess, me: u32) -> bool {
+        self.order.ordered(a.wave, a.counter as usize, a.seq, me)
     }
 }
 
@@ -138,6 +168,11 @@ pub(crate) struct Checker {
     /// their address rows instead of a trace (always, but for the tests that compare the
     /// shortcuts with checking every lane).
     shortcuts: bool,
+    /// The VGPRs holding values read from LDS nothing wrote ([`poison`]).
+    poison: Poison,
+    /// The data dwords of the DS store being executed that hold such values: (lane, dword
+    /// bits), for [`Device::check_lds`] to mark the bytes they write.
+    stored: Vec<(u8, u32)>,
 }
 
 impl Checker {
@@ -152,6 +187,8 @@ impl Checker {
             repeats: Repeats::default(),
             dwords: RowDwords::default(),
             shortcuts: true,
+            poison: Poison::default(),
+            stored: Vec::new(),
         }
     }
 
@@ -162,8 +199,10 @@ impl Checker {
 
     /// Whether the DS dword forms run a row at a time and hand their address rows
     /// ([`crate::ds::DsEnv::rows`]).
+    /// Not while a wave holds an uninitialised value: its stores are followed through the
+    /// trace.
     pub(crate) fn row_forms(&self) -> bool {
-        self.shortcuts
+        self.shortcuts && self.poison.is_empty()
     }
 
     /// One more workgroup slot.
@@ -212,12 +251,11 @@ fn lanes_text(lanes: u64) -> String {
 impl Device {
     /// The shadow of workgroup `g` (made on first use, or the slot's last one recycled).
     fn shadow(&mut self, g: usize) -> &mut GroupShadow {
-        let (waves, size) = (self.group_waves, self.alloc.size);
-        let sh = &mut self.checker.groups[g];
-        if !sh.as_ref().is_some_and(|s| s.fits(waves, size)) {
-            *sh = Some(Box::new(GroupShadow::new(waves, size)));
-        }
-        sh.as_deref_mut().expect("the shadow was just made")
+        shadow_in(
+            &mut self.checker.groups[g],
+            self.group_waves,
+            self.alloc.size,
+        )
     }
 
     /// Checks the LDS accesses wave `wi`'s instruction at `pc` just made (the trace its
@@ -231,15 +269,27 @@ impl Device {
         let g = self.wave_group[wi];
         let touches = match self.lds[g].trace.as_mut() {
             Some(t) if !t.is_empty() => std::mem::take(t),
-            _ => return,
+            _ => {
+                self.lds[g].overwritten.clear();
+                return;
+            }
         };
         self.settle_collision(wi, |b| read_back(&touches, b));
+        self.note_access(wi, pc);
         let access = self.lds_access(wi, pc, atomic, lgkm);
-        let found = self.scan_lds(g, access, Scan::Touches(&touches));
+        let mut found = self.scan_lds(g, access, Scan::Touches(&touches));
+        self.mark_stored(wi, &touches);
+        // A load's uninitialised bytes are followed to their use; anything else computes
+        // with them now.
+        let load = lgkm && !atomic;
+        if found.uninit_lanes != 0 && load && self.poison_loaded(wi, pc, &touches) {
+            found.uninit_lanes = 0;
+        }
         self.report_lds(wi, pc, atomic, &touches, found);
         let mut touches = touches;
         touches.clear();
         self.lds[g].trace = Some(touches);
+        self.lds[g].overwritten.clear();
     }
 
     /// [`Device::check_lds`] for a DS row form's dword loads or stores (`outcome`'s
@@ -251,11 +301,17 @@ impl Device {
         }
         let rows = AddrRows::new(outcome, self.alloc.size);
         if rows.lanes == [0, 0] {
+            self.lds[g].overwritten.clear();
             return;
         }
         self.settle_collision(wi, |b| rows.reads_byte(b));
+        self.note_access(wi, pc);
         let access = self.lds_access(wi, pc, false, true);
-        let found = self.scan_lds(g, access, Scan::Rows(&rows));
+        let mut found = self.scan_lds(g, access, Scan::Rows(&rows));
+        if found.uninit_lanes != 0 && !rows.write && self.poison_loaded(wi, pc, &rows.touches(&[]))
+        {
+            found.uninit_lanes = 0;
+        }
         // The values written, for a lane collision (a store whose lanes wrote one dword).
         let touches = match outcome.rows {
             RowAccess::Writes { data } if !found.twice.is_empty() => {
@@ -264,6 +320,108 @@ impl Device {
             _ => Vec::new(),
         };
         self.report_lds(wi, pc, false, &touches, found);
+        self.lds[g].overwritten.clear();
+    }
+
+    /// Before wave `wi` executes `inst` at `pc`: its uses of uninitialised values read from
+    /// LDS are reported ([`poison`]), and what it does with them noted.
+    #[inline]
+    pub(crate) fn check_poison(&mut self, wi: usize, pc: usize, inst: &rdna3_isa::Instruction) {
+        if self.checker.poison.is_empty() {
+            return;
+        }
+        let exec = self.waves[wi].exec();
+        let effect = self.checker.poison.before(wi, inst, exec);
+        self.checker.stored = effect.stored;
+        let wave = self.waves[wi].id;
+        for (reg, m) in effect.used {
+            let message = format!(
+                "{} use v{reg}, which holds a value read from LDS nothing in this launch wrote \
+                 (by the second instruction, first at byte {:#x} of the allocation): the \
+                 hardware gives whatever the LDS held",
+                lanes_text(m.lanes),
+                m.address
+            );
+            self.events.push(
+                Event::new("uninitialized_lds_read", wave, pc, message).with_detail(EventDetail {
+                    pcs: vec![m.load_pc as usize],
+                    waves: Vec::new(),
+                    lanes: lane_list(m.lanes),
+                    address: Some(u64::from(m.address)),
+                }),
+            );
+        }
+    }
+
+    /// The load of wave `wi` at `pc` read bytes nothing wrote (`touches`, in the trace's
+    /// order): marks the destination dwords that received them (the lane's k-th byte read
+    /// lands in its dword k / 4 of the destination; a load of less than a dword in its
+    /// only one). False when the instruction has no destination VGPRs to mark.
+    fn poison_loaded(&mut self, wi: usize, pc: usize, touches: &[LdsTouch]) -> bool {
+        let Some((first, count)) = self.facts[pc].returns else {
+            return false;
+        };
+        let g = self.wave_group[wi];
+        let Some(sh) = self.checker.groups[g].as_deref() else {
+            return false;
+        };
+        let mut marks: Vec<(u32, u64, u32)> = Vec::new();
+        let mut at = [0u32; 64];
+        for t in touches.iter().filter(|t| !t.write) {
+            let l = (t.lane & 63) as usize;
+            for k in 0..u32::from(t.size) {
+                let j = at[l] + k;
+                let b = t.offset + k;
+                if sh.unwritten(b) {
+                    let reg = first + (j / 4).min(count.max(1) - 1);
+                    match marks.iter_mut().find(|m| m.0 == reg) {
+                        Some(m) => m.1 |= 1 << l,
+                        None => marks.push((reg, 1 << l, b)),
+                    }
+                }
+            }
+            at[l] += u32::from(t.size);
+        }
+        for (reg, lanes, b) in marks {
+            self.checker.poison.mark(wi, reg, lanes, pc, b);
+        }
+        true
+    }
+
+    /// The DS store of wave `wi` just checked (`touches`) wrote data dwords holding
+    /// uninitialised values ([`Checker::stored`]): the bytes they went to are as
+    /// uninitialised as before.
+    fn mark_stored(&mut self, wi: usize, touches: &[LdsTouch]) {
+        if self.checker.stored.is_empty() {
+            return;
+        }
+        let stored = std::mem::take(&mut self.checker.stored);
+        let g = self.wave_group[wi];
+        let Some(sh) = self.checker.groups[g].as_deref_mut() else {
+            return;
+        };
+        let mut at = [0u32; 64];
+        for t in touches.iter().filter(|t| t.write) {
+            let l = t.lane & 63;
+            let dwords = stored
+                .iter()
+                .filter(|(lane, _)| *lane == l)
+                .fold(0u32, |m, (_, d)| m | d);
+            for k in 0..u32::from(t.size) {
+                let j = at[l as usize] + k;
+                if dwords >> (j / 4).min(31) & 1 == 1 {
+                    sh.poison_byte(t.offset + k);
+                }
+            }
+            at[l as usize] += u32::from(t.size);
+        }
+    }
+
+    /// Wave `wi` made an LDS or global access at `pc` (it did some work: see
+    /// [`Device::check_barrier_release`]).
+    fn note_access(&mut self, wi: usize, pc: usize) {
+        let me = wi % self.group_waves;
+        self.shadow(self.wave_group[wi]).last_access[me] = Some(pc);
     }
 
     /// The [`Access`] of wave `wi`'s instruction at `pc` (see [`Device::check_lds`]), given
@@ -288,7 +446,13 @@ impl Device {
         let mut dwords = std::mem::take(&mut self.checker.dwords);
         let shortcuts = self.checker.shortcuts;
         let size = self.alloc.size;
-        let sh = self.shadow(g);
+        let sh = shadow_in(&mut self.checker.groups[g], self.group_waves, size);
+        let lds = &self.lds[g];
+        let values = Values {
+            old: &lds.overwritten,
+            lds,
+            alloc: self.alloc,
+        };
         let a = access(sh.generation);
         sh.accesses.push(a);
         let r = sh.accesses.len() as u32;
@@ -302,6 +466,7 @@ impl Device {
             share: shortcuts,
             pair: (0, 0),
             last_read: None,
+            values,
         };
         repeats.clear();
         match what {
@@ -353,6 +518,17 @@ impl Device {
         }
         for r in &f.races {
             let waves: Vec<u32> = r.waves.iter().map(|&i| name(self, i)).collect();
+            // Plain writes of the value the bytes held: the bytes end the same whatever the
+            // order (every work-item clearing one shared counter), a note.
+            let (kind, same) = if r.changed {
+                ("lds_race", "")
+            } else {
+                (
+                    "lds_race_same_value",
+                    "; both wrote the value the bytes hold, so they end the same in either \
+                     order",
+                )
+            };
             let list = waves
                 .iter()
                 .map(|w| w.to_string())
@@ -360,13 +536,13 @@ impl Device {
                 .join(", ");
             self.events.push(
                 Event::new(
-                    "lds_race",
+                    kind,
                     wave,
                     pc,
                     format!(
                         "{} race on LDS byte {:#x}: {} of wave {wave} and the earlier \
                          access of wave{} {list}, with no s_barrier between them after the \
-                         waits that complete the earlier access",
+                         waits that complete the earlier access{same}",
                         r.what,
                         r.address,
                         lanes_text(r.lanes),
@@ -414,6 +590,10 @@ impl Device {
             return;
         }
         self.settle_collision(wi, |_| false);
+        let now = self.wave_now(wi);
+        if let GlobalMode::Watch(watch) = &mut self.checker.global {
+            watch.order.arrive(&now);
+        }
         let waited = self.lds_ops[wi].waited;
         let me = wi % self.group_waves;
         let sh = self.shadow(self.wave_group[wi]);
@@ -440,6 +620,11 @@ impl Device {
         let Some(&(w0, pc0)) = waiting.first() else {
             return;
         };
+        let group = self.workgroup_of(w0);
+        let ids: Vec<u32> = waiting.iter().map(|&(i, _)| self.waves[i].id).collect();
+        if let GlobalMode::Watch(watch) = &mut self.checker.global {
+            watch.order.release(group, &ids);
+        }
         let mut events = Vec::new();
         if let Some(&(_, other)) = waiting.iter().find(|(_, p)| *p != pc0) {
             let waves: Vec<u32> = waiting
@@ -458,31 +643,46 @@ impl Device {
         }
         let sh = self.shadow(g);
         let generation = sh.generation;
-        // Ended waves that took part in a barrier and did not reach this one, by end pc.
-        let mut left: Vec<(usize, Vec<usize>)> = Vec::new();
+        // Ended waves that did not reach this barrier, having taken part in an earlier one
+        // (by end pc) or done some work, an LDS or global access (by that access's pc: a
+        // wave that skipped the barrier in a branch and went on). A wave that ends before any
+        // barrier having accessed nothing — a whole wave past the end of the data returning
+        // early, which clang-built kernels do — is not reported.
+        let mut left: Vec<(usize, bool, Vec<usize>)> = Vec::new();
         for i in 0..sh.arrivals.len() {
             let Some(end) = sh.ended_at[i] else { continue };
             let n = sh.arrivals[i].count;
-            if n >= 1 && n <= generation && !sh.left_reported[i] {
-                sh.left_reported[i] = true;
-                match left.iter_mut().find(|(p, _)| *p == end) {
-                    Some((_, v)) => v.push(i),
-                    None => left.push((end, vec![i])),
-                }
+            if n > generation || sh.left_reported[i] {
+                continue;
+            }
+            let at = match (n, sh.last_access[i]) {
+                (0, None) => continue,
+                (0, Some(pc)) => (pc, false),
+                _ => (end, true),
+            };
+            sh.left_reported[i] = true;
+            match left.iter_mut().find(|(p, b, _)| (*p, *b) == at) {
+                Some((_, _, v)) => v.push(i),
+                None => left.push((at.0, at.1, vec![i])),
             }
         }
         sh.generation += 1;
-        for (end, members) in left {
+        for (other, took_part, members) in left {
             let waves: Vec<u32> = members.iter().map(|&i| self.waves[first + i].id).collect();
+            let how = if took_part {
+                "took part in the workgroup's barriers and ended (at the second instruction)"
+            } else {
+                "went past it without waiting (their last access is the second \
+                 instruction) and ended"
+            };
             let message = format!(
                 "wave {} of workgroup {} waits at an s_barrier which waves {waves:?} \
-                 never reach: they took part in the workgroup's barriers and ended (at \
-                 the second instruction); on gfx11 an ended wave no longer counts, so \
+                 never reach: they {how}; on gfx11 an ended wave no longer counts, so \
                  the barrier releases without them",
                 self.waves[w0].id,
                 self.grid_workgroup(w0)
             );
-            events.push(divergence(self.waves[w0].id, pc0, message, end, waves));
+            events.push(divergence(self.waves[w0].id, pc0, message, other, waves));
         }
         let cycle = self.clocks[w0];
         for mut e in events {
@@ -498,6 +698,7 @@ impl Device {
             return;
         }
         self.settle_collision(wi, |_| false);
+        self.checker.poison.forget(wi);
         let g = self.wave_group[wi];
         let first = g * self.group_waves;
         if (first..first + self.group_waves).all(|i| self.waves[i].done) {
@@ -519,38 +720,73 @@ impl Device {
         let g = self.group_index(wi);
         match &mut self.checker.global {
             GlobalMode::Off => {}
-            GlobalMode::PerGroup(logs) => logs.begin(&mut self.memory, self.wave_group[wi], g),
+            GlobalMode::PerGroup(logs) => logs.begin(&mut self.memory, wi, g),
             GlobalMode::Watch(_) => self.memory.start_log(),
         }
     }
 
-    /// After it: keeps the log, or checks the watched bytes it touched.
-    pub(crate) fn global_log_end(&mut self, wi: usize, pc: usize) {
+    /// After it (`counter`: the wait counter it counts on): keeps the log, or checks the
+    /// watched bytes it touched and follows what its atomics order.
+    pub(crate) fn global_log_end(&mut self, wi: usize, pc: usize, counter: Counter) {
         self.memory.set_atomic(false);
+        if self.checker.enabled {
+            self.note_access(wi, pc);
+        }
         let mode = std::mem::replace(&mut self.checker.global, GlobalMode::Off);
         self.checker.global = match mode {
             GlobalMode::Off => GlobalMode::Off,
             GlobalMode::PerGroup(mut logs) => {
-                logs.end(&mut self.memory, self.wave_group[wi]);
+                logs.end(&mut self.memory, wi);
                 GlobalMode::PerGroup(logs)
             }
             GlobalMode::Watch(mut watch) => {
                 let log = self.memory.take_log();
                 let hits = log.plain_among(&watch.bytes);
+                let (c, seq) = self.next_op(wi, counter);
                 if !hits.is_empty() {
-                    self.global_races(wi, pc, &mut watch, &hits);
+                    watch.order.mark(self.waves[wi].id);
+                    self.global_races(wi, pc, (c, seq), &mut watch, &hits);
+                }
+                let atomics = log.atomic_dwords();
+                if !atomics.is_empty() {
+                    let now = self.wave_now(wi);
+                    watch.order.atomic(&now, c as usize, seq, &atomics);
                 }
                 GlobalMode::Watch(watch)
             }
         };
     }
 
+    /// The index (in [`WaveNow::done`]) of `counter` and the number the operation wave `wi`
+    /// is issuing on it will have.
+    fn next_op(&self, wi: usize, counter: Counter) -> (u8, u64) {
+        let f = &self.inflight[wi];
+        match counter {
+            Counter::Vm => (0, f.vm.issued),
+            Counter::Vs => (1, f.vs.issued),
+            // A scalar store: complete after the next `s_waitcnt lgkmcnt(0)`.
+            _ => (2, f.lgkm_zero),
+        }
+    }
+
+    /// Wave `wi`'s id, workgroup and completed operations, for [`Order`].
+    fn wave_now(&self, wi: usize) -> WaveNow {
+        let f = &self.inflight[wi];
+        WaveNow {
+            wave: self.waves[wi].id,
+            group: self.workgroup_of(wi),
+            done: [f.vm.waited, f.vs.waited, f.lgkm_zero],
+        }
+    }
+
     /// Checks the watched bytes `hits` (address, written) of wave `wi`'s instruction at `pc`
-    /// against the other workgroups' earlier plain accesses.
+    /// (its operation `op`: counter index and number) against the earlier plain accesses
+    /// of other waves that nothing orders before it ([`order`]).
     fn global_races(
         &mut self,
         wi: usize,
         pc: usize,
+        op: (u8, u64),
         watch: &mut GlobalWatch,
         hits: &[(u64, bool)],
     ) {
@@ -558,81 +794,123 @@ impl Device {
             group: self.workgroup_of(wi),
             wave: self.waves[wi].id,
             pc: pc as u32,
+            counter: op.0,
+            seq: op.1,
         };
         let mut found: Vec<GlobalRace> = Vec::new();
-        let mut note = |e: &GlobalAccess, what: &'static str, addr: u64| {
-            let i = match found.iter().position(|f| f.0 == e.pc) {
+        let mut note = |e: &GlobalAccess, kind: &'static str, what: &'static str, addr: u64| {
+            let i = match found
+                .iter()
+                .position(|f| (f.earlier, f.kind) == (e.pc, kind))
+            {
                 Some(i) => i,
                 None => {
-                    found.push((e.pc, what, Vec::new(), Vec::new(), addr));
+                    found.push(GlobalRace {
+                        earlier: e.pc,
+                        kind,
+                        what,
+                        waves: Vec::new(),
+                        groups: Vec::new(),
+                        address: addr,
+                    });
                     found.len() - 1
                 }
             };
             let f = &mut found[i];
-            if !f.2.contains(&e.wave) {
-                f.2.push(e.wave);
+            if !f.waves.contains(&e.wave) {
+                f.waves.push(e.wave);
             }
-            if !f.3.contains(&e.group) {
-                f.3.push(e.group);
+            if !f.groups.contains(&e.group) {
+                f.groups.push(e.group);
             }
         };
         for &(addr, write) in hits {
-            // Workgroups writing the same value to a byte (a "found" flag every workgroup
-            // sets) race harmlessly: whatever their order, the byte ends with that value. Not
-            // reported, as is common practice (a choice; reads are, their value depends on the
-            // order).
+            // Waves writing the value the byte holds (a "found" flag every workgroup sets)
+            // race harmlessly: whatever their order, the byte ends with that value. A note
+            // (reads are findings: their value depends on the order).
             let value = self.memory.read_u8(addr);
             let same_value = write && watch.written.get(&addr) == Some(&value);
             if write {
                 watch.written.insert(addr, value);
             }
-            let (last, reads) = watch.seen.entry(addr).or_default();
-            if let Some(w) = last.filter(|w| w.group != me.group && !same_value) {
-                note(
-                    &w,
-                    if write {
-                        "write-after-write"
-                    } else {
-                        "read-after-write"
-                    },
-                    addr,
-                );
+            let (last, reads) = watch.seen.remove(&addr).unwrap_or_default();
+            let mut reads = reads;
+            if let Some(w) = last.filter(|w| !watch.ordered(w, me.wave)) {
+                let (kind, what) = match (write, same_value) {
+                    (false, _) => ("global_race", "read-after-write"),
+                    (true, false) => ("global_race", "write-after-write"),
+                    (true, true) => ("global_race_same_value", "write-after-write"),
+                };
+                note(&w, kind, what, addr);
             }
-            if write {
-                for r in reads.iter().filter(|r| r.group != me.group) {
-                    note(r, "write-after-read", addr);
+            let last = if write {
+                for r in reads.iter().filter(|r| !watch.ordered(r, me.wave)) {
+                    note(r, "global_race", "write-after-read", addr);
                 }
-                *last = Some(me);
                 reads.clear();
-            } else if !reads.iter().any(|r| r.group == me.group) && reads.len() < GLOBAL_READS_KEPT
-            {
-                reads.push(me);
-            }
+                Some(me)
+            } else {
+                // A read known complete to this one is ordered before whatever this one is.
+                reads.retain(|r| !watch.ordered(r, me.wave));
+                if reads.len() < GLOBAL_READS_KEPT {
+                    reads.push(me);
+                }
+                last
+            };
+            watch.seen.insert(addr, (last, reads));
         }
-        for (earlier, what, waves, groups, addr) in found {
+        for r in found {
+            let (waves, groups) = (&r.waves, &r.groups);
+            let between = if groups.iter().all(|&g| g == me.group) {
+                "of the same workgroup, with no s_barrier between them after the waits that \
+                 complete the earlier access"
+                    .to_string()
+            } else {
+                format!(
+                    "of workgroup{} {groups:?}, with nothing ordering them: no atomic the \
+                     later wave took after the earlier one's waits that complete the earlier \
+                     access (a release fence, then the atomic)",
+                    if groups.len() > 1 { "s" } else { "" }
+                )
+            };
+            let same = if r.kind == "global_race_same_value" {
+                "; both wrote the value the byte holds, so it ends the same in either order"
+            } else {
+                ""
+            };
             self.events.push(
                 Event::new(
-                    "global_race",
+                    r.kind,
                     me.wave,
                     pc,
                     format!(
-                        "{what} race on global byte {addr:#x}: wave {} of workgroup {} and the \
-                         earlier access of workgroup{} {groups:?}, plain accesses from \
-                         different workgroups (use atomics, or separate launches)",
+                        "{} race on global byte {:#x}: wave {} of workgroup {} and the earlier \
+                         plain access of wave{} {waves:?} {between}{same}",
+                        r.what,
+                        r.address,
                         me.wave,
                         me.group,
-                        if groups.len() > 1 { "s" } else { "" },
+                        if waves.len() > 1 { "s" } else { "" },
                     ),
                 )
                 .with_detail(EventDetail {
-                    pcs: vec![earlier as usize],
-                    waves,
+                    pcs: vec![r.earlier as usize],
+                    waves: r.waves,
                     lanes: Vec::new(),
-                    address: Some(addr),
+                    address: Some(r.address),
                 }),
             );
         }
     }
+}
+
+/// The shadow in a workgroup slot, for workgroups of `waves` waves and `size` bytes of LDS
+/// (made on first use, or the slot's last one recycled).
+fn shadow_in(slot: &mut Option<Box<GroupShadow>>, waves: usize, size: u32) -> &mut GroupShadow {
+    if !slot.as_ref().is_some_and(|s| s.fits(waves, size)) {
+        *slot = Some(Box::new(GroupShadow::new(waves, size)));
+    }
+    slot.as_deref_mut().expect("the shadow was just made")
 }
 
 /// Whether `touches` read byte `b`.
@@ -871,7 +1149,15 @@ mod tests {
             };
             let text = program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
-            assert_eq!(events(&text, &cfg, true), exact, "case {case}:\n{text}");
+            let got = events(&text, &cfg, true);
+            if got != exact {
+                for (a, b) in got.0.iter().zip(exact.0.iter()) {
+                    if a != b {
+                        panic!("DIFF case {case}\n{a:?}\n{b:?}\n{text}");
+                    }
+                }
+                panic!("DIFF len {} {} or values", got.0.len(), exact.0.len());
+            }
             found += exact
                 .0
                 .iter()
@@ -911,7 +1197,15 @@ mod tests {
             }
             text += &program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
-            assert_eq!(events(&text, &cfg, true), exact, "case {case}:\n{text}");
+            let got = events(&text, &cfg, true);
+            if got != exact {
+                for (a, b) in got.0.iter().zip(exact.0.iter()) {
+                    if a != b {
+                        panic!("DIFF case {case}\n{a:?}\n{b:?}\n{text}");
+                    }
+                }
+                panic!("DIFF len {} {} or values", got.0.len(), exact.0.len());
+            }
             past64 += (most_races(&exact.0) > 64) as u32;
             let count = |kinds: &[&str]| exact.0.iter().filter(|e| kinds.contains(&e.kind)).count();
             found += count(&["lds_race", "uninitialized_lds_read"]);

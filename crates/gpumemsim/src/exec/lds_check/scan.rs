@@ -2,7 +2,7 @@
 //! word-mode dword) at a time, and what they find.
 
 use super::shadow::{cell, page_of, Access, GroupShadow, Memo, MULTI, PAGE};
-use crate::lds::LdsTouch;
+use crate::lds::{Lds, LdsAllocation, LdsTouch};
 
 /// What one instruction execution found.
 #[derive(Default)]
@@ -28,6 +28,39 @@ pub(super) struct Race {
     pub(super) waves: Vec<u32>,
     pub(super) lanes: u64,
     pub(super) address: u32,
+    /// Whether the race changed a byte: false while it is a write-after-write race of plain
+    /// writes whose bytes this instruction left as they were (the earlier write wrote the
+    /// same value), whatever the order.
+    pub(super) changed: bool,
+}
+
+/// The LDS bytes one instruction wrote, before and after: whether a write left a byte as it
+/// was.
+pub(super) struct Values<'a> {
+    /// [`Lds::overwritten`] of the instruction.
+    pub(super) old: &'a [(u32, u8, u64)],
+    pub(super) lds: &'a Lds,
+    pub(super) alloc: LdsAllocation,
+}
+
+impl Values<'_> {
+    /// Whether the instruction left the `n` bytes at `b` as they were before it (the first
+    /// write of a byte saw its value before the instruction).
+    fn unchanged(&self, b: u32, n: u32) -> bool {
+        (b..b + n).all(|x| {
+            let Some(&(o, _, v)) = self
+                .old
+                .iter()
+                .find(|(o, s, _)| *o <= x && x < o + *s as u32)
+            else {
+                return false;
+            };
+            let before = (v >> (8 * (x - o))) as u8;
+            self.lds
+                .read(self.alloc, x, 1)
+                .is_ok_and(|now| now as u8 == before)
+        })
+    }
 }
 
 impl Found {
@@ -72,6 +105,7 @@ impl Found {
                     waves: Vec::new(),
                     lanes: 0,
                     address,
+                    changed: what != "write-after-write",
                 });
                 self.races.len() - 1
             }
@@ -108,6 +142,7 @@ pub(super) struct ByteScan<'s> {
     pub(super) pair: (u32, u32),
     /// The last plain read since this access's last write (when sharing is on).
     pub(super) last_read: Option<LastRead>,
+    pub(super) values: Values<'s>,
 }
 
 /// What a plain read of a byte found and made of its state, by the state it found: a read of
@@ -173,6 +208,66 @@ impl ByteScan<'_> {
             page.write[i] = wr;
             page.read[i] = rd;
         }
+        let base = b / PAGE as u32 * PAGE as u32;
+        if sh.pages[base as usize / PAGE]
+            .as_ref()
+            .is_some_and(|p| p.atomics)
+        {
+            for w in (base..base + PAGE as u32).step_by(4) {
+                if let Some(set) = sh.atomics.get(&w).cloned() {
+                    for k in 1..4 {
+                        sh.atomics.insert(w + k, set.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The atomics of other waves in byte `b`'s atomic set ([`GroupShadow::atomics`]) that
+    /// are not ordered before this access race with it when it is plain (a read, or a write
+    /// when `write`); a write then updates the set: an atomic replaces its wave's entry (and
+    /// drops those ordered before it), a plain write empties it.
+    fn atomic_set(&mut self, b: u32, lane: u8, write: bool) {
+        let ByteScan {
+            sh,
+            memo,
+            r,
+            me,
+            found: f,
+            ..
+        } = self;
+        let (r, me) = (*r, *me);
+        let atomic = sh.atomic(r);
+        let Some(mut set) = sh.atomics.remove(&b) else {
+            if atomic && write {
+                sh.atomics.insert(b, vec![r]);
+                page_of(sh, b).atomics = true;
+            }
+            return;
+        };
+        let mut unordered = Vec::new();
+        for &x in &set {
+            let a = sh.accesses[x as usize - 1];
+            if x != r && a.wave != me && !memo.ordered(sh, x, me) {
+                unordered.push(x);
+                if !atomic {
+                    let what = if write {
+                        "write-after-write"
+                    } else {
+                        "read-after-write"
+                    };
+                    let k = f.race(&a, what, lane, b);
+                    f.races[k].changed = true;
+                }
+            }
+        }
+        if !write {
+            sh.atomics.insert(b, set);
+        } else if atomic {
+            set.retain(|x| unordered.contains(x));
+            set.push(r);
+            sh.atomics.insert(b, set);
+        }
     }
 
     /// A read of byte `b` by lane `lane` (an atomic's read when `atomic`).
@@ -188,7 +283,8 @@ impl ByteScan<'_> {
         let (r, me) = (*r, *me);
         let (page, i) = cell(sh, b);
         let (w, rd) = (page.write[i], page.read[i]);
-        if w == 0 {
+        let (poisoned, page_atomics) = (page.poisoned, page.atomics);
+        if w == 0 || (poisoned && sh.poisoned.contains(&b)) {
             f.touch_uninit = true;
             f.uninit_lanes |= 1 << (lane & 63);
             f.uninit_at.get_or_insert(b);
@@ -197,7 +293,14 @@ impl ByteScan<'_> {
         if atomic {
             return;
         }
-        let epoch = sh.lists.epoch_of(rd);
+        // A byte that atomics wrote: its own set to check, and no sharing of findings with
+        // another byte (their sets may differ).
+        let atomics = page_atomics || poisoned;
+        if atomics {
+            self.last_read = None;
+            self.atomic_set(b, lane, false);
+        }
+        let epoch = self.sh.lists.epoch_of(rd);
         if let Some(k) = self
             .last_read
             .filter(|k| (k.w, k.rd, k.epoch) == (w, rd, epoch))
@@ -230,7 +333,7 @@ impl ByteScan<'_> {
             self.read_list(rd)
         };
         page_of(self.sh, b).read[i] = to;
-        if self.share {
+        if self.share && !atomics {
             self.last_read = Some(LastRead {
                 w,
                 rd,
@@ -271,6 +374,8 @@ impl ByteScan<'_> {
         };
         let i = offset as usize % PAGE;
         if page.bytes
+            || page.atomics
+            || page.poisoned
             || (page.write[i], page.read[i]) != (k.w, k.rd)
             || sh.lists.epoch_of(k.rd) != k.epoch
         {
@@ -350,9 +455,10 @@ impl ByteScan<'_> {
         to
     }
 
-    /// A write of byte `b` by lane `lane`.
+    /// A write of byte `b` by lane `lane` (of the `len` bytes from `b` that share its state:
+    /// 4 for a dword of a word-mode page).
     #[inline]
-    fn write_byte(&mut self, b: u32, lane: u8) {
+    fn write_byte(&mut self, b: u32, lane: u8, len: u32) {
         let ByteScan {
             sh,
             memo,
@@ -364,15 +470,37 @@ impl ByteScan<'_> {
         let (r, me) = (*r, *me);
         self.last_read = None;
         let (page, i) = cell(sh, b);
-        let (w, rd) = (page.write[i], page.read[i]);
-        page.write[i] = r;
+        let (w, rd, atomics, poisoned) = (page.write[i], page.read[i], page.atomics, page.poisoned);
+        if poisoned {
+            // A write makes the bytes written (a store of an uninitialised value marks
+            // them again after: Device::check_lds).
+            for x in b..b + len {
+                sh.poisoned.remove(&x);
+            }
+        }
+        // An atomic leaves a plain last write in place: GroupShadow::atomics.
+        let atomic = sh.atomic(r);
+        let keep = atomic && w != 0 && w != r && !sh.atomic(w);
+        let page = page_of(sh, b);
+        if !keep {
+            page.write[i] = r;
+        }
         page.read[i] = 0;
         if w == r {
             f.twice.push(b);
         } else if w != 0 && memo.write_races(sh, w, r, me) {
             let a = sh.accesses[w as usize - 1];
-            f.race(&a, "write-after-write", lane, b);
+            let k = f.race(&a, "write-after-write", lane, b);
+            if !f.races[k].changed && !self.values.unchanged(b, len) {
+                f.races[k].changed = true;
+            }
         }
+        if atomics || atomic {
+            self.atomic_set(b, lane, true);
+        }
+        let ByteScan {
+            sh, memo, found: f, ..
+        } = self;
         if rd == 0 || rd == r {
             return;
         }
@@ -535,7 +663,11 @@ impl ByteScan<'_> {
         let Some(((w, rd), races)) = last else {
             return false;
         };
-        if state != Some((w, rd)) {
+        if state != Some((w, rd))
+            || self.sh.pages[offset as usize / PAGE]
+                .as_ref()
+                .is_some_and(|p| p.atomics)
+        {
             return false;
         }
         self.last_read = None;
@@ -546,6 +678,15 @@ impl ByteScan<'_> {
             self.sh.lists.release(rd);
         }
         self.found.add_lanes(1 << (lane & 63), false, races);
+        // The races it found may change bytes here that the last dword's did not.
+        let mut m = races;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if !self.found.races[k].changed && !self.values.unchanged(offset, 4) {
+                self.found.races[k].changed = true;
+            }
+        }
         true
     }
 
@@ -566,7 +707,7 @@ impl ByteScan<'_> {
             };
             if t.write {
                 let twice = self.found.twice.len();
-                self.write_byte(b, t.lane);
+                self.write_byte(b, t.lane, step);
                 if step == 4 && self.found.twice.len() > twice {
                     self.found.twice.extend([b + 1, b + 2, b + 3]);
                 }

@@ -2,6 +2,8 @@
 //! as references to [`Access`]es (pages of them, and read lists that bytes share), and
 //! whether one access is ordered before another.
 
+use std::collections::{HashMap, HashSet};
+
 /// LDS bytes per shadow page.
 pub(super) const PAGE: usize = 256;
 /// A read reference with this bit set: the byte's reads are the list [`GroupShadow::lists`]
@@ -43,6 +45,12 @@ pub(super) struct Page {
     pub(super) read: [u32; PAGE],
     /// Byte mode: every byte's entries are its own.
     pub(super) bytes: bool,
+    /// Whether a byte of the page has atomic accesses in [`GroupShadow::atomics`] (the
+    /// shortcuts that take one byte's findings for another's are off on such a page).
+    pub(super) atomics: bool,
+    /// Whether a byte of the page is in [`GroupShadow::poisoned`] (the page is in byte mode,
+    /// and the shortcuts are off on it).
+    pub(super) poisoned: bool,
 }
 
 /// One workgroup's checker state.
@@ -53,8 +61,20 @@ pub(super) struct GroupShadow {
     pub(super) ended_at: Vec<Option<usize>>,
     /// Ended waves already reported as leaving a barrier.
     pub(super) left_reported: Vec<bool>,
+    /// Per wave: the pc of its last LDS or global access (a wave that did some work).
+    pub(super) last_access: Vec<Option<usize>>,
     pub(super) accesses: Vec<Access>,
     pub(super) pages: Vec<Option<Box<Page>>>,
+    /// Per byte (a word-mode page's dword: its first byte) that atomics wrote: the latest
+    /// atomic access of each wave since the byte's last plain write that is not ordered
+    /// before it. Atomics do not race with one another, so the byte's last write alone would
+    /// lose them: a plain access after wave A's atomic must still race with wave B's earlier
+    /// one, and a wave's own atomic must not hide its plain store from the others' atomics
+    /// (that write stays the byte's last write).
+    pub(super) atomics: HashMap<u32, Vec<u32>>,
+    /// Bytes a DS store wrote from a VGPR holding an uninitialised value (`super::poison`):
+    /// written, but as uninitialised as before.
+    pub(super) poisoned: HashSet<u32>,
     /// Reads of bytes that more than one wave read with none ordered before the others: lists
     /// indexed by the byte's read reference (without [`MULTI`]).
     pub(super) lists: ReadLists,
@@ -73,10 +93,13 @@ impl GroupShadow {
             arrivals: vec![Arrivals::default(); waves],
             ended_at: vec![None; waves],
             left_reported: vec![false; waves],
+            last_access: vec![None; waves],
             accesses: Vec::new(),
             pages: (0..(lds_bytes as usize).div_ceil(PAGE))
                 .map(|_| None)
                 .collect(),
+            atomics: HashMap::new(),
+            poisoned: HashSet::new(),
             lists: ReadLists::new(waves),
             listed: Vec::new(),
             spare_pages: Vec::new(),
@@ -98,8 +121,11 @@ impl GroupShadow {
             arrivals,
             ended_at,
             left_reported,
+            last_access,
             accesses,
             pages,
+            atomics,
+            poisoned,
             lists,
             listed,
             spare_pages,
@@ -108,8 +134,11 @@ impl GroupShadow {
         arrivals.fill(Arrivals::default());
         ended_at.fill(None);
         left_reported.fill(false);
+        last_access.fill(None);
         accesses.clear();
         spare_pages.extend(pages.iter_mut().filter_map(Option::take));
+        atomics.clear();
+        poisoned.clear();
         lists.reset();
         listed.clear();
     }
@@ -121,12 +150,16 @@ impl GroupShadow {
                 p.write.fill(0);
                 p.read.fill(0);
                 p.bytes = bytes;
+                p.atomics = false;
+                p.poisoned = false;
                 p
             }
             None => Box::new(Page {
                 write: [0; PAGE],
                 read: [0; PAGE],
                 bytes,
+                atomics: false,
+                poisoned: false,
             }),
         }
     }
@@ -147,6 +180,63 @@ impl GroupShadow {
             n => (n - 2, arr.prev),
         };
         h >= a.generation && waited >= a.need
+    }
+
+    /// Whether byte `b` holds nothing this launch wrote (or only an uninitialised value).
+    pub(super) fn unwritten(&self, b: u32) -> bool {
+        let Some(p) = self.pages[b as usize / PAGE].as_deref() else {
+            return true;
+        };
+        let i = b as usize % PAGE;
+        let i = if p.bytes { i } else { i & !3 };
+        p.write[i] == 0 || (p.poisoned && self.poisoned.contains(&b))
+    }
+
+    /// Marks byte `b` as holding an uninitialised value (its page turns to byte mode, each
+    /// byte taking its dword's state as the scan's split does with sharing on).
+    pub(super) fn poison_byte(&mut self, b: u32) {
+        let i = b as usize / PAGE;
+        if self.pages[i].is_none() {
+            self.pages[i] = Some(self.page(true));
+        }
+        let page = self.pages[i]
+            .as_deref_mut()
+            .expect("the page was just made");
+        if !page.bytes {
+            page.bytes = true;
+            let mut shared = Vec::new();
+            for w in (0..PAGE).step_by(4) {
+                for k in 1..4 {
+                    page.write[w + k] = page.write[w];
+                    page.read[w + k] = page.read[w];
+                    if page.read[w] & MULTI != 0 {
+                        shared.push(page.read[w]);
+                    }
+                }
+            }
+            let atomics = page.atomics;
+            for rd in shared {
+                self.lists.share(rd);
+            }
+            let base = (i * PAGE) as u32;
+            if atomics {
+                for w in (base..base + PAGE as u32).step_by(4) {
+                    if let Some(set) = self.atomics.get(&w).cloned() {
+                        for k in 1..4 {
+                            self.atomics.insert(w + k, set.clone());
+                        }
+                    }
+                }
+            }
+        }
+        self.pages[i].as_deref_mut().expect("the page").poisoned = true;
+        self.poisoned.insert(b);
+    }
+
+    /// Whether access `r` is an atomic.
+    #[inline]
+    pub(super) fn atomic(&self, r: u32) -> bool {
+        self.accesses[r as usize - 1].atomic
     }
 
     /// Whether `r` and `x` are both atomics.
@@ -416,6 +506,7 @@ mod tests {
         };
         sh.ended_at[0] = Some(7);
         sh.left_reported[1] = true;
+        sh.last_access[0] = Some(3);
         sh.accesses.push(Access {
             pc: 1,
             wave: 0,
@@ -438,6 +529,7 @@ mod tests {
             .all(|a| (a.count, a.last, a.prev) == (0, 0, 0)));
         assert!(sh.ended_at.iter().all(Option::is_none));
         assert!(!sh.left_reported.iter().any(|&r| r));
+        assert!(sh.last_access.iter().all(Option::is_none));
         assert!(sh.accesses.is_empty() && sh.listed.is_empty());
         assert!(sh.pages.iter().all(Option::is_none));
         let l = &sh.lists;

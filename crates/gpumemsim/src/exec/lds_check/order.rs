@@ -1,0 +1,181 @@
+//! Happens-before between waves for the global race check, as the hardware orders global
+//! memory: what one wave has proven complete before it synchronises, another wave that
+//! synchronises with it after sees.
+//!
+//! A wave's global access is complete once the wave waited for it (`s_waitcnt vmcnt`,
+//! `s_waitcnt_vscnt`, `lgkmcnt` for scalar stores): LLVM's AMDGPU memory model lowers a
+//! release (a fence, a release atomic, the release half of `__syncthreads`) to exactly those
+//! waits. Two things hand what a wave completed to another:
+//! - an `s_barrier` of its workgroup: every wave waiting at the release knows what each
+//!   arriving wave had completed when it arrived (and what that wave knew);
+//! - an atomic on a global location (the L2 performs a location's atomics one after another):
+//!   a wave's atomic takes what earlier atomics on the location handed there, and hands on
+//!   what the wave completed (and knows), itself included.
+//!
+//! A choice: the acquire side is the atomic itself, in program order — the invalidates LLVM
+//! emits for an acquire (`buffer_gl0_inv`, `buffer_gl1_inv`) are not required, because the
+//! simulator's global memory has no stale cache lines for them to drop. So CUDA's
+//! threadFenceReduction, whose last block reads the partial sums with no fence after its
+//! ticket, is clean; the same kernel without `__threadfence()` before the ticket races (its
+//! store is not waited for before the atomic).
+//!
+//! Clocks hold only waves that made a watched access ([`Order::mark`]): the others'
+//! operations never need ordering, and a grid of many waves sharing one atomic counter would
+//! otherwise carry them all in every clock.
+
+use std::collections::{HashMap, HashSet};
+
+/// Per wave (its id): the operations it had completed when it handed them on, counted per
+/// wait counter: VMcnt and VScnt operations, and `s_waitcnt lgkmcnt(0)`s (scalar stores,
+/// which complete out of order, are complete after the next one).
+pub(super) type Clock = HashMap<u32, [u64; 3]>;
+
+/// One wave's view: its id, workgroup (index in the grid) and completed operation counts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WaveNow {
+    pub(super) wave: u32,
+    pub(super) group: u32,
+    pub(super) done: [u64; 3],
+}
+
+/// The happens-before state of a run together.
+#[derive(Default)]
+pub(super) struct Order {
+    /// Per wave: what it knows complete of other waves.
+    know: HashMap<u32, Clock>,
+    /// Waves that made a watched access.
+    marked: HashSet<u32>,
+    /// Per atomic location (dword address): what its atomics handed on.
+    locations: HashMap<u64, Clock>,
+    /// Per workgroup: what its waves brought to the barrier being gathered.
+    arrived: HashMap<u32, Clock>,
+}
+
+/// `a ⊔= b`, counter by counter.
+fn join_counts(a: &mut [u64; 3], b: &[u64; 3]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = (*x).max(*y);
+    }
+}
+
+/// `into ⊔= from`.
+fn join(into: &mut Clock, from: &Clock) {
+    for (&w, c) in from {
+        join_counts(into.entry(w).or_insert([0; 3]), c);
+    }
+}
+
+impl Order {
+    /// Wave `w` made a watched access.
+    pub(super) fn mark(&mut self, w: u32) {
+        self.marked.insert(w);
+    }
+
+    /// Whether wave `me` knows wave `w`'s operation `seq` on counter `counter` complete (a
+    /// wave's own accesses are in program order).
+    pub(super) fn ordered(&self, w: u32, counter: usize, seq: u64, me: u32) -> bool {
+        w == me
+            || self
+                .know
+                .get(&me)
+                .and_then(|k| k.get(&w))
+                .is_some_and(|c| c[counter] > seq)
+    }
+
+    /// What wave `n` hands on: what it knows, and what it completed when it is marked.
+    fn handed(&self, n: &WaveNow) -> Option<Clock> {
+        let mut c = self.know.get(&n.wave).cloned().unwrap_or_default();
+        if self.marked.contains(&n.wave) {
+            join_counts(c.entry(n.wave).or_insert([0; 3]), &n.done);
+        }
+        (!c.is_empty()).then_some(c)
+    }
+
+    /// Wave `n` arrives at its workgroup's `s_barrier`.
+    pub(super) fn arrive(&mut self, n: &WaveNow) {
+        if let Some(c) = self.handed(n) {
+            join(self.arrived.entry(n.group).or_default(), &c);
+        }
+    }
+
+    /// Workgroup `group`'s barrier releases the waves `waiting`: each knows what every
+    /// arrival brought.
+    pub(super) fn release(&mut self, group: u32, waiting: &[u32]) {
+        let Some(c) = self.arrived.remove(&group) else {
+            return;
+        };
+        for w in waiting {
+            join(self.know.entry(*w).or_default(), &c);
+        }
+    }
+
+    /// Wave `n`'s atomic at `locations` (dword addresses), its own operation `seq` on
+    /// `counter`: it takes what each location's earlier atomics handed on, and hands on what
+    /// it completed, the atomic included.
+    pub(super) fn atomic(&mut self, n: &WaveNow, counter: usize, seq: u64, locations: &[u64]) {
+        for l in locations {
+            if let Some(c) = self.locations.get(l) {
+                let c = c.clone();
+                join(self.know.entry(n.wave).or_default(), &c);
+            }
+        }
+        let mut me = *n;
+        me.done[counter] = me.done[counter].max(seq + 1);
+        if let Some(c) = self.handed(&me) {
+            for l in locations {
+                join(self.locations.entry(*l).or_default(), &c);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now(wave: u32, group: u32, done: [u64; 3]) -> WaveNow {
+        WaveNow { wave, group, done }
+    }
+
+    /// A store waited for before an atomic is known to the wave whose later atomic on the
+    /// location follows; one not waited for, or the other way round, is not.
+    #[test]
+    fn an_atomic_hands_on_what_was_waited_for_before_it() {
+        let mut o = Order::default();
+        o.mark(1);
+        // Wave 1's store is VScnt operation 0; waited (done 1) before its atomic (VMcnt 0).
+        o.atomic(&now(1, 0, [0, 1, 0]), 0, 0, &[0x100]);
+        assert!(!o.ordered(1, 1, 0, 2), "nothing taken yet");
+        o.atomic(&now(2, 1, [0, 0, 0]), 0, 0, &[0x100]);
+        assert!(o.ordered(1, 1, 0, 2));
+        assert!(!o.ordered(1, 1, 1, 2), "a later store of wave 1");
+        // An atomic on another location takes nothing.
+        o.atomic(&now(3, 2, [0, 0, 0]), 0, 0, &[0x200]);
+        assert!(!o.ordered(1, 1, 0, 3));
+        // Not waited for: wave 4's store (VScnt 0) is not handed on.
+        o.mark(4);
+        o.atomic(&now(4, 3, [0, 0, 0]), 0, 0, &[0x300]);
+        o.atomic(&now(5, 4, [0, 0, 0]), 0, 0, &[0x300]);
+        assert!(!o.ordered(4, 1, 0, 5));
+        // The atomic itself is handed on (VMcnt 0 of wave 4).
+        assert!(o.ordered(4, 0, 0, 5));
+    }
+
+    /// A barrier hands each arrival's completed operations to every waiting wave, and what
+    /// they knew (transitively).
+    #[test]
+    fn a_barrier_hands_on_what_each_arrival_completed() {
+        let mut o = Order::default();
+        o.mark(7);
+        o.atomic(&now(7, 9, [0, 3, 0]), 0, 0, &[0x40]);
+        o.atomic(&now(1, 0, [0, 0, 0]), 0, 0, &[0x40]);
+        o.mark(0);
+        o.arrive(&now(0, 0, [2, 0, 0]));
+        o.arrive(&now(1, 0, [0, 0, 0]));
+        assert!(!o.ordered(0, 0, 1, 1), "not released yet");
+        o.release(0, &[0, 1]);
+        assert!(o.ordered(0, 0, 1, 1));
+        assert!(!o.ordered(0, 0, 2, 1));
+        assert!(o.ordered(7, 1, 2, 0), "wave 1 knew wave 7's stores");
+    }
+}
