@@ -103,10 +103,12 @@ struct GlobalAccess {
     seq: u64,
 }
 
-/// A race of one instruction execution with an earlier instruction: its kind and how.
+/// A race of one instruction execution with an earlier instruction.
 struct GlobalRace {
     earlier: u32,
-    kind: &'static str,
+    /// Whether it changed a byte: false while every byte is a write-after-write of the
+    /// value the byte held (a note).
+    changed: bool,
     what: &'static str,
     waves: Vec<u32>,
     groups: Vec<u32>,
@@ -798,16 +800,13 @@ impl Device {
             seq: op.1,
         };
         let mut found: Vec<GlobalRace> = Vec::new();
-        let mut note = |e: &GlobalAccess, kind: &'static str, what: &'static str, addr: u64| {
-            let i = match found
-                .iter()
-                .position(|f| (f.earlier, f.kind) == (e.pc, kind))
-            {
+        let mut note = |e: &GlobalAccess, changed: bool, what: &'static str, addr: u64| {
+            let i = match found.iter().position(|f| f.earlier == e.pc) {
                 Some(i) => i,
                 None => {
                     found.push(GlobalRace {
                         earlier: e.pc,
-                        kind,
+                        changed: false,
                         what,
                         waves: Vec::new(),
                         groups: Vec::new(),
@@ -817,6 +816,7 @@ impl Device {
                 }
             };
             let f = &mut found[i];
+            f.changed |= changed;
             if !f.waves.contains(&e.wave) {
                 f.waves.push(e.wave);
             }
@@ -836,16 +836,16 @@ impl Device {
             let (last, reads) = watch.seen.remove(&addr).unwrap_or_default();
             let mut reads = reads;
             if let Some(w) = last.filter(|w| !watch.ordered(w, me.wave)) {
-                let (kind, what) = match (write, same_value) {
-                    (false, _) => ("global_race", "read-after-write"),
-                    (true, false) => ("global_race", "write-after-write"),
-                    (true, true) => ("global_race_same_value", "write-after-write"),
+                let what = if write {
+                    "write-after-write"
+                } else {
+                    "read-after-write"
                 };
-                note(&w, kind, what, addr);
+                note(&w, !same_value, what, addr);
             }
             let last = if write {
                 for r in reads.iter().filter(|r| !watch.ordered(r, me.wave)) {
-                    note(r, "global_race", "write-after-read", addr);
+                    note(r, true, "write-after-read", addr);
                 }
                 reads.clear();
                 Some(me)
@@ -873,14 +873,17 @@ impl Device {
                     if groups.len() > 1 { "s" } else { "" }
                 )
             };
-            let same = if r.kind == "global_race_same_value" {
-                "; both wrote the value the byte holds, so it ends the same in either order"
+            let (kind, same) = if r.changed {
+                ("global_race", "")
             } else {
-                ""
+                (
+                    "global_race_same_value",
+                    "; both wrote the value the byte holds, so it ends the same in either order",
+                )
             };
             self.events.push(
                 Event::new(
-                    r.kind,
+                    kind,
                     me.wave,
                     pc,
                     format!(

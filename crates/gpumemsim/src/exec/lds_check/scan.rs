@@ -491,7 +491,8 @@ impl ByteScan<'_> {
         } else if w != 0 && memo.write_races(sh, w, r, me) {
             let a = sh.accesses[w as usize - 1];
             let k = f.race(&a, "write-after-write", lane, b);
-            if !f.races[k].changed && !self.values.unchanged(b, len) {
+            // An atomic reads what it changes: its order matters whatever it writes.
+            if !f.races[k].changed && (atomic || a.atomic || !self.values.unchanged(b, len)) {
                 f.races[k].changed = true;
             }
         }
