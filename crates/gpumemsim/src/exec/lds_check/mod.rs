@@ -337,9 +337,14 @@ impl Device {
         self.checker.stored = effect.stored;
         let wave = self.waves[wi].id;
         for (reg, m) in effect.used {
+            let verb = if m.lanes.count_ones() == 1 {
+                "uses"
+            } else {
+                "use"
+            };
             let message = format!(
-                "{} use v{reg}, which holds a value read from LDS nothing in this launch wrote \
-                 (by the second instruction, first at byte {:#x} of the allocation): the \
+                "{} {verb} v{reg}, which holds a value the load named below read from LDS \
+                 nothing in this launch wrote (first at byte {:#x} of the allocation): the \
                  hardware gives whatever the LDS held",
                 lanes_text(m.lanes),
                 m.address
@@ -636,10 +641,11 @@ impl Device {
                 .collect();
             let message = format!(
                 "waves of workgroup {} wait at different s_barrier instructions: wave {} \
-                 at the first, waves {waves:?} at the second (the hardware releases them \
-                 together as one barrier)",
+                 at the first, {} at the second (the hardware releases them together as \
+                 one barrier)",
                 self.grid_workgroup(w0),
-                self.waves[w0].id
+                self.waves[w0].id,
+                numbered("wave", &waves)
             );
             events.push(divergence(self.waves[w0].id, pc0, message, other, waves));
         }
@@ -678,11 +684,12 @@ impl Device {
                  instruction) and ended"
             };
             let message = format!(
-                "wave {} of workgroup {} waits at an s_barrier which waves {waves:?} \
-                 never reach: they {how}; on gfx11 an ended wave no longer counts, so \
-                 the barrier releases without them",
+                "wave {} of workgroup {} waits at an s_barrier which {} never reach: they \
+                 {how}; on gfx11 an ended wave no longer counts, so the barrier releases \
+                 without them",
                 self.waves[w0].id,
-                self.grid_workgroup(w0)
+                self.grid_workgroup(w0),
+                numbered("wave", &waves)
             );
             events.push(divergence(self.waves[w0].id, pc0, message, other, waves));
         }
@@ -860,17 +867,16 @@ impl Device {
             watch.seen.insert(addr, (last, reads));
         }
         for r in found {
-            let (waves, groups) = (&r.waves, &r.groups);
-            let between = if groups.iter().all(|&g| g == me.group) {
+            let between = if r.groups.iter().all(|&g| g == me.group) {
                 "of the same workgroup, with no s_barrier between them after the waits that \
                  complete the earlier access"
                     .to_string()
             } else {
                 format!(
-                    "of workgroup{} {groups:?}, with nothing ordering them: no atomic the \
-                     later wave took after the earlier one's waits that complete the earlier \
-                     access (a release fence, then the atomic)",
-                    if groups.len() > 1 { "s" } else { "" }
+                    "of {}, with nothing ordering them: no atomic the later wave took after \
+                     the earlier one's waits that complete the earlier access (a release \
+                     fence, then the atomic)",
+                    numbered("workgroup", &r.groups)
                 )
             };
             let (kind, same) = if r.changed {
@@ -888,12 +894,12 @@ impl Device {
                     pc,
                     format!(
                         "{} race on global byte {:#x}: wave {} of workgroup {} and the earlier \
-                         plain access of wave{} {waves:?} {between}{same}",
+                         plain access of {} {between}{same}",
                         r.what,
                         r.address,
                         me.wave,
                         me.group,
-                        if waves.len() > 1 { "s" } else { "" },
+                        numbered("wave", &r.waves),
                     ),
                 )
                 .with_detail(EventDetail {
@@ -905,6 +911,13 @@ impl Device {
             );
         }
     }
+}
+
+/// `wave 3` or `waves 1, 4, 5`.
+fn numbered(what: &str, ids: &[u32]) -> String {
+    let list: Vec<String> = ids.iter().map(u32::to_string).collect();
+    let s = if ids.len() == 1 { "" } else { "s" };
+    format!("{what}{s} {}", list.join(", "))
 }
 
 /// The shadow in a workgroup slot, for workgroups of `waves` waves and `size` bytes of LDS

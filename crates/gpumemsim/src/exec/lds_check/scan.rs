@@ -252,9 +252,9 @@ impl ByteScan<'_> {
                 unordered.push(x);
                 if !atomic {
                     let what = if write {
-                        "write-after-write"
+                        "write-after-atomic"
                     } else {
-                        "read-after-write"
+                        "read-after-atomic"
                     };
                     let k = f.race(&a, what, lane, b);
                     f.races[k].changed = true;
@@ -490,7 +490,12 @@ impl ByteScan<'_> {
             f.twice.push(b);
         } else if w != 0 && memo.write_races(sh, w, r, me) {
             let a = sh.accesses[w as usize - 1];
-            let k = f.race(&a, "write-after-write", lane, b);
+            let what = match (a.atomic, atomic) {
+                (true, _) => "write-after-atomic",
+                (false, true) => "atomic-after-write",
+                (false, false) => "write-after-write",
+            };
+            let k = f.race(&a, what, lane, b);
             // An atomic reads what it changes: its order matters whatever it writes.
             if !f.races[k].changed && (atomic || a.atomic || !self.values.unchanged(b, len)) {
                 f.races[k].changed = true;
