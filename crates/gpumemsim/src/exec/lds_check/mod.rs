@@ -1151,6 +1151,21 @@ mod tests {
         (dev.events().to_vec(), values)
     }
 
+    /// Fails, naming the first event that differs, unless the shortcuts' run (`got`) gave
+    /// what checking every lane gave (`exact`).
+    fn assert_same(
+        got: &(Vec<Event>, Vec<u32>),
+        exact: &(Vec<Event>, Vec<u32>),
+        case: u32,
+        text: &str,
+    ) {
+        if let Some((a, b)) = got.0.iter().zip(&exact.0).find(|(a, b)| a != b) {
+            panic!("case {case}: the shortcuts gave\n{a:?}\nwhere every lane gives\n{b:?}\n{text}");
+        }
+        assert_eq!(got.0.len(), exact.0.len(), "case {case}: events\n{text}");
+        assert_eq!(got.1, exact.1, "case {case}: values\n{text}");
+    }
+
     #[test]
     fn repeated_reads_find_what_checking_every_read_finds() {
         let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
@@ -1165,15 +1180,7 @@ mod tests {
             };
             let text = program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
-            let got = events(&text, &cfg, true);
-            if got != exact {
-                for (a, b) in got.0.iter().zip(exact.0.iter()) {
-                    if a != b {
-                        panic!("DIFF case {case}\n{a:?}\n{b:?}\n{text}");
-                    }
-                }
-                panic!("DIFF len {} {} or values", got.0.len(), exact.0.len());
-            }
+            assert_same(&events(&text, &cfg, true), &exact, case, &text);
             found += exact
                 .0
                 .iter()
@@ -1213,15 +1220,7 @@ mod tests {
             }
             text += &program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
-            let got = events(&text, &cfg, true);
-            if got != exact {
-                for (a, b) in got.0.iter().zip(exact.0.iter()) {
-                    if a != b {
-                        panic!("DIFF case {case}\n{a:?}\n{b:?}\n{text}");
-                    }
-                }
-                panic!("DIFF len {} {} or values", got.0.len(), exact.0.len());
-            }
+            assert_same(&events(&text, &cfg, true), &exact, case, &text);
             past64 += (most_races(&exact.0) > 64) as u32;
             let count = |kinds: &[&str]| exact.0.iter().filter(|e| kinds.contains(&e.kind)).count();
             found += count(&["lds_race", "uninitialized_lds_read"]);
