@@ -113,11 +113,9 @@ impl Order {
     /// `counter`: it takes what each location's earlier atomics handed on, and hands on what
     /// it completed, the atomic included.
     pub(super) fn atomic(&mut self, n: &WaveNow, counter: usize, seq: u64, locations: &[u64]) {
-        for l in locations {
-            if let Some(c) = self.locations.get(l) {
-                let c = c.clone();
-                join(self.know.entry(n.wave).or_default(), &c);
-            }
+        let know = self.know.entry(n.wave).or_default();
+        for c in locations.iter().filter_map(|l| self.locations.get(l)) {
+            join(know, c);
         }
         let mut me = *n;
         me.done[counter] = me.done[counter].max(seq + 1);
