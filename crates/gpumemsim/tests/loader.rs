@@ -258,3 +258,46 @@ fn relocations_put_every_reference_where_its_formula_says() {
         "REL32"
     );
 }
+
+/// An LDS variable's name and bytes.
+type Placed = (String, u32, u32);
+
+/// The LDS variables of a committed build (examples/apps/build, clang-19 -O2 -g): each kernel
+/// and its variables' bytes, as `gpumemsim::loader::lds_vars` places them.
+fn lds_layout(file: &str) -> Vec<(String, Vec<Placed>)> {
+    let path = format!(
+        "{}/../../examples/apps/build/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data = std::fs::read(&path).expect("object");
+    let obj = CodeObject::parse(&data).expect("parses");
+    obj.kernels
+        .iter()
+        .map(|k| {
+            let vars = k
+                .lds_variables
+                .iter()
+                .map(|v| (v.name.clone(), v.start, v.end))
+                .collect();
+            (k.display_name(), vars)
+        })
+        .collect()
+}
+
+/// Where the DWARF and LLVM's layout put each kernel's LDS variables: two tiles of one size
+/// in the order of their names (the code addresses `Bs` 1024 bytes on), and a HIP kernel's
+/// static `__shared__` array. (tools/check_accuracy.py's corpus, clean with the per-variable
+/// check on at -O1/-O2/-O3, is the wider test of the layout.)
+#[test]
+fn lds_variables_are_placed_as_llvm_lays_them_out() {
+    let gemm = lds_layout("gemm_tiled.o");
+    assert_eq!(
+        gemm,
+        [(
+            "gemm_tiled_16x16".to_string(),
+            vec![("As".to_string(), 0, 1024), ("Bs".to_string(), 1024, 2048)]
+        )]
+    );
+    let hist = lds_layout("histogram256.hsaco");
+    assert_eq!(hist[0].1, [("bins".to_string(), 0, 1024)]);
+}

@@ -164,6 +164,10 @@ pub struct RunConfig {
     pub check: bool,
     /// What LDS holds before the launch writes it.
     pub lds_init: LdsInit,
+    /// The kernel's LDS variables, where the code object's DWARF gives them
+    /// ([`crate::loader::Kernel::lds_variables`]): the checker reports an access of one
+    /// instruction that reaches two of them (`lds_out_of_bounds`).
+    pub lds_variables: Vec<crate::loader::LdsVariable>,
     /// WGPs of the device (`--wgps`): workgroups are placed on them as occupancy allows
     /// (docs/rules/timing.md#placement).
     pub wgps: u32,
@@ -299,6 +303,7 @@ impl Default for RunConfig {
             progress: None,
             check: true,
             lds_init: LdsInit::Zero,
+            lds_variables: Vec::new(),
             wgps: 1,
             waves_per_simd: 0,
             record_timeline: false,
@@ -887,7 +892,7 @@ impl Device {
             pending_next: vec![0; n],
             lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
-            checker: lds_check::Checker::new(cfg.check, up_front.len()),
+            checker: lds_check::Checker::new(cfg.check, up_front.len(), &cfg.lds_variables),
             vgpr_masks: vec![None; program_len],
             last_issue: (0, Counter::Lgkm, 0),
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,

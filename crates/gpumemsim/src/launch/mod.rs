@@ -322,6 +322,22 @@ fn decode_into(
     Ok(())
 }
 
+/// The kernel's LDS variables for the checker ([`RunConfig::lds_variables`]), and past them
+/// the dynamic LDS (`__local` arguments, `extern __shared__`) up to `lds_bytes`; none when
+/// its code object does not place them.
+fn lds_variables(kernel: &Kernel, lds_bytes: u32) -> Vec<crate::loader::LdsVariable> {
+    let mut vars = kernel.lds_variables.clone();
+    let end = kernel.descriptor.group_segment_fixed_size;
+    if !vars.is_empty() && lds_bytes > end {
+        vars.push(crate::loader::LdsVariable {
+            name: "dynamic LDS".to_string(),
+            start: end,
+            end: lds_bytes,
+        });
+    }
+    vars
+}
+
 /// `config` as `kernel`'s chip runs it: the chip's bank model unless the caller chose one
 /// ([`RunConfig::banks_chosen`]), the chip's rules ([`RunConfig::chip`]), and its timing
 /// parameters where the caller left RDNA3's defaults ([`crate::timing::TimingParams::on_chip`]).
@@ -438,6 +454,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         release_finished: true,
         run_ahead: true,
         code_base: kernel.image.base + kernel.entry,
+        lds_variables: lds_variables(kernel, layout.lds_bytes),
         workgroup_ids: sample.as_ref().map(|ids| ids.clone().into()),
         host: host
             .clone()

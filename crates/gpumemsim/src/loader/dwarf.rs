@@ -42,7 +42,7 @@ const R_AMDGPU_ABS32_HI: u32 = 2;
 const R_AMDGPU_ABS64: u32 = 3;
 const R_AMDGPU_ABS32: u32 = 6;
 
-type Reader = gimli::EndianRcSlice<gimli::LittleEndian>;
+pub(super) type Reader = gimli::EndianRcSlice<gimli::LittleEndian>;
 
 /// The section `name`'s bytes with its relocations applied.
 fn section_bytes(file: &ElfFile64<'_, LittleEndian>, name: &str) -> Vec<u8> {
@@ -79,15 +79,19 @@ fn section_bytes(file: &ElfFile64<'_, LittleEndian>, name: &str) -> Vec<u8> {
     out
 }
 
-/// The DWARF of `file`, or `None` when it has no line table.
-fn context(file: &ElfFile64<'_, LittleEndian>) -> Option<addr2line::Context<Reader>> {
+/// The DWARF of `file` (its sections relocated), or `None` when it has no line table.
+pub(super) fn dwarf(file: &ElfFile64<'_, LittleEndian>) -> Option<gimli::Dwarf<Reader>> {
     file.section_by_name(".debug_line")?;
-    let dwarf = gimli::Dwarf::load(|id| -> Result<Reader, gimli::Error> {
+    gimli::Dwarf::load(|id| -> Result<Reader, gimli::Error> {
         let bytes = section_bytes(file, id.name());
         Ok(Reader::new(bytes.into(), gimli::LittleEndian))
     })
-    .ok()?;
-    addr2line::Context::from_dwarf(dwarf).ok()
+    .ok()
+}
+
+/// The DWARF of `file` for looking up addresses, or `None` when it has no line table.
+fn context(file: &ElfFile64<'_, LittleEndian>) -> Option<addr2line::Context<Reader>> {
+    addr2line::Context::from_dwarf(dwarf(file)?).ok()
 }
 
 fn location(l: &addr2line::Location<'_>) -> SourceLocation {

@@ -147,6 +147,12 @@ impl<'a> Elf<'a> {
         super::dwarf::source_maps(&self.file, ranges)
     }
 
+    /// The LDS variables the object's DWARF declares, by the function declaring them
+    /// (empty without `-g`).
+    pub(super) fn lds_variables(&self) -> Vec<(String, super::lds_vars::Declared)> {
+        super::dwarf::dwarf(&self.file).map_or_else(Vec::new, |d| super::lds_vars::declared(&d))
+    }
+
     /// The descriptions of every note of owner `AMDGPU` and type `kind`, in file order.
     pub fn amdgpu_notes(&self, kind: u32) -> Result<Vec<&'a [u8]>, LoadError> {
         let e = LittleEndian;

@@ -19,6 +19,7 @@ mod bundle;
 mod dwarf;
 mod elf;
 mod image;
+mod lds_vars;
 mod metadata;
 pub mod source;
 
@@ -26,6 +27,7 @@ pub use bundle::{entries as bundle_entries, BundleEntry};
 pub use dwarf::{SourceFrame, SourceLocation, SourceMap};
 pub use elf::{Elf, LoadError, Symbol, NT_AMDGPU_METADATA};
 pub use image::{Image, ImageSymbol, MAX_IMAGE_BYTES};
+pub use lds_vars::LdsVariable;
 pub use metadata::{ArgClass, ArgMetadata, KernelMetadata, Metadata};
 
 use crate::target::Target;
@@ -322,6 +324,10 @@ pub struct Kernel {
     /// The inline chain (innermost frame first) of each instruction, by byte offset in
     /// `code`, from the object's DWARF; empty without `-g`.
     pub source: SourceMap,
+    /// Where each of its LDS variables lies in the static allocation, from the object's
+    /// DWARF and LLVM's layout ([`lds_vars`]); empty without `-g` or when the layout does
+    /// not account for the kernel's static LDS exactly.
+    pub lds_variables: Vec<LdsVariable>,
 }
 
 impl Kernel {
@@ -536,6 +542,7 @@ impl CodeObject {
                 entry,
                 address: func.value,
                 source: SourceMap::new(),
+                lds_variables: Vec::new(),
                 callees: Vec::new(),
                 undefined: elf.undefined_references(func),
                 name,
@@ -560,6 +567,13 @@ impl CodeObject {
             .collect();
         ranges.extend(others.iter().map(|(f, value)| (*value, f.size)));
         let maps = elf.source_maps(&ranges);
+        let declared = elf.lds_variables();
+        let names: Vec<String> = kernels.iter().map(|k| k.name.clone()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        for k in kernels.iter_mut() {
+            let size = k.descriptor.group_segment_fixed_size;
+            k.lds_variables = lds_vars::kernel_layout(&declared, &k.name, &names, size);
+        }
         let (kernel_maps, other_maps) = maps.split_at(kernels.len());
         for (k, map) in kernels.iter_mut().zip(kernel_maps) {
             k.source = map.clone();

@@ -67,6 +67,7 @@
 //! release), to name the racing instructions: a grid with no such bytes never pays for that
 //! second run.
 
+mod bounds;
 mod group_logs;
 mod order;
 mod poison;
@@ -175,12 +176,21 @@ pub(crate) struct Checker {
     /// The data dwords of the DS store being executed that hold such values: (lane, dword
     /// bits), for [`Device::check_lds`] to mark the bytes they write.
     stored: Vec<(u8, u32)>,
+    /// The kernel's LDS variables ([`bounds`]), sorted by start; empty when not known.
+    variables: Vec<crate::loader::LdsVariable>,
 }
 
 impl Checker {
     /// The state for `slots` workgroup slots; `enabled` is
-    /// [`RunConfig::check`](super::RunConfig).
-    pub(crate) fn new(enabled: bool, slots: usize) -> Checker {
+    /// [`RunConfig::check`](super::RunConfig); `variables` the kernel's LDS variables
+    /// ([`RunConfig::lds_variables`](super::RunConfig)).
+    pub(crate) fn new(
+        enabled: bool,
+        slots: usize,
+        variables: &[crate::loader::LdsVariable],
+    ) -> Checker {
+        let mut variables = variables.to_vec();
+        variables.sort_by_key(|v| v.start);
         Checker {
             enabled,
             groups: (0..slots).map(|_| None).collect(),
@@ -191,6 +201,7 @@ impl Checker {
             shortcuts: true,
             poison: Poison::default(),
             stored: Vec::new(),
+            variables,
         }
     }
 
@@ -288,6 +299,10 @@ impl Device {
             found.uninit_lanes = 0;
         }
         self.report_lds(wi, pc, atomic, &touches, found);
+        if !self.checker.variables.is_empty() {
+            let crossing = bounds::check(&self.checker.variables, bounds::of_trace(&touches));
+            self.report_crossing(wi, pc, crossing);
+        }
         let mut touches = touches;
         touches.clear();
         self.lds[g].trace = Some(touches);
@@ -322,7 +337,32 @@ impl Device {
             _ => Vec::new(),
         };
         self.report_lds(wi, pc, false, &touches, found);
+        if !self.checker.variables.is_empty() {
+            let accesses = (0..2).flat_map(|k| {
+                let (lanes, addrs) = (rows.lanes[k], rows.addrs[k]);
+                (0..64u8)
+                    .filter(move |l| lanes >> l & 1 == 1)
+                    .map(move |l| (k, l, addrs[l as usize], 4))
+            });
+            let crossing = bounds::check(&self.checker.variables, accesses);
+            self.report_crossing(wi, pc, crossing);
+        }
         self.lds[g].overwritten.clear();
+    }
+
+    /// The `lds_out_of_bounds` event of what [`bounds::check`] found, if anything.
+    fn report_crossing(&mut self, wi: usize, pc: usize, crossing: Option<bounds::Crossing>) {
+        let Some(c) = crossing else {
+            return;
+        };
+        let e = Event::new("lds_out_of_bounds", self.waves[wi].id, pc, c.message).with_detail(
+            EventDetail {
+                lanes: lane_list(c.lanes),
+                address: Some(u64::from(c.address)),
+                ..EventDetail::default()
+            },
+        );
+        self.events.push(e);
     }
 
     /// Before wave `wi` executes `inst` at `pc`: its uses of uninitialised values read from
