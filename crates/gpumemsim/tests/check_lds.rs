@@ -877,3 +877,55 @@ fn a_load_racing_with_more_than_64_instructions_credits_each_lane_to_its_own_rac
         .collect();
     assert_eq!(races, truth);
 }
+
+/// Both waves store a dword (lane 0), take a ticket from an LDS counter with `ds_add_rtn`,
+/// and the wave that takes the second reads both dwords, with no barrier. `wait` is what
+/// comes between the store and the ticket.
+fn last_wave(wait: &str) -> String {
+    format!(
+        "s_mov_b32 exec_lo, 1\n\
+         v_lshlrev_b32 v3, 2, v0\n\
+         ds_store_b32 v3, v0 offset:256\n\
+         {wait}\
+         v_mov_b32 v1, 0\n\
+         v_mov_b32 v2, 1\n\
+         ds_add_rtn_u32 v4, v1, v2\n\
+         s_waitcnt lgkmcnt(0)\n\
+         v_readfirstlane_b32 s1, v4\n\
+         s_cmp_eq_u32 s1, 1\n\
+         s_cbranch_scc0 done\n\
+         v_mov_b32 v5, 0\n\
+         ds_load_b32 v6, v5 offset:256\n\
+         ds_load_b32 v7, v5 offset:384\n\
+         ds_store_b32 v5, v5\n\
+         s_waitcnt lgkmcnt(0)\n\
+         done:\n\
+         s_endpgm\n"
+    )
+}
+
+#[test]
+fn an_lds_atomic_hands_over_what_its_wave_waited_for() {
+    for seed in 0..6 {
+        let cfg = RunConfig {
+            seed,
+            ..RunConfig::default()
+        };
+        // Waited for before the ticket (a release): the last wave's reads are ordered after
+        // both stores, and its reset of the counter after both tickets.
+        let dev = run_waves(&last_wave("s_waitcnt lgkmcnt(0)\n"), 2, cfg.clone());
+        assert!(
+            of_kind(&dev, "lds_race").is_empty(),
+            "seed {seed}: {:#?}",
+            dev.events()
+        );
+        // Not waited for (a relaxed atomic): the other wave's store is not ordered before
+        // the read, whichever order the waves ran in.
+        let dev = run_waves(&last_wave(""), 2, cfg);
+        assert!(
+            !of_kind(&dev, "lds_race").is_empty(),
+            "seed {seed}: {:#?}",
+            dev.events()
+        );
+    }
+}

@@ -289,6 +289,15 @@ impl Device {
         };
         self.settle_collision(wi, |b| read_back(&touches, b));
         self.note_access(wi, pc);
+        if atomic && lgkm {
+            // An atomic hands what its wave waited for before it to the waves whose atomics
+            // on the same dwords follow (docs/check.md#how-accesses-are-ordered).
+            let mut dwords: Vec<u32> = touches.iter().map(|t| t.offset & !3).collect();
+            dwords.sort_unstable();
+            dwords.dedup();
+            let (me, waited) = ((wi % self.group_waves) as u32, self.lds_ops[wi].waited);
+            self.shadow(g).atomic_handover(me, &dwords, waited);
+        }
         let access = self.lds_access(wi, pc, atomic, lgkm);
         let mut found = self.scan_lds(g, access, Scan::Touches(&touches));
         self.mark_stored(wi, &touches);

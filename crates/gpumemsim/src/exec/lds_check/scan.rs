@@ -230,7 +230,6 @@ impl ByteScan<'_> {
     fn atomic_set(&mut self, b: u32, lane: u8, write: bool) {
         let ByteScan {
             sh,
-            memo,
             r,
             me,
             found: f,
@@ -246,9 +245,17 @@ impl ByteScan<'_> {
             return;
         };
         let mut unordered = Vec::new();
+        // This wave's own latest atomic of the byte: the atomics of others before it on the
+        // byte are ordered before what this wave does after it.
+        let own = set
+            .iter()
+            .copied()
+            .filter(|&y| y != r && sh.accesses[y as usize - 1].wave == me)
+            .max();
         for &x in &set {
             let a = sh.accesses[x as usize - 1];
-            if x != r && a.wave != me && !memo.ordered(sh, x, me) {
+            let before_own = own.is_some_and(|y| y > x);
+            if x != r && a.wave != me && !before_own && !sh.ordered_by_barrier(x, me) {
                 unordered.push(x);
                 if !atomic {
                     let what = if write {

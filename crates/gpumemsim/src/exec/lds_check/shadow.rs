@@ -63,6 +63,12 @@ pub(super) struct GroupShadow {
     pub(super) left_reported: Vec<bool>,
     /// Per wave: the pc of its last LDS or global access (a wave that did some work).
     pub(super) last_access: Vec<Option<usize>>,
+    /// What LDS atomics handed over, as the global check's atomics do (`super::order`):
+    /// `synced[me * waves + w]` is the `OrderedOps::waited` of wave `w` that wave `me` knows
+    /// complete, because `me`'s atomic on a location followed `w`'s.
+    pub(super) synced: Vec<u64>,
+    /// Per LDS dword an atomic accessed: what its atomics handed on, per wave.
+    pub(super) handed: HashMap<u32, Vec<u64>>,
     pub(super) accesses: Vec<Access>,
     pub(super) pages: Vec<Option<Box<Page>>>,
     /// Per byte (a word-mode page's dword: its first byte) that atomics wrote: the latest
@@ -94,6 +100,8 @@ impl GroupShadow {
             ended_at: vec![None; waves],
             left_reported: vec![false; waves],
             last_access: vec![None; waves],
+            synced: vec![0; waves * waves],
+            handed: HashMap::new(),
             accesses: Vec::new(),
             pages: (0..(lds_bytes as usize).div_ceil(PAGE))
                 .map(|_| None)
@@ -122,6 +130,8 @@ impl GroupShadow {
             ended_at,
             left_reported,
             last_access,
+            synced,
+            handed,
             accesses,
             pages,
             atomics,
@@ -135,6 +145,8 @@ impl GroupShadow {
         ended_at.fill(None);
         left_reported.fill(false);
         last_access.fill(None);
+        synced.fill(0);
+        handed.clear();
         accesses.clear();
         spare_pages.extend(pages.iter_mut().filter_map(Option::take));
         atomics.clear();
@@ -171,6 +183,26 @@ impl GroupShadow {
         if a.wave == me {
             return true;
         }
+        // Handed over by atomics on one location (`GroupShadow::synced`).
+        let n = self.arrivals.len();
+        if a.need > 0 && self.synced[me as usize * n + a.wave as usize] >= a.need {
+            return true;
+        }
+        self.ordered_by_barrier(r, me)
+    }
+
+    /// Whether access `r` of another wave is ordered before what wave `me` does now by a
+    /// barrier (after the waits that complete it). A plain access and an atomic of one byte
+    /// are ordered only so: the atomics' hand-over stands for release and acquire fences,
+    /// which cannot be told in machine code from a wait the compiler put there for another
+    /// reason (`count = 0` by one work-item, then everyone's `atomic_inc(&count)`, with no
+    /// barrier between, is a race whichever wave runs first).
+    #[inline]
+    pub(super) fn ordered_by_barrier(&self, r: u32, me: u32) -> bool {
+        let a = &self.accesses[r as usize - 1];
+        if a.wave == me {
+            return true;
+        }
         let arr = &self.arrivals[a.wave as usize];
         // The latest arrival at a generation before the current one.
         let (h, waited) = match arr.count {
@@ -180,6 +212,34 @@ impl GroupShadow {
             n => (n - 2, arr.prev),
         };
         h >= a.generation && waited >= a.need
+    }
+
+    /// Wave `me`'s atomic at the LDS dwords `locations` (`waited`: its wave's
+    /// `OrderedOps::waited`): it takes what each location's earlier atomics handed on, then
+    /// hands on what its wave proved complete by waiting before it (a release: the
+    /// `s_waitcnt lgkmcnt` LLVM puts before a release atomic or after a release fence) and
+    /// what it knows. The atomic itself is ordered before the wave's later plain accesses of
+    /// its bytes by `scan::ByteScan::atomic_set`; a relaxed atomic with no wait before it
+    /// orders nothing, so a plain store its wave made just before it still races with the
+    /// other waves' atomics, whichever runs first.
+    pub(super) fn atomic_handover(&mut self, me: u32, locations: &[u32], waited: u64) {
+        let n = self.arrivals.len();
+        let row = me as usize * n..(me as usize + 1) * n;
+        for l in locations {
+            if let Some(c) = self.handed.get(l) {
+                for (k, v) in self.synced[row.clone()].iter_mut().zip(c) {
+                    *k = (*k).max(*v);
+                }
+            }
+        }
+        let mut mine = self.synced[row].to_vec();
+        mine[me as usize] = mine[me as usize].max(waited);
+        for l in locations {
+            let c = self.handed.entry(*l).or_insert_with(|| vec![0; n]);
+            for (k, v) in c.iter_mut().zip(&mine) {
+                *k = (*k).max(*v);
+            }
+        }
     }
 
     /// Whether byte `b` holds nothing this launch wrote (or only an uninitialised value).
@@ -237,12 +297,6 @@ impl GroupShadow {
     #[inline]
     pub(super) fn atomic(&self, r: u32) -> bool {
         self.accesses[r as usize - 1].atomic
-    }
-
-    /// Whether `r` and `x` are both atomics.
-    #[inline]
-    fn both_atomic(&self, r: u32, x: u32) -> bool {
-        self.accesses[r as usize - 1].atomic && self.accesses[x as usize - 1].atomic
     }
 }
 
@@ -474,7 +528,14 @@ impl Memo {
     #[inline]
     pub(super) fn write_races(&mut self, sh: &GroupShadow, w: u32, r: u32, me: u32) -> bool {
         if self.write.0 != w {
-            self.write = (w, !sh.ordered(w, me) && !sh.both_atomic(w, r));
+            let (wa, ra) = (sh.atomic(w), sh.atomic(r));
+            let races = match (wa, ra) {
+                (true, true) => false,
+                // A plain write and an atomic, or the other way round.
+                (false, true) | (true, false) => !sh.ordered_by_barrier(w, me),
+                (false, false) => !sh.ordered(w, me),
+            };
+            self.write = (w, races);
         }
         self.write.1
     }
