@@ -929,3 +929,44 @@ fn an_lds_atomic_hands_over_what_its_wave_waited_for() {
         );
     }
 }
+
+#[test]
+fn a_wave_that_skips_a_barrier_after_touching_memory_and_ends_is_reported() {
+    // pcs: 0-2 the test, 3 wave 0's s_barrier, 4 s_endpgm, 5 wave 1's store, 6 s_endpgm.
+    let dev = run2(&per_wave(
+        "s_barrier\ns_endpgm\n",
+        "ds_store_b32 v1, v0\ns_endpgm\n",
+    ));
+    let b = of_kind(&dev, "barrier_divergence");
+    assert_eq!(b.len(), 1, "{:#?}", dev.events());
+    // Named by the barrier and the ended wave's last access.
+    assert_eq!((b[0].wave, pcs(b[0])), (0, vec![3, 5]));
+    // The same wave ending with no memory access (a whole wave past the end of the data)
+    // is not reported.
+    let dev = run2(&per_wave("s_barrier\ns_endpgm\n", "s_nop 0\ns_endpgm\n"));
+    assert!(
+        of_kind(&dev, "barrier_divergence").is_empty(),
+        "{:#?}",
+        dev.events()
+    );
+}
+
+#[test]
+fn a_write_write_race_of_the_value_the_byte_held_is_a_note() {
+    // Both waves store to word 0 with no barrier: the same value (v2 = 7), then different
+    // values (their lane ids).
+    let same = "v_mov_b32 v1, 0\nv_mov_b32 v2, 7\nds_store_b32 v1, v2\ns_endpgm\n";
+    let dev = run2(same);
+    assert!(of_kind(&dev, "lds_race").is_empty(), "{:#?}", dev.events());
+    assert_eq!(
+        of_kind(&dev, "lds_race_same_value").len(),
+        1,
+        "{:#?}",
+        dev.events()
+    );
+    assert!(gpumemsim::check::is_note("lds_race_same_value"));
+    let different = "v_mov_b32 v1, 0\nds_store_b32 v1, v0\ns_endpgm\n";
+    let dev = run2(different);
+    assert_eq!(of_kind(&dev, "lds_race").len(), 1, "{:#?}", dev.events());
+    assert!(of_kind(&dev, "lds_race_same_value").is_empty());
+}

@@ -230,21 +230,20 @@ pub(crate) fn touched_vgprs(inst: &Instruction) -> Touched {
 
 impl Device {
     /// Wave `wi`'s in-order operation counts for `counter`, where it keeps them.
-    fn ops_mut(&mut self, wi: usize, counter: Counter) -> Option<&mut OrderedOps> {
+    fn ops_mut(&mut self, wi: usize, counter: Counter) -> &mut OrderedOps {
         match counter {
-            Counter::Lgkm => Some(&mut self.lds_ops[wi]),
-            Counter::Vm => Some(&mut self.inflight[wi].vm),
-            Counter::Exp => Some(&mut self.inflight[wi].exp),
-            Counter::Vs => Some(&mut self.inflight[wi].vs),
+            Counter::Lgkm => &mut self.lds_ops[wi],
+            Counter::Vm => &mut self.inflight[wi].vm,
+            Counter::Exp => &mut self.inflight[wi].exp,
+            Counter::Vs => &mut self.inflight[wi].vs,
         }
     }
 
     /// Counts an operation of wave `wi` on `counter` issued; returns its position.
     pub(crate) fn count_issued(&mut self, wi: usize, counter: Counter) -> u64 {
-        self.ops_mut(wi, counter).map_or(0, |o| {
-            o.issued += 1;
-            o.issued - 1
-        })
+        let o = self.ops_mut(wi, counter);
+        o.issued += 1;
+        o.issued - 1
     }
 
     /// `s_waitcnt` with `counter` at most `n`: every operation with at least `n` later ones
@@ -258,9 +257,7 @@ impl Device {
         if counter == Counter::Lgkm && n == 0 {
             self.inflight[wi].lgkm_zero += 1;
         }
-        let Some(o) = self.ops_mut(wi, counter) else {
-            return;
-        };
+        let o = self.ops_mut(wi, counter);
         let waited = o.waited.max(o.issued.saturating_sub(u64::from(n)));
         if waited != o.waited {
             o.waited = waited;
