@@ -24,6 +24,9 @@ impl Hasher for PageHasher {
     fn write_u64(&mut self, n: u64) {
         self.0 = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
 }
 
 /// A map keyed by page number.
@@ -109,7 +112,7 @@ impl PageSlot {
 /// Bytes per block of an access log: a log keeps one bit per byte of each block an access
 /// touched. Smaller than a memory page, so that a workgroup touching a strided tile (128
 /// bytes of each of 32 rows, say) logs 32 small blocks, not 32 pages: a grid's logs are
-/// kept for every workgroup until the race check.
+/// kept for every WGP's block of a grid run apart until they are compared.
 const LOG_BLOCK: u64 = 512;
 
 /// One bit per byte of a log block, kept in the map's entry (no allocation of its own).
@@ -122,17 +125,12 @@ type PageBits = [u64; LOG_BLOCK as usize / 64];
 /// Bytes an atomic read-modify-write touched are logged apart from plain reads and writes
 /// ([`GlobalMemory::set_atomic`]): for running apart they count as both (the order of two
 /// workgroups' atomics on one byte matters to what each returns), while for the race check
-/// ([`AccessLog::plain_races`]) atomics do not race with one another.
+/// ([`AccessLog::for_plain_dwords`]) atomics do not race with one another.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AccessLog {
     reads: PageMap<PageBits>,
     writes: PageMap<PageBits>,
     atomics: PageMap<PageBits>,
-    /// A workgroup's log made from its waves' ([`AccessLog::absorb_wave`]): the bytes two of
-    /// its waves accessed plainly, at least one writing (the candidates of a race inside the
-    /// workgroup).
-    #[serde(default)]
-    intra: PageMap<PageBits>,
 }
 
 /// The runs of the `n` bytes from `addr` (wrapping at 2^48) that each lie in one page, in
@@ -177,7 +175,6 @@ impl AccessLog {
             (&mut self.reads, &other.reads),
             (&mut self.writes, &other.writes),
             (&mut self.atomics, &other.atomics),
-            (&mut self.intra, &other.intra),
         ] {
             for (page, bits) in theirs {
                 let m = mine.entry(*page).or_insert([0; LOG_BLOCK as usize / 64]);
@@ -188,24 +185,44 @@ impl AccessLog {
         }
     }
 
-    /// Adds the accesses of `wave`, one wave of the workgroup this is the log of: the bytes
-    /// it accessed plainly that an earlier wave of the workgroup accessed plainly, one of
-    /// the two writing, join the workgroup's race candidates (checked by
-    /// [`AccessLog::plain_races`]).
-    pub fn absorb_wave(&mut self, wave: &AccessLog) {
-        let mut hits: Vec<(u64, Block)> = Vec::new();
-        for (page, w) in &wave.writes {
-            let seen = or(bits_at(&self.writes, *page), bits_at(&self.reads, *page));
-            hits.push((*page, and(*w, seen)));
+    /// Calls `f` for each dword plain reads or writes touched, by ascending address: the
+    /// dword's address, the bytes read (bit `i`: byte `i` of the dword) and the bytes written.
+    pub fn for_plain_dwords(&self, mut f: impl FnMut(u64, u8, u8)) {
+        let mut blocks: Vec<u64> = self
+            .reads
+            .keys()
+            .chain(self.writes.keys())
+            .copied()
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        for block in blocks {
+            let (r, w) = (bits_at(&self.reads, block), bits_at(&self.writes, block));
+            for (k, (r, w)) in r.iter().zip(&w).enumerate() {
+                if r | w == 0 {
+                    continue;
+                }
+                for d in 0..16 {
+                    let (rd, wd) = ((r >> (4 * d)) as u8 & 0xf, (w >> (4 * d)) as u8 & 0xf);
+                    if rd | wd != 0 {
+                        f(block * LOG_BLOCK + (k * 64 + d * 4) as u64, rd, wd);
+                    }
+                }
+            }
         }
-        for (page, r) in &wave.reads {
-            hits.push((*page, and(*r, bits_at(&self.writes, *page))));
-        }
-        for (page, hit) in hits.into_iter().filter(|(_, h)| any(*h)) {
-            let m = self.intra.entry(page).or_insert([0; BLOCK_WORDS]);
-            *m = or(*m, hit);
-        }
-        self.merge(wave);
+    }
+
+    /// Forgets every access, keeping the space (a log reused for one instruction after
+    /// another).
+    pub fn clear(&mut self) {
+        self.reads.clear();
+        self.writes.clear();
+        self.atomics.clear();
+    }
+
+    /// Whether plain reads or writes touched any byte.
+    pub fn has_plain(&self) -> bool {
+        !self.reads.is_empty() || !self.writes.is_empty()
     }
 
     /// The dwords (addresses, 4-aligned, ascending) atomics touched.
@@ -288,69 +305,6 @@ impl AccessLog {
             }
         });
         conflict
-    }
-
-    /// The bytes where two of `logs` (workgroups) made plain accesses, at least one a write:
-    /// the global races of a grid (atomics, logged apart, race with nothing), one bit per
-    /// byte. Empty when no byte races.
-    pub fn plain_races(logs: &[&AccessLog]) -> RaceBytes {
-        let mut races = RaceBytes::default();
-        for_shared_blocks(logs, |block, members| {
-            // Bytes written by any log, by two or more, and read by a log that did not
-            // write them while another did.
-            let (mut once, mut twice) = ([0u64; BLOCK_WORDS], [0u64; BLOCK_WORDS]);
-            for &i in members {
-                let w = bits_at(&logs[i].writes, block);
-                twice = or(twice, and(once, w));
-                once = or(once, w);
-            }
-            let mut hit = twice;
-            for &i in members {
-                let (w, r) = (
-                    bits_at(&logs[i].writes, block),
-                    bits_at(&logs[i].reads, block),
-                );
-                for k in 0..BLOCK_WORDS {
-                    hit[k] |= r[k] & once[k] & !w[k];
-                }
-            }
-            if any(hit) {
-                races.pages.insert(block, hit);
-            }
-        });
-        // And those two waves of one workgroup raced on.
-        for log in logs {
-            for (block, bits) in &log.intra {
-                let m = races.pages.entry(*block).or_insert([0; BLOCK_WORDS]);
-                *m = or(*m, *bits);
-            }
-        }
-        races
-    }
-
-    /// The plain bytes of this log among `bytes`, each with whether it was written (else
-    /// read), ascending.
-    pub fn plain_among(&self, bytes: &RaceBytes) -> Vec<(u64, bool)> {
-        let mut out = Vec::new();
-        for (map, write) in [(&self.writes, true), (&self.reads, false)] {
-            for (page, bits) in map {
-                let Some(watch) = bytes.pages.get(page) else {
-                    continue;
-                };
-                for (w, (&a, &b)) in bits.iter().zip(watch.iter()).enumerate() {
-                    let mut m = a & b;
-                    while m != 0 {
-                        out.push((
-                            page * LOG_BLOCK + (w * 64) as u64 + m.trailing_zeros() as u64,
-                            write,
-                        ));
-                        m &= m - 1;
-                    }
-                }
-            }
-        }
-        out.sort_unstable();
-        out
     }
 }
 
@@ -439,29 +393,6 @@ fn for_runs(bits: &PageBits, mut f: impl FnMut(usize, usize)) {
     }
     if let Some((rs, re)) = run {
         f(rs, re - rs);
-    }
-}
-
-/// A set of global byte addresses, one bit per byte of the pages that hold any.
-#[derive(Clone, Debug, Default)]
-pub struct RaceBytes {
-    pages: PageMap<PageBits>,
-}
-
-impl RaceBytes {
-    /// Adds `addr`.
-    pub fn insert(&mut self, addr: u64) {
-        mark(&mut self.pages, addr, 1);
-    }
-
-    /// Whether no byte is in the set.
-    pub fn is_empty(&self) -> bool {
-        self.pages.is_empty()
-    }
-
-    /// How many bytes are in the set.
-    pub fn len(&self) -> u64 {
-        count(&self.pages)
     }
 }
 
@@ -781,8 +712,8 @@ mod tests {
         assert_eq!(m.take_log().written_bytes(), 0);
     }
 
-    /// Random logs of plain reads, writes and atomics over a few blocks: the race bytes and
-    /// the first conflicting pair are those a byte-by-byte reference finds.
+    /// Random logs of plain reads, writes and atomics over a few blocks: the plain dwords
+    /// and the first conflicting pair are those a byte-by-byte reference finds.
     #[test]
     fn races_and_conflicts_agree_with_a_byte_by_byte_reference() {
         use std::collections::{BTreeSet, HashMap};
@@ -813,15 +744,11 @@ mod tests {
             }
             let refs: Vec<&AccessLog> = logs.iter().collect();
             let bytes: BTreeSet<u64> = acc.iter().flat_map(|a| a.keys().copied()).collect();
-            let mut races = BTreeSet::new();
             let mut first = None;
             for &b in &bytes {
                 let k = |i: usize, kind: usize| acc[i].get(&b).is_some_and(|f| f[kind]);
                 for i in 0..count {
                     for j in 0..count {
-                        if i != j && k(i, 1) && (k(j, 0) || k(j, 1)) {
-                            races.insert(b);
-                        }
                         let (w, r) = (k(i, 1) || k(i, 2), k(j, 0) || k(j, 1) || k(j, 2));
                         let pair = (i.min(j), i.max(j));
                         if i != j && w && r && first.is_none_or(|f| pair < f) {
@@ -830,19 +757,24 @@ mod tests {
                     }
                 }
             }
-            let found = AccessLog::plain_races(&refs);
-            let found: BTreeSet<u64> = bytes
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    found.pages.get(&(b / LOG_BLOCK)).is_some_and(|bits| {
-                        let o = (b % LOG_BLOCK) as usize;
-                        bits[o / 64] >> (o % 64) & 1 == 1
+            for (i, log) in logs.iter().enumerate() {
+                let mut seen = Vec::new();
+                log.for_plain_dwords(|d, r, w| {
+                    for b in 0..4 {
+                        if (r | w) >> b & 1 == 1 {
+                            seen.push((d + b, w >> b & 1 == 1));
+                        }
+                    }
+                });
+                let want: Vec<(u64, bool)> = bytes
+                    .iter()
+                    .filter_map(|&b| {
+                        let f = acc[i].get(&b)?;
+                        (f[0] || f[1]).then_some((b, f[1]))
                     })
-                })
-                .collect();
-            assert_eq!(found, races);
-            assert_eq!(AccessLog::plain_races(&refs).len(), races.len() as u64);
+                    .collect();
+                assert_eq!(seen, want);
+            }
             assert_eq!(AccessLog::first_conflict(&refs), first);
         }
     }

@@ -9,10 +9,12 @@
 //! or wrote a byte the other one wrote (then the order between them would matter). The run
 //! logs every global byte each block reads and writes ([`AccessLog`]) and checks exactly that
 //! afterwards; when the check fails (a global atomic counter, a workgroup reading another's
-//! output), when a part stops with an error, when the checker finds bytes two workgroups
-//! race on, or when the program uses a device-wide unit, the grid runs again with every
-//! workgroup together, as [`Device::run`] schedules them. With one WGP (`--wgps 1`, the
-//! default) there is one block: the grid runs together.
+//! output), when a part stops with an error, or when the program uses a device-wide unit, the
+//! grid runs again with every workgroup together, as [`Device::run`] schedules them. With one
+//! WGP (`--wgps 1`) there is one block: the grid runs together. The checker's global race
+//! check runs in the same run, apart or together (`exec::lds_check`): races between the
+//! workgroups of one block are found there, and blocks that touched each other's bytes run
+//! together.
 //!
 //! Run apart, the result is the one run together gives: the same memory, registers, clocks,
 //! statistics and step count, whatever the number of threads. The events are the same events;
@@ -25,10 +27,9 @@ use std::sync::Mutex;
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::Format;
 
-use super::lds_check::GlobalWatch;
 use super::placement::{block_of, wgp_of};
 use super::{Device, RunConfig, RunError, WaveInit};
-use crate::addr::{AccessLog, GlobalMemory, RaceBytes};
+use crate::addr::{AccessLog, GlobalMemory};
 use crate::ds::{self, DsKind};
 use crate::gws::OrderedCount;
 
@@ -61,8 +62,6 @@ pub enum TogetherBecause {
     SharedMemory(u32, u32),
     /// Every workgroup runs on one WGP (`--wgps 1`).
     OneWgp,
-    /// The checker found global bytes workgroups race on (run together, it names them).
-    Races,
     /// A workgroup run alone stopped with an error; run together, the error is the one the
     /// whole grid meets.
     Error,
@@ -88,7 +87,6 @@ impl std::fmt::Display for TogetherBecause {
                 )
             }
             TogetherBecause::OneWgp => write!(f, "one WGP runs every workgroup (--wgps 1)"),
-            TogetherBecause::Races => write!(f, "workgroups race on global memory"),
             TogetherBecause::Error => write!(f, "a workgroup run alone stopped with an error"),
             TogetherBecause::Host => write!(
                 f,
@@ -188,39 +186,30 @@ pub fn run_grid(
             together_because: TogetherBecause::NotTogether,
             part: None,
         }),
-        Err((because, races)) => fall_back(program, cfg, memory, init, because, races),
+        Err(because) => fall_back(program, cfg, memory, init, because),
     }
 }
 
 /// Runs the grid together after running it apart did not give the result of running it
-/// together (`because`); `races`, the racing bytes the logs of the run apart found, when
-/// the checker is on.
+/// together (`because`).
 pub(super) fn fall_back(
     program: &[AsmLine],
     cfg: &RunConfig,
     memory: &Memory<'_>,
     init: &WaveInit,
     because: TogetherBecause,
-    races: Option<RaceBytes>,
 ) -> Result<GridRun, RunError> {
     if let Some(p) = &cfg.progress {
         p.restart(format!(
             "running again with every workgroup together: {because}"
         ));
     }
-    match races {
-        // The logs of the run apart already say which bytes race: one run together,
-        // watching them, names the instructions.
-        Some(r) if !r.is_empty() => together_once(program, cfg, memory(), init, because, Some(r)),
-        Some(_) => together_once(program, cfg, memory(), init, because, None),
-        None => together(program, cfg, memory, init, because),
-    }
+    together(program, cfg, memory, init, because)
 }
 
-/// Runs the grid together. With [`RunConfig::check`] and two waves or more, the run logs
-/// each workgroup's global accesses (wave by wave); if some bytes race between workgroups or
-/// between waves of one, the grid runs again watching those bytes, to name the racing
-/// instructions (`global_race` events) where nothing ordered them.
+/// Runs the grid together, once. With [`RunConfig::check`] and two waves or more, the run
+/// checks global accesses for races as they are made (`global_race` events name the racing
+/// instructions where nothing ordered them).
 fn together(
     program: &[AsmLine],
     cfg: &RunConfig,
@@ -228,53 +217,15 @@ fn together(
     init: &WaveInit,
     because: TogetherBecause,
 ) -> Result<GridRun, RunError> {
-    if !cfg.check || (cfg.workgroups < 2 && cfg.waves < 2) {
-        return together_once(program, cfg, memory(), init, because, None);
-    }
-    let mut run = together_run(program, cfg, memory(), init, because.clone(), None)?;
-    let logs = run.device.checker.take_group_logs().unwrap_or_default();
-    let races = AccessLog::plain_races(&logs.iter().collect::<Vec<_>>());
-    if races.is_empty() || run.result.is_err() {
-        return Ok(run);
-    }
-    drop(run);
-    together_once(program, cfg, memory(), init, because, Some(races))
-}
-
-/// Runs the grid together once, watching `races` (global bytes two workgroups access
-/// plainly) when given.
-fn together_once(
-    program: &[AsmLine],
-    cfg: &RunConfig,
-    memory: GlobalMemory,
-    init: &WaveInit,
-    because: TogetherBecause,
-    races: Option<RaceBytes>,
-) -> Result<GridRun, RunError> {
-    together_run(program, cfg, memory, init, because, Some(races))
-}
-
-/// One run together: `watch` `None` logs each workgroup's global accesses (for the race
-/// check), `Some(None)` logs nothing, `Some(Some(bytes))` watches `bytes`.
-fn together_run(
-    program: &[AsmLine],
-    cfg: &RunConfig,
-    memory: GlobalMemory,
-    init: &WaveInit,
-    because: TogetherBecause,
-    watch: Option<Option<RaceBytes>>,
-) -> Result<GridRun, RunError> {
     Device::check(cfg)?;
     if let Some(host) = &cfg.host {
-        // A run again (the race check's second run) starts the host afresh.
+        // A run again (after a run apart) starts the host afresh.
         host.reset();
     }
     let mut device = made(program, cfg, init, 0..cfg.workgroups)?;
-    device.memory = memory;
-    match watch {
-        None => device.checker.log_per_group(),
-        Some(Some(bytes)) => device.checker.watch(GlobalWatch::new(bytes)),
-        Some(None) => {}
+    device.memory = memory();
+    if cfg.workgroups >= 2 || cfg.waves >= 2 {
+        device.checker.check_global(false, cfg.waves);
     }
     let result = device.run(program, cfg);
     Ok(GridRun {
@@ -306,12 +257,11 @@ pub(super) fn made(
     Ok(device)
 }
 
-/// One WGP's block of workgroups run alone: its device, the log of its global accesses, the
-/// checker's per-workgroup logs, and the thread (memory copy) that ran it.
+/// One WGP's block of workgroups run alone: its device, the log of its global accesses and
+/// the thread (memory copy) that ran it.
 pub(super) struct Part {
     device: Device,
     log: AccessLog,
-    group_logs: Vec<AccessLog>,
     thread: usize,
 }
 
@@ -327,29 +277,23 @@ fn run_block(
     t: usize,
 ) -> Option<(Option<Part>, GlobalMemory)> {
     let mut device = made(program, cfg, init, block).ok()?;
-    // With the checker on, it logs each workgroup's accesses (the block's log is their
-    // union); without, the memory logs the block's.
-    device.checker.log_per_group();
+    // With the checker on, it checks each access for races and keeps the block's log;
+    // without, the memory logs the block's accesses.
     device.memory = mem;
-    if !cfg.check {
+    if cfg.check {
+        device.checker.check_global(true, cfg.waves);
+    } else {
         device.memory.start_log();
     }
     let result = device.run(program, cfg);
-    let group_logs = device.checker.take_group_logs().unwrap_or_default();
-    let log = if cfg.check {
-        let mut all = AccessLog::default();
-        for l in &group_logs {
-            all.merge(l);
-        }
-        all
-    } else {
-        device.memory.take_log()
+    let log = match device.checker.take_global_log() {
+        Some(log) => log,
+        None => device.memory.take_log(),
     };
     let mem = std::mem::take(&mut device.memory);
     let part = result.is_ok().then_some(Part {
         device,
         log,
-        group_logs,
         thread: t,
     });
     Some((part, mem))
@@ -369,13 +313,12 @@ fn apart(
     memory: &Memory<'_>,
     init: &WaveInit,
     threads: usize,
-) -> Result<Device, (TogetherBecause, Option<RaceBytes>)> {
+) -> Result<Device, TogetherBecause> {
     let blocks = grid_blocks(cfg);
-    let (parts, memories) = run_blocks(program, cfg, memory, init, threads, &blocks)
-        .ok_or((TogetherBecause::Error, None))?;
+    let (parts, memories) =
+        run_blocks(program, cfg, memory, init, threads, &blocks).ok_or(TogetherBecause::Error)?;
     let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
-    let group_logs: Vec<&AccessLog> = parts.iter().flat_map(|p| &p.group_logs).collect();
-    if let Some(shared) = shared_bytes(cfg, &blocks, &logs, &group_logs) {
+    if let Some(shared) = shared_bytes(cfg, &blocks, &logs) {
         return Err(shared);
     }
     Ok(merged(cfg, parts, memories).0)
@@ -449,44 +392,25 @@ pub(super) fn run_blocks(
 }
 
 /// Why blocks run apart do not give the result of running them together, if they do not:
-/// two blocks touched bytes one of them wrote (`logs`, one per block of `blocks`), or, with
-/// the checker, two workgroups raced on global bytes (`group_logs`, workgroup by workgroup);
-/// with the racing bytes for the run together to watch.
+/// two blocks touched bytes one of them wrote (`logs`, one per block of `blocks`).
 pub(super) fn shared_bytes(
     cfg: &RunConfig,
     blocks: &[std::ops::Range<u32>],
     logs: &[&AccessLog],
-    group_logs: &[&AccessLog],
-) -> Option<(TogetherBecause, Option<RaceBytes>)> {
+) -> Option<TogetherBecause> {
     let first_wgp = |b: usize| wgp_of(blocks[b].start, cfg.workgroups, cfg.wgps);
-    if let Some((a, b)) = AccessLog::first_conflict(logs) {
-        // Bytes two workgroups accessed plainly, one writing, race (the checker names them
-        // when the grid runs together); atomics alone only need the order run together gives.
-        let races = cfg.check.then(|| AccessLog::plain_races(group_logs));
-        return Some((
-            TogetherBecause::SharedMemory(first_wgp(a), first_wgp(b)),
-            races,
-        ));
-    }
-    if cfg.check {
-        // Workgroups of one WGP raced on global bytes: the run together names them.
-        let races = AccessLog::plain_races(group_logs);
-        if !races.is_empty() {
-            return Some((TogetherBecause::Races, Some(races)));
-        }
-    }
-    None
+    AccessLog::first_conflict(logs)
+        .map(|(a, b)| TogetherBecause::SharedMemory(first_wgp(a), first_wgp(b)))
 }
 
 /// The device of blocks run apart (`parts`, in block order, each on the thread whose memory
 /// copy is in `memories`): every part absorbed into the first, global memory the host's plus
-/// every byte each block wrote, events by cycle then wave; and each block's log and every
-/// workgroup's log, in order.
+/// every byte each block wrote, events by cycle then wave; and each block's log, in order.
 pub(super) fn merged(
     cfg: &RunConfig,
     parts: Vec<Part>,
     mut memories: Vec<GlobalMemory>,
-) -> (Device, Vec<AccessLog>, Vec<AccessLog>) {
+) -> (Device, Vec<AccessLog>) {
     // Global memory: the host's, plus every byte each workgroup wrote, from the copy of the
     // thread that ran it (no other workgroup wrote that byte). Thread 0's copy is the host's
     // plus what its own workgroups wrote: the others' writes complete it.
@@ -496,11 +420,10 @@ pub(super) fn merged(
     for p in parts.iter().filter(|p| p.thread != 0) {
         memory.copy_written(&memories[p.thread], &p.log);
     }
-    let (mut logs, mut group_logs) = (Vec::new(), Vec::new());
+    let mut logs = Vec::new();
     let mut device: Option<Device> = None;
     for p in parts {
         logs.push(p.log);
-        group_logs.extend(p.group_logs);
         match device.as_mut() {
             None => device = Some(p.device),
             Some(d) => d.absorb(p.device),
@@ -509,7 +432,7 @@ pub(super) fn merged(
     let mut device = device.expect("at least one block");
     device.memory = memory;
     finish_merge(&mut device, cfg);
-    (device, logs, group_logs)
+    (device, logs)
 }
 
 /// What a device put together from parts needs last: a fresh ordered-count unit (no part

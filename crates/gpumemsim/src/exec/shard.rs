@@ -78,12 +78,10 @@ pub struct GridPart {
     written: Vec<u8>,
     /// Each of its blocks' global accesses, in block order.
     block_logs: Vec<AccessLog>,
-    /// Each of its workgroups' global accesses (with the checker on), in order.
-    group_logs: Vec<AccessLog>,
 }
 
 /// The layout of [`GridPart`]'s bytes: parts of another build are refused.
-const PART_FORMAT: u32 = 1;
+const PART_FORMAT: u32 = 2;
 
 impl GridPart {
     /// The part as bytes (MessagePack).
@@ -143,7 +141,6 @@ impl GridPart {
             runs: Vec::new(),
             written: Vec::new(),
             block_logs: Vec::new(),
-            group_logs: Vec::new(),
         }
     }
 
@@ -284,14 +281,13 @@ pub(super) fn run_shard(
         part.together = Some(TogetherBecause::Error);
         return idle(part);
     };
-    let (device, block_logs, group_logs) = super::grid::merged(cfg, parts, memories);
+    let (device, block_logs) = super::grid::merged(cfg, parts, memories);
     let mut all = AccessLog::default();
     for l in &block_logs {
         all.merge(l);
     }
     (part.runs, part.written) = device.memory.written_runs(&all);
     part.block_logs = block_logs;
-    part.group_logs = group_logs;
     part.threads = threads;
     part.copy_from(&device);
     Ok(GridRun {
@@ -316,13 +312,12 @@ pub(super) fn merge(
     let mut parts: Vec<&GridPart> = parts.iter().collect();
     check_parts(program, cfg, &mut parts)?;
     if let Some(because) = parts.iter().find_map(|p| p.together.clone()) {
-        return super::grid::fall_back(program, cfg, memory, init, because, None);
+        return super::grid::fall_back(program, cfg, memory, init, because);
     }
     let blocks = grid_blocks(cfg);
     let logs: Vec<&AccessLog> = parts.iter().flat_map(|p| &p.block_logs).collect();
-    let group_logs: Vec<&AccessLog> = parts.iter().flat_map(|p| &p.group_logs).collect();
-    if let Some((because, races)) = shared_bytes(cfg, &blocks, &logs, &group_logs) {
-        return super::grid::fall_back(program, cfg, memory, init, because, races);
+    if let Some(because) = shared_bytes(cfg, &blocks, &logs) {
+        return super::grid::fall_back(program, cfg, memory, init, because);
     }
     let mut global: GlobalMemory = memory();
     let mut device: Option<Device> = None;

@@ -36,8 +36,11 @@ fn named(v: &LdsVariable) -> String {
 /// lane order per slot, against `vars` (sorted by start).
 pub(super) fn check(
     vars: &[LdsVariable],
-    accesses: impl Iterator<Item = (usize, u8, u32, u32)>,
+    accesses: impl Iterator<Item = (usize, u8, u32, u32)> + Clone,
 ) -> Option<Crossing> {
+    if in_one(vars, accesses.clone()) {
+        return None;
+    }
     // Per slot: the lanes of each variable, and the lanes whose access is in none or
     // straddles two (with the first byte outside).
     let mut slots: Vec<(Vec<u64>, u64, Option<u32>)> = Vec::new();
@@ -115,8 +118,27 @@ pub(super) fn check(
     None
 }
 
+/// Whether every access lies in one variable (the common case, checked without the
+/// per-lane bookkeeping).
+fn in_one(
+    vars: &[LdsVariable],
+    accesses: impl Iterator<Item = (usize, u8, u32, u32)> + Clone,
+) -> bool {
+    let Some((_, _, first, _)) = accesses.clone().next() else {
+        return true;
+    };
+    let Some(v) = holding(vars, first).map(|i| &vars[i]) else {
+        return false;
+    };
+    accesses
+        .into_iter()
+        .all(|(_, _, o, s)| o >= v.start && u64::from(o) + u64::from(s.max(1)) <= u64::from(v.end))
+}
+
 /// The accesses of a trace as [`check`] takes them: each lane's `k`-th touch is slot `k`.
-pub(super) fn of_trace(touches: &[LdsTouch]) -> impl Iterator<Item = (usize, u8, u32, u32)> + '_ {
+pub(super) fn of_trace(
+    touches: &[LdsTouch],
+) -> impl Iterator<Item = (usize, u8, u32, u32)> + Clone + '_ {
     let mut seen = [0usize; 64];
     touches.iter().map(move |t| {
         let l = (t.lane & 63) as usize;

@@ -58,51 +58,35 @@
 //!
 //! # Global races
 //! Plain accesses (not atomics) of one global byte by two waves, one of them a write, race
-//! unless something orders them. The grid runner already logs every byte each workgroup
-//! touches ([`AccessLog`]) to decide whether workgroups may run apart; the checker makes each
-//! workgroup's log from its waves' ([`AccessLog::absorb_wave`]), atomics logged apart, and
-//! [`AccessLog::plain_races`] gives the bytes two waves (of one workgroup or of two) accessed
-//! so. The grid then runs again together watching only those bytes ([`GlobalWatch`]) and
-//! following what orders waves ([`order`]: barriers, and atomics after the waits of a
-//! release), to name the racing instructions: a grid with no such bytes never pays for that
-//! second run.
+//! unless something orders them ([`order`]: barriers, and atomics after the waits of a
+//! release). As each vector or scalar memory instruction completes, the bytes it accessed
+//! (the memory's log of that instruction, atomics logged apart) are checked against a shadow
+//! of global memory that keeps, per dword, the last plain write and the reads since
+//! ([`global_shadow`]), in the one run, whether the grid runs together or a WGP's block of it
+//! runs apart (the grid runner then also checks that no two blocks touched what one of them
+//! wrote, and runs the grid together when they did).
 
 mod bounds;
-mod group_logs;
+mod global_shadow;
 mod order;
 mod poison;
 mod rows;
 mod scan;
 mod shadow;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{Counter, Device, Waiting};
-use crate::addr::{AccessLog, RaceBytes};
+use crate::addr::AccessLog;
 use crate::ds::{DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::lds::LdsTouch;
-use group_logs::GroupLogs;
+use global_shadow::{Acc, GlobalShadow, Hit};
 use order::{Order, WaveNow};
 use poison::Poison;
 use rows::{AddrRows, RowDwords};
 use scan::{ByteScan, Found, Repeats, Values};
 use shadow::{Access, GroupShadow, Memo};
-
-/// Reads of one global byte kept for the race check (the latest of each wave not known
-/// complete to a later reader).
-const GLOBAL_READS_KEPT: usize = 64;
-
-/// One plain access of a watched global byte.
-#[derive(Clone, Copy, Debug)]
-struct GlobalAccess {
-    group: u32,
-    wave: u32,
-    pc: u32,
-    /// Its wait counter (0 VMcnt, 1 VScnt, 2 LGKMcnt) and its number there.
-    counter: u8,
-    seq: u64,
-}
 
 /// A race of one instruction execution with an earlier instruction.
 struct GlobalRace {
@@ -116,42 +100,32 @@ struct GlobalRace {
     address: u64,
 }
 
-/// The racing global bytes a rerun watches, and what it has seen of each.
+/// The global race check of a running grid (or of one WGP's block of it, run apart).
 #[derive(Default)]
-pub(crate) struct GlobalWatch {
-    bytes: RaceBytes,
-    /// Per byte: the last plain write and the plain reads since.
-    seen: HashMap<u64, (Option<GlobalAccess>, Vec<GlobalAccess>)>,
-    /// Per byte: the value its last plain write left.
-    written: HashMap<u64, u8>,
+pub(crate) struct GlobalCheck {
+    /// The plain accesses seen, per dword.
+    shadow: GlobalShadow,
     /// What orders the accesses of different waves.
     order: Order,
+    /// The (instruction, earlier instruction) pairs already given a `global_race_same_value`
+    /// note: the note is given once per pair (a grid whose workgroups all write one output
+    /// would otherwise note every workgroup's every store).
+    noted: HashSet<(u32, u32)>,
+    /// Every global access of the run, for a block run apart (the grid runner checks that
+    /// no two blocks touched what one of them wrote).
+    log: Option<AccessLog>,
+    /// Waves per workgroup (a wave's workgroup is its id divided by it).
+    group_waves: u32,
+    /// The log of the instruction being executed (kept to reuse its space).
+    current: AccessLog,
 }
 
-impl GlobalWatch {
-    /// A watch of `bytes`.
-    pub(crate) fn new(bytes: RaceBytes) -> GlobalWatch {
-        GlobalWatch {
-            bytes,
-            ..GlobalWatch::default()
-        }
-    }
-
-    /// Whether wave `me` knows access `a` complete.
-    fn ordered(&self, a: &GlobalAccess, me: u32) -> bool {
-        self.order.ordered(a.wave, a.counter as usize, a.seq, me)
-    }
-}
-
-/// How the global accesses of the running grid are logged for the race check.
+/// How the global accesses of the running grid are checked.
 enum GlobalMode {
-    /// Not at all (or by the grid runner, one workgroup per device).
+    /// Not at all.
     Off,
-    /// One log per workgroup that made a global access, by its index in the device (the
-    /// grid runs together; a grid can have billions of workgroups).
-    PerGroup(GroupLogs),
-    /// The racing bytes are known: watch them.
-    Watch(Box<GlobalWatch>),
+    /// Against a shadow of global memory, as each instruction completes.
+    Shadow(Box<GlobalCheck>),
 }
 
 /// The checker state of a device.
@@ -223,29 +197,24 @@ impl Checker {
         self.groups.push(None);
     }
 
-    /// Logs each workgroup's global accesses (a grid running together).
-    pub(crate) fn log_per_group(&mut self) {
+    /// Checks global accesses for races as they are made, keeping the log of every access
+    /// too when `keep_log` (a block of the grid run apart); `group_waves`: waves per
+    /// workgroup.
+    pub(crate) fn check_global(&mut self, keep_log: bool, group_waves: u32) {
         if self.enabled {
-            self.global = GlobalMode::PerGroup(Default::default());
+            self.global = GlobalMode::Shadow(Box::new(GlobalCheck {
+                log: keep_log.then(AccessLog::default),
+                group_waves: group_waves.max(1),
+                ..GlobalCheck::default()
+            }));
         }
     }
 
-    /// Watches `watch`'s bytes.
-    pub(crate) fn watch(&mut self, watch: GlobalWatch) {
-        if self.enabled {
-            self.global = GlobalMode::Watch(Box::new(watch));
-        }
-    }
-
-    /// The per-workgroup logs, when [`Checker::log_per_group`] asked for them: those of the
-    /// workgroups that made a global access, in workgroup order.
-    pub(crate) fn take_group_logs(&mut self) -> Option<Vec<AccessLog>> {
-        match std::mem::replace(&mut self.global, GlobalMode::Off) {
-            GlobalMode::PerGroup(logs) => Some(logs.into_logs()),
-            other => {
-                self.global = other;
-                None
-            }
+    /// The log [`Checker::check_global`] kept: every global access of the run.
+    pub(crate) fn take_global_log(&mut self) -> Option<AccessLog> {
+        match &mut self.global {
+            GlobalMode::Shadow(c) => c.log.take(),
+            GlobalMode::Off => None,
         }
     }
 }
@@ -647,8 +616,8 @@ impl Device {
         }
         self.settle_collision(wi, |_| false);
         let now = self.wave_now(wi);
-        if let GlobalMode::Watch(watch) = &mut self.checker.global {
-            watch.order.arrive(&now);
+        if let GlobalMode::Shadow(check) = &mut self.checker.global {
+            check.order.arrive(&now);
         }
         let waited = self.lds_ops[wi].waited;
         let me = wi % self.group_waves;
@@ -678,8 +647,8 @@ impl Device {
         };
         let group = self.workgroup_of(w0);
         let ids: Vec<u32> = waiting.iter().map(|&(i, _)| self.waves[i].id).collect();
-        if let GlobalMode::Watch(watch) = &mut self.checker.global {
-            watch.order.release(group, &ids);
+        if let GlobalMode::Shadow(check) = &mut self.checker.global {
+            check.order.release(group, &ids);
         }
         let mut events = Vec::new();
         if let Some(&(_, other)) = waiting.iter().find(|(_, p)| *p != pc0) {
@@ -773,46 +742,52 @@ impl Device {
 
     /// Before wave `wi`'s vector-memory instruction: logs its global accesses as the grid's
     /// race check needs (`atomic`: they are atomics).
-    pub(crate) fn global_log_begin(&mut self, wi: usize, atomic: bool) {
+    pub(crate) fn global_log_begin(&mut self, _wi: usize, atomic: bool) {
         self.memory.set_atomic(atomic);
-        let g = self.group_index(wi);
-        match &mut self.checker.global {
-            GlobalMode::Off => {}
-            GlobalMode::PerGroup(logs) => logs.begin(&mut self.memory, wi, g),
-            GlobalMode::Watch(_) => self.memory.start_log(),
+        if let GlobalMode::Shadow(check) = &mut self.checker.global {
+            self.memory.swap_log(&mut check.current, true);
         }
     }
 
-    /// After it (`counter`: the wait counter it counts on): keeps the log, or checks the
-    /// watched bytes it touched and follows what its atomics order.
+    /// After it (`counter`: the wait counter it counts on): checks its plain accesses
+    /// against the shadow and follows what its atomics order.
     pub(crate) fn global_log_end(&mut self, wi: usize, pc: usize, counter: Counter) {
         self.memory.set_atomic(false);
         if self.checker.enabled {
             self.note_access(wi, pc);
         }
-        let mode = std::mem::replace(&mut self.checker.global, GlobalMode::Off);
-        self.checker.global = match mode {
-            GlobalMode::Off => GlobalMode::Off,
-            GlobalMode::PerGroup(mut logs) => {
-                logs.end(&mut self.memory, wi);
-                GlobalMode::PerGroup(logs)
-            }
-            GlobalMode::Watch(mut watch) => {
-                let log = self.memory.take_log();
-                let hits = log.plain_among(&watch.bytes);
-                let (c, seq) = self.next_op(wi, counter);
-                if !hits.is_empty() {
-                    watch.order.mark(self.waves[wi].id);
-                    self.global_races(wi, pc, (c, seq), &mut watch, &hits);
-                }
-                let atomics = log.atomic_dwords();
-                if !atomics.is_empty() {
-                    let now = self.wave_now(wi);
-                    watch.order.atomic(&now, c as usize, seq, &atomics);
-                }
-                GlobalMode::Watch(watch)
-            }
+        let GlobalMode::Shadow(mut check) =
+            std::mem::replace(&mut self.checker.global, GlobalMode::Off)
+        else {
+            return;
         };
+        self.memory.swap_log(&mut check.current, false);
+        let log = std::mem::take(&mut check.current);
+        let (c, seq) = self.next_op(wi, counter);
+        let me = Acc::new(self.waves[wi].id, pc, c, seq);
+        let hits = {
+            let GlobalCheck { shadow, order, .. } = &mut *check;
+            let knows = order.known_to(me.wave);
+            let known = |a: &Acc| knows(a.wave, a.counter(), a.seq());
+            shadow.visit(me, &log, &self.memory, &known)
+        };
+        if log.has_plain() {
+            check.order.mark(me.wave);
+        }
+        if !hits.is_empty() {
+            self.global_races(wi, me, &mut check, &hits);
+        }
+        let atomics = log.atomic_dwords();
+        if !atomics.is_empty() {
+            let now = self.wave_now(wi);
+            check.order.atomic(&now, c as usize, seq, &atomics);
+        }
+        if let Some(all) = &mut check.log {
+            all.merge(&log);
+        }
+        check.current = log;
+        check.current.clear();
+        self.checker.global = GlobalMode::Shadow(check);
     }
 
     /// The index (in [`WaveNow::done`]) of `counter` and the number the operation wave `wi`
@@ -837,129 +812,87 @@ impl Device {
         }
     }
 
-    /// Checks the watched bytes `hits` (address, written) of wave `wi`'s instruction at `pc`
-    /// (its operation `op`: counter index and number) against the earlier plain accesses
-    /// of other waves that nothing orders before it ([`order`]).
-    fn global_races(
-        &mut self,
-        wi: usize,
-        pc: usize,
-        op: (u8, u64),
-        watch: &mut GlobalWatch,
-        hits: &[(u64, bool)],
-    ) {
-        let me = GlobalAccess {
-            group: self.workgroup_of(wi),
-            wave: self.waves[wi].id,
-            pc: pc as u32,
-            counter: op.0,
-            seq: op.1,
-        };
+    /// Reports the races `hits` of wave `wi`'s access `me` with earlier accesses of other
+    /// waves that nothing orders before it ([`order`]): one event per earlier instruction.
+    fn global_races(&mut self, wi: usize, me: Acc, check: &mut GlobalCheck, hits: &[Hit]) {
+        let group = self.workgroup_of(wi);
         let mut found: Vec<GlobalRace> = Vec::new();
-        let mut note = |e: &GlobalAccess, changed: bool, what: &'static str, addr: u64| {
-            let i = match found.iter().position(|f| f.earlier == e.pc) {
+        for h in hits {
+            let i = match found.iter().position(|f| f.earlier == h.earlier.pc) {
                 Some(i) => i,
                 None => {
                     found.push(GlobalRace {
-                        earlier: e.pc,
+                        earlier: h.earlier.pc,
                         changed: false,
-                        what,
+                        what: h.kind.text(),
                         waves: Vec::new(),
                         groups: Vec::new(),
-                        address: addr,
+                        address: h.address,
                     });
                     found.len() - 1
                 }
             };
             let f = &mut found[i];
-            f.changed |= changed;
-            if !f.waves.contains(&e.wave) {
-                f.waves.push(e.wave);
+            f.changed |= h.changed;
+            if !f.waves.contains(&h.earlier.wave) {
+                f.waves.push(h.earlier.wave);
             }
-            if !f.groups.contains(&e.group) {
-                f.groups.push(e.group);
+            let g = h.earlier.wave / check.group_waves;
+            if !f.groups.contains(&g) {
+                f.groups.push(g);
             }
-        };
-        for &(addr, write) in hits {
-            // Waves writing the value the byte holds (a "found" flag every workgroup sets)
-            // race harmlessly: whatever their order, the byte ends with that value. A note
-            // (reads are findings: their value depends on the order).
-            let value = self.memory.read_u8(addr);
-            let same_value = write && watch.written.get(&addr) == Some(&value);
-            if write {
-                watch.written.insert(addr, value);
-            }
-            let (last, reads) = watch.seen.remove(&addr).unwrap_or_default();
-            let mut reads = reads;
-            if let Some(w) = last.filter(|w| !watch.ordered(w, me.wave)) {
-                let what = if write {
-                    "write-after-write"
-                } else {
-                    "read-after-write"
-                };
-                note(&w, !same_value, what, addr);
-            }
-            let last = if write {
-                for r in reads.iter().filter(|r| !watch.ordered(r, me.wave)) {
-                    note(r, true, "write-after-read", addr);
-                }
-                reads.clear();
-                Some(me)
-            } else {
-                // A read known complete to this one is ordered before whatever this one is.
-                reads.retain(|r| !watch.ordered(r, me.wave));
-                if reads.len() < GLOBAL_READS_KEPT {
-                    reads.push(me);
-                }
-                last
-            };
-            watch.seen.insert(addr, (last, reads));
         }
         for r in found {
-            let between = if r.groups.iter().all(|&g| g == me.group) {
-                "of the same workgroup, with no s_barrier between them after the waits that \
-                 complete the earlier access"
-                    .to_string()
-            } else {
-                format!(
-                    "of {}, with nothing ordering them: no atomic the later wave took after \
-                     the earlier one's waits that complete the earlier access (a release \
-                     fence, then the atomic)",
-                    numbered("workgroup", &r.groups)
-                )
-            };
-            let (kind, same) = if r.changed {
-                ("global_race", "")
-            } else {
-                (
-                    "global_race_same_value",
-                    "; both wrote the value the byte holds, so it ends the same in either order",
-                )
-            };
-            self.events.push(
-                Event::new(
-                    kind,
-                    me.wave,
-                    pc,
-                    format!(
-                        "{} race on global byte {:#x}: wave {} of workgroup {} and the earlier \
-                         plain access of {} {between}{same}",
-                        r.what,
-                        r.address,
-                        me.wave,
-                        me.group,
-                        numbered("wave", &r.waves),
-                    ),
-                )
-                .with_detail(EventDetail {
-                    pcs: vec![r.earlier as usize],
-                    waves: r.waves,
-                    lanes: Vec::new(),
-                    address: Some(r.address),
-                }),
-            );
+            if !r.changed && !check.noted.insert((me.pc, r.earlier)) {
+                continue;
+            }
+            self.events.push(global_race_event(me, group, r));
         }
     }
+}
+
+/// The event of race `r` of access `me` (of workgroup `group`).
+fn global_race_event(me: Acc, group: u32, r: GlobalRace) -> Event {
+    let between = if r.groups.iter().all(|&g| g == group) {
+        "of the same workgroup, with no s_barrier between them after the waits that \
+         complete the earlier access"
+            .to_string()
+    } else {
+        format!(
+            "of {}, with nothing ordering them: no atomic the later wave took after \
+             the earlier one's waits that complete the earlier access (a release \
+             fence, then the atomic)",
+            numbered("workgroup", &r.groups)
+        )
+    };
+    let (kind, same) = if r.changed {
+        ("global_race", "")
+    } else {
+        (
+            "global_race_same_value",
+            "; both wrote the value the byte holds, so it ends the same in either order \
+             (noted once per pair of instructions)",
+        )
+    };
+    Event::new(
+        kind,
+        me.wave,
+        me.pc as usize,
+        format!(
+            "{} race on global byte {:#x}: wave {} of workgroup {group} and the earlier \
+             plain access of {} {between}{same}",
+            r.what,
+            r.address,
+            me.wave,
+            numbered("wave", &r.waves),
+        ),
+    )
+    .with_detail(EventDetail {
+        pcs: vec![r.earlier as usize],
+        waves: r.waves,
+        lanes: Vec::new(),
+        address: Some(r.address),
+    })
 }
 
 /// `wave 3` or `waves 1, 4, 5`.

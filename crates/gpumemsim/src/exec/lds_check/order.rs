@@ -24,11 +24,18 @@
 //! otherwise carry them all in every clock.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+
+use crate::addr::PageHasher;
+
+/// A map keyed by wave ids or dword addresses, hashed with one multiply (these are looked up
+/// for every global access the race check sees).
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<PageHasher>>;
 
 /// Per wave (its id): the operations it had completed when it handed them on, counted per
 /// wait counter: VMcnt and VScnt operations, and `s_waitcnt lgkmcnt(0)`s (scalar stores,
 /// which complete out of order, are complete after the next one).
-pub(super) type Clock = HashMap<u32, [u64; 3]>;
+pub(super) type Clock = FastMap<u32, [u64; 3]>;
 
 /// One wave's view: its id, workgroup (index in the grid) and completed operation counts.
 #[derive(Clone, Copy, Debug)]
@@ -42,13 +49,13 @@ pub(super) struct WaveNow {
 #[derive(Default)]
 pub(super) struct Order {
     /// Per wave: what it knows complete of other waves.
-    know: HashMap<u32, Clock>,
+    know: FastMap<u32, Clock>,
     /// Waves that made a watched access.
-    marked: HashSet<u32>,
+    marked: HashSet<u32, BuildHasherDefault<PageHasher>>,
     /// Per atomic location (dword address): what its atomics handed on.
-    locations: HashMap<u64, Clock>,
+    locations: FastMap<u64, Clock>,
     /// Per workgroup: what its waves brought to the barrier being gathered.
-    arrived: HashMap<u32, Clock>,
+    arrived: FastMap<u32, Clock>,
 }
 
 /// `a ⊔= b`, counter by counter.
@@ -73,13 +80,21 @@ impl Order {
 
     /// Whether wave `me` knows wave `w`'s operation `seq` on counter `counter` complete (a
     /// wave's own accesses are in program order).
+    #[cfg(test)]
     pub(super) fn ordered(&self, w: u32, counter: usize, seq: u64, me: u32) -> bool {
-        w == me
-            || self
-                .know
-                .get(&me)
-                .and_then(|k| k.get(&w))
-                .is_some_and(|c| c[counter] > seq)
+        self.known_to(me)(w, counter, seq)
+    }
+
+    /// For wave `me`, its clock looked up once: whether it knows wave
+    /// `w`'s operation `seq` on counter `counter` complete.
+    pub(super) fn known_to(&self, me: u32) -> impl Fn(u32, usize, u64) -> bool + '_ {
+        let know = self.know.get(&me);
+        move |w, counter, seq| {
+            w == me
+                || know
+                    .and_then(|k| k.get(&w))
+                    .is_some_and(|c| c[counter] > seq)
+        }
     }
 
     /// What wave `n` hands on: what it knows, and what it completed when it is marked.

@@ -1,0 +1,350 @@
+//! The global race check's shadow memory, checked in the one run: per dword of global memory a
+//! plain access touched, its last plain write (and the value that write left) and the plain
+//! reads since, as ThreadSanitizer keeps shadow cells beside application memory. Each
+//! instruction's accesses are checked against the shadow as the instruction completes
+//! ([`GlobalShadow::visit`]), so a grid runs once, and the cost per access is an array index
+//! (one map lookup per 4 KiB page, cached between accesses), not a hash per byte.
+//!
+//! A dword every access of which covers it whole keeps one cell. The first access to part of a
+//! dword splits it into four byte cells, kept apart ([`GlobalShadow::split`]): exact per byte,
+//! slower (byte and 16-bit accesses).
+//!
+//! A cell keeps [`READ_SLOTS`] reads. A read the new reader knows complete (its own included)
+//! makes room; a read that finds no room is not kept. The reads kept are the earliest that
+//! nothing ordered yet, so a later write unordered with one of them is found; a write ordered
+//! after all of them but not after a read that was not kept is missed. Sanitizers accept the
+//! same bound (ThreadSanitizer keeps four accesses per 8 bytes); a dword read by more than two
+//! waves nothing orders is still reported when it is written, naming two of them.
+
+use std::collections::HashMap;
+
+use crate::addr::{AccessLog, GlobalMemory};
+
+/// Reads kept per cell.
+pub(super) const READ_SLOTS: usize = 2;
+
+/// Dwords per shadow page (4 KiB of global memory).
+const PAGE_DWORDS: usize = 1024;
+
+/// The bits of [`Acc::op`] that hold the operation's number on its counter.
+const SEQ_BITS: u32 = 30;
+
+/// One plain access in the shadow: the wave (its id), the instruction, and the operation's
+/// wait counter (0 VMcnt, 1 VScnt, 2 LGKMcnt) and number there, packed into 12 bytes.
+///
+/// The number saturates at 2^30 - 1: a wave past a billion memory operations on one counter
+/// would have its later ones ordered as its billionth (the default step limit stops a wave
+/// after ten million instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Acc {
+    pub(super) wave: u32,
+    pub(super) pc: u32,
+    op: u32,
+}
+
+impl Acc {
+    /// No access.
+    const NONE: Acc = Acc {
+        wave: u32::MAX,
+        pc: 0,
+        op: 0,
+    };
+
+    /// Wave `wave`'s access at `pc`, operation `seq` on counter `counter`.
+    pub(super) fn new(wave: u32, pc: usize, counter: u8, seq: u64) -> Acc {
+        let seq = seq.min((1 << SEQ_BITS) - 1) as u32;
+        Acc {
+            wave,
+            pc: pc as u32,
+            op: (u32::from(counter) << SEQ_BITS) | seq,
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.wave == u32::MAX
+    }
+
+    /// The wait counter (index into [`super::order::WaveNow::done`]).
+    pub(super) fn counter(&self) -> usize {
+        (self.op >> SEQ_BITS) as usize
+    }
+
+    /// The operation's number on its counter.
+    pub(super) fn seq(&self) -> u64 {
+        u64::from(self.op & ((1 << SEQ_BITS) - 1))
+    }
+}
+
+/// How an access races with an earlier one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RaceKind {
+    WriteAfterWrite,
+    ReadAfterWrite,
+    WriteAfterRead,
+}
+
+impl RaceKind {
+    /// The words messages use.
+    pub(super) fn text(self) -> &'static str {
+        match self {
+            RaceKind::WriteAfterWrite => "write-after-write",
+            RaceKind::ReadAfterWrite => "read-after-write",
+            RaceKind::WriteAfterRead => "write-after-read",
+        }
+    }
+}
+
+/// An earlier access the one being checked races with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Hit {
+    pub(super) earlier: Acc,
+    pub(super) kind: RaceKind,
+    /// Whether the later access changed the byte: false for a write-after-write that left
+    /// the value the earlier write left (a note, not a finding).
+    pub(super) changed: bool,
+    /// The first byte of the cell.
+    pub(super) address: u64,
+}
+
+/// A cell: the last plain write, the value it left (`V`: a dword's or a byte's), and the
+/// reads since.
+#[derive(Clone, Copy, Debug)]
+struct Cell<V> {
+    write: Acc,
+    reads: [Acc; READ_SLOTS],
+    value: V,
+}
+
+impl<V: Copy + PartialEq + Default> Cell<V> {
+    const fn empty(value: V) -> Cell<V> {
+        Cell {
+            write: Acc::NONE,
+            reads: [Acc::NONE; READ_SLOTS],
+            value,
+        }
+    }
+
+    /// Access `me` of this cell (a write leaving `now`), `known` saying whether `me`'s wave
+    /// knows an earlier access complete; each earlier access it races with goes to `hit`.
+    fn visit(
+        &mut self,
+        me: Acc,
+        write: bool,
+        now: V,
+        known: &impl Fn(&Acc) -> bool,
+        mut hit: impl FnMut(Acc, RaceKind, bool),
+    ) {
+        if !self.write.is_none() && !known(&self.write) {
+            if write {
+                hit(self.write, RaceKind::WriteAfterWrite, self.value != now);
+            } else {
+                hit(self.write, RaceKind::ReadAfterWrite, true);
+            }
+        }
+        if write {
+            for r in self.reads.iter().filter(|r| !r.is_none() && !known(r)) {
+                hit(*r, RaceKind::WriteAfterRead, true);
+            }
+            *self = Cell {
+                write: me,
+                reads: [Acc::NONE; READ_SLOTS],
+                value: now,
+            };
+            return;
+        }
+        let mut free = None;
+        for (i, r) in self.reads.iter_mut().enumerate() {
+            if r.is_none() || known(r) {
+                *r = Acc::NONE;
+                free = free.or(Some(i));
+            }
+        }
+        if let Some(i) = free {
+            self.reads[i] = me;
+        }
+    }
+}
+
+/// One page of cells, and which of its dwords are split.
+struct Page {
+    cells: Vec<Cell<u32>>,
+    split: [u64; PAGE_DWORDS / 64],
+}
+
+/// The shadow of global memory.
+#[derive(Default)]
+pub(super) struct GlobalShadow {
+    pages: Vec<Page>,
+    /// Page number (address / 4 KiB) to its index in `pages`.
+    index: HashMap<u64, usize>,
+    /// The last page looked up: (page number, index).
+    last: Option<(u64, usize)>,
+    /// Split dwords (by address): a cell per byte.
+    split: HashMap<u64, [Cell<u8>; 4]>,
+}
+
+impl GlobalShadow {
+    /// The index of the page holding `dword` (an address), made when new.
+    fn page(&mut self, dword: u64) -> usize {
+        let number = dword / (PAGE_DWORDS as u64 * 4);
+        if let Some((n, i)) = self.last {
+            if n == number {
+                return i;
+            }
+        }
+        let pages = &mut self.pages;
+        let i = *self.index.entry(number).or_insert_with(|| {
+            pages.push(Page {
+                cells: vec![Cell::empty(0); PAGE_DWORDS],
+                split: [0; PAGE_DWORDS / 64],
+            });
+            pages.len() - 1
+        });
+        self.last = Some((number, i));
+        i
+    }
+
+    /// Checks access `me`'s plain accesses `log` (one instruction's) against the shadow and
+    /// records them; `memory` holds what the writes left, `known` says whether `me`'s wave
+    /// knows an earlier access complete. The races found, by ascending address.
+    pub(super) fn visit(
+        &mut self,
+        me: Acc,
+        log: &AccessLog,
+        memory: &GlobalMemory,
+        known: &impl Fn(&Acc) -> bool,
+    ) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        log.for_plain_dwords(|dword, read, written| {
+            let p = self.page(dword);
+            let slot = ((dword / 4) as usize) % PAGE_DWORDS;
+            let page = &mut self.pages[p];
+            let is_split = page.split[slot / 64] >> (slot % 64) & 1 == 1;
+            let whole = read | written;
+            if !is_split && whole == 0xf && (read == 0 || written == 0) {
+                // What a write left (a read leaves the cell's value as it is).
+                let now = if written != 0 {
+                    u32::from_le_bytes(memory.read_bytes::<4>(dword))
+                } else {
+                    0
+                };
+                page.cells[slot].visit(me, written != 0, now, known, |earlier, kind, changed| {
+                    hits.push(Hit {
+                        earlier,
+                        kind,
+                        changed,
+                        address: dword,
+                    })
+                });
+                return;
+            }
+            if !is_split {
+                page.split[slot / 64] |= 1 << (slot % 64);
+                let c = page.cells[slot];
+                let bytes = c.value.to_le_bytes();
+                self.split.insert(
+                    dword,
+                    std::array::from_fn(|b| Cell {
+                        write: c.write,
+                        reads: c.reads,
+                        value: bytes[b],
+                    }),
+                );
+            }
+            let cells = self
+                .split
+                .get_mut(&dword)
+                .expect("a split dword has byte cells");
+            for (b, cell) in cells.iter_mut().enumerate() {
+                if whole >> b & 1 == 0 {
+                    continue;
+                }
+                let address = dword + b as u64;
+                let write = written >> b & 1 == 1;
+                let now = if write { memory.read_u8(address) } else { 0 };
+                cell.visit(me, write, now, known, |earlier, kind, changed| {
+                    hits.push(Hit {
+                        earlier,
+                        kind,
+                        changed,
+                        address,
+                    })
+                });
+            }
+        });
+        hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acc(wave: u32, seq: u64) -> Acc {
+        Acc::new(wave, wave as usize * 10, 0, seq)
+    }
+
+    /// Nothing ordered: a write after another wave's read and write races with both; a read
+    /// after it races with the write; a wave's own accesses never race.
+    #[test]
+    fn a_cell_reports_what_nothing_ordered() {
+        let mut c = Cell::<u32>::empty(0);
+        let own = |me: u32| move |a: &Acc| a.wave == me;
+        let mut hits = Vec::new();
+        c.visit(acc(1, 0), false, 0, &own(1), |a, k, _| {
+            hits.push((a.wave, k))
+        });
+        c.visit(acc(1, 1), true, 5, &own(1), |a, k, _| {
+            hits.push((a.wave, k))
+        });
+        assert!(hits.is_empty(), "one wave's accesses are in program order");
+        c.visit(acc(2, 0), false, 5, &own(2), |a, k, _| {
+            hits.push((a.wave, k))
+        });
+        assert_eq!(hits, [(1, RaceKind::ReadAfterWrite)]);
+        hits.clear();
+        c.visit(acc(3, 0), true, 5, &own(3), |a, k, ch| {
+            hits.push((a.wave, k));
+            assert_eq!(
+                ch,
+                k != RaceKind::WriteAfterWrite,
+                "wave 3 wrote the same value"
+            );
+        });
+        assert_eq!(
+            hits,
+            [
+                (1, RaceKind::WriteAfterWrite),
+                (2, RaceKind::WriteAfterRead)
+            ]
+        );
+    }
+
+    /// Reads fill the slots; a read the new reader knows complete makes room, and when none
+    /// does the new read is not kept (the earliest unordered reads stay).
+    #[test]
+    fn reads_keep_the_earliest_unordered() {
+        let mut c = Cell::<u8>::empty(0);
+        let none = |_: &Acc| false;
+        for w in 1..=3 {
+            c.visit(acc(w, 0), false, 0, &none, |_, _, _| {});
+        }
+        assert_eq!(c.reads.map(|r| r.wave), [1, 2]);
+        c.visit(acc(4, 0), false, 0, &|a: &Acc| a.wave == 1, |_, _, _| {});
+        assert_eq!(c.reads.map(|r| r.wave), [4, 2]);
+        let mut hits = Vec::new();
+        c.visit(acc(5, 0), true, 1, &|a: &Acc| a.wave == 2, |a, k, _| {
+            hits.push((a.wave, k))
+        });
+        assert_eq!(hits, [(4, RaceKind::WriteAfterRead)]);
+    }
+
+    /// The packed operation keeps the counter and number, saturating the number.
+    #[test]
+    fn an_access_packs_its_operation() {
+        let a = Acc::new(7, 3, 2, 41);
+        assert_eq!((a.wave, a.pc, a.counter(), a.seq()), (7, 3, 2, 41));
+        let big = Acc::new(7, 3, 1, u64::MAX);
+        assert_eq!((big.counter(), big.seq()), (1, (1 << SEQ_BITS) - 1));
+    }
+}
