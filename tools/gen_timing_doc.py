@@ -233,7 +233,7 @@ def lds_bytes(sim, op, width, n):
 def wgp_bytes_per_cycle(sim, mode):
     """Bytes per cycle of one WGP running two workgroups of one wave32 each, each streaming
     conflict-free ds_load_b32 (measured between 64 and 128 loads a wave)."""
-    args = ("--workgroups", "2", "--lds-mode", mode, "--lds-size", "32768", "--set", "v0=lane*4")
+    args = ("--wgps", "1", "--workgroups", "2", "--lds-mode", mode, "--lds-size", "32768", "--set", "v0=lane*4")
     body = ["ds_load_b32 v1, v0"]
     n = 64
     a = sim.run(body * n + ["s_waitcnt lgkmcnt(0)"], *args)
@@ -301,7 +301,7 @@ def conflicted(sim):
 
 def shared_pipe(sim):
     prog = ["ds_load_b32 v1, v0"] * 32 + ["s_waitcnt lgkmcnt(0)"]
-    common = ("--set", "v0=lane*128", "--lds-mode", "wgp", "--lds-size", "32768")
+    common = ("--wgps", "1", "--set", "v0=lane*128", "--lds-mode", "wgp", "--lds-size", "32768")
     one = sim.run(prog, "--workgroups", "1", *common)
     two = sim.run(prog, "--workgroups", "2", *common)
     if two["placement"]["max_resident_workgroups"] != 2:

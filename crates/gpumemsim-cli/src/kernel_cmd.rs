@@ -252,7 +252,8 @@ pub fn run_kernel(
         ));
     }
     // The kernel's chip's bank model and timing (unless chosen), which the report gives.
-    let config = gpumemsim::launch::on_chip(&device_config(args)?, kernel);
+    let mut config = gpumemsim::launch::on_chip(&device_config(args)?, kernel);
+    crate::launch_args::apply_device(args, kernel.target, &mut config)?;
     let mut kernel_args = kernel_args(arg_list, kernel).map_err(|e| format!("{file}: {e}"))?;
     let symbols =
         crate::symbols::parse_symbols(&args.symbols, kernel).map_err(|e| format!("{file}: {e}"))?;
@@ -363,6 +364,7 @@ fn report_kernel(
         "cycles": dev.cycles(),
         "totals": gpumemsim::report::json::totals(dev),
         "timing": gpumemsim::report::json::timing(ran.config),
+        "device": gpumemsim::report::json::device(dev),
         "placement": gpumemsim::report::json::placement(dev),
         "units": gpumemsim::report::json::units(dev),
         "delay_alu": gpumemsim::report::json::delay_alu(lines, kernel.address, dev),

@@ -133,6 +133,7 @@ fn run_assembly(
         device.wave_size = chip.default_wave_size;
         device.accum_offset = accum_offset;
     }
+    crate::launch_args::apply_device(args, chip.name, &mut device)?;
     let cfg = RunConfig {
         record_ds: out.html().is_some(),
         record_timeline: out.html().is_some(),

@@ -60,11 +60,16 @@ pub struct LaunchArgs {
     /// LDS allocation of the workgroup in bytes (at most 65536).
     #[arg(long, default_value_t = 65536, value_parser = parse_u32_arg)]
     pub lds_size: u32,
-    /// WGPs of the device: workgroups are placed on them in blocks, as many at once as
-    /// occupancy allows (docs/rules/timing.md#placement); more WGPs also let a grid run on more
-    /// host threads.
-    #[arg(long, default_value_t = 1, value_parser = parse_wgps)]
-    pub wgps: u32,
+    /// The part to stand for: rx7900xtx (the default for gfx1100 code), w7900, rx7600, or
+    /// mi300x (the default for gfx942 code). It sets the WGPs and the clock kernel time is
+    /// given at in microseconds (docs/devices.md).
+    #[arg(long, value_name = "NAME")]
+    pub device: Option<String>,
+    /// WGPs of the device (CUs on gfx942), overriding the device's: workgroups are placed on
+    /// them in blocks, as many at once as occupancy allows (docs/rules/timing.md#placement);
+    /// more WGPs also let a grid run on more host threads.
+    #[arg(long, value_parser = parse_wgps)]
+    pub wgps: Option<u32>,
     /// LDS mode: waves on one CU, or spread over the WGP.
     #[arg(long, value_enum, default_value_t = ModeArg::Cu)]
     pub lds_mode: ModeArg,
@@ -412,11 +417,20 @@ pub fn device_config(args: &LaunchArgs) -> Result<RunConfig, String> {
         },
         record_ds: false,
         progress: None,
-        wgps: args.wgps,
         ..RunConfig::default()
     };
     apply_timing(args.timing.as_deref(), &mut cfg)?;
     Ok(cfg)
+}
+
+/// Sets `cfg`'s device and WGPs for code built for `arch` from `--device` and `--wgps`.
+pub fn apply_device(args: &LaunchArgs, arch: &str, cfg: &mut RunConfig) -> Result<(), String> {
+    let (preset, wgps) =
+        gpumemsim::preset::DevicePreset::resolve(args.device.as_deref(), args.wgps, arch)
+            .map_err(|e| format!("--device: {e}"))?;
+    cfg.device = Some(preset);
+    cfg.wgps = wgps;
+    Ok(())
 }
 
 /// Applies `--timing NAME=CYCLES,...` (see docs/timing.md) to `cfg`.

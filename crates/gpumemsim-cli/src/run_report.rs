@@ -167,6 +167,7 @@ pub fn report_assembly(
         "cycles": wg.cycles(),
         "totals": gpumemsim::report::json::totals(wg),
         "timing": gpumemsim::report::json::timing(cfg),
+        "device": gpumemsim::report::json::device(wg),
         "placement": gpumemsim::report::json::placement(wg),
         "units": gpumemsim::report::json::units(wg),
         "delay_alu": gpumemsim::report::json::delay_alu(program, 0, wg),

@@ -77,11 +77,30 @@ fn header(v: &TextView) -> String {
     if let Some(line) = error_counts(d) {
         let _ = writeln!(s, "{line}");
     }
-    let _ = writeln!(
-        s,
-        "  kernel time  {:>9} cycles  the clock of the last wave to end (waves run side by side)",
-        d.cycles()
-    );
+    if let Some(p) = d.preset() {
+        let wgps = d.placement().wgps;
+        let units = if p.arch == "gfx942" { "CU" } else { "WGP" };
+        let s_ = if wgps == 1 { "" } else { "s" };
+        let chosen = if wgps == p.wgps { "" } else { " (--wgps)" };
+        let _ = writeln!(
+            s,
+            "  device       {} ({}): {wgps} {units}{s_}{chosen} at {} MHz",
+            p.product, p.name, p.clock_mhz
+        );
+        let _ = writeln!(
+            s,
+            "  kernel time  {:>9} cycles  {:.2} µs at {} MHz: the clock of the last wave to end (waves run side by side)",
+            d.cycles(),
+            p.micros(d.cycles()),
+            p.clock_mhz
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "  kernel time  {:>9} cycles  the clock of the last wave to end (waves run side by side)",
+            d.cycles()
+        );
+    }
     let _ = writeln!(
         s,
         "  issue        {:>9} cycles  summed over every wave's instructions; {} of them lost to LDS bank conflicts",

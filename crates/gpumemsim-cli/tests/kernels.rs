@@ -749,3 +749,60 @@ fn a_closed_output_pipe_is_not_a_panic() {
         assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
     }
 }
+
+/// The default device (an RX 7900 XTX: 48 WGPs) runs a grid of workgroups that share nothing
+/// apart, on every core; the text report is byte-identical on 1, 2 and 4 threads, and so is
+/// the JSON but for the thread count it states.
+#[test]
+fn reports_are_byte_identical_on_any_thread_count() {
+    let path = kernel("lds_sum.w32.o");
+    let argv = |threads: &'static str, json: bool| {
+        let mut a = vec![
+            "run",
+            &path,
+            "--kernel",
+            "lds_sum",
+            "--grid",
+            "96",
+            "--block",
+            "64",
+            "--arg",
+            "buf:i32[6144]=rand:5",
+            "--arg",
+            "buf:i32[96]=zeros",
+            "--threads",
+            threads,
+        ];
+        if json {
+            a.push("--json");
+        }
+        run(&a, "")
+    };
+    let text = |t| {
+        let o = argv(t, false);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).expect("utf-8")
+    };
+    let json = |t| {
+        let o = argv(t, true);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(j["schedule"]["workgroups"], "apart", "{}", j["schedule"]);
+        assert_eq!(j["device"]["name"], "rx7900xtx");
+        assert_eq!(j["device"]["wgps"], 48);
+        j["schedule"]["threads"] = serde_json::Value::Null;
+        serde_json::to_string(&j).expect("json")
+    };
+    let one = text("1");
+    assert!(
+        one.contains("AMD Radeon RX 7900 XTX (rx7900xtx): 48 WGPs at 2500 MHz"),
+        "{one}"
+    );
+    for t in ["2", "4"] {
+        assert_eq!(text(t), one, "the text report on {t} threads");
+    }
+    let one = json("1");
+    for t in ["2", "4"] {
+        assert_eq!(json(t), one, "the JSON report on {t} threads");
+    }
+}

@@ -29,14 +29,21 @@ fn the_default_run_fits_on_a_screen_and_names_its_totals_and_its_worst_line() {
         lines[0].starts_with("kernel `transpose_naive`: 1 wave(s) of 32 lanes"),
         "{out}"
     );
-    assert!(
-        lines[1].contains("kernel time") && lines[1].contains("1630 cycles"),
+    // The device it stands for, then kernel time in cycles and microseconds at its clock.
+    assert_eq!(
+        lines[1], "  device       AMD Radeon RX 7900 XTX (rx7900xtx): 48 WGPs at 2500 MHz",
         "{out}"
     );
     assert!(
-        lines[2].contains("issue")
-            && lines[2].contains("1181 cycles")
-            && lines[2].contains("992 of them lost to LDS bank conflicts"),
+        lines[2].contains("kernel time")
+            && lines[2].contains("1630 cycles")
+            && lines[2].contains("0.65 µs at 2500 MHz"),
+        "{out}"
+    );
+    assert!(
+        lines[3].contains("issue")
+            && lines[3].contains("1181 cycles")
+            && lines[3].contains("992 of them lost to LDS bank conflicts"),
         "{out}"
     );
     // The hottest source line is the column read, with its 992 conflict cycles and its text.
@@ -276,7 +283,7 @@ fn resources_and_counters_are_reported_under_their_names() {
     );
     assert!(
         text.lines()
-            .nth(4)
+            .nth(5)
             .is_some_and(|l| l.contains("8 waves per SIMD (limited by lds)")),
         "{text}"
     );

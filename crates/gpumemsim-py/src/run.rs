@@ -26,6 +26,8 @@ struct Keywords<'a, 'py> {
     together: bool,
     lds_init: Option<&'a Bound<'py, PyAny>>,
     wgps: Option<&'a Bound<'py, PyAny>>,
+    /// The part to stand for (`device`), as the CLI's --device.
+    device: Option<String>,
     /// How a source is built (`lang`, `cflags`, `wave64`, `keep_object`).
     source: SourceOptions,
     /// Program-scope variables to set before the launch (`symbols`).
@@ -134,15 +136,18 @@ fn launch_kernel<'py, R>(
         uint_arg("threads", v, gpumemsim::exec::MAX_THREADS as u128)
     })?;
     let lds_init = lds_init_arg(kw.lds_init)?;
-    let wgps: u32 = kw.wgps.map_or(Ok(1), |v| {
-        uint_arg("wgps", v, gpumemsim::exec::MAX_WGPS.into()).and_then(|n: u32| {
-            if n == 0 {
-                Err(error("wgps: a device has at least one WGP".to_string()))
-            } else {
-                Ok(n)
-            }
+    let wgps: Option<u32> = kw
+        .wgps
+        .map(|v| {
+            uint_arg("wgps", v, gpumemsim::exec::MAX_WGPS.into()).and_then(|n: u32| {
+                if n == 0 {
+                    Err(error("wgps: a device has at least one WGP".to_string()))
+                } else {
+                    Ok(n)
+                }
+            })
         })
-    })?;
+        .transpose()?;
     let (file, bytes) = code_object(kernel_path, &kw.source)?;
     let obj = CodeObject::parse(&bytes).map_err(|e| error(format!("{file}: {e}")))?;
     let kernel = obj
@@ -158,6 +163,9 @@ fn launch_kernel<'py, R>(
             )));
         }
     }
+    let (device, wgps) =
+        gpumemsim::preset::DevicePreset::resolve(kw.device.as_deref(), wgps, kernel.target)
+            .map_err(|e| error(format!("device: {e}")))?;
     let grid = dims("grid", grid, 1)?;
     let block_dims = dims("block", block, 64)?;
     if block_dims.iter().map(|&b| b as u64).product::<u64>() > MAX_BLOCK as u64 {
@@ -235,6 +243,7 @@ fn launch_kernel<'py, R>(
             together: kw.together,
             lds_init,
             wgps,
+            device: Some(device),
             // The chip's bank model and timing, which the report gives.
             ..gpumemsim::launch::on_chip(&RunConfig::default(), kernel)
         },
@@ -368,7 +377,7 @@ macro_rules! launch_entry {
         #[pyfunction]
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
-                            together=false, lds_init=None, wgps=None, lang=None, cflags=None,
+                            together=false, lds_init=None, wgps=None, device=None, lang=None, cflags=None,
                             wave64=false, target=None, keep_object=None, symbols=None,
                             html=None,
                             compile_timeout=None, compile_memory=None, sample=None,
@@ -389,6 +398,7 @@ macro_rules! launch_entry {
             together: bool,
             lds_init: Option<&Bound<'py, PyAny>>,
             wgps: Option<&Bound<'py, PyAny>>,
+            device: Option<String>,
             lang: Option<String>,
             cflags: Option<String>,
             wave64: bool,
@@ -416,6 +426,7 @@ macro_rules! launch_entry {
                 together,
                 lds_init,
                 wgps,
+                device,
                 source: SourceOptions {
                     lang,
                     cflags,
@@ -464,8 +475,9 @@ launch_entry! {
     /// says `same_as`). The arguments are checked against the kernel's
     /// metadata (count and kinds). dynamic_lds: HIP's launch shared-memory size (`extern
     /// __shared__`). max_steps (per wave), seed, threads, together, lds_init ("zero", "poison"
-    /// or "random:SEED"), wgps (default 1): as the CLI's --max-steps, --seed, --threads,
-    /// --together, --lds-init, --wgps. sample=K runs K workgroups spread over the grid and
+    /// or "random:SEED"), device (default "rx7900xtx" for gfx1100 code, "mi300x" for gfx942),
+    /// wgps (default the device's): as the CLI's --max-steps, --seed, --threads,
+    /// --together, --lds-init, --device, --wgps. sample=K runs K workgroups spread over the grid and
     /// scales the per-line and per-instruction figures to it (report key "sampled"), as
     /// --sample. shard=(I, N) and parts=[bytes, ...] are what gpumemsim.ray.run passes its
     /// tasks: run shard I of N of the grid (the report gets "part", bytes), or merge every
@@ -628,6 +640,7 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
         ("cycles", dev.cycles().into()),
         ("totals", json::totals(dev)),
         ("timing", json::timing(ran.config)),
+        ("device", json::device(dev)),
         ("placement", json::placement(dev)),
         ("units", json::units(dev)),
         ("delay_alu", json::delay_alu(program, kernel.address, dev)),

@@ -102,6 +102,7 @@ pub mod launch;
 pub mod lds;
 pub mod loader;
 pub mod occupancy;
+pub mod preset;
 pub mod ranges;
 pub mod report;
 pub mod smem;

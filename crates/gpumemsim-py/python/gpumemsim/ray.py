@@ -284,7 +284,7 @@ def run(kernel_path, kernel=None, grid=None, block=None, args=None, *,
 
     The arguments are ``gpumemsim.run``'s (kernel_path, kernel, grid, block, args and its
     keyword options: wgps, check, html, sample, ...). The grid's workgroups are dealt to the
-    device's WGPs in blocks (``wgps``, default 1); shard i runs its share of the blocks, each
+    device's WGPs in blocks (``device``, default rx7900xtx: 48 WGPs; ``wgps`` overrides); shard i runs its share of the blocks, each
     block apart, in a Ray task (one thread each unless ``threads`` says more; each task asks
     Ray for that many CPUs), and hands back what it did: the figures a report reads, the
     bytes it wrote and the log of the bytes it touched. One more task checks, as one process

@@ -57,7 +57,7 @@ _MAX_BUFFER_BYTES = 1 << 26
 _OWN_KEYWORDS = ("target", "check", "html", "sim")
 
 #: The simulator's options `sim=` passes to gpumemsim.run.
-_SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "wgps", "sample")
+_SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "device", "wgps", "sample")
 
 #: Buffer element types gpumemsim.run takes as they are; other arrays travel as their bytes.
 _NATIVE_DTYPES = {"uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16",

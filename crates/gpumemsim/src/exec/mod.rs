@@ -171,6 +171,10 @@ pub struct RunConfig {
     /// WGPs of the device (`--wgps`): workgroups are placed on them as occupancy allows
     /// (docs/rules/timing.md#placement).
     pub wgps: u32,
+    /// The part the run stands for ([`crate::preset`]), for reports (its name, clock and
+    /// microseconds); `None` for a bare device of `wgps` WGPs. The CLI and the Python
+    /// package choose the code's default part ([`crate::preset::DevicePreset::resolve`]).
+    pub device: Option<&'static crate::preset::DevicePreset>,
     /// Waves one SIMD may hold at once (the occupancy limit); 0: the device's wave slots
     /// ([`crate::occupancy::MAX_WAVES_PER_SIMD`]) and the LDS the workgroups ask for.
     pub waves_per_simd: u32,
@@ -305,6 +309,7 @@ impl Default for RunConfig {
             lds_init: LdsInit::Zero,
             lds_variables: Vec::new(),
             wgps: 1,
+            device: None,
             waves_per_simd: 0,
             record_timeline: false,
             release_finished: false,
@@ -615,6 +620,8 @@ pub struct Device {
     spawn: slots::Spawn,
     /// What the waves that left reused slots left.
     retired: slots::Retired,
+    /// The part the run stands for ([`RunConfig::device`]).
+    preset: Option<&'static crate::preset::DevicePreset>,
     /// The grid index of the device's first workgroup (0 unless the device holds a part of
     /// the grid).
     first_group: u32,
@@ -849,6 +856,7 @@ impl Device {
             wave_init: init,
             spawn,
             retired: slots::Retired::default(),
+            preset: cfg.device,
             first_group: groups.start,
             workgroup_ids: cfg.workgroup_ids.clone(),
             lds: up_front
@@ -1181,9 +1189,9 @@ impl Device {
             .unwrap_or(g)
     }
 
-    /// Wave `wi`'s workgroup, counted from [`Device::first_group`].
-    pub(crate) fn group_index(&self, wi: usize) -> usize {
-        self.slot_group[self.wave_group[wi]] as usize
+    /// The part the run stands for, if one was named ([`RunConfig::device`]).
+    pub fn preset(&self) -> Option<&'static crate::preset::DevicePreset> {
+        self.preset
     }
 
     /// Total cycles: the latest wave clock.

@@ -237,6 +237,24 @@ pub fn timing(cfg: &RunConfig) -> Value {
     )
 }
 
+/// The part the run stood for, for `--json`'s `"device"`: its name, product, target, the
+/// WGPs the run used, its clock and the kernel time in microseconds there; null for a bare
+/// device ([`crate::exec::RunConfig::device`]).
+pub fn device(wg: &Device) -> Value {
+    let Some(p) = wg.preset() else {
+        return Value::Null;
+    };
+    json!({
+        "name": p.name,
+        "product": p.product,
+        "arch": p.arch,
+        "wgps": wg.placement().wgps,
+        "clock_mhz": p.clock_mhz,
+        "kernel_us": p.micros(wg.cycles()),
+        "source": p.source,
+    })
+}
+
 /// Where the run placed workgroups and waves, for `--json`'s `"placement"`.
 pub fn placement(wg: &Device) -> Value {
     let p = wg.placement();
