@@ -258,7 +258,8 @@ def run(
     threads: int = 0,
     together: bool = False,
     lds_init: str = "zero",
-    wgps: int = 1,
+    wgps: Union[int, None] = None,
+    device: Union[str, None] = None,
     lang: Union[str, None] = None,
     cflags: Union[str, None] = None,
     wave64: bool = False,
@@ -290,8 +291,12 @@ def run(
             --threads (0: one per core) and --together.
         lds_init: what LDS holds before the kernel writes it, the CLI's --lds-init: "zero"
             (the default), "poison" (every byte 0xff) or "random:SEED".
-        wgps: WGPs of the device, the CLI's --wgps (default 1): workgroups are placed on
-            them as occupancy allows (docs/timing.md).
+        wgps: WGPs of the device, the CLI's --wgps (default: the device's): workgroups are
+            placed on them as occupancy allows (docs/timing.md).
+        device: the part to stand for, the CLI's --device: "rx7900xtx" (the default for
+            gfx1100 code: 48 WGPs, 2500 MHz), "w7900", "rx7600", or "mi300x" (the default
+            for gfx942 code); the report's "device" gives it and the kernel time in µs
+            (docs/devices.md).
         lang, cflags, wave64, target, keep_object: for a source (`.cl` OpenCL; `.hip`, `.cu`,
             `.cpp`, `.cc` HIP; or any file with lang="opencl" or "hip"), built with clang-19
             and AMD's device libraries first: the CLI's --lang, --cflags, --wave64, --arch
@@ -375,7 +380,8 @@ def check(
     threads: int = 0,
     together: bool = False,
     lds_init: str = "zero",
-    wgps: int = 1,
+    wgps: Union[int, None] = None,
+    device: Union[str, None] = None,
     lang: Union[str, None] = None,
     cflags: Union[str, None] = None,
     wave64: bool = False,
