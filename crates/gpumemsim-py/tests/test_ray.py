@@ -311,8 +311,9 @@ def test_a_grid_that_cannot_be_split_runs_whole_with_the_same_report(local_clust
     sharded = gr.run(**got, shards=4, progress=False)
     assert serialised(sharded) == serialised(single)
     assert got["args"][1].tolist() == np.bincount(data, minlength=256).tolist()
-    # One WGP (the default): nothing to split; the report says why, as one process's does.
+    # One WGP: nothing to split; the report says why, as one process's does.
     _, _, mm = matmul_launch(32)
+    mm = dict(mm, wgps=1)
     single = gpumemsim.run(**fresh(mm))
     assert single["schedule"]["reason"] == "one WGP runs every workgroup (--wgps 1)"
     assert serialised(gr.run(**fresh(mm), shards=3, progress=False)) == serialised(single)
