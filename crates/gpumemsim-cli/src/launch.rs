@@ -134,14 +134,41 @@ fn run_assembly(
         device.accum_offset = accum_offset;
     }
     crate::launch_args::apply_device(args, chip.name, &mut device)?;
+    // Waves are made as their workgroups start and released when they end, so memory follows
+    // the resident workgroups; but a dump of registers or LDS reads every wave (or workgroup
+    // 0's LDS) after the run, and then every wave is kept.
+    let keep_waves = match out {
+        Output::Run(r) => r
+            .dumps
+            .iter()
+            .any(|d| !d.starts_with("mem:") && !d.starts_with("gds:")),
+        _ => false,
+    };
     let cfg = RunConfig {
         record_ds: out.html().is_some(),
         record_timeline: out.html().is_some(),
         progress: bar.counters(),
+        release_finished: !keep_waves,
         ..device
     };
     check_scratch(args, &cfg)?;
-    let mut wg = Device::new(&cfg, prog.lines.len()).map_err(|e| e.to_string())?;
+    let sets = std::sync::Arc::new(parse_sets(&args.sets)?);
+    // The first wave a --set fails on, for waves set up as they start (reported after the run).
+    let failed: std::sync::Arc<std::sync::Mutex<Option<String>>> = Default::default();
+    let init: gpumemsim::exec::WaveInit = {
+        let (sets, failed) = (sets.clone(), failed.clone());
+        std::sync::Arc::new(move |group, w| {
+            if let Err(e) = set_wave(&sets, group, w) {
+                failed.lock().expect("not poisoned").get_or_insert(e);
+            }
+        })
+    };
+    check_sets(&sets, &cfg)?;
+    let mut wg = Device::with_init(&cfg, &prog.lines, init).map_err(|e| e.to_string())?;
+    if let Some(e) = failed.lock().expect("not poisoned").take() {
+        // Waves made up front were set up already.
+        return Err(e);
+    }
     prepare_device(args, &mut wg)?;
     // Check dump requests before running, so a typo does not waste a run.
     if let Output::Run(r) = out {
@@ -151,6 +178,9 @@ fn run_assembly(
     }
     let result = wg.run(&prog.lines, &cfg);
     bar.finish();
+    if let Some(e) = failed.lock().expect("not poisoned").take() {
+        return Err(e);
+    }
     let sources = gpumemsim::report::assembly_sources(name, &prog.lines);
     let mut texts = gpumemsim::report::SourceTexts::new();
     if name == "<stdin>" {
@@ -186,10 +216,9 @@ fn run_assembly(
     })
 }
 
-/// Sets up the device before an assembly run as the launch options say: `--set` registers,
-/// `--mem` words of global memory and `--gws-init` counters.
+/// Sets up the device before an assembly run as the launch options say: `--mem` words of
+/// global memory and `--gws-init` counters (`--set` registers are set as each wave is made).
 fn prepare_device(args: &LaunchArgs, wg: &mut Device) -> Result<(), String> {
-    apply_sets(&args.sets, wg)?;
     for m in &args.mems {
         let (addr, words) = parse_mem(m)?;
         wg.memory_mut().write_words(addr, &words);
@@ -251,61 +280,98 @@ fn check_scratch(args: &LaunchArgs, cfg: &RunConfig) -> Result<(), String> {
     Ok(())
 }
 
-fn apply_sets(sets: &[String], wg: &mut Device) -> Result<(), String> {
-    for s in sets {
-        let Some((reg, value)) = s.split_once('=') else {
-            return Err(format!("--set {s}: expected REG=VALUE"));
+/// One `--set REG=VALUE`: its text, the register and the value's expression.
+pub(crate) struct RegSet {
+    text: String,
+    target: Target,
+    value: Expr,
+}
+
+/// Parses `--set REG=VALUE` options (the expressions checked, not yet evaluated).
+pub(crate) fn parse_sets(sets: &[String]) -> Result<Vec<RegSet>, String> {
+    sets.iter()
+        .map(|s| {
+            let Some((reg, value)) = s.split_once('=') else {
+                return Err(format!("--set {s}: expected REG=VALUE"));
+            };
+            let target = parse_target(reg.trim())?;
+            let vars: &[&str] = match target {
+                Target::Vgpr(_) => &["lane", "wave", "group"],
+                _ => &["wave", "group"],
+            };
+            let value = Expr::parse(value, vars)
+                .map_err(|e| format!("--set {s}: column {}: {}", e.col + reg.len() + 1, e.msg))?;
+            Ok(RegSet {
+                text: s.clone(),
+                target,
+                value,
+            })
+        })
+        .collect()
+}
+
+/// `--set` values that do not fit their registers, found before the run: each set evaluated
+/// for the first and the last wave of the grid (a value past a register's width for a wave
+/// in between is reported after the run).
+fn check_sets(sets: &[RegSet], cfg: &RunConfig) -> Result<(), String> {
+    let last_group = cfg.workgroups.saturating_sub(1);
+    let waves = u64::from(cfg.waves) * u64::from(cfg.workgroups);
+    for (group, id) in [(0, 0), (last_group, waves.saturating_sub(1))] {
+        let mut w = gpumemsim::wave::Wave::new(id as u32, cfg.wave_size);
+        set_wave(sets, group, &mut w)?;
+    }
+    Ok(())
+}
+
+/// Sets wave `w` (of workgroup `group`) as `sets` say; an error names the `--set` whose value
+/// does not fit its register.
+pub(crate) fn set_wave(
+    sets: &[RegSet],
+    group: u32,
+    w: &mut gpumemsim::wave::Wave,
+) -> Result<(), String> {
+    let size = w.size;
+    for set in sets {
+        let s = &set.text;
+        let reg = s.split_once('=').map_or(s.as_str(), |(r, _)| r).trim();
+        let wave_id = w.id as i64;
+        let lanes = if matches!(set.target, Target::Vgpr(_)) {
+            size
+        } else {
+            1
         };
-        let target = parse_target(reg.trim())?;
-        let vars: &[&str] = match target {
-            Target::Vgpr(_) => &["lane", "wave", "group"],
-            _ => &["wave", "group"],
-        };
-        let e = Expr::parse(value, vars)
-            .map_err(|e| format!("--set {s}: column {}: {}", e.col + reg.len() + 1, e.msg))?;
-        let size = wg.waves().first().map_or(32, |w| w.size);
-        let groups = wg.wave_groups().to_vec();
-        for (w, &group) in wg.waves_mut().iter_mut().zip(&groups) {
-            let wave_id = w.id as i64;
-            let group = group as i64;
-            let lanes = if matches!(target, Target::Vgpr(_)) {
+        for lane in 0..lanes {
+            let v = set
+                .value
+                .eval(&|n| match n {
+                    "lane" => Some(lane as i64),
+                    "wave" => Some(wave_id),
+                    "group" => Some(i64::from(group)),
+                    _ => None,
+                })
+                .map_err(|e| format!("--set {s}: {}", e.msg))?;
+            // A value must fit the register: unsigned, or negative in two's complement.
+            let bits = if matches!(set.target, Target::Exec) {
                 size
             } else {
-                1
+                32
             };
-            for lane in 0..lanes {
-                let v = e
-                    .eval(&|n| match n {
-                        "lane" => Some(lane as i64),
-                        "wave" => Some(wave_id),
-                        "group" => Some(group),
-                        _ => None,
-                    })
-                    .map_err(|e| format!("--set {s}: {}", e.msg))?;
-                // A value must fit the register: unsigned, or negative in two's complement.
-                let bits = if matches!(target, Target::Exec) {
-                    size
+            if bits < 64 && !(-(1i64 << (bits - 1))..1i64 << bits).contains(&v) {
+                let wave = if matches!(set.target, Target::Exec) {
+                    format!(" in wave{size}")
                 } else {
-                    32
+                    String::new()
                 };
-                if bits < 64 && !(-(1i64 << (bits - 1))..1i64 << bits).contains(&v) {
-                    let wave = if matches!(target, Target::Exec) {
-                        format!(" in wave{size}")
-                    } else {
-                        String::new()
-                    };
-                    return Err(format!(
-                        "--set {s}: {v} ({v:#x}) does not fit {}, a {bits}-bit register{wave}",
-                        reg.trim()
-                    ));
-                }
-                match target {
-                    Target::Vgpr(r) => w.set_vgpr(r, lane, v as u32),
-                    Target::Sgpr(r) => w.set_sreg(r, v as u32),
-                    Target::M0 => w.set_m0(v as u32),
-                    Target::Exec => w.set_exec(v as u64),
-                    Target::Mode => w.mode = v as u32,
-                }
+                return Err(format!(
+                    "--set {s}: {v} ({v:#x}) does not fit {reg}, a {bits}-bit register{wave}"
+                ));
+            }
+            match set.target {
+                Target::Vgpr(r) => w.set_vgpr(r, lane, v as u32),
+                Target::Sgpr(r) => w.set_sreg(r, v as u32),
+                Target::M0 => w.set_m0(v as u32),
+                Target::Exec => w.set_exec(v as u64),
+                Target::Mode => w.mode = v as u32,
             }
         }
     }

@@ -589,3 +589,72 @@ fn a_sample_of_a_grid_past_32_bit_ids_is_refused() {
         "{err}"
     );
 }
+
+/// Without register dumps an assembly run makes each workgroup's waves as it starts
+/// (holding only the resident ones); `--set` gives them the values it gives waves made up
+/// front, and a value that does not fit its register stops the run with the option named.
+#[test]
+fn waves_made_as_workgroups_start_get_their_set_registers() {
+    let prog = "v_mov_b32 v2, s5\nv_add_nc_u32 v3, v1, v2\nv_lshlrev_b32 v4, 2, v0\n\
+                global_store_b32 v4, v3, s[0:1]\ns_endpgm\n";
+    let argv = |extra: &[&'static str]| {
+        let mut a = vec![
+            "run",
+            "-",
+            "--workgroups",
+            "96",
+            "--waves",
+            "2",
+            "--set",
+            "v0=wave*32+lane",
+            "--set",
+            "v1=lane*group",
+            "--set",
+            "s5=wave+7",
+            "--set",
+            "s0=0x10000",
+            "--set",
+            "s1=0",
+            "--dump",
+            "mem:0x10000:0x16000",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        let o = run(&a, prog);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        json(&o)
+    };
+    let lazy = argv(&[]);
+    // A register dump keeps every wave, each set up as it is made.
+    let kept = argv(&["--dump", "s5"]);
+    let mem = &lazy["dump"]["mem:0x10000:0x16000"];
+    assert_eq!(mem, &kept["dump"]["mem:0x10000:0x16000"]);
+    let words: Vec<u64> = mem
+        .as_array()
+        .expect("words")
+        .iter()
+        .map(|v| v.as_u64().expect("a word"))
+        .collect();
+    for (i, &w) in words.iter().enumerate() {
+        let (wave, lane) = (i as u64 / 32, i as u64 % 32);
+        assert_eq!(w, lane * (wave / 2) + wave + 7, "word {i}");
+    }
+    assert_eq!(kept["dump"]["s5"][191], 198);
+    let o = run(
+        &[
+            "run",
+            "-",
+            "--workgroups",
+            "64",
+            "--set",
+            "s3=group*100000000",
+        ],
+        prog,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--set s3=group*100000000: 6300000000 (0x177825f00) does not fit s3"),
+        "{err}"
+    );
+}

@@ -744,6 +744,20 @@ impl Device {
         Device::with_groups(cfg, program_len, 0..cfg.workgroups, None)
     }
 
+    /// A device for `cfg`'s grid whose waves `init` sets up (given each wave's workgroup):
+    /// with [`RunConfig::release_finished`], made as their workgroups start and released when
+    /// they end, so memory follows the resident workgroups; otherwise, or for a program that
+    /// uses a device-wide unit (its ordered-count turns follow every wave), all made and set
+    /// up now.
+    pub fn with_init(
+        cfg: &RunConfig,
+        program: &[AsmLine],
+        init: WaveInit,
+    ) -> Result<Device, RunError> {
+        Device::check(cfg)?;
+        grid::made(program, cfg, &init, 0..cfg.workgroups)
+    }
+
     /// Whether `cfg` can be run.
     pub(crate) fn check(cfg: &RunConfig) -> Result<(), RunError> {
         if cfg.wave_size != 32 && cfg.wave_size != 64 {
