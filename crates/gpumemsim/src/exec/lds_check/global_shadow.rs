@@ -339,6 +339,67 @@ mod tests {
         assert_eq!(hits, [(4, RaceKind::WriteAfterRead)]);
     }
 
+    /// One access through the memory's log: wave `wave` writes `bytes` at `addr` (or reads
+    /// `bytes.len()` bytes there when `write` is false); the races found, as
+    /// (earlier wave, kind, first byte).
+    fn access(
+        shadow: &mut GlobalShadow,
+        memory: &mut GlobalMemory,
+        wave: u32,
+        addr: u64,
+        bytes: &[u8],
+        write: bool,
+    ) -> Vec<(u32, RaceKind, u64)> {
+        memory.start_log();
+        if write {
+            memory.write_bytes(addr, bytes);
+        } else {
+            let mut out = vec![0; bytes.len()];
+            memory.read_into(addr, &mut out);
+        }
+        let log = memory.take_log();
+        let known = |a: &Acc| a.wave == wave;
+        shadow
+            .visit(acc(wave, 0), &log, memory, &known)
+            .into_iter()
+            .map(|h| (h.earlier.wave, h.kind, h.address))
+            .collect()
+    }
+
+    /// Bytes of one dword written by different waves do not race; the same byte does; a
+    /// whole-dword read after them races with each writer, byte by byte (the dword split).
+    #[test]
+    fn byte_accesses_split_a_dword_and_race_per_byte() {
+        let (mut sh, mut mem) = (GlobalShadow::default(), GlobalMemory::new());
+        let w = RaceKind::WriteAfterWrite;
+        assert!(access(&mut sh, &mut mem, 1, 0x100, &[1, 2, 3, 4], true).is_empty());
+        // Wave 2 writes byte 1: it races with wave 1's write of that byte only.
+        assert_eq!(
+            access(&mut sh, &mut mem, 2, 0x101, &[9], true),
+            [(1, w, 0x101)]
+        );
+        // Wave 3 writes byte 2 with the value it holds: a same-value race (not changed).
+        mem.start_log();
+        mem.write_bytes(0x102, &[3]);
+        let log = mem.take_log();
+        let hits = sh.visit(acc(3, 0), &log, &mem, &|a: &Acc| a.wave == 3);
+        assert_eq!(hits.len(), 1);
+        assert!(!hits[0].changed && hits[0].earlier.wave == 1);
+        // Wave 4 reads the dword: byte 0 from wave 1, byte 1 from wave 2, 2 from 3, 3 from 1.
+        let r = RaceKind::ReadAfterWrite;
+        assert_eq!(
+            access(&mut sh, &mut mem, 4, 0x100, &[0; 4], false),
+            [(1, r, 0x100), (2, r, 0x101), (3, r, 0x102), (1, r, 0x103)]
+        );
+        // A dword of whole accesses keeps one cell: a second write races once, at its start.
+        assert!(access(&mut sh, &mut mem, 1, 0x200, &[1, 0, 0, 0], true).is_empty());
+        assert_eq!(
+            access(&mut sh, &mut mem, 2, 0x200, &[2, 0, 0, 0], true),
+            [(1, w, 0x200)]
+        );
+        assert!(sh.split.len() == 1, "only the dword at 0x100 is split");
+    }
+
     /// The packed operation keeps the counter and number, saturating the number.
     #[test]
     fn an_access_packs_its_operation() {
