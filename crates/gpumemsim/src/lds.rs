@@ -167,13 +167,17 @@ impl Lds {
         }
     }
 
-    /// Gives an unallocated LDS its zeroed bytes (nothing for one that has them): `spare`,
-    /// storage an earlier [`Lds::release`] returned (all zeros), when there is one, else new.
-    pub fn allocate(&mut self, spare: Option<Vec<u8>>) {
+    /// Gives an unallocated LDS zeroed bytes for `alloc` (nothing for one that has them): up to
+    /// the allocation's end, not all [`LDS_BYTES`], so that a device of many WGPs holds only
+    /// what its resident workgroups allocated (every access is checked against the allocation
+    /// before it reaches the bytes; a dump past the end reads 0). `spare`, storage an earlier
+    /// [`Lds::release`] returned (all zeros), is taken when it is long enough, else new.
+    pub fn allocate(&mut self, spare: Option<Vec<u8>>, alloc: LdsAllocation) {
         if self.bytes.is_empty() {
+            let need = ((alloc.base + alloc.size) as usize).max(1);
             self.bytes = spare
-                .filter(|b| b.len() == LDS_BYTES as usize)
-                .unwrap_or_else(|| vec![0; LDS_BYTES as usize]);
+                .filter(|b| b.len() >= need)
+                .unwrap_or_else(|| vec![0; need]);
             self.dirty_end = 0;
         }
     }
@@ -365,33 +369,34 @@ mod tests {
     fn released_storage_comes_back_zeroed_and_is_reused() {
         let alloc = LdsAllocation::new(1024, LdsMode::Cu).expect("allocation");
         let mut lds = Lds::unallocated(LdsMode::Cu, AlignMode::Dword);
-        lds.allocate(None);
+        lds.allocate(None, alloc);
         lds.initialize(alloc, LdsInit::Random(7), 3);
         lds.write(alloc, 1020, 4, 0xdead_beef).expect("in range");
         assert_eq!(lds.write(alloc, 1022, 4, 1), Err(AccessFault::OutOfRange));
-        // Set up past the allocation, as a host may.
+        // Storage made as a workgroup starts ends with its allocation: past it, words read 0
+        // and a host's words are dropped.
         lds.fill_words(4096, &[0x1234_5678]);
         assert_eq!(lds.words(1020, 1024), vec![0xdead_beef]);
-        assert_eq!(lds.words(4096, 4100), vec![0x1234_5678]);
+        assert_eq!(lds.words(4096, 4100), vec![0]);
         let storage = lds.release();
         assert!(!lds.is_allocated());
         assert_eq!(lds.words(1020, 1024), vec![0]);
-        assert_eq!(storage.len(), LDS_BYTES as usize);
+        assert_eq!(storage.len(), (alloc.base + alloc.size) as usize);
         assert!(storage.iter().all(|&b| b == 0));
         let at = storage.as_ptr();
         let mut next = Lds::unallocated(LdsMode::Cu, AlignMode::Dword);
-        next.allocate(Some(storage));
+        next.allocate(Some(storage), alloc);
         assert_eq!(next.bytes.as_ptr(), at, "the storage is reused");
         next.initialize(alloc, LdsInit::Zero, 4);
         assert!(next.words(0, LDS_BYTES).iter().all(|&w| w == 0));
         assert_eq!(next.read(alloc, 1024, 4), Err(AccessFault::OutOfRange));
-        // An unallocated LDS gives back nothing, and a wrong-sized spare is not used.
+        // An unallocated LDS gives back nothing, and a spare too short is not used.
         assert!(Lds::unallocated(LdsMode::Cu, AlignMode::Dword)
             .release()
             .is_empty());
         let mut fresh = Lds::unallocated(LdsMode::Cu, AlignMode::Dword);
-        fresh.allocate(Some(vec![1; 8]));
-        assert_eq!(fresh.bytes.len(), LDS_BYTES as usize);
+        fresh.allocate(Some(vec![1; 8]), alloc);
+        assert_eq!(fresh.bytes.len(), (alloc.base + alloc.size) as usize);
         assert!(fresh.words(0, 8).iter().all(|&w| w == 0));
     }
 }

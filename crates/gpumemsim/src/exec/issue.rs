@@ -318,7 +318,7 @@ impl Device {
             let grid_g = self.first_group + g as u32;
             let spare = self.spare_lds.pop();
             let lds = &mut self.lds[slot];
-            lds.allocate(spare);
+            lds.allocate(spare, self.alloc);
             lds.initialize(self.alloc, self.lds_init, grid_g);
             if self.check_lds_trace {
                 lds.trace = Some(Vec::new());
