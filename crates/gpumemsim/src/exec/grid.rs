@@ -286,7 +286,7 @@ fn run_block(
         device.memory.start_log();
     }
     let result = device.run(program, cfg);
-    let log = match device.checker.take_global_log() {
+    let log = match device.checker.finish() {
         Some(log) => log,
         None => device.memory.take_log(),
     };

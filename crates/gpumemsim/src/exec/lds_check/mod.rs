@@ -210,10 +210,16 @@ impl Checker {
         }
     }
 
-    /// The log [`Checker::check_global`] kept: every global access of the run.
-    pub(crate) fn take_global_log(&mut self) -> Option<AccessLog> {
-        match &mut self.global {
-            GlobalMode::Shadow(c) => c.log.take(),
+    /// Ends the checks of a finished run: the log [`Checker::check_global`] kept (every
+    /// global access of the run), if any. The shadows, of global memory and of each slot's
+    /// LDS, are dropped: a block run apart is done, and its part waits for the others holding
+    /// only what the report needs.
+    pub(crate) fn finish(&mut self) -> Option<AccessLog> {
+        for g in &mut self.groups {
+            *g = None;
+        }
+        match std::mem::replace(&mut self.global, GlobalMode::Off) {
+            GlobalMode::Shadow(mut c) => c.log.take(),
             GlobalMode::Off => None,
         }
     }
