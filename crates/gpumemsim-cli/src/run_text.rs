@@ -79,14 +79,16 @@ fn header(v: &TextView) -> String {
     }
     if let Some(p) = d.preset() {
         let wgps = d.placement().wgps;
-        let units = if p.arch == "gfx942" { "CU" } else { "WGP" };
         let s_ = if wgps == 1 { "" } else { "s" };
         let chosen = if wgps == p.wgps { "" } else { " (--wgps)" };
         let _ = writeln!(
             s,
-            "  device       {} ({}): {wgps} {units}{s_}{chosen} at {} MHz",
-            p.product, p.name, p.clock_mhz
+            "  device       {} ({}): {wgps} {}{s_}{chosen} at {} MHz",
+            p.product, p.name, p.unit, p.clock_mhz
         );
+        if !p.caveat.is_empty() {
+            let _ = writeln!(s, "  note         {}", p.caveat);
+        }
         let _ = writeln!(
             s,
             "  kernel time  {:>9} cycles  {:.2} µs at {} MHz: the clock of the last wave to end (waves run side by side)",

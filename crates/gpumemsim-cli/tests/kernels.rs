@@ -806,3 +806,49 @@ fn reports_are_byte_identical_on_any_thread_count() {
         assert_eq!(json(t), one, "the JSON report on {t} threads");
     }
 }
+
+/// `--device` names the part the summary reports, with what its preset does not model;
+/// `--wgps` overrides its WGPs and says so; a part of another target is refused.
+#[test]
+fn the_device_is_named_with_its_units_clock_and_caveat() {
+    let path = kernel("lds_sum.w32.o");
+    let text = |extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            &path,
+            "--kernel",
+            "lds_sum",
+            "--grid",
+            "2",
+            "--block",
+            "64",
+            "--arg",
+            "buf:i32[128]=rand:5",
+            "--arg",
+            "buf:i32[2]=zeros",
+        ];
+        a.extend_from_slice(extra);
+        run(&a, "")
+    };
+    let o = text(&["--device", "rx7600"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("AMD Radeon RX 7600 (rx7600): 16 WGPs at 2655 MHz"),
+        "{out}"
+    );
+    assert!(out.contains("  note         the part is gfx1102"), "{out}");
+    let o = text(&["--device", "w7900", "--wgps", "1"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("AMD Radeon PRO W7900 (w7900): 1 WGP (--wgps) at 2495 MHz"),
+        "{out}"
+    );
+    assert!(!out.contains("  note "), "{out}");
+    let o = text(&["--device", "mi300x"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--device: device `mi300x` (AMD Instinct MI300X) runs gfx942 code, and this code is gfx1100: choose rx7900xtx or w7900 or rx7600"),
+        "{err}"
+    );
+}

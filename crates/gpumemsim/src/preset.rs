@@ -24,11 +24,14 @@ pub struct DevicePreset {
     /// The model's placement units: WGPs on RDNA3 (two compute units each), compute units
     /// on CDNA3.
     pub wgps: u32,
+    /// What the report calls one of [`DevicePreset::wgps`]: "WGP", or "CU" on CDNA3.
+    pub unit: &'static str,
     /// Clock in MHz used to give kernel time in microseconds: the boost (peak engine) clock.
     pub clock_mhz: u32,
     /// Where the figures come from.
     pub source: &'static str,
-    /// What the preset does not model of the part, if anything.
+    /// What the preset does not model of the part, if anything (the text report and the
+    /// JSON's `"device"` say it).
     pub caveat: &'static str,
 }
 
@@ -92,6 +95,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         arch: "gfx1100",
         compute_units: 96,
         wgps: 48,
+        unit: "WGP",
         clock_mhz: 2500,
         source: "AMD product page: 96 compute units, boost clock 2500 MHz (game clock 2300 MHz)",
         caveat: "",
@@ -102,6 +106,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         arch: "gfx1100",
         compute_units: 96,
         wgps: 48,
+        unit: "WGP",
         clock_mhz: 2495,
         source: "AMD product page: 96 compute units, boost clock 2495 MHz",
         caveat: "",
@@ -112,6 +117,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         arch: "gfx1100",
         compute_units: 32,
         wgps: 16,
+        unit: "WGP",
         clock_mhz: 2655,
         source: "AMD product page: 32 compute units, boost clock 2655 MHz (game clock 2250 MHz)",
         caveat: "the part is gfx1102 (Navi 33), whose VGPR file is two thirds of gfx1100's; \
@@ -123,6 +129,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         arch: "gfx942",
         compute_units: 304,
         wgps: 304,
+        unit: "CU",
         clock_mhz: 2100,
         source: "AMD product page: 304 compute units (38 per XCD, ROCm's GPU hardware \
                  specifications), peak engine clock 2100 MHz",
@@ -147,5 +154,11 @@ mod tests {
         let e = DevicePreset::named("h100").unwrap_err();
         assert!(e.contains("rx7900xtx, w7900, rx7600, mi300x"), "{e}");
         assert!((PRESETS[0].micros(2500) - 1.0).abs() < 1e-12);
+        // RDNA3 parts count WGPs of two CUs; CDNA3 counts CUs.
+        for p in PRESETS {
+            let per_unit = if p.unit == "WGP" { 2 } else { 1 };
+            assert_eq!(p.compute_units, p.wgps * per_unit, "{}", p.name);
+            assert_eq!(p.unit == "CU", p.arch == "gfx942", "{}", p.name);
+        }
     }
 }

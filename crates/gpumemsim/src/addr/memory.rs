@@ -30,7 +30,11 @@ impl Hasher for PageHasher {
 }
 
 /// A map keyed by page number.
-type PageMap<V> = HashMap<u64, V, BuildHasherDefault<PageHasher>>;
+/// A map hashed with [`PageHasher`]: for keys the simulator makes (page numbers, addresses,
+/// wave ids), looked up on every access.
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<PageHasher>>;
+
+type PageMap<V> = FastMap<u64, V>;
 
 /// Width of a virtual address: the GPU shares the CPU's 48-bit virtual address space
 /// (docs/rules/addressing.md#global-address-width).
@@ -188,15 +192,7 @@ impl AccessLog {
     /// Calls `f` for each dword plain reads or writes touched, by ascending address: the
     /// dword's address, the bytes read (bit `i`: byte `i` of the dword) and the bytes written.
     pub fn for_plain_dwords(&self, mut f: impl FnMut(u64, u8, u8)) {
-        let mut blocks: Vec<u64> = self
-            .reads
-            .keys()
-            .chain(self.writes.keys())
-            .copied()
-            .collect();
-        blocks.sort_unstable();
-        blocks.dedup();
-        for block in blocks {
+        for block in blocks_of(&self.reads, &self.writes) {
             let (r, w) = (bits_at(&self.reads, block), bits_at(&self.writes, block));
             for (k, (r, w)) in r.iter().zip(&w).enumerate() {
                 if r | w == 0 {
@@ -262,15 +258,7 @@ impl AccessLog {
     /// Calls `f(address, length)` for each run of written bytes (plain writes and atomics),
     /// ascending; a run never crosses a log block, so never a page.
     fn for_written_runs(&self, mut f: impl FnMut(u64, usize)) {
-        let mut blocks: Vec<u64> = self
-            .writes
-            .keys()
-            .chain(self.atomics.keys())
-            .copied()
-            .collect();
-        blocks.sort_unstable();
-        blocks.dedup();
-        for block in blocks {
+        for block in blocks_of(&self.writes, &self.atomics) {
             let bits = or(bits_at(&self.writes, block), bits_at(&self.atomics, block));
             for_runs(&bits, |start, len| f(block * LOG_BLOCK + start as u64, len));
         }
@@ -313,6 +301,14 @@ const BLOCK_WORDS: usize = LOG_BLOCK as usize / 64;
 
 /// A log block's bits, by value.
 type Block = [u64; BLOCK_WORDS];
+
+/// The blocks `a` or `b` holds bits of, ascending.
+fn blocks_of(a: &PageMap<PageBits>, b: &PageMap<PageBits>) -> Vec<u64> {
+    let mut blocks: Vec<u64> = a.keys().chain(b.keys()).copied().collect();
+    blocks.sort_unstable();
+    blocks.dedup();
+    blocks
+}
 
 /// The bits `map` holds for `block` (none: all zero).
 fn bits_at(map: &PageMap<PageBits>, block: u64) -> Block {

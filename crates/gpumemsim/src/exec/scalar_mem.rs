@@ -102,7 +102,7 @@ impl Device {
             let sdata = inst.get(Field::Sdata);
             let words: Vec<u32> = (0..dwords).map(|i| w.sreg(sdata + i)).collect();
             // Logged as every global write is (the checker, and grids run apart, read it).
-            self.global_log_begin(wi, false);
+            self.global_log_begin(false);
             self.memory.write_words(addr, &words);
             self.global_log_end(wi, pc, Counter::Lgkm);
             self.kcache[g].invalidate();

@@ -24,7 +24,7 @@ impl Device {
     ) -> Option<u64> {
         let op = vmem::global_op_of(inst.opcode)?;
         let atomic = matches!(op, GlobalOp::Atomic { .. });
-        self.global_log_begin(wi, atomic);
+        self.global_log_begin(atomic);
         let g = self.wave_group[wi];
         let mut env = VmemEnv {
             mem: &mut self.memory,

@@ -238,7 +238,8 @@ pub fn timing(cfg: &RunConfig) -> Value {
 }
 
 /// The part the run stood for, for `--json`'s `"device"`: its name, product, target, the
-/// WGPs the run used, its clock and the kernel time in microseconds there; null for a bare
+/// WGPs the run used, its clock, the kernel time in microseconds there, the figures' source
+/// and what the preset does not model (empty when nothing); null for a bare
 /// device ([`crate::exec::RunConfig::device`]).
 pub fn device(wg: &Device) -> Value {
     let Some(p) = wg.preset() else {
@@ -252,6 +253,7 @@ pub fn device(wg: &Device) -> Value {
         "clock_mhz": p.clock_mhz,
         "kernel_us": p.micros(wg.cycles()),
         "source": p.source,
+        "caveat": p.caveat,
     })
 }
 

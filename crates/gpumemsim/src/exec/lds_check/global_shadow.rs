@@ -16,9 +16,7 @@
 //! same bound (ThreadSanitizer keeps four accesses per 8 bytes); a dword read by more than two
 //! waves nothing orders is still reported when it is written, naming two of them.
 
-use std::collections::HashMap;
-
-use crate::addr::{AccessLog, GlobalMemory};
+use crate::addr::{AccessLog, FastMap, GlobalMemory};
 
 /// Reads kept per cell.
 pub(super) const READ_SLOTS: usize = 2;
@@ -176,11 +174,11 @@ struct Page {
 pub(super) struct GlobalShadow {
     pages: Vec<Page>,
     /// Page number (address / 4 KiB) to its index in `pages`.
-    index: HashMap<u64, usize>,
+    index: FastMap<u64, usize>,
     /// The last page looked up: (page number, index).
     last: Option<(u64, usize)>,
     /// Split dwords (by address): a cell per byte.
-    split: HashMap<u64, [Cell<u8>; 4]>,
+    split: FastMap<u64, [Cell<u8>; 4]>,
 }
 
 impl GlobalShadow {

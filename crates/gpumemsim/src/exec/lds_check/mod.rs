@@ -746,9 +746,9 @@ impl Device {
         self.shadow(g).ended_at[me] = Some(pc);
     }
 
-    /// Before wave `wi`'s vector-memory instruction: logs its global accesses as the grid's
+    /// Before a vector or scalar memory instruction: logs its global accesses as the grid's
     /// race check needs (`atomic`: they are atomics).
-    pub(crate) fn global_log_begin(&mut self, _wi: usize, atomic: bool) {
+    pub(crate) fn global_log_begin(&mut self, atomic: bool) {
         self.memory.set_atomic(atomic);
         if let GlobalMode::Shadow(check) = &mut self.checker.global {
             self.memory.swap_log(&mut check.current, true);

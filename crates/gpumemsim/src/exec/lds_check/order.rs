@@ -23,14 +23,10 @@
 //! operations never need ordering, and a grid of many waves sharing one atomic counter would
 //! otherwise carry them all in every clock.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use crate::addr::PageHasher;
-
-/// A map keyed by wave ids or dword addresses, hashed with one multiply (these are looked up
-/// for every global access the race check sees).
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<PageHasher>>;
+use crate::addr::{FastMap, PageHasher};
 
 /// Per wave (its id): the operations it had completed when it handed them on, counted per
 /// wait counter: VMcnt and VScnt operations, and `s_waitcnt lgkmcnt(0)`s (scalar stores,
