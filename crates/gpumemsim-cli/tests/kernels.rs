@@ -750,33 +750,34 @@ fn a_closed_output_pipe_is_not_a_panic() {
     }
 }
 
+/// `run` of examples/kernels' `lds_sum` over `groups` workgroups of 64 (random inputs),
+/// with `extra` options.
+fn lds_sum(groups: u32, extra: &[&str]) -> std::process::Output {
+    let path = kernel("lds_sum.w32.o");
+    let (grid, input, output) = (
+        groups.to_string(),
+        format!("buf:i32[{}]=rand:5", groups * 64),
+        format!("buf:i32[{groups}]=zeros"),
+    );
+    let mut a = vec![
+        "run", &path, "--kernel", "lds_sum", "--grid", &grid, "--block", "64", "--arg", &input,
+        "--arg", &output,
+    ];
+    a.extend_from_slice(extra);
+    run(&a, "")
+}
+
 /// The default device (an RX 7900 XTX: 48 WGPs) runs a grid of workgroups that share nothing
 /// apart, on every core; the text report is byte-identical on 1, 2 and 4 threads, and so is
 /// the JSON but for the thread count it states.
 #[test]
 fn reports_are_byte_identical_on_any_thread_count() {
-    let path = kernel("lds_sum.w32.o");
-    let argv = |threads: &'static str, json: bool| {
-        let mut a = vec![
-            "run",
-            &path,
-            "--kernel",
-            "lds_sum",
-            "--grid",
-            "96",
-            "--block",
-            "64",
-            "--arg",
-            "buf:i32[6144]=rand:5",
-            "--arg",
-            "buf:i32[96]=zeros",
-            "--threads",
-            threads,
-        ];
+    let argv = |threads: &str, json: bool| {
+        let mut extra = vec!["--threads", threads];
         if json {
-            a.push("--json");
+            extra.push("--json");
         }
-        run(&a, "")
+        lds_sum(96, &extra)
     };
     let text = |t| {
         let o = argv(t, false);
@@ -811,25 +812,7 @@ fn reports_are_byte_identical_on_any_thread_count() {
 /// `--wgps` overrides its WGPs and says so; a part of another target is refused.
 #[test]
 fn the_device_is_named_with_its_units_clock_and_caveat() {
-    let path = kernel("lds_sum.w32.o");
-    let text = |extra: &[&str]| {
-        let mut a = vec![
-            "run",
-            &path,
-            "--kernel",
-            "lds_sum",
-            "--grid",
-            "2",
-            "--block",
-            "64",
-            "--arg",
-            "buf:i32[128]=rand:5",
-            "--arg",
-            "buf:i32[2]=zeros",
-        ];
-        a.extend_from_slice(extra);
-        run(&a, "")
-    };
+    let text = |extra: &[&str]| lds_sum(2, extra);
     let o = text(&["--device", "rx7600"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
