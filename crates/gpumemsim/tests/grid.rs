@@ -93,6 +93,39 @@ fn workgroups_writing_the_same_bytes_run_together() {
     assert_eq!(words(&r, 32), vec![3; 32]);
 }
 
+/// Blocks are checked in order as they end: the reason names the first block that clashes
+/// with an earlier one and the first of those (here 1 and 2, though 0 and 3 clash too), on
+/// any number of threads.
+#[test]
+fn the_first_block_to_clash_names_the_reason_on_any_thread_count() {
+    // Workgroup g stores to the 64 words of region min(g, 3 - g): 0 and 3 share region 0,
+    // 1 and 2 region 1.
+    let text = "s_sub_u32 s6, 3, s0\ns_min_u32 s4, s0, s6\ns_lshl_b32 s4, s4, 6\n\
+                v_add_nc_u32 v1, s4, v0\nv_lshlrev_b32 v1, 2, v1\ns_add_u32 s5, s0, 1\n\
+                v_mov_b32 v2, s5\nglobal_store_b32 v1, v2, s[2:3]\ns_endpgm\n";
+    for threads in [1, 2, 4] {
+        let cfg = RunConfig {
+            wgps: 4,
+            workgroups: 4,
+            waves: 1,
+            threads,
+            ..RunConfig::default()
+        };
+        let r = run(text, &cfg);
+        assert_eq!(r.schedule, Schedule::Together, "{threads} threads");
+        assert_eq!(
+            r.together_because,
+            TogetherBecause::SharedMemory(1, 2),
+            "{threads} threads"
+        );
+        // Together, the later workgroup of each pair stores last.
+        let mut want = vec![4; 32];
+        want.extend([3; 32]);
+        assert_eq!(words(&r, 64)[..32], want[..32]);
+        assert_eq!(words(&r, 128)[64..96], want[32..]);
+    }
+}
+
 #[test]
 fn a_device_wide_unit_keeps_the_grid_together() {
     let cfg = RunConfig {

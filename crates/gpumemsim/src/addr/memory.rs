@@ -264,35 +264,47 @@ impl AccessLog {
         }
     }
 
-    /// The first pair of logs (by index: `(earlier, later)`) where one wrote a byte the other
-    /// read or wrote — where the order of the two matters — or `None` when every log's
-    /// writes are its own.
+    /// The first pair of logs `(earlier, later)` where one wrote a byte the other read or
+    /// wrote — where the order of the two matters — or `None` when every log's writes are its
+    /// own. "First" in the order logs are taken one by one: the first log that clashes with
+    /// any before it, and the first of those it clashes with. A run apart checks its blocks in
+    /// that order as they end (`exec::grid`), so it can stop at the first clash, and the pair
+    /// named does not depend on which block ended first.
     pub fn first_conflict(logs: &[&AccessLog]) -> Option<(usize, usize)> {
-        let mut conflict: Option<(usize, usize)> = None;
-        for_shared_blocks(logs, |block, members| {
-            // An atomic both reads and writes its bytes.
-            let with_atomics = |side: fn(&AccessLog) -> &_| -> Vec<Block> {
-                members
-                    .iter()
-                    .map(|&i| {
-                        let log = logs[i];
-                        or(bits_at(side(log), block), bits_at(&log.atomics, block))
-                    })
-                    .collect()
-            };
-            let w = with_atomics(|l| &l.writes);
-            let r = with_atomics(|l| &l.reads);
-            for x in 0..members.len() {
-                for y in x + 1..members.len() {
-                    let pair = (members[x], members[y]);
-                    let clash = any(and(w[x], or(w[y], r[y]))) || any(and(w[y], r[x]));
-                    if clash && conflict.is_none_or(|c| pair < c) {
-                        conflict = Some(pair);
-                    }
-                }
+        let mut seen = AccessLog::default();
+        for (b, log) in logs.iter().enumerate() {
+            if let Some(a) = seen.first_clash(&logs[..b], log) {
+                return Some((a, b));
             }
-        });
-        conflict
+            seen.merge(log);
+        }
+        None
+    }
+
+    /// With this log the union of `earlier`: the first of `earlier` that clashes with `log`
+    /// ([`AccessLog::clashes_with`]), if any (one union test when none does).
+    pub fn first_clash(&self, earlier: &[&AccessLog], log: &AccessLog) -> Option<usize> {
+        if !self.clashes_with(log) {
+            return None;
+        }
+        earlier.iter().position(|e| e.clashes_with(log))
+    }
+
+    /// Whether one of this log and `other` wrote a byte the other touched (an atomic both
+    /// reads and writes its bytes). For a union of logs: whether any of them clashes with
+    /// `other`, as each test is an and of `other`'s bits with an or of theirs.
+    pub fn clashes_with(&self, other: &AccessLog) -> bool {
+        let written = |l: &AccessLog, b: u64| or(bits_at(&l.writes, b), bits_at(&l.atomics, b));
+        let touched = |l: &AccessLog, b: u64| or(bits_at(&l.reads, b), written(l, b));
+        let blocks = other
+            .reads
+            .keys()
+            .chain(other.writes.keys())
+            .chain(other.atomics.keys());
+        blocks.into_iter().any(|&b| {
+            any(and(written(self, b), touched(other, b)))
+                || any(and(written(other, b), touched(self, b)))
+        })
     }
 }
 
@@ -325,32 +337,6 @@ fn and(a: Block, b: Block) -> Block {
 
 fn any(a: Block) -> bool {
     a.iter().any(|&w| w != 0)
-}
-
-/// Calls `f(block, members)` for each block two or more logs touched, ascending, with the
-/// logs (indices, ascending) that touched it: where logs can conflict or race (a block one
-/// log alone touched has neither). One sort of (block, log) pairs, no allocation per block.
-fn for_shared_blocks(logs: &[&AccessLog], mut f: impl FnMut(u64, &[usize])) {
-    let mut pairs: Vec<(u64, usize)> = Vec::new();
-    for (i, log) in logs.iter().enumerate() {
-        let blocks = log
-            .reads
-            .keys()
-            .chain(log.writes.keys())
-            .chain(log.atomics.keys());
-        pairs.extend(blocks.map(|&b| (b, i)));
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut members = Vec::new();
-    for group in pairs.chunk_by(|x, y| x.0 == y.0) {
-        if group.len() < 2 {
-            continue;
-        }
-        members.clear();
-        members.extend(group.iter().map(|&(_, i)| i));
-        f(group[0].0, &members);
-    }
 }
 
 /// Calls `f` with the index of every set bit of `bits`.
@@ -746,7 +732,8 @@ mod tests {
                 for i in 0..count {
                     for j in 0..count {
                         let (w, r) = (k(i, 1) || k(i, 2), k(j, 0) || k(j, 1) || k(j, 2));
-                        let pair = (i.min(j), i.max(j));
+                        // The first log to clash with an earlier one, then the earliest.
+                        let pair = (i.max(j), i.min(j));
                         if i != j && w && r && first.is_none_or(|f| pair < f) {
                             first = Some(pair);
                         }
@@ -771,6 +758,7 @@ mod tests {
                     .collect();
                 assert_eq!(seen, want);
             }
+            let first = first.map(|(later, earlier)| (earlier, later));
             assert_eq!(AccessLog::first_conflict(&refs), first);
         }
     }

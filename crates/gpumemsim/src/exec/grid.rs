@@ -21,7 +21,7 @@
 //! they are listed by [`Event::cycle`](crate::event::Event), then wave (run together they are
 //! listed in the order the scheduler met them, which can differ between waves at one cycle).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rdna3_isa::asm::AsmLine;
@@ -315,18 +315,76 @@ fn apart(
     threads: usize,
 ) -> Result<Device, TogetherBecause> {
     let blocks = grid_blocks(cfg);
-    let (parts, memories) =
-        run_blocks(program, cfg, memory, init, threads, &blocks).ok_or(TogetherBecause::Error)?;
-    let logs: Vec<&AccessLog> = parts.iter().map(|p| &p.log).collect();
-    if let Some(shared) = shared_bytes(cfg, &blocks, &logs) {
-        return Err(shared);
-    }
+    let (parts, memories) = run_blocks(program, cfg, memory, init, threads, &blocks, true)?;
     Ok(merged(cfg, parts, memories).0)
 }
 
+/// How a block run apart ended.
+enum Outcome {
+    /// Not run (yet, or at all: the run stopped before it).
+    Pending,
+    /// It stopped with an error, or its device could not be made.
+    Failed,
+    Ran(Part),
+}
+
+/// The blocks of a run apart as they end, and what the ones ended so far tell, taken in
+/// block order so that the verdict does not depend on which thread ended a block first.
+struct Verdicts {
+    outcomes: Vec<Outcome>,
+    /// Blocks `0..checked` ran, and none touched a byte another of them wrote.
+    checked: usize,
+    /// Their logs, together.
+    seen: AccessLog,
+    /// Why the blocks do not give the result of running them together, once found.
+    because: Option<TogetherBecause>,
+}
+
+impl Verdicts {
+    /// Takes the blocks that ended in order, from the first not yet checked, up to one
+    /// still running or the first that failed or clashed with an earlier one (when
+    /// `clashes_stop`; else blocks that touched each other's bytes are left for the caller).
+    /// The index of that block when it ends the run.
+    fn advance(
+        &mut self,
+        clashes_stop: bool,
+        blocks: &[std::ops::Range<u32>],
+        cfg: &RunConfig,
+    ) -> Option<usize> {
+        while self.because.is_none() && self.checked < self.outcomes.len() {
+            let b = self.checked;
+            let log = match &self.outcomes[b] {
+                Outcome::Pending => return None,
+                Outcome::Failed => {
+                    self.because = Some(TogetherBecause::Error);
+                    return Some(b);
+                }
+                Outcome::Ran(part) => &part.log,
+            };
+            if clashes_stop && self.seen.clashes_with(log) {
+                let a = self.outcomes[..b]
+                    .iter()
+                    .position(|o| matches!(o, Outcome::Ran(p) if p.log.clashes_with(log)))
+                    .expect("one of the blocks in the union clashes");
+                self.because = Some(shared_memory(blocks, cfg, a, b));
+                return Some(b);
+            }
+            if clashes_stop {
+                self.seen.merge(log);
+            }
+            self.checked += 1;
+        }
+        None
+    }
+}
+
 /// Runs `blocks` apart on `threads` threads, each on its own copy of the memory `memory`
-/// makes: every block's part, in block order, and each thread's memory copy; `None` when a
-/// block stopped with an error (or its device could not be made).
+/// makes: every block's part, in block order, and each thread's memory copy; or why the
+/// grid has to run together: a block stopped with an error (or its device could not be
+/// made), or, with `clashes_stop`, a block touched bytes an earlier one wrote or wrote bytes
+/// an earlier one touched ([`AccessLog::first_conflict`]). Blocks are checked in order as
+/// they end, so the run stops as soon as the first block in order that fails or clashes is
+/// known, and that block decides the reason whatever the number of threads.
 pub(super) fn run_blocks(
     program: &[AsmLine],
     cfg: &RunConfig,
@@ -334,10 +392,17 @@ pub(super) fn run_blocks(
     init: &WaveInit,
     threads: usize,
     blocks: &[std::ops::Range<u32>],
-) -> Option<(Vec<Part>, Vec<GlobalMemory>)> {
+    clashes_stop: bool,
+) -> Result<(Vec<Part>, Vec<GlobalMemory>), TogetherBecause> {
     let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let parts: Mutex<Vec<Option<Part>>> = Mutex::new((0..blocks.len()).map(|_| None).collect());
+    // The first block (in order) known to end the run: no later one needs to run.
+    let stop = AtomicUsize::new(usize::MAX);
+    let verdicts = Mutex::new(Verdicts {
+        outcomes: (0..blocks.len()).map(|_| Outcome::Pending).collect(),
+        checked: 0,
+        seen: AccessLog::default(),
+        because: None,
+    });
     // The threads' copies share the pages none of them writes.
     let mut placed = memory();
     // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
@@ -346,28 +411,36 @@ pub(super) fn run_blocks(
     let memories: Vec<GlobalMemory> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (next, failed, parts) = (&next, &failed, &parts);
+                let (next, stop, verdicts) = (&next, &stop, &verdicts);
                 // A cheap copy: the pages themselves are shared until written.
                 let mut mem = placed.share();
                 s.spawn(move || {
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
-                        if b >= blocks.len() || failed.load(Ordering::Relaxed) {
+                        if b >= blocks.len() || b > stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let Some((part, rest)) =
-                            run_block(program, cfg, init, blocks[b].clone(), mem, t)
-                        else {
-                            failed.store(true, Ordering::Relaxed);
-                            mem = GlobalMemory::new();
-                            break;
+                        let outcome = match run_block(program, cfg, init, blocks[b].clone(), mem, t)
+                        {
+                            None => {
+                                mem = GlobalMemory::new();
+                                Outcome::Failed
+                            }
+                            Some((part, rest)) => {
+                                mem = rest;
+                                part.map_or(Outcome::Failed, Outcome::Ran)
+                            }
                         };
-                        mem = rest;
-                        let Some(part) = part else {
-                            failed.store(true, Ordering::Relaxed);
-                            break;
-                        };
-                        parts.lock().expect("a worker panicked")[b] = Some(part);
+                        let failed = matches!(outcome, Outcome::Failed);
+                        if failed {
+                            // Blocks after a failed one cannot change the verdict.
+                            stop.fetch_min(b, Ordering::Relaxed);
+                        }
+                        let mut v = verdicts.lock().expect("a worker panicked");
+                        v.outcomes[b] = outcome;
+                        if let Some(end) = v.advance(clashes_stop, blocks, cfg) {
+                            stop.fetch_min(end, Ordering::Relaxed);
+                        }
                     }
                     mem
                 })
@@ -379,16 +452,19 @@ pub(super) fn run_blocks(
             .collect()
     });
     drop(placed);
-    if failed.load(Ordering::Relaxed) {
-        return None;
+    let v = verdicts.into_inner().expect("a worker panicked");
+    if let Some(because) = v.because {
+        return Err(because);
     }
-    let parts = parts
-        .into_inner()
-        .expect("a worker panicked")
+    let parts = v
+        .outcomes
         .into_iter()
-        .map(|p| p.expect("every workgroup ran"))
+        .map(|o| match o {
+            Outcome::Ran(p) => p,
+            _ => unreachable!("every block ran and was checked"),
+        })
         .collect();
-    Some((parts, memories))
+    Ok((parts, memories))
 }
 
 /// Why blocks run apart do not give the result of running them together, if they do not:
@@ -398,9 +474,18 @@ pub(super) fn shared_bytes(
     blocks: &[std::ops::Range<u32>],
     logs: &[&AccessLog],
 ) -> Option<TogetherBecause> {
-    let first_wgp = |b: usize| wgp_of(blocks[b].start, cfg.workgroups, cfg.wgps);
-    AccessLog::first_conflict(logs)
-        .map(|(a, b)| TogetherBecause::SharedMemory(first_wgp(a), first_wgp(b)))
+    AccessLog::first_conflict(logs).map(|(a, b)| shared_memory(blocks, cfg, a, b))
+}
+
+/// Blocks `a` and `b` of `blocks` touched the same bytes: the reason, naming their WGPs.
+fn shared_memory(
+    blocks: &[std::ops::Range<u32>],
+    cfg: &RunConfig,
+    a: usize,
+    b: usize,
+) -> TogetherBecause {
+    let wgp = |k: usize| wgp_of(blocks[k].start, cfg.workgroups, cfg.wgps);
+    TogetherBecause::SharedMemory(wgp(a), wgp(b))
 }
 
 /// The device of blocks run apart (`parts`, in block order, each on the thread whose memory

@@ -277,9 +277,14 @@ pub(super) fn run_shard(
     };
     part.groups = first.start..last.end;
     let threads = super::grid::thread_count(cfg).min(blocks.len()).max(1);
-    let Some((parts, memories)) = run_blocks(program, cfg, memory, init, threads, &blocks) else {
-        part.together = Some(TogetherBecause::Error);
-        return idle(part);
+    // Blocks of this shard that share bytes with each other are found with every shard's
+    // blocks when the parts are merged, in the same order a single process uses.
+    let (parts, memories) = match run_blocks(program, cfg, memory, init, threads, &blocks, false) {
+        Ok(ran) => ran,
+        Err(because) => {
+            part.together = Some(because);
+            return idle(part);
+        }
     };
     let (device, block_logs) = super::grid::merged(cfg, parts, memories);
     let mut all = AccessLog::default();
