@@ -1,7 +1,7 @@
 //! One instruction execution's LDS accesses checked against the shadow, a byte (or a
 //! word-mode dword) at a time, and what they find.
 
-use super::shadow::{cell, page_of, Access, GroupShadow, Memo, MULTI, PAGE};
+use super::shadow::{cell, page_of, Access, GroupShadow, Memo, Slot, MULTI, PAGE};
 use crate::lds::{Lds, LdsAllocation, LdsTouch};
 
 /// What one instruction execution found.
@@ -172,54 +172,16 @@ impl ByteScan<'_> {
             .is_some_and(|p| p.bytes)
     }
 
-    /// Turns the page of byte `b` into byte mode: each byte of a dword gets a copy of the
-    /// state its dword's first byte held (a read list is copied, not shared).
+    /// Turns the page of byte `b` into byte mode ([`GroupShadow::split_page`]; a read list is
+    /// shared when sharing is on, else copied).
     fn split_into_bytes(&mut self, b: u32) {
         let sh = &mut *self.sh;
-        let Some(page) = sh.pages[b as usize / PAGE].as_deref_mut() else {
+        let n = b as usize / PAGE;
+        match sh.pages[n].as_deref() {
             // A page first touched in part of a dword starts in byte mode.
-            sh.pages[b as usize / PAGE] = Some(sh.page(true));
-            return;
-        };
-        if page.bytes {
-            return;
-        }
-        page.bytes = true;
-        let (write, read) = (page.write, page.read);
-        let mut lists = Vec::new();
-        for w in (0..PAGE).step_by(4) {
-            for k in 1..4 {
-                lists.push((w + k, write[w], read[w]));
-            }
-        }
-        for (i, wr, rd) in lists {
-            let rd = if rd & MULTI != 0 && self.share {
-                sh.lists.share(rd);
-                rd
-            } else if rd & MULTI != 0 {
-                let copy = sh.lists.get(rd).to_vec();
-                sh.lists.alloc(&copy)
-            } else {
-                rd
-            };
-            let page = sh.pages[b as usize / PAGE]
-                .as_deref_mut()
-                .expect("the page");
-            page.write[i] = wr;
-            page.read[i] = rd;
-        }
-        let base = b / PAGE as u32 * PAGE as u32;
-        if sh.pages[base as usize / PAGE]
-            .as_ref()
-            .is_some_and(|p| p.atomics)
-        {
-            for w in (base..base + PAGE as u32).step_by(4) {
-                if let Some(set) = sh.atomics.get(&w).cloned() {
-                    for k in 1..4 {
-                        sh.atomics.insert(w + k, set.clone());
-                    }
-                }
-            }
+            None => sh.pages[n] = Some(sh.page(true)),
+            Some(p) if !p.bytes => sh.split_page(n, self.share),
+            Some(_) => {}
         }
     }
 
@@ -289,7 +251,7 @@ impl ByteScan<'_> {
         } = self;
         let (r, me) = (*r, *me);
         let (page, i) = cell(sh, b);
-        let (w, rd) = (page.write[i], page.read[i]);
+        let Slot { write: w, read: rd } = page.slot(i);
         let (poisoned, page_atomics) = (page.poisoned, page.atomics);
         if w == 0 || (poisoned && sh.poisoned.contains(&b)) {
             f.touch_uninit = true;
@@ -339,7 +301,7 @@ impl ByteScan<'_> {
         } else {
             self.read_list(rd)
         };
-        page_of(self.sh, b).read[i] = to;
+        page_of(self.sh, b).slot_mut(i).read = to;
         if self.share && !atomics {
             self.last_read = Some(LastRead {
                 w,
@@ -364,7 +326,7 @@ impl ByteScan<'_> {
                 lists.release(k.rd);
             }
         }
-        page_of(self.sh, b).read[b as usize % PAGE] = k.to;
+        page_of(self.sh, b).slot_mut(b as usize % PAGE).read = k.to;
     }
 
     /// A read by `lanes` of the aligned dword at `offset`, when it is an entry of a word-mode
@@ -383,12 +345,16 @@ impl ByteScan<'_> {
         if page.bytes
             || page.atomics
             || page.poisoned
-            || (page.write[i], page.read[i]) != (k.w, k.rd)
+            || page.slot(i)
+                != (Slot {
+                    write: k.w,
+                    read: k.rd,
+                })
             || sh.lists.epoch_of(k.rd) != k.epoch
         {
             return false;
         }
-        page.read[i] = k.to;
+        page.slot_mut(i).read = k.to;
         if k.to != k.rd {
             sh.lists.share(k.to);
             if k.rd & MULTI != 0 {
@@ -477,7 +443,8 @@ impl ByteScan<'_> {
         let (r, me) = (*r, *me);
         self.last_read = None;
         let (page, i) = cell(sh, b);
-        let (w, rd, atomics, poisoned) = (page.write[i], page.read[i], page.atomics, page.poisoned);
+        let Slot { write: w, read: rd } = page.slot(i);
+        let (atomics, poisoned) = (page.atomics, page.poisoned);
         if poisoned {
             // A write makes the bytes written (a store of an uninitialised value marks
             // them again after: Device::check_lds).
@@ -488,11 +455,11 @@ impl ByteScan<'_> {
         // An atomic leaves a plain last write in place: GroupShadow::atomics.
         let atomic = sh.atomic(r);
         let keep = atomic && w != 0 && w != r && !sh.atomic(w);
-        let page = page_of(sh, b);
+        let slot = page_of(sh, b).slot_mut(i);
         if !keep {
-            page.write[i] = r;
+            slot.write = r;
         }
-        page.read[i] = 0;
+        slot.read = 0;
         if w == r {
             f.twice.push(b);
         } else if w != 0 && memo.write_races(sh, w, r, me) {
@@ -650,10 +617,10 @@ impl ByteScan<'_> {
         match self.sh.pages[offset as usize / PAGE].as_deref() {
             None => Some((0, 0)),
             Some(p) if p.bytes => None,
-            Some(p) => Some((
-                p.write[offset as usize % PAGE],
-                p.read[offset as usize % PAGE],
-            )),
+            Some(p) => {
+                let s = p.slot(offset as usize % PAGE);
+                Some((s.write, s.read))
+            }
         }
     }
 
@@ -685,8 +652,10 @@ impl ByteScan<'_> {
         }
         self.last_read = None;
         let (page, i) = cell(self.sh, offset);
-        page.write[i] = self.r;
-        page.read[i] = 0;
+        *page.slot_mut(i) = Slot {
+            write: self.r,
+            read: 0,
+        };
         if rd & MULTI != 0 {
             self.sh.lists.release(rd);
         }

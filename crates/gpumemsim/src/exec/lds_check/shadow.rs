@@ -37,12 +37,14 @@ pub(super) struct Arrivals {
 /// into [`GroupShadow::accesses`] plus 1; 0 for none).
 ///
 /// A page starts in word mode: while every access to it is of whole aligned dwords, the four
-/// bytes of a dword always share their state, so only each dword's first byte is kept and
-/// checked (a quarter of the work). The first access of part of a dword turns the page into
-/// byte mode for good, giving each byte its own copy of its dword's state.
+/// bytes of a dword always share their state, so the page keeps one [`Slot`] per dword (a
+/// quarter of the work, and of the memory: a grid's resident workgroups keep their shadows
+/// side by side, and a dword's write and reads share a cache line). The first access of
+/// part of a dword turns the page into byte mode for good, giving each byte its own copy of
+/// its dword's state ([`GroupShadow::split_page`]).
 pub(super) struct Page {
-    pub(super) write: [u32; PAGE],
-    pub(super) read: [u32; PAGE],
+    /// One slot per dword in word mode, per byte in byte mode ([`Page::slot`]).
+    slots: Vec<Slot>,
     /// Byte mode: every byte's entries are its own.
     pub(super) bytes: bool,
     /// Whether a byte of the page has atomic accesses in [`GroupShadow::atomics`] (the
@@ -51,6 +53,48 @@ pub(super) struct Page {
     /// Whether a byte of the page is in [`GroupShadow::poisoned`] (the page is in byte mode,
     /// and the shortcuts are off on it).
     pub(super) poisoned: bool,
+}
+
+/// A byte's (or a word-mode dword's) state: its last write and its reads since.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Slot {
+    pub(super) write: u32,
+    pub(super) read: u32,
+}
+
+impl Page {
+    /// The index in `slots` of byte `i` of the page (its dword's in word mode).
+    #[inline]
+    fn entry(&self, i: usize) -> usize {
+        if self.bytes {
+            i
+        } else {
+            i >> 2
+        }
+    }
+
+    /// The state of byte `i` of the page (in word mode, of its dword).
+    #[inline]
+    pub(super) fn slot(&self, i: usize) -> Slot {
+        self.slots[self.entry(i)]
+    }
+
+    /// [`Page::slot`], to change.
+    #[inline]
+    pub(super) fn slot_mut(&mut self, i: usize) -> &mut Slot {
+        let e = self.entry(i);
+        &mut self.slots[e]
+    }
+
+    /// Empties the page in word mode (`bytes`: byte mode), keeping its space.
+    fn clear(&mut self, bytes: bool) {
+        self.slots.clear();
+        self.slots
+            .resize(if bytes { PAGE } else { PAGE / 4 }, Slot::default());
+        self.bytes = bytes;
+        self.atomics = false;
+        self.poisoned = false;
+    }
 }
 
 /// One workgroup's checker state.
@@ -87,7 +131,7 @@ pub(super) struct GroupShadow {
     /// The table of [`Memo::listed`] between instructions.
     pub(super) listed: Vec<u64>,
     /// Pages of an earlier workgroup in this slot, for [`GroupShadow::page`] to reuse.
-    /// Boxed as `pages` holds them: a page moves between the two without its 2 KB copied.
+    /// Boxed as `pages` holds them: a page moves between the two as one pointer.
     #[allow(clippy::vec_box)]
     spare_pages: Vec<Box<Page>>,
 }
@@ -157,22 +201,57 @@ impl GroupShadow {
 
     /// A page with no access on it (`bytes`: in byte mode), reusing a spare one.
     pub(super) fn page(&mut self, bytes: bool) -> Box<Page> {
-        match self.spare_pages.pop() {
-            Some(mut p) => {
-                p.write.fill(0);
-                p.read.fill(0);
-                p.bytes = bytes;
-                p.atomics = false;
-                p.poisoned = false;
-                p
-            }
-            None => Box::new(Page {
-                write: [0; PAGE],
-                read: [0; PAGE],
+        let mut p = self.spare_pages.pop().unwrap_or_else(|| {
+            Box::new(Page {
+                slots: Vec::new(),
                 bytes,
                 atomics: false,
                 poisoned: false,
-            }),
+            })
+        });
+        p.clear(bytes);
+        p
+    }
+
+    /// Turns word-mode page `n` into byte mode: each byte of a dword gets a copy of the state
+    /// the dword held (its first byte keeps the dword's read list; with `share` the others
+    /// share it, else each gets a copy of its own), and so does each byte's atomic set.
+    pub(super) fn split_page(&mut self, n: usize, share: bool) {
+        let page = self.pages[n].as_deref_mut().expect("the page exists");
+        debug_assert!(!page.bytes, "a page in byte mode stays so");
+        let words = std::mem::take(&mut page.slots);
+        let atomics = page.atomics;
+        let mut bytes = Vec::with_capacity(PAGE);
+        for s in &words {
+            bytes.push(*s);
+            for _ in 1..4 {
+                let read = if s.read & MULTI == 0 {
+                    s.read
+                } else if share {
+                    self.lists.share(s.read);
+                    s.read
+                } else {
+                    let copy = self.lists.get(s.read).to_vec();
+                    self.lists.alloc(&copy)
+                };
+                bytes.push(Slot {
+                    write: s.write,
+                    read,
+                });
+            }
+        }
+        let page = self.pages[n].as_deref_mut().expect("the page exists");
+        page.slots = bytes;
+        page.bytes = true;
+        if atomics {
+            let base = (n * PAGE) as u32;
+            for w in (base..base + PAGE as u32).step_by(4) {
+                if let Some(set) = self.atomics.get(&w).cloned() {
+                    for k in 1..4 {
+                        self.atomics.insert(w + k, set.clone());
+                    }
+                }
+            }
         }
     }
 
@@ -247,47 +326,17 @@ impl GroupShadow {
         let Some(p) = self.pages[b as usize / PAGE].as_deref() else {
             return true;
         };
-        let i = b as usize % PAGE;
-        let i = if p.bytes { i } else { i & !3 };
-        p.write[i] == 0 || (p.poisoned && self.poisoned.contains(&b))
+        p.slot(b as usize % PAGE).write == 0 || (p.poisoned && self.poisoned.contains(&b))
     }
 
     /// Marks byte `b` as holding an uninitialised value (its page turns to byte mode, each
     /// byte taking its dword's state as the scan's split does with sharing on).
     pub(super) fn poison_byte(&mut self, b: u32) {
         let i = b as usize / PAGE;
-        if self.pages[i].is_none() {
-            self.pages[i] = Some(self.page(true));
-        }
-        let page = self.pages[i]
-            .as_deref_mut()
-            .expect("the page was just made");
-        if !page.bytes {
-            page.bytes = true;
-            let mut shared = Vec::new();
-            for w in (0..PAGE).step_by(4) {
-                for k in 1..4 {
-                    page.write[w + k] = page.write[w];
-                    page.read[w + k] = page.read[w];
-                    if page.read[w] & MULTI != 0 {
-                        shared.push(page.read[w]);
-                    }
-                }
-            }
-            let atomics = page.atomics;
-            for rd in shared {
-                self.lists.share(rd);
-            }
-            let base = (i * PAGE) as u32;
-            if atomics {
-                for w in (base..base + PAGE as u32).step_by(4) {
-                    if let Some(set) = self.atomics.get(&w).cloned() {
-                        for k in 1..4 {
-                            self.atomics.insert(w + k, set.clone());
-                        }
-                    }
-                }
-            }
+        match self.pages[i].as_deref() {
+            None => self.pages[i] = Some(self.page(true)),
+            Some(p) if !p.bytes => self.split_page(i, true),
+            Some(_) => {}
         }
         self.pages[i].as_deref_mut().expect("the page").poisoned = true;
         self.poisoned.insert(b);
@@ -576,7 +625,7 @@ mod tests {
             need: 1,
         });
         let (page, i) = cell(&mut sh, 300);
-        page.write[i] = 1;
+        page.slot_mut(i).write = 1;
         page.bytes = true;
         let list = sh.lists.alloc(&[1, 2]);
         sh.listed.push(9);
@@ -598,8 +647,12 @@ mod tests {
         assert!(l.epoch.is_empty() && l.derived.is_empty());
         assert_eq!(sh.spare_pages.len(), 1);
         let (page, i) = cell(&mut sh, 300);
-        assert_eq!((page.write[i], page.bytes), (0, false));
-        assert!(page.write.iter().chain(&page.read).all(|&x| x == 0));
+        assert_eq!((page.slot(i).write, page.bytes), (0, false));
+        assert_eq!(
+            page.slots,
+            vec![Slot::default(); PAGE / 4],
+            "a word-mode page, zeroed"
+        );
         assert!(sh.spare_pages.is_empty());
     }
 }
