@@ -59,8 +59,8 @@ H200 = (
 SOURCES = {
     "salu": {
         "what": "issue cycles of a SALU instruction (it occupies its SIMD's scalar ALU); also "
-        "the issue cycles of program control (`s_waitcnt`, branches, `s_nop`) and SMEM "
-        "instructions, which occupy no ALU",
+        "the issue cycles of program control (`s_waitcnt`, branches; `s_nop N` takes N + 1) "
+        "and SMEM instructions, which occupy no ALU",
         "value": "1",
         "source": f"`{ACO}:get_perf_info`: "
         "\"`case instr_class::salu: return {2, WAIT_USE(scalar, 1)};`\"; RDNA3 ISA guide 5.7: "
@@ -81,6 +81,28 @@ SOURCES = {
         "value": "32",
         "source": f"[Chips and Cheese]({CC}): an RDNA3 WGP does \"four FP64 operations\" per "
         "cycle, \"probably one per SIMD, per cycle\" (32 lanes: 32 cycles)",
+    },
+    "quarter_issue": {
+        "what": "issue cycles of a quarter-rate VALU operation per pass of 32 lanes "
+        "(`v_mul_lo_u32`, `v_mul_hi_u32`, `v_mul_hi_i32`, `v_mqsad_u32_u8`)",
+        "value": "4",
+        "source": f"`{ACO}:get_perf_info`: \"`valu_quarter_rate32: return {{8, "
+        "WAIT_USE(valu, 4), ...}`\"; the class's members: `mesa/mesa:src/amd/compiler/"
+        "aco_opcodes.py` (`InstrClass.ValuQuarterRate32`)",
+    },
+    "trans_issue": {
+        "what": "cycles a transcendental occupies its SIMD's transcendental unit per pass of "
+        "32 lanes; the wave issues it in `valu` cycles per pass and goes on",
+        "value": "4",
+        "source": f"`{ACO}:get_perf_info`: \"`valu_transcendental32: return {{10, "
+        "WAIT_USE(valu, 1), WAIT_USE(valu_complex, 4)}`\"",
+    },
+    "quarter_latency": {
+        "what": "cycles from a quarter-rate operation's issue until a dependent instruction "
+        "can read its result",
+        "value": "8",
+        "source": f"`{LLVM}`: \"`HWWriteRes<WriteIntMul, [HWVALU, HWRC], 8>`\" "
+        f"(`WriteQuarterRate32` 8); `{ACO}:get_perf_info`: `valu_quarter_rate32` 8",
     },
     "valu_latency": {
         "what": "cycles from a VALU instruction's issue until a dependent instruction can read "
@@ -351,6 +373,51 @@ ROWS = [
         0,
         f"`{LLVM}`: `WriteTrans32` 10; ACO `valu_transcendental32` 10",
         lambda sim: per_step(sim, ["v_exp_f32 v1, v1"], 32),
+    ),
+    Row(
+        "dependent `v_mul_lo_u32` chain: cycles per link",
+        "8 cycles",
+        8,
+        0,
+        f"`{LLVM}`: `WriteIntMul` 8; ACO `valu_quarter_rate32` 8",
+        lambda sim: per_step(sim, ["v_mul_lo_u32 v1, v1, v2"], 32),
+    ),
+    Row(
+        "independent `v_mul_lo_u32` (wave32, one SIMD): cycles per instruction",
+        "4 (a quarter of `v_add_f32`'s rate)",
+        4,
+        0,
+        f"`{ACO}:get_perf_info`: `valu_quarter_rate32` \"`WAIT_USE(valu, 4)`\"",
+        lambda sim: per_step(
+            sim, ["v_mul_lo_u32 v%d, v1, v2" % r for r in range(3, 35)], 1, count=32
+        ),
+    ),
+    Row(
+        "independent `v_rcp_f32` (wave32, one SIMD): cycles per instruction",
+        "4 (a quarter of `v_add_f32`'s rate)",
+        4,
+        0,
+        f"`{ACO}:get_perf_info`: `valu_transcendental32` \"`WAIT_USE(valu_complex, 4)`\"",
+        lambda sim: per_step(sim, ["v_rcp_f32 v%d, v1" % r for r in range(3, 35)], 1, count=32),
+    ),
+    Row(
+        "independent `v_rcp_f32` (wave64, one SIMD): cycles per instruction",
+        "8 (two passes of 4)",
+        8,
+        0,
+        f"as above, and [RDNA3 ISA guide]({ISA3}) 7.2.3.2: a wave64 instruction \"may issue "
+        "twice as two wave32 instructions\"",
+        lambda sim: per_step(
+            sim, ["v_rcp_f32 v%d, v1" % r for r in range(3, 35)], 1, "--wave64", count=32
+        ),
+    ),
+    Row(
+        "`s_nop 15`: cycles until the next instruction issues",
+        "16 (SIMM16[3:0] + 1)",
+        16,
+        0,
+        f"[RDNA3 ISA guide]({ISA3}), S_NOP: \"for i in 0U : SIMM16.u16[3 : 0].u32 do nop()\"",
+        lambda sim: per_step(sim, ["s_nop 15"], 8),
     ),
     Row(
         "dependent `v_add_f64` chain: cycles per link",

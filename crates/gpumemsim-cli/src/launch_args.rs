@@ -133,10 +133,10 @@ pub struct LaunchArgs {
     /// Code objects: the kernel to run (optional when there is one).
     #[arg(long)]
     pub kernel: Option<String>,
-    /// Timing parameters in cycles, NAME=CYCLES[,...]: salu, valu, f64_issue, valu_latency,
-    /// trans_latency, f64_latency, salu_latency, lds_issue, lds_latency, vmem_issue,
-    /// vmem_latency, kcache_hit, kcache_miss, gds_issue, gds_latency, gws_latency
-    /// (docs/timing.md lists each with its source).
+    /// Timing parameters in cycles, NAME=CYCLES[,...]: salu, valu, f64_issue, quarter_issue,
+    /// trans_issue, valu_latency, trans_latency, f64_latency, quarter_latency, salu_latency,
+    /// lds_issue, lds_latency, vmem_issue, vmem_latency, kcache_hit, kcache_miss, gds_issue,
+    /// gds_latency, gws_latency (docs/timing.md lists each with its source).
     #[arg(long, value_name = "NAME=CYCLES,...")]
     pub timing: Option<String>,
     /// Code objects: workgroups per dimension, X[,Y,Z].

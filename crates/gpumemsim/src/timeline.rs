@@ -9,6 +9,8 @@
 pub enum UnitKind {
     /// A SIMD's vector ALU (one per SIMD).
     Valu,
+    /// A SIMD's transcendental unit (one per SIMD), beside its vector ALU.
+    Trans,
     /// A SIMD's scalar ALU, which also runs program control (one per SIMD).
     Salu,
     /// The LDS pipe: one per WGP in WGP mode, one per CU in CU mode.
@@ -23,9 +25,10 @@ pub enum UnitKind {
 
 impl UnitKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [UnitKind; 6] = [
+    pub const ALL: [UnitKind; 7] = [
         UnitKind::Lds,
         UnitKind::Valu,
+        UnitKind::Trans,
         UnitKind::Salu,
         UnitKind::Vmem,
         UnitKind::Smem,
@@ -36,6 +39,7 @@ impl UnitKind {
     pub fn name(self) -> &'static str {
         match self {
             UnitKind::Valu => "valu",
+            UnitKind::Trans => "trans",
             UnitKind::Salu => "salu",
             UnitKind::Lds => "lds",
             UnitKind::Vmem => "vmem",
@@ -50,9 +54,9 @@ impl UnitKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UnitBusy {
     /// Busy cycles, indexed like [`UnitKind::ALL`].
-    pub busy_cycles: [u64; 6],
+    pub busy_cycles: [u64; 7],
     /// Instances of each kind, indexed like [`UnitKind::ALL`].
-    pub instances: [u32; 6],
+    pub instances: [u32; 7],
 }
 
 impl UnitBusy {

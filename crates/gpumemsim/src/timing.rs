@@ -37,6 +37,15 @@ pub struct TimingParams {
     pub trans_latency: u64,
     /// The same for a double-precision operation.
     pub f64_latency: u64,
+    /// Issue cycles of a quarter-rate VALU operation per pass of 32 lanes (32-bit integer
+    /// multiplies: `v_mul_lo_u32`, `v_mul_hi_u32`, `v_mul_hi_i32`, `v_mqsad_u32_u8`).
+    pub quarter_issue: u64,
+    /// Cycles from a quarter-rate operation's issue until a dependent instruction can use its
+    /// result.
+    pub quarter_latency: u64,
+    /// Cycles a transcendental occupies its SIMD's transcendental unit per pass of 32 lanes
+    /// (the wave itself issues it in `valu` cycles per pass and goes on).
+    pub trans_issue: u64,
     /// Cycles from a SALU instruction's issue until a VALU instruction can use its result.
     pub salu_latency: u64,
     /// Cycles a vector memory instruction occupies its CU's request path per 32 lanes.
@@ -61,6 +70,9 @@ impl TimingParams {
         valu_latency: 5,
         trans_latency: 10,
         f64_latency: 38,
+        quarter_issue: 4,
+        quarter_latency: 8,
+        trans_issue: 4,
         salu_latency: 2,
         vmem_issue: 1,
         gds_issue: 1,
@@ -73,10 +85,14 @@ impl TimingParams {
     /// white paper): 2 cycles per 32 lanes. Its FP64 vector rate is its FP32 one unpacked
     /// (AMD's MI300X specifications: 81.7 TFLOPS FP64 vector, 163.4 FP32 vector with packed
     /// FP32): `f64_issue` 2 as well. The latencies are RDNA3's estimates (no CDNA3 figure
-    /// is modelled yet).
+    /// is modelled yet). The quarter-rate operations and the transcendentals keep their
+    /// quarter of the VALU's rate on the narrower SIMD: 8 cycles per 32 lanes (16 per wave64,
+    /// as on GCN, whose SIMD16 CDNA keeps).
     pub const CDNA3: TimingParams = TimingParams {
         valu: 2,
         f64_issue: 2,
+        quarter_issue: 8,
+        trans_issue: 8,
         ..TimingParams::RDNA3
     };
 
@@ -103,6 +119,9 @@ impl TimingParams {
             valu_latency,
             trans_latency,
             f64_latency,
+            quarter_issue,
+            quarter_latency,
+            trans_issue,
             salu_latency,
             vmem_issue,
             gds_issue,

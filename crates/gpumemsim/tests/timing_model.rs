@@ -3,7 +3,8 @@
 //! consumer (docs/rules/timing.md#one-lds-instruction-at-a-time); dependency latency and
 //! `s_delay_alu` (docs/rules/timing.md#dependencies, docs/rules/timing.md#delay-alu); wave64
 //! passes (docs/rules/timing.md#wave64-passes); per-unit issue and the FP64 rate
-//! (docs/rules/timing.md#issue); occupancy-limited residency and slots freeing
+//! (docs/rules/timing.md#issue), the quarter-rate operations and the transcendental unit,
+//! `s_nop` (docs/rules/timing.md#s_nop); occupancy-limited residency and slots freeing
 //! (docs/rules/timing.md#placement, docs/rules/timing.md#occupancy-rule); the WGP's scalar
 //! cache (docs/rules/smem.md#scalar-cache-per-wgp); the shared units' busy cycles.
 
@@ -288,6 +289,67 @@ fn an_undeclared_wait_holds_the_simd_a_declared_one_lets_others_issue() {
         a.cycles(),
         b.cycles()
     );
+}
+
+/// Cycles per copy of `line` (a stream of `n` copies and one of `2n`, each ending the
+/// program, so what a program does once cancels out).
+fn per_copy(line: impl Fn(usize) -> String, n: usize, cfg: &RunConfig) -> u64 {
+    let prog = |k: usize| (0..k).map(&line).collect::<String>() + "s_endpgm\n";
+    let (a, b) = (run(&prog(n), cfg).cycles(), run(&prog(2 * n), cfg).cycles());
+    (b - a) / n as u64
+}
+
+#[test]
+fn quarter_rate_operations_and_transcendentals_issue_at_a_quarter_of_the_rate() {
+    let cfg = RunConfig::default();
+    let t = cfg.timing;
+    let stream = |op: &'static str| move |i: usize| format!("{op} v{}, v1, v2\n", 3 + i % 32);
+    assert_eq!(per_copy(stream("v_add_f32"), 32, &cfg), t.valu);
+    assert_eq!(per_copy(stream("v_mul_lo_u32"), 32, &cfg), t.quarter_issue);
+    assert_eq!(per_copy(stream("v_mul_hi_i32"), 32, &cfg), 4);
+    let rcp = |i: usize| format!("v_rcp_f32 v{}, v1\n", 3 + i % 32);
+    assert_eq!(per_copy(rcp, 32, &cfg), t.trans_issue);
+    assert_eq!(t.trans_issue, 4 * t.valu);
+    // Wave64: two passes of each.
+    let w64 = RunConfig {
+        wave_size: 64,
+        ..cfg.clone()
+    };
+    assert_eq!(
+        per_copy(stream("v_mul_lo_u32"), 32, &w64),
+        2 * t.quarter_issue
+    );
+    assert_eq!(per_copy(rcp, 32, &w64), 2 * t.trans_issue);
+    // A dependent multiply waits quarter_latency.
+    let chain = |_: usize| "v_mul_lo_u32 v1, v1, v2\n".to_string();
+    assert_eq!(per_copy(chain, 16, &cfg), t.quarter_latency);
+    // The transcendental unit works beside the VALU: a v_add_f32 after each v_rcp_f32 costs
+    // the pair no more than the v_rcp_f32 alone.
+    let mixed = |i: usize| {
+        format!(
+            "v_rcp_f32 v{}, v1\nv_add_f32 v{}, v1, v2\n",
+            3 + i % 16,
+            20 + i % 16
+        )
+    };
+    assert_eq!(per_copy(mixed, 32, &cfg), t.trans_issue);
+    let d = run(&(0..8).map(rcp).collect::<String>(), &cfg);
+    assert_eq!(d.unit_busy().busy(UnitKind::Trans), 8 * t.trans_issue);
+    assert_eq!(d.unit_busy().busy(UnitKind::Valu), 0);
+}
+
+#[test]
+fn s_nop_delays_the_next_instruction_by_its_count_plus_one() {
+    let cfg = RunConfig::default();
+    for n in [0u64, 1, 7, 15] {
+        assert_eq!(
+            per_copy(|_| format!("s_nop {n}\n"), 8, &cfg),
+            n + 1,
+            "s_nop {n}"
+        );
+    }
+    // Only SIMM16[3:0] counts.
+    assert_eq!(per_copy(|_| "s_nop 0x13\n".to_string(), 8, &cfg), 4);
 }
 
 #[test]

@@ -22,6 +22,8 @@ pub(crate) enum Producer {
     Trans,
     /// A double-precision operation.
     F64,
+    /// A quarter-rate operation ([`is_quarter_rate`]).
+    Quarter,
     /// A scalar ALU operation.
     Salu,
     /// Anything else (memory results arrive through the wait counters; program control
@@ -35,13 +37,17 @@ impl Producer {
             Producer::Valu => t.valu_latency,
             Producer::Trans => t.trans_latency,
             Producer::F64 => t.f64_latency,
+            Producer::Quarter => t.quarter_latency,
             Producer::Salu => t.salu_latency,
             Producer::Other => 0,
         }
     }
 
     fn is_vector(self) -> bool {
-        matches!(self, Producer::Valu | Producer::Trans | Producer::F64)
+        matches!(
+            self,
+            Producer::Valu | Producer::Trans | Producer::F64 | Producer::Quarter
+        )
     }
 }
 
@@ -168,16 +174,12 @@ fn producer_of(inst: &Instruction) -> Producer {
         Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => Producer::Salu,
         f if f.is_valu() => {
             let name = d.name;
-            let trans = [
-                "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",
-            ]
-            .iter()
-            .any(|p| name.starts_with(p))
-                && !name.ends_with("_f64");
-            if trans {
+            if is_trans(name) {
                 Producer::Trans
             } else if is_f64(name) {
                 Producer::F64
+            } else if is_quarter_rate(name) {
+                Producer::Quarter
             } else {
                 Producer::Valu
             }
@@ -190,6 +192,31 @@ fn producer_of(inst: &Instruction) -> Producer {
 /// FP64's).
 pub(crate) fn is_f64(name: &str) -> bool {
     name.contains("_f64")
+}
+
+/// Whether the VALU operation `name` is a single- or half-precision transcendental, run by
+/// the SIMD's transcendental unit (`v_exp`, `v_log`, `v_rcp`, `v_rsq`, `v_sqrt`, `v_sin`,
+/// `v_cos`, their `_f16` and `v_rcp_iflag` forms; the `_f64` ones are FP64 operations): Mesa
+/// ACO's `valu_transcendental32` class, LLVM's `WriteTrans32`.
+pub(crate) fn is_trans(name: &str) -> bool {
+    [
+        "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+        && !name.contains("_f64")
+}
+
+/// Whether the VALU operation `name` runs at a quarter of the full rate: the 32-bit integer
+/// multiplies and `v_mqsad_u32_u8`, Mesa ACO's `valu_quarter_rate32` class
+/// (`aco_opcodes.py`: `v_mul_lo_u32`, `v_mul_hi_u32`, `v_mul_hi_i32`, `v_mqsad_u32_u8`),
+/// LLVM's `WriteIntMul`/`WriteQuarterRate32` (`SISchedule.td`, GFX11SpeedModel: 8 cycles).
+pub(crate) fn is_quarter_rate(name: &str) -> bool {
+    let base = name.strip_suffix("_e64").unwrap_or(name);
+    matches!(
+        base,
+        "v_mul_lo_u32" | "v_mul_hi_u32" | "v_mul_hi_i32" | "v_mqsad_u32_u8"
+    )
 }
 
 /// The SGPRs (operand codes below 128) `inst` writes: scalar destinations, VOPC's implicit

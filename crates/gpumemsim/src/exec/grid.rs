@@ -325,7 +325,8 @@ enum Outcome {
     Pending,
     /// It stopped with an error, or its device could not be made.
     Failed,
-    Ran(Part),
+    /// Boxed: a part holds a whole device.
+    Ran(Box<Part>),
 }
 
 /// The blocks of a run apart as they end, and what the ones ended so far tell, taken in
@@ -428,7 +429,7 @@ pub(super) fn run_blocks(
                             }
                             Some((part, rest)) => {
                                 mem = rest;
-                                part.map_or(Outcome::Failed, Outcome::Ran)
+                                part.map_or(Outcome::Failed, |p| Outcome::Ran(Box::new(p)))
                             }
                         };
                         let failed = matches!(outcome, Outcome::Failed);
@@ -460,7 +461,7 @@ pub(super) fn run_blocks(
         .outcomes
         .into_iter()
         .map(|o| match o {
-            Outcome::Ran(p) => p,
+            Outcome::Ran(p) => *p,
             _ => unreachable!("every block ran and was checked"),
         })
         .collect();

@@ -33,17 +33,19 @@ pub(crate) enum Hold {
 pub(crate) enum Busy {
     /// `salu`.
     Salu,
-    /// `valu` per pass (`f64_issue` for a double-precision operation,
-    /// docs/rules/timing.md#issue). A wave32 issues in one pass; a wave64 in two — "it may
-    /// issue twice as two wave32 instructions" (RDNA3 ISA guide 7.2.3.2) — except for the
-    /// operations the SIMD's dual-issue ALUs run 64 lanes wide in one pass
+    /// `valu` per pass (`f64_issue` for a double-precision operation, `quarter_issue` for a
+    /// quarter-rate one, docs/rules/timing.md#issue). A wave32 issues in one pass; a wave64 in
+    /// two — "it may issue twice as two wave32 instructions" (RDNA3 ISA guide 7.2.3.2) —
+    /// except for the operations the SIMD's dual-issue ALUs run 64 lanes wide in one pass
     /// ([`one_pass_wave64`], docs/rules/timing.md#wave64-passes).
     Valu {
-        /// A double-precision operation.
-        f64: bool,
+        /// Its rate.
+        rate: Rate,
         /// One pass for a wave64.
         one_pass: bool,
     },
+    /// `trans_issue` per pass, on the SIMD's transcendental unit (a wave64 in two passes).
+    Trans,
     /// `valu` once (a VOPD pair).
     Vopd,
     /// `gds_issue`.
@@ -62,15 +64,42 @@ impl Busy {
     pub(crate) fn cycles(self, wave_size: u32, t: &TimingParams) -> u64 {
         match self {
             Busy::Salu => t.salu,
-            Busy::Valu { f64, one_pass } => {
-                let per_pass = if f64 { t.f64_issue } else { t.valu };
+            Busy::Valu { rate, one_pass } => {
+                let per_pass = match rate {
+                    Rate::Full => t.valu,
+                    Rate::Quarter => t.quarter_issue,
+                    Rate::F64 => t.f64_issue,
+                };
                 per_pass * if wave_size <= 32 || one_pass { 1 } else { 2 }
             }
+            Busy::Trans => t.trans_issue * u64::from(wave_size).div_ceil(32),
             Busy::Vopd => t.valu,
             Busy::Gds => t.gds_issue,
             Busy::Zero => 0,
             Busy::One => 1,
             Busy::Vmem => t.vmem_issue * u64::from(wave_size).div_ceil(32),
+        }
+    }
+}
+
+/// The rate a VALU operation runs at on its SIMD's vector ALU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rate {
+    Full,
+    /// The quarter-rate operations (`super::deps::is_quarter_rate`).
+    Quarter,
+    /// Double precision.
+    F64,
+}
+
+impl Rate {
+    fn of(name: &str) -> Rate {
+        if super::deps::is_f64(name) {
+            Rate::F64
+        } else if super::deps::is_quarter_rate(name) {
+            Rate::Quarter
+        } else {
+            Rate::Full
         }
     }
 }
@@ -98,7 +127,10 @@ impl IssueFacts {
     /// Whether the instruction issues to its SIMD's VALU or SALU: work on the wave's own
     /// registers, nothing shared but the unit.
     pub(crate) fn on_simd_alu(&self) -> bool {
-        matches!(self.unit, Some((UnitKind::Valu | UnitKind::Salu, _)))
+        matches!(
+            self.unit,
+            Some((UnitKind::Valu | UnitKind::Trans | UnitKind::Salu, _))
+        )
     }
 
     /// The facts of `inst` in a run under `timing`.
@@ -125,10 +157,25 @@ fn busy_of(inst: &Instruction) -> Option<(UnitKind, Busy)> {
         | Format::Vop3
         | Format::Vopc
         | Format::Vop3p
+        | Format::Vinterp
+            if super::deps::is_trans(d.name) =>
+        {
+            // The wave issues it in `valu` cycles per pass and goes on; the SIMD's
+            // transcendental unit works on it for `trans_issue` per pass (Mesa ACO,
+            // `get_perf_info`: `valu_transcendental32` uses the VALU 1 cycle and
+            // `valu_complex` 4). The VALU's issue cycle is not booked: another wave's VALU
+            // instruction may issue beside it.
+            (UnitKind::Trans, Busy::Trans)
+        }
+        Format::Vop1
+        | Format::Vop2
+        | Format::Vop3
+        | Format::Vopc
+        | Format::Vop3p
         | Format::Vinterp => (
             UnitKind::Valu,
             Busy::Valu {
-                f64: super::deps::is_f64(d.name),
+                rate: Rate::of(d.name),
                 one_pass: one_pass_wave64(d.name),
             },
         ),
@@ -172,7 +219,7 @@ impl Device {
     fn unit_instance(&self, wi: usize, kind: UnitKind) -> usize {
         let p = self.placement.as_ref().expect("placed before running");
         match kind {
-            UnitKind::Valu | UnitKind::Salu => p.simd(wi),
+            UnitKind::Valu | UnitKind::Trans | UnitKind::Salu => p.simd(wi),
             UnitKind::Lds => p.pipe(wi),
             UnitKind::Vmem => p.cu(wi),
             UnitKind::Smem => p.wgp(wi),
@@ -201,7 +248,7 @@ impl Device {
                 false,
                 Some(
                     u @ UnitUse {
-                        kind: UnitKind::Valu | UnitKind::Salu,
+                        kind: UnitKind::Valu | UnitKind::Trans | UnitKind::Salu,
                         ..
                     },
                 ),
@@ -483,6 +530,10 @@ mod tests {
         let passes = u64::from(wave_size).div_ceil(32);
         Some(match d.format {
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => (UnitKind::Salu, t.salu),
+            // Transcendentals on their own unit, every pass (docs/rules/timing.md#issue).
+            Format::Vop1 | Format::Vop3 if super::super::deps::is_trans(d.name) => {
+                (UnitKind::Trans, t.trans_issue * passes)
+            }
             Format::Vop1
             | Format::Vop2
             | Format::Vop3
@@ -502,7 +553,8 @@ mod tests {
     }
 
     /// Issue cycles of a VALU instruction (not VOPD): `valu` per pass, `f64_issue` per pass for a
-    /// double-precision operation (docs/rules/timing.md#issue).
+    /// double-precision operation, `quarter_issue` for a quarter-rate one
+    /// (docs/rules/timing.md#issue).
     fn valu_cycles(inst: &Instruction, wave_size: u32, t: &crate::timing::TimingParams) -> u64 {
         static F64: OnceLock<Vec<bool>> = OnceLock::new();
         let f64 = F64.get_or_init(|| {
@@ -511,8 +563,11 @@ mod tests {
                 .map(|d| super::super::deps::is_f64(d.name))
                 .collect()
         });
+        let name = inst.def().name;
         let per_pass = if f64[inst.opcode.0 as usize] {
             t.f64_issue
+        } else if super::super::deps::is_quarter_rate(name) {
+            t.quarter_issue
         } else {
             t.valu
         };
@@ -538,6 +593,61 @@ mod tests {
         } else {
             2
         }
+    }
+
+    /// The quarter-rate class and the transcendentals are the instructions Mesa's ACO puts in
+    /// `valu_quarter_rate32` and `valu_transcendental32`, in every encoding the table has, and
+    /// nothing else that shares a prefix with them.
+    #[test]
+    fn quarter_rate_and_transcendental_classes_are_acos() {
+        let names: Vec<&str> = rdna3_isa::def::every().map(|(_, d)| d.name).collect();
+        let quarter: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| super::super::deps::is_quarter_rate(n))
+            .collect();
+        for n in [
+            "v_mul_lo_u32",
+            "v_mul_hi_u32",
+            "v_mul_hi_i32",
+            "v_mqsad_u32_u8",
+        ] {
+            assert!(quarter.contains(&n), "{n} in {quarter:?}");
+        }
+        assert!(quarter
+            .iter()
+            .all(|n| !n.contains("u24") && !n.contains("u16")));
+        let is_trans = super::super::deps::is_trans;
+        for n in [
+            "v_rcp_f32_e32",
+            "v_exp_f16_e64",
+            "v_rcp_iflag_f32_e32",
+            "v_sqrt_f32_e32",
+        ] {
+            assert!(is_trans(n), "{n}");
+        }
+        for n in [
+            "v_rcp_f64_e32",
+            "v_sqrt_f64_e64",
+            "v_add_f32_e32",
+            "v_mul_lo_u32",
+        ] {
+            assert!(!is_trans(n), "{n}");
+        }
+        let t = TimingParams::RDNA3;
+        let facts = |text: &str| {
+            let p = rdna3_isa::asm::assemble(text);
+            IssueFacts::of(&p.lines[0].inst, &t).unit
+        };
+        assert_eq!(
+            facts("v_mul_lo_u32 v1, v2, v3"),
+            Some((UnitKind::Valu, [4, 8]))
+        );
+        assert_eq!(facts("v_rcp_f32 v1, v2"), Some((UnitKind::Trans, [4, 8])));
+        assert_eq!(
+            facts("v_add_f32 v1, v2, v3"),
+            Some((UnitKind::Valu, [1, 1]))
+        );
     }
 
     /// The facts are worked out for every instruction of a program when a run starts, run or

@@ -201,13 +201,16 @@ pub struct RunConfig {
 impl RunConfig {
     /// Names of the timing model's parameters (`docs/timing.md`): [`TimingParams`]' fields
     /// and the scalar cache's latencies, in the order [`RunConfig::timing_entries`] gives.
-    pub const TIMING_NAMES: [&'static str; 16] = [
+    pub const TIMING_NAMES: [&'static str; 19] = [
         "salu",
         "valu",
         "f64_issue",
+        "quarter_issue",
+        "trans_issue",
         "valu_latency",
         "trans_latency",
         "f64_latency",
+        "quarter_latency",
         "salu_latency",
         "lds_issue",
         "lds_latency",
@@ -227,9 +230,12 @@ impl RunConfig {
             "salu" => &mut t.salu,
             "valu" => &mut t.valu,
             "f64_issue" => &mut t.f64_issue,
+            "quarter_issue" => &mut t.quarter_issue,
+            "trans_issue" => &mut t.trans_issue,
             "valu_latency" => &mut t.valu_latency,
             "trans_latency" => &mut t.trans_latency,
             "f64_latency" => &mut t.f64_latency,
+            "quarter_latency" => &mut t.quarter_latency,
             "salu_latency" => &mut t.salu_latency,
             "lds_issue" => &mut t.lds_issue,
             "lds_latency" => &mut t.lds_latency,
@@ -245,7 +251,7 @@ impl RunConfig {
     }
 
     /// Every timing parameter in effect, by name (cycles).
-    pub fn timing_entries(&self) -> [(&'static str, u64); 16] {
+    pub fn timing_entries(&self) -> [(&'static str, u64); Self::TIMING_NAMES.len()] {
         let mut c = self.clone();
         std::array::from_fn(|i| {
             let name = Self::TIMING_NAMES[i];

@@ -80,8 +80,9 @@ pub struct GridPart {
     block_logs: Vec<AccessLog>,
 }
 
-/// The layout of [`GridPart`]'s bytes: parts of another build are refused.
-const PART_FORMAT: u32 = 2;
+/// The layout of [`GridPart`]'s bytes: parts of another build are refused (3: the units'
+/// busy cycles count the transcendental unit).
+const PART_FORMAT: u32 = 3;
 
 impl GridPart {
     /// The part as bytes (MessagePack).

@@ -69,8 +69,15 @@ impl Device {
         };
         let facts = &self.facts[pc];
         let (clause, unit, returns) = (facts.clause, facts.unit, facts.returns);
-        // A VALU instruction's cost: its unit's busy cycles.
-        let valu_cost = unit_use.map_or(0, |u| u.busy);
+        // A VALU instruction's cost: its unit's busy cycles; a transcendental's, the VALU's
+        // issue cycles (its own unit goes on working on it: issue::busy_of).
+        let valu_cost = match unit_use {
+            Some(u) if u.kind == UnitKind::Trans => {
+                t.valu * u64::from(self.waves[wi].size).div_ceil(32)
+            }
+            Some(u) => u.busy,
+            None => 0,
+        };
         self.before_issue(wi, pc, inst, clause);
         if d.format == Format::Vinterp {
             // V_INTERP has a built-in `s_waitcnt expcnt(wait_exp)`, before it reads its
@@ -79,7 +86,7 @@ impl Device {
         }
         self.check_inflight(wi, pc, inst);
         self.check_poison(wi, pc, inst);
-        if let Some((UnitKind::Valu, _)) = unit {
+        if let Some((UnitKind::Valu | UnitKind::Trans, _)) = unit {
             // Every VALU instruction, VOPD and V_INTERP too, enters the wave's recent ones
             // (LDSDIR's `wait_vdst` rule).
             self.waves[wi].recent_valu.push(pc);
@@ -93,6 +100,12 @@ impl Device {
                 let control = program_control(inst.opcode).ok_or_else(unimplemented)?;
                 if let Some(target) = self.sopp(wi, pc, line, control, &code.targets, cfg)? {
                     end.next_pc = target;
+                }
+                if let Control::Nop = control {
+                    // "Delay issue of next instruction" by SIMM16[3:0] + 1 clocks: the
+                    // pseudocode runs nop() for i in 0 .. SIMM16[3:0]
+                    // (docs/rules/timing.md#s_nop).
+                    end.cost = u64::from(inst.get(Field::Simm16) & 0xf) + 1;
                 }
             }
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
@@ -227,7 +240,7 @@ impl Device {
         let inst = &line.inst;
         match control {
             Control::End => self.end_wave(wi),
-            Control::Nothing => {
+            Control::Nothing | Control::Nop => {
                 // s_sendmsg's messages go to the host (MSG_DEALLOC_VGPRS at a kernel's
                 // end, ...): nothing in the memory system changes.
             }
@@ -494,6 +507,8 @@ enum Control {
     End,
     /// Nothing the memory system sees (hints, priorities, messages to the host, ...).
     Nothing,
+    /// `s_nop`: nothing but time.
+    Nop,
     /// `s_waitcnt`.
     Waitcnt,
     /// `s_round_mode` (shift 0) and `s_denorm_mode` (shift 4): a 4-bit field of MODE.
@@ -573,8 +588,8 @@ fn program_control(op: Opcode) -> Option<Control> {
             .map(|d| {
                 Some(match d.name {
                     "s_endpgm" | "s_endpgm_saved" | "s_code_end" => Control::End,
-                    "s_nop"
-                    | "s_clause"
+                    "s_nop" => Control::Nop,
+                    "s_clause"
                     | "s_delay_alu"
                     | "s_waitcnt_depctr"
                     | "s_set_inst_prefetch_distance"

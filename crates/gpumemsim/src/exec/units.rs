@@ -1,6 +1,6 @@
 //! The shared units an instruction issues to, as resources with a time at which each is free
 //! (docs/rules/timing.md#issue, docs/rules/timing.md#one-lds-instruction-at-a-time): per
-//! SIMD a vector ALU and a scalar ALU; the LDS pipe of the WGP (WGP mode) or of the CU (CU
+//! SIMD a vector ALU, a transcendental unit and a scalar ALU; the LDS pipe of the WGP (WGP mode) or of the CU (CU
 //! mode); per CU the vector memory request path; per WGP the scalar cache's request port; and
 //! one GDS/GWS unit for the device. An instruction waits
 //! until its unit is free, then occupies it for its issue cycles; the busy cycles of every
@@ -16,6 +16,8 @@ pub(crate) const SIMDS_PER_WGP: usize = 4;
 pub(crate) struct Units {
     /// Each SIMD's vector ALU: free from this cycle (index `wgp * 4 + simd`).
     valu: Vec<u64>,
+    /// Each SIMD's transcendental unit.
+    trans: Vec<u64>,
     /// Each SIMD's scalar ALU.
     salu: Vec<u64>,
     /// Each LDS pipe (one per WGP, or per CU in CU mode).
@@ -37,12 +39,15 @@ impl Units {
         let pipes = |w: usize| if cu_mode { 2 * w } else { w };
         let mut busy = UnitBusy::default();
         let w = device_wgps;
-        let counts = [pipes(w), SIMDS_PER_WGP * w, SIMDS_PER_WGP * w, 2 * w, w, 1];
+        let simds = SIMDS_PER_WGP * w;
+        // Indexed like UnitKind::ALL.
+        let counts = [pipes(w), simds, simds, simds, 2 * w, w, 1];
         for (slot, n) in busy.instances.iter_mut().zip(counts) {
             *slot = n as u32;
         }
         Units {
             valu: vec![0; SIMDS_PER_WGP * wgps],
+            trans: vec![0; SIMDS_PER_WGP * wgps],
             salu: vec![0; SIMDS_PER_WGP * wgps],
             lds: vec![0; pipes(wgps)],
             vmem: vec![0; 2 * wgps],
@@ -56,6 +61,7 @@ impl Units {
     fn slot(&mut self, kind: UnitKind, instance: usize) -> &mut u64 {
         match kind {
             UnitKind::Valu => &mut self.valu[instance],
+            UnitKind::Trans => &mut self.trans[instance],
             UnitKind::Salu => &mut self.salu[instance],
             UnitKind::Lds => &mut self.lds[instance],
             UnitKind::Vmem => &mut self.vmem[instance],

@@ -657,6 +657,10 @@ fn unit_label(kind: UnitKind) -> (&'static str, &'static str) {
             "the LDS pipe: one per WGP (WGP mode) or per CU (CU mode)",
         ),
         UnitKind::Valu => ("VALU", "a SIMD's vector ALU: one per SIMD"),
+        UnitKind::Trans => (
+            "TRANS",
+            "a SIMD's transcendental unit (v_exp, v_rcp, ...): one per SIMD",
+        ),
         UnitKind::Salu => (
             "SALU",
             "a SIMD's scalar ALU and program control: one per SIMD",
@@ -985,8 +989,8 @@ mod tests {
     #[test]
     fn the_units_table_computes_utilisation() {
         let mut u = UnitBusy {
-            busy_cycles: [0; 6],
-            instances: [2, 4, 4, 1, 1, 0],
+            busy_cycles: [0; 7],
+            instances: [2, 4, 4, 4, 1, 1, 0],
         };
         u.add(UnitKind::Lds, 50);
         u.add(UnitKind::Valu, 400);
@@ -1005,7 +1009,7 @@ mod tests {
         assert!(row("salu").contains("<td>0</td><td>0.0%</td>"));
         // No instances: no utilisation.
         assert!(row("gds").contains("<td>0</td><td>0</td><td></td><td class=\"ubar\"></td>"));
-        assert_eq!(html.matches("<tr data-unit=").count(), 6);
+        assert_eq!(html.matches("<tr data-unit=").count(), 7);
         let p = placement_line(&PlacementStats {
             wgps: 4,
             waves_per_simd: 16,
