@@ -22,7 +22,7 @@ fn shape(name: &str) -> (u64, u64) {
     (block, j["shared"].as_u64().expect("shared"))
 }
 
-/// A temporary file holding `bytes`, for `buf:TYPE[N]=file:PATH`.
+/// A temporary file holding `bytes`, for `buf:TYPE[N]=file:PATH` ([`launch`] removes it).
 fn file(tag: &str, bytes: &[u8]) -> String {
     let p = std::env::temp_dir().join(format!("gms-triton-{}-{tag}.bin", std::process::id()));
     std::fs::write(&p, bytes).expect("write");
@@ -47,6 +47,12 @@ fn launch(name: &str, grid: &str, args: &[String]) -> Value {
     }
     a.extend(["--arg", "null", "--arg", "null"]);
     let o = run(&a, "");
+    // The inputs [`file`] wrote are read: nothing is left in the temporary directory.
+    for x in args {
+        if let Some(p) = x.split("=file:").nth(1) {
+            std::fs::remove_file(p).expect("the input file is there to remove");
+        }
+    }
     assert_eq!(
         o.status.code(),
         Some(0),
