@@ -499,6 +499,22 @@ fn the_compiler_runs_within_a_time_and_a_memory_limit() {
     );
     // Stopped, not run to its end (which takes minutes).
     assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    // The stopped build leaves nothing in the temporary directory (clang writes through a
+    // temporary file of its own).
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).expect("dir");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
+        .args(["run", bomb, "--compile-timeout", "1"])
+        .args(["--arg", "buf:i32[1]=zeros"])
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("spawn gpumemsim");
+    assert_eq!(o.status.code(), Some(2));
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .expect("read")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert!(left.is_empty(), "left in the temporary directory: {left:?}");
     let (code, _, err) = gms(&[
         "run",
         bomb,

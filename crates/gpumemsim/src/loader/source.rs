@@ -373,9 +373,13 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
     let clang = b.clang.clone().unwrap_or_else(|| PathBuf::from("clang-19"));
     static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!(
-        "gpumemsim-{}-{n}-{}.o",
-        std::process::id(),
+    // A folder of its own, removed when the build ends however it ends: clang writes its
+    // output through a temporary file beside it, which a clang stopped at its time or memory
+    // limit leaves behind.
+    let dir = BuildDir(std::env::temp_dir().join(format!("gpumemsim-{}-{n}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).map_err(|e| format!("{}: {e}", dir.0.display()))?;
+    let out = dir.0.join(format!(
+        "{}.o",
         src.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel")
     ));
     let mut build = b.clone();
@@ -387,7 +391,6 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
     let output = match result {
         Ok(Limited::Done(o)) => o,
         Ok(Limited::TimedOut(t)) => {
-            let _ = std::fs::remove_file(&out);
             return Err(format!(
                 "{} did not finish compiling {} within {} s and was stopped (--compile-timeout \
                  SECONDS; 0 for no limit)",
@@ -408,7 +411,6 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
         Err(e) => return Err(format!("{}: {e}", clang.display())),
     };
     if !output.status.success() {
-        let _ = std::fs::remove_file(&out);
         let text = String::from_utf8_lossy(&output.stderr);
         let hint = if text.contains("hip/hip_runtime.h' file not found") {
             "\nthe HIP headers are missing: install Debian's libamdhip64-dev (or pass -I DIR with --cflags)"
@@ -441,7 +443,14 @@ pub fn compile(src: &Path, lang: Language, b: &SourceBuild) -> Result<Vec<u8>, S
             src.display()
         ));
     }
-    let bytes = std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()));
-    let _ = std::fs::remove_file(&out);
-    bytes
+    std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// A build's temporary folder, removed with everything in it when dropped.
+struct BuildDir(PathBuf);
+
+impl Drop for BuildDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
