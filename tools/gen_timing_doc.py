@@ -40,6 +40,7 @@ END = "<!-- end generated -->"
 # ---- Sources -------------------------------------------------------------------------------
 
 CC = "https://chipsandcheese.com/p/microbenchmarking-amds-rdna-3-graphics-architecture"
+CCL = "https://chipsandcheese.com/p/latency-testing-is-hard-rdna-3-power-saving"
 ISA3 = (
     "https://www.amd.com/content/dam/amd/en/documents/radeon-tech-docs/"
     "instruction-set-architectures/rdna3-shader-instruction-set-architecture-feb-2023_0.pdf"
@@ -160,10 +161,40 @@ SOURCES = {
     },
     "vmem_latency": {
         "what": "cycles from a vector memory instruction's last issue cycle until it "
-        "completes (every access, hit or miss: no vector cache hierarchy is modelled)",
+        "completes, on a device whose vector caches are not modelled (mi300x, and the "
+        "library's default `RunConfig` with no device): every access, hit or miss",
         "value": "320",
         "source": f"`{LLVM}`: \"`HWWriteRes<WriteVMEM, [HWVMEM, HWRC], 320>`\" (a compiler "
         f"placeholder); `{ACO}:get_wait_counter_info`: VMEM load 320",
+    },
+    "l0_latency": {
+        "what": "cycles from a vector memory instruction's issue until a line its CU's L0 "
+        "holds is back ([vector caches](#vector-caches))",
+        "value": "none in text",
+        "source": f"estimate: [Chips and Cheese]({CC}) gives the vector L0, L1 and L2 "
+        "latencies only as a chart; chosen below the L1's and above the scalar cache's 38",
+    },
+    "l1_latency": {
+        "what": "the same for a line the shader array's L1 serves",
+        "value": "none in text",
+        "source": "estimate: as `l0_latency`; between the L0's and the L2's",
+    },
+    "l2_latency": {
+        "what": "the same for a line the L2 serves",
+        "value": "none in text",
+        "source": "estimate: as `l0_latency`; between the L1's and the Infinity Cache's",
+    },
+    "mall_latency": {
+        "what": "the same for a line the Infinity Cache serves",
+        "value": "≈376 (150.3 ns × 2.5 GHz)",
+        "source": f"[Chips and Cheese]({CCL}): vector \"Infinity Cache latency dropped from "
+        "199 ns to 150.3 ns with the card in a higher power state\" (RX 7900 XTX)",
+    },
+    "vram_latency": {
+        "what": "the same for a line from VRAM",
+        "value": "≈586 (234.55 ns × 2.5 GHz)",
+        "source": f"[Chips and Cheese]({CCL}): RX 7900 XTX vector VRAM latency 234.55 ns in "
+        "the higher power state",
     },
     "kcache_hit": {
         "what": "cycles from an SMEM load's issue to its data for a scalar-cache hit",
@@ -340,9 +371,51 @@ def smem_chain(sim):
     return per_step(sim, link, 8, *args)
 
 
-def vmem_chain(sim):
-    link = ["global_load_b32 v1, v1, s[0:1]", "s_waitcnt vmcnt(0)"]
-    return per_step(sim, link, 8, "--set", "s0=0x1000", "--set", "s1=0", "--set", "v1=0")
+def chase_program(ws, loads, load=True):
+    """One lane walks a working set of `ws` bytes (a power of two) in 128-byte steps, `loads`
+    times, each load waited for before the next address is made."""
+    body = ["global_load_b32 v1, v2, s[0:1]", "s_waitcnt vmcnt(0)"] if load else ["v_mov_b32 v1, 0"]
+    return (
+        ["s_mov_b32 exec_lo, 1", "v_mov_b32 v2, 0", "s_mov_b32 s4, %d" % loads, "loop:"]
+        + body
+        + ["v_add_nc_u32 v2, 128, v2", "v_and_b32 v2, 0x%x, v2" % (ws - 1), "s_sub_u32 s4, s4, 1",
+           "s_cmp_lg_u32 s4, 0", "s_cbranch_scc1 loop"]
+    )
+
+
+CHASE_ARGS = ("--set", "s0=0x10000000", "--set", "s1=0", "--max-steps", "100000000")
+
+
+CHASED = {}
+
+
+def chase(sim, ws):
+    """Cycles per load of a pointer chase over `ws` bytes once the set has been walked once
+    (a second pass less the first), less the same loop without its load (each set measured
+    once per run of the script)."""
+    if ws not in CHASED:
+        CHASED[ws] = chase_once(sim, ws)
+    return CHASED[ws]
+
+
+def chase_once(sim, ws):
+    n = ws // 128
+    per = lambda load: (
+        sim.run(chase_program(ws, 2 * n, load), *CHASE_ARGS)["cycles"]
+        - sim.run(chase_program(ws, n, load), *CHASE_ARGS)["cycles"]
+    ) / n
+    return per(True) - per(False)
+
+
+CHASE_SETS = [("16 KB", 16 << 10), ("128 KB", 128 << 10), ("2 MB", 2 << 20),
+              ("16 MB", 16 << 20), ("128 MB", 128 << 20)]
+
+
+def chase_order(sim):
+    got = [chase(sim, ws) for _, ws in CHASE_SETS]
+    ordered = all(a < b for a, b in zip(got, got[1:]))
+    note = ", ".join("%s %s" % (name, fmt(g)) for (name, _), g in zip(CHASE_SETS, got))
+    return (1 if ordered else 0), note
 
 
 def nv(arch, op, addr, active=None):
@@ -529,12 +602,30 @@ ROWS = [
         smem_chain,
     ),
     Row(
-        "dependent `global_load_b32` chain: cycles per link (load + `s_waitcnt`)",
-        "320 cycles",
-        320,
-        ("rel", 0.01),
-        f"`{LLVM}`: \"`HWWriteRes<WriteVMEM, [HWVMEM, HWRC], 320>`\"",
-        vmem_chain,
+        "pointer chase (one lane, 128-byte steps) over 16 MB, past the L2 (6 MB): cycles per "
+        "load",
+        "150.3 ns ≈ 376 cycles at 2.5 GHz (Infinity Cache)",
+        376,
+        ("rel", 0.25),
+        f"[Chips and Cheese]({CCL}): RX 7900 XTX vector Infinity Cache latency 150.3 ns",
+        lambda sim: chase(sim, 16 << 20),
+    ),
+    Row(
+        "pointer chase over 128 MB, past the Infinity Cache (96 MB): cycles per load",
+        "234.55 ns ≈ 586 cycles at 2.5 GHz (VRAM)",
+        586,
+        ("rel", 0.25),
+        f"[Chips and Cheese]({CCL}): RX 7900 XTX vector VRAM latency 234.55 ns",
+        lambda sim: chase(sim, 128 << 20),
+    ),
+    Row(
+        "pointer chase plateaus over 16 KB, 128 KB, 2 MB, 16 MB and 128 MB (L0, L1, L2, "
+        "Infinity Cache, VRAM): ordered nearest fastest",
+        "1 (ordered: each level slower than the one before)",
+        1,
+        0,
+        f"the levels' order (AMD's RDNA3 cache hierarchy); [Chips and Cheese]({CC}) charts",
+        chase_order,
     ),
     Row(
         "NVIDIA sm80 `LDS.32`, stride one 32-bit word: wavefronts",

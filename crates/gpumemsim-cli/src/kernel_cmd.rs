@@ -367,6 +367,7 @@ fn report_kernel(
         "device": gpumemsim::report::json::device(dev),
         "placement": gpumemsim::report::json::placement(dev),
         "units": gpumemsim::report::json::units(dev),
+        "vcache": gpumemsim::report::json::vcache(dev),
         "delay_alu": gpumemsim::report::json::delay_alu(lines, kernel.address, dev),
         "steps": dev.steps(),
         "grid": ran.grid,

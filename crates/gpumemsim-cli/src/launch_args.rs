@@ -135,8 +135,9 @@ pub struct LaunchArgs {
     pub kernel: Option<String>,
     /// Timing parameters in cycles, NAME=CYCLES[,...]: salu, valu, f64_issue, quarter_issue,
     /// trans_issue, valu_latency, trans_latency, f64_latency, quarter_latency, salu_latency,
-    /// lds_issue, lds_latency, vmem_issue, vmem_latency, kcache_hit, kcache_miss, gds_issue,
-    /// gds_latency, gws_latency (docs/timing.md lists each with its source).
+    /// lds_issue, lds_latency, vmem_issue, vmem_latency, l0_latency, l1_latency, l2_latency,
+    /// mall_latency, vram_latency, kcache_hit, kcache_miss, gds_issue, gds_latency,
+    /// gws_latency (docs/timing.md lists each with its source).
     #[arg(long, value_name = "NAME=CYCLES,...")]
     pub timing: Option<String>,
     /// Code objects: workgroups per dimension, X[,Y,Z].

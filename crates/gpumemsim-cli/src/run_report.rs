@@ -124,9 +124,12 @@ pub fn baseline_diff(args: &RunArgs, obj: &mut Value) -> Result<String, String> 
 /// `--counters`: the counters as a table, each with its definition.
 pub fn counters_text(program: &[AsmLine], wg: &Device) -> String {
     let mut s = String::from("\ncounters (rocprof's names; docs/counters.md):\n");
+    let definitions = gpumemsim::report::AMD_COUNTERS
+        .iter()
+        .chain(&gpumemsim::report::CACHE_COUNTERS);
     for ((name, v), (_, what)) in gpumemsim::report::amd_counters(program, wg)
         .into_iter()
-        .zip(gpumemsim::report::AMD_COUNTERS)
+        .zip(definitions)
     {
         s.push_str(&format!("  {name:<22} {v:>12}  {what}\n"));
     }
@@ -170,6 +173,7 @@ pub fn report_assembly(
         "device": gpumemsim::report::json::device(wg),
         "placement": gpumemsim::report::json::placement(wg),
         "units": gpumemsim::report::json::units(wg),
+        "vcache": gpumemsim::report::json::vcache(wg),
         "delay_alu": gpumemsim::report::json::delay_alu(program, 0, wg),
         "steps": wg.steps(),
         "waves": cfg.waves,

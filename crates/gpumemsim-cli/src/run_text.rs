@@ -113,6 +113,20 @@ fn header(v: &TextView) -> String {
         "  stalls       {:>9} cycles  summed over waves: waits for memory, barriers, a busy LDS",
         t.stall_cycles
     );
+    if let Some((_, c)) = d.vcache_totals().filter(|(_, c)| c.requests > 0) {
+        use gpumemsim::vcache::Level;
+        let share = |l: Level| 100.0 * c.served_by(l) as f64 / c.requests as f64;
+        let _ = writeln!(
+            s,
+            "  vector mem   {:>9} lines   served by L0 {:.1}%, L1 {:.1}%, L2 {:.1}%, Infinity Cache {:.1}%, VRAM {:.1}%",
+            c.requests,
+            share(Level::L0),
+            share(Level::L1),
+            share(Level::L2),
+            share(Level::Mall),
+            share(Level::Vram)
+        );
+    }
     s
 }
 

@@ -398,7 +398,8 @@ fn hip_line(i: i64) -> String {
 }
 
 /// HIP's printf built with `-mprintf-kind=buffered` writes the printf buffer (records keyed
-/// by the format's hash): every item's line, in the order the lanes reserved them.
+/// by the format's hash): every item's line, in the order the lanes reserved them — each
+/// wave's lanes in order; which of the two waves reserves first is the timing model's.
 #[test]
 fn hip_buffered_printf_prints_through_the_printf_buffer() {
     let a = [
@@ -412,8 +413,12 @@ fn hip_buffered_printf_prints_through_the_printf_buffer() {
         "i32:40",
     ];
     let j = report(&object("printf.buffered.o"), &a, 0);
-    let want: Vec<String> = (0..40).map(hip_line).collect();
-    assert_eq!(strings(&j["printf"]), want);
+    let got = strings(&j["printf"]);
+    let wave = |w: std::ops::Range<i64>| -> Vec<String> { w.map(hip_line).collect() };
+    let (first, second) = (wave(0..32), wave(32..40));
+    let in_wave_order = [first.clone(), second.clone()].concat() == got
+        || [second.clone(), first.clone()].concat() == got;
+    assert!(in_wave_order, "{got:?}");
 }
 
 /// HIP's printf goes through the hostcall buffer, which the host services while the

@@ -136,7 +136,7 @@ fn the_reports_say_what_the_diff_is_checked_against() {
         ],
         [130, 0, 0, 130]
     );
-    assert_eq!((&b["cycles"], &a["cycles"]), (&json!(1630), &json!(713)));
+    assert_eq!((&b["cycles"], &a["cycles"]), (&json!(1896), &json!(979)));
     assert_eq!(b["totals"]["conflict_cycles"], 992);
     assert_eq!(a["totals"]["conflict_cycles"], 0);
 }
@@ -205,7 +205,7 @@ fn pins_the_kernel(d: &serde_json::Value, b: &serde_json::Value, a: &serde_json:
             "{side}"
         );
     }
-    let mut want = json!({"cycles": 713 - 1630, "issue_cycles": 297 - 1181, "conflict_cycles": -992,
+    let mut want = json!({"cycles": 979 - 1896, "issue_cycles": 297 - 1181, "conflict_cycles": -992,
         "stall_cycles": 416 - 1473, "latency_cycles": 22088 - 30000, "executions": 297 - 157});
     if let (Some(x), Some(y)) = (
         b["resources"]["waves_per_simd"].as_i64(),
@@ -314,7 +314,7 @@ fn naive_vs_swizzled_text_names_the_line_and_its_source() {
         "kernel `transpose_naive` → kernel `transpose_swizzled`"
     );
     assert!(
-        head[1].starts_with("  kernel time  1630 → 713  -917 (-56.3%)"),
+        head[1].starts_with("  kernel time  1896 → 979  -917 (-48.4%)"),
         "{t}"
     );
     assert!(
@@ -377,7 +377,7 @@ fn a_report_diffed_with_itself_has_zero_deltas() {
         zero(&e["delta"], e["text"].as_str().unwrap_or(""));
     }
     let t = diff_ok(&[s(naive()), s(naive())]);
-    assert!(t.contains("  kernel time  1630 → 1630  0"), "{t}");
+    assert!(t.contains("  kernel time  1896 → 1896  0"), "{t}");
     assert!(
         t.contains("\nImprovements: none\n\nRegressions: none\n"),
         "{t}"

@@ -36,8 +36,8 @@ fn the_default_run_fits_on_a_screen_and_names_its_totals_and_its_worst_line() {
     );
     assert!(
         lines[2].contains("kernel time")
-            && lines[2].contains("1630 cycles")
-            && lines[2].contains("0.65 µs at 2500 MHz"),
+            && lines[2].contains("1896 cycles")
+            && lines[2].contains("0.76 µs at 2500 MHz"),
         "{out}"
     );
     assert!(
@@ -281,12 +281,26 @@ fn resources_and_counters_are_reported_under_their_names() {
             .eq(["SQ_LDS_BANK_CONFLICT", "992"])),
         "{text}"
     );
+    // The vector caches' line, then the resources.
     assert!(
         text.lines()
             .nth(5)
+            .is_some_and(|l| l.starts_with("  vector mem          64 lines   served by L0 0.0%")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .nth(6)
             .is_some_and(|l| l.contains("8 waves per SIMD (limited by lds)")),
         "{text}"
     );
+    for c in ["TCP_REQ_sum", "GL2C_MISS_sum"] {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().take(2).eq([c, "64"])),
+            "{c}: {text}"
+        );
+    }
     // NVIDIA: Nsight Compute's names on `banks`.
     let b = json(&[
         "banks", "--arch", "sm80", "--op", "sts.32", "--addr", "64*t", "--json",

@@ -643,6 +643,10 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
         ("device", json::device(dev)),
         ("placement", json::placement(dev)),
         ("units", json::units(dev)),
+        (
+            "vcache",
+            json::vcache(dev).unwrap_or(serde_json::Value::Null),
+        ),
         ("delay_alu", json::delay_alu(program, kernel.address, dev)),
     ];
     for (key, value) in parts {

@@ -109,6 +109,7 @@ pub mod smem;
 pub mod target;
 pub mod timeline;
 pub mod timing;
+pub mod vcache;
 pub mod vmem;
 pub mod vmem_format;
 pub mod wave;

@@ -33,6 +33,8 @@ pub struct DevicePreset {
     /// What the preset does not model of the part, if anything (the text report and the
     /// JSON's `"device"` say it).
     pub caveat: &'static str,
+    /// Its vector caches (`None`: vector memory takes `vmem_latency`, hit or miss).
+    pub vcache: Option<crate::vcache::VcacheConfig>,
 }
 
 impl DevicePreset {
@@ -99,6 +101,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         clock_mhz: 2500,
         source: "AMD product page: 96 compute units, boost clock 2500 MHz (game clock 2300 MHz)",
         caveat: "",
+        vcache: Some(crate::vcache::NAVI31),
     },
     DevicePreset {
         name: "w7900",
@@ -110,6 +113,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         clock_mhz: 2495,
         source: "AMD product page: 96 compute units, boost clock 2495 MHz",
         caveat: "",
+        vcache: Some(crate::vcache::NAVI31),
     },
     DevicePreset {
         name: "rx7600",
@@ -122,6 +126,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         source: "AMD product page: 32 compute units, boost clock 2655 MHz (game clock 2250 MHz)",
         caveat: "the part is gfx1102 (Navi 33), whose VGPR file is two thirds of gfx1100's; \
                  it runs gfx1100 code here with gfx1100's occupancy rule",
+        vcache: Some(crate::vcache::NAVI33),
     },
     DevicePreset {
         name: "mi300x",
@@ -134,6 +139,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         source: "AMD product page: 304 compute units (38 per XCD, ROCm's GPU hardware \
                  specifications), peak engine clock 2100 MHz",
         caveat: "",
+        vcache: None,
     },
 ];
 

@@ -24,8 +24,20 @@ pub struct TimingParams {
     /// Issue cycles of an LDS instruction per 32 lanes when it has no bank conflict: 1 cycle
     /// for wave32, 2 for wave64 (docs/rules/timing.md#lds-issue-cycles).
     pub lds_issue: u64,
-    /// Cycles from a vector memory (GLOBAL) instruction's issue to its completion.
+    /// Cycles from a vector memory (GLOBAL) instruction's issue to its completion, on a
+    /// device whose vector caches are not modelled.
     pub vmem_latency: u64,
+    /// Cycles from a vector memory instruction's issue until a line its CU's L0 holds is
+    /// back (a device whose vector caches are modelled: [`crate::vcache`]).
+    pub l0_latency: u64,
+    /// The same for a line the L1 serves.
+    pub l1_latency: u64,
+    /// The same for a line the L2 serves.
+    pub l2_latency: u64,
+    /// The same for a line the Infinity Cache serves.
+    pub mall_latency: u64,
+    /// The same for a line from VRAM.
+    pub vram_latency: u64,
     /// Issue cycles of a double-precision VALU operation per pass (the SIMD does one FP64
     /// lane-operation per cycle).
     pub f64_issue: u64,
@@ -66,6 +78,11 @@ impl TimingParams {
         lds_latency: 20,
         lds_issue: 1,
         vmem_latency: 320,
+        l0_latency: 120,
+        l1_latency: 190,
+        l2_latency: 280,
+        mall_latency: 376,
+        vram_latency: 586,
         f64_issue: 32,
         valu_latency: 5,
         trans_latency: 10,
@@ -115,6 +132,11 @@ impl TimingParams {
             lds_latency,
             lds_issue,
             vmem_latency,
+            l0_latency,
+            l1_latency,
+            l2_latency,
+            mall_latency,
+            vram_latency,
             f64_issue,
             valu_latency,
             trans_latency,

@@ -352,6 +352,52 @@ fn s_nop_delays_the_next_instruction_by_its_count_plus_one() {
     assert_eq!(per_copy(|_| "s_nop 0x13\n".to_string(), 8, &cfg), 4);
 }
 
+/// A wave32 whose lanes load the dword at lane × `stride`, twice: on the RX 7900 XTX preset
+/// (its vector caches modelled) the device after the run.
+fn strided_loads(stride: u32) -> Device {
+    let text = format!(
+        "v_mbcnt_lo_u32_b32 v0, -1, 0\nv_mul_u32_u24 v2, {stride}, v0\n\
+         global_load_b32 v1, v2, s[0:1]\ns_waitcnt vmcnt(0)\n\
+         global_load_b32 v1, v2, s[0:1]\ns_waitcnt vmcnt(0)\ns_endpgm\n"
+    );
+    let cfg = RunConfig {
+        device: Some(gpumemsim::preset::DevicePreset::named("rx7900xtx").expect("a preset")),
+        ..RunConfig::default()
+    };
+    run(&text, &cfg)
+}
+
+#[test]
+fn strided_loads_touch_a_line_per_lane_and_their_reuse_comes_from_the_level_they_fit() {
+    use gpumemsim::vcache::Level;
+    // Contiguous: the 32 lanes share one 128-byte line; the second load finds it in L0.
+    let dense = strided_loads(4);
+    let (first, second) = (&dense.stats()[2].lines, &dense.stats()[4].lines);
+    assert_eq!((first.requests, first.served_by(Level::Vram)), (1, 1));
+    assert_eq!((second.requests, second.served_by(Level::L0)), (1, 1));
+    // 4 KiB apart: 32 lines, all in 2 of the L0's 64 sets (4 ways each), so the second load
+    // misses the L0 and finds them in the L1 (16 ways).
+    let sparse = strided_loads(4096);
+    let (first, second) = (&sparse.stats()[2].lines, &sparse.stats()[4].lines);
+    assert_eq!((first.requests, first.served_by(Level::Vram)), (32, 32));
+    assert_eq!((second.requests, second.served_by(Level::L1)), (32, 32));
+    let t = RunConfig::default().timing;
+    assert_eq!(
+        sparse.cycles() - dense.cycles(),
+        t.l1_latency - t.l0_latency,
+        "only the second load's level differs"
+    );
+    let (_, totals) = sparse.vcache_totals().expect("modelled");
+    assert_eq!(totals.requests, 64);
+    // Without a device, no cache model: every access takes vmem_latency.
+    let plain = run(
+        "global_load_b32 v1, v2, s[0:1]\ns_waitcnt vmcnt(0)\ns_endpgm\n",
+        &RunConfig::default(),
+    );
+    assert!(plain.vcache_totals().is_none());
+    assert!(plain.cycles() >= t.vmem_latency);
+}
+
 #[test]
 fn every_unit_kind_is_counted() {
     let text = "s_load_b32 s4, s[0:1], 0\ns_add_u32 s5, s4, 1\nv_mov_b32 v1, 0\n\

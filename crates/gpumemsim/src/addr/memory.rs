@@ -63,6 +63,10 @@ pub struct GlobalMemory {
     atomic: bool,
     /// The bytes read and written since logging started.
     log: RefCell<AccessLog>,
+    /// Whether the cache lines accesses touch are being noted ([`GlobalMemory::trace_lines`]).
+    tracing_lines: bool,
+    /// The lines (addresses / [`crate::vcache::LINE_BYTES`]) touched since, in access order.
+    lines: RefCell<Vec<u64>>,
     /// The host's allocations, which vector-memory accesses are checked against.
     pub allocations: Allocations,
     /// Bytes `start..end` that the runtime hands between the waves and the host through
@@ -414,6 +418,21 @@ impl GlobalMemory {
         std::mem::swap(self.log.get_mut(), log);
     }
 
+    /// Notes (or, with `false`, stops noting) the cache lines the accesses that follow touch,
+    /// for the vector caches ([`crate::vcache`]): one vector memory instruction's accesses.
+    pub fn trace_lines(&mut self, on: bool) {
+        self.tracing_lines = on;
+    }
+
+    /// The lines noted since [`GlobalMemory::trace_lines`], into `out` (emptied first),
+    /// sorted and each once; the memory's list is left empty.
+    pub fn take_lines(&mut self, out: &mut Vec<u64>) {
+        out.clear();
+        std::mem::swap(self.lines.get_mut(), out);
+        out.sort_unstable();
+        out.dedup();
+    }
+
     /// Marks the accesses that follow as atomics (or, with `false`, plain again) in the log.
     pub fn set_atomic(&mut self, atomic: bool) {
         self.atomic = atomic;
@@ -423,6 +442,22 @@ impl GlobalMemory {
     /// into the atomics' log while [`GlobalMemory::set_atomic`] is on.
     #[inline]
     fn log(&self, addr: u64, n: u64, write: bool) {
+        if self.tracing_lines && n > 0 {
+            let line = crate::vcache::LINE_BYTES;
+            let last = (addr & ADDRESS_MASK).wrapping_add(n - 1) & ADDRESS_MASK;
+            let mut lines = self.lines.borrow_mut();
+            lines.push((addr & ADDRESS_MASK) / line);
+            if last / line != (addr & ADDRESS_MASK) / line {
+                // An access crossing lines (at most a lane's 16 bytes, or one run of
+                // consecutive lanes): every line it covers.
+                let (first, end) = ((addr & ADDRESS_MASK) / line + 1, last / line);
+                if end >= first {
+                    lines.extend(first..=end);
+                } else {
+                    lines.push(end);
+                }
+            }
+        }
         if self.logging {
             let mut log = self.log.borrow_mut();
             let handed = self

@@ -201,7 +201,7 @@ pub struct RunConfig {
 impl RunConfig {
     /// Names of the timing model's parameters (`docs/timing.md`): [`TimingParams`]' fields
     /// and the scalar cache's latencies, in the order [`RunConfig::timing_entries`] gives.
-    pub const TIMING_NAMES: [&'static str; 19] = [
+    pub const TIMING_NAMES: [&'static str; 24] = [
         "salu",
         "valu",
         "f64_issue",
@@ -216,6 +216,11 @@ impl RunConfig {
         "lds_latency",
         "vmem_issue",
         "vmem_latency",
+        "l0_latency",
+        "l1_latency",
+        "l2_latency",
+        "mall_latency",
+        "vram_latency",
         "kcache_hit",
         "kcache_miss",
         "gds_issue",
@@ -241,6 +246,11 @@ impl RunConfig {
             "lds_latency" => &mut t.lds_latency,
             "vmem_issue" => &mut t.vmem_issue,
             "vmem_latency" => &mut t.vmem_latency,
+            "l0_latency" => &mut t.l0_latency,
+            "l1_latency" => &mut t.l1_latency,
+            "l2_latency" => &mut t.l2_latency,
+            "mall_latency" => &mut t.mall_latency,
+            "vram_latency" => &mut t.vram_latency,
             "kcache_hit" => &mut self.kcache.hit_latency,
             "kcache_miss" => &mut self.kcache.miss_latency,
             "gds_issue" => &mut t.gds_issue,
@@ -343,6 +353,9 @@ pub struct InstStats {
     pub cache_hits: u64,
     /// SMEM: scalar-cache line lookups that missed.
     pub cache_misses: u64,
+    /// Vector memory: the cache lines its accesses touched and the level that served each
+    /// (with a device whose vector caches are modelled: [`crate::vcache`]).
+    pub lines: crate::vcache::LineCounts,
 }
 
 impl InstStats {
@@ -355,6 +368,7 @@ impl InstStats {
         self.latency_cycles += other.latency_cycles;
         self.cache_hits += other.cache_hits;
         self.cache_misses += other.cache_misses;
+        self.lines.add(&other.lines);
     }
 }
 
@@ -663,6 +677,12 @@ pub struct Device {
     memory: GlobalMemory,
     /// Each WGP's scalar data cache (one per workgroup until the run places them).
     kcache: Vec<ScalarCache>,
+    /// The vector caches' shape, when the device models them ([`RunConfig::device`]).
+    vcache: Option<crate::vcache::VcacheConfig>,
+    /// Each WGP's vector caches (made as first used).
+    vcaches: Vec<crate::vcache::WgpCaches>,
+    /// The lines of the vector memory instruction being executed (kept to reuse its space).
+    vcache_lines: Vec<u64>,
     /// Each wave's SMEM clause and group state.
     clauses: Vec<ClauseTracker>,
     /// Each wave's SMEM data not yet arrived in its SGPRs.
@@ -911,6 +931,9 @@ impl Device {
             waits: vec![None; n],
             memory: GlobalMemory::new(),
             kcache: vec![kcache; up_front.len().max(1)],
+            vcache: cfg.device.and_then(|d| d.vcache),
+            vcaches: Vec::new(),
+            vcache_lines: Vec::new(),
             clauses: vec![ClauseTracker::default(); n],
             sgpr_returns: vec![Vec::new(); n],
             sgpr_late: vec![0; n],
@@ -1158,6 +1181,19 @@ impl Device {
         self.units.busy()
     }
 
+    /// The vector caches' shape and every instruction's cache lines added up, when the device
+    /// models them ([`crate::vcache`]).
+    pub fn vcache_totals(
+        &self,
+    ) -> Option<(crate::vcache::VcacheConfig, crate::vcache::LineCounts)> {
+        let c = self.vcache?;
+        let mut t = crate::vcache::LineCounts::default();
+        for s in &self.stats {
+            t.add(&s.lines);
+        }
+        Some((c, t))
+    }
+
     /// How the program's `s_delay_alu` declarations compared with the model's dependency
     /// latencies (docs/rules/timing.md#dependencies).
     pub fn delay_alu(&self) -> &DelayAluStats {
@@ -1236,9 +1272,12 @@ impl Device {
                 &mut s.latency_cycles,
                 &mut s.cache_hits,
                 &mut s.cache_misses,
+                &mut s.lines.requests,
+                &mut s.lines.writes,
             ] {
                 scale(v);
             }
+            s.lines.served.iter_mut().for_each(scale);
         }
     }
 

@@ -39,7 +39,14 @@ impl Device {
             float_rules: cfg.memory_float_rules,
             isa: cfg.chip.isa,
         };
+        let traced = self.vcache.is_some();
+        if traced {
+            env.mem.trace_lines(true);
+        }
         let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
+        if traced {
+            env.mem.trace_lines(false);
+        }
         self.global_log_end(wi, pc, self.counter_of(inst, op));
         self.check_lds(wi, pc, atomic, true);
         if let Some(f) = out.unsupported_format {
@@ -61,10 +68,71 @@ impl Device {
         }
         self.address_rule_events(wi, pc, &out);
         let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
-        let latency = cost + cfg.timing.vmem_latency;
+        let mut latency = cost
+            + match self.vcache {
+                Some(c) => self.cache_latency(wi, pc, &c, op).latency(&cfg.timing),
+                None => cfg.timing.vmem_latency,
+            };
+        // Vector memory returns in order on each counter (what VMcnt and VScnt count, and
+        // what `s_waitcnt vmcnt(N)` relies on): an access the caches answer sooner than an
+        // earlier one of its wave completes with it (docs/rules/timing.md#vector-caches).
+        let counter = self.counter_of(inst, op);
+        let earlier = self.pending[wi]
+            .iter()
+            .filter(|p| p.counter == counter && !p.gds)
+            .map(|p| p.done_at)
+            .max()
+            .unwrap_or(0);
+        latency = latency.max(earlier.saturating_sub(self.clocks[wi]));
         self.stats[pc].latency_cycles += latency;
         self.count_vector_memory(wi, inst, op, self.clocks[wi] + latency);
         Some(cost)
+    }
+
+    /// The level whose latency wave `wi`'s vector memory instruction at `pc` (access `op`)
+    /// takes through the vector caches `c`: the one serving the slowest of the cache lines its
+    /// accesses touched (L0 when they touched none, as every lane was inactive or went to
+    /// LDS); the lines and the levels that served them go to the instruction's statistics
+    /// (docs/rules/timing.md#vector-caches).
+    fn cache_latency(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        c: &crate::vcache::VcacheConfig,
+        op: GlobalOp,
+    ) -> crate::vcache::Level {
+        use crate::vcache::{Level, WgpCaches};
+        let mut lines = std::mem::take(&mut self.vcache_lines);
+        self.memory.take_lines(&mut lines);
+        let cu = self.placement.as_ref().expect("placed").cu(wi);
+        let (wgp, cu) = (cu / 2, cu % 2);
+        if self.vcaches.len() <= wgp {
+            self.vcaches.resize_with(wgp + 1, || WgpCaches::new(c));
+        }
+        let write = !matches!(
+            op,
+            GlobalOp::Load { .. }
+                | GlobalOp::LoadLds { .. }
+                | GlobalOp::Format { store: false, .. }
+        );
+        let caches = &mut self.vcaches[wgp];
+        let counts = &mut self.stats[pc].lines;
+        let mut slowest = Level::L0;
+        for &line in &lines {
+            let level = if write {
+                caches.write(line)
+            } else {
+                caches.load(cu, line)
+            };
+            counts.served[level as usize] += 1;
+            slowest = slowest.max(level);
+        }
+        counts.requests += lines.len() as u64;
+        if write {
+            counts.writes += lines.len() as u64;
+        }
+        self.vcache_lines = lines;
+        slowest
     }
 
     /// Puts an access of `op` that completes at `done_at` on its wait counters

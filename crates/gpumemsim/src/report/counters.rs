@@ -61,6 +61,26 @@ pub const AMD_COUNTERS: [(&str, &str); 15] = [
     ),
 ];
 
+/// The vector cache counters (RDNA's names: TCP is the L0, GL1C the L1, GL2C the L2) a run
+/// on a device whose vector caches are modelled gives, in cache lines
+/// (docs/rules/timing.md#vector-caches).
+pub const CACHE_COUNTERS: [(&str, &str); 5] = [
+    (
+        "TCP_REQ_sum",
+        "cache lines vector memory instructions requested (loads, stores, atomics)",
+    ),
+    (
+        "GL1C_REQ_sum",
+        "cache lines the L0 passed to the L1: load lines it missed, and every store and atomic line",
+    ),
+    ("GL2C_REQ_sum", "cache lines that reached the L2"),
+    ("GL2C_HIT_sum", "cache lines the L2 served"),
+    (
+        "GL2C_MISS_sum",
+        "cache lines the L2 missed (served by the Infinity Cache or VRAM)",
+    ),
+];
+
 /// Which counter an instruction's executions add to (`None`: only `SQ_INSTS`).
 fn class(l: &AsmLine) -> Option<&'static str> {
     let d = l.inst.def();
@@ -122,6 +142,19 @@ pub fn amd_counters(program: &[AsmLine], device: &Device) -> Vec<(&'static str, 
             Format::Flat | Format::Global | Format::Scratch
         ) {
             add("SQ_INSTS_FLAT", s.executions);
+        }
+    }
+    if let Some((_, t)) = device.vcache_totals() {
+        use crate::vcache::Level;
+        let l2 = t.reached(Level::L2);
+        for (name, v) in [
+            ("TCP_REQ_sum", t.requests),
+            ("GL1C_REQ_sum", t.reached(Level::L1) + t.writes),
+            ("GL2C_REQ_sum", l2),
+            ("GL2C_HIT_sum", t.served_by(Level::L2)),
+            ("GL2C_MISS_sum", l2 - t.served_by(Level::L2)),
+        ] {
+            out.push((name, v));
         }
     }
     out

@@ -114,6 +114,41 @@ fn groups(
         .collect()
 }
 
+/// Cache lines as JSON: requests, the store/atomic ones, and the lines each level served.
+fn line_counts(c: &crate::vcache::LineCounts) -> Value {
+    let served: serde_json::Map<String, Value> = crate::vcache::Level::ALL
+        .iter()
+        .map(|&l| (l.name().to_string(), json!(c.served_by(l))))
+        .collect();
+    json!({"lines": c.requests, "write_lines": c.writes, "served_by": served})
+}
+
+/// `--json`'s `"vcache"`, when the device models its vector caches: each level's shape and
+/// latency, and the run's cache lines, where they were served and each level's hit rate
+/// (lines it served over lines looked up there).
+pub fn vcache(wg: &Device) -> Option<Value> {
+    use crate::vcache::Level;
+    let (c, t) = wg.vcache_totals()?;
+    let level = |l: &crate::vcache::LevelConfig| json!({"bytes": l.bytes, "ways": l.ways, "line_bytes": crate::vcache::LINE_BYTES});
+    let hit_rate: serde_json::Map<String, Value> = Level::ALL[..4]
+        .iter()
+        .map(|&l| {
+            let reached = t.reached(l);
+            let rate = (reached > 0).then(|| t.served_by(l) as f64 / reached as f64);
+            (l.name().to_string(), json!(rate))
+        })
+        .collect();
+    let mut v = line_counts(&t);
+    v["hit_rate"] = Value::Object(hit_rate);
+    v["levels"] = json!({
+        "l0": level(&c.l0),
+        "l1": level(&c.l1),
+        "l2": level(&c.l2),
+        "infinity_cache": level(&c.mall),
+    });
+    Some(v)
+}
+
 /// `--json`'s `"counters"`: the run's totals under rocprof's names.
 pub fn counters(program: &[AsmLine], wg: &Device) -> Value {
     Value::Object(
@@ -156,6 +191,9 @@ pub fn instructions(
                     "cache_hits": s.cache_hits,
                     "cache_misses": s.cache_misses,
                 });
+                if s.lines.requests > 0 {
+                    r["vcache"] = line_counts(&s.lines);
+                }
                 if let Some(Some(src)) = sources.get(pc) {
                     r["source"] = location(&src.location);
                     if !src.chain.is_empty() {

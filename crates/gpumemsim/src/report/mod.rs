@@ -32,7 +32,7 @@ mod svg;
 mod timeline_svg;
 
 pub use banks::{BanksReport, LayoutPanel};
-pub use counters::{amd_counters, AMD_COUNTERS};
+pub use counters::{amd_counters, AMD_COUNTERS, CACHE_COUNTERS};
 pub use escape::escape;
 pub use heatmap::{group_label, HeatMap};
 pub use html::{banks_page, run_page};
