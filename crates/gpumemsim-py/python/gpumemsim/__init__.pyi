@@ -225,8 +225,15 @@ class RunReport(TypedDict, total=False):
     """"wgps", "waves_per_simd" (the occupancy limit used), "max_resident_waves_per_simd",
     "max_resident_workgroups" (docs/timing.md)."""
     units: dict
-    """Per unit ("lds", "valu", "salu", "vmem", "smem", "gds"): {"busy_cycles", "instances",
-    "utilisation"}."""
+    """Per unit ("lds", "valu", "trans", "salu", "vmem", "smem", "gds"): {"busy_cycles",
+    "instances", "utilisation"}."""
+    vcache: Union[dict, None]
+    """The vector caches, on a device that models them (the RDNA3 presets; None otherwise):
+    "lines" (128-byte cache lines vector memory touched), "write_lines", "served_by" (per level
+    "l0", "l1", "l2", "infinity_cache", "vram"), "hit_rate" (per cache level, None where no
+    line reached it) and "levels" (each cache's "bytes", "ways", "line_bytes";
+    docs/timing.md#vector-caches). Each record of "instructions" that touched lines has its own
+    "vcache" with "lines", "write_lines" and "served_by"."""
     delay_alu: dict
     """How the kernel's s_delay_alu declarations compared with the model's latencies:
     "declared", "declared_and_waited", "undeclared_waits", "undeclared_at" (each instruction
