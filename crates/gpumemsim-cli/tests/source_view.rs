@@ -358,3 +358,41 @@ fn a_baseline_report_is_compared_with_the_run() {
     assert!(o.stdout.is_empty(), "nothing ran");
     assert!(String::from_utf8_lossy(&o.stderr).contains("--baseline /nonexistent/before.json"));
 }
+
+/// The default run's two memory lines (transpose.cl:6 loads a row a step, :8 stores one): each
+/// moves 32 cache lines of 128 bytes, all from VRAM on a cold cache; the loads look each line
+/// up in L0 first, the stores start at L2.
+#[test]
+fn each_source_line_says_what_its_vector_memory_touched_and_where_it_came_from() {
+    let j: serde_json::Value = serde_json::from_str(&stdout(&["run", "--json"])).expect("json");
+    let line = |n: u64| {
+        j["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .find(|l| l["line"] == n)
+            .expect("the line")
+            .clone()
+    };
+    for (n, writes) in [(6, 0), (8, 32)] {
+        let v = &line(n)["vcache"];
+        assert_eq!(
+            (&v["lines"], &v["write_lines"], &v["bytes"]),
+            (
+                &serde_json::json!(32),
+                &serde_json::json!(writes),
+                &serde_json::json!(4096)
+            ),
+            "{v}"
+        );
+        assert_eq!(v["served_by"]["vram"], 32, "{v}");
+        assert_eq!(v["hit_rate"]["l2"], 0.0, "{v}");
+        let l0 = &v["hit_rate"]["l0"];
+        assert_eq!(l0.is_null(), writes > 0, "stores never look in L0: {v}");
+    }
+    assert!(
+        line(5).get("vcache").is_none(),
+        "no vector memory on line 5"
+    );
+    assert_eq!(j["vcache"]["lines"], 64);
+}

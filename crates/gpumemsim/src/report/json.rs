@@ -123,13 +123,10 @@ fn line_counts(c: &crate::vcache::LineCounts) -> Value {
     json!({"lines": c.requests, "write_lines": c.writes, "served_by": served})
 }
 
-/// `--json`'s `"vcache"`, when the device models its vector caches: each level's shape and
-/// latency, and the run's cache lines, where they were served and each level's hit rate
-/// (lines it served over lines looked up there).
-pub fn vcache(wg: &Device) -> Option<Value> {
+/// [`line_counts`] with the bytes those lines hold and each cache level's hit rate (lines it
+/// served over lines looked up there; `null` where none was), for a source line or the run.
+fn line_counts_and_rates(t: &crate::vcache::LineCounts) -> Value {
     use crate::vcache::Level;
-    let (c, t) = wg.vcache_totals()?;
-    let level = |l: &crate::vcache::LevelConfig| json!({"bytes": l.bytes, "ways": l.ways, "line_bytes": crate::vcache::LINE_BYTES});
     let hit_rate: serde_json::Map<String, Value> = Level::ALL[..4]
         .iter()
         .map(|&l| {
@@ -138,8 +135,18 @@ pub fn vcache(wg: &Device) -> Option<Value> {
             (l.name().to_string(), json!(rate))
         })
         .collect();
-    let mut v = line_counts(&t);
+    let mut v = line_counts(t);
+    v["bytes"] = json!(t.requests * crate::vcache::LINE_BYTES);
     v["hit_rate"] = Value::Object(hit_rate);
+    v
+}
+
+/// `--json`'s `"vcache"`, when the device models its vector caches: each level's shape, and
+/// the run's cache lines, where they were served and each level's hit rate.
+pub fn vcache(wg: &Device) -> Option<Value> {
+    let (c, t) = wg.vcache_totals()?;
+    let level = |l: &crate::vcache::LevelConfig| json!({"bytes": l.bytes, "ways": l.ways, "line_bytes": crate::vcache::LINE_BYTES});
+    let mut v = line_counts_and_rates(&t);
     v["levels"] = json!({
         "l0": level(&c.l0),
         "l1": level(&c.l1),
@@ -251,7 +258,7 @@ pub fn lines(
     super::by_line(sources, wg.stats())
         .iter()
         .map(|r| {
-            json!({
+            let mut v = json!({
                 "file": r.file,
                 "line": r.line,
                 "text": texts.line(&r.file, r.line),
@@ -260,7 +267,11 @@ pub fn lines(
                 "stall_cycles": r.stats.stall_cycles,
                 "executions": r.stats.executions,
                 "instructions": r.instructions.iter().map(|&pc| address(base, &program[pc])).collect::<Vec<_>>(),
-            })
+            });
+            if r.stats.lines.requests > 0 {
+                v["vcache"] = line_counts_and_rates(&r.stats.lines);
+            }
+            v
         })
         .collect()
 }
