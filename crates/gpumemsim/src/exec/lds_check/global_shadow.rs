@@ -213,8 +213,18 @@ impl GlobalShadow {
         known: &impl Fn(&Acc) -> bool,
     ) -> Vec<Hit> {
         let mut hits = Vec::new();
+        // The dwords come in ascending order: the page changes once per 4 KiB.
+        let mut current: Option<(u64, usize)> = None;
         log.for_plain_dwords(|dword, read, written| {
-            let p = self.page(dword);
+            let number = dword / (PAGE_DWORDS as u64 * 4);
+            let p = match current {
+                Some((n, i)) if n == number => i,
+                _ => {
+                    let i = self.page(dword);
+                    current = Some((number, i));
+                    i
+                }
+            };
             let slot = ((dword / 4) as usize) % PAGE_DWORDS;
             let page = &mut self.pages[p];
             let is_split = page.split[slot / 64] >> (slot % 64) & 1 == 1;
