@@ -337,10 +337,23 @@ impl Wave {
         }
         let i = reg as usize * self.size as usize + lane as usize;
         if i >= self.vgprs.len() {
-            self.vgprs
-                .resize((reg as usize + 1) * self.size as usize, 0);
+            self.grow_vgprs((reg as usize + 1) * self.size as usize);
         }
         self.vgprs[i] = v;
+    }
+
+    /// Grows the VGPR file to `end` entries (rows of the wave's size). When the launch knows
+    /// the kernel's allocation ([`Wave::vgpr_limit`] below the file), the first growth takes
+    /// room for all of it at once, and no more: doubling would hold up to twice the kernel's
+    /// registers for every resident wave.
+    #[cold]
+    fn grow_vgprs(&mut self, end: usize) {
+        let limit = self.vgpr_limit as usize;
+        if end > self.vgprs.capacity() && limit < self.vgpr_file() {
+            let all = (limit * self.size as usize).max(end);
+            self.vgprs.reserve_exact(all - self.vgprs.len());
+        }
+        self.vgprs.resize(end, 0);
     }
 
     /// VGPR `reg`'s lanes (the wave's size of them), or `None` while it has never been
@@ -382,7 +395,7 @@ impl Wave {
         let n = self.size as usize;
         let end = (reg as usize + 1) * n;
         if end > self.vgprs.len() {
-            self.vgprs.resize(end, 0);
+            self.grow_vgprs(end);
         }
         Some(&mut self.vgprs[end - n..end])
     }
@@ -433,6 +446,22 @@ mod tests {
 
     /// A wave given an ended wave's VGPR storage starts as a new wave does (every VGPR
     /// reads 0, none written) and grows into the kept allocation.
+    #[test]
+    fn a_known_allocation_is_reserved_once_and_exactly() {
+        let mut w = Wave::new(0, 32);
+        w.vgpr_limit = 8;
+        w.set_vgpr(0, 0, 1);
+        assert_eq!(w.vgprs.capacity(), 8 * 32, "the kernel's 8 VGPRs, at once");
+        w.vgpr_row_mut(7).expect("v7")[31] = 2;
+        assert_eq!(
+            (w.vgprs.capacity(), w.vgpr(7, 31), w.vgpr(0, 0)),
+            (8 * 32, 2, 1)
+        );
+        // A write past the allocation still lands (the file is the hardware's).
+        w.set_vgpr(9, 1, 3);
+        assert_eq!(w.vgpr(9, 1), 3);
+    }
+
     #[test]
     fn reused_vgpr_storage_reads_as_new() {
         let mut old = Wave::new(1, 32);
