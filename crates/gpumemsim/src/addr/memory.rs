@@ -442,21 +442,10 @@ impl GlobalMemory {
     /// into the atomics' log while [`GlobalMemory::set_atomic`] is on.
     #[inline]
     fn log(&self, addr: u64, n: u64, write: bool) {
-        if self.tracing_lines && n > 0 {
-            let line = crate::vcache::LINE_BYTES;
-            let last = (addr & ADDRESS_MASK).wrapping_add(n - 1) & ADDRESS_MASK;
+        if self.tracing_lines {
+            // Every line the access covers (wrapping at 2^48, as the access does).
             let mut lines = self.lines.borrow_mut();
-            lines.push((addr & ADDRESS_MASK) / line);
-            if last / line != (addr & ADDRESS_MASK) / line {
-                // An access crossing lines (at most a lane's 16 bytes, or one run of
-                // consecutive lanes): every line it covers.
-                let (first, end) = ((addr & ADDRESS_MASK) / line + 1, last / line);
-                if end >= first {
-                    lines.extend(first..=end);
-                } else {
-                    lines.push(end);
-                }
-            }
+            lines.extend(block_spans(addr, n, crate::vcache::LINE_BYTES).map(|(line, ..)| line));
         }
         if self.logging {
             let mut log = self.log.borrow_mut();
@@ -796,6 +785,24 @@ mod tests {
             let first = first.map(|(later, earlier)| (earlier, later));
             assert_eq!(AccessLog::first_conflict(&refs), first);
         }
+    }
+
+    /// The lines traced are every 128-byte line an access covers, once each, sorted; a
+    /// wrapping access covers the last line and the first.
+    #[test]
+    fn traced_lines_are_the_lines_accesses_cover() {
+        let mut m = GlobalMemory::new();
+        m.trace_lines(true);
+        m.write_bytes(124, &[1; 8]);
+        m.read_u8(130);
+        let mut out = vec![99];
+        m.read_into((1u64 << 48) - 4, &mut [0; 8]);
+        m.trace_lines(false);
+        m.read_u8(4096);
+        m.take_lines(&mut out);
+        assert_eq!(out, vec![0, 1, ((1u64 << 48) - 4) / 128]);
+        m.take_lines(&mut out);
+        assert!(out.is_empty(), "taken once");
     }
 
     #[test]
