@@ -367,6 +367,36 @@ fn strided_loads(stride: u32) -> Device {
     run(&text, &cfg)
 }
 
+/// Vector loads complete in the order they were issued: a load the L0 answers does not
+/// overtake an earlier one still on its way from VRAM, so `s_waitcnt vmcnt(1)` after the two
+/// waits for the first (docs/rules/timing.md#vector-caches).
+#[test]
+fn a_cache_hit_does_not_overtake_an_earlier_miss() {
+    let cfg = RunConfig {
+        device: Some(gpumemsim::preset::DevicePreset::named("rx7900xtx").expect("a preset")),
+        ..RunConfig::default()
+    };
+    let t = cfg.timing;
+    // v1 = 0 (line 0, warmed into L0), v2 = 4096 (line 32, cold).
+    let text = "v_mov_b32 v1, 0\nv_mov_b32 v2, 4096\nglobal_load_b32 v3, v1, s[0:1]\n\
+                s_waitcnt vmcnt(0)\nglobal_load_b32 v4, v2, s[0:1]\n\
+                global_load_b32 v5, v1, s[0:1]\ns_waitcnt vmcnt(1)\ns_endpgm\n";
+    let d = run(text, &cfg);
+    let s = d.stats();
+    assert_eq!(s[4].lines.served_by(gpumemsim::vcache::Level::Vram), 1);
+    assert_eq!(s[5].lines.served_by(gpumemsim::vcache::Level::L0), 1);
+    // The hit waited for the miss: its latency is the miss's less the one cycle between.
+    assert!(
+        s[5].latency_cycles + 1 >= s[4].latency_cycles,
+        "{:?} {:?}",
+        s[4],
+        s[5]
+    );
+    assert!(s[4].latency_cycles > t.vram_latency);
+    // And vmcnt(1) waited for the miss.
+    assert!(d.cycles() > 2 * t.vram_latency, "{}", d.cycles());
+}
+
 #[test]
 fn strided_loads_touch_a_line_per_lane_and_their_reuse_comes_from_the_level_they_fit() {
     use gpumemsim::vcache::Level;

@@ -68,24 +68,13 @@ impl Device {
         }
         self.address_rule_events(wi, pc, &out);
         let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
-        let mut latency = cost
+        let latency = cost
             + match self.vcache {
                 Some(c) => self.cache_latency(wi, pc, &c, op).latency(&cfg.timing),
                 None => cfg.timing.vmem_latency,
             };
-        // Vector memory returns in order on each counter (what VMcnt and VScnt count, and
-        // what `s_waitcnt vmcnt(N)` relies on): an access the caches answer sooner than an
-        // earlier one of its wave completes with it (docs/rules/timing.md#vector-caches).
-        let counter = self.counter_of(inst, op);
-        let earlier = self.pending[wi]
-            .iter()
-            .filter(|p| p.counter == counter && !p.gds)
-            .map(|p| p.done_at)
-            .max()
-            .unwrap_or(0);
-        latency = latency.max(earlier.saturating_sub(self.clocks[wi]));
-        self.stats[pc].latency_cycles += latency;
-        self.count_vector_memory(wi, inst, op, self.clocks[wi] + latency);
+        let done_at = self.count_vector_memory(wi, inst, op, self.clocks[wi] + latency);
+        self.stats[pc].latency_cycles += done_at - self.clocks[wi];
         Some(cost)
     }
 
@@ -135,12 +124,27 @@ impl Device {
         slowest
     }
 
-    /// Puts an access of `op` that completes at `done_at` on its wait counters
+    /// Puts an access of `op` that would complete at `ready` on its wait counters
     /// (docs/rules/addressing.md#wait-counters-of-vector-memory): VMcnt for loads and for
     /// atomics that return data, VScnt for stores and atomics that do not; FLAT (which may go
-    /// to LDS) and the buffer loads to LDS (which write it) on LGKMcnt too.
-    fn count_vector_memory(&mut self, wi: usize, inst: &Instruction, op: GlobalOp, done_at: u64) {
+    /// to LDS) and the buffer loads to LDS (which write it) on LGKMcnt too. Returns when it
+    /// completes: vector memory returns in order on its counter (what `s_waitcnt vmcnt(N)`
+    /// relies on), so an access the caches answer sooner than an earlier one of its wave
+    /// completes with that one (docs/rules/timing.md#vector-caches).
+    fn count_vector_memory(
+        &mut self,
+        wi: usize,
+        inst: &Instruction,
+        op: GlobalOp,
+        ready: u64,
+    ) -> u64 {
         let counter = self.counter_of(inst, op);
+        let earlier = self.pending[wi]
+            .iter()
+            .filter(|p| p.counter == counter)
+            .map(|p| p.done_at)
+            .max();
+        let done_at = earlier.map_or(ready, |e| e.max(ready));
         let also_lgkm =
             inst.def().format == rdna3_isa::Format::Flat || matches!(op, GlobalOp::LoadLds { .. });
         let seq = self.count_issued(wi, counter);
@@ -160,6 +164,7 @@ impl Device {
                 },
             );
         }
+        done_at
     }
 
     /// The wait counter an access of `op` counts on: VMcnt for loads and for atomics that
