@@ -13,7 +13,7 @@ pub enum UnitKind {
     Trans,
     /// A SIMD's scalar ALU, which also runs program control (one per SIMD).
     Salu,
-    /// The LDS pipe: one per WGP in WGP mode, one per CU in CU mode.
+    /// The LDS pipes: one per half of a WGP's LDS (docs/rules/timing.md#lds-halves).
     Lds,
     /// Vector memory requests: one texture-addressing unit per CU.
     Vmem,
@@ -134,7 +134,7 @@ pub struct Segment {
 /// One busy period of an LDS pipe, `start..end` in cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PipeBusy {
-    /// The pipe (WGP index in WGP mode; CU index, two per WGP, in CU mode).
+    /// The pipe: `wgp * 2 + half`, one per half of a WGP's LDS (half `c` is near CU `c`).
     pub pipe: u32,
     /// First cycle.
     pub start: u64,

@@ -1,6 +1,6 @@
 //! The compute-unit timing model (docs/timing.md), one test or more per rule:
-//! the LDS pipe shared by a WGP's (or CU's) workgroups, its queue and the wait on the
-//! consumer (docs/rules/timing.md#one-lds-instruction-at-a-time); dependency latency and
+//! the LDS pipe of each half of a WGP's LDS (docs/rules/timing.md#lds-halves), its queue and
+//! the wait on the consumer (docs/rules/timing.md#one-lds-instruction-at-a-time); dependency latency and
 //! `s_delay_alu` (docs/rules/timing.md#dependencies, docs/rules/timing.md#delay-alu); wave64
 //! passes (docs/rules/timing.md#wave64-passes); per-unit issue and the FP64 rate
 //! (docs/rules/timing.md#issue), the quarter-rate operations and the transcendental unit,
@@ -34,36 +34,52 @@ fn column_reads() -> String {
     s
 }
 
-#[test]
-fn two_co_resident_workgroups_share_the_lds_pipe_and_take_twice_as_long() {
-    let text = column_reads();
-    let one = RunConfig {
+/// `column_reads` in WGP mode on one WGP, `groups` workgroups of `lds` bytes each.
+fn wgp_mode(groups: u32, lds: u32) -> Device {
+    let cfg = RunConfig {
         lds_mode: LdsMode::Wgp,
-        lds_size: 8192,
+        lds_size: lds,
+        workgroups: groups,
         ..RunConfig::default()
     };
-    let two = RunConfig {
-        workgroups: 2,
-        ..one.clone()
-    };
-    let a = run(&text, &one);
-    let b = run(&text, &two);
-    let lds_a = a.unit_busy().busy(UnitKind::Lds);
-    let lds_b = b.unit_busy().busy(UnitKind::Lds);
+    run(&column_reads(), &cfg)
+}
+
+#[test]
+fn wgp_mode_workgroups_take_the_two_lds_halves_then_share_one() {
+    // docs/rules/timing.md#lds-halves: the first two go to the two halves (a pipe each), the
+    // third shares the first's half and queues behind it.
+    let (one, two, three) = (wgp_mode(1, 8192), wgp_mode(2, 8192), wgp_mode(3, 8192));
+    let lds_one = one.unit_busy().busy(UnitKind::Lds);
     // 16 loads × 32 conflicted cycles of the pipe per workgroup.
-    assert_eq!(lds_a, 16 * 32, "{:?}", a.unit_busy());
-    assert_eq!(lds_b, 2 * lds_a);
-    assert_eq!(b.placement().max_resident_workgroups, 2);
-    // LDS-bound: the pipe's busy time decides; the pair takes about twice as long.
-    let (ta, tb) = (a.cycles() as f64, b.cycles() as f64);
-    assert!(ta >= lds_a as f64, "{ta}");
-    let ratio = tb / ta;
+    assert_eq!(lds_one, 16 * 32, "{:?}", one.unit_busy());
+    assert_eq!(one.unit_busy().instances(UnitKind::Lds), 2);
+    assert_eq!(two.unit_busy().busy(UnitKind::Lds), 2 * lds_one);
+    assert_eq!(three.unit_busy().busy(UnitKind::Lds), 3 * lds_one);
+    assert_eq!(three.placement().max_resident_workgroups, 3);
+    assert_eq!(two.cycles(), one.cycles(), "one half each: no queueing");
+    // LDS-bound: the shared pipe's busy time decides; the third takes about twice as long.
+    let (t1, t3) = (one.cycles() as f64, three.cycles() as f64);
+    assert!(t1 >= lds_one as f64, "{t1}");
+    let ratio = t3 / t1;
     assert!(
         (1.8..=2.2).contains(&ratio),
-        "one {ta}, two {tb}: ratio {ratio}"
+        "one {t1}, three {t3}: ratio {ratio}"
     );
-    // The second workgroup's loads queued behind the first's: stall cycles appear.
-    assert!(b.totals().stall_cycles > a.totals().stall_cycles);
+    // The third workgroup's loads queued behind the first's: stall cycles appear.
+    assert!(three.totals().stall_cycles > two.totals().stall_cycles);
+}
+
+#[test]
+fn an_allocation_across_both_lds_halves_holds_both_pipes() {
+    // 40 KB each: one per half, then the third spans the 24 KB left in each and its every
+    // instruction takes both pipes, after the other two's.
+    let (one, three) = (wgp_mode(1, 40960), wgp_mode(3, 40960));
+    let lds_one = one.unit_busy().busy(UnitKind::Lds);
+    assert_eq!(three.placement().max_resident_workgroups, 3);
+    assert_eq!(three.unit_busy().busy(UnitKind::Lds), 4 * lds_one);
+    let ratio = three.cycles() as f64 / one.cycles() as f64;
+    assert!((1.8..=2.2).contains(&ratio), "ratio {ratio}");
 }
 
 #[test]

@@ -220,7 +220,7 @@ impl Device {
         let p = self.placement.as_ref().expect("placed before running");
         match kind {
             UnitKind::Valu | UnitKind::Trans | UnitKind::Salu => p.simd(wi),
-            UnitKind::Lds => p.pipe(wi),
+            UnitKind::Lds => p.pipes(wi).start,
             UnitKind::Vmem => p.cu(wi),
             UnitKind::Smem => p.wgp(wi),
             UnitKind::Gds => 0,
@@ -345,7 +345,7 @@ impl Device {
             },
         };
         let mut p = Placement::new(shape);
-        self.units = Units::new(p.wgps(), shape.wgps as usize, shape.cu_mode);
+        self.units = Units::new(p.wgps(), shape.wgps as usize);
         let cache = self.kcache.first().cloned();
         if let Some(c) = cache {
             self.kcache = vec![c; p.wgps()];

@@ -7,7 +7,10 @@
 //! [`crate::occupancy::occupancy`] computes) and its LDS allocation fits the free LDS of its
 //! CU (CU mode) or WGP (WGP mode); until then it waits, and the workgroups after it wait
 //! behind it (in-order dispatch). Each wave goes to the SIMD of its CU or WGP holding the
-//! fewest waves (the lowest SIMD on a tie).
+//! fewest waves (the lowest SIMD on a tie). A WGP's LDS is two halves, one near each CU, each
+//! with its own pipe: a CU-mode workgroup's allocation lies in its CU's half, a WGP-mode
+//! workgroup's in the half with more room, or across both when neither holds it alone
+//! (docs/rules/timing.md#lds-halves).
 //!
 //! The block assignment is this simulator's choice (an estimate: AMD's workgroup dispatcher
 //! balances work between CUs at run time and documents no fixed order). It makes WGPs share
@@ -55,15 +58,29 @@ pub(crate) struct PlacementShape {
     pub lds_pool: u32,
 }
 
+impl PlacementShape {
+    /// Bytes of one LDS half (two per WGP): the CU's pool in CU mode, half the WGP's in WGP
+    /// mode.
+    fn half_bytes(&self) -> u32 {
+        if self.cu_mode {
+            self.lds_pool
+        } else {
+            self.lds_pool / 2
+        }
+    }
+}
+
 /// The device's placement state.
 #[derive(Clone, Debug)]
 pub(crate) struct Placement {
     shape: PlacementShape,
     /// The first WGP (grid index) the device holds, and how many.
     first_wgp: u32,
-    /// Each workgroup slot's WGP (device index) and CU within it, once started.
+    /// Each workgroup slot's WGP (device index) and CU within it, once started, and the
+    /// bytes its LDS allocation takes in each half of the WGP's LDS.
     group_wgp: Vec<u32>,
     group_cu: Vec<u32>,
+    group_lds: Vec<[u32; 2]>,
     /// Each workgroup slot's live waves (0 before it starts and after it ends).
     live: Vec<u32>,
     /// Each wave slot's SIMD (device index `wgp * 4 + simd`; `u32::MAX` before it starts).
@@ -76,7 +93,7 @@ pub(crate) struct Placement {
     retiring: Vec<u32>,
     /// Waves resident on each SIMD.
     resident: Vec<u32>,
-    /// LDS bytes in use in each pool (a CU's in CU mode, a WGP's in WGP mode).
+    /// LDS bytes in use in each half (index `wgp * 2 + half`; half `c` is near CU `c`).
     lds_used: Vec<u32>,
     /// Per WGP: the next of its workgroups (device index) to start, and the end of its block.
     next: Vec<u32>,
@@ -99,7 +116,6 @@ impl Placement {
             (lo, hi.max(lo))
         };
         let (next, end) = (0..wgps).map(device_range).unzip();
-        let pools = if shape.cu_mode { 2 * wgps } else { wgps };
         // Slots are made as workgroups start when they are reused.
         let slots = if shape.reuse_slots { 0 } else { shape.groups };
         Placement {
@@ -107,12 +123,13 @@ impl Placement {
             first_wgp,
             group_wgp: vec![0; slots as usize],
             group_cu: vec![0; slots as usize],
+            group_lds: vec![[0; 2]; slots as usize],
             live: vec![0; slots as usize],
             wave_simd: vec![u32::MAX; slots as usize * shape.group_waves as usize],
             free: std::collections::BinaryHeap::new(),
             retiring: Vec::new(),
             resident: vec![0; SIMDS_PER_WGP * wgps as usize],
-            lds_used: vec![0; pools as usize],
+            lds_used: vec![0; 2 * wgps as usize],
             next,
             end,
             resident_groups: 0,
@@ -129,11 +146,6 @@ impl Placement {
         self.next.len()
     }
 
-    /// Whether workgroups run in CU mode (an LDS pipe per CU).
-    pub(crate) fn cu_mode(&self) -> bool {
-        self.shape.cu_mode
-    }
-
     /// The first WGP (grid index) the device holds.
     pub(crate) fn first_wgp(&self) -> u32 {
         self.first_wgp
@@ -144,13 +156,17 @@ impl Placement {
         self.wave_simd[wi] as usize
     }
 
-    /// The LDS pipe of wave `wi`'s workgroup: its WGP's, or in CU mode its CU's.
-    pub(crate) fn pipe(&self, wi: usize) -> usize {
-        let simd = self.simd(wi);
-        if self.shape.cu_mode {
-            simd / 2
-        } else {
-            simd / SIMDS_PER_WGP
+    /// The LDS pipes (device indices `wgp * 2 + half`) wave `wi`'s workgroup uses: those of
+    /// the halves its allocation lies in (docs/rules/timing.md#lds-halves).
+    pub(crate) fn pipes(&self, wi: usize) -> std::ops::Range<usize> {
+        let g = wi / self.shape.group_waves.max(1) as usize;
+        let first = 2 * self.group_wgp[g] as usize;
+        match self.group_lds[g] {
+            [a, b] if a > 0 && b > 0 => first..first + 2,
+            [0, b] if b > 0 => first + 1..first + 2,
+            // An empty allocation still has a side: its CU's in CU mode, the first in WGP mode.
+            [0, 0] => first + self.group_cu[g] as usize..first + self.group_cu[g] as usize + 1,
+            _ => first..first + 1,
         }
     }
 
@@ -198,6 +214,7 @@ impl Placement {
         self.live.push(0);
         let waves = self.shape.group_waves as usize;
         self.wave_simd.extend(std::iter::repeat_n(u32::MAX, waves));
+        self.group_lds.push([0; 2]);
         s
     }
 
@@ -225,13 +242,31 @@ impl Placement {
         }
     }
 
-    /// The LDS pool of CU `cu` of WGP `k`: the CU's in CU mode, the WGP's in WGP mode.
-    fn pool(&self, k: usize, cu: usize) -> usize {
-        if self.shape.cu_mode {
-            2 * k + cu
-        } else {
-            k
+    /// Where a new workgroup's LDS allocation goes on CU `cu` of WGP `k`: the bytes it takes
+    /// in each half, or `None` when it does not fit. In CU mode it lies in the CU's half; in
+    /// WGP mode in the half with more room (the first on a tie), or across both when the
+    /// WGP has room for it but neither half alone (docs/rules/timing.md#lds-halves).
+    fn lds_place(&self, k: usize, cu: usize) -> Option<[u32; 2]> {
+        let s = &self.shape;
+        let free = |h: usize| s.half_bytes().saturating_sub(self.lds_used[2 * k + h]);
+        let bytes = s.lds_bytes;
+        if s.cu_mode {
+            let mut split = [0; 2];
+            split[cu] = bytes;
+            return (bytes <= free(cu)).then_some(split);
         }
+        let roomier = usize::from(free(1) > free(0));
+        let other = 1 - roomier;
+        let mut split = [0; 2];
+        if bytes <= free(roomier) {
+            split[roomier] = bytes;
+        } else if bytes <= free(roomier) + free(other) {
+            split[roomier] = free(roomier);
+            split[other] = bytes - free(roomier);
+        } else {
+            return None;
+        }
+        Some(split)
     }
 
     /// The CU (0 in WGP mode) of WGP `k` that has room for one more workgroup, if any: the
@@ -244,10 +279,7 @@ impl Placement {
                 .map(|i| s.waves_per_simd.saturating_sub(self.resident[i]))
                 .sum()
         };
-        let fits = |cu: usize| {
-            free_slots(cu) >= s.group_waves
-                && self.lds_used[self.pool(k, cu)] + s.lds_bytes <= s.lds_pool
-        };
+        let fits = |cu: usize| free_slots(cu) >= s.group_waves && self.lds_place(k, cu).is_some();
         let empty = |cu: usize| self.domain(k, cu).all(|i| self.resident[i] == 0);
         let cus = if s.cu_mode { 2 } else { 1 };
         (0..cus)
@@ -274,8 +306,17 @@ impl Placement {
                 .max_resident_waves_per_simd
                 .max(self.resident[simd]);
         }
-        let pool = self.pool(k, cu as usize);
-        self.lds_used[pool] += s.lds_bytes;
+        // A workgroup that starts on an empty CU or WGP though it does not fit takes what is
+        // free and the rest nowhere (it runs alone).
+        let split = self.lds_place(k, cu as usize).unwrap_or_else(|| {
+            let h = if s.cu_mode { cu as usize } else { 0 };
+            let mut split = [0; 2];
+            split[h] = s.lds_bytes.min(s.half_bytes() - self.lds_used[2 * k + h]);
+            split
+        });
+        self.lds_used[2 * k] += split[0];
+        self.lds_used[2 * k + 1] += split[1];
+        self.group_lds[slot as usize] = split;
         self.live[slot as usize] = s.group_waves;
         self.resident_groups += 1;
         self.stats.max_resident_workgroups =
@@ -295,8 +336,9 @@ impl Placement {
         self.live[g] -= 1;
         let k = self.group_wgp[g] as usize;
         if self.live[g] == 0 {
-            let pool = self.pool(k, self.group_cu[g] as usize);
-            self.lds_used[pool] -= self.shape.lds_bytes;
+            let split = self.group_lds[g];
+            self.lds_used[2 * k] -= split[0];
+            self.lds_used[2 * k + 1] -= split[1];
             self.resident_groups -= 1;
             if self.shape.reuse_slots {
                 self.retiring.push(g as u32);
@@ -365,11 +407,40 @@ mod tests {
         assert_eq!(p.dispatch(0), [(0, 0), (1, 1)]);
         let mut p = Placement::new(shape(4, 1, 16, 48 * 1024, true));
         assert_eq!(p.dispatch(0), [(0, 0), (1, 1)]);
-        assert_ne!(
-            p.pipe(0),
-            p.pipe(1),
+        assert_eq!(
+            (p.pipes(0), p.pipes(1)),
+            (0..1, 1..2),
             "CU mode: the two went to different CUs"
         );
+    }
+
+    #[test]
+    fn wgp_mode_allocations_fill_the_roomier_half_then_span_both() {
+        // 40 KB each in WGP mode: one per half, then the third spans the 24 KB left in each.
+        let mut p = Placement::new(shape(4, 1, 16, 40 * 1024, false));
+        assert_eq!(p.dispatch(0), [(0, 0), (1, 1), (2, 2)]);
+        assert_eq!([p.pipes(0), p.pipes(1), p.pipes(2)], [0..1, 1..2, 0..2]);
+        assert_eq!(p.lds_used, [65536, 57344]);
+        // The spanning one ends: both halves get their bytes back, and the fourth fits.
+        p.end_wave(2, 2);
+        assert_eq!(p.lds_used, [40960, 40960]);
+        assert_eq!(p.dispatch(0), [(3, 3)]);
+        assert_eq!(p.pipes(3), 0..2);
+    }
+
+    #[test]
+    fn workgroups_without_lds_keep_a_side() {
+        let mut p = Placement::new(shape(4, 1, 16, 0, true));
+        assert_eq!(p.dispatch(0).len(), 4);
+        let pipes: Vec<_> = (0..4).map(|w| p.pipes(w)).collect();
+        assert_eq!(
+            pipes,
+            [0..1, 1..2, 0..1, 1..2],
+            "CU mode: each on its CU's side"
+        );
+        let mut p = Placement::new(shape(2, 1, 16, 0, false));
+        assert_eq!(p.dispatch(0).len(), 2);
+        assert_eq!([p.pipes(0), p.pipes(1)], [0..1, 0..1]);
     }
 
     #[test]

@@ -343,9 +343,17 @@ impl Device {
             end.cost = busy;
             clock + busy + cfg.timing.gds_latency
         } else {
-            let pipe = self.placement.as_ref().map_or(0, |p| p.pipe(wi));
-            let begin = self.units.occupy(UnitKind::Lds, pipe, clock, busy);
-            self.pipe_busy(wi, begin, begin + busy);
+            // An allocation across both halves of the WGP's LDS takes both pipes at once
+            // (docs/rules/timing.md#lds-halves).
+            let pipes = self.placement.as_ref().map_or(0..1, |p| p.pipes(wi));
+            let begin = pipes
+                .clone()
+                .map(|i| self.units.free_at(UnitKind::Lds, i))
+                .fold(clock, u64::max);
+            for pipe in pipes.clone() {
+                self.units.occupy(UnitKind::Lds, pipe, begin, busy);
+                self.pipe_busy(wi, pipe, begin, begin + busy);
+            }
             let passes = u64::from(self.waves[wi].size).div_ceil(32);
             end.cost = busy;
             end.wave_cycles = Some(cfg.timing.lds_issue * passes);

@@ -49,8 +49,8 @@ impl Device {
         });
     }
 
-    /// Records an LDS pipe's busy period for wave `wi`'s instruction.
-    pub(crate) fn pipe_busy(&mut self, wi: usize, start: u64, end: u64) {
+    /// Records the busy period of LDS pipe `pipe` (device index) for wave `wi`'s instruction.
+    pub(crate) fn pipe_busy(&mut self, wi: usize, pipe: usize, start: u64, end: u64) {
         let Some(t) = self.timeline.as_mut() else {
             return;
         };
@@ -62,9 +62,8 @@ impl Device {
             return;
         }
         let p = self.placement.as_ref().expect("placed before running");
-        let per_wgp = if p.cu_mode() { 2 } else { 1 };
         t.lds_busy.push(PipeBusy {
-            pipe: p.first_wgp() * per_wgp + p.pipe(wi) as u32,
+            pipe: p.first_wgp() * 2 + pipe as u32,
             start,
             end,
             wave: self.waves[wi].id,

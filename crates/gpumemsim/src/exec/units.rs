@@ -1,7 +1,7 @@
 //! The shared units an instruction issues to, as resources with a time at which each is free
 //! (docs/rules/timing.md#issue, docs/rules/timing.md#one-lds-instruction-at-a-time): per
-//! SIMD a vector ALU, a transcendental unit and a scalar ALU; the LDS pipe of the WGP (WGP mode) or of the CU (CU
-//! mode); per CU the vector memory request path; per WGP the scalar cache's request port; and
+//! SIMD a vector ALU, a transcendental unit and a scalar ALU; per half of a WGP's LDS
+//! its pipe (docs/rules/timing.md#lds-halves); per CU the vector memory request path; per WGP the scalar cache's request port; and
 //! one GDS/GWS unit for the device. An instruction waits
 //! until its unit is free, then occupies it for its issue cycles; the busy cycles of every
 //! instance add up per kind for `--json`'s `"units"`.
@@ -20,7 +20,7 @@ pub(crate) struct Units {
     trans: Vec<u64>,
     /// Each SIMD's scalar ALU.
     salu: Vec<u64>,
-    /// Each LDS pipe (one per WGP, or per CU in CU mode).
+    /// Each LDS half's pipe (index `wgp * 2 + half`).
     lds: Vec<u64>,
     /// Each CU's vector memory path (index `wgp * 2 + cu`).
     vmem: Vec<u64>,
@@ -33,10 +33,10 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    /// Units of the `wgps` WGPs a device part holds, of a device of `device_wgps`;
-    /// `cu_mode` gives each CU its own LDS pipe. The instances reported are the device's.
-    pub(crate) fn new(wgps: usize, device_wgps: usize, cu_mode: bool) -> Units {
-        let pipes = |w: usize| if cu_mode { 2 * w } else { w };
+    /// Units of the `wgps` WGPs a device part holds, of a device of `device_wgps`. The
+    /// instances reported are the device's.
+    pub(crate) fn new(wgps: usize, device_wgps: usize) -> Units {
+        let pipes = |w: usize| 2 * w;
         let mut busy = UnitBusy::default();
         let w = device_wgps;
         let simds = SIMDS_PER_WGP * w;
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn a_busy_unit_delays_the_next_occupant_and_counts_busy_cycles() {
-        let mut u = Units::new(1, 1, false);
+        let mut u = Units::new(1, 1);
         assert_eq!(u.occupy(UnitKind::Lds, 0, 10, 32), 10);
         assert_eq!(
             u.occupy(UnitKind::Lds, 0, 12, 32),
@@ -132,8 +132,8 @@ mod tests {
     }
 
     #[test]
-    fn cu_mode_has_a_pipe_per_cu() {
-        let u = Units::new(2, 2, true);
+    fn each_wgp_has_an_lds_pipe_per_half() {
+        let u = Units::new(2, 2);
         assert_eq!(u.busy().instances(UnitKind::Lds), 4);
         assert_eq!(u.busy().instances(UnitKind::Valu), 8);
         assert_eq!(u.busy().instances(UnitKind::Gds), 1);
