@@ -271,7 +271,7 @@ pub fn run_kernel(
             .map(|s| (s.name.clone(), s.bytes.clone()))
             .collect(),
         config: RunConfig {
-            record_ds: out.html().is_some(),
+            record_samples: out.html().is_some(),
             record_timeline: out.html().is_some(),
             progress: bar.counters(),
             ..config.clone()

@@ -145,7 +145,7 @@ fn run_assembly(
         _ => false,
     };
     let cfg = RunConfig {
-        record_ds: out.html().is_some(),
+        record_samples: out.html().is_some(),
         record_timeline: out.html().is_some(),
         progress: bar.counters(),
         release_finished: !keep_waves,

@@ -416,7 +416,7 @@ pub fn device_config(args: &LaunchArgs) -> Result<RunConfig, String> {
             ways: args.kcache_ways,
             ..Default::default()
         },
-        record_ds: false,
+        record_samples: false,
         progress: None,
         ..RunConfig::default()
     };

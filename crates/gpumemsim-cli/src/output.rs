@@ -26,7 +26,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// The text report's instruction table: the N hottest instructions (0: all).
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 15)]
     pub top: usize,
     /// What the text report's first table groups by.
     #[arg(long, value_enum, default_value_t = By::Line)]

@@ -46,12 +46,14 @@ pub fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>)
         By::Line => {
             let rows = by_line(v.sources, v.device.stats());
             if !rows.is_empty() {
-                source_table(&mut s, "Source lines", &rows, Some(texts));
+                source_table(&mut s, "Source lines", &rows, Some(&mut *texts));
+                cache_table(&mut s, "source line", &rows, Some(texts));
             }
         }
         By::Function => {
             let rows = by_function(v.sources, v.device.stats());
             source_table(&mut s, "Functions", &rows, None);
+            cache_table(&mut s, "function", &rows, None);
         }
         By::Instruction => {}
     }
@@ -152,17 +154,7 @@ fn source_table(
         if texts.is_some() { "line" } else { "function" }
     );
     for r in rows {
-        let place = match &r.function {
-            Some(f) => f.clone(),
-            None => {
-                let text = texts
-                    .as_deref_mut()
-                    .and_then(|t| t.line(&r.file, r.line))
-                    .unwrap_or("")
-                    .to_string();
-                format!("{:<22} {text}", short_place(&r.file, r.line))
-            }
-        };
+        let place = row_place(r, texts.as_deref_mut());
         let _ = writeln!(
             s,
             "{:>9} {:>9} {:>8} {:>9.1}% {:>6} {:>8}  {}",
@@ -173,6 +165,65 @@ fn source_table(
             r.instructions.len(),
             r.stats.executions,
             place.trim_end()
+        );
+    }
+}
+
+/// The place of a row: its function, or its `file:line` and the line's text.
+fn row_place(r: &SourceRow, texts: Option<&mut SourceTexts>) -> String {
+    match &r.function {
+        Some(f) => f.clone(),
+        None => {
+            let text = texts
+                .and_then(|t| t.line(&r.file, r.line))
+                .unwrap_or("")
+                .to_string();
+            format!("{:<22} {text}", short_place(&r.file, r.line))
+        }
+    }
+}
+
+/// The vector caches per row, when any row's instructions requested cache lines: the lines
+/// requested and the bytes they hold, and each cache level's hit rate (lines it served over
+/// lines looked up there; `-` where none was), the rows with the most lines first
+/// (docs/timing.md#vector-caches).
+fn cache_table(
+    s: &mut String,
+    what: &str,
+    rows: &[SourceRow],
+    mut texts: Option<&mut SourceTexts>,
+) {
+    use gpumemsim::vcache::{Level, LINE_BYTES};
+    let mut cached: Vec<&SourceRow> = rows.iter().filter(|r| r.stats.lines.requests > 0).collect();
+    if cached.is_empty() {
+        return;
+    }
+    cached.sort_by_key(|r| std::cmp::Reverse(r.stats.lines.requests));
+    let _ = writeln!(
+        s,
+        "\nVector memory by {what}, most cache lines first (lines of {LINE_BYTES} B requested; hit% = lines a level served of those looked up there)"
+    );
+    let _ = writeln!(
+        s,
+        "    lines      bytes  L0 hit%  L1 hit%  L2 hit%  IC hit%  from VRAM  {what}"
+    );
+    for r in cached {
+        let c = &r.stats.lines;
+        let rate = |l: Level| {
+            c.hit_rate(l)
+                .map_or("-".to_string(), |h| format!("{:.1}", 100.0 * h))
+        };
+        let _ = writeln!(
+            s,
+            "{:>9} {:>10} {:>8} {:>8} {:>8} {:>8} {:>10}  {}",
+            c.requests,
+            c.requests * LINE_BYTES,
+            rate(Level::L0),
+            rate(Level::L1),
+            rate(Level::L2),
+            rate(Level::Mall),
+            c.served_by(Level::Vram),
+            row_place(r, texts.as_deref_mut()).trim_end()
         );
     }
 }

@@ -181,7 +181,16 @@ fn the_rendered_report_leads_with_the_32_way_conflict() {
     assert!(glance.contains("32-way conflict"), "{glance}");
     let timelines = dom.matches("<svg class=\"timeline\"").count();
     assert_eq!(timelines, 1, "the timeline");
-    assert_eq!(dom.matches("<svg").count() - timelines, 2, "two heat maps");
+    assert_eq!(dom.matches("<svg id=\"heat-").count(), 2, "two heat maps");
+    // The 32 row loads and the 32 row stores each touch one line with every lane, from VRAM:
+    // one coalescing picture for all 64.
+    assert_eq!(dom.matches("<svg id=\"coalescing-").count(), 1);
+    assert!(dom.contains("Same pattern: 63 more instruction(s)"));
+    assert_eq!(
+        dom.matches("<svg").count(),
+        timelines + 3,
+        "nothing else is drawn"
+    );
     assert!(dom.contains(&format!("id=\"ds-{top}\"")));
 }
 

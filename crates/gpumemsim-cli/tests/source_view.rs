@@ -61,7 +61,7 @@ fn the_default_run_fits_on_a_screen_and_names_its_totals_and_its_worst_line() {
         lines[table + 2].ends_with("out[y * T + x] = tile[x * T + y];"),
         "{out}"
     );
-    assert!(out.contains("Top 20 of 157 instructions"), "{out}");
+    assert!(out.contains("Top 15 of 157 instructions"), "{out}");
     assert!(
         out.contains("1024 values, min 0.0, max 1023.0: [0.0, 32.0, 64.0, 96.0, …, 991.0, 1023.0]"),
         "{out}"
@@ -94,7 +94,7 @@ fn top_by_and_full_shape_the_text() {
     assert_eq!(instruction_rows(&stdout(&["run", "--top", "0"])).len(), 157);
     let by_instruction = stdout(&["run", "--by", "instruction"]);
     assert!(!by_instruction.contains("Source lines"), "{by_instruction}");
-    assert!(by_instruction.contains("Top 20 of 157"));
+    assert!(by_instruction.contains("Top 15 of 157"));
     let by_function = stdout(&["run", "--by", "function"]);
     assert!(
         by_function.contains("\nFunctions, hottest first"),
@@ -292,6 +292,32 @@ fn resources_and_counters_are_reported_under_their_names() {
         text.lines()
             .nth(6)
             .is_some_and(|l| l.contains("8 waves per SIMD (limited by lds)")),
+        "{text}"
+    );
+    // Per source line: the tile load (line 6) and the store (line 8) each request 32 lines
+    // from VRAM; the store starts at the L2, so its L0 and L1 hit rates are `-`.
+    let table: Vec<Vec<&str>> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Vector memory by source line, most cache lines first"))
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().take(8).collect())
+        .collect();
+    assert_eq!(
+        table,
+        [
+            ["32", "4096", "-", "-", "0.0", "0.0", "32", "transpose.cl:8"],
+            [
+                "32",
+                "4096",
+                "0.0",
+                "0.0",
+                "0.0",
+                "0.0",
+                "32",
+                "transpose.cl:6"
+            ],
+        ],
         "{text}"
     );
     for c in ["TCP_REQ_sum", "GL2C_MISS_sum"] {

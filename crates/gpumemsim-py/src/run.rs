@@ -234,7 +234,7 @@ fn launch_kernel<'py, R>(
         symbols: symbol_values(kw.symbols)?,
         config: RunConfig {
             shard: shard_arg(kw.shard, kw.parts)?,
-            record_ds: kw.html.is_some(),
+            record_samples: kw.html.is_some(),
             record_timeline: kw.html.is_some(),
             progress: Some(progress.clone()),
             max_steps,

@@ -46,7 +46,9 @@ pub struct VcacheConfig {
 }
 
 /// The level that served a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Level {
     L0,
     L1,
@@ -67,6 +69,17 @@ impl Level {
             Level::L2 => "l2",
             Level::Mall => "infinity_cache",
             Level::Vram => "vram",
+        }
+    }
+
+    /// The name people read: `L0`, `L1`, `L2`, `Infinity Cache`, `VRAM`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::L0 => "L0",
+            Level::L1 => "L1",
+            Level::L2 => "L2",
+            Level::Mall => "Infinity Cache",
+            Level::Vram => "VRAM",
         }
     }
 }
@@ -119,6 +132,13 @@ impl LineCounts {
             Level::L1 => loads - self.served[Level::L0 as usize],
             _ => self.served[level as usize..].iter().sum(),
         }
+    }
+
+    /// The share of the lines looked up at `level` that it served; `None` when none reached
+    /// it.
+    pub fn hit_rate(&self, level: Level) -> Option<f64> {
+        let reached = self.reached(level);
+        (reached > 0).then(|| self.served_by(level) as f64 / reached as f64)
     }
 }
 

@@ -683,16 +683,35 @@ pub fn execute(
     if let Some(out) = runs::execute(inst, op, wave, env) {
         return out;
     }
-    lane_by_lane(inst, op, wave, env)
+    lane_by_lane(inst, op, wave, env, |_, _| {})
+}
+
+/// [`execute`], lane after lane, pushing after each lane in EXEC the lane and
+/// [`GlobalMemory::traced_len`] onto `marks`: with the memory tracing lines, the lines each
+/// lane touched (the coalescing picture's, `crate::exec::VmemSample`). The results are
+/// [`execute`]'s: the lane-by-lane path is the one the run path is tested against.
+pub fn execute_marking_lanes(
+    inst: &Instruction,
+    op: GlobalOp,
+    wave: &mut Wave,
+    env: &mut VmemEnv,
+    marks: &mut Vec<(u32, usize)>,
+) -> VmemOutcome {
+    wave.recent_valu.clear();
+    lane_by_lane(inst, op, wave, env, |lane, mem| {
+        marks.push((lane, mem.traced_len()))
+    })
 }
 
 /// [`execute`] one lane after another, in lane order: every access, and the reference the
-/// run path ([`runs`]) is tested against.
+/// run path ([`runs`]) is tested against; `after_lane` sees each lane in EXEC once its
+/// access is done.
 fn lane_by_lane(
     inst: &Instruction,
     op: GlobalOp,
     wave: &mut Wave,
     env: &mut VmemEnv,
+    mut after_lane: impl FnMut(u32, &GlobalMemory),
 ) -> VmemOutcome {
     let exec = wave.exec();
     let mut out = VmemOutcome::default();
@@ -748,6 +767,7 @@ fn lane_by_lane(
         if !ok {
             note_dropped(&mut out, lane, route);
         }
+        after_lane(lane, env.mem);
     }
     out
 }

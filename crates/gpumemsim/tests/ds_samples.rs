@@ -1,6 +1,7 @@
-//! The opt-in run records: each DS instruction's costliest execution (`RunConfig::record_ds`,
-//! `Device::ds_worst`) and the progress counters (`RunConfig::progress`), the same whether a
-//! grid runs apart or together.
+//! The opt-in run records: each DS instruction's costliest execution (`RunConfig::record_samples`,
+//! `Device::ds_worst`), each vector memory instruction's execution that requested the most
+//! cache lines (`Device::vmem_worst`) and the progress counters (`RunConfig::progress`), the
+//! same whether a grid runs apart or together.
 
 use std::sync::Arc;
 
@@ -44,7 +45,7 @@ fn cfg(threads: usize, together: bool) -> RunConfig {
         threads,
         together,
         wgps: 4,
-        record_ds: true,
+        record_samples: true,
         ..RunConfig::default()
     }
 }
@@ -72,17 +73,94 @@ fn the_costliest_execution_is_recorded_with_its_lane_addresses() {
 
 #[test]
 fn apart_and_together_record_the_same_samples() {
-    let apart = run(&cfg(3, false), PROGRAM);
-    let together = run(&cfg(1, true), PROGRAM);
+    let apart = run(&cached(cfg(3, false)), STRIDED);
+    let together = run(&cached(cfg(1, true)), STRIDED);
     assert_eq!(together.schedule, Schedule::Together);
     assert_eq!(apart.device.ds_worst(), together.device.ds_worst());
+    assert!(apart.device.vmem_worst()[VMEM_PC].is_some());
+    assert_eq!(apart.device.vmem_worst(), together.device.vmem_worst());
+}
+
+/// [`PROGRAM`], and then workgroup g loads a dword per lane at lane << (g + 2) from
+/// s[2:3] + 0x2000 (past what the stores write): workgroup 3's lanes are 32 bytes apart, 8
+/// lines of 4 lanes each.
+const STRIDED: &str = "\
+s_add_u32 s4, s0, 2
+v_lshlrev_b32 v1, s4, v0
+ds_load_b32 v2, v1
+s_waitcnt lgkmcnt(0)
+v_add_nc_u32 v6, 0x2000, v1
+global_load_b32 v5, v6, s[2:3]
+s_waitcnt vmcnt(0)
+v_lshlrev_b32 v3, 2, v0
+s_lshl_b32 s5, s0, 8
+v_add_nc_u32 v3, s5, v3
+global_store_b32 v3, v5, s[2:3]
+s_endpgm
+";
+const VMEM_PC: usize = 5;
+
+/// `cfg` on a device with vector caches.
+fn cached(cfg: RunConfig) -> RunConfig {
+    RunConfig {
+        device: Some(gpumemsim::preset::DevicePreset::named("rx7900xtx").expect("a preset")),
+        ..cfg
+    }
+}
+
+#[test]
+fn the_execution_with_the_most_lines_is_recorded_with_each_lines_lanes() {
+    use gpumemsim::vcache::Level;
+    let r = run(&cached(cfg(2, false)), STRIDED);
+    let d = &r.device;
+    for (pc, s) in d.vmem_worst().iter().enumerate() {
+        assert_eq!(s.is_some(), pc == VMEM_PC || pc == 10, "pc {pc}");
+    }
+    let s = d.vmem_worst()[VMEM_PC].as_ref().expect("the load");
+    // Workgroup 3's first wave (id 6): 8 lines from 0x3000, lanes 4i..4i+3 on line i, each
+    // brought from VRAM (its WGP's caches are cold).
+    assert_eq!((s.wave, s.wave_size, s.active), (6, 32, 0xffff_ffff));
+    let lines: Vec<(u64, u64, Level)> =
+        s.lines.iter().map(|l| (l.line, l.lanes, l.level)).collect();
+    let want: Vec<(u64, u64, Level)> = (0..8)
+        .map(|i| (0x3000 / 128 + i, 0xf << (4 * i), Level::Vram))
+        .collect();
+    assert_eq!(lines, want);
+    // The statistics add up every execution: 2 waves each of 1 + 2 + 4 + 8 lines.
+    assert_eq!(d.stats()[VMEM_PC].lines.requests, 2 * (1 + 2 + 4 + 8));
+}
+
+#[test]
+fn recording_changes_no_result() {
+    let on = run(&cached(cfg(1, true)), STRIDED);
+    let off = run(
+        &RunConfig {
+            record_samples: false,
+            ..cached(cfg(1, true))
+        },
+        STRIDED,
+    );
+    assert!(off.device.vmem_worst().is_empty());
+    for w in 0..8 {
+        for reg in [2, 5] {
+            for lane in 0..32 {
+                assert_eq!(
+                    on.device.wave(w).vgpr(reg, lane),
+                    off.device.wave(w).vgpr(reg, lane),
+                    "wave {w} v{reg} lane {lane}"
+                );
+            }
+        }
+    }
+    assert_eq!(on.device.stats(), off.device.stats());
+    assert_eq!(on.device.cycles(), off.device.cycles());
 }
 
 #[test]
 fn nothing_is_recorded_unless_asked() {
     let r = run(
         &RunConfig {
-            record_ds: false,
+            record_samples: false,
             ..cfg(2, false)
         },
         PROGRAM,

@@ -424,6 +424,17 @@ impl GlobalMemory {
         self.tracing_lines = on;
     }
 
+    /// How many lines have been noted since [`GlobalMemory::trace_lines`] (a line noted
+    /// twice counts twice): marks between lanes for [`GlobalMemory::traced_lines`].
+    pub fn traced_len(&self) -> usize {
+        self.lines.borrow().len()
+    }
+
+    /// The lines noted in `range` of the notes, in the order they were noted.
+    pub fn traced_lines(&self, range: std::ops::Range<usize>) -> Vec<u64> {
+        self.lines.borrow()[range].to_vec()
+    }
+
     /// The lines noted since [`GlobalMemory::trace_lines`], into `out` (emptied first),
     /// sorted and each once; the memory's list is left empty.
     pub fn take_lines(&mut self, out: &mut Vec<u64>) {

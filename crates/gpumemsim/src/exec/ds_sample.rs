@@ -1,4 +1,4 @@
-//! Opt-in recording of DS accesses for the bank heat maps ([`RunConfig::record_ds`]): for each
+//! Opt-in recording of DS accesses for the bank heat maps ([`RunConfig::record_samples`]): for each
 //! DS instruction of the program, the lane addresses of its costliest execution.
 //!
 //! Why the costliest execution and not a sum over executions: a heat map shows which lanes
@@ -8,7 +8,7 @@
 //! created first, then to its earliest execution, so a grid run apart records what the same
 //! grid run together records.
 //!
-//! [`RunConfig::record_ds`]: super::RunConfig::record_ds
+//! [`RunConfig::record_samples`]: super::RunConfig::record_samples
 
 use super::Device;
 use crate::banks::ds_access;
@@ -38,7 +38,7 @@ pub struct DsSample {
 impl Device {
     /// Keeps this execution of the DS instruction at `pc` as its sample if it is the costliest
     /// so far (see the module text for ties).
-    pub(crate) fn record_ds_sample(
+    pub(crate) fn record_samples_sample(
         &mut self,
         pc: usize,
         wi: usize,

@@ -33,6 +33,7 @@ mod units;
 mod valu;
 mod vector_mem;
 mod vinterp;
+mod vmem_sample;
 
 use std::sync::Arc;
 
@@ -57,6 +58,7 @@ pub use grid::{device_wide_instruction, run_grid, GridRun, Memory, Schedule, Tog
 pub use progress::{RunProgress, PROGRESS_STEPS};
 pub use shard::{GridPart, Shard};
 pub use slots::WaveInit;
+pub use vmem_sample::{SampleLine, VmemSample};
 
 /// Default `private_segment_buffer.base` (an arbitrary 48-bit global address).
 pub const DEFAULT_SCRATCH_BASE: u64 = 0x7f00_0000_0000;
@@ -152,9 +154,11 @@ pub struct RunConfig {
     /// Makes [`run_grid`] run every workgroup together even where it could run them apart.
     pub together: bool,
     /// Record each DS instruction's costliest execution ([`Device::ds_worst`]) for the bank
-    /// heat maps of the HTML report. Off by default; a run that leaves it off pays one
-    /// untaken branch per DS instruction.
-    pub record_ds: bool,
+    /// heat maps of the HTML report, and each vector memory instruction's execution that
+    /// requested the most cache lines ([`Device::vmem_worst`]) for its coalescing picture.
+    /// Off by default; a run that leaves it off pays one untaken branch per DS or vector
+    /// memory instruction.
+    pub record_samples: bool,
     /// Counters the run adds to as it goes, for a progress bar ([`RunProgress`]); `None` by
     /// default.
     pub progress: Option<Arc<RunProgress>>,
@@ -319,7 +323,7 @@ impl Default for RunConfig {
             memory_float_rules: MemoryFloatRules::default(),
             threads: 0,
             together: false,
-            record_ds: false,
+            record_samples: false,
             progress: None,
             check: true,
             lds_init: LdsInit::Zero,
@@ -663,10 +667,13 @@ pub struct Device {
     stores_on_vmcnt: bool,
     /// Per-instruction statistics, indexed like the program.
     stats: Vec<InstStats>,
-    /// With [`RunConfig::record_ds`]: each DS instruction's costliest execution (the bank
+    /// With [`RunConfig::record_samples`]: each DS instruction's costliest execution (the bank
     /// model's view of it), indexed like the program (`None` for instructions that made no
     /// LDS bank access); empty otherwise.
     ds_worst: Vec<Option<DsSample>>,
+    /// With [`RunConfig::record_samples`] and the vector caches: each vector memory
+    /// instruction's execution that requested the most cache lines; empty otherwise.
+    vmem_worst: Vec<Option<VmemSample>>,
     /// Each wave's clock (cycles).
     clocks: Vec<u64>,
     /// Instructions executed.
@@ -921,7 +928,12 @@ impl Device {
             events: Vec::new(),
             stores_on_vmcnt: cfg.chip.stores_on_vmcnt,
             stats: vec![InstStats::default(); program_len],
-            ds_worst: if cfg.record_ds {
+            ds_worst: if cfg.record_samples {
+                vec![None; program_len]
+            } else {
+                Vec::new()
+            },
+            vmem_worst: if cfg.record_samples {
                 vec![None; program_len]
             } else {
                 Vec::new()
@@ -994,6 +1006,7 @@ impl Device {
         self.events.extend(o.events);
         self.calls.extend(o.calls);
         self.absorb_ds_samples(o.ds_worst);
+        self.absorb_vmem_samples(o.vmem_worst);
         for (s, x) in self.stats.iter_mut().zip(&o.stats) {
             s.add(x);
         }
@@ -1154,11 +1167,18 @@ impl Device {
         &self.stats
     }
 
-    /// With [`RunConfig::record_ds`]: each DS instruction's costliest execution (the bank
+    /// With [`RunConfig::record_samples`]: each DS instruction's costliest execution (the bank
     /// model's view of it), indexed like the program (`None` for instructions that made no
     /// LDS bank access); empty otherwise.
     pub fn ds_worst(&self) -> &[Option<DsSample>] {
         &self.ds_worst
+    }
+
+    /// With [`RunConfig::record_samples`] on a device with vector caches: each vector memory
+    /// instruction's execution that requested the most cache lines, with each line's lanes
+    /// and level (the coalescing picture), indexed like the program; empty otherwise.
+    pub fn vmem_worst(&self) -> &[Option<VmemSample>] {
+        &self.vmem_worst
     }
 
     /// With [`RunConfig::record_timeline`]: each wave's issue, stall and wait segments, the

@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use super::grid::{finish_merge, grid_blocks, made, run_blocks, shared_bytes, GridRun, Memory};
 use super::slots::Retired;
-use super::{DelayAluStats, Device, DsSample, InstStats, RunConfig, RunError, Schedule};
+use super::{
+    DelayAluStats, Device, DsSample, InstStats, RunConfig, RunError, Schedule, VmemSample,
+};
 use super::{TogetherBecause, WaveInit};
 use crate::addr::{AccessLog, GlobalMemory};
 use crate::event::Event;
@@ -62,6 +64,7 @@ pub struct GridPart {
     threads: usize,
     stats: Vec<InstStats>,
     ds_worst: Vec<Option<DsSample>>,
+    vmem_worst: Vec<Option<VmemSample>>,
     events: Vec<Event>,
     calls: Vec<(usize, usize)>,
     clocks: Vec<u64>,
@@ -82,7 +85,7 @@ pub struct GridPart {
 
 /// The layout of [`GridPart`]'s bytes: parts of another build are refused (3: the units'
 /// busy cycles count the transcendental unit).
-const PART_FORMAT: u32 = 3;
+const PART_FORMAT: u32 = 4;
 
 impl GridPart {
     /// The part as bytes (MessagePack).
@@ -129,6 +132,7 @@ impl GridPart {
             threads: 0,
             stats: Vec::new(),
             ds_worst: Vec::new(),
+            vmem_worst: Vec::new(),
             events: Vec::new(),
             calls: Vec::new(),
             clocks: Vec::new(),
@@ -149,6 +153,7 @@ impl GridPart {
     fn copy_from(&mut self, d: &Device) {
         self.stats.clone_from(&d.stats);
         self.ds_worst.clone_from(&d.ds_worst);
+        self.vmem_worst.clone_from(&d.vmem_worst);
         self.events.clone_from(&d.events);
         self.calls = d.calls.iter().copied().collect();
         self.clocks.clone_from(&d.clocks);
@@ -173,6 +178,7 @@ impl GridPart {
         let mut d = made(program, cfg, init, self.groups.clone())?;
         d.stats.clone_from(&self.stats);
         d.ds_worst.clone_from(&self.ds_worst);
+        d.vmem_worst.clone_from(&self.vmem_worst);
         d.events.clone_from(&self.events);
         d.calls = self.calls.iter().copied().collect();
         d.waves.clear();
@@ -217,7 +223,7 @@ fn fingerprint(program: &[AsmLine], cfg: &RunConfig) -> u64 {
         cfg.lds_size,
         cfg.scratch_size,
         cfg.check,
-        cfg.record_ds,
+        cfg.record_samples,
         cfg.record_timeline,
         cfg.workgroup_ids,
         cfg.max_steps

@@ -421,9 +421,9 @@ impl Device {
             self.check_lds(wi, pc, atomic, true);
         }
         let priced = self.bank_cycles(pc, inst, outcome, wi, cfg);
-        if cfg.record_ds {
+        if cfg.record_samples {
             if let Some(cost) = priced {
-                self.record_ds_sample(pc, wi, inst, outcome, cost);
+                self.record_samples_sample(pc, wi, inst, outcome, cost);
             }
         }
         let unpriced = if outcome.gds {

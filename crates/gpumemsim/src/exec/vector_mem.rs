@@ -40,13 +40,21 @@ impl Device {
             isa: cfg.chip.isa,
         };
         let traced = self.vcache.is_some();
-        if traced {
+        let mut marks = Vec::new();
+        let out = if traced && cfg.record_samples {
             env.mem.trace_lines(true);
-        }
-        let out = vmem::execute(inst, op, &mut self.waves[wi], &mut env);
-        if traced {
-            env.mem.trace_lines(false);
-        }
+            vmem::execute_marking_lanes(inst, op, &mut self.waves[wi], &mut env, &mut marks)
+        } else {
+            env.mem.trace_lines(traced);
+            vmem::execute(inst, op, &mut self.waves[wi], &mut env)
+        };
+        env.mem.trace_lines(false);
+        let noted = if traced && cfg.record_samples {
+            let n = self.memory.traced_len();
+            Some(self.memory.traced_lines(0..n))
+        } else {
+            None
+        };
         self.global_log_end(wi, pc, self.counter_of(inst, op));
         self.check_lds(wi, pc, atomic, true);
         if let Some(f) = out.unsupported_format {
@@ -68,11 +76,21 @@ impl Device {
         }
         self.address_rule_events(wi, pc, &out);
         let cost = cfg.timing.valu * (self.waves[wi].size as u64).div_ceil(32);
+        let mut served = Vec::new();
+        let sampled = noted.is_some().then_some(&mut served);
         let latency = cost
             + match self.vcache {
-                Some(c) => self.cache_latency(wi, pc, &c, op).latency(&cfg.timing),
+                Some(c) => self
+                    .cache_latency(wi, pc, &c, op, sampled)
+                    .latency(&cfg.timing),
                 None => cfg.timing.vmem_latency,
             };
+        if let Some(noted) = noted {
+            let w = &self.waves[wi];
+            let lanes = (w.id, w.size, w.exec() & w.lane_mask());
+            let sample = super::VmemSample::new(lanes, &noted, &marks, &served);
+            self.record_vmem_sample(pc, sample);
+        }
         let done_at = self.count_vector_memory(wi, inst, op, self.clocks[wi] + latency);
         self.stats[pc].latency_cycles += done_at - self.clocks[wi];
         Some(cost)
@@ -82,13 +100,14 @@ impl Device {
     /// takes through the vector caches `c`: the one serving the slowest of the cache lines its
     /// accesses touched (L0 when they touched none, as every lane was inactive or went to
     /// LDS); the lines and the levels that served them go to the instruction's statistics
-    /// (docs/rules/timing.md#vector-caches).
+    /// (docs/rules/timing.md#vector-caches) and, when asked, to `served` (in address order).
     fn cache_latency(
         &mut self,
         wi: usize,
         pc: usize,
         c: &crate::vcache::VcacheConfig,
         op: GlobalOp,
+        mut served: Option<&mut Vec<(u64, crate::vcache::Level)>>,
     ) -> crate::vcache::Level {
         use crate::vcache::{Level, WgpCaches};
         let mut lines = std::mem::take(&mut self.vcache_lines);
@@ -115,6 +134,9 @@ impl Device {
             };
             counts.served[level as usize] += 1;
             slowest = slowest.max(level);
+            if let Some(s) = served.as_deref_mut() {
+                s.push((line, level));
+            }
         }
         counts.requests += lines.len() as u64;
         if write {

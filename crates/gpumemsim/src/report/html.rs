@@ -9,7 +9,10 @@
 //! folded under it (address, executions, cycles, conflicts, stalls, and for DS instructions a
 //! link to the heat map), instructions with no line last; the DS heat maps, hottest first, one
 //! per picture (instructions whose pictures are equal up to a rotation of the banks share
-//! one, which lists them all); and the table of every instruction (hottest first; click a
+//! one, which lists them all); on a device with vector caches, each vector memory
+//! instruction's coalescing picture (lanes × cache lines, [`super::coalescing_svg`]), the most
+//! cache lines first, linked from its row, and under each source line its cache lines and hit
+//! rates; and the table of every instruction (hottest first; click a
 //! column to sort, or open the page with `#sort=KEY` or `#sort=KEY-asc`, KEY one of `pc
 //! address line instruction executions cycles conflict stall latency ways`). Opening the page
 //! at a line's or an instruction's anchor (`#line-F-L`, `#i-PC`) unfolds it. The findings
@@ -26,9 +29,13 @@
 use std::fmt::Write as _;
 
 use super::banks::{BanksReport, LayoutPanel};
+use super::coalescing::{coalescing_svg, level_legend};
 use super::escape::escape;
 use super::heatmap::HeatMap;
-use super::run::{percent, DsPanel, InstructionRow, RunReport, SourceLine, MAX_DS_PANELS};
+use super::run::{
+    percent, DsPanel, InstructionRow, RunReport, SourceLine, VmemPanel, MAX_DS_PANELS,
+    MAX_VMEM_PANELS,
+};
 use super::svg::{heat_colour, heat_map_svg, SvgStyle, HEAT_SCALE};
 use super::timeline_svg::{placement_line, timeline_svg, units_table, TIMELINE_CSS};
 
@@ -249,6 +256,7 @@ pub fn run_page(r: &RunReport) -> String {
     events(&mut b, &view);
     source_view(&mut b, &view);
     ds_panels(&mut b, &view);
+    vmem_panels(&mut b, &view);
     timeline(&mut b, r);
     units(&mut b, r);
     instruction_table(&mut b, &view);
@@ -527,6 +535,7 @@ fn source_view(b: &mut String, v: &View) {
             bar(st.stall_cycles, max_stall),
         );
         findings_here(b, v, &here);
+        line_caches(b, &st.lines);
         instruction_rows(b, v, &l.row.instructions);
         b.push_str("</details>\n");
     }
@@ -560,7 +569,8 @@ fn source_view(b: &mut String, v: &View) {
 fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
     b.push_str(
         "<table class=\"insts\"><tr><th>address</th><th>line:column</th><th class=\"text\">instruction</th>\
-         <th>executions</th><th>cycles</th><th>conflict</th><th>stall</th><th>LDS banks</th></tr>\n",
+         <th>executions</th><th>cycles</th><th>conflict</th><th>stall</th><th>LDS banks</th>\
+         <th>cache lines</th></tr>\n",
     );
     for &pc in pcs {
         let Some(row) = v.r.instructions.get(pc) else {
@@ -572,6 +582,11 @@ fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
             (Some(w), Some(p)) => format!("<a href=\"#ds-{}\">{}</a>", p.pcs[0], short_ways(w)),
             (Some(w), None) => short_ways(w),
         };
+        let lines = match (s.lines.requests, v.r.vmem_panel(pc)) {
+            (0, _) => String::new(),
+            (n, Some(p)) => format!("<a href=\"#vm-{}\">{n}</a>", p.pcs[0]),
+            (n, None) => n.to_string(),
+        };
         let class = match (s.conflict_cycles > 0, v.flags_of(pc).is_empty()) {
             (true, true) => " class=\"conflict\"",
             (true, false) => " class=\"conflict flagged\"",
@@ -581,7 +596,7 @@ fn instruction_rows(b: &mut String, v: &View, pcs: &[usize]) {
         let _ = writeln!(
             b,
             "<tr id=\"i-{pc}\"{class}><td class=\"mono\">{:#x}</td><td class=\"mono\">{}</td><td class=\"text mono\">{}{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{ways}</td></tr>",
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{ways}</td><td>{lines}</td></tr>",
             row.address,
             escape(&place_of(row)),
             escape(&row.text),
@@ -929,8 +944,126 @@ fn ds_panel(b: &mut String, v: &View, p: &DsPanel) {
         p.cycles,
         p.conflict_cycles,
     );
-    if p.pcs.len() > 1 {
-        let links: Vec<String> = p.pcs[1..]
+    same_pattern_and_lines(b, v, &p.pcs);
+    b.push_str("</p>");
+    b.push_str(&heat_map_svg(
+        &p.heat,
+        SvgStyle::full(p.heat.banks),
+        &format!("heat-{first}"),
+    ));
+    b.push_str("</div>\n");
+}
+
+/// A source line's vector caches, when its instructions requested cache lines: the lines and
+/// their bytes, each level's hit rate, the lines VRAM served.
+fn line_caches(b: &mut String, c: &crate::vcache::LineCounts) {
+    use crate::vcache::{Level, LINE_BYTES};
+    if c.requests == 0 {
+        return;
+    }
+    let rates: Vec<String> = Level::ALL[..4]
+        .iter()
+        .filter_map(|&l| {
+            let h = c.hit_rate(l)?;
+            Some(format!("{} {:.1}%", l.label(), 100.0 * h))
+        })
+        .collect();
+    let _ = writeln!(
+        b,
+        "<p class=\"meta\">Vector memory: {} cache line(s) of {LINE_BYTES} B requested ({} \
+         bytes); hit rate {}; {} line(s) from VRAM.</p>",
+        c.requests,
+        c.requests * LINE_BYTES,
+        if rates.is_empty() {
+            "—".to_string()
+        } else {
+            rates.join(", ")
+        },
+        c.served_by(Level::Vram)
+    );
+}
+
+/// The coalescing pictures, when the device has vector caches and the run recorded them.
+fn vmem_panels(b: &mut String, v: &View) {
+    let r = v.r;
+    if r.vmem.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        b,
+        "<h2 id=\"vmem\">Vector memory: lanes × cache lines (coalescing)</h2>\n<p class=\"note\">\
+         For each global, scratch, flat or buffer instruction, its execution that requested the \
+         most cache lines (ties: the first wave): rows are lanes, columns the {} B cache lines \
+         its lanes touched, in address order — each column one request. The fewer columns, the \
+         better coalesced. The statistics add up every execution.</p>",
+        crate::vcache::LINE_BYTES
+    );
+    b.push_str(&level_legend());
+    for p in r.vmem.iter().take(MAX_VMEM_PANELS) {
+        vmem_panel(b, v, p);
+    }
+    if r.vmem.len() > MAX_VMEM_PANELS {
+        let rest: Vec<String> = r.vmem[MAX_VMEM_PANELS..]
+            .iter()
+            .map(|p| format!("pc {} ({} lines)", p.pcs[0], p.sample.lines.len()))
+            .collect();
+        let _ = writeln!(
+            b,
+            "<p class=\"note\">{} more not drawn: {}</p>",
+            rest.len(),
+            escape(&rest.join(", "))
+        );
+    }
+}
+
+fn vmem_panel(b: &mut String, v: &View, p: &VmemPanel) {
+    use crate::vcache::Level;
+    let pc = p.pcs[0];
+    let s = &p.sample;
+    let address =
+        v.r.instructions
+            .get(pc)
+            .map_or(String::new(), |i| format!(" ({:#x})", i.address));
+    let lanes = s.active.count_ones();
+    let _ = write!(
+        b,
+        "<div class=\"panel\" id=\"vm-{pc}\" data-lines=\"{}\"><h3><code>{}</code> — pc {pc}{address} \
+         — {} cache line(s) for {lanes} lane(s)</h3>",
+        s.lines.len(),
+        escape(&p.text),
+        s.lines.len(),
+    );
+    let served: Vec<String> = Level::ALL
+        .iter()
+        .filter_map(|&l| {
+            let n = s.lines.iter().filter(|x| x.level == l).count();
+            (n > 0).then(|| format!("{}: {n}", l.label()))
+        })
+        .collect();
+    let _ = write!(
+        b,
+        "<p class=\"meta\">Drawn: wave {}; lines served by {}. All executions: {}, {} cache \
+         lines.",
+        s.wave,
+        if served.is_empty() {
+            "none".to_string()
+        } else {
+            served.join(", ")
+        },
+        p.executions,
+        p.lines.requests
+    );
+    same_pattern_and_lines(b, v, &p.pcs);
+    b.push_str("</p>");
+    b.push_str(&coalescing_svg(s, &format!("coalescing-{pc}")));
+    b.push_str("</div>\n");
+}
+
+/// After a picture's facts: links to the other instructions sharing it (`pcs` past the
+/// first) and to the source lines of them all.
+fn same_pattern_and_lines(b: &mut String, v: &View, pcs: &[usize]) {
+    if pcs.len() > 1 {
+        let links: Vec<String> = pcs[1..]
             .iter()
             .map(|&pc| {
                 let address = v.r.instructions.get(pc).map_or(0, |i| i.address);
@@ -945,7 +1078,7 @@ fn ds_panel(b: &mut String, v: &View, p: &DsPanel) {
         );
     }
     let mut lines: Vec<&SourceLine> = Vec::new();
-    for &pc in &p.pcs {
+    for &pc in pcs {
         if let Some(l) = v.line_of(pc) {
             if !lines.iter().any(|x| x.anchor == l.anchor) {
                 lines.push(l);
@@ -964,13 +1097,6 @@ fn ds_panel(b: &mut String, v: &View, p: &DsPanel) {
             links.join(", ")
         );
     }
-    b.push_str("</p>");
-    b.push_str(&heat_map_svg(
-        &p.heat,
-        SvgStyle::full(p.heat.banks),
-        &format!("heat-{first}"),
-    ));
-    b.push_str("</div>\n");
 }
 
 /// The timeline section, when the run recorded at least one segment: the picture and how to
@@ -1116,7 +1242,7 @@ s_endpgm
         // The column reads read LDS nothing wrote: the checks are off, as the page of a run
         // that turned them off has no findings.
         let cfg = RunConfig {
-            record_ds: true,
+            record_samples: true,
             check: false,
             ..RunConfig::default()
         };
@@ -1272,6 +1398,53 @@ s_endpgm
         assert_eq!(html.matches("<rect class=\"issue\" ").count(), 1);
         // The page's style sheet colours the marks.
         assert!(html.contains("svg.timeline .issue { fill: #41ab5d; }"));
+    }
+
+    #[test]
+    fn vector_memory_gets_a_coalescing_picture_linked_from_its_line() {
+        use crate::banks::BankModel;
+        use crate::exec::{Device, RunConfig};
+        use crate::report::{assembly_sources, SourceTexts};
+        // Line 2 loads one dword per lane 4 KiB apart (32 lines), line 3 the dwords after
+        // each other (one line).
+        const GLOBAL: &str = "v_lshlrev_b32 v1, 12, v0\nglobal_load_b32 v2, v1, s[0:1]\n\
+                              v_lshlrev_b32 v3, 2, v0\nglobal_load_b32 v4, v3, s[0:1]\n\
+                              s_waitcnt vmcnt(0)\ns_endpgm\n";
+        let prog = crate::isa::asm::assemble(GLOBAL);
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        let cfg = RunConfig {
+            record_samples: true,
+            device: Some(crate::preset::DevicePreset::named("rx7900xtx").expect("a preset")),
+            ..RunConfig::default()
+        };
+        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
+        d.run(&prog.lines, &cfg).expect("the program runs");
+        let mut texts = SourceTexts::new();
+        texts.insert("g.s", GLOBAL);
+        let r = RunReport::new("g", &prog.lines, &d, &BankModel::rdna3())
+            .with_sources(&assembly_sources("g.s", &prog.lines), &mut texts);
+        let pcs: Vec<(&[usize], usize)> = r
+            .vmem
+            .iter()
+            .map(|p| (p.pcs.as_slice(), p.sample.lines.len()))
+            .collect();
+        assert_eq!(pcs, [(&[1][..], 32), (&[3][..], 1)], "the most lines first");
+        let html = run_page(&r);
+        let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+        assert!(at("id=\"ds\"") < at("id=\"vmem\"") && at("id=\"vmem\"") < at("id=\"units\""));
+        assert!(html.contains("— 32 cache line(s) for 32 lane(s)</h3>"));
+        assert!(html.contains("<svg id=\"coalescing-1\""));
+        // Each of the strided load's lines holds one lane; the dense one's, all 32 (its line
+        // is the strided load's first: the 31 after it, in two of the L0's sets, pushed
+        // it out of the L0's 4 ways into the L1).
+        assert_eq!(
+            html.matches(": 1 lane(s), served by VRAM</title>").count(),
+            32
+        );
+        assert!(html.contains("line 0x0: 32 lane(s), served by L1</title>"));
+        // Its row links to it, and its line says what it requested.
+        assert!(html.contains("<td><a href=\"#vm-1\">32</a></td>"));
+        assert!(html.contains("Vector memory: 32 cache line(s) of 128 B requested (4096 bytes)"));
     }
 
     #[test]

@@ -129,11 +129,7 @@ fn line_counts_and_rates(t: &crate::vcache::LineCounts) -> Value {
     use crate::vcache::Level;
     let hit_rate: serde_json::Map<String, Value> = Level::ALL[..4]
         .iter()
-        .map(|&l| {
-            let reached = t.reached(l);
-            let rate = (reached > 0).then(|| t.served_by(l) as f64 / reached as f64);
-            (l.name().to_string(), json!(rate))
-        })
+        .map(|&l| (l.name().to_string(), json!(t.hit_rate(l))))
         .collect();
     let mut v = line_counts(t);
     v["bytes"] = json!(t.requests * crate::vcache::LINE_BYTES);

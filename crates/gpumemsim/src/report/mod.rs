@@ -1,6 +1,7 @@
-//! Reports for people: the HTML report of a run (the instruction table, hottest first, and a
-//! bank × phase heat map of each DS instruction, the run's timeline when it recorded one, and
-//! how busy each kind of unit was) and of a `banks` access (with the suggested layouts side by
+//! Reports for people: the HTML report of a run (the instruction table, hottest first, a
+//! bank × phase heat map of each DS instruction, a lanes × cache lines picture of each vector
+//! memory instruction, the run's timeline when it recorded one, and how busy each kind of unit
+//! was) and of a `banks` access (with the suggested layouts side by
 //! side). Each page is one self-contained file: inline CSS and SVG, one small
 //! inline script to sort the table, nothing fetched from anywhere.
 //!
@@ -21,6 +22,7 @@
 //! ```
 
 mod banks;
+mod coalescing;
 mod counters;
 mod escape;
 mod heatmap;
@@ -32,11 +34,14 @@ mod svg;
 mod timeline_svg;
 
 pub use banks::{BanksReport, LayoutPanel};
+pub use coalescing::{coalescing_svg, level_legend, LEVEL_COLOURS, MAX_DRAWN_LINES};
 pub use counters::{amd_counters, AMD_COUNTERS, CACHE_COUNTERS};
 pub use escape::escape;
 pub use heatmap::{group_label, HeatMap};
 pub use html::{banks_page, run_page};
-pub use run::{percent, DsPanel, InstructionRow, RunReport, MAX_DS_PANELS};
+pub use run::{
+    percent, DsPanel, InstructionRow, RunReport, VmemPanel, MAX_DS_PANELS, MAX_VMEM_PANELS,
+};
 pub use source::{
     assembly_sources, by_function, by_line, function_at, kernel_error, kernel_sources, InstSource,
     SourceRow, SourceTexts,

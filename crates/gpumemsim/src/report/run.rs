@@ -1,13 +1,15 @@
 //! The data of a run's report: every instruction with its statistics, the source lines they
-//! come from (hottest first), and a heat map for each DS instruction's costliest execution
-//! ([`crate::exec::DsSample`]), one per picture; and the run's timeline, unit busy cycles and
-//! placement (see [`crate::timeline`]).
+//! come from (hottest first), a heat map for each DS instruction's costliest execution
+//! ([`crate::exec::DsSample`]), one per picture, and a coalescing picture for each vector
+//! memory instruction's execution that requested the most cache lines
+//! ([`crate::exec::VmemSample`]); and the run's timeline, unit busy cycles and placement (see
+//! [`crate::timeline`]).
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
 
 use crate::banks::{ds_access, Access, AccessShape, BankModel, WaveSize};
-use crate::exec::{Device, DsSample, InstStats};
+use crate::exec::{Device, DsSample, InstStats, VmemSample};
 use crate::isa::asm::AsmLine;
 use crate::loader::SourceLocation;
 use crate::timeline::{PlacementStats, Timeline, UnitBusy};
@@ -17,6 +19,10 @@ use super::source::{by_line, InstSource, SourceRow, SourceTexts};
 
 /// At most this many DS heat maps are drawn (the hottest); the rest are listed by name.
 pub const MAX_DS_PANELS: usize = 48;
+
+/// At most this many coalescing pictures are drawn (the most lines first); the rest are
+/// listed by name.
+pub const MAX_VMEM_PANELS: usize = 32;
 
 /// One instruction of the program and what it cost.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,6 +86,23 @@ pub struct DsPanel {
     pub conflict_cycles: u64,
 }
 
+/// A coalescing picture of vector memory instructions whose recorded executions (each the
+/// one that requested the most cache lines) have the same pattern: the same lanes on each
+/// line, in order, served by the same levels, wherever the lines are. It is drawn once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VmemPanel {
+    /// The instructions (pcs), in program order; the first one's sample is drawn.
+    pub pcs: Vec<usize>,
+    /// The first instruction's text.
+    pub text: String,
+    /// The recorded execution drawn.
+    pub sample: VmemSample,
+    /// The cache lines of all the instructions' executions, and the levels that served them.
+    pub lines: crate::vcache::LineCounts,
+    /// Their executions.
+    pub executions: u64,
+}
+
 /// Everything the HTML report of a run shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunReport {
@@ -96,6 +119,9 @@ pub struct RunReport {
     /// DS heat maps, hottest first (most conflict cycles, then most cycles, then program
     /// order).
     pub ds: Vec<DsPanel>,
+    /// Coalescing pictures, the most cache lines first (then program order); empty on a
+    /// device without vector caches or a run that did not record them.
+    pub vmem: Vec<VmemPanel>,
     /// Source lines, hottest first ([`by_line`]); empty without [`RunReport::with_sources`].
     pub lines: Vec<SourceLine>,
     /// The run's events, in the order the run lists them.
@@ -118,7 +144,7 @@ pub struct RunReport {
 impl RunReport {
     /// The report of `device` after running `program`, DS accesses priced by `model` (the
     /// model the run used: the heat maps are recomputed from the recorded addresses). The
-    /// device must have run with [`crate::exec::RunConfig::record_ds`] for heat maps to appear.
+    /// device must have run with [`crate::exec::RunConfig::record_samples`] for heat maps to appear.
     pub fn new(title: &str, program: &[AsmLine], device: &Device, model: &BankModel) -> RunReport {
         let mut instructions = Vec::with_capacity(program.len());
         let mut maps: Vec<(usize, DsSample, HeatMap)> = Vec::new();
@@ -166,6 +192,7 @@ impl RunReport {
             }
         }
         ds.sort_by_key(|p| (Reverse(p.conflict_cycles), Reverse(p.cycles), p.pcs[0]));
+        let vmem = vmem_panels(program, device);
         let waves = device.wave_count();
         let wave_size = device.wave_size();
         let groups = device.workgroup_count();
@@ -204,6 +231,7 @@ impl RunReport {
             ),
             instructions,
             ds,
+            vmem,
             lines: Vec::new(),
             events: device.events().to_vec(),
             findings: crate::check::findings(device.events()),
@@ -212,6 +240,11 @@ impl RunReport {
             units: device.unit_busy(),
             placement: device.placement(),
         }
+    }
+
+    /// The coalescing picture of instruction `pc`, if it has one.
+    pub fn vmem_panel(&self, pc: usize) -> Option<&VmemPanel> {
+        self.vmem.iter().find(|p| p.pcs.contains(&pc))
     }
 
     /// Attributes each instruction to its source line (`sources`, one per instruction, as
@@ -343,6 +376,53 @@ pub fn percent(part: u64, whole: u64) -> f64 {
 }
 
 /// The heat map of a recorded execution of the DS instruction on `line`.
+/// The coalescing pictures of the vector memory instructions the device recorded, one per
+/// pattern ([`VmemPanel`]), the most cache lines first.
+fn vmem_panels(program: &[AsmLine], device: &Device) -> Vec<VmemPanel> {
+    let mut panels: Vec<VmemPanel> = Vec::new();
+    let mut patterns: HashMap<VmemPattern, usize> = HashMap::new();
+    for (pc, s) in device.vmem_worst().iter().enumerate() {
+        let (Some(s), Some(stats), Some(line)) = (s, device.stats().get(pc), program.get(pc))
+        else {
+            continue;
+        };
+        let key = VmemPattern {
+            wave_size: s.wave_size,
+            active: s.active,
+            lines: s.lines.iter().map(|l| (l.lanes, l.level)).collect(),
+        };
+        match patterns.get(&key) {
+            Some(&i) => {
+                let p = &mut panels[i];
+                p.pcs.push(pc);
+                p.lines.add(&stats.lines);
+                p.executions += stats.executions;
+            }
+            None => {
+                patterns.insert(key, panels.len());
+                panels.push(VmemPanel {
+                    pcs: vec![pc],
+                    text: line.text(),
+                    sample: s.clone(),
+                    lines: stats.lines,
+                    executions: stats.executions,
+                });
+            }
+        }
+    }
+    panels.sort_by_key(|p| (Reverse(p.lines.requests), p.pcs[0]));
+    panels
+}
+
+/// What makes two coalescing pictures the same: the lanes on each line, in order, and the
+/// level that served it.
+#[derive(PartialEq, Eq, Hash)]
+struct VmemPattern {
+    wave_size: u32,
+    active: u64,
+    lines: Vec<(u64, crate::vcache::Level)>,
+}
+
 fn sample_heat_map(model: &BankModel, line: &AsmLine, s: &DsSample) -> Option<HeatMap> {
     let a = ds_access(line.inst.def()).ok()?;
     let shape = AccessShape {

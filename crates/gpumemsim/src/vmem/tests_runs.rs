@@ -195,7 +195,10 @@ fn compare(inst: &Instruction, wave: &Wave, mem: &GlobalMemory) -> bool {
         let taken = runs.then(|| super::runs::execute(inst, op, &mut w, &mut env));
         let (out, took) = match taken.flatten() {
             Some(out) => (out, true),
-            None => (super::lane_by_lane(inst, op, &mut w, &mut env), false),
+            None => (
+                super::lane_by_lane(inst, op, &mut w, &mut env, |_, _| {}),
+                false,
+            ),
         };
         (w, m, out, took)
     };
