@@ -161,8 +161,8 @@ SOURCES = {
     },
     "vmem_latency": {
         "what": "cycles from a vector memory instruction's last issue cycle until it "
-        "completes, on a device whose vector caches are not modelled (mi300x, and the "
-        "library's default `RunConfig` with no device): every access, hit or miss",
+        "completes, on a device whose vector caches are not modelled (the library's default "
+        "`RunConfig`, which names no device): every access, hit or miss",
         "value": "320",
         "source": f"`{LLVM}`: \"`HWWriteRes<WriteVMEM, [HWVMEM, HWRC], 320>`\" (a compiler "
         f"placeholder); `{ACO}:get_wait_counter_info`: VMEM load 320",

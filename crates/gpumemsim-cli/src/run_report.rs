@@ -124,14 +124,9 @@ pub fn baseline_diff(args: &RunArgs, obj: &mut Value) -> Result<String, String> 
 /// `--counters`: the counters as a table, each with its definition.
 pub fn counters_text(program: &[AsmLine], wg: &Device) -> String {
     let mut s = String::from("\ncounters (rocprof's names; docs/counters.md):\n");
-    let definitions = gpumemsim::report::AMD_COUNTERS
-        .iter()
-        .chain(&gpumemsim::report::CACHE_COUNTERS);
-    for ((name, v), (_, what)) in gpumemsim::report::amd_counters(program, wg)
-        .into_iter()
-        .zip(definitions)
-    {
-        s.push_str(&format!("  {name:<22} {v:>12}  {what}\n"));
+    for (name, v) in gpumemsim::report::amd_counters(program, wg) {
+        let what = gpumemsim::report::counter_definition(name).unwrap_or("");
+        s.push_str(&format!("  {name:<28} {v:>12}  {what}\n"));
     }
     s
 }

@@ -47,13 +47,13 @@ pub fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>)
             let rows = by_line(v.sources, v.device.stats());
             if !rows.is_empty() {
                 source_table(&mut s, "Source lines", &rows, Some(&mut *texts));
-                cache_table(&mut s, "source line", &rows, Some(texts));
+                cache_table(&mut s, v.device, "source line", &rows, Some(texts));
             }
         }
         By::Function => {
             let rows = by_function(v.sources, v.device.stats());
             source_table(&mut s, "Functions", &rows, None);
-            cache_table(&mut s, "function", &rows, None);
+            cache_table(&mut s, v.device, "function", &rows, None);
         }
         By::Instruction => {}
     }
@@ -115,18 +115,20 @@ fn header(v: &TextView) -> String {
         "  stalls       {:>9} cycles  summed over waves: waits for memory, barriers, a busy LDS",
         t.stall_cycles
     );
-    if let Some((_, c)) = d.vcache_totals().filter(|(_, c)| c.requests > 0) {
-        use gpumemsim::vcache::Level;
-        let share = |l: Level| 100.0 * c.served_by(l) as f64 / c.requests as f64;
+    if let Some((cfg, c)) = d.vcache_totals().filter(|(_, c)| c.requests > 0) {
+        let f = cfg.family;
+        let shares: Vec<String> = f
+            .levels()
+            .map(|l| {
+                let share = 100.0 * c.served_by(l) as f64 / c.requests as f64;
+                format!("{} {share:.1}%", f.label(l).unwrap_or(""))
+            })
+            .collect();
         let _ = writeln!(
             s,
-            "  vector mem   {:>9} lines   served by L0 {:.1}%, L1 {:.1}%, L2 {:.1}%, Infinity Cache {:.1}%, VRAM {:.1}%",
+            "  vector mem   {:>9} lines   served by {}",
             c.requests,
-            share(Level::L0),
-            share(Level::L1),
-            share(Level::L2),
-            share(Level::Mall),
-            share(Level::Vram)
+            shares.join(", ")
         );
     }
     s
@@ -189,39 +191,45 @@ fn row_place(r: &SourceRow, texts: Option<&mut SourceTexts>) -> String {
 /// (docs/timing.md#vector-caches).
 fn cache_table(
     s: &mut String,
+    d: &Device,
     what: &str,
     rows: &[SourceRow],
     mut texts: Option<&mut SourceTexts>,
 ) {
     use gpumemsim::vcache::{Level, LINE_BYTES};
     let mut cached: Vec<&SourceRow> = rows.iter().filter(|r| r.stats.lines.requests > 0).collect();
-    if cached.is_empty() {
+    let Some(f) = d.vcache_family().filter(|_| !cached.is_empty()) else {
         return;
-    }
+    };
     cached.sort_by_key(|r| std::cmp::Reverse(r.stats.lines.requests));
     let _ = writeln!(
         s,
         "\nVector memory by {what}, most cache lines first (lines of {LINE_BYTES} B requested; hit% = lines a level served of those looked up there)"
     );
-    let _ = writeln!(
-        s,
-        "    lines      bytes  L0 hit%  L1 hit%  L2 hit%  IC hit%  from VRAM  {what}"
-    );
+    // A column per cache level (`IC`: the Infinity Cache), then the lines memory served.
+    let caches: Vec<Level> = f.levels().filter(|&l| l != Level::Vram).collect();
+    let short = |l: Level| match l {
+        Level::Mall => "IC",
+        l => f.label(l).unwrap_or(""),
+    };
+    let mut head = String::from("    lines      bytes");
+    for &l in &caches {
+        let _ = write!(head, " {:>9}", format!("{} hit%", short(l)));
+    }
+    let memory = format!("from {}", f.label(Level::Vram).unwrap_or(""));
+    let _ = writeln!(s, "{head} {memory:>10}  {what}");
     for r in cached {
         let c = &r.stats.lines;
-        let rate = |l: Level| {
-            c.hit_rate(l)
-                .map_or("-".to_string(), |h| format!("{:.1}", 100.0 * h))
-        };
+        let mut row = format!("{:>9} {:>10}", c.requests, c.requests * LINE_BYTES);
+        for &l in &caches {
+            let rate = c
+                .hit_rate(l)
+                .map_or("-".to_string(), |h| format!("{:.1}", 100.0 * h));
+            let _ = write!(row, " {rate:>9}");
+        }
         let _ = writeln!(
             s,
-            "{:>9} {:>10} {:>8} {:>8} {:>8} {:>8} {:>10}  {}",
-            c.requests,
-            c.requests * LINE_BYTES,
-            rate(Level::L0),
-            rate(Level::L1),
-            rate(Level::L2),
-            rate(Level::Mall),
+            "{row} {:>10}  {}",
             c.served_by(Level::Vram),
             row_place(r, texts.as_deref_mut()).trim_end()
         );

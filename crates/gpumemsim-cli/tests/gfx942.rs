@@ -250,6 +250,24 @@ fn float4_through_lds_with_b128_accesses_matches_the_cpu() {
     for op in ["ds_write_b128", "ds_read_b128"] {
         assert!(texts.iter().any(|t| t.starts_with(op)), "{op}: {texts:?}");
     }
+    // MI300X's vector caches (docs/timing.md#vector-caches): named as CDNA3 names them, no
+    // shader-array L1; 2 × 256 lanes × 16 B read and written, 64 lines each way, all cold.
+    let v = &j["vcache"];
+    assert_eq!(v["levels"]["l0"]["name"], "vL1D", "{v}");
+    assert_eq!(v["levels"]["l0"]["bytes"], 32 * 1024);
+    assert_eq!(v["levels"]["l2"]["bytes"], 4 << 20);
+    assert_eq!(v["levels"]["infinity_cache"]["bytes"], 256 << 20);
+    assert!(v["levels"].get("l1").is_none() && v["served_by"].get("l1").is_none());
+    assert_eq!(
+        (v["lines"].as_u64(), v["write_lines"].as_u64()),
+        (Some(128), Some(64))
+    );
+    assert_eq!(v["served_by"]["vram"], 128, "{v}");
+    let c = &j["counters"];
+    assert_eq!(c["TCP_TOTAL_CACHE_ACCESSES_sum"], 128, "{c}");
+    assert_eq!(c["TCC_REQ_sum"], 128);
+    assert_eq!(c["TCC_MISS_sum"], 128);
+    assert!(c.get("GL2C_REQ_sum").is_none());
 }
 
 #[test]

@@ -139,7 +139,7 @@ pub const PRESETS: [DevicePreset; 4] = [
         source: "AMD product page: 304 compute units (38 per XCD, ROCm's GPU hardware \
                  specifications), peak engine clock 2100 MHz",
         caveat: "",
-        vcache: None,
+        vcache: Some(crate::vcache::MI300X),
     },
 ];
 

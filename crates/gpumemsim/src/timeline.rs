@@ -134,7 +134,8 @@ pub struct Segment {
 /// One busy period of an LDS pipe, `start..end` in cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PipeBusy {
-    /// The pipe: `wgp * 2 + half`, one per half of a WGP's LDS (half `c` is near CU `c`).
+    /// The pipe: `wgp * cus + half`, one per half of a WGP's LDS (half `c` is near CU `c`;
+    /// one half on CDNA3, whose unit is one CU).
     pub pipe: u32,
     /// First cycle.
     pub start: u64,

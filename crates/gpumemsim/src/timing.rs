@@ -101,15 +101,21 @@ impl TimingParams {
     /// 16 lanes, which run a wave64 instruction in 4 cycles (AMD's CDNA3 ISA guide and
     /// white paper): 2 cycles per 32 lanes. Its FP64 vector rate is its FP32 one unpacked
     /// (AMD's MI300X specifications: 81.7 TFLOPS FP64 vector, 163.4 FP32 vector with packed
-    /// FP32): `f64_issue` 2 as well. The latencies are RDNA3's estimates (no CDNA3 figure
-    /// is modelled yet). The quarter-rate operations and the transcendentals keep their
-    /// quarter of the VALU's rate on the narrower SIMD: 8 cycles per 32 lanes (16 per wave64,
-    /// as on GCN, whose SIMD16 CDNA keeps).
+    /// FP32): `f64_issue` 2 as well. The quarter-rate operations and the transcendentals
+    /// keep their quarter of the VALU's rate on the narrower SIMD: 8 cycles per 32 lanes (16
+    /// per wave64, as on GCN, whose SIMD16 CDNA keeps). The vector caches' latencies are
+    /// MI300X's measured pointer chases (docs/timing.md#cdna3-gfx942 gives the sources): a
+    /// vL1D hit 115 cycles, an L2 hit 210, the Infinity Cache 384, HBM 850 (`l1_latency`
+    /// goes unused: CDNA3 has no such level). The other latencies are RDNA3's estimates.
     pub const CDNA3: TimingParams = TimingParams {
         valu: 2,
         f64_issue: 2,
         quarter_issue: 8,
         trans_issue: 8,
+        l0_latency: 115,
+        l2_latency: 210,
+        mall_latency: 384,
+        vram_latency: 850,
         ..TimingParams::RDNA3
     };
 

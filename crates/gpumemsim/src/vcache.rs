@@ -3,7 +3,9 @@
 //!
 //! RDNA3's path from a CU to memory: the CU's L0 (GL0, counted as TCP by rocprof), the shader
 //! array's L1 (GL1), the chip's L2 (GL2), the Infinity Cache (a memory-side cache in front of
-//! VRAM) and VRAM. A wave's access is coalesced into the 128-byte lines its lanes touch; each
+//! VRAM) and VRAM. CDNA3's (MI300X) has no shader-array level: the CU's vector L1 (vL1D, TCP:
+//! the role of RDNA3's L0, [`Level::L0`] here), the XCD's L2 (TCC), the Infinity Cache and
+//! HBM ([`Family`] names each level as the device does). A wave's access is coalesced into the 128-byte lines its lanes touch; each
 //! line is looked up level by level and filled into every level it missed in. Loads start at
 //! L0; stores and atomics, which L0 and L1 pass through, at L2. The instruction completes
 //! when its slowest line has come back. Only time depends on the caches: what an access reads
@@ -31,14 +33,50 @@ pub struct LevelConfig {
     pub ways: u32,
 }
 
+/// Whose hierarchy: what the levels are called, and the profiler counters they give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// RDNA3: L0, L1, L2, Infinity Cache, VRAM; rocprof's TCP, GL1C and GL2C counters.
+    Rdna3,
+    /// CDNA3: vL1D, L2, Infinity Cache, HBM (no L1 level); rocprof's TCP and TCC counters.
+    Cdna3,
+}
+
+impl Family {
+    /// The name people read for `level` on this family's devices; `None` for a level it
+    /// does not have.
+    pub fn label(self, level: Level) -> Option<&'static str> {
+        match (self, level) {
+            (_, Level::L2) => Some("L2"),
+            (_, Level::Mall) => Some("Infinity Cache"),
+            (Family::Rdna3, Level::L0) => Some("L0"),
+            (Family::Rdna3, Level::L1) => Some("L1"),
+            (Family::Rdna3, Level::Vram) => Some("VRAM"),
+            (Family::Cdna3, Level::L0) => Some("vL1D"),
+            (Family::Cdna3, Level::L1) => None,
+            (Family::Cdna3, Level::Vram) => Some("HBM"),
+        }
+    }
+
+    /// The levels this family's devices have, nearest first.
+    pub fn levels(self) -> impl Iterator<Item = Level> {
+        Level::ALL
+            .into_iter()
+            .filter(move |&l| self.label(l).is_some())
+    }
+}
+
 /// The shape of one device's hierarchy (the latencies are timing parameters:
 /// [`crate::timing::TimingParams::l0_latency`] and the four after it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VcacheConfig {
+    /// What the levels are called.
+    pub family: Family,
     /// Per CU.
     pub l0: LevelConfig,
-    /// Per shader array (kept per WGP: see the module text).
-    pub l1: LevelConfig,
+    /// Per shader array (kept per WGP: see the module text); `None` where there is none
+    /// (CDNA3: a CU's misses go to the L2).
+    pub l1: Option<LevelConfig>,
     /// Per chip (kept per WGP).
     pub l2: LevelConfig,
     /// The Infinity Cache (kept per WGP).
@@ -69,17 +107,6 @@ impl Level {
             Level::L2 => "l2",
             Level::Mall => "infinity_cache",
             Level::Vram => "vram",
-        }
-    }
-
-    /// The name people read: `L0`, `L1`, `L2`, `Infinity Cache`, `VRAM`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Level::L0 => "L0",
-            Level::L1 => "L1",
-            Level::L2 => "L2",
-            Level::Mall => "Infinity Cache",
-            Level::Vram => "VRAM",
         }
     }
 }
@@ -181,7 +208,7 @@ impl Tags {
 #[derive(Clone, Debug)]
 pub struct WgpCaches {
     l0: [Tags; 2],
-    l1: Tags,
+    l1: Option<Tags>,
     l2: Tags,
     mall: Tags,
 }
@@ -191,7 +218,7 @@ impl WgpCaches {
     pub fn new(c: &VcacheConfig) -> WgpCaches {
         WgpCaches {
             l0: [Tags::new(&c.l0), Tags::new(&c.l0)],
-            l1: Tags::new(&c.l1),
+            l1: c.l1.as_ref().map(Tags::new),
             l2: Tags::new(&c.l2),
             mall: Tags::new(&c.mall),
         }
@@ -203,7 +230,7 @@ impl WgpCaches {
         if self.l0[cu & 1].lookup(line) {
             return Level::L0;
         }
-        if self.l1.lookup(line) {
+        if self.l1.as_mut().is_some_and(|l1| l1.lookup(line)) {
             return Level::L1;
         }
         self.l2_out(line)
@@ -228,14 +255,15 @@ impl WgpCaches {
 /// Navi 31's hierarchy (RX 7900 XTX, Radeon PRO W7900; docs/timing.md#vector-caches gives
 /// each source).
 pub const NAVI31: VcacheConfig = VcacheConfig {
+    family: Family::Rdna3,
     l0: LevelConfig {
         bytes: 32 << 10,
         ways: 4,
     },
-    l1: LevelConfig {
+    l1: Some(LevelConfig {
         bytes: 256 << 10,
         ways: 16,
-    },
+    }),
     l2: LevelConfig {
         bytes: 6 << 20,
         ways: 16,
@@ -259,6 +287,25 @@ pub const NAVI33: VcacheConfig = VcacheConfig {
     ..NAVI31
 };
 
+/// MI300X's hierarchy (docs/timing.md#vector-caches gives each source): a 32 KB vL1D per
+/// CU, a 4 MB L2 per XCD, a 256 MB Infinity Cache, HBM.
+pub const MI300X: VcacheConfig = VcacheConfig {
+    family: Family::Cdna3,
+    l0: LevelConfig {
+        bytes: 32 << 10,
+        ways: 4,
+    },
+    l1: None,
+    l2: LevelConfig {
+        bytes: 4 << 20,
+        ways: 16,
+    },
+    mall: LevelConfig {
+        bytes: 256 << 20,
+        ways: 16,
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,8 +316,9 @@ mod tests {
             ways,
         };
         VcacheConfig {
+            family: Family::Rdna3,
             l0: level(4, 2),
-            l1: level(8, 2),
+            l1: Some(level(8, 2)),
             l2: level(16, 4),
             mall: level(32, 4),
         }
@@ -288,6 +336,26 @@ mod tests {
         assert_eq!(c.write(9), Level::Vram);
         assert_eq!(c.write(9), Level::L2);
         assert_eq!(c.load(0, 9), Level::L2);
+    }
+
+    #[test]
+    fn without_an_l1_an_l0_miss_goes_to_the_l2() {
+        let mut c = WgpCaches::new(&VcacheConfig {
+            family: Family::Cdna3,
+            l1: None,
+            ..small()
+        });
+        assert_eq!(c.load(0, 7), Level::Vram);
+        assert_eq!(c.load(0, 7), Level::L0);
+        // Evict line 7 from the 4-line L0 (2 sets of 2 ways: 9, 11 share its set).
+        assert_eq!(c.load(0, 9), Level::Vram);
+        assert_eq!(c.load(0, 11), Level::Vram);
+        assert_eq!(c.load(0, 7), Level::L2, "no L1 between");
+        let labels: Vec<&str> = Family::Cdna3
+            .levels()
+            .filter_map(|l| Family::Cdna3.label(l))
+            .collect();
+        assert_eq!(labels, ["vL1D", "L2", "Infinity Cache", "HBM"]);
     }
 
     #[test]

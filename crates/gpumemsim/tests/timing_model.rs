@@ -444,6 +444,89 @@ fn strided_loads_touch_a_line_per_lane_and_their_reuse_comes_from_the_level_they
     assert!(plain.cycles() >= t.vmem_latency);
 }
 
+/// `strided_loads` on an MI300X (gfx942 code, wave64): the wave's 64 lanes `stride` bytes
+/// apart, loaded twice.
+fn cdna3_strided_loads(stride: u32) -> Device {
+    use gpumemsim::isa::{asm::assemble_in, Wave as Lanes};
+    let text = format!(
+        "v_mul_u32_u24 v2, {stride}, v0\n\
+         global_load_dword v1, v2, s[0:1]\ns_waitcnt vmcnt(0)\n\
+         global_load_dword v1, v2, s[0:1]\ns_waitcnt vmcnt(0)\ns_endpgm\n"
+    );
+    let mut prog = assemble_in(gpumemsim::isa::Isa::Gfx940, &text, Lanes::W64);
+    assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+    // gfx942 code runs lowered, as a launch lowers its kernel's.
+    let code: Vec<_> = prog.lines.iter().map(|l| l.inst.clone()).collect();
+    let kernel = gpumemsim::target::gfx9::Kernel { accum_offset: 256 };
+    for (line, low) in prog
+        .lines
+        .iter_mut()
+        .zip(gpumemsim::target::gfx9::lower_code(&code, &kernel))
+    {
+        line.inst = low.expect("lowers");
+    }
+    let cfg = RunConfig {
+        chip: &gpumemsim::target::GFX942,
+        wave_size: 64,
+        timing: gpumemsim::timing::TimingParams::CDNA3,
+        device: Some(gpumemsim::preset::DevicePreset::named("mi300x").expect("a preset")),
+        ..RunConfig::default()
+    };
+    let mut dev = Device::new(&cfg, prog.lines.len()).expect("config");
+    dev.run(&prog.lines, &cfg).expect("runs");
+    dev
+}
+
+#[test]
+fn on_cdna3_a_vl1d_miss_goes_to_the_l2_and_counts_as_tcc() {
+    use gpumemsim::vcache::{Family, Level};
+    // Contiguous: 64 lanes × 4 B, two lines; the second load finds them in the vL1D.
+    let dense = cdna3_strided_loads(4);
+    assert_eq!(dense.vcache_family(), Some(Family::Cdna3));
+    let (first, second) = (&dense.stats()[1].lines, &dense.stats()[3].lines);
+    assert_eq!((first.requests, first.served_by(Level::Vram)), (2, 2));
+    assert_eq!((second.requests, second.served_by(Level::L0)), (2, 2));
+    // 4 KiB apart: 64 lines in 2 of the vL1D's 64 sets (4 ways), so the second load misses
+    // it and, with no L1 on CDNA3, finds them in the L2.
+    let sparse = cdna3_strided_loads(4096);
+    let second = &sparse.stats()[3].lines;
+    assert_eq!((second.requests, second.served_by(Level::L2)), (64, 64));
+    assert_eq!(second.served_by(Level::L1), 0);
+    let t = gpumemsim::timing::TimingParams::CDNA3;
+    assert_eq!(
+        sparse.cycles() - dense.cycles(),
+        t.l2_latency - t.l0_latency,
+        "only the second load's level differs"
+    );
+    // rocprof's gfx942 names: TCP at the vL1D, TCC at the L2.
+    let prog = gpumemsim::isa::asm::assemble_in(
+        gpumemsim::isa::Isa::Gfx940,
+        "s_endpgm\n",
+        gpumemsim::isa::Wave::W64,
+    );
+    let counters: std::collections::HashMap<&str, u64> =
+        gpumemsim::report::amd_counters(&prog.lines, &sparse)
+            .into_iter()
+            .collect();
+    assert_eq!(counters["TCP_TOTAL_CACHE_ACCESSES_sum"], 128);
+    assert_eq!(
+        counters["TCP_TCC_READ_REQ_sum"], 128,
+        "every line missed the vL1D"
+    );
+    assert_eq!(
+        (
+            counters["TCC_REQ_sum"],
+            counters["TCC_HIT_sum"],
+            counters["TCC_MISS_sum"]
+        ),
+        (128, 64, 64)
+    );
+    assert!(
+        !counters.contains_key("GL2C_REQ_sum"),
+        "RDNA's names are not CDNA's"
+    );
+}
+
 #[test]
 fn every_unit_kind_is_counted() {
     let text = "s_load_b32 s4, s[0:1], 0\ns_add_u32 s5, s4, 1\nv_mov_b32 v1, 0\n\

@@ -12,7 +12,7 @@ use super::placement::{Placement, PlacementShape};
 use super::units::Units;
 use super::{Device, RunConfig};
 use crate::lds::LdsMode;
-use crate::occupancy::{self, DeviceLimits, RegisterCounts, Resources};
+use crate::occupancy::{self, RegisterCounts, Resources};
 use crate::smem::ClauseClass;
 use crate::timeline::{SegmentKind, UnitKind};
 use crate::timing::TimingParams;
@@ -335,17 +335,19 @@ impl Device {
             groups: self.group_count,
             reuse_slots: self.wave_init.is_some(),
             group_waves: self.group_waves as u32,
-            cu_mode: cfg.lds_mode == LdsMode::Cu,
+            cus: cfg.chip.cus_per_unit,
+            // A unit of one CU (CDNA3) has nothing to split: its workgroups use all of it.
+            cu_mode: cfg.lds_mode == LdsMode::Cu && cfg.chip.cus_per_unit > 1,
             waves_per_simd: waves_per_simd(program, cfg),
             lds_bytes: cfg.lds_size,
             lds_pool: if cfg.lds_mode == LdsMode::Cu {
-                occupancy::LDS_BYTES_PER_CU
+                cfg.chip.limits.lds_bytes_per_cu
             } else {
-                occupancy::LDS_BYTES_PER_WGP
+                cfg.chip.limits.lds_bytes_per_wgp
             },
         };
         let mut p = Placement::new(shape);
-        self.units = Units::new(p.wgps(), shape.wgps as usize);
+        self.units = Units::new(p.wgps(), shape.wgps as usize, p.cus());
         let cache = self.kcache.first().cloned();
         if let Some(c) = cache {
             self.kcache = vec![c; p.wgps()];
@@ -511,7 +513,7 @@ pub(crate) fn waves_per_simd(program: &[AsmLine], cfg: &RunConfig) -> u32 {
         wgp_mode: cfg.lds_mode == LdsMode::Wgp,
         register_counts: RegisterCounts::Metadata,
     };
-    occupancy::occupancy(&r, &DeviceLimits::GFX1100)
+    occupancy::occupancy(&r, &cfg.chip.limits)
         .waves_per_simd
         .max(1)
 }

@@ -1201,6 +1201,12 @@ impl Device {
         self.units.busy()
     }
 
+    /// Whose cache hierarchy the device models (what its levels are called), if it models
+    /// one ([`crate::vcache`]).
+    pub fn vcache_family(&self) -> Option<crate::vcache::Family> {
+        self.vcache.map(|c| c.family)
+    }
+
     /// The vector caches' shape and every instruction's cache lines added up, when the device
     /// models them ([`crate::vcache`]).
     pub fn vcache_totals(

@@ -49,7 +49,10 @@ pub(crate) struct PlacementShape {
     pub reuse_slots: bool,
     /// Waves per workgroup.
     pub group_waves: u32,
-    /// CU mode (two LDS pools and SIMD pairs per WGP) or WGP mode.
+    /// CUs per WGP (the placement unit): 2 on RDNA3, 1 on CDNA3 (its unit is the CU).
+    pub cus: u32,
+    /// CU mode (a workgroup on one CU's SIMDs and LDS half) or WGP mode (on the whole
+    /// unit); always WGP mode where the unit is one CU.
     pub cu_mode: bool,
     /// Waves one SIMD may hold at once.
     pub waves_per_simd: u32,
@@ -59,13 +62,18 @@ pub(crate) struct PlacementShape {
 }
 
 impl PlacementShape {
-    /// Bytes of one LDS half (two per WGP): the CU's pool in CU mode, half the WGP's in WGP
-    /// mode.
+    /// LDS halves of a WGP (one per CU).
+    fn halves(&self) -> usize {
+        self.cus.clamp(1, 2) as usize
+    }
+
+    /// Bytes of one LDS half: the CU's pool in CU mode, the WGP's shared among its CUs in
+    /// WGP mode.
     fn half_bytes(&self) -> u32 {
         if self.cu_mode {
             self.lds_pool
         } else {
-            self.lds_pool / 2
+            self.lds_pool / self.halves() as u32
         }
     }
 }
@@ -93,7 +101,7 @@ pub(crate) struct Placement {
     retiring: Vec<u32>,
     /// Waves resident on each SIMD.
     resident: Vec<u32>,
-    /// LDS bytes in use in each half (index `wgp * 2 + half`; half `c` is near CU `c`).
+    /// LDS bytes in use in each half (index `wgp * halves + half`; half `c` is near CU `c`).
     lds_used: Vec<u32>,
     /// Per WGP: the next of its workgroups (device index) to start, and the end of its block.
     next: Vec<u32>,
@@ -129,7 +137,7 @@ impl Placement {
             free: std::collections::BinaryHeap::new(),
             retiring: Vec::new(),
             resident: vec![0; SIMDS_PER_WGP * wgps as usize],
-            lds_used: vec![0; 2 * wgps as usize],
+            lds_used: vec![0; shape.halves() * wgps as usize],
             next,
             end,
             resident_groups: 0,
@@ -156,11 +164,11 @@ impl Placement {
         self.wave_simd[wi] as usize
     }
 
-    /// The LDS pipes (device indices `wgp * 2 + half`) wave `wi`'s workgroup uses: those of
-    /// the halves its allocation lies in (docs/rules/timing.md#lds-halves).
+    /// The LDS pipes (device indices `wgp * halves + half`) wave `wi`'s workgroup uses: those
+    /// of the halves its allocation lies in (docs/rules/timing.md#lds-halves).
     pub(crate) fn pipes(&self, wi: usize) -> std::ops::Range<usize> {
         let g = wi / self.shape.group_waves.max(1) as usize;
-        let first = 2 * self.group_wgp[g] as usize;
+        let first = self.shape.halves() * self.group_wgp[g] as usize;
         match self.group_lds[g] {
             [a, b] if a > 0 && b > 0 => first..first + 2,
             [0, b] if b > 0 => first + 1..first + 2,
@@ -170,9 +178,14 @@ impl Placement {
         }
     }
 
-    /// Wave `wi`'s CU (device index `wgp * 2 + cu`).
+    /// Wave `wi`'s CU (device index `wgp * cus + cu`).
     pub(crate) fn cu(&self, wi: usize) -> usize {
-        self.simd(wi) / 2
+        self.simd(wi) / (SIMDS_PER_WGP / self.shape.halves())
+    }
+
+    /// CUs per WGP.
+    pub(crate) fn cus(&self) -> usize {
+        self.shape.halves()
     }
 
     /// Wave `wi`'s WGP (device index).
@@ -248,19 +261,20 @@ impl Placement {
     /// WGP has room for it but neither half alone (docs/rules/timing.md#lds-halves).
     fn lds_place(&self, k: usize, cu: usize) -> Option<[u32; 2]> {
         let s = &self.shape;
-        let free = |h: usize| s.half_bytes().saturating_sub(self.lds_used[2 * k + h]);
+        let halves = s.halves();
+        let free = |h: usize| s.half_bytes().saturating_sub(self.lds_used[halves * k + h]);
         let bytes = s.lds_bytes;
         if s.cu_mode {
             let mut split = [0; 2];
             split[cu] = bytes;
             return (bytes <= free(cu)).then_some(split);
         }
-        let roomier = usize::from(free(1) > free(0));
+        let roomier = usize::from(halves == 2 && free(1) > free(0));
         let other = 1 - roomier;
         let mut split = [0; 2];
         if bytes <= free(roomier) {
             split[roomier] = bytes;
-        } else if bytes <= free(roomier) + free(other) {
+        } else if halves == 2 && bytes <= free(roomier) + free(other) {
             split[roomier] = free(roomier);
             split[other] = bytes - free(roomier);
         } else {
@@ -311,11 +325,14 @@ impl Placement {
         let split = self.lds_place(k, cu as usize).unwrap_or_else(|| {
             let h = if s.cu_mode { cu as usize } else { 0 };
             let mut split = [0; 2];
-            split[h] = s.lds_bytes.min(s.half_bytes() - self.lds_used[2 * k + h]);
+            split[h] = s
+                .lds_bytes
+                .min(s.half_bytes() - self.lds_used[s.halves() * k + h]);
             split
         });
-        self.lds_used[2 * k] += split[0];
-        self.lds_used[2 * k + 1] += split[1];
+        for (h, bytes) in split.iter().enumerate().take(s.halves()) {
+            self.lds_used[s.halves() * k + h] += bytes;
+        }
         self.group_lds[slot as usize] = split;
         self.live[slot as usize] = s.group_waves;
         self.resident_groups += 1;
@@ -336,9 +353,10 @@ impl Placement {
         self.live[g] -= 1;
         let k = self.group_wgp[g] as usize;
         if self.live[g] == 0 {
-            let split = self.group_lds[g];
-            self.lds_used[2 * k] -= split[0];
-            self.lds_used[2 * k + 1] -= split[1];
+            let halves = self.shape.halves();
+            for (h, bytes) in self.group_lds[g].iter().enumerate().take(halves) {
+                self.lds_used[halves * k + h] -= bytes;
+            }
             self.resident_groups -= 1;
             if self.shape.reuse_slots {
                 self.retiring.push(g as u32);
@@ -377,6 +395,7 @@ mod tests {
             groups,
             reuse_slots: false,
             group_waves: waves,
+            cus: 2,
             cu_mode,
             waves_per_simd: limit,
             lds_bytes: lds,
@@ -426,6 +445,28 @@ mod tests {
         assert_eq!(p.lds_used, [40960, 40960]);
         assert_eq!(p.dispatch(0), [(3, 3)]);
         assert_eq!(p.pipes(3), 0..2);
+    }
+
+    #[test]
+    fn a_cdna3_cu_is_one_unit_with_one_lds() {
+        // gfx942: the unit is a CU of 4 SIMDs and 64 KB of LDS with one pipe.
+        let cdna3 = |lds| PlacementShape {
+            cus: 1,
+            lds_pool: 65536,
+            ..shape(3, 4, 8, lds, false)
+        };
+        let mut p = Placement::new(cdna3(40 * 1024));
+        assert_eq!(p.dispatch(0), [(0, 0)], "a second 40 KB does not fit 64 KB");
+        let simds: Vec<usize> = (0..4).map(|w| p.simd(w)).collect();
+        assert_eq!(
+            simds,
+            [0, 1, 2, 3],
+            "the workgroup's waves on all four SIMDs"
+        );
+        assert_eq!((p.pipes(0), p.cu(0), p.cus()), (0..1, 0, 1));
+        let mut p = Placement::new(cdna3(16 * 1024));
+        assert_eq!(p.dispatch(0).len(), 3);
+        assert_eq!([p.pipes(0), p.pipes(4), p.pipes(8)], [0..1, 0..1, 0..1]);
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl Device {
         }
         let p = self.placement.as_ref().expect("placed before running");
         t.lds_busy.push(PipeBusy {
-            pipe: p.first_wgp() * 2 + pipe as u32,
+            pipe: (p.first_wgp() as usize * p.cus() + pipe) as u32,
             start,
             end,
             wave: self.waves[wi].id,

@@ -20,9 +20,9 @@ pub(crate) struct Units {
     trans: Vec<u64>,
     /// Each SIMD's scalar ALU.
     salu: Vec<u64>,
-    /// Each LDS half's pipe (index `wgp * 2 + half`).
+    /// Each LDS half's pipe (index `wgp * cus + half`: a half per CU).
     lds: Vec<u64>,
-    /// Each CU's vector memory path (index `wgp * 2 + cu`).
+    /// Each CU's vector memory path (index `wgp * cus + cu`).
     vmem: Vec<u64>,
     /// Each WGP's scalar cache port.
     smem: Vec<u64>,
@@ -33,15 +33,15 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    /// Units of the `wgps` WGPs a device part holds, of a device of `device_wgps`. The
-    /// instances reported are the device's.
-    pub(crate) fn new(wgps: usize, device_wgps: usize) -> Units {
-        let pipes = |w: usize| 2 * w;
+    /// Units of the `wgps` WGPs of `cus` CUs each a device part holds, of a device of
+    /// `device_wgps`. The instances reported are the device's.
+    pub(crate) fn new(wgps: usize, device_wgps: usize, cus: usize) -> Units {
+        let pipes = |w: usize| cus * w;
         let mut busy = UnitBusy::default();
         let w = device_wgps;
         let simds = SIMDS_PER_WGP * w;
         // Indexed like UnitKind::ALL.
-        let counts = [pipes(w), simds, simds, simds, 2 * w, w, 1];
+        let counts = [pipes(w), simds, simds, simds, cus * w, w, 1];
         for (slot, n) in busy.instances.iter_mut().zip(counts) {
             *slot = n as u32;
         }
@@ -50,7 +50,7 @@ impl Units {
             trans: vec![0; SIMDS_PER_WGP * wgps],
             salu: vec![0; SIMDS_PER_WGP * wgps],
             lds: vec![0; pipes(wgps)],
-            vmem: vec![0; 2 * wgps],
+            vmem: vec![0; cus * wgps],
             smem: vec![0; wgps],
             gds: 0,
             busy,
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn a_busy_unit_delays_the_next_occupant_and_counts_busy_cycles() {
-        let mut u = Units::new(1, 1);
+        let mut u = Units::new(1, 1, 2);
         assert_eq!(u.occupy(UnitKind::Lds, 0, 10, 32), 10);
         assert_eq!(
             u.occupy(UnitKind::Lds, 0, 12, 32),
@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn each_wgp_has_an_lds_pipe_per_half() {
-        let u = Units::new(2, 2);
+        let u = Units::new(2, 2, 2);
         assert_eq!(u.busy().instances(UnitKind::Lds), 4);
         assert_eq!(u.busy().instances(UnitKind::Valu), 8);
         assert_eq!(u.busy().instances(UnitKind::Gds), 1);

@@ -112,8 +112,8 @@ impl Device {
         use crate::vcache::{Level, WgpCaches};
         let mut lines = std::mem::take(&mut self.vcache_lines);
         self.memory.take_lines(&mut lines);
-        let cu = self.placement.as_ref().expect("placed").cu(wi);
-        let (wgp, cu) = (cu / 2, cu % 2);
+        let p = self.placement.as_ref().expect("placed");
+        let (wgp, cu) = (p.wgp(wi), p.cu(wi) % p.cus());
         if self.vcaches.len() <= wgp {
             self.vcaches.resize_with(wgp + 1, || WgpCaches::new(c));
         }

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use super::escape::escape;
 use crate::exec::VmemSample;
-use crate::vcache::{Level, LINE_BYTES};
+use crate::vcache::{Family, LINE_BYTES};
 
 /// At most this many cache lines are drawn per picture (the lowest addresses); the picture
 /// says how many more there were.
@@ -35,8 +35,9 @@ const LEFT: u32 = 52;
 const HEADER: u32 = 44;
 const FOOTER: u32 = 16;
 
-/// A lanes × cache lines picture of `s`, with `id` as the SVG's id.
-pub fn coalescing_svg(s: &VmemSample, id: &str) -> String {
+/// A lanes × cache lines picture of `s` on a device of `family` (which names the levels),
+/// with `id` as the SVG's id.
+pub fn coalescing_svg(s: &VmemSample, family: Family, id: &str) -> String {
     let cell_h = if s.wave_size > 32 { 5 } else { 8 };
     let drawn = &s.lines[..s.lines.len().min(MAX_DRAWN_LINES)];
     // Wide enough for the note under the cells, however few columns there are.
@@ -57,7 +58,7 @@ pub fn coalescing_svg(s: &VmemSample, id: &str) -> String {
     lane_labels(&mut out, s, cell_h);
     for (i, l) in drawn.iter().enumerate() {
         let x = LEFT + i as u32 * CELL_W;
-        column(&mut out, s, l, x, cell_h);
+        column(&mut out, s, l, (x, cell_h), family);
     }
     let footer = HEADER + s.wave_size * cell_h + 12;
     let note = match (s.lines.first(), s.lines.len() > drawn.len()) {
@@ -97,14 +98,21 @@ fn lane_labels(out: &mut String, s: &VmemSample, cell_h: u32) {
 
 /// One cache line's column at `x`: its header (the lanes sharing it, in the level's colour)
 /// and a cell per lane.
-fn column(out: &mut String, s: &VmemSample, l: &crate::exec::SampleLine, x: u32, cell_h: u32) {
+fn column(
+    out: &mut String,
+    s: &VmemSample,
+    l: &crate::exec::SampleLine,
+    (x, cell_h): (u32, u32),
+    family: Family,
+) {
     let (fill, ink) = LEVEL_COLOURS[l.level as usize];
+    let level = family.label(l.level).unwrap_or("?");
     let address = l.line * LINE_BYTES;
     let sharing = l.lanes.count_ones();
     let _ = write!(
         out,
         r##"<g><title>line {address:#x}: {sharing} lane(s), served by {}</title><rect x="{x}" y="{}" width="{}" height="14" fill="{fill}"/><text x="{}" y="{}" font-size="8" text-anchor="middle" fill="{ink}">{sharing}</text></g>"##,
-        l.level.label(),
+        level,
         HEADER - 18,
         CELL_W - 1,
         x + CELL_W / 2,
@@ -123,25 +131,26 @@ fn column(out: &mut String, s: &VmemSample, l: &crate::exec::SampleLine, x: u32,
         if on {
             let _ = write!(
                 out,
-                "<title>lane {lane} → line {address:#x} ({})</title>",
-                l.level.label()
+                "<title>lane {lane} → line {address:#x} ({level})</title>"
             );
         }
         out.push_str("</rect>");
     }
 }
 
-/// The legend of the level colours, as HTML (the page's `.legend` style).
-pub fn level_legend() -> String {
+/// The legend of the level colours of `family`'s levels, as HTML (the page's `.legend`
+/// style).
+pub fn level_legend(family: Family) -> String {
     let mut out = String::from(
         "<div class=\"legend\"><span>cell = the lane's access touches the cache line; colour = \
          the level that served the line; a column's number = the lanes sharing the line:</span>",
     );
-    for (l, (fill, _)) in Level::ALL.iter().zip(LEVEL_COLOURS) {
+    for l in family.levels() {
+        let (fill, _) = LEVEL_COLOURS[l as usize];
         let _ = write!(
             out,
             "<span><span class=\"sw\" style=\"background:{fill}\"></span>{}</span>",
-            l.label()
+            family.label(l).unwrap_or("")
         );
     }
     out.push_str("</div>\n");
@@ -152,6 +161,7 @@ pub fn level_legend() -> String {
 mod tests {
     use super::*;
     use crate::exec::SampleLine;
+    use crate::vcache::Level;
 
     fn sample(lines: Vec<SampleLine>) -> VmemSample {
         VmemSample {
@@ -170,6 +180,7 @@ mod tests {
                 lanes: u64::from(u32::MAX),
                 level: Level::L2,
             }]),
+            Family::Rdna3,
             "c",
         );
         assert_eq!(svg.matches("→ line 0x100 (L2)").count(), 32, "{svg}");
@@ -186,7 +197,7 @@ mod tests {
                 level: Level::Vram,
             })
             .collect();
-        let svg = coalescing_svg(&sample(lines.clone()), "c");
+        let svg = coalescing_svg(&sample(lines.clone()), Family::Rdna3, "c");
         assert_eq!(svg.matches("1 lane(s), served by VRAM").count(), 32);
         assert_eq!(
             svg.matches("(VRAM)</title>").count(),
@@ -200,8 +211,9 @@ mod tests {
                 level: Level::L0,
             })
             .collect();
-        let svg = coalescing_svg(&sample(many), "c");
+        let svg = coalescing_svg(&sample(many), Family::Cdna3, "c");
         assert!(svg.contains("the first 64 of 100 drawn"), "{svg}");
-        assert_eq!(svg.matches("served by L0").count(), MAX_DRAWN_LINES);
+        // CDNA3 calls the CU's cache the vL1D.
+        assert_eq!(svg.matches("served by vL1D").count(), MAX_DRAWN_LINES);
     }
 }

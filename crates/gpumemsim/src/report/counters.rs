@@ -62,7 +62,7 @@ pub const AMD_COUNTERS: [(&str, &str); 15] = [
 ];
 
 /// The vector cache counters (RDNA's names: TCP is the L0, GL1C the L1, GL2C the L2) a run
-/// on a device whose vector caches are modelled gives, in cache lines
+/// on an RDNA3 device whose vector caches are modelled gives, in cache lines
 /// (docs/rules/timing.md#vector-caches).
 pub const CACHE_COUNTERS: [(&str, &str); 5] = [
     (
@@ -80,6 +80,36 @@ pub const CACHE_COUNTERS: [(&str, &str); 5] = [
         "cache lines the L2 missed (served by the Infinity Cache or VRAM)",
     ),
 ];
+
+/// The vector cache counters of a CDNA3 device (MI300X: TCP is the vL1D, TCC the XCD's L2),
+/// in cache lines, with rocprofiler-sdk's gfx942 names (docs/counters.md).
+pub const CDNA3_CACHE_COUNTERS: [(&str, &str); 5] = [
+    (
+        "TCP_TOTAL_CACHE_ACCESSES_sum",
+        "cache lines vector memory instructions requested at the vL1D (loads, stores, atomics)",
+    ),
+    (
+        "TCP_TCC_READ_REQ_sum",
+        "load cache lines the vL1D missed and read from the L2",
+    ),
+    ("TCC_REQ_sum", "cache lines that reached the L2"),
+    ("TCC_HIT_sum", "cache lines the L2 served"),
+    (
+        "TCC_MISS_sum",
+        "cache lines the L2 missed (served by the Infinity Cache or HBM)",
+    ),
+];
+
+/// The definition of the rocprof counter `name` among those a run gives ([`AMD_COUNTERS`],
+/// [`CACHE_COUNTERS`], [`CDNA3_CACHE_COUNTERS`]).
+pub fn counter_definition(name: &str) -> Option<&'static str> {
+    AMD_COUNTERS
+        .iter()
+        .chain(&CACHE_COUNTERS)
+        .chain(&CDNA3_CACHE_COUNTERS)
+        .find(|(n, _)| *n == name)
+        .map(|(_, what)| *what)
+}
 
 /// Which counter an instruction's executions add to (`None`: only `SQ_INSTS`).
 fn class(l: &AsmLine) -> Option<&'static str> {
@@ -144,18 +174,27 @@ pub fn amd_counters(program: &[AsmLine], device: &Device) -> Vec<(&'static str, 
             add("SQ_INSTS_FLAT", s.executions);
         }
     }
-    if let Some((_, t)) = device.vcache_totals() {
-        use crate::vcache::Level;
+    if let Some((c, t)) = device.vcache_totals() {
+        use crate::vcache::{Family, Level};
         let l2 = t.reached(Level::L2);
-        for (name, v) in [
-            ("TCP_REQ_sum", t.requests),
-            ("GL1C_REQ_sum", t.reached(Level::L1) + t.writes),
-            ("GL2C_REQ_sum", l2),
-            ("GL2C_HIT_sum", t.served_by(Level::L2)),
-            ("GL2C_MISS_sum", l2 - t.served_by(Level::L2)),
-        ] {
-            out.push((name, v));
-        }
+        let (hit, miss) = (t.served_by(Level::L2), l2 - t.served_by(Level::L2));
+        let cache = match c.family {
+            Family::Rdna3 => [
+                ("TCP_REQ_sum", t.requests),
+                ("GL1C_REQ_sum", t.reached(Level::L1) + t.writes),
+                ("GL2C_REQ_sum", l2),
+                ("GL2C_HIT_sum", hit),
+                ("GL2C_MISS_sum", miss),
+            ],
+            Family::Cdna3 => [
+                ("TCP_TOTAL_CACHE_ACCESSES_sum", t.requests),
+                ("TCP_TCC_READ_REQ_sum", t.reached(Level::L1)),
+                ("TCC_REQ_sum", l2),
+                ("TCC_HIT_sum", hit),
+                ("TCC_MISS_sum", miss),
+            ],
+        };
+        out.extend(cache);
     }
     out
 }

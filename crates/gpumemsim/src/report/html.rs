@@ -535,7 +535,7 @@ fn source_view(b: &mut String, v: &View) {
             bar(st.stall_cycles, max_stall),
         );
         findings_here(b, v, &here);
-        line_caches(b, &st.lines);
+        line_caches(b, v.r.vcache_family, &st.lines);
         instruction_rows(b, v, &l.row.instructions);
         b.push_str("</details>\n");
     }
@@ -956,22 +956,27 @@ fn ds_panel(b: &mut String, v: &View, p: &DsPanel) {
 
 /// A source line's vector caches, when its instructions requested cache lines: the lines and
 /// their bytes, each level's hit rate, the lines VRAM served.
-fn line_caches(b: &mut String, c: &crate::vcache::LineCounts) {
+fn line_caches(
+    b: &mut String,
+    family: Option<crate::vcache::Family>,
+    c: &crate::vcache::LineCounts,
+) {
     use crate::vcache::{Level, LINE_BYTES};
-    if c.requests == 0 {
+    let Some(f) = family.filter(|_| c.requests > 0) else {
         return;
-    }
-    let rates: Vec<String> = Level::ALL[..4]
-        .iter()
-        .filter_map(|&l| {
+    };
+    let rates: Vec<String> = f
+        .levels()
+        .filter(|&l| l != Level::Vram)
+        .filter_map(|l| {
             let h = c.hit_rate(l)?;
-            Some(format!("{} {:.1}%", l.label(), 100.0 * h))
+            Some(format!("{} {:.1}%", f.label(l)?, 100.0 * h))
         })
         .collect();
     let _ = writeln!(
         b,
         "<p class=\"meta\">Vector memory: {} cache line(s) of {LINE_BYTES} B requested ({} \
-         bytes); hit rate {}; {} line(s) from VRAM.</p>",
+         bytes); hit rate {}; {} line(s) from {}.</p>",
         c.requests,
         c.requests * LINE_BYTES,
         if rates.is_empty() {
@@ -979,7 +984,8 @@ fn line_caches(b: &mut String, c: &crate::vcache::LineCounts) {
         } else {
             rates.join(", ")
         },
-        c.served_by(Level::Vram)
+        c.served_by(Level::Vram),
+        f.label(Level::Vram).unwrap_or("memory")
     );
 }
 
@@ -998,7 +1004,8 @@ fn vmem_panels(b: &mut String, v: &View) {
          better coalesced. The statistics add up every execution.</p>",
         crate::vcache::LINE_BYTES
     );
-    b.push_str(&level_legend());
+    let family = r.vcache_family.unwrap_or(crate::vcache::Family::Rdna3);
+    b.push_str(&level_legend(family));
     for p in r.vmem.iter().take(MAX_VMEM_PANELS) {
         vmem_panel(b, v, p);
     }
@@ -1033,11 +1040,12 @@ fn vmem_panel(b: &mut String, v: &View, p: &VmemPanel) {
         escape(&p.text),
         s.lines.len(),
     );
+    let family = v.r.vcache_family.unwrap_or(crate::vcache::Family::Rdna3);
     let served: Vec<String> = Level::ALL
         .iter()
         .filter_map(|&l| {
             let n = s.lines.iter().filter(|x| x.level == l).count();
-            (n > 0).then(|| format!("{}: {n}", l.label()))
+            (n > 0).then(|| format!("{}: {n}", family.label(l).unwrap_or("?")))
         })
         .collect();
     let _ = write!(
@@ -1055,7 +1063,7 @@ fn vmem_panel(b: &mut String, v: &View, p: &VmemPanel) {
     );
     same_pattern_and_lines(b, v, &p.pcs);
     b.push_str("</p>");
-    b.push_str(&coalescing_svg(s, &format!("coalescing-{pc}")));
+    b.push_str(&coalescing_svg(s, family, &format!("coalescing-{pc}")));
     b.push_str("</div>\n");
 }
 

@@ -114,24 +114,27 @@ fn groups(
         .collect()
 }
 
-/// Cache lines as JSON: requests, the store/atomic ones, and the lines each level served.
-fn line_counts(c: &crate::vcache::LineCounts) -> Value {
-    let served: serde_json::Map<String, Value> = crate::vcache::Level::ALL
-        .iter()
-        .map(|&l| (l.name().to_string(), json!(c.served_by(l))))
+/// Cache lines as JSON: requests, the store/atomic ones, and the lines each level of the
+/// device's `family` served (keyed by [`crate::vcache::Level::name`], the same on every
+/// device; a level the family lacks is left out).
+fn line_counts(c: &crate::vcache::LineCounts, family: crate::vcache::Family) -> Value {
+    let served: serde_json::Map<String, Value> = family
+        .levels()
+        .map(|l| (l.name().to_string(), json!(c.served_by(l))))
         .collect();
     json!({"lines": c.requests, "write_lines": c.writes, "served_by": served})
 }
 
 /// [`line_counts`] with the bytes those lines hold and each cache level's hit rate (lines it
 /// served over lines looked up there; `null` where none was), for a source line or the run.
-fn line_counts_and_rates(t: &crate::vcache::LineCounts) -> Value {
+fn line_counts_and_rates(t: &crate::vcache::LineCounts, family: crate::vcache::Family) -> Value {
     use crate::vcache::Level;
-    let hit_rate: serde_json::Map<String, Value> = Level::ALL[..4]
-        .iter()
-        .map(|&l| (l.name().to_string(), json!(t.hit_rate(l))))
+    let hit_rate: serde_json::Map<String, Value> = family
+        .levels()
+        .filter(|&l| l != Level::Vram)
+        .map(|l| (l.name().to_string(), json!(t.hit_rate(l))))
         .collect();
-    let mut v = line_counts(t);
+    let mut v = line_counts(t, family);
     v["bytes"] = json!(t.requests * crate::vcache::LINE_BYTES);
     v["hit_rate"] = Value::Object(hit_rate);
     v
@@ -140,15 +143,25 @@ fn line_counts_and_rates(t: &crate::vcache::LineCounts) -> Value {
 /// `--json`'s `"vcache"`, when the device models its vector caches: each level's shape, and
 /// the run's cache lines, where they were served and each level's hit rate.
 pub fn vcache(wg: &Device) -> Option<Value> {
+    use crate::vcache::Level;
     let (c, t) = wg.vcache_totals()?;
-    let level = |l: &crate::vcache::LevelConfig| json!({"bytes": l.bytes, "ways": l.ways, "line_bytes": crate::vcache::LINE_BYTES});
-    let mut v = line_counts_and_rates(&t);
-    v["levels"] = json!({
-        "l0": level(&c.l0),
-        "l1": level(&c.l1),
-        "l2": level(&c.l2),
-        "infinity_cache": level(&c.mall),
-    });
+    let mut v = line_counts_and_rates(&t, c.family);
+    let shapes = [
+        (Level::L0, Some(c.l0)),
+        (Level::L1, c.l1),
+        (Level::L2, Some(c.l2)),
+        (Level::Mall, Some(c.mall)),
+    ];
+    let levels: serde_json::Map<String, Value> = shapes
+        .into_iter()
+        .filter_map(|(level, shape)| {
+            let l = shape?;
+            let name = c.family.label(level)?;
+            let shape = json!({"name": name, "bytes": l.bytes, "ways": l.ways, "line_bytes": crate::vcache::LINE_BYTES});
+            Some((level.name().to_string(), shape))
+        })
+        .collect();
+    v["levels"] = Value::Object(levels);
     Some(v)
 }
 
@@ -194,8 +207,8 @@ pub fn instructions(
                     "cache_hits": s.cache_hits,
                     "cache_misses": s.cache_misses,
                 });
-                if s.lines.requests > 0 {
-                    r["vcache"] = line_counts(&s.lines);
+                if let (true, Some(f)) = (s.lines.requests > 0, wg.vcache_family()) {
+                    r["vcache"] = line_counts(&s.lines, f);
                 }
                 if let Some(Some(src)) = sources.get(pc) {
                     r["source"] = location(&src.location);
@@ -264,8 +277,8 @@ pub fn lines(
                 "executions": r.stats.executions,
                 "instructions": r.instructions.iter().map(|&pc| address(base, &program[pc])).collect::<Vec<_>>(),
             });
-            if r.stats.lines.requests > 0 {
-                v["vcache"] = line_counts_and_rates(&r.stats.lines);
+            if let (true, Some(f)) = (r.stats.lines.requests > 0, wg.vcache_family()) {
+                v["vcache"] = line_counts_and_rates(&r.stats.lines, f);
             }
             v
         })

@@ -35,7 +35,9 @@ mod timeline_svg;
 
 pub use banks::{BanksReport, LayoutPanel};
 pub use coalescing::{coalescing_svg, level_legend, LEVEL_COLOURS, MAX_DRAWN_LINES};
-pub use counters::{amd_counters, AMD_COUNTERS, CACHE_COUNTERS};
+pub use counters::{
+    amd_counters, counter_definition, AMD_COUNTERS, CACHE_COUNTERS, CDNA3_CACHE_COUNTERS,
+};
 pub use escape::escape;
 pub use heatmap::{group_label, HeatMap};
 pub use html::{banks_page, run_page};

@@ -122,6 +122,8 @@ pub struct RunReport {
     /// Coalescing pictures, the most cache lines first (then program order); empty on a
     /// device without vector caches or a run that did not record them.
     pub vmem: Vec<VmemPanel>,
+    /// Whose cache hierarchy the device modelled (what its levels are called), if any.
+    pub vcache_family: Option<crate::vcache::Family>,
     /// Source lines, hottest first ([`by_line`]); empty without [`RunReport::with_sources`].
     pub lines: Vec<SourceLine>,
     /// The run's events, in the order the run lists them.
@@ -232,6 +234,7 @@ impl RunReport {
             instructions,
             ds,
             vmem,
+            vcache_family: device.vcache_family(),
             lines: Vec::new(),
             events: device.events().to_vec(),
             findings: crate::check::findings(device.events()),

@@ -33,6 +33,10 @@ pub struct Target {
     pub vgpr_encoding_granule: [u32; 2],
     /// What occupancy is computed against.
     pub limits: crate::occupancy::DeviceLimits,
+    /// CUs in the unit placement deals workgroups to (docs/rules/timing.md#placement): 2 in
+    /// an RDNA3 WGP, each with its own half of the WGP's LDS (and LDS pipe), vector memory
+    /// path and L0; 1 on CDNA3, whose unit is the CU (one LDS, one vL1D).
+    pub cus_per_unit: u32,
     /// Its timing parameters ([`crate::timing::TimingParams::on_chip`]).
     pub timing: crate::timing::TimingParams,
     /// The device library that says which ISA version the code is for
@@ -53,6 +57,7 @@ pub static GFX1100: Target = Target {
         crate::occupancy::VGPR_ENCODING_GRANULE_WAVE32,
     ],
     limits: crate::occupancy::DeviceLimits::GFX1100,
+    cus_per_unit: 2,
     timing: crate::timing::TimingParams::RDNA3,
     // Debian's rocm-device-libs (ROCm 5.2.3) has no gfx1100 ISA-version library; 1036's only
     // sets `__oclc_ISA_version`, which the libraries test for features gfx1100 also has.
@@ -69,6 +74,7 @@ pub static GFX942: Target = Target {
     stores_on_vmcnt: true,
     vgpr_encoding_granule: [8, 8],
     limits: crate::occupancy::DeviceLimits::GFX942,
+    cus_per_unit: 1,
     timing: crate::timing::TimingParams::CDNA3,
     isa_version_library: "oclc_isa_version_940",
 };
