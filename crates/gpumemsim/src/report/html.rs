@@ -901,11 +901,17 @@ fn ds_panels(b: &mut String, v: &View) {
     for p in r.ds.iter().take(MAX_DS_PANELS) {
         ds_panel(b, v, p);
     }
-    if r.ds.len() > MAX_DS_PANELS {
-        let rest: Vec<String> = r.ds[MAX_DS_PANELS..]
-            .iter()
-            .map(|p| format!("pc {} ({})", p.pcs[0], ways_text(p.heat.ways())))
-            .collect();
+    let rest = r.ds.iter().skip(MAX_DS_PANELS);
+    not_drawn(
+        b,
+        rest.map(|p| format!("pc {} ({})", p.pcs[0], ways_text(p.heat.ways()))),
+    );
+}
+
+/// The note listing the pictures past the most a page draws, if there are any.
+fn not_drawn(b: &mut String, rest: impl Iterator<Item = String>) {
+    let rest: Vec<String> = rest.collect();
+    if !rest.is_empty() {
         let _ = writeln!(
             b,
             "<p class=\"note\">{} more patterns not drawn: {}</p>",
@@ -1009,18 +1015,11 @@ fn vmem_panels(b: &mut String, v: &View) {
     for p in r.vmem.iter().take(MAX_VMEM_PANELS) {
         vmem_panel(b, v, p);
     }
-    if r.vmem.len() > MAX_VMEM_PANELS {
-        let rest: Vec<String> = r.vmem[MAX_VMEM_PANELS..]
-            .iter()
-            .map(|p| format!("pc {} ({} lines)", p.pcs[0], p.sample.lines.len()))
-            .collect();
-        let _ = writeln!(
-            b,
-            "<p class=\"note\">{} more not drawn: {}</p>",
-            rest.len(),
-            escape(&rest.join(", "))
-        );
-    }
+    let rest = r.vmem.iter().skip(MAX_VMEM_PANELS);
+    not_drawn(
+        b,
+        rest.map(|p| format!("pc {} ({} lines)", p.pcs[0], p.sample.lines.len())),
+    );
 }
 
 fn vmem_panel(b: &mut String, v: &View, p: &VmemPanel) {
