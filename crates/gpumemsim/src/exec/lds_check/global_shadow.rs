@@ -9,6 +9,11 @@
 //! dword splits it into four byte cells, kept apart ([`GlobalShadow::split`]): exact per byte,
 //! slower (byte and 16-bit accesses).
 //!
+//! A page keeps its cells packed ([`PackedCell`], 12 bytes a dword where a [`Cell`] takes
+//! 40): the accesses they name are indices into the page's table of accesses, which an
+//! instruction's accesses to the page enter once; when the table fills, it is rebuilt from
+//! the accesses the cells still name.
+//!
 //! A cell keeps [`READ_SLOTS`] reads. A read the new reader knows complete (its own included)
 //! makes room; a read that finds no room is not kept. The reads kept are the earliest that
 //! nothing ordered yet, so a later write unordered with one of them is found; a write ordered
@@ -114,6 +119,7 @@ struct Cell<V> {
 }
 
 impl<V: Copy + PartialEq + Default> Cell<V> {
+    #[cfg(test)]
     const fn empty(value: V) -> Cell<V> {
         Cell {
             write: Acc::NONE,
@@ -163,10 +169,94 @@ impl<V: Copy + PartialEq + Default> Cell<V> {
     }
 }
 
-/// One page of cells, and which of its dwords are split.
+/// A page's cell: a [`Cell<u32>`] whose accesses are indices into its page's table of
+/// accesses ([`Page::accs`]; 0: none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PackedCell {
+    write: u16,
+    reads: [u16; READ_SLOTS],
+    value: u32,
+}
+
+/// Entries a page's table of accesses holds at most (indices are `u16`).
+const TABLE_ENTRIES: usize = 1 << 16;
+
+/// One page of cells, which of its dwords are split, and the accesses its cells name.
 struct Page {
-    cells: Vec<Cell<u32>>,
+    cells: Vec<PackedCell>,
     split: [u64; PAGE_DWORDS / 64],
+    /// Entry 0 is [`Acc::NONE`]; the others, accesses cells name or named.
+    accs: Vec<Acc>,
+}
+
+impl Page {
+    fn new() -> Page {
+        Page {
+            cells: vec![PackedCell::default(); PAGE_DWORDS],
+            split: [0; PAGE_DWORDS / 64],
+            accs: vec![Acc::NONE],
+        }
+    }
+
+    /// The cell at `slot`, its accesses looked up.
+    fn cell(&self, slot: usize) -> Cell<u32> {
+        let c = self.cells[slot];
+        Cell {
+            write: self.accs[usize::from(c.write)],
+            reads: c.reads.map(|i| self.accs[usize::from(i)]),
+            value: c.value,
+        }
+    }
+
+    /// Stores `cell` at `slot`: an access the slot named before keeps its index, a new one
+    /// (the visiting access: [`Cell::visit`] enters no other) is entered into the table
+    /// unless it is the table's last entry. The caller made room ([`Page::make_room`]).
+    fn set_cell(&mut self, slot: usize, cell: &Cell<u32>) {
+        let old = self.cells[slot];
+        let mut index = |was: u16, acc: Acc| -> u16 {
+            if acc.is_none() {
+                0
+            } else if self.accs[usize::from(was)] == acc {
+                was
+            } else if self.accs.last() == Some(&acc) {
+                (self.accs.len() - 1) as u16
+            } else {
+                self.accs.push(acc);
+                (self.accs.len() - 1) as u16
+            }
+        };
+        let write = index(old.write, cell.write);
+        let mut reads = [0; READ_SLOTS];
+        for (r, (&was, &acc)) in reads.iter_mut().zip(old.reads.iter().zip(&cell.reads)) {
+            *r = index(was, acc);
+        }
+        self.cells[slot] = PackedCell {
+            write,
+            reads,
+            value: cell.value,
+        };
+    }
+
+    /// Makes room for the entries one [`Page::set_cell`] may add: when the table is nearly
+    /// full, rebuilds it from the accesses the cells name (at most 3 per dword).
+    fn make_room(&mut self) {
+        if self.accs.len() + 1 + READ_SLOTS < TABLE_ENTRIES {
+            return;
+        }
+        let mut new_index = vec![0u16; self.accs.len()];
+        let mut kept = vec![Acc::NONE];
+        for c in &mut self.cells {
+            for i in std::iter::once(&mut c.write).chain(c.reads.iter_mut()) {
+                let old = usize::from(*i);
+                if old != 0 && new_index[old] == 0 {
+                    kept.push(self.accs[old]);
+                    new_index[old] = (kept.len() - 1) as u16;
+                }
+                *i = new_index[old];
+            }
+        }
+        self.accs = kept;
+    }
 }
 
 /// The shadow of global memory.
@@ -192,10 +282,7 @@ impl GlobalShadow {
         }
         let pages = &mut self.pages;
         let i = *self.index.entry(number).or_insert_with(|| {
-            pages.push(Page {
-                cells: vec![Cell::empty(0); PAGE_DWORDS],
-                split: [0; PAGE_DWORDS / 64],
-            });
+            pages.push(Page::new());
             pages.len() - 1
         });
         self.last = Some((number, i));
@@ -236,7 +323,8 @@ impl GlobalShadow {
                 } else {
                     0
                 };
-                page.cells[slot].visit(me, written != 0, now, known, |earlier, kind, changed| {
+                let mut cell = page.cell(slot);
+                cell.visit(me, written != 0, now, known, |earlier, kind, changed| {
                     hits.push(Hit {
                         earlier,
                         kind,
@@ -244,11 +332,13 @@ impl GlobalShadow {
                         address: dword,
                     })
                 });
+                page.make_room();
+                page.set_cell(slot, &cell);
                 return;
             }
             if !is_split {
                 page.split[slot / 64] |= 1 << (slot % 64);
-                let c = page.cells[slot];
+                let c = page.cell(slot);
                 let bytes = c.value.to_le_bytes();
                 self.split.insert(
                     dword,
@@ -406,6 +496,45 @@ mod tests {
             [(1, w, 0x200)]
         );
         assert!(sh.split.len() == 1, "only the dword at 0x100 is split");
+    }
+
+    /// A page's packed cells find what unpacked cells find, through more distinct accesses
+    /// than its table holds (the table is rebuilt, and stays small).
+    #[test]
+    fn packed_cells_find_what_cells_find_past_a_full_table() {
+        let mut rng = crate::xorshift::XorShift::new(0x5eed_1234_abcd_0042);
+        let mut page = Page::new();
+        let mut reference = vec![Cell::<u32>::empty(0); PAGE_DWORDS];
+        let mut rebuilt = 0;
+        for step in 0..200_000u64 {
+            // Mostly a new access each step (wave `step`), on a few dwords, so the table
+            // fills three times over; waves know the accesses of waves 7 below them.
+            let slot = rng.below(8) as usize;
+            let me = Acc::new(step as u32, (step % 97) as usize, 0, step);
+            let write = rng.below(3) == 0;
+            let now = rng.below(4) as u32;
+            let known = |a: &Acc| a.wave + 7 >= me.wave && a.wave <= me.wave;
+            let (mut got, mut want) = (Vec::new(), Vec::new());
+            let mut cell = page.cell(slot);
+            cell.visit(me, write, now, &known, |a, k, ch| got.push((a, k, ch)));
+            let entries = page.accs.len();
+            page.make_room();
+            rebuilt += usize::from(page.accs.len() < entries);
+            page.set_cell(slot, &cell);
+            reference[slot].visit(me, write, now, &known, |a, k, ch| want.push((a, k, ch)));
+            assert_eq!(got, want, "step {step}");
+            let back = page.cell(slot);
+            assert_eq!(
+                (back.write, back.reads, back.value),
+                (
+                    reference[slot].write,
+                    reference[slot].reads,
+                    reference[slot].value
+                ),
+                "step {step}"
+            );
+        }
+        assert!(rebuilt >= 2, "the table was rebuilt {rebuilt} times");
     }
 
     /// The packed operation keeps the counter and number, saturating the number.
