@@ -1,8 +1,9 @@
 #!/bin/sh
 # Whole-process speed of the simulator on the kernel workloads of docs/benchmarks.md: each is
 # one `gpumemsim run ... --json` of the release CLI, timed with /usr/bin/time (wall seconds
-# and peak resident set), first on one host thread and one WGP (--threads 1), then on two
-# WGPs and two host threads (--wgps 2 --threads 2). The time is the whole process: parsing
+# and peak resident set), first on one host thread (--threads 1, the default device), then
+# the same without the checks (--no-check), then on two WGPs and two host threads (--wgps 2
+# --threads 2). The time is the whole process: parsing
 # and filling the argument buffers, the run, and the JSON report (which lists every buffer's
 # values). It prints one table per configuration:
 #   workload, wave-instructions (the report's "totals": {"wave_instructions"}),
@@ -61,6 +62,11 @@ table() {
     run transpose_padded_65536wg "$flags" examples/apps/build/transpose_padded.o \
         --kernel transpose_tiled_padded --grid 256,256 --block 32,8 \
         --arg 'buf:f32[4194304]=zeros' --arg 'buf:f32[4194304]=iota' --arg i32:2048 --arg i32:2048
+    # One 32×32 tile transposed by each of 4,096 one-wave workgroups, all writing the same
+    # output: the grid runs together (the form issue 41 measured the checks on).
+    run transpose_together_4096wg "$flags" examples/kernels/transpose.w32.o \
+        --kernel transpose_padded --grid 4096 --block 32 \
+        --arg 'buf:f32[1024]=iota' --arg 'buf:f32[1024]=zeros'
     run saxpy_grid_stride "$flags" examples/bench/build/saxpy_stride.o --kernel saxpy_grid_stride \
         --grid 256 --block 256 --arg 'buf:f32[1048576]=zeros' --arg 'buf:f32[1048576]=iota' \
         --arg 'buf:f32[1048576]=iota' --arg f32:2.5 --arg u32:1048576
@@ -68,4 +74,5 @@ table() {
 }
 
 table "--threads 1"
+table "--threads 1 --no-check"
 table "--wgps 2 --threads 2"

@@ -1,6 +1,8 @@
-//! The simulator's speed on six workloads (issue 22, item 6; docs/benchmarks.md), one
-//! benchmark each, through the library: [`launch`] of a clang-19 code object on the default
-//! device (one WGP) on one host thread, or, for the bank model, [`BankModel::cost_batch`].
+//! The simulator's speed on seven workloads (issue 22, item 6; issue 44, item 4;
+//! docs/benchmarks.md) through the library: [`launch`] of a clang-19 code object on the
+//! default device (one WGP) on one host thread, each kernel with its checks (`NAME`) and
+//! without (`NAME/no-check`, `RunConfig::check` off: the race and uninitialised-read
+//! observers), or, for the bank model, [`BankModel::cost_batch`].
 //!
 //! `cargo bench -p gpumemsim --bench workloads` prints, for each, criterion's time per run
 //! and lane-instructions per second (`thrpt`, in elements/s: wave-instructions executed × 32,
@@ -13,7 +15,10 @@
 //! - `lds_reduce_4096wg`: examples/apps reduce_sum_count_partial, 4,096 workgroups of 256
 //!   over 2^20 floats (one each), the LDS tree of two `__local` arrays;
 //! - `transpose_padded_4096wg`: examples/apps transpose_tiled_padded, 2048×2048 floats,
-//!   64×64 workgroups of 32×8;
+//!   64×64 workgroups of 32×8 (each workgroup its own tile: the grid runs apart);
+//! - `transpose_together_4096wg`: examples/kernels transpose_padded, one 32×32 tile read and
+//!   written by each of 4,096 workgroups of 32 (all write the same output: the grid runs
+//!   together, the form whose checks issue 41 measured);
 //! - `saxpy_grid_stride`: examples/bench/saxpy_stride.cl, 2^20 floats by 256 workgroups of
 //!   256 (16 elements per work-item);
 //! - `bank_batch`: the RDNA3 bank model costing 2^18 wave32 `ds_load_b32` accesses in one
@@ -127,9 +132,18 @@ fn f32_at(b: &[u8], i: usize) -> f32 {
     f32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().expect("4 bytes"))
 }
 
-/// One kernel workload: runs `l` once (checking its output with `check`), reports its
-/// wave-instructions and peak heap, then benchmarks it as `name`.
+/// One kernel workload: [`bench_launch`] of `l` as `name`, and of `l` without its checks as
+/// `name/no-check`.
 fn bench_kernel(c: &mut Criterion, name: &str, l: &Launch, check: impl Fn(&[Vec<u8>])) {
+    bench_launch(c, name, l, &check);
+    let mut unchecked = l.clone();
+    unchecked.config.check = false;
+    bench_launch(c, &format!("{name}/no-check"), &unchecked, &check);
+}
+
+/// Runs `l` once (checking its output with `check`), reports its wave-instructions and peak
+/// heap, then benchmarks it as `name`.
+fn bench_launch(c: &mut Criterion, name: &str, l: &Launch, check: &impl Fn(&[Vec<u8>])) {
     let base = reset_peak();
     let start = Instant::now();
     let first = launch(l).expect("the launch starts");
@@ -269,6 +283,25 @@ fn transpose_padded(c: &mut Criterion) {
     });
 }
 
+fn transpose_together(c: &mut Criterion) {
+    let obj = object("examples/kernels/transpose.w32.o");
+    let mut l = Launch {
+        grid: [4096, 1, 1],
+        block: [32, 1, 1],
+        args: vec![
+            KernelArg::Buffer(floats(1024, |i| i as f32)),
+            KernelArg::Buffer(vec![0; 1024 * 4]),
+        ],
+        ..Launch::new(obj.kernel("transpose_padded").expect("transpose_padded"))
+    };
+    l.config.threads = 1;
+    bench_kernel(c, "transpose_together_4096wg", &l, |out| {
+        for (r, col) in [(0, 1), (5, 31), (31, 3)] {
+            assert_eq!(f32_at(&out[1], r * 32 + col), (col * 32 + r) as f32);
+        }
+    });
+}
+
 fn saxpy(c: &mut Criterion) {
     let obj = object("examples/bench/build/saxpy_stride.o");
     let n = 1usize << 20;
@@ -347,6 +380,7 @@ criterion_group!(
     gemm_tiled,
     lds_reduce,
     transpose_padded,
+    transpose_together,
     saxpy,
     bank_batch
 );
