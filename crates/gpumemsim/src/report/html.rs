@@ -1241,24 +1241,30 @@ s_endpgm
 ";
 
     fn report() -> RunReport {
-        use crate::banks::BankModel;
-        use crate::exec::{Device, RunConfig};
-        use crate::report::{assembly_sources, SourceTexts};
-        let prog = crate::isa::asm::assemble(PROGRAM);
-        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
         // The column reads read LDS nothing wrote: the checks are off, as the page of a run
         // that turned them off has no findings.
-        let cfg = RunConfig {
+        let cfg = crate::exec::RunConfig {
             record_samples: true,
             check: false,
-            ..RunConfig::default()
+            ..crate::exec::RunConfig::default()
         };
-        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
-        d.run(&prog.lines, &cfg).expect("the program runs");
+        report_of("k", PROGRAM, &cfg)
+    }
+
+    /// The report of assembly program `text` (file `NAME.s`, page title `name`) run under
+    /// `cfg`, its lines attributed to the file.
+    fn report_of(name: &str, text: &str, cfg: &crate::exec::RunConfig) -> RunReport {
+        use crate::banks::BankModel;
+        use crate::report::{assembly_sources, SourceTexts};
+        let prog = crate::isa::asm::assemble(text);
+        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
+        let mut d = crate::exec::Device::new(cfg, prog.lines.len()).expect("a device");
+        d.run(&prog.lines, cfg).expect("the program runs");
+        let file = format!("{name}.s");
         let mut texts = SourceTexts::new();
-        texts.insert("k.s", PROGRAM);
-        RunReport::new("k", &prog.lines, &d, &BankModel::rdna3())
-            .with_sources(&assembly_sources("k.s", &prog.lines), &mut texts)
+        texts.insert(&file, text);
+        RunReport::new(name, &prog.lines, &d, &BankModel::rdna3())
+            .with_sources(&assembly_sources(&file, &prog.lines), &mut texts)
     }
 
     #[test]
@@ -1309,19 +1315,9 @@ s_endpgm
 
     #[test]
     fn findings_are_marked_on_their_instructions_and_lines() {
-        use crate::banks::BankModel;
-        use crate::exec::{Device, RunConfig};
-        use crate::report::{assembly_sources, SourceTexts};
         // A misaligned atomic: every lane's is a memviol on line 2.
         let text = "v_mov_b32 v0, 2\nds_add_u32 v0, v1\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
-        let prog = crate::isa::asm::assemble(text);
-        let cfg = RunConfig::default();
-        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
-        d.run(&prog.lines, &cfg).expect("the program runs");
-        let mut texts = SourceTexts::new();
-        texts.insert("m.s", text);
-        let r = RunReport::new("m", &prog.lines, &d, &BankModel::rdna3())
-            .with_sources(&assembly_sources("m.s", &prog.lines), &mut texts);
+        let r = report_of("m", text, &crate::exec::RunConfig::default());
         assert_eq!(r.findings.len(), 1);
         assert_eq!(
             (r.findings[0].kind, &r.findings[0].pcs[..]),
@@ -1409,27 +1405,17 @@ s_endpgm
 
     #[test]
     fn vector_memory_gets_a_coalescing_picture_linked_from_its_line() {
-        use crate::banks::BankModel;
-        use crate::exec::{Device, RunConfig};
-        use crate::report::{assembly_sources, SourceTexts};
         // Line 2 loads one dword per lane 4 KiB apart (32 lines), line 3 the dwords after
         // each other (one line).
         const GLOBAL: &str = "v_lshlrev_b32 v1, 12, v0\nglobal_load_b32 v2, v1, s[0:1]\n\
                               v_lshlrev_b32 v3, 2, v0\nglobal_load_b32 v4, v3, s[0:1]\n\
                               s_waitcnt vmcnt(0)\ns_endpgm\n";
-        let prog = crate::isa::asm::assemble(GLOBAL);
-        assert!(prog.errors.is_empty(), "{:?}", prog.errors);
-        let cfg = RunConfig {
+        let cfg = crate::exec::RunConfig {
             record_samples: true,
             device: Some(crate::preset::DevicePreset::named("rx7900xtx").expect("a preset")),
-            ..RunConfig::default()
+            ..crate::exec::RunConfig::default()
         };
-        let mut d = Device::new(&cfg, prog.lines.len()).expect("a device");
-        d.run(&prog.lines, &cfg).expect("the program runs");
-        let mut texts = SourceTexts::new();
-        texts.insert("g.s", GLOBAL);
-        let r = RunReport::new("g", &prog.lines, &d, &BankModel::rdna3())
-            .with_sources(&assembly_sources("g.s", &prog.lines), &mut texts);
+        let r = report_of("g", GLOBAL, &cfg);
         let pcs: Vec<(&[usize], usize)> = r
             .vmem
             .iter()
