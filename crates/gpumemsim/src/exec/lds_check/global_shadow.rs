@@ -9,10 +9,10 @@
 //! dword splits it into four byte cells, kept apart ([`GlobalShadow::split`]): exact per byte,
 //! slower (byte and 16-bit accesses).
 //!
-//! A page keeps its cells packed ([`PackedCell`], 12 bytes a dword where a [`Cell`] takes
-//! 40): the accesses they name are indices into the page's table of accesses, which an
-//! instruction's accesses to the page enter once; when the table fills, it is rebuilt from
-//! the accesses the cells still name.
+//! A page keeps its cells packed ([`PackedCell`], 12 bytes a dword where a cell naming its
+//! accesses whole takes 40): the accesses they name are indices into the page's table of
+//! accesses, which an instruction's accesses to the page enter once; when the table fills,
+//! it is rebuilt from the accesses the cells still name.
 //!
 //! A cell keeps [`READ_SLOTS`] reads. A read the new reader knows complete (its own included)
 //! makes room; a read that finds no room is not kept. The reads kept are the earliest that
@@ -63,10 +63,6 @@ impl Acc {
         }
     }
 
-    fn is_none(&self) -> bool {
-        self.wave == u32::MAX
-    }
-
     /// The wait counter (index into [`super::order::WaveNow::done`]).
     pub(super) fn counter(&self) -> usize {
         (self.op >> SEQ_BITS) as usize
@@ -109,57 +105,78 @@ pub(super) struct Hit {
     pub(super) address: u64,
 }
 
+/// How a cell names an access: the access itself ([`Acc`], a split dword's byte cells), or
+/// its index in its page's table of accesses (`u16`, a page's cells), 0 for none.
+trait AccRef: Copy + PartialEq {
+    const NONE: Self;
+}
+
+impl AccRef for Acc {
+    const NONE: Acc = Acc::NONE;
+}
+
+impl AccRef for u16 {
+    const NONE: u16 = 0;
+}
+
 /// A cell: the last plain write, the value it left (`V`: a dword's or a byte's), and the
-/// reads since.
+/// reads since, each access named as `R` says ([`AccRef`]).
 #[derive(Clone, Copy, Debug)]
-struct Cell<V> {
-    write: Acc,
-    reads: [Acc; READ_SLOTS],
+struct Cell<V, R = Acc> {
+    write: R,
+    reads: [R; READ_SLOTS],
     value: V,
 }
 
-impl<V: Copy + PartialEq + Default> Cell<V> {
-    #[cfg(test)]
-    const fn empty(value: V) -> Cell<V> {
+impl<V: Copy + PartialEq, R: AccRef> Cell<V, R> {
+    const fn empty(value: V) -> Cell<V, R> {
         Cell {
-            write: Acc::NONE,
-            reads: [Acc::NONE; READ_SLOTS],
+            write: R::NONE,
+            reads: [R::NONE; READ_SLOTS],
             value,
         }
     }
 
-    /// Access `me` of this cell (a write leaving `now`), `known` saying whether `me`'s wave
-    /// knows an earlier access complete; each earlier access it races with goes to `hit`.
+    /// Access `me` of this cell (a write leaving `now`), `acc` giving the access a name
+    /// stands for and `known` whether `me`'s wave knows an earlier access complete; each
+    /// earlier access it races with goes to `hit`.
     fn visit(
         &mut self,
-        me: Acc,
+        me: R,
         write: bool,
         now: V,
+        acc: impl Fn(R) -> Acc,
         known: &impl Fn(&Acc) -> bool,
         mut hit: impl FnMut(Acc, RaceKind, bool),
     ) {
-        if !self.write.is_none() && !known(&self.write) {
-            if write {
-                hit(self.write, RaceKind::WriteAfterWrite, self.value != now);
-            } else {
-                hit(self.write, RaceKind::ReadAfterWrite, true);
+        if self.write != R::NONE {
+            let w = acc(self.write);
+            if !known(&w) {
+                if write {
+                    hit(w, RaceKind::WriteAfterWrite, self.value != now);
+                } else {
+                    hit(w, RaceKind::ReadAfterWrite, true);
+                }
             }
         }
         if write {
-            for r in self.reads.iter().filter(|r| !r.is_none() && !known(r)) {
-                hit(*r, RaceKind::WriteAfterRead, true);
+            for &r in self.reads.iter().filter(|&&r| r != R::NONE) {
+                let r = acc(r);
+                if !known(&r) {
+                    hit(r, RaceKind::WriteAfterRead, true);
+                }
             }
             *self = Cell {
                 write: me,
-                reads: [Acc::NONE; READ_SLOTS],
+                reads: [R::NONE; READ_SLOTS],
                 value: now,
             };
             return;
         }
         let mut free = None;
         for (i, r) in self.reads.iter_mut().enumerate() {
-            if r.is_none() || known(r) {
-                *r = Acc::NONE;
+            if *r == R::NONE || known(&acc(*r)) {
+                *r = R::NONE;
                 free = free.or(Some(i));
             }
         }
@@ -169,14 +186,8 @@ impl<V: Copy + PartialEq + Default> Cell<V> {
     }
 }
 
-/// A page's cell: a [`Cell<u32>`] whose accesses are indices into its page's table of
-/// accesses ([`Page::accs`]; 0: none).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct PackedCell {
-    write: u16,
-    reads: [u16; READ_SLOTS],
-    value: u32,
-}
+/// A page's cell: its accesses are indices into the page's table ([`Page::accs`]).
+type PackedCell = Cell<u32, u16>;
 
 /// Entries a page's table of accesses holds at most (indices are `u16`).
 const TABLE_ENTRIES: usize = 1 << 16;
@@ -192,57 +203,42 @@ struct Page {
 impl Page {
     fn new() -> Page {
         Page {
-            cells: vec![PackedCell::default(); PAGE_DWORDS],
+            cells: vec![PackedCell::empty(0); PAGE_DWORDS],
             split: [0; PAGE_DWORDS / 64],
             accs: vec![Acc::NONE],
         }
     }
 
-    /// The cell at `slot`, its accesses looked up.
+    /// The access index `i` names.
+    fn acc(&self, i: u16) -> Acc {
+        self.accs[usize::from(i)]
+    }
+
+    /// The cell at `slot` with its accesses looked up (to split it into byte cells).
     fn cell(&self, slot: usize) -> Cell<u32> {
         let c = self.cells[slot];
         Cell {
-            write: self.accs[usize::from(c.write)],
-            reads: c.reads.map(|i| self.accs[usize::from(i)]),
+            write: self.acc(c.write),
+            reads: c.reads.map(|i| self.acc(i)),
             value: c.value,
         }
     }
 
-    /// Stores `cell` at `slot`: an access the slot named before keeps its index, a new one
-    /// (the visiting access: [`Cell::visit`] enters no other) is entered into the table
-    /// unless it is the table's last entry. The caller made room ([`Page::make_room`]).
-    fn set_cell(&mut self, slot: usize, cell: &Cell<u32>) {
-        let old = self.cells[slot];
-        let mut index = |was: u16, acc: Acc| -> u16 {
-            if acc.is_none() {
-                0
-            } else if self.accs[usize::from(was)] == acc {
-                was
-            } else if self.accs.last() == Some(&acc) {
-                (self.accs.len() - 1) as u16
-            } else {
-                self.accs.push(acc);
-                (self.accs.len() - 1) as u16
+    /// The index of access `me` in the table, entered now unless it is the last entry:
+    /// an instruction's accesses to the page enter it once. When the table is full, it is
+    /// first rebuilt from the accesses the cells name (at most 3 per dword).
+    fn enter(&mut self, me: Acc) -> u16 {
+        if self.accs.last() != Some(&me) {
+            if self.accs.len() == TABLE_ENTRIES {
+                self.rebuild();
             }
-        };
-        let write = index(old.write, cell.write);
-        let mut reads = [0; READ_SLOTS];
-        for (r, (&was, &acc)) in reads.iter_mut().zip(old.reads.iter().zip(&cell.reads)) {
-            *r = index(was, acc);
+            self.accs.push(me);
         }
-        self.cells[slot] = PackedCell {
-            write,
-            reads,
-            value: cell.value,
-        };
+        (self.accs.len() - 1) as u16
     }
 
-    /// Makes room for the entries one [`Page::set_cell`] may add: when the table is nearly
-    /// full, rebuilds it from the accesses the cells name (at most 3 per dword).
-    fn make_room(&mut self) {
-        if self.accs.len() + 1 + READ_SLOTS < TABLE_ENTRIES {
-            return;
-        }
+    /// Keeps only the accesses the cells name, renumbered in the order cells name them.
+    fn rebuild(&mut self) {
         let mut new_index = vec![0u16; self.accs.len()];
         let mut kept = vec![Acc::NONE];
         for c in &mut self.cells {
@@ -300,16 +296,17 @@ impl GlobalShadow {
         known: &impl Fn(&Acc) -> bool,
     ) -> Vec<Hit> {
         let mut hits = Vec::new();
-        // The dwords come in ascending order: the page changes once per 4 KiB.
-        let mut current: Option<(u64, usize)> = None;
+        // The page changes once per 4 KiB, and `me` enters each page's table once.
+        let mut current: Option<(u64, usize, u16)> = None;
         log.for_plain_dwords(|dword, read, written| {
             let number = dword / (PAGE_DWORDS as u64 * 4);
-            let p = match current {
-                Some((n, i)) if n == number => i,
+            let (p, me_index) = match current {
+                Some((n, i, m)) if n == number => (i, m),
                 _ => {
                     let i = self.page(dword);
-                    current = Some((number, i));
-                    i
+                    let m = self.pages[i].enter(me);
+                    current = Some((number, i, m));
+                    (i, m)
                 }
             };
             let slot = ((dword / 4) as usize) % PAGE_DWORDS;
@@ -323,17 +320,23 @@ impl GlobalShadow {
                 } else {
                     0
                 };
-                let mut cell = page.cell(slot);
-                cell.visit(me, written != 0, now, known, |earlier, kind, changed| {
-                    hits.push(Hit {
-                        earlier,
-                        kind,
-                        changed,
-                        address: dword,
-                    })
-                });
-                page.make_room();
-                page.set_cell(slot, &cell);
+                let (accs, cells) = (&page.accs, &mut page.cells);
+                let acc = |i: u16| accs[usize::from(i)];
+                cells[slot].visit(
+                    me_index,
+                    written != 0,
+                    now,
+                    acc,
+                    known,
+                    |earlier, kind, changed| {
+                        hits.push(Hit {
+                            earlier,
+                            kind,
+                            changed,
+                            address: dword,
+                        })
+                    },
+                );
                 return;
             }
             if !is_split {
@@ -360,14 +363,21 @@ impl GlobalShadow {
                 let address = dword + b as u64;
                 let write = written >> b & 1 == 1;
                 let now = if write { memory.read_u8(address) } else { 0 };
-                cell.visit(me, write, now, known, |earlier, kind, changed| {
-                    hits.push(Hit {
-                        earlier,
-                        kind,
-                        changed,
-                        address,
-                    })
-                });
+                cell.visit(
+                    me,
+                    write,
+                    now,
+                    |a| a,
+                    known,
+                    |earlier, kind, changed| {
+                        hits.push(Hit {
+                            earlier,
+                            kind,
+                            changed,
+                            address,
+                        })
+                    },
+                );
             }
         });
         hits
@@ -389,26 +399,48 @@ mod tests {
         let mut c = Cell::<u32>::empty(0);
         let own = |me: u32| move |a: &Acc| a.wave == me;
         let mut hits = Vec::new();
-        c.visit(acc(1, 0), false, 0, &own(1), |a, k, _| {
-            hits.push((a.wave, k))
-        });
-        c.visit(acc(1, 1), true, 5, &own(1), |a, k, _| {
-            hits.push((a.wave, k))
-        });
+        c.visit(
+            acc(1, 0),
+            false,
+            0,
+            |a| a,
+            &own(1),
+            |a, k, _| hits.push((a.wave, k)),
+        );
+        c.visit(
+            acc(1, 1),
+            true,
+            5,
+            |a| a,
+            &own(1),
+            |a, k, _| hits.push((a.wave, k)),
+        );
         assert!(hits.is_empty(), "one wave's accesses are in program order");
-        c.visit(acc(2, 0), false, 5, &own(2), |a, k, _| {
-            hits.push((a.wave, k))
-        });
+        c.visit(
+            acc(2, 0),
+            false,
+            5,
+            |a| a,
+            &own(2),
+            |a, k, _| hits.push((a.wave, k)),
+        );
         assert_eq!(hits, [(1, RaceKind::ReadAfterWrite)]);
         hits.clear();
-        c.visit(acc(3, 0), true, 5, &own(3), |a, k, ch| {
-            hits.push((a.wave, k));
-            assert_eq!(
-                ch,
-                k != RaceKind::WriteAfterWrite,
-                "wave 3 wrote the same value"
-            );
-        });
+        c.visit(
+            acc(3, 0),
+            true,
+            5,
+            |a| a,
+            &own(3),
+            |a, k, ch| {
+                hits.push((a.wave, k));
+                assert_eq!(
+                    ch,
+                    k != RaceKind::WriteAfterWrite,
+                    "wave 3 wrote the same value"
+                );
+            },
+        );
         assert_eq!(
             hits,
             [
@@ -425,15 +457,27 @@ mod tests {
         let mut c = Cell::<u8>::empty(0);
         let none = |_: &Acc| false;
         for w in 1..=3 {
-            c.visit(acc(w, 0), false, 0, &none, |_, _, _| {});
+            c.visit(acc(w, 0), false, 0, |a| a, &none, |_, _, _| {});
         }
         assert_eq!(c.reads.map(|r| r.wave), [1, 2]);
-        c.visit(acc(4, 0), false, 0, &|a: &Acc| a.wave == 1, |_, _, _| {});
+        c.visit(
+            acc(4, 0),
+            false,
+            0,
+            |a| a,
+            &|a: &Acc| a.wave == 1,
+            |_, _, _| {},
+        );
         assert_eq!(c.reads.map(|r| r.wave), [4, 2]);
         let mut hits = Vec::new();
-        c.visit(acc(5, 0), true, 1, &|a: &Acc| a.wave == 2, |a, k, _| {
-            hits.push((a.wave, k))
-        });
+        c.visit(
+            acc(5, 0),
+            true,
+            1,
+            |a| a,
+            &|a: &Acc| a.wave == 2,
+            |a, k, _| hits.push((a.wave, k)),
+        );
         assert_eq!(hits, [(4, RaceKind::WriteAfterRead)]);
     }
 
@@ -515,13 +559,22 @@ mod tests {
             let now = rng.below(4) as u32;
             let known = |a: &Acc| a.wave + 7 >= me.wave && a.wave <= me.wave;
             let (mut got, mut want) = (Vec::new(), Vec::new());
-            let mut cell = page.cell(slot);
-            cell.visit(me, write, now, &known, |a, k, ch| got.push((a, k, ch)));
             let entries = page.accs.len();
-            page.make_room();
+            let me_index = page.enter(me);
             rebuilt += usize::from(page.accs.len() < entries);
-            page.set_cell(slot, &cell);
-            reference[slot].visit(me, write, now, &known, |a, k, ch| want.push((a, k, ch)));
+            let (accs, cells) = (&page.accs, &mut page.cells);
+            let acc = |i: u16| accs[usize::from(i)];
+            cells[slot].visit(me_index, write, now, acc, &known, |a, k, ch| {
+                got.push((a, k, ch))
+            });
+            reference[slot].visit(
+                me,
+                write,
+                now,
+                |a| a,
+                &known,
+                |a, k, ch| want.push((a, k, ch)),
+            );
             assert_eq!(got, want, "step {step}");
             let back = page.cell(slot);
             assert_eq!(
