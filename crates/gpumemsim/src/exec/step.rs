@@ -350,7 +350,7 @@ impl Device {
                 .clone()
                 .map(|i| self.units.free_at(UnitKind::Lds, i))
                 .fold(clock, u64::max);
-            for pipe in pipes.clone() {
+            for pipe in pipes {
                 self.units.occupy(UnitKind::Lds, pipe, begin, busy);
                 self.pipe_busy(wi, pipe, begin, begin + busy);
             }
