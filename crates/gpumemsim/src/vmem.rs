@@ -100,6 +100,19 @@ pub enum GlobalOp {
     },
 }
 
+impl GlobalOp {
+    /// Whether it only reads global memory (a load, typed or into LDS): it waits on VMcnt
+    /// and looks its lines up from the vector L0; stores and atomics write.
+    pub fn is_load(self) -> bool {
+        matches!(
+            self,
+            GlobalOp::Load { .. }
+                | GlobalOp::LoadLds { .. }
+                | GlobalOp::Format { store: false, .. }
+        )
+    }
+}
+
 /// The atomic of a mnemonic's `<op>_<type>` part (`add_u32`, `cmpswap_f32`, ...).
 fn atomic_of(rest: &str) -> Option<GlobalOp> {
     let (op, ty) = rest.rsplit_once('_')?;

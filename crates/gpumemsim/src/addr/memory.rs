@@ -425,14 +425,14 @@ impl GlobalMemory {
     }
 
     /// How many lines have been noted since [`GlobalMemory::trace_lines`] (a line noted
-    /// twice counts twice): marks between lanes for [`GlobalMemory::traced_lines`].
+    /// twice counts twice): marks between lanes in [`GlobalMemory::traced_lines`].
     pub fn traced_len(&self) -> usize {
         self.lines.borrow().len()
     }
 
-    /// The lines noted in `range` of the notes, in the order they were noted.
-    pub fn traced_lines(&self, range: std::ops::Range<usize>) -> Vec<u64> {
-        self.lines.borrow()[range].to_vec()
+    /// The lines noted so far, in the order they were noted (a line once per access).
+    pub fn traced_lines(&self) -> Vec<u64> {
+        self.lines.borrow().clone()
     }
 
     /// The lines noted since [`GlobalMemory::trace_lines`], into `out` (emptied first),

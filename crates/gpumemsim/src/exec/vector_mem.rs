@@ -49,12 +49,7 @@ impl Device {
             vmem::execute(inst, op, &mut self.waves[wi], &mut env)
         };
         env.mem.trace_lines(false);
-        let noted = if traced && cfg.record_samples {
-            let n = self.memory.traced_len();
-            Some(self.memory.traced_lines(0..n))
-        } else {
-            None
-        };
+        let noted = (traced && cfg.record_samples).then(|| self.memory.traced_lines());
         self.global_log_end(wi, pc, self.counter_of(inst, op));
         self.check_lds(wi, pc, atomic, true);
         if let Some(f) = out.unsupported_format {
@@ -117,12 +112,7 @@ impl Device {
         if self.vcaches.len() <= wgp {
             self.vcaches.resize_with(wgp + 1, || WgpCaches::new(c));
         }
-        let write = !matches!(
-            op,
-            GlobalOp::Load { .. }
-                | GlobalOp::LoadLds { .. }
-                | GlobalOp::Format { store: false, .. }
-        );
+        let write = !op.is_load();
         let caches = &mut self.vcaches[wgp];
         let counts = &mut self.stats[pc].lines;
         let mut slowest = Level::L0;
@@ -193,13 +183,11 @@ impl Device {
     /// return data, VScnt for stores and atomics that do not (GFX9, with no VScnt: VMcnt for
     /// every one).
     fn counter_of(&self, inst: &Instruction, op: GlobalOp) -> Counter {
-        let counter = match op {
-            GlobalOp::Load { .. }
-            | GlobalOp::LoadLds { .. }
-            | GlobalOp::Format { store: false, .. } => Counter::Vm,
-            GlobalOp::Format { store: true, .. } => Counter::Vs,
-            GlobalOp::Atomic { .. } if vmem::returns_data(inst) => Counter::Vm,
-            GlobalOp::Store { .. } | GlobalOp::Atomic { .. } => Counter::Vs,
+        let returns = matches!(op, GlobalOp::Atomic { .. }) && vmem::returns_data(inst);
+        let counter = if op.is_load() || returns {
+            Counter::Vm
+        } else {
+            Counter::Vs
         };
         match counter {
             Counter::Vs if self.stores_on_vmcnt => Counter::Vm,
