@@ -61,41 +61,91 @@ pub const AMD_COUNTERS: [(&str, &str); 15] = [
     ),
 ];
 
-/// The vector cache counters (RDNA's names: TCP is the L0, GL1C the L1, GL2C the L2) a run
-/// on an RDNA3 device whose vector caches are modelled gives, in cache lines
-/// (docs/rules/timing.md#vector-caches).
-pub const CACHE_COUNTERS: [(&str, &str); 5] = [
+/// What a vector cache counter counts, in cache lines (docs/rules/timing.md#vector-caches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheLines {
+    /// Every line vector memory instructions requested: loads, stores, atomics.
+    Requested,
+    /// Load lines the CU's cache (L0 or vL1D) missed.
+    LoadsPastL0,
+    /// Lines the CU's cache passed on: load lines it missed, and every store and atomic line.
+    PastL0,
+    /// Lines that reached the L2.
+    ReachedL2,
+    /// Lines the L2 served.
+    L2Hits,
+    /// Lines the L2 missed.
+    L2Misses,
+}
+
+impl CacheLines {
+    /// The count in `t`, a run's cache lines.
+    fn of(self, t: &crate::vcache::LineCounts) -> u64 {
+        use crate::vcache::Level;
+        let l2 = t.reached(Level::L2);
+        match self {
+            CacheLines::Requested => t.requests,
+            CacheLines::LoadsPastL0 => t.reached(Level::L1),
+            CacheLines::PastL0 => t.reached(Level::L1) + t.writes,
+            CacheLines::ReachedL2 => l2,
+            CacheLines::L2Hits => t.served_by(Level::L2),
+            CacheLines::L2Misses => l2 - t.served_by(Level::L2),
+        }
+    }
+}
+
+/// The vector cache counters a run on an RDNA3 device whose vector caches are modelled
+/// gives (RDNA's names: TCP is the L0, GL1C the L1, GL2C the L2), with their definitions.
+pub const CACHE_COUNTERS: [(&str, CacheLines, &str); 5] = [
     (
         "TCP_REQ_sum",
+        CacheLines::Requested,
         "cache lines vector memory instructions requested (loads, stores, atomics)",
     ),
     (
         "GL1C_REQ_sum",
+        CacheLines::PastL0,
         "cache lines the L0 passed to the L1: load lines it missed, and every store and atomic line",
     ),
-    ("GL2C_REQ_sum", "cache lines that reached the L2"),
-    ("GL2C_HIT_sum", "cache lines the L2 served"),
+    (
+        "GL2C_REQ_sum",
+        CacheLines::ReachedL2,
+        "cache lines that reached the L2",
+    ),
+    ("GL2C_HIT_sum", CacheLines::L2Hits, "cache lines the L2 served"),
     (
         "GL2C_MISS_sum",
+        CacheLines::L2Misses,
         "cache lines the L2 missed (served by the Infinity Cache or VRAM)",
     ),
 ];
 
-/// The vector cache counters of a CDNA3 device (MI300X: TCP is the vL1D, TCC the XCD's L2),
-/// in cache lines, with rocprofiler-sdk's gfx942 names (docs/counters.md).
-pub const CDNA3_CACHE_COUNTERS: [(&str, &str); 5] = [
+/// The same for a CDNA3 device (MI300X: TCP is the vL1D, TCC the XCD's L2), with
+/// rocprofiler-sdk's gfx942 names (docs/counters.md).
+pub const CDNA3_CACHE_COUNTERS: [(&str, CacheLines, &str); 5] = [
     (
         "TCP_TOTAL_CACHE_ACCESSES_sum",
+        CacheLines::Requested,
         "cache lines vector memory instructions requested at the vL1D (loads, stores, atomics)",
     ),
     (
         "TCP_TCC_READ_REQ_sum",
+        CacheLines::LoadsPastL0,
         "load cache lines the vL1D missed and read from the L2",
     ),
-    ("TCC_REQ_sum", "cache lines that reached the L2"),
-    ("TCC_HIT_sum", "cache lines the L2 served"),
+    (
+        "TCC_REQ_sum",
+        CacheLines::ReachedL2,
+        "cache lines that reached the L2",
+    ),
+    (
+        "TCC_HIT_sum",
+        CacheLines::L2Hits,
+        "cache lines the L2 served",
+    ),
     (
         "TCC_MISS_sum",
+        CacheLines::L2Misses,
         "cache lines the L2 missed (served by the Infinity Cache or HBM)",
     ),
 ];
@@ -103,12 +153,16 @@ pub const CDNA3_CACHE_COUNTERS: [(&str, &str); 5] = [
 /// The definition of the rocprof counter `name` among those a run gives ([`AMD_COUNTERS`],
 /// [`CACHE_COUNTERS`], [`CDNA3_CACHE_COUNTERS`]).
 pub fn counter_definition(name: &str) -> Option<&'static str> {
+    let cache = CACHE_COUNTERS
+        .iter()
+        .chain(&CDNA3_CACHE_COUNTERS)
+        .map(|&(n, _, what)| (n, what));
     AMD_COUNTERS
         .iter()
-        .chain(&CACHE_COUNTERS)
-        .chain(&CDNA3_CACHE_COUNTERS)
-        .find(|(n, _)| *n == name)
-        .map(|(_, what)| *what)
+        .copied()
+        .chain(cache)
+        .find(|&(n, _)| n == name)
+        .map(|(_, what)| what)
 }
 
 /// Which counter an instruction's executions add to (`None`: only `SQ_INSTS`).
@@ -175,26 +229,11 @@ pub fn amd_counters(program: &[AsmLine], device: &Device) -> Vec<(&'static str, 
         }
     }
     if let Some((c, t)) = device.vcache_totals() {
-        use crate::vcache::{Family, Level};
-        let l2 = t.reached(Level::L2);
-        let (hit, miss) = (t.served_by(Level::L2), l2 - t.served_by(Level::L2));
-        let cache = match c.family {
-            Family::Rdna3 => [
-                ("TCP_REQ_sum", t.requests),
-                ("GL1C_REQ_sum", t.reached(Level::L1) + t.writes),
-                ("GL2C_REQ_sum", l2),
-                ("GL2C_HIT_sum", hit),
-                ("GL2C_MISS_sum", miss),
-            ],
-            Family::Cdna3 => [
-                ("TCP_TOTAL_CACHE_ACCESSES_sum", t.requests),
-                ("TCP_TCC_READ_REQ_sum", t.reached(Level::L1)),
-                ("TCC_REQ_sum", l2),
-                ("TCC_HIT_sum", hit),
-                ("TCC_MISS_sum", miss),
-            ],
+        let table = match c.family {
+            crate::vcache::Family::Rdna3 => &CACHE_COUNTERS,
+            crate::vcache::Family::Cdna3 => &CDNA3_CACHE_COUNTERS,
         };
-        out.extend(cache);
+        out.extend(table.iter().map(|&(name, lines, _)| (name, lines.of(&t))));
     }
     out
 }

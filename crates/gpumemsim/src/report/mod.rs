@@ -36,7 +36,8 @@ mod timeline_svg;
 pub use banks::{BanksReport, LayoutPanel};
 pub use coalescing::{coalescing_svg, level_legend, LEVEL_COLOURS, MAX_DRAWN_LINES};
 pub use counters::{
-    amd_counters, counter_definition, AMD_COUNTERS, CACHE_COUNTERS, CDNA3_CACHE_COUNTERS,
+    amd_counters, counter_definition, CacheLines, AMD_COUNTERS, CACHE_COUNTERS,
+    CDNA3_CACHE_COUNTERS,
 };
 pub use escape::escape;
 pub use heatmap::{group_label, HeatMap};
