@@ -322,21 +322,8 @@ impl GlobalShadow {
                 };
                 let (accs, cells) = (&page.accs, &mut page.cells);
                 let acc = |i: u16| accs[usize::from(i)];
-                cells[slot].visit(
-                    me_index,
-                    written != 0,
-                    now,
-                    acc,
-                    known,
-                    |earlier, kind, changed| {
-                        hits.push(Hit {
-                            earlier,
-                            kind,
-                            changed,
-                            address: dword,
-                        })
-                    },
-                );
+                let hit = hit_at(&mut hits, dword);
+                cells[slot].visit(me_index, written != 0, now, acc, known, hit);
                 return;
             }
             if !is_split {
@@ -363,24 +350,22 @@ impl GlobalShadow {
                 let address = dword + b as u64;
                 let write = written >> b & 1 == 1;
                 let now = if write { memory.read_u8(address) } else { 0 };
-                cell.visit(
-                    me,
-                    write,
-                    now,
-                    |a| a,
-                    known,
-                    |earlier, kind, changed| {
-                        hits.push(Hit {
-                            earlier,
-                            kind,
-                            changed,
-                            address,
-                        })
-                    },
-                );
+                cell.visit(me, write, now, |a| a, known, hit_at(&mut hits, address));
             }
         });
         hits
+    }
+}
+
+/// What [`Cell::visit`] calls with each race it finds: a [`Hit`] at `address` into `hits`.
+fn hit_at(hits: &mut Vec<Hit>, address: u64) -> impl FnMut(Acc, RaceKind, bool) + '_ {
+    move |earlier, kind, changed| {
+        hits.push(Hit {
+            earlier,
+            kind,
+            changed,
+            address,
+        })
     }
 }
 
