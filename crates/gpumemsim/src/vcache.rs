@@ -5,9 +5,10 @@
 //! array's L1 (GL1), the chip's L2 (GL2), the Infinity Cache (a memory-side cache in front of
 //! VRAM) and VRAM. CDNA3's (MI300X) has no shader-array level: the CU's vector L1 (vL1D, TCP:
 //! the role of RDNA3's L0, [`Level::L0`] here), the XCD's L2 (TCC), the Infinity Cache and
-//! HBM ([`Family`] names each level as the device does). A wave's access is coalesced into the 128-byte lines its lanes touch; each
-//! line is looked up level by level and filled into every level it missed in. Loads start at
-//! L0; stores and atomics, which L0 and L1 pass through, at L2. The instruction completes
+//! HBM ([`Family`] names each level as the device does). A wave's access is coalesced into
+//! the 128-byte lines its lanes touch; each line is looked up level by level and filled into
+//! every level it missed in. Loads start at L0; stores and atomics, which L0 and L1 pass
+//! through, at L2. The instruction completes
 //! when its slowest line has come back. Only time depends on the caches: what an access reads
 //! and writes is global memory's ([`crate::addr`]).
 //!
@@ -88,10 +89,15 @@ pub struct VcacheConfig {
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum Level {
+    /// The CU's cache (RDNA3's L0; CDNA3's vL1D).
     L0,
+    /// The shader array's (RDNA3 only).
     L1,
+    /// The chip's (RDNA3) or the XCD's (CDNA3) L2.
     L2,
+    /// The Infinity Cache, in front of memory.
     Mall,
+    /// Memory: VRAM, or CDNA3's HBM.
     Vram,
 }
 
@@ -109,9 +115,7 @@ impl Level {
             Level::Vram => "vram",
         }
     }
-}
 
-impl Level {
     /// Cycles from a vector memory instruction's issue until a line `self` serves is back.
     pub fn latency(self, t: &crate::timing::TimingParams) -> u64 {
         match self {

@@ -493,6 +493,12 @@ fn on_cdna3_a_vl1d_miss_goes_to_the_l2_and_counts_as_tcc() {
     assert_eq!((second.requests, second.served_by(Level::L2)), (64, 64));
     assert_eq!(second.served_by(Level::L1), 0);
     let t = gpumemsim::timing::TimingParams::CDNA3;
+    // MI300X's measured pointer-chase latencies (docs/timing.md#vector-caches: the
+    // hibagus/SC25_AMD_CDNA3_Artifact gpu-latency data): vL1D, L2, Infinity Cache, HBM.
+    assert_eq!(
+        (t.l0_latency, t.l2_latency, t.mall_latency, t.vram_latency),
+        (115, 210, 384, 850)
+    );
     assert_eq!(
         sparse.cycles() - dense.cycles(),
         t.l2_latency - t.l0_latency,
