@@ -31,6 +31,11 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
     if args.launch.no_check {
         return Err("--no-check is for `run`: `check` always runs every check".into());
     }
+    if args.launch.functional {
+        return Err(
+            "--functional is for `run`: `check` needs the timed run its checks watch".into(),
+        );
+    }
     let out = Output::Check {
         json: args.json,
         html: args.html.as_deref(),

@@ -388,6 +388,9 @@ fn report_kernel(
     if let Some(e) = ran.error {
         obj["error"] = json!(e);
     }
+    if dev.functional() {
+        gpumemsim::report::json::functional_view(&mut obj);
+    }
     let baseline = crate::run_report::baseline_diff(args, &mut obj)?;
     if args.json {
         let report = Report {

@@ -86,6 +86,12 @@ pub struct LaunchArgs {
     /// time. Data in flight, barrier and rule checks stay. `check` always does them all.
     #[arg(long)]
     pub no_check: bool,
+    /// Run for the results only: no timing model and no checks (docs/functional.md). The
+    /// registers and memory are the timed run's for every program whose result does not
+    /// depend on the order of its waves' accesses; the report has no cycles. `check` always
+    /// runs timed.
+    #[arg(long)]
+    pub functional: bool,
     /// Initial register value, `REG=VALUE` (repeatable). REG: sN, vN, m0, exec, mode.
     /// VALUE: an integer expression in `wave` (the wave's index in creation order, all
     /// workgroups) and `group` (its workgroup); for a VGPR also in `lane` (e.g. `v1=lane*4`).
@@ -400,6 +406,7 @@ pub fn device_config(args: &LaunchArgs) -> Result<RunConfig, String> {
         },
         lds_init: args.lds_init,
         check: !args.no_check,
+        functional: args.functional,
         max_steps: args.max_steps,
         threads: args.threads,
         together: args.together,

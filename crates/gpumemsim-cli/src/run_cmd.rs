@@ -8,6 +8,20 @@ use crate::output::{Output, RunArgs};
 
 /// `gpumemsim run`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
+    if args.launch.functional {
+        // What a functional run does not have, asked for: an error before any work.
+        for (asked, what) in [
+            (args.html.is_some(), "--html (its pictures are the timed run's)"),
+            (args.counters, "--counters (they count cycles and cache lines)"),
+            (args.baseline.is_some(), "--baseline (it compares cycles)"),
+        ] {
+            if asked {
+                return Err(format!(
+                    "--functional runs without the timing model, so it has nothing for {what}; drop one of the two"
+                ));
+            }
+        }
+    }
     // A baseline that cannot be read is an error before any work.
     if let Some(path) = &args.baseline {
         crate::diff_cmd::read_report(path).map_err(|e| format!("--baseline {e}"))?;

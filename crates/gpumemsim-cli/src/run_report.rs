@@ -184,6 +184,9 @@ pub fn report_assembly(
     if let Some(e) = error {
         obj["error"] = json!(e);
     }
+    if wg.functional() {
+        gpumemsim::report::json::functional_view(&mut obj);
+    }
     let baseline = baseline_diff(args, &mut obj)?;
     if args.json {
         outln!("{obj}");

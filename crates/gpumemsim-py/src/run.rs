@@ -34,6 +34,9 @@ struct Keywords<'a, 'py> {
     symbols: Option<&'a Bound<'py, PyAny>>,
     /// Where to write the HTML report (`html`), as the CLI's --html.
     html: Option<PathBuf>,
+    /// Run without the timing model and the checks (`functional`), as the CLI's
+    /// --functional.
+    functional: bool,
     /// Workgroups to sample (`sample`), as the CLI's --sample.
     sample: Option<&'a Bound<'py, PyAny>>,
     /// Run one shard of the grid (`shard=(index, count)`), for `gpumemsim.ray.run`.
@@ -241,6 +244,7 @@ fn launch_kernel<'py, R>(
             seed,
             threads,
             together: kw.together,
+            functional: kw.functional,
             lds_init,
             wgps,
             device: Some(device),
@@ -379,7 +383,7 @@ macro_rules! launch_entry {
                             dynamic_lds=None, max_steps=None, seed=None, threads=None,
                             together=false, lds_init=None, wgps=None, device=None, lang=None, cflags=None,
                             wave64=false, target=None, keep_object=None, symbols=None,
-                            html=None,
+                            html=None, functional=false,
                             compile_timeout=None, compile_memory=None, sample=None,
                             shard=None, parts=None
                             $(, $extra=$edef)*))]
@@ -406,6 +410,7 @@ macro_rules! launch_entry {
             keep_object: Option<PathBuf>,
             symbols: Option<&Bound<'py, PyAny>>,
             html: Option<PathBuf>,
+            functional: bool,
             compile_timeout: Option<&Bound<'py, PyAny>>,
             compile_memory: Option<&Bound<'py, PyAny>>,
             sample: Option<&Bound<'py, PyAny>>,
@@ -418,6 +423,13 @@ macro_rules! launch_entry {
             };
             let compile_timeout = limit("compile_timeout", compile_timeout)?;
             let compile_memory = limit("compile_memory", compile_memory)?;
+            if functional && (stringify!($name) == "check" || html.is_some()) {
+                return Err(error(format!(
+                    "functional=True runs without the timing model and the checks, so {} \
+                     has nothing to show; leave it out",
+                    if html.is_some() { "html" } else { "gpumemsim.check" }
+                )));
+            }
             let kw = Keywords {
                 dynamic_lds,
                 max_steps,
@@ -438,6 +450,7 @@ macro_rules! launch_entry {
                 },
                 symbols,
                 html,
+                functional,
                 sample,
                 shard,
                 parts,
@@ -484,6 +497,10 @@ launch_entry! {
     /// shard's part into the whole launch's report. html=PATH also writes the HTML report there (as
     /// --html does). check=True adds the keys "findings" (what `check` returns for the same
     /// launch: one run gives both) and "notes" (what `check` notes but does not fail on).
+    /// functional=True runs without the timing model and the checks, as --functional: the
+    /// same buffers for every kernel whose result does not depend on the order of its
+    /// waves' accesses, in less time; the report has "functional": True and no cycles,
+    /// timing, units, vcache, delay_alu or counters (docs/functional.md).
     ///
     /// Returns a dict with the keys of `gpumemsim run --json`: kernel, args (each buffer's type,
     /// address and values, the values being the array itself; each scalar's type and value),
@@ -649,8 +666,18 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
         ),
         ("delay_alu", json::delay_alu(program, kernel.address, dev)),
     ];
-    for (key, value) in parts {
+    for (key, mut value) in parts {
+        if dev.functional() {
+            // No timing in a functional run (as `gpumemsim run --functional --json`).
+            if json::is_timing_key(key) {
+                continue;
+            }
+            json::strip_timing(&mut value);
+        }
         report.set_item(key, from_json(py, &value)?)?;
+    }
+    if dev.functional() {
+        report.set_item("functional", true)?;
     }
     report.set_item("steps", dev.steps())?;
     report.set_item("grid", ran.grid.to_vec())?;
@@ -659,7 +686,9 @@ fn report<'py>(py: Python<'py>, ran: &Ran<'_, 'py>, check: bool) -> PyResult<Bou
     report.set_item("lds_bytes", done.lds_bytes)?;
     let resources = json::resources(&resources, &occupancy);
     report.set_item("resources", from_json(py, &resources)?)?;
-    report.set_item("counters", from_json(py, &json::counters(program, dev))?)?;
+    if !dev.functional() {
+        report.set_item("counters", from_json(py, &json::counters(program, dev))?)?;
+    }
     let schedule = PyDict::new(py);
     match run.schedule {
         Schedule::Apart { threads } => {

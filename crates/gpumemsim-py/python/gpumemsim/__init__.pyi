@@ -176,6 +176,8 @@ buffer (the kernel gets its address twice; the second entry of the report's args
 "same_as"); arrays that overlap only in part are an Error."""
 
 class RunReport(TypedDict, total=False):
+    functional: bool
+    """True for a run with functional=True: the report then has no timing keys."""
     kernel: str
     """The kernel's name, demangled for HIP."""
     target: str
@@ -280,6 +282,7 @@ def run(
     shard: Union[tuple[int, int], None] = None,
     parts: Union[Sequence[bytes], None] = None,
     check: bool = False,
+    functional: bool = False,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
     -mcpu=gfx1100), or of an OpenCL or HIP source, on a grid of workgroups, as `gpumemsim
@@ -328,6 +331,12 @@ def run(
             instructions hottest first, bank heat maps, the findings marked.
         check: also list what `check` finds for this launch, under "findings" (one run
             gives both), and what it notes, under "notes".
+        functional: run without the timing model and the checks, the CLI's --functional:
+            the same buffers for every kernel whose result does not depend on the order
+            of its waves' accesses, in less time. The report has "functional": True and
+            no "cycles", "timing", "units", "vcache", "delay_alu" or "counters", nor any
+            cycle figure per instruction or line (docs/functional.md). Not with check or
+            html.
 
     Returns:
         The report (RunReport): the keys of the CLI's JSON (and "findings" with check).

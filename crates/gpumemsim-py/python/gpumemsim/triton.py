@@ -57,7 +57,8 @@ _MAX_BUFFER_BYTES = 1 << 26
 _OWN_KEYWORDS = ("target", "check", "html", "sim")
 
 #: The simulator's options `sim=` passes to gpumemsim.run.
-_SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "device", "wgps", "sample")
+_SIM_OPTIONS = ("max_steps", "seed", "threads", "together", "lds_init", "device", "wgps", "sample",
+                "functional")
 
 #: Buffer element types gpumemsim.run takes as they are; other arrays travel as their bytes.
 _NATIVE_DTYPES = {"uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16",
@@ -278,7 +279,7 @@ def run(fn: Callable, grid: Union[int, Sequence[int], Callable], *args: Any,
     missing waits, out-of-range accesses) in ``Result.findings``. html=PATH writes the HTML
     report (the Python source beside the instructions). sim: options of the simulator,
     as ``gpumemsim.run`` takes them (max_steps, seed, threads, together, lds_init, wgps,
-    sample).
+    sample, functional).
 
     Triton's trailing scratch-pointer arguments and its dynamic LDS size come from the
     compiled kernel's metadata. Raises ImportError without Triton, gpumemsim.Error for bad

@@ -280,7 +280,7 @@ fn run_block(
     // With the checker on, it checks each access for races and keeps the block's log;
     // without, the memory logs the block's accesses.
     device.memory = mem;
-    if cfg.check {
+    if cfg.checks() {
         device.checker.check_global(true, cfg.waves);
     } else {
         device.memory.start_log();

@@ -15,6 +15,7 @@ mod access_memo;
 mod control;
 mod deps;
 mod ds_sample;
+mod functional;
 mod global_sync;
 mod grid;
 mod inflight;
@@ -55,6 +56,7 @@ use crate::wave::Wave;
 pub use deps::DelayAluStats;
 pub use ds_sample::DsSample;
 pub use grid::{device_wide_instruction, run_grid, GridRun, Memory, Schedule, TogetherBecause};
+pub use functional::FUNCTIONAL_SLICE;
 pub use progress::{RunProgress, PROGRESS_STEPS};
 pub use shard::{GridPart, Shard};
 pub use slots::WaveInit;
@@ -166,6 +168,14 @@ pub struct RunConfig {
     /// (`lds_race`, `lane_collision`, `uninitialized_lds_read` events; `gpumemsim check`).
     /// On by default; a run that turns it off saves the shadow state's time and memory.
     pub check: bool,
+    /// Run without the timing model and the observers (`--functional`): no issue model,
+    /// unit, cache or bank timing, no checks, no timeline or samples. Data a memory
+    /// instruction returns is in its registers when it issues, and each wave runs up to
+    /// [`FUNCTIONAL_SLICE`] instructions before the next takes its turn
+    /// (docs/functional.md). The registers and memory are those the timed run gives for
+    /// every program whose result does not depend on the order of its waves' accesses;
+    /// reports carry no cycles. Off by default.
+    pub functional: bool,
     /// What LDS holds before the launch writes it.
     pub lds_init: LdsInit,
     /// The kernel's LDS variables, where the code object's DWARF gives them
@@ -203,6 +213,12 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
+    /// Whether the run watches accesses with the shadow-memory checks: [`RunConfig::check`],
+    /// unless the run is [`RunConfig::functional`].
+    pub fn checks(&self) -> bool {
+        self.check && !self.functional
+    }
+
     /// Names of the timing model's parameters (`docs/timing.md`): [`TimingParams`]' fields
     /// and the scalar cache's latencies, in the order [`RunConfig::timing_entries`] gives.
     pub const TIMING_NAMES: [&'static str; 24] = [
@@ -326,6 +342,7 @@ impl Default for RunConfig {
             record_samples: false,
             progress: None,
             check: true,
+            functional: false,
             lds_init: LdsInit::Zero,
             lds_variables: Vec::new(),
             wgps: 1,
@@ -762,6 +779,8 @@ pub struct Device {
     release_finished: bool,
     lds_init: LdsInit,
     check_lds_trace: bool,
+    /// [`RunConfig::functional`]: no timing, no observers (`exec::functional`).
+    functional: bool,
     /// LDS storage of finished workgroups ([`Lds::release`]), zeroed, for the next to start.
     spare_lds: Vec<Vec<u8>>,
     /// With a timeline: each wave's last segment and its entry in the timeline's waves.
@@ -915,7 +934,7 @@ impl Device {
                     }
                     let mut lds = Lds::new(cfg.lds_mode, cfg.align);
                     lds.initialize(alloc, cfg.lds_init, g);
-                    if cfg.check {
+                    if cfg.checks() {
                         lds.trace = Some(Vec::new());
                     }
                     lds
@@ -943,7 +962,7 @@ impl Device {
             waits: vec![None; n],
             memory: GlobalMemory::new(),
             kcache: vec![kcache; up_front.len().max(1)],
-            vcache: cfg.device.and_then(|d| d.vcache),
+            vcache: cfg.device.and_then(|d| d.vcache).filter(|_| !cfg.functional),
             vcaches: Vec::new(),
             vcache_lines: Vec::new(),
             clauses: vec![ClauseTracker::default(); n],
@@ -955,7 +974,7 @@ impl Device {
             pending_next: vec![0; n],
             lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
-            checker: lds_check::Checker::new(cfg.check, up_front.len(), &cfg.lds_variables),
+            checker: lds_check::Checker::new(cfg.checks(), up_front.len(), &cfg.lds_variables),
             vgpr_masks: vec![None; program_len],
             last_issue: (0, Counter::Lgkm, 0),
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
@@ -963,7 +982,7 @@ impl Device {
             ready: ready::ReadyQueue::default(),
             seeded: cfg.seed != 0,
             ordered_waited: false,
-            timeline: cfg.record_timeline.then(Timeline::default),
+            timeline: (cfg.record_timeline && !cfg.functional).then(Timeline::default),
             call_stacks: Vec::new(),
             calls: std::collections::BTreeSet::new(),
             placement_stats: PlacementStats::default(),
@@ -980,7 +999,8 @@ impl Device {
             timing: cfg.timing,
             release_finished: cfg.release_finished,
             lds_init: cfg.lds_init,
-            check_lds_trace: cfg.check,
+            check_lds_trace: cfg.checks(),
+            functional: cfg.functional,
             spare_lds: Vec::new(),
             last_segment: vec![None; n],
             life: vec![None; n],
@@ -1271,6 +1291,12 @@ impl Device {
             .unwrap_or(g)
     }
 
+    /// Whether the device ran functionally ([`RunConfig::functional`]): no timing, so its
+    /// cycles and every instruction's timing statistics are zero; executions are counted.
+    pub fn functional(&self) -> bool {
+        self.functional
+    }
+
     /// The part the run stands for, if one was named ([`RunConfig::device`]).
     pub fn preset(&self) -> Option<&'static crate::preset::DevicePreset> {
         self.preset
@@ -1278,6 +1304,10 @@ impl Device {
 
     /// Total cycles: the latest wave clock.
     pub fn cycles(&self) -> u64 {
+        if self.functional {
+            // Its clocks only order its waves' turns (`exec::functional`).
+            return 0;
+        }
         let now = self.clocks.iter().copied().max().unwrap_or(0);
         now.max(self.retired.clock_max)
     }
@@ -1412,6 +1442,12 @@ impl Device {
             .iter()
             .map(|l| issue::IssueFacts::of(&l.inst, &cfg.timing))
             .collect();
+        if self.functional {
+            // Data is in the registers when the instruction issues: nothing returns later.
+            for f in &mut self.facts {
+                f.returns = None;
+            }
+        }
         self.ready.clear();
         self.place(program, cfg);
         for i in 0..self.waves.len() {
@@ -1419,16 +1455,15 @@ impl Device {
                 self.queue(i);
             }
         }
+        if self.functional {
+            return self.run_functional(program, cfg, &code, mark);
+        }
         loop {
             if let Some(p) = self.placement.as_mut() {
                 p.recycle();
             }
             let Some(wi) = self.next_wave() else {
-                if self.waves.iter().all(|w| w.done) {
-                    self.finish_timeline();
-                    return Ok(());
-                }
-                return Err(RunError::Deadlock(self.describe_waits(program)));
+                return self.no_wave_left(program);
             };
             let pc = self.waves[wi].pc;
             // The unit the instruction issues to, worked out once for the hold and the step.
@@ -1443,24 +1478,7 @@ impl Device {
                     issue::Hold::Later => {}
                 }
             }
-            if self.waves[wi].steps >= cfg.max_steps {
-                return Err(RunError::StepLimit {
-                    steps: cfg.max_steps,
-                    wave: self.waves[wi].id,
-                    workgroup: self.grid_workgroup(wi),
-                    pc: self.waves[wi].pc,
-                });
-            }
-            self.waves[wi].steps += 1;
-            self.steps += 1;
-            if self.steps.is_multiple_of(PROGRESS_STEPS) {
-                if let Some(p) = &cfg.progress {
-                    mark.report(p, self.steps);
-                    if p.is_cancelled() {
-                        return Err(RunError::Interrupted { steps: self.steps });
-                    }
-                }
-            }
+            self.count_step(wi, cfg, mark)?;
             if pc >= program.len() {
                 self.run_off_end(wi, pc);
                 mark.ended += 1;
@@ -1478,6 +1496,45 @@ impl Device {
                 self.queue(wi);
             }
         }
+    }
+
+    /// When no wave can run: the run's end if every wave ended, else a deadlock.
+    fn no_wave_left(&mut self, program: &[AsmLine]) -> Result<(), RunError> {
+        if self.waves.iter().all(|w| w.done) {
+            self.finish_timeline();
+            return Ok(());
+        }
+        Err(RunError::Deadlock(self.describe_waits(program)))
+    }
+
+    /// Counts a step of wave `wi`: stops a runaway wave at [`RunConfig::max_steps`], and
+    /// reports progress (and stops a cancelled run) every [`PROGRESS_STEPS`] steps.
+    #[inline(always)]
+    fn count_step(
+        &mut self,
+        wi: usize,
+        cfg: &RunConfig,
+        mark: &mut progress::ProgressMark,
+    ) -> Result<(), RunError> {
+        if self.waves[wi].steps >= cfg.max_steps {
+            return Err(RunError::StepLimit {
+                steps: cfg.max_steps,
+                wave: self.waves[wi].id,
+                workgroup: self.grid_workgroup(wi),
+                pc: self.waves[wi].pc,
+            });
+        }
+        self.waves[wi].steps += 1;
+        self.steps += 1;
+        if self.steps.is_multiple_of(PROGRESS_STEPS) {
+            if let Some(p) = &cfg.progress {
+                mark.report(p, self.steps);
+                if p.is_cancelled() {
+                    return Err(RunError::Interrupted { steps: self.steps });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Wave `wi` ran off the end of the program at `pc`: it ends there, with an event (on
@@ -1602,6 +1659,10 @@ impl Device {
     /// Adds operation `p` to wave `wi`'s outstanding ones (counted at the next
     /// [`Device::update_counters`]).
     pub(crate) fn add_pending(&mut self, wi: usize, p: Pending) {
+        if self.functional {
+            // Nothing is outstanding in a functional run (`exec::functional`).
+            return;
+        }
         self.pending[wi].push(p);
         self.pending_next[wi] = 0;
     }

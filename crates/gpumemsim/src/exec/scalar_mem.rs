@@ -65,6 +65,10 @@ impl Device {
                 weight: out.weight,
             },
         );
+        if self.functional {
+            // The data is in the SGPRs when the load issues (`exec::functional`).
+            self.land_sgprs(wi, u64::MAX);
+        }
         Some(())
     }
 

@@ -215,14 +215,15 @@ fn fingerprint(program: &[AsmLine], cfg: &RunConfig) -> u64 {
         eat(b"\n");
     }
     let shape = format!(
-        "{} {} {} {} {} {} {} {} {} {:?} {}",
+        "{} {} {} {} {} {} {} {} {} {} {:?} {}",
         cfg.wave_size,
         cfg.waves,
         cfg.workgroups,
         cfg.wgps,
         cfg.lds_size,
         cfg.scratch_size,
-        cfg.check,
+        cfg.checks(),
+        cfg.functional,
         cfg.record_samples,
         cfg.record_timeline,
         cfg.workgroup_ids,

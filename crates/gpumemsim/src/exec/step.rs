@@ -193,11 +193,18 @@ impl Device {
         let stalled = issue_at - start;
         self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
         let wave_cycles = end.wave_cycles.unwrap_or(end.cost);
-        self.issued(wi, pc, issue_at..issue_at + wave_cycles, unit_use, cfg);
+        if !self.functional {
+            self.issued(wi, pc, issue_at..issue_at + wave_cycles, unit_use, cfg);
+        }
         self.clocks[wi] = issue_at + wave_cycles;
         self.update_counters(wi);
         let s = &mut self.stats[pc];
         s.executions += 1;
+        if self.functional {
+            // A functional run counts executions only (`exec::functional`).
+            self.waves[wi].pc = end.next_pc;
+            return Ok(());
+        }
         s.cycles += end.cost;
         s.conflict_cycles += end.conflict;
         s.stall_cycles += stalled;
@@ -389,7 +396,16 @@ impl Device {
         let mut outcome = self.ds_outcome.take().unwrap_or_default();
         let (wave, mut env) = self.ds_env(wi, pc);
         let done = ds::execute_into(inst, wave, &mut env, &mut outcome);
-        let end = done.map(|()| self.after_ds(wi, pc, inst, &outcome, passes, cfg));
+        let end = done.map(|()| match self.functional {
+            // No checks, no bank cycles, no pipe: the data is in its registers already.
+            true => StepEnd {
+                next_pc: pc + 1,
+                cost: 0,
+                conflict: 0,
+                wave_cycles: None,
+            },
+            false => self.after_ds(wi, pc, inst, &outcome, passes, cfg),
+        });
         self.ds_outcome = Some(outcome);
         end
     }

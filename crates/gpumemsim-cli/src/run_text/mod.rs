@@ -10,6 +10,8 @@ use gpumemsim::isa::asm::AsmLine;
 use gpumemsim::report::{by_function, by_line, InstSource, SourceRow, SourceTexts};
 use serde_json::{Map, Value};
 
+mod functional;
+
 /// `--by`: what the first table groups by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum By {
@@ -41,6 +43,9 @@ pub struct TextView<'a> {
 
 /// The whole text report; `texts` gives the source lines' text.
 pub fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>) -> String {
+    if v.device.functional() {
+        return functional::render(v, texts, dumps);
+    }
     let mut s = header(v);
     match v.by {
         By::Line => {
