@@ -38,6 +38,23 @@ impl Device {
         code: &control::CodeMap,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
+        let result = self.take_turns(program, cfg, code, mark);
+        // The unit models add latencies and stalls as they go: a functional run keeps only
+        // its counts.
+        for s in &mut self.stats {
+            *s = s.untimed();
+        }
+        result
+    }
+
+    /// Runs the queue's next wave for a turn ([`Device::run_slice`]) until no wave can run.
+    fn take_turns(
+        &mut self,
+        program: &[AsmLine],
+        cfg: &RunConfig,
+        code: &control::CodeMap,
+        mark: &mut progress::ProgressMark,
+    ) -> Result<(), RunError> {
         loop {
             if let Some(p) = self.placement.as_mut() {
                 p.recycle();

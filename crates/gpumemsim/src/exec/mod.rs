@@ -380,6 +380,17 @@ pub struct InstStats {
 }
 
 impl InstStats {
+    /// These counts without their timing (a functional run's: `exec::functional`): the
+    /// executions and the scalar cache's hits and misses.
+    pub fn untimed(&self) -> InstStats {
+        InstStats {
+            executions: self.executions,
+            cache_hits: self.cache_hits,
+            cache_misses: self.cache_misses,
+            ..InstStats::default()
+        }
+    }
+
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &InstStats) {
         self.executions += other.executions;
