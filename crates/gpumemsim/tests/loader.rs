@@ -301,3 +301,55 @@ fn lds_variables_are_placed_as_llvm_lays_them_out() {
     let hist = lds_layout("histogram256.hsaco");
     assert_eq!(hist[0].1, [("bins".to_string(), 0, 1024)]);
 }
+
+/// A program-scope variable whose symbol reaches past the image's bytes (a malformed object:
+/// a fuzzed one gave `__oclc_ABI_version` a size near 2^63, and reading the variables back
+/// after the launch asked for that many bytes) is left out; the launch runs as before.
+#[test]
+fn a_variable_reaching_past_the_image_is_left_out() {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let path = format!(
+        "{}/../../examples/kernels/transpose.w32.o",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut bytes = std::fs::read(&path).expect("the object");
+    // The file offset of the variable's st_size: its Elf64_Sym (24 bytes) in .symtab, at
+    // byte 16 of it.
+    let at = {
+        let file = object::File::parse(&*bytes).expect("an ELF file");
+        let (start, _) = file
+            .section_by_name(".symtab")
+            .and_then(|s| s.file_range())
+            .expect("a symbol table");
+        let sym = file
+            .symbols()
+            .find(|s| s.name() == Ok("__oclc_ABI_version"))
+            .expect("the variable");
+        (start + 24 * sym.index().0 as u64 + 16) as usize
+    };
+    let run = |bytes: &[u8]| {
+        let obj = CodeObject::parse(bytes).expect("parses");
+        let k = obj.kernel("transpose_naive").expect("the kernel");
+        let input: Vec<u8> = (0..1024u32)
+            .flat_map(|i| (i as f32).to_le_bytes())
+            .collect();
+        let done = gpumemsim::launch::launch(&gpumemsim::launch::Launch {
+            block: [32, 1, 1],
+            args: vec![
+                gpumemsim::launch::KernelArg::Buffer(input),
+                gpumemsim::launch::KernelArg::Buffer(vec![0; 4096]),
+            ],
+            ..gpumemsim::launch::Launch::new(k)
+        })
+        .expect("launches");
+        done.run.result.clone().expect("runs");
+        let names: Vec<String> = done.symbols.iter().map(|s| s.name.clone()).collect();
+        (names, done.buffers[1].clone())
+    };
+    let (names, out) = run(&bytes);
+    assert_eq!(names, ["__oclc_ABI_version"]);
+    bytes[at..at + 8].copy_from_slice(&0x7f00_0000_0000_0000u64.to_le_bytes());
+    let (bad_names, bad_out) = run(&bytes);
+    assert!(bad_names.is_empty(), "{bad_names:?}");
+    assert_eq!(bad_out, out);
+}

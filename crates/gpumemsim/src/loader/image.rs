@@ -349,7 +349,11 @@ fn collect_symbols(
             _ => {}
         }
     }
+    // A symbol that reaches past the image's bytes (a malformed object's size or value) names
+    // nothing the launch can read or write: it is left out.
+    let end = image.bytes.len() as u64;
     for list in [&mut image.functions, &mut image.variables] {
+        list.retain(|s| s.offset.checked_add(s.size).is_some_and(|e| e <= end));
         list.sort_by(|a, b| (a.offset, &a.name).cmp(&(b.offset, &b.name)));
         list.dedup_by(|a, b| a.name == b.name);
     }
