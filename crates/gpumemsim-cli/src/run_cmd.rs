@@ -11,8 +11,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     if args.launch.functional {
         // What a functional run does not have, asked for: an error before any work.
         for (asked, what) in [
-            (args.html.is_some(), "--html (its pictures are the timed run's)"),
-            (args.counters, "--counters (they count cycles and cache lines)"),
+            (
+                args.html.is_some(),
+                "--html (its pictures are the timed run's)",
+            ),
+            (
+                args.counters,
+                "--counters (they count cycles and cache lines)",
+            ),
             (args.baseline.is_some(), "--baseline (it compares cycles)"),
         ] {
             if asked {

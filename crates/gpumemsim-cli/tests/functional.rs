@@ -50,7 +50,10 @@ fn the_functional_report_has_the_timed_results_and_no_timing() {
         "counters",
     ] {
         assert!(has_key(&timed, key), "the timed report has {key}");
-        assert!(!has_key(&functional, key), "the functional report has {key}");
+        assert!(
+            !has_key(&functional, key),
+            "the functional report has {key}"
+        );
     }
     let execs = |r: &Value| -> Vec<Value> {
         r["instructions"]
@@ -97,8 +100,7 @@ fn what_a_functional_run_has_nothing_for_is_an_error() {
         let (code, out, err) = outcome(&args);
         assert_eq!(code, Some(2), "{args:?}: {out}");
         assert!(
-            err.contains("--functional runs without the timing model")
-                && err.contains(extra[0]),
+            err.contains("--functional runs without the timing model") && err.contains(extra[0]),
             "{args:?}: {err}"
         );
     }

@@ -1,8 +1,9 @@
 //! The simulator's speed on seven workloads (issue 22, item 6; issue 44, item 4;
 //! docs/benchmarks.md) through the library: [`launch`] of a clang-19 code object on the
-//! default device (one WGP) on one host thread, each kernel with its checks (`NAME`) and
+//! default device (one WGP) on one host thread, each kernel with its checks (`NAME`),
 //! without (`NAME/no-check`, `RunConfig::check` off: the race and uninitialised-read
-//! observers), or, for the bank model, [`BankModel::cost_batch`].
+//! observers) and functionally (`NAME/functional`, `RunConfig::functional`: no timing model
+//! and no checks), or, for the bank model, [`BankModel::cost_batch`].
 //!
 //! `cargo bench -p gpumemsim --bench workloads` prints, for each, criterion's time per run
 //! and lane-instructions per second (`thrpt`, in elements/s: wave-instructions executed × 32,
@@ -132,13 +133,17 @@ fn f32_at(b: &[u8], i: usize) -> f32 {
     f32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().expect("4 bytes"))
 }
 
-/// One kernel workload: [`bench_launch`] of `l` as `name`, and of `l` without its checks as
-/// `name/no-check`.
+/// One kernel workload: [`bench_launch`] of `l` as `name`, of `l` without its checks as
+/// `name/no-check`, and of `l` run functionally (`RunConfig::functional`: no timing model,
+/// no checks) as `name/functional`.
 fn bench_kernel(c: &mut Criterion, name: &str, l: &Launch, check: impl Fn(&[Vec<u8>])) {
     bench_launch(c, name, l, &check);
     let mut unchecked = l.clone();
     unchecked.config.check = false;
     bench_launch(c, &format!("{name}/no-check"), &unchecked, &check);
+    let mut functional = l.clone();
+    functional.config.functional = true;
+    bench_launch(c, &format!("{name}/functional"), &functional, &check);
 }
 
 /// Runs `l` once (checking its output with `check`), reports its wave-instructions and peak

@@ -67,10 +67,19 @@ fn assert_same_results(timed: &Launched, functional: &Launched) {
     assert_eq!(f.cycles(), 0);
     let ft = f.totals();
     assert_eq!(
-        (ft.cycles, ft.stall_cycles, ft.latency_cycles, ft.conflict_cycles),
+        (
+            ft.cycles,
+            ft.stall_cycles,
+            ft.latency_cycles,
+            ft.conflict_cycles
+        ),
         (0, 0, 0, 0)
     );
-    assert!(f.events().is_empty() && t.events().is_empty(), "{:?}", f.events());
+    assert!(
+        f.events().is_empty() && t.events().is_empty(),
+        "{:?}",
+        f.events()
+    );
 }
 
 #[test]

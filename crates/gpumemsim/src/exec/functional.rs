@@ -21,13 +21,67 @@
 //! timed run's registers and memory, bit for bit.
 
 use rdna3_isa::asm::AsmLine;
+use rdna3_isa::{Format, Isa};
 
-use super::{control, progress, Device, RunConfig, RunError};
+use super::step::{branch_taken, program_control, BranchIf, Control};
+use super::{control, progress, valu, Device, RunConfig, RunError, PROGRESS_STEPS};
+use crate::timeline::UnitKind;
 
 /// Instructions a wave runs before the next queued wave takes its turn in a functional run:
 /// long enough that switching waves costs little, short enough that a wave spinning on a
 /// flag another wave sets gives that wave its turn soon.
 pub const FUNCTIONAL_SLICE: u32 = 256;
+
+/// How a functional turn runs one instruction of the program, worked out once per run: the
+/// common kinds here, in a few lines each, with what [`Device::step`] does for them in a
+/// functional run and nothing else; every other kind through the step.
+#[derive(Clone, Copy)]
+pub(super) enum Fast {
+    /// A gfx11 VOP1, VOP2, VOPC or VOP3 instruction ([`valu::execute_decoded`]).
+    Valu,
+    /// A VOPD pair.
+    Vopd,
+    /// A scalar ALU instruction that neither jumps nor waits.
+    Salu,
+    /// Nothing a functional run does: `s_nop`, hints, `s_delay_alu`, `s_clause`, the waits
+    /// (nothing is outstanding).
+    Nothing,
+    /// A SOPP branch.
+    Branch(BranchIf),
+    /// Anything else: [`Device::step`].
+    Step,
+}
+
+impl Fast {
+    /// How a functional turn runs `line`, whose issue facts give `unit`.
+    fn of(line: &AsmLine, unit: Option<UnitKind>) -> Fast {
+        let inst = &line.inst;
+        let d = inst.def();
+        if d.isa != Isa::Gfx11 || line.original.is_some() {
+            return Fast::Step;
+        }
+        let valu_unit = matches!(unit, Some(UnitKind::Valu | UnitKind::Trans));
+        match d.format {
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 if valu_unit => Fast::Valu,
+            Format::Vopd if valu_unit => Fast::Vopd,
+            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
+                if control::jump_of(inst.opcode).is_some() {
+                    Fast::Step
+                } else if d.name.starts_with("s_waitcnt_") {
+                    Fast::Nothing
+                } else {
+                    Fast::Salu
+                }
+            }
+            Format::Sopp => match program_control(inst.opcode) {
+                Some(Control::Nothing | Control::Nop | Control::Waitcnt) => Fast::Nothing,
+                Some(Control::Branch(c)) => Fast::Branch(c),
+                _ => Fast::Step,
+            },
+            _ => Fast::Step,
+        }
+    }
+}
 
 impl Device {
     /// Runs `program` functionally (the module text) until every wave ends.
@@ -38,7 +92,12 @@ impl Device {
         code: &control::CodeMap,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
-        let result = self.take_turns(program, cfg, code, mark);
+        let fast: Vec<Fast> = program
+            .iter()
+            .zip(&self.facts)
+            .map(|(l, f)| Fast::of(l, f.unit.map(|(k, _)| k)))
+            .collect();
+        let result = self.take_turns(program, &fast, cfg, code, mark);
         // The unit models add latencies and stalls as they go: a functional run keeps only
         // its counts.
         for s in &mut self.stats {
@@ -51,6 +110,7 @@ impl Device {
     fn take_turns(
         &mut self,
         program: &[AsmLine],
+        fast: &[Fast],
         cfg: &RunConfig,
         code: &control::CodeMap,
         mark: &mut progress::ProgressMark,
@@ -62,25 +122,42 @@ impl Device {
             let Some(wi) = self.next_wave() else {
                 return self.no_wave_left(program);
             };
-            self.run_slice(wi, program, cfg, code, mark)?;
+            let ran = self.run_slice(wi, program, fast, cfg, code, mark);
+            // A wave's clock counts its steps: the wave that ran longest goes last.
+            self.clocks[wi] = self.clocks[wi].max(self.waves[wi].steps);
+            ran?;
             if !self.waves[wi].done && self.waits[wi].is_none() {
                 self.queue(wi);
             }
         }
     }
 
-    /// Runs wave `wi` until it ends or blocks, or for [`FUNCTIONAL_SLICE`] instructions.
+    /// Runs wave `wi` until it ends or blocks, or for [`FUNCTIONAL_SLICE`] instructions:
+    /// stretches of the common kinds in [`Device::run_fast`], the others one at a time
+    /// through [`Device::step`].
     fn run_slice(
         &mut self,
         wi: usize,
         program: &[AsmLine],
+        fast: &[Fast],
         cfg: &RunConfig,
         code: &control::CodeMap,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
-        for _ in 0..FUNCTIONAL_SLICE {
+        let mut left = FUNCTIONAL_SLICE;
+        while left > 0 {
+            let before = self.steps;
+            let ran = self.run_fast(wi, program, fast, cfg.max_steps, &code.targets, left);
+            self.report_progress(before, cfg, mark)?;
+            left -= ran?;
+            if left == 0 {
+                break;
+            }
+            // The next instruction is one the step runs (or the wave is at its step limit,
+            // or past the program's end).
             let pc = self.waves[wi].pc;
             self.count_step(wi, cfg, mark)?;
+            left -= 1;
             if pc >= program.len() {
                 self.run_off_end(wi, pc);
                 mark.ended += 1;
@@ -97,4 +174,117 @@ impl Device {
         }
         Ok(())
     }
+
+    /// Reports progress (and stops a cancelled run) when the step count passed a multiple of
+    /// [`PROGRESS_STEPS`] since `before`, as [`Device::count_step`] does step by step.
+    fn report_progress(
+        &mut self,
+        before: u64,
+        cfg: &RunConfig,
+        mark: &mut progress::ProgressMark,
+    ) -> Result<(), RunError> {
+        let Some(p) = &cfg.progress else {
+            return Ok(());
+        };
+        if before / PROGRESS_STEPS != self.steps / PROGRESS_STEPS {
+            mark.report(p, self.steps);
+            if p.is_cancelled() {
+                return Err(RunError::Interrupted { steps: self.steps });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs up to `budget` instructions of wave `wi` while they are of the common kinds
+    /// ([`Fast`], not [`Fast::Step`]) and the wave is under its step limit `max_steps`,
+    /// doing for each what [`Device::step`] does in a functional run; returns how many ran.
+    /// None of these kinds ends or blocks a wave.
+    fn run_fast(
+        &mut self,
+        wi: usize,
+        program: &[AsmLine],
+        fast: &[Fast],
+        max_steps: u64,
+        targets: &[Option<usize>],
+        budget: u32,
+    ) -> Result<u32, RunError> {
+        let Device {
+            waves, valu, stats, ..
+        } = self;
+        let w = &mut waves[wi];
+        let mut ran = 0;
+        let result = loop {
+            let pc = w.pc;
+            let (Some(&f), Some(line)) = (fast.get(pc), program.get(pc)) else {
+                break Ok(());
+            };
+            if ran == budget || matches!(f, Fast::Step) || w.steps >= max_steps {
+                break Ok(());
+            }
+            w.steps += 1;
+            ran += 1;
+            let done = fast_one(w, valu, pc, line, f, targets);
+            let next = match done {
+                Ok(next) => next,
+                Err(e) => break Err(e),
+            };
+            w.pc = next;
+            stats[pc].executions += 1;
+        };
+        self.steps += u64::from(ran);
+        result.map(|()| ran)
+    }
+}
+
+/// Runs `line`, at `pc`, of kind `f` (not [`Fast::Step`]) on wave `w`, with the program's
+/// decoded VALU forms `valu` and branch targets `targets`: what [`Device::step`] does with
+/// it in a functional run. Returns the next instruction's index.
+#[inline(always)]
+fn fast_one(
+    w: &mut crate::wave::Wave,
+    valu: &mut [Option<valu::Decoded>],
+    pc: usize,
+    line: &AsmLine,
+    f: Fast,
+    targets: &[Option<usize>],
+) -> Result<usize, RunError> {
+    let inst = &line.inst;
+    let unimplemented = || RunError::Unimplemented {
+        name: inst.mnemonic(),
+        pc,
+        line: line.line,
+        why: None,
+    };
+    match f {
+        Fast::Valu | Fast::Vopd => {
+            // Every VALU instruction enters the wave's recent ones (LDSDIR's rule).
+            w.recent_valu.push(pc);
+            let vopd = matches!(f, Fast::Vopd);
+            let d = valu::decoded_at(valu, pc, inst, vopd);
+            let done = match vopd {
+                true => valu::execute_vopd_decoded(inst, w, d),
+                false => valu::execute_decoded(inst, w, d),
+            };
+            done.map_err(|_| unimplemented())?;
+        }
+        Fast::Salu => {
+            if !super::salu::execute(inst, w) {
+                return Err(unimplemented());
+            }
+        }
+        Fast::Nothing | Fast::Step => {}
+        Fast::Branch(cond) => {
+            if branch_taken(w, cond) {
+                return targets
+                    .get(pc)
+                    .copied()
+                    .flatten()
+                    .ok_or(RunError::BadBranch {
+                        pc,
+                        line: line.line,
+                    });
+            }
+        }
+    }
+    Ok(pc + 1)
 }

@@ -55,8 +55,8 @@ use crate::wave::Wave;
 
 pub use deps::DelayAluStats;
 pub use ds_sample::DsSample;
-pub use grid::{device_wide_instruction, run_grid, GridRun, Memory, Schedule, TogetherBecause};
 pub use functional::FUNCTIONAL_SLICE;
+pub use grid::{device_wide_instruction, run_grid, GridRun, Memory, Schedule, TogetherBecause};
 pub use progress::{RunProgress, PROGRESS_STEPS};
 pub use shard::{GridPart, Shard};
 pub use slots::WaveInit;
@@ -973,7 +973,10 @@ impl Device {
             waits: vec![None; n],
             memory: GlobalMemory::new(),
             kcache: vec![kcache; up_front.len().max(1)],
-            vcache: cfg.device.and_then(|d| d.vcache).filter(|_| !cfg.functional),
+            vcache: cfg
+                .device
+                .and_then(|d| d.vcache)
+                .filter(|_| !cfg.functional),
             vcaches: Vec::new(),
             vcache_lines: Vec::new(),
             clauses: vec![ClauseTracker::default(); n],

@@ -150,6 +150,10 @@ impl Device {
         inst: &Instruction,
         class: ClauseClass,
     ) {
+        if self.functional {
+            // No clause rules and nothing in flight in a functional run (`exec::functional`).
+            return;
+        }
         if let Some((kind, message)) = self.clauses[wi].observe(class) {
             self.wave_event(kind, wi, pc, message);
         }

@@ -188,23 +188,23 @@ impl Device {
             let (at, counter, seq) = self.last_issue;
             self.send_return(wi, pc, saved, at, counter, seq);
         }
+        if self.functional {
+            // A functional run counts executions only, and its clocks count turns
+            // (`exec::functional`).
+            self.stats[pc].executions += 1;
+            self.waves[wi].pc = end.next_pc;
+            return Ok(());
+        }
         // Waits (s_waitcnt, the GWS) moved the clock.
         let issue_at = self.clocks[wi];
         let stalled = issue_at - start;
         self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
         let wave_cycles = end.wave_cycles.unwrap_or(end.cost);
-        if !self.functional {
-            self.issued(wi, pc, issue_at..issue_at + wave_cycles, unit_use, cfg);
-        }
+        self.issued(wi, pc, issue_at..issue_at + wave_cycles, unit_use, cfg);
         self.clocks[wi] = issue_at + wave_cycles;
         self.update_counters(wi);
         let s = &mut self.stats[pc];
         s.executions += 1;
-        if self.functional {
-            // A functional run counts executions only (`exec::functional`).
-            self.waves[wi].pc = end.next_pc;
-            return Ok(());
-        }
         s.cycles += end.cost;
         s.conflict_cycles += end.conflict;
         s.stall_cycles += stalled;
@@ -526,7 +526,7 @@ impl Device {
 
 /// What a program-control (SOPP) instruction does in the executor.
 #[derive(Clone, Copy)]
-enum Control {
+pub(super) enum Control {
     /// Ends the wave.
     End,
     /// Nothing the memory system sees (hints, priorities, messages to the host, ...).
@@ -553,7 +553,7 @@ enum Control {
 
 /// A branch's condition.
 #[derive(Clone, Copy)]
-enum BranchIf {
+pub(super) enum BranchIf {
     Always,
     Scc0,
     Scc1,
@@ -564,7 +564,7 @@ enum BranchIf {
 }
 
 /// Whether a branch on `cond` is taken in wave `w`'s state.
-fn branch_taken(w: &Wave, cond: BranchIf) -> bool {
+pub(super) fn branch_taken(w: &Wave, cond: BranchIf) -> bool {
     let vccz = w.vcc() & w.lane_mask() == 0;
     match cond {
         BranchIf::Always => true,
@@ -604,7 +604,7 @@ pub(crate) fn branch_targets(program: &[AsmLine]) -> Vec<Option<usize>> {
 
 /// [`Control`] of each SOPP instruction the executor runs (`None`: not implemented), looked
 /// up once per process.
-fn program_control(op: Opcode) -> Option<Control> {
+pub(super) fn program_control(op: Opcode) -> Option<Control> {
     static TABLE: OnceLock<Vec<Option<Control>>> = OnceLock::new();
     TABLE.get_or_init(|| {
         rdna3_isa::def::every()

@@ -95,6 +95,22 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Whether the plan runs on the row form ([`super::fast::rows`]): one 32-bit VGPR result
+    /// that is, in every lane, a function of its sources' 32-bit values alone ([`Op::by_rows`]:
+    /// no carry or flag in or out, no lane index), with no `abs` or `neg`.
+    fn rows(&self) -> bool {
+        let c = self.class;
+        !c.wide
+            && c.dst_dwords == 1
+            && !c.sdst
+            && !c.cmpx
+            && c.shape.mask == super::shape::MaskIn::None
+            && c.op.by_rows()
+            && self.mods.iter().all(|&(and, xor)| and == !0 && xor == 0)
+    }
+}
+
 /// One VOPD component decoded: [`Component`] with its `src0` still to read.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Part {
@@ -130,6 +146,9 @@ pub(super) enum Form {
     General(&'static Class),
     /// Runs on the fast path.
     Fast(Plan),
+    /// Runs on the fast path's row form ([`super::fast::rows`]): a plan whose every lane is
+    /// a function of its plain 32-bit sources alone ([`Plan::rows`]).
+    Rows(Plan),
     /// A VOPD instruction's two components, and whether either rounds.
     Vopd([Part; 2], bool),
 }
@@ -142,7 +161,11 @@ impl Decoded {
         };
         let d = Fields::of(inst, c);
         Decoded(if d.fast(c) {
-            Form::Fast(Plan::of(inst, c, d))
+            let p = Plan::of(inst, c, d);
+            match p.rows() {
+                true => Form::Rows(p),
+                false => Form::Fast(p),
+            }
         } else {
             Form::General(c)
         })

@@ -19,7 +19,7 @@ use rdna3_isa::Instruction;
 
 use super::class::Class;
 use super::compare::{self, CmpTy, Pred};
-use super::decoded::{Component, Fields, Plan};
+use super::decoded::{Component, Fields, Plan, Src};
 use super::f32::F32Op;
 use super::f64::F64Op;
 use super::int::IntOp;
@@ -53,6 +53,122 @@ pub(super) fn execute(inst: &Instruction, w: &mut Wave, p: &Plan) -> Result<(), 
     };
     super::write_mask(w, c, d.vdst, d.sdst, mask_out);
     Ok(())
+}
+
+/// [`execute`] of a plan of the row form ([`Plan::rows`]) in a wave of `N` lanes: each
+/// source a row (a VGPR's own, or a uniform value's made on the stack), the operation over
+/// every lane in a loop compiled for it ([`by_rows`]), the lanes in EXEC written to VDST.
+/// The lanes outside EXEC are computed too and dropped: the operation has no effect but its
+/// result, and a loop over every lane vectorises.
+pub(super) fn rows<const N: usize>(
+    inst: &Instruction,
+    w: &mut Wave,
+    p: &Plan,
+) -> Result<(), ValuError> {
+    let c = p.class;
+    if c.shape.rounds && w.mode & 0xf != 0 {
+        return Err(ValuError::Unimplemented);
+    }
+    // MODE's float controls and the literal matter to the float operations alone.
+    let cx = match c.op {
+        Op::F32(_) => Ctx::new(w.mode, inst.literal.unwrap_or(0), false),
+        _ => Ctx::new(0, 0, false),
+    };
+    let vdst = p.fields.vdst;
+    let mut out = [0u32; N];
+    {
+        let mut bufs = [None, None, None];
+        let [b0, b1, b2] = &mut bufs;
+        let s0 = source::<N>(w, p.src[0], b0);
+        let s1 = source::<N>(w, p.src[1], b1);
+        // The e32 accumulating forms read their destination as source 2.
+        let s2 = match c.shape.acc {
+            true => row::<N>(w, vdst),
+            false => source::<N>(w, p.src[2], b2),
+        };
+        by_rows::<N>(c.op, [s0, s1, s2], &cx, &mut out);
+    }
+    let exec = w.exec();
+    write_row(w, vdst, exec, &out);
+    Ok(())
+}
+
+/// Every lane's value of the 32-bit source `src` in wave `w`: a VGPR's own row, else a row
+/// of its one value made in `buf`.
+#[inline(always)]
+fn source<'a, const N: usize>(
+    w: &'a Wave,
+    src: Src,
+    buf: &'a mut Option<[u32; N]>,
+) -> &'a [u32; N] {
+    match src {
+        Src::Vgpr(reg) => row::<N>(w, reg),
+        Src::None => zeros::<N>(),
+        Src::Value(v) => buf.insert([v as u32; N]),
+        Src::Scalar(code) => buf.insert([w.ssrc32(code, None); N]),
+    }
+}
+
+/// Runs operation `op` (one [`Op::by_rows`] takes) over every lane of rows `src` into `out`,
+/// in a loop of its own for each operation (the lane's `match` resolved at compile time);
+/// the fused multiply-adds with the host's FMA instructions where the CPU has them.
+#[inline(always)]
+fn by_rows<const N: usize>(op: Op, src: [&[u32; N]; 3], cx: &Ctx, out: &mut [u32; N]) {
+    use F32Op as F;
+    use IntOp as I;
+    macro_rules! go {
+        ($op:expr) => {
+            for l in 0..N {
+                let s = [src[0][l] as u64, src[1][l] as u64, src[2][l] as u64];
+                out[l] = $op.eval(s, false, l as u32, cx).0 as u32;
+            }
+        };
+    }
+    // The fused multiply-adds as `F32Op::eval` computes them, on rows (the literal K as a
+    // row of its own).
+    let fma = |a: &[u32; N], b: &[u32; N], c: &[u32; N], out: &mut [u32; N]| {
+        with_host_fma(
+            #[inline(always)]
+            || {
+                for l in 0..N {
+                    out[l] = crate::fp::arith::fma32(a[l], b[l], c[l], cx.ctl32);
+                }
+            },
+        )
+    };
+    match op {
+        Op::F32(F::Fma | F::Fmac) => fma(src[0], src[1], src[2], out),
+        Op::F32(F::Fmaak) => fma(src[0], src[1], &[cx.k; N], out),
+        Op::F32(F::Fmamk) => fma(src[0], &[cx.k; N], src[1], out),
+        Op::F32(F::Add) => go!(Op::F32(F::Add)),
+        Op::F32(F::Sub) => go!(Op::F32(F::Sub)),
+        Op::F32(F::Subrev) => go!(Op::F32(F::Subrev)),
+        Op::F32(F::Mul) => go!(Op::F32(F::Mul)),
+        Op::F32(F::Max) => go!(Op::F32(F::Max)),
+        Op::F32(F::Min) => go!(Op::F32(F::Min)),
+        Op::Int(I::Mov) => go!(Op::Int(I::Mov)),
+        Op::Int(I::Not) => go!(Op::Int(I::Not)),
+        Op::Int(I::And) => go!(Op::Int(I::And)),
+        Op::Int(I::Or) => go!(Op::Int(I::Or)),
+        Op::Int(I::Xor) => go!(Op::Int(I::Xor)),
+        Op::Int(I::Lshl) => go!(Op::Int(I::Lshl)),
+        Op::Int(I::Lshr) => go!(Op::Int(I::Lshr)),
+        Op::Int(I::Ashr) => go!(Op::Int(I::Ashr)),
+        Op::Int(I::AddNc) => go!(Op::Int(I::AddNc)),
+        Op::Int(I::SubNc) => go!(Op::Int(I::SubNc)),
+        Op::Int(I::MulLo) => go!(Op::Int(I::MulLo)),
+        Op::Int(I::MulU24) => go!(Op::Int(I::MulU24)),
+        Op::Int(I::LshlAdd) => go!(Op::Int(I::LshlAdd)),
+        Op::Int(I::Add3) => go!(Op::Int(I::Add3)),
+        Op::Int(I::LshlOr) => go!(Op::Int(I::LshlOr)),
+        Op::Int(I::AndOr) => go!(Op::Int(I::AndOr)),
+        Op::Int(I::BfeU) => go!(Op::Int(I::BfeU)),
+        Op::Int(I::MinI) => go!(Op::Int(I::MinI)),
+        Op::Int(I::MaxI) => go!(Op::Int(I::MaxI)),
+        Op::Int(I::MinU) => go!(Op::Int(I::MinU)),
+        Op::Int(I::MaxU) => go!(Op::Int(I::MaxU)),
+        op => go!(op),
+    }
 }
 
 /// The lane work of [`execute`] in a wave of `N` lanes: computes every lane in `exec`,

@@ -137,8 +137,10 @@ pub fn execute(inst: &Instruction, w: &mut Wave) -> Result<(), ValuError> {
 #[inline]
 pub fn execute_decoded(inst: &Instruction, w: &mut Wave, d: &Decoded) -> Result<(), ValuError> {
     match &d.0 {
+        Form::Rows(p) if w.size == 32 => fast::rows::<32>(inst, w, p),
+        Form::Rows(p) if w.size == 64 => fast::rows::<64>(inst, w, p),
         Form::Fast(p) if matches!(w.size, 32 | 64) => fast::execute(inst, w, p),
-        Form::Fast(p) => general(inst, w, p.class),
+        Form::Fast(p) | Form::Rows(p) => general(inst, w, p.class),
         Form::General(c) => general(inst, w, c),
         Form::Unimplemented | Form::Vopd(..) => Err(ValuError::Unimplemented),
     }

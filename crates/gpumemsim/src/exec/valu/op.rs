@@ -71,6 +71,52 @@ impl Op {
         }
     }
 
+    /// Whether the row form ([`super::fast::rows`]) runs the operation: each lane's result a
+    /// function of the lane's three 32-bit sources (and MODE, the literal) alone, with no
+    /// carry or flag in or out and no use of the lane's index. The list is the common
+    /// operations of compiled code, each with a loop of its own in `fast::by_rows`.
+    pub fn by_rows(self) -> bool {
+        use F32Op as F;
+        use IntOp as I;
+        matches!(
+            self,
+            Op::F32(
+                F::Fma
+                    | F::Fmac
+                    | F::Fmaak
+                    | F::Fmamk
+                    | F::Add
+                    | F::Sub
+                    | F::Subrev
+                    | F::Mul
+                    | F::Max
+                    | F::Min
+            ) | Op::Int(
+                I::Mov
+                    | I::Not
+                    | I::And
+                    | I::Or
+                    | I::Xor
+                    | I::Lshl
+                    | I::Lshr
+                    | I::Ashr
+                    | I::AddNc
+                    | I::SubNc
+                    | I::MulLo
+                    | I::MulU24
+                    | I::LshlAdd
+                    | I::Add3
+                    | I::LshlOr
+                    | I::AndOr
+                    | I::BfeU
+                    | I::MinI
+                    | I::MaxI
+                    | I::MinU
+                    | I::MaxU
+            )
+        )
+    }
+
     /// One lane: the result and the lane's carry-out / flag bit. Inlined, so that a lane
     /// loop of one constant operation resolves the `match`es at compile time.
     #[inline(always)]
