@@ -2,7 +2,8 @@
 # Whole-process speed of the simulator on the kernel workloads of docs/benchmarks.md: each is
 # one `gpumemsim run ... --json` of the release CLI, timed with /usr/bin/time (wall seconds
 # and peak resident set), first on one host thread (--threads 1, the default device), then
-# the same without the checks (--no-check), then on two WGPs and two host threads (--wgps 2
+# the same without the checks (--no-check), then without the timing model either
+# (--functional, docs/functional.md), then on two WGPs and two host threads (--wgps 2
 # --threads 2). The time is the whole process: parsing
 # and filling the argument buffers, the run, and the JSON report (which lists every buffer's
 # values). It prints one table per configuration:
@@ -75,4 +76,5 @@ table() {
 
 table "--threads 1"
 table "--threads 1 --no-check"
+table "--threads 1 --functional"
 table "--wgps 2 --threads 2"

@@ -470,3 +470,37 @@ def test_sample_runs_part_of_the_grid_and_scales_to_it(cli):
     assert want["sampled"] == sampled["sampled"] and want["lines"] == sampled["lines"]
     with pytest.raises(gpumemsim.Error, match="sample 0"):
         gpumemsim.run(kernel("lds_sum.w32.o"), None, 4, 64, [data, sums], sample=0)
+
+
+def test_a_functional_run_gives_the_timed_buffers_and_the_clis_report(cli):
+    n = 32
+    i = np.arange(n * n)
+    a = ((i * 7 + 1) % 13 / 8.0 - 0.75).astype(np.float32)
+    b = ((i * 7 + 4) % 13 / 8.0 - 0.75).astype(np.float32)
+    timed_c, functional_c = np.zeros(n * n, np.float32), np.zeros(n * n, np.float32)
+    timed = gpumemsim.run(kernel("matmul.w32.o"), "matmul", (2, 2), (16, 16),
+                          [a, b, timed_c, ("i32", n)])
+    report = gpumemsim.run(kernel("matmul.w32.o"), "matmul", (2, 2), (16, 16),
+                           [a, b, functional_c, ("i32", n)], functional=True)
+    assert functional_c.tobytes() == timed_c.tobytes()
+    assert report["functional"] is True and "functional" not in timed
+    for key in ("cycles", "timing", "units", "vcache", "delay_alu", "counters"):
+        assert key in timed and key not in report, key
+    assert report["totals"] == {"wave_instructions": timed["totals"]["wave_instructions"]}
+    assert all("cycles" not in i for i in report["instructions"])
+    _, want = cli_run(
+        cli, kernel("matmul.w32.o"), "matmul", "2,2", "16,16",
+        [f"buf:f32[{n * n}]={values(a)}", f"buf:f32[{n * n}]={values(b)}",
+         f"buf:f32[{n * n}]=zeros", f"i32:{n}"], "--functional",
+    )
+    assert plain(report) == want
+
+
+@pytest.mark.parametrize("extra", [{"html": "/tmp/never-written.html"}, {}])
+def test_functional_with_html_or_check_is_an_error(extra):
+    src = np.arange(1024, dtype=np.float32)
+    dst = np.zeros_like(src)
+    call = gpumemsim.run if extra else gpumemsim.check
+    with pytest.raises(gpumemsim.Error, match="functional=True runs without the timing model"):
+        call(kernel("transpose.w32.o"), "transpose_naive", 1, 32, [src, dst], functional=True,
+             **extra)
