@@ -402,6 +402,52 @@ pub fn resources(r: &crate::occupancy::Resources, o: &crate::occupancy::Occupanc
     v
 }
 
+/// The keys of a run report that hold timing: a functional run ([`Device::functional`])
+/// has none of them ([`functional_view`]).
+const TIMING_KEYS: [&str; 12] = [
+    "cycles",
+    "cycle",
+    "kernel_us",
+    "issue_cycles",
+    "conflict_cycles",
+    "stall_cycles",
+    "latency_cycles",
+    "timing",
+    "units",
+    "vcache",
+    "delay_alu",
+    "counters",
+];
+
+/// Whether `key` of a run report holds timing ([`TIMING_KEYS`]).
+pub fn is_timing_key(key: &str) -> bool {
+    TIMING_KEYS.contains(&key)
+}
+
+/// Removes every timing key ([`TIMING_KEYS`]) from `v`, wherever it appears.
+pub fn strip_timing(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            o.retain(|k, _| !is_timing_key(k));
+            o.values_mut().for_each(strip_timing);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_timing),
+        _ => {}
+    }
+}
+
+/// A run report (`--json`) as a functional run gives it: every timing key ([`TIMING_KEYS`]:
+/// cycles, latencies, units, caches, counters) removed wherever it appears, and
+/// `"functional": true` added. What is left is the run's results, its events, its execution
+/// counts and the scalar cache's hits and misses (what the cache holds is a result: a scalar
+/// load reads a stale line as it is).
+pub fn functional_view(report: &mut Value) {
+    strip_timing(report);
+    if let Value::Object(o) = report {
+        o.insert("functional".into(), Value::Bool(true));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,50 +510,32 @@ mod tests {
         assert!(f[1].get("address").is_none());
         assert_eq!(f[1]["lanes"], json!([]));
     }
-}
 
-/// The keys of a run report that hold timing: a functional run ([`Device::functional`])
-/// has none of them ([`functional_view`]).
-const TIMING_KEYS: [&str; 12] = [
-    "cycles",
-    "cycle",
-    "kernel_us",
-    "issue_cycles",
-    "conflict_cycles",
-    "stall_cycles",
-    "latency_cycles",
-    "timing",
-    "units",
-    "vcache",
-    "delay_alu",
-    "counters",
-];
-
-/// Whether `key` of a run report holds timing ([`TIMING_KEYS`]).
-pub fn is_timing_key(key: &str) -> bool {
-    TIMING_KEYS.contains(&key)
-}
-
-/// Removes every timing key ([`TIMING_KEYS`]) from `v`, wherever it appears.
-pub fn strip_timing(v: &mut Value) {
-    match v {
-        Value::Object(o) => {
-            o.retain(|k, _| !is_timing_key(k));
-            o.values_mut().for_each(strip_timing);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip_timing),
-        _ => {}
-    }
-}
-
-/// A run report (`--json`) as a functional run gives it: every timing key ([`TIMING_KEYS`]:
-/// cycles, latencies, units, caches, counters) removed wherever it appears, and
-/// `"functional": true` added. What is left is the run's results, its events, its execution
-/// counts and the scalar cache's hits and misses (what the cache holds is a result: a scalar
-/// load reads a stale line as it is).
-pub fn functional_view(report: &mut Value) {
-    strip_timing(report);
-    if let Value::Object(o) = report {
-        o.insert("functional".into(), Value::Bool(true));
+    /// A functional view has no timing key at any depth, keeps every other key, and says
+    /// it is functional.
+    #[test]
+    fn the_functional_view_drops_every_timing_key_and_keeps_the_rest() {
+        let mut report = json!({
+            "cycles": 10,
+            "steps": 4,
+            "totals": {"cycles": 10, "wave_instructions": 4, "stall_cycles": 2},
+            "instructions": [{"executions": 2, "cycles": 5, "latency_cycles": 9, "cache_hits": 1}],
+            "events": [{"kind": "out_of_bounds", "cycle": 7}],
+            "device": {"name": "rx7900xtx", "kernel_us": 0.1},
+            "timing": {"valu": 1},
+            "units": {}, "vcache": null, "delay_alu": {}, "counters": {},
+        });
+        functional_view(&mut report);
+        assert_eq!(
+            report,
+            json!({
+                "steps": 4,
+                "totals": {"wave_instructions": 4},
+                "instructions": [{"executions": 2, "cache_hits": 1}],
+                "events": [{"kind": "out_of_bounds"}],
+                "device": {"name": "rx7900xtx"},
+                "functional": true,
+            })
+        );
     }
 }
