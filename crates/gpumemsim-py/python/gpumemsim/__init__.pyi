@@ -276,13 +276,13 @@ def run(
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
     html: Union[str, os.PathLike, None] = None,
+    functional: bool = False,
     compile_timeout: Union[int, None] = None,
     compile_memory: Union[int, None] = None,
     sample: Union[int, None] = None,
     shard: Union[tuple[int, int], None] = None,
     parts: Union[Sequence[bytes], None] = None,
     check: bool = False,
-    functional: bool = False,
 ) -> RunReport:
     """Runs a kernel of a gfx1100 code object (clang-19 -target amdgcn-amd-amdhsa
     -mcpu=gfx1100), or of an OpenCL or HIP source, on a grid of workgroups, as `gpumemsim
@@ -405,6 +405,7 @@ def check(
     keep_object: Union[str, os.PathLike, None] = None,
     symbols: Union[dict[str, Union[bytes, np.ndarray]], None] = None,
     html: Union[str, os.PathLike, None] = None,
+    functional: bool = False,
     compile_timeout: Union[int, None] = None,
     compile_memory: Union[int, None] = None,
     sample: Union[int, None] = None,
@@ -415,7 +416,8 @@ def check(
     and returns only what it did wrong, as `gpumemsim check KERNEL.o --json` lists it: one
     Finding per kind and instructions, in the order they first happened. A correct kernel
     gives [], so a kernel's unit test can `assert gpumemsim.check(...) == []`. html=PATH
-    also writes the HTML report with the findings marked (the CLI's --html).
+    also writes the HTML report with the findings marked (the CLI's --html). functional=True
+    is an Error: the checks watch the timed run.
 
     Returns:
         The findings (list of Finding; docs/check.md describes each kind).
