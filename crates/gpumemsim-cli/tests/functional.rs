@@ -108,3 +108,37 @@ fn what_a_functional_run_has_nothing_for_is_an_error() {
     assert_eq!(code, Some(2));
     assert!(err.contains("--functional is for `run`"), "{err}");
 }
+
+/// A functional report is the same for any number of host threads (but for the threads the
+/// schedule names), events included: three workgroups whose loads run past their buffer.
+#[test]
+fn the_functional_report_is_the_same_on_one_and_two_threads() {
+    let report = |threads: &str| {
+        let mut args = vec![
+            "run",
+            "tests/front_door/block_sum.o",
+            "--functional",
+            "--json",
+        ];
+        // Its launch without its `--wgps 1`: on three WGPs the workgroups run apart.
+        assert_eq!(common::BLOCK_SUM_OUT_OF_BOUNDS[..2], ["--wgps", "1"]);
+        args.extend_from_slice(&common::BLOCK_SUM_OUT_OF_BOUNDS[2..]);
+        args.extend_from_slice(&["--wgps", "3", "--threads", threads]);
+        let (code, out, err) = outcome(&args);
+        assert_eq!(code, Some(0), "{err}");
+        let mut v: Value = serde_json::from_str(&out).expect("one JSON object");
+        let schedule = v.as_object_mut().expect("an object").remove("schedule");
+        assert_eq!(schedule.expect("a schedule")["workgroups"], "apart");
+        v
+    };
+    let one = report("1");
+    assert_eq!(one["functional"], true);
+    let kinds: Vec<&str> = one["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["out_of_bounds"; 3]);
+    assert_eq!(one, report("2"));
+}

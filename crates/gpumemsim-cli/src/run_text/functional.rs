@@ -41,6 +41,17 @@ fn header(v: &TextView) -> String {
     if let Some(line) = error_counts(d) {
         let _ = writeln!(s, "{line}");
     }
+    if let Some(p) = d.preset() {
+        let wgps = d.placement().wgps;
+        let _ = writeln!(
+            s,
+            "  device       {} ({}): {wgps} {}{}",
+            p.product,
+            p.name,
+            p.unit,
+            if wgps == 1 { "" } else { "s" }
+        );
+    }
     let _ = writeln!(
         s,
         "  functional   results only (--functional): no timing model and no checks, so no cycles (docs/functional.md)"
