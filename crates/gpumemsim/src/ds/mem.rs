@@ -213,6 +213,27 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         }
     }
 
+    /// The dword writes of a two-address row form ([`Mem::dword_row`] recorded both rows):
+    /// each lane, lowest first, writes its lane of `data[0]` at its first address, then its
+    /// lane of `data[1]` at its second (0 past a row, or with no row); a write outside the
+    /// allocation does nothing and notes the lane as a miss. [`Mem::write`] of 4 bytes at
+    /// each, not traced.
+    pub(super) fn write_lds_rows2(&mut self, data: [Option<&[u32]>; 2]) {
+        let (lds, alloc, o) = (&mut *self.env.lds, self.env.alloc, &self.outcome);
+        let rows = [&o.addrs, &o.addrs2];
+        let mut m = o.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for (row, d) in rows.iter().zip(data) {
+                let v = d.and_then(|d| d.get(l)).copied().unwrap_or(0);
+                if lds.write(alloc, row[l], 4, v.into()).is_err() {
+                    self.out_of_range.push(l as u32);
+                }
+            }
+        }
+    }
+
     /// Lane `lane`'s read of `dwords` dwords at `addr` (the 96- and 128-bit loads); all zeros
     /// when any of them is outside the memory.
     pub(super) fn read_wide(&mut self, lane: u32, addr: u32, dwords: u32) -> Vec<u32> {

@@ -379,6 +379,9 @@ pub fn execute_into(
     };
     let op = Op::decode(inst, wave);
     let rows = env.rows && !op.gds;
+    // No checker watches this LDS (it keeps no trace): the forms whose accesses the checker
+    // has no row description for may run a row at a time too.
+    let unwatched = env.lds.trace.is_none();
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
     let mut mem = Mem::new(env, op.gds.then(|| wave.m0()), outcome);
@@ -399,6 +402,9 @@ pub fn execute_into(
             hi: false,
         } if rows => store_b32_rows(&op, wave, m),
         DsKind::Load2 { elem: 4, stride64 } if rows => load2_b32_rows(&op, stride64, wave, m),
+        DsKind::Store2 { elem: 4, stride64 } if rows && unwatched => {
+            store2_b32_rows(&op, stride64, wave, m)
+        }
         DsKind::Load { bytes, signed, d16 } => load(&op, bytes, signed, d16, wave, m),
         DsKind::Store { bytes, hi } => store(&op, bytes, hi, wave, m),
         DsKind::Load2 { elem, stride64 }
@@ -464,6 +470,19 @@ fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
             mem.read_lds_rows([a.unwrap_or(&mut n0[..]), b.unwrap_or(&mut n1[..])]);
         }
     }
+}
+
+/// `ds_store_2addr_b32` (and `stride64`) on LDS, a register row at a time, what
+/// [`two_addr`] does (docs/rules/ds.md#two-address-forms): each lane, lowest first, writes
+/// its DATA0 dword at its first address and its DATA1 dword at its second. Only where no
+/// checker watches the LDS: [`RowAccess`] describes one data row, and the accesses stay
+/// [`RowAccess::Traced`] with nothing traced.
+fn store2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
+    let adj = if stride64 { 256 } else { 4 };
+    let base = wave.vgpr_row(op.addr);
+    mem.dword_row(false, op.lanes, base, op.off0 * adj);
+    mem.dword_row(true, op.lanes, base, op.off1 * adj);
+    mem.write_lds_rows2([wave.vgpr_row(op.d0), wave.vgpr_row(op.d1)]);
 }
 
 /// The single-address loads of `bytes` (1 to 16) per lane, sign-extended when `signed`, into
@@ -805,6 +824,73 @@ mod tests {
         assert_eq!(a, b);
         // Lane 0's 2addr load reads bytes 8 and 28, which lanes 0 and 5 stored.
         assert_eq!((a.1[3], a.1[4]), (100, 105));
+    }
+
+    /// The row form of `ds_store_2addr_b32` (for an LDS no checker watches) writes what the
+    /// lane by lane form writes: lanes in EXEC only, lowest first and each lane's first
+    /// address before its second (so where two writes meet, the later one stays), lanes
+    /// past the allocation dropped as misses, data registers never written storing 0.
+    #[test]
+    fn row_store2_matches_the_lane_by_lane_store2() {
+        let mut rng = crate::xorshift::XorShift::new(0x51ed_2701_a3c9_4e8b);
+        let alloc = LdsAllocation::new(512, LdsMode::Wgp).expect("allocation");
+        let (mut collided, mut missed) = (0, 0);
+        for case in 0..600 {
+            let size = if case % 2 == 0 { 32 } else { 64 };
+            let text = match case % 5 {
+                0 => "ds_store_2addr_b32 v1, v6, v7 offset0:3 offset1:40",
+                1 => "ds_store_2addr_stride64_b32 v1, v6, v7 offset1:1",
+                2 => "ds_store_2addr_b32 v1, v6, v7 offset0:1 offset1:1",
+                3 => "ds_store_2addr_b32 v1, v9, v6 offset1:100",
+                _ => "ds_store_2addr_b32 v1, v1, v7 offset0:2 offset1:9",
+            };
+            let inst = assemble(text).lines[0].inst.clone();
+            let mut wave = Wave::new(0, size);
+            wave.set_exec(rng.next_u64());
+            // Few distinct addresses, so that lanes often write one dword; some past the
+            // allocation.
+            for l in 0..size {
+                wave.set_vgpr(
+                    1,
+                    l,
+                    4 * rng.below(if case % 3 == 0 { 200 } else { 12 }) as u32,
+                );
+                for r in [6, 7] {
+                    wave.set_vgpr(r, l, 7000 + r * 64 + l);
+                }
+            }
+            let mut lds = Lds::new(LdsMode::Wgp, AlignMode::Dword);
+            lds.fill_words(0, &(0..128).map(|k| 1000 + k).collect::<Vec<u32>>());
+            let side = |rows: bool| {
+                let (mut w, mut lds, mut gds) = (
+                    wave.clone(),
+                    lds.clone(),
+                    Gds::new(crate::gds::DEFAULT_GDS_BYTES),
+                );
+                let mut events = Vec::new();
+                let mut env = DsEnv {
+                    lds: &mut lds,
+                    alloc,
+                    gds: &mut gds,
+                    events: &mut events,
+                    pc: 0,
+                    rows,
+                    recent_valu: &[],
+                };
+                let o = execute(&inst, &mut w, &mut env).expect("runs");
+                (lds.words(0, 512), o, events)
+            };
+            let (row, lane) = (side(true), side(false));
+            assert_eq!(row, lane, "case {case}: {text}");
+            let a = &row.1;
+            let both = |l: usize| a.lanes >> l & 1 == 1;
+            collided += (0..size as usize)
+                .any(|l| both(l) && (0..l).any(|k| both(k) && a.addrs[k] == a.addrs[l]))
+                as u32;
+            missed += u32::from(!row.2.is_empty());
+        }
+        // The cases met what they are for.
+        assert!(collided > 100 && missed > 20, "{collided} {missed}");
     }
 
     /// The row forms of the dword loads (reading LDS straight into VDST) do what the lane
