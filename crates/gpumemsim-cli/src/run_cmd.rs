@@ -20,6 +20,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                 "--counters (they count cycles and cache lines)",
             ),
             (args.baseline.is_some(), "--baseline (it compares cycles)"),
+            (
+                args.launch.timing.is_some(),
+                "--timing (its parameters are the timing model's)",
+            ),
+            (
+                args.launch.banks.is_some(),
+                "--banks (the bank model prices cycles)",
+            ),
         ] {
             if asked {
                 return Err(format!(

@@ -94,6 +94,8 @@ fn what_a_functional_run_has_nothing_for_is_an_error() {
         &["--html", "/tmp/never-written.html"][..],
         &["--counters"][..],
         &["--baseline", "/dev/null"][..],
+        &["--timing", "valu=2"][..],
+        &["--banks", "cdna3"][..],
     ] {
         let mut args = vec!["run", "--functional"];
         args.extend_from_slice(extra);
