@@ -826,6 +826,34 @@ mod tests {
         assert_eq!((a.1[3], a.1[4]), (100, 105));
     }
 
+    /// Runs `inst` on copies of `wave` and `lds` (allocation `alloc`, a fresh GDS), with the
+    /// row forms or without: the wave, the LDS, the outcome and the events after.
+    fn run_alone(
+        inst: &Instruction,
+        wave: &Wave,
+        lds: &Lds,
+        alloc: LdsAllocation,
+        rows: bool,
+    ) -> (Wave, Lds, DsOutcome, Vec<Event>) {
+        let (mut w, mut lds, mut gds) = (
+            wave.clone(),
+            lds.clone(),
+            Gds::new(crate::gds::DEFAULT_GDS_BYTES),
+        );
+        let mut events = Vec::new();
+        let mut env = DsEnv {
+            lds: &mut lds,
+            alloc,
+            gds: &mut gds,
+            events: &mut events,
+            pc: 0,
+            rows,
+            recent_valu: &[],
+        };
+        let o = execute(inst, &mut w, &mut env).expect("runs");
+        (w, lds, o, events)
+    }
+
     /// The row form of `ds_store_2addr_b32` (for an LDS no checker watches) writes what the
     /// lane by lane form writes: lanes in EXEC only, lowest first and each lane's first
     /// address before its second (so where two writes meet, the later one stays), lanes
@@ -862,22 +890,7 @@ mod tests {
             let mut lds = Lds::new(LdsMode::Wgp, AlignMode::Dword);
             lds.fill_words(0, &(0..128).map(|k| 1000 + k).collect::<Vec<u32>>());
             let side = |rows: bool| {
-                let (mut w, mut lds, mut gds) = (
-                    wave.clone(),
-                    lds.clone(),
-                    Gds::new(crate::gds::DEFAULT_GDS_BYTES),
-                );
-                let mut events = Vec::new();
-                let mut env = DsEnv {
-                    lds: &mut lds,
-                    alloc,
-                    gds: &mut gds,
-                    events: &mut events,
-                    pc: 0,
-                    rows,
-                    recent_valu: &[],
-                };
-                let o = execute(&inst, &mut w, &mut env).expect("runs");
+                let (_, lds, o, events) = run_alone(&inst, &wave, &lds, alloc, rows);
                 (lds.words(0, 512), o, events)
             };
             let (row, lane) = (side(true), side(false));
@@ -927,22 +940,7 @@ mod tests {
             let mut lds = Lds::new(LdsMode::Wgp, AlignMode::Dword);
             lds.fill_words(0, &(0..128).map(|k| 1000 + k).collect::<Vec<u32>>());
             let side = |rows: bool| {
-                let (mut w, mut lds, mut gds) = (
-                    wave.clone(),
-                    lds.clone(),
-                    Gds::new(crate::gds::DEFAULT_GDS_BYTES),
-                );
-                let mut events = Vec::new();
-                let mut env = DsEnv {
-                    lds: &mut lds,
-                    alloc,
-                    gds: &mut gds,
-                    events: &mut events,
-                    pc: 0,
-                    rows,
-                    recent_valu: &[],
-                };
-                let mut o = execute(&inst, &mut w, &mut env).expect("runs");
+                let (w, _, mut o, events) = run_alone(&inst, &wave, &lds, alloc, rows);
                 o.rows = RowAccess::default();
                 let regs: Vec<u32> = [0, 1, 6, 7, 254, 255]
                     .iter()

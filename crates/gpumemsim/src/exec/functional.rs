@@ -24,7 +24,7 @@ use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Format, Isa};
 
 use super::step::{branch_taken, program_control, BranchIf, Control};
-use super::{control, progress, valu, Device, RunConfig, RunError, PROGRESS_STEPS};
+use super::{control, progress, valu, Device, RunConfig, RunError};
 use crate::timeline::UnitKind;
 
 /// Instructions a wave runs before the next queued wave takes its turn in a functional run:
@@ -83,6 +83,15 @@ impl Fast {
     }
 }
 
+/// What every turn of a functional run reads: the program, how a turn runs each of its
+/// instructions, the run's settings and the program's branch targets.
+struct Turns<'a> {
+    program: &'a [AsmLine],
+    fast: Vec<Fast>,
+    cfg: &'a RunConfig,
+    code: &'a control::CodeMap,
+}
+
 impl Device {
     /// Runs `program` functionally (the module text) until every wave ends.
     pub(super) fn run_functional(
@@ -92,12 +101,17 @@ impl Device {
         code: &control::CodeMap,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
-        let fast: Vec<Fast> = program
-            .iter()
-            .zip(&self.facts)
-            .map(|(l, f)| Fast::of(l, f.unit.map(|(k, _)| k)))
-            .collect();
-        let result = self.take_turns(program, &fast, cfg, code, mark);
+        let turns = Turns {
+            program,
+            fast: program
+                .iter()
+                .zip(&self.facts)
+                .map(|(l, f)| Fast::of(l, f.unit.map(|(k, _)| k)))
+                .collect(),
+            cfg,
+            code,
+        };
+        let result = self.take_turns(&turns, mark);
         // The unit models add latencies and stalls as they go: a functional run keeps only
         // its counts.
         for s in &mut self.stats {
@@ -107,22 +121,15 @@ impl Device {
     }
 
     /// Runs the queue's next wave for a turn ([`Device::run_slice`]) until no wave can run.
-    fn take_turns(
-        &mut self,
-        program: &[AsmLine],
-        fast: &[Fast],
-        cfg: &RunConfig,
-        code: &control::CodeMap,
-        mark: &mut progress::ProgressMark,
-    ) -> Result<(), RunError> {
+    fn take_turns(&mut self, t: &Turns, mark: &mut progress::ProgressMark) -> Result<(), RunError> {
         loop {
             if let Some(p) = self.placement.as_mut() {
                 p.recycle();
             }
             let Some(wi) = self.next_wave() else {
-                return self.no_wave_left(program);
+                return self.no_wave_left(t.program);
             };
-            let ran = self.run_slice(wi, program, fast, cfg, code, mark);
+            let ran = self.run_slice(wi, t, mark);
             // A wave's clock counts its steps: the wave that ran longest goes last.
             self.clocks[wi] = self.clocks[wi].max(self.waves[wi].steps);
             ran?;
@@ -138,17 +145,14 @@ impl Device {
     fn run_slice(
         &mut self,
         wi: usize,
-        program: &[AsmLine],
-        fast: &[Fast],
-        cfg: &RunConfig,
-        code: &control::CodeMap,
+        t: &Turns,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
         let mut left = FUNCTIONAL_SLICE;
         while left > 0 {
             let before = self.steps;
-            let ran = self.run_fast(wi, program, fast, cfg.max_steps, &code.targets, left);
-            self.report_progress(before, cfg, mark)?;
+            let ran = self.run_fast(wi, t, left);
+            self.report_progress(before, t.cfg, mark)?;
             left -= ran?;
             if left == 0 {
                 break;
@@ -156,14 +160,14 @@ impl Device {
             // The next instruction is one the step runs (or the wave is at its step limit,
             // or past the program's end).
             let pc = self.waves[wi].pc;
-            self.count_step(wi, cfg, mark)?;
+            self.count_step(wi, t.cfg, mark)?;
             left -= 1;
-            if pc >= program.len() {
+            if pc >= t.program.len() {
                 self.run_off_end(wi, pc);
                 mark.ended += 1;
                 return Ok(());
             }
-            self.step(wi, pc, program, cfg, code, None)?;
+            self.step(wi, pc, t.program, t.cfg, t.code, None)?;
             if self.waves[wi].done {
                 mark.ended += 1;
                 return Ok(());
@@ -175,39 +179,12 @@ impl Device {
         Ok(())
     }
 
-    /// Reports progress (and stops a cancelled run) when the step count passed a multiple of
-    /// [`PROGRESS_STEPS`] since `before`, as [`Device::count_step`] does step by step.
-    fn report_progress(
-        &mut self,
-        before: u64,
-        cfg: &RunConfig,
-        mark: &mut progress::ProgressMark,
-    ) -> Result<(), RunError> {
-        let Some(p) = &cfg.progress else {
-            return Ok(());
-        };
-        if before / PROGRESS_STEPS != self.steps / PROGRESS_STEPS {
-            mark.report(p, self.steps);
-            if p.is_cancelled() {
-                return Err(RunError::Interrupted { steps: self.steps });
-            }
-        }
-        Ok(())
-    }
-
     /// Runs up to `budget` instructions of wave `wi` while they are of the common kinds
-    /// ([`Fast`], not [`Fast::Step`]) and the wave is under its step limit `max_steps`,
-    /// doing for each what [`Device::step`] does in a functional run; returns how many ran.
-    /// None of these kinds ends or blocks a wave.
-    fn run_fast(
-        &mut self,
-        wi: usize,
-        program: &[AsmLine],
-        fast: &[Fast],
-        max_steps: u64,
-        targets: &[Option<usize>],
-        budget: u32,
-    ) -> Result<u32, RunError> {
+    /// ([`Fast`], not [`Fast::Step`]) and the wave is under its step limit, doing for each
+    /// what [`Device::step`] does in a functional run; returns how many ran. None of these
+    /// kinds ends or blocks a wave.
+    fn run_fast(&mut self, wi: usize, t: &Turns, budget: u32) -> Result<u32, RunError> {
+        let (max_steps, targets) = (t.cfg.max_steps, &t.code.targets);
         let Device {
             waves, valu, stats, ..
         } = self;
@@ -215,7 +192,7 @@ impl Device {
         let mut ran = 0;
         let result = loop {
             let pc = w.pc;
-            let (Some(&f), Some(line)) = (fast.get(pc), program.get(pc)) else {
+            let (Some(&f), Some(line)) = (t.fast.get(pc), t.program.get(pc)) else {
                 break Ok(());
             };
             if ran == budget || matches!(f, Fast::Step) || w.steps >= max_steps {

@@ -1540,12 +1540,26 @@ impl Device {
         }
         self.waves[wi].steps += 1;
         self.steps += 1;
-        if self.steps.is_multiple_of(PROGRESS_STEPS) {
-            if let Some(p) = &cfg.progress {
-                mark.report(p, self.steps);
-                if p.is_cancelled() {
-                    return Err(RunError::Interrupted { steps: self.steps });
-                }
+        self.report_progress(self.steps - 1, cfg, mark)
+    }
+
+    /// Reports progress (and stops a cancelled run) when the step count passed a multiple of
+    /// [`PROGRESS_STEPS`] since `before`: for [`Device::count_step`] after each step, and for
+    /// a functional turn after each stretch of steps.
+    #[inline(always)]
+    fn report_progress(
+        &mut self,
+        before: u64,
+        cfg: &RunConfig,
+        mark: &mut progress::ProgressMark,
+    ) -> Result<(), RunError> {
+        let Some(p) = &cfg.progress else {
+            return Ok(());
+        };
+        if before / PROGRESS_STEPS != self.steps / PROGRESS_STEPS {
+            mark.report(p, self.steps);
+            if p.is_cancelled() {
+                return Err(RunError::Interrupted { steps: self.steps });
             }
         }
         Ok(())

@@ -457,9 +457,10 @@ fn lanes<const N: usize>(
 }
 
 /// Runs operation `op` over the lanes in `exec` of rows `src` into `out`; returns the lanes
-/// whose carry or compare bit it set. The common operations get a loop of their own, their
-/// per-lane `match` resolved at compile time; the fused multiply-adds run with the host's
-/// FMA instructions where the CPU has them.
+/// whose carry or compare bit it set. The operations of the row form ([`Op::by_rows`]) run
+/// as [`by_rows`] runs them, over every lane (the lanes outside `exec` are computed and
+/// dropped when written; they set no bit); the others with a carry or a mask in or out get a
+/// loop of their own, their per-lane `match` resolved at compile time.
 #[inline(always)]
 pub(super) fn eval_rows<const N: usize>(
     op: Op,
@@ -469,8 +470,11 @@ pub(super) fn eval_rows<const N: usize>(
     cx: &Ctx,
     out: &mut [u32; N],
 ) -> u64 {
-    use F32Op as F;
     use IntOp as I;
+    if op.by_rows() {
+        by_rows::<N>(op, src, cx, out);
+        return 0;
+    }
     macro_rules! go {
         ($op:expr) => {
             lanes::<N>(
@@ -483,44 +487,10 @@ pub(super) fn eval_rows<const N: usize>(
             )
         };
     }
-    macro_rules! fused {
-        ($op:expr) => {
-            with_host_fma(
-                #[inline(always)]
-                || go!($op),
-            )
-        };
-    }
     match op {
-        Op::F32(F::Fma) => fused!(Op::F32(F::Fma)),
-        Op::F32(F::Fmac) => fused!(Op::F32(F::Fmac)),
-        Op::F32(F::Fmaak) => fused!(Op::F32(F::Fmaak)),
-        Op::F32(F::Fmamk) => fused!(Op::F32(F::Fmamk)),
-        Op::F32(F::Add) => go!(Op::F32(F::Add)),
-        Op::F32(F::Sub) => go!(Op::F32(F::Sub)),
-        Op::F32(F::Subrev) => go!(Op::F32(F::Subrev)),
-        Op::F32(F::Mul) => go!(Op::F32(F::Mul)),
-        Op::F32(F::Max) => go!(Op::F32(F::Max)),
-        Op::F32(F::Min) => go!(Op::F32(F::Min)),
-        Op::Int(I::Mov) => go!(Op::Int(I::Mov)),
-        Op::Int(I::And) => go!(Op::Int(I::And)),
-        Op::Int(I::Or) => go!(Op::Int(I::Or)),
-        Op::Int(I::Xor) => go!(Op::Int(I::Xor)),
-        Op::Int(I::Lshl) => go!(Op::Int(I::Lshl)),
-        Op::Int(I::Lshr) => go!(Op::Int(I::Lshr)),
-        Op::Int(I::Ashr) => go!(Op::Int(I::Ashr)),
-        Op::Int(I::AddNc) => go!(Op::Int(I::AddNc)),
-        Op::Int(I::SubNc) => go!(Op::Int(I::SubNc)),
         Op::Int(I::AddCo) => go!(Op::Int(I::AddCo)),
         Op::Int(I::AddCi) => go!(Op::Int(I::AddCi)),
         Op::Int(I::Cndmask) => go!(Op::Int(I::Cndmask)),
-        Op::Int(I::MulLo) => go!(Op::Int(I::MulLo)),
-        Op::Int(I::MulU24) => go!(Op::Int(I::MulU24)),
-        Op::Int(I::LshlAdd) => go!(Op::Int(I::LshlAdd)),
-        Op::Int(I::Add3) => go!(Op::Int(I::Add3)),
-        Op::Int(I::LshlOr) => go!(Op::Int(I::LshlOr)),
-        Op::Int(I::AndOr) => go!(Op::Int(I::AndOr)),
-        Op::Int(I::BfeU) => go!(Op::Int(I::BfeU)),
         Op::Cmp(p, t @ (CmpTy::U32 | CmpTy::I32 | CmpTy::F32)) if p != Pred::Class => {
             compare_rows::<N>(p, t, exec, src, cx, out)
         }
