@@ -86,6 +86,22 @@ def test_softmax_rows_match_numpy():
     assert cycles
 
 
+def test_a_functional_run_gives_the_timed_softmax_bit_for_bit():
+    rng = np.random.default_rng(3)
+    rows, cols = 6, 100
+    x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+    timed, functional = np.zeros_like(x), np.zeros_like(x)
+    t = gt.run(K.softmax, (rows,), timed, x, cols, cols, BLOCK=128)
+    f = gt.run(K.softmax, (rows,), functional, x, cols, cols, BLOCK=128,
+               sim={"functional": True})
+    assert functional.tobytes() == timed.tobytes()
+    assert f.report["functional"] is True and "cycles" not in f.report
+    # Its lines are the .py's, with the same executions and no cycles.
+    assert sorted((l["line"], l["executions"]) for l in f.report["lines"]) == \
+        sorted((l["line"], l["executions"]) for l in t.report["lines"])
+    assert all("cycles" not in l for l in f.report["lines"])
+
+
 def test_layer_norm_matches_numpy():
     rng = np.random.default_rng(3)
     rows, cols, eps = 5, 120, 1e-5
