@@ -217,7 +217,7 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
     /// each lane, lowest first, writes its lane of `data[0]` at its first address, then its
     /// lane of `data[1]` at its second (0 past a row, or with no row); a write outside the
     /// allocation does nothing and notes the lane as a miss. [`Mem::write`] of 4 bytes at
-    /// each, not traced.
+    /// each, traced as it traces them.
     pub(super) fn write_lds_rows2(&mut self, data: [Option<&[u32]>; 2]) {
         let (lds, alloc, o) = (&mut *self.env.lds, self.env.alloc, &self.outcome);
         let rows = [&o.addrs, &o.addrs2];
@@ -227,8 +227,9 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
             m &= m - 1;
             for (row, d) in rows.iter().zip(data) {
                 let v = d.and_then(|d| d.get(l)).copied().unwrap_or(0);
-                if lds.write(alloc, row[l], 4, v.into()).is_err() {
-                    self.out_of_range.push(l as u32);
+                match lds.write(alloc, row[l], 4, v.into()) {
+                    Ok(()) => lds.touch(l as u32, row[l], 4, true, v.into()),
+                    Err(_) => self.out_of_range.push(l as u32),
                 }
             }
         }

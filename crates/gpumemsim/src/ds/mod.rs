@@ -379,9 +379,6 @@ pub fn execute_into(
     };
     let op = Op::decode(inst, wave);
     let rows = env.rows && !op.gds;
-    // No checker watches this LDS (it keeps no trace): the forms whose accesses the checker
-    // has no row description for may run a row at a time too.
-    let unwatched = env.lds.trace.is_none();
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
     let mut mem = Mem::new(env, op.gds.then(|| wave.m0()), outcome);
@@ -402,9 +399,7 @@ pub fn execute_into(
             hi: false,
         } if rows => store_b32_rows(&op, wave, m),
         DsKind::Load2 { elem: 4, stride64 } if rows => load2_b32_rows(&op, stride64, wave, m),
-        DsKind::Store2 { elem: 4, stride64 } if rows && unwatched => {
-            store2_b32_rows(&op, stride64, wave, m)
-        }
+        DsKind::Store2 { elem: 4, stride64 } if rows => store2_b32_rows(&op, stride64, wave, m),
         DsKind::Load { bytes, signed, d16 } => load(&op, bytes, signed, d16, wave, m),
         DsKind::Store { bytes, hi } => store(&op, bytes, hi, wave, m),
         DsKind::Load2 { elem, stride64 }
@@ -474,9 +469,9 @@ fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
 
 /// `ds_store_2addr_b32` (and `stride64`) on LDS, a register row at a time, what
 /// [`two_addr`] does (docs/rules/ds.md#two-address-forms): each lane, lowest first, writes
-/// its DATA0 dword at its first address and its DATA1 dword at its second. Only where no
-/// checker watches the LDS: [`RowAccess`] describes one data row, and the accesses stay
-/// [`RowAccess::Traced`] with nothing traced.
+/// its DATA0 dword at its first address and its DATA1 dword at its second. Its accesses
+/// reach the checker as the lane-by-lane form's do ([`RowAccess::Traced`]: the same trace,
+/// [`Mem::write_lds_rows2`]), since [`RowAccess::Writes`] describes one data row.
 fn store2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let adj = if stride64 { 256 } else { 4 };
     let base = wave.vgpr_row(op.addr);
@@ -854,10 +849,11 @@ mod tests {
         (w, lds, o, events)
     }
 
-    /// The row form of `ds_store_2addr_b32` (for an LDS no checker watches) writes what the
-    /// lane by lane form writes: lanes in EXEC only, lowest first and each lane's first
-    /// address before its second (so where two writes meet, the later one stays), lanes
-    /// past the allocation dropped as misses, data registers never written storing 0.
+    /// The row form of `ds_store_2addr_b32` writes what the lane by lane form writes: lanes in
+    /// EXEC only, lowest first and each lane's first address before its second (so where two
+    /// writes meet, the later one stays), lanes past the allocation dropped as misses, data
+    /// registers never written storing 0; and it leaves the checker the same trace and the
+    /// same overwritten values.
     #[test]
     fn row_store2_matches_the_lane_by_lane_store2() {
         let mut rng = crate::xorshift::XorShift::new(0x51ed_2701_a3c9_4e8b);
@@ -889,9 +885,14 @@ mod tests {
             }
             let mut lds = Lds::new(LdsMode::Wgp, AlignMode::Dword);
             lds.fill_words(0, &(0..128).map(|k| 1000 + k).collect::<Vec<u32>>());
+            // Watched by a checker (traced) in half the cases: the same trace either way.
+            if case % 4 < 2 {
+                lds.trace = Some(Vec::new());
+            }
             let side = |rows: bool| {
                 let (_, lds, o, events) = run_alone(&inst, &wave, &lds, alloc, rows);
-                (lds.words(0, 512), o, events)
+                let trace = (lds.trace.clone(), lds.overwritten.clone());
+                (lds.words(0, 512), o, events, trace)
             };
             let (row, lane) = (side(true), side(false));
             assert_eq!(row, lane, "case {case}: {text}");
