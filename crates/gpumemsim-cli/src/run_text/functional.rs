@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use gpumemsim::report::{by_function, by_line, SourceRow, SourceTexts};
 use serde_json::{Map, Value};
 
-use super::{dump_lines, error_counts, events, row_place, short_place, By, TextView};
+use super::{dump_lines, error_counts, events, row_place, short_place, top_heading, By, TextView};
 
 /// The whole report.
 pub(super) fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>) -> String {
@@ -98,15 +98,7 @@ fn instruction_table(s: &mut String, v: &TextView) {
     let stats = v.device.stats();
     let mut order: Vec<usize> = (0..v.program.len()).collect();
     order.sort_by_key(|&pc| (std::cmp::Reverse(stats[pc].executions), pc));
-    let shown = match v.top {
-        0 => order.len(),
-        n => n.min(order.len()),
-    };
-    let _ = writeln!(
-        s,
-        "\nTop {shown} of {} instructions, most executed first (--top N; --top 0 for all)",
-        v.program.len()
-    );
+    let shown = top_heading(s, v, "most executed first");
     let _ = writeln!(
         s,
         "{:>10}    execs  {:<22} instruction",

@@ -241,6 +241,21 @@ fn cache_table(
     }
 }
 
+/// How many instructions the table shows (`--top`, 0: all), after its heading, which says
+/// how they are `ordered`.
+fn top_heading(s: &mut String, v: &TextView, ordered: &str) -> usize {
+    let all = v.program.len();
+    let shown = match v.top {
+        0 => all,
+        n => n.min(all),
+    };
+    let _ = writeln!(
+        s,
+        "\nTop {shown} of {all} instructions, {ordered} (--top N; --top 0 for all)"
+    );
+    shown
+}
+
 /// The instructions, hottest first, `--top` of them.
 fn instruction_table(s: &mut String, v: &TextView) {
     let stats = v.device.stats();
@@ -254,16 +269,7 @@ fn instruction_table(s: &mut String, v: &TextView) {
             pc,
         )
     });
-    let shown = if v.top == 0 {
-        order.len()
-    } else {
-        v.top.min(order.len())
-    };
-    let _ = writeln!(
-        s,
-        "\nTop {shown} of {} instructions, hottest first (--top N; --top 0 for all)",
-        v.program.len()
-    );
+    let shown = top_heading(s, v, "hottest first");
     let _ = writeln!(
         s,
         "{:>10}    execs   cycles  conflict    stall  {:<22} instruction",
