@@ -115,11 +115,11 @@ fn instruction(rng: &mut Rng, op: Opcode) -> Instruction {
 }
 
 /// Every VOP1/VOP2/VOPC/VOP3 entry the fast path takes gives, through [`super::execute`],
-/// what the general path gives, in wave32 and wave64.
+/// what the general path gives, in wave32 and wave64 (the row form's entries too).
 #[test]
 fn fast_path_matches_the_general_path() {
     let mut rng = Rng(0x0000_fa57_fa57);
-    let (mut entries, mut fast_runs) = (0, 0);
+    let (mut entries, mut fast_runs, mut row_runs) = (0, 0, 0);
     for idx in 0..rdna3_isa::table::INSTRUCTIONS.len() {
         let op = Opcode(idx as u16);
         let Some(c) = class(op) else { continue };
@@ -133,6 +133,7 @@ fn fast_path_matches_the_general_path() {
                 let mut fast = wave(&mut rng, size);
                 let mut general = fast.clone();
                 fast_runs += Fields::of(&inst, c).fast(c) as u32;
+                row_runs += matches!(super::Decoded::of(&inst).0, super::Form::Rows(_)) as u32;
                 let a = super::execute(&inst, &mut fast).is_ok();
                 let b = super::general(&inst, &mut general, c).is_ok();
                 assert!(
@@ -150,6 +151,8 @@ fn fast_path_matches_the_general_path() {
         fast_runs > entries * 12,
         "{fast_runs} runs took the fast path"
     );
+    // The row form (`fast::rows`) among them: its operations with plain sources.
+    assert!(row_runs > 300, "{row_runs} runs took the row form");
 }
 
 /// A form decoded once ([`super::Decoded`], as the device keeps one per program counter)
