@@ -114,18 +114,24 @@ fn number_of(e: ElementType, b: &[u8]) -> Option<f64> {
 /// `Iterator::min_by` and `max_by` with `f64::total_cmp` pick them); `None` when there are
 /// none or one is not a number.
 pub fn extremes(numbers: impl Iterator<Item = Option<f64>>) -> Option<(usize, usize)> {
-    let mut least: Option<(f64, usize)> = None;
-    let mut most: Option<(f64, usize)> = None;
+    // `f64::total_cmp` compares these keys: the bits as a signed integer, the magnitude bits
+    // flipped for negative values. Each value's key is made once.
+    let key = |x: f64| {
+        let b = x.to_bits() as i64;
+        b ^ (((b >> 63) as u64) >> 1) as i64
+    };
+    let (mut least, mut most) = ((i64::MAX, usize::MAX), (i64::MIN, usize::MAX));
     for (i, x) in numbers.enumerate() {
-        let x = x?;
-        if least.is_none_or(|(l, _)| x.total_cmp(&l).is_lt()) {
-            least = Some((x, i));
+        let k = key(x?);
+        // The first least (a later equal one does not replace it), the last greatest.
+        if k < least.0 || least.1 == usize::MAX {
+            least = (k, i);
         }
-        if most.is_none_or(|(m, _)| x.total_cmp(&m).is_ge()) {
-            most = Some((x, i));
+        if k >= most.0 {
+            most = (k, i);
         }
     }
-    Some((least?.1, most?.1))
+    (least.1 != usize::MAX).then_some((least.1, most.1))
 }
 
 /// A buffer's values, serialised as a JSON array one element at a time.

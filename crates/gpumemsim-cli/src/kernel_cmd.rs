@@ -70,10 +70,7 @@ fn parse_arg(text: &str) -> Result<Arg, String> {
     if init == "zeros" {
         bytes.resize(len * n, 0);
     } else if init == "iota" {
-        for i in 0..len as u64 {
-            e.push_index(i, &mut bytes)
-                .ok_or_else(|| bad("iota overflows the type"))?;
-        }
+        bytes = e.iota(len).ok_or_else(|| bad("iota overflows the type"))?;
     } else if let Some(seed) = init.strip_prefix("rand:") {
         let seed: u64 = seed
             .parse()

@@ -149,11 +149,51 @@ impl ElementType {
         }
         Some(())
     }
+
+    /// An `iota` buffer of `len` elements, element `i` being [`ElementType::push_index`] of
+    /// `i`; `None` when the type cannot hold the last. One loop for the whole buffer (a
+    /// buffer may have millions of elements): each type's values grow with the index, so
+    /// when the last fits, every one does.
+    pub fn iota(self, len: usize) -> Option<Vec<u8>> {
+        if let Some(last) = len.checked_sub(1) {
+            self.push_index(last as u64, &mut Vec::new())?;
+        }
+        let n = len as u64;
+        let mut out = Vec::with_capacity(len * self.bytes());
+        match self {
+            ElementType::F32 => out.extend((0..n).flat_map(|i| (i as f32).to_bits().to_le_bytes())),
+            ElementType::F64 => out.extend((0..n).flat_map(|i| (i as f64).to_bits().to_le_bytes())),
+            ElementType::U32 | ElementType::I32 => {
+                out.extend((0..n).flat_map(|i| (i as u32).to_le_bytes()))
+            }
+            _ => {
+                for i in 0..n {
+                    self.push_index(i, &mut out)?;
+                }
+            }
+        }
+        Some(out)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An `iota` buffer is its elements' index values one after another, and `None` exactly
+    /// when one of them does not fit.
+    #[test]
+    fn an_iota_buffer_is_its_index_values() {
+        for e in ElementType::ALL {
+            for len in [0usize, 1, 2, 255, 256, 257, 1000, 65519, 65520, 65537] {
+                let mut each = Some(Vec::new());
+                for i in 0..len as u64 {
+                    each = each.and_then(|mut v| e.push_index(i, &mut v).map(|()| v));
+                }
+                assert_eq!(e.iota(len), each, "{} {len}", e.name());
+            }
+        }
+    }
 
     #[test]
     fn index_values_are_the_decimal_text_parsed() {
