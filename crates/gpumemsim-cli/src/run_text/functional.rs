@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use gpumemsim::report::{by_function, by_line, SourceRow, SourceTexts};
 use serde_json::{Map, Value};
 
-use super::{dump_lines, error_counts, events, row_place, short_place, top_heading, By, TextView};
+use super::{
+    dump_lines, error_counts, events, instruction_place, row_place, top_heading, By, TextView,
+};
 
 /// The whole report.
 pub(super) fn render(v: &TextView, texts: &mut SourceTexts, dumps: &Map<String, Value>) -> String {
@@ -105,17 +107,12 @@ fn instruction_table(s: &mut String, v: &TextView) {
         "address", "line:column"
     );
     for &pc in &order[..shown] {
-        let l = &v.program[pc];
-        let place = v.sources[pc].as_ref().map_or(String::new(), |src| {
-            let l = &src.location;
-            format!("{}:{}", short_place(&l.file, l.line), l.column)
-        });
+        let (address, place) = instruction_place(v, pc);
         let _ = writeln!(
             s,
-            "{:>10} {:>8}  {place:<22} {}",
-            format!("{:#x}", v.base.wrapping_add(l.address as i32 as i64 as u64)),
+            "{address:>10} {:>8}  {place:<22} {}",
             stats[pc].executions,
-            l.text()
+            v.program[pc].text()
         );
     }
 }

@@ -241,6 +241,18 @@ fn cache_table(
     }
 }
 
+/// Instruction `pc`'s address (as llvm-objdump-19 prints it) and `file:line:column`
+/// (empty without line tables), for the instruction tables.
+fn instruction_place(v: &TextView, pc: usize) -> (String, String) {
+    let l = &v.program[pc];
+    let address = format!("{:#x}", v.base.wrapping_add(l.address as i32 as i64 as u64));
+    let place = v.sources[pc].as_ref().map_or(String::new(), |src| {
+        let l = &src.location;
+        format!("{}:{}", short_place(&l.file, l.line), l.column)
+    });
+    (address, place)
+}
+
 /// How many instructions the table shows (`--top`, 0: all), after its heading, which says
 /// how they are `ordered`.
 fn top_heading(s: &mut String, v: &TextView, ordered: &str) -> usize {
@@ -277,14 +289,10 @@ fn instruction_table(s: &mut String, v: &TextView) {
     );
     for &pc in &order[..shown] {
         let (l, st) = (&v.program[pc], &stats[pc]);
-        let place = v.sources[pc].as_ref().map_or(String::new(), |src| {
-            let l = &src.location;
-            format!("{}:{}", short_place(&l.file, l.line), l.column)
-        });
+        let (address, place) = instruction_place(v, pc);
         let _ = writeln!(
             s,
-            "{:>10} {:>8} {:>8} {:>9} {:>8}  {place:<22} {}",
-            format!("{:#x}", v.base.wrapping_add(l.address as i32 as i64 as u64)),
+            "{address:>10} {:>8} {:>8} {:>9} {:>8}  {place:<22} {}",
             st.executions,
             st.cycles,
             st.conflict_cycles,
