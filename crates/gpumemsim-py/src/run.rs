@@ -376,7 +376,8 @@ fn interruptible<T: Send>(
 /// `Bound<'py, $result>`.
 macro_rules! launch_entry {
     ($(#[$attr:meta])*
-     pub fn $name:ident($($extra:ident: $ety:ty = $edef:literal),*) -> $result:ident = $then:path;) => {
+     pub fn $name:ident($($extra:ident: $ety:ty = $edef:literal),*) -> $result:ident = $then:path;
+     functional: $functional_ok:literal;) => {
         $(#[$attr])*
         #[pyfunction]
         #[pyo3(signature = (kernel_path, kernel=None, grid=None, block=None, args=None, *,
@@ -423,7 +424,9 @@ macro_rules! launch_entry {
             };
             let compile_timeout = limit("compile_timeout", compile_timeout)?;
             let compile_memory = limit("compile_memory", compile_memory)?;
-            if functional && (stringify!($name) == "check" || html.is_some()) {
+            // `functional` is for the entries that report a run ($functional_ok), not its
+            // findings, and never with an HTML report (its pictures are the timed run's).
+            if functional && (!$functional_ok || html.is_some()) {
                 return Err(error(format!(
                     "functional=True runs without the timing model and the checks, so {} \
                      has nothing to show; leave it out",
@@ -510,6 +513,7 @@ launch_entry! {
     /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError (with the
     /// report as `.report`) when the kernel starts and then stops.
     pub fn run(check: bool = false) -> PyDict = report;
+    functional: true;
 }
 
 launch_entry! {
@@ -523,6 +527,7 @@ launch_entry! {
     /// Raises gpumemsim.Error when the launch cannot start, and gpumemsim.KernelError when the
     /// kernel starts and then stops, its `.report` being `{"findings": [...], "error": ...}`.
     pub fn check() -> PyAny = findings;
+    functional: false;
 }
 
 /// `check`'s result: the findings (buffers written back in place as `run` does); a run that

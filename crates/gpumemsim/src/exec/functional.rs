@@ -23,7 +23,7 @@
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::{Format, Isa};
 
-use super::step::{branch_taken, program_control, BranchIf, Control};
+use super::step::{branch_taken, program_control, waits_on_a_counter, BranchIf, Control};
 use super::{control, progress, valu, Device, RunConfig, RunError};
 use crate::timeline::UnitKind;
 
@@ -32,9 +32,9 @@ use crate::timeline::UnitKind;
 /// flag another wave sets gives that wave its turn soon.
 pub const FUNCTIONAL_SLICE: u32 = 256;
 
-/// How a functional turn runs one instruction of the program, worked out once per run: the
-/// common kinds here, in a few lines each, with what [`Device::step`] does for them in a
-/// functional run and nothing else; every other kind through the step.
+/// How a functional turn runs one of the common instructions, worked out once per run
+/// ([`Fast::of`]): in a few lines each, with what [`Device::step`] does for them in a
+/// functional run and nothing else. Every other instruction goes through the step.
 #[derive(Clone, Copy)]
 pub(super) enum Fast {
     /// A gfx11 VOP1, VOP2, VOPC or VOP3 instruction ([`valu::execute_decoded`]).
@@ -48,46 +48,47 @@ pub(super) enum Fast {
     Nothing,
     /// A SOPP branch.
     Branch(BranchIf),
-    /// Anything else: [`Device::step`].
-    Step,
 }
 
 impl Fast {
-    /// How a functional turn runs `line`, whose issue facts give `unit`.
-    fn of(line: &AsmLine, unit: Option<UnitKind>) -> Fast {
+    /// How a functional turn runs `line`, whose issue facts give `unit`; `None` when
+    /// [`Device::step`] runs it.
+    fn of(line: &AsmLine, unit: Option<UnitKind>) -> Option<Fast> {
         let inst = &line.inst;
         let d = inst.def();
         if d.isa != Isa::Gfx11 || line.original.is_some() {
-            return Fast::Step;
+            return None;
         }
         let valu_unit = matches!(unit, Some(UnitKind::Valu | UnitKind::Trans));
         match d.format {
-            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 if valu_unit => Fast::Valu,
-            Format::Vopd if valu_unit => Fast::Vopd,
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 if valu_unit => {
+                Some(Fast::Valu)
+            }
+            Format::Vopd if valu_unit => Some(Fast::Vopd),
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
                 if control::jump_of(inst.opcode).is_some() {
-                    Fast::Step
-                } else if d.name.starts_with("s_waitcnt_") {
-                    Fast::Nothing
+                    None
+                } else if waits_on_a_counter(d.name) {
+                    Some(Fast::Nothing)
                 } else {
-                    Fast::Salu
+                    Some(Fast::Salu)
                 }
             }
-            Format::Sopp => match program_control(inst.opcode) {
-                Some(Control::Nothing | Control::Nop | Control::Waitcnt) => Fast::Nothing,
-                Some(Control::Branch(c)) => Fast::Branch(c),
-                _ => Fast::Step,
+            Format::Sopp => match program_control(inst.opcode)? {
+                Control::Nothing | Control::Nop | Control::Waitcnt => Some(Fast::Nothing),
+                Control::Branch(c) => Some(Fast::Branch(c)),
+                _ => None,
             },
-            _ => Fast::Step,
+            _ => None,
         }
     }
 }
 
 /// What every turn of a functional run reads: the program, how a turn runs each of its
-/// instructions, the run's settings and the program's branch targets.
+/// instructions ([`Fast::of`]), the run's settings and the program's branch targets.
 struct Turns<'a> {
     program: &'a [AsmLine],
-    fast: Vec<Fast>,
+    fast: Vec<Option<Fast>>,
     cfg: &'a RunConfig,
     code: &'a control::CodeMap,
 }
@@ -180,7 +181,7 @@ impl Device {
     }
 
     /// Runs up to `budget` instructions of wave `wi` while they are of the common kinds
-    /// ([`Fast`], not [`Fast::Step`]) and the wave is under its step limit, doing for each
+    /// ([`Fast`]) and the wave is under its step limit, doing for each
     /// what [`Device::step`] does in a functional run; returns how many ran. None of these
     /// kinds ends or blocks a wave.
     fn run_fast(&mut self, wi: usize, t: &Turns, budget: u32) -> Result<u32, RunError> {
@@ -192,10 +193,10 @@ impl Device {
         let mut ran = 0;
         let result = loop {
             let pc = w.pc;
-            let (Some(&f), Some(line)) = (t.fast.get(pc), t.program.get(pc)) else {
+            let (Some(&Some(f)), Some(line)) = (t.fast.get(pc), t.program.get(pc)) else {
                 break Ok(());
             };
-            if ran == budget || matches!(f, Fast::Step) || w.steps >= max_steps {
+            if ran == budget || w.steps >= max_steps {
                 break Ok(());
             }
             w.steps += 1;
@@ -213,7 +214,7 @@ impl Device {
     }
 }
 
-/// Runs `line`, at `pc`, of kind `f` (not [`Fast::Step`]) on wave `w`, with the program's
+/// Runs `line`, at `pc`, of kind `f` on wave `w`, with the program's
 /// decoded VALU forms `valu` and branch targets `targets`: what [`Device::step`] does with
 /// it in a functional run. Returns the next instruction's index.
 #[inline(always)]
@@ -249,7 +250,7 @@ fn fast_one(
                 return Err(unimplemented());
             }
         }
-        Fast::Nothing | Fast::Step => {}
+        Fast::Nothing => {}
         Fast::Branch(cond) => {
             if branch_taken(w, cond) {
                 return targets

@@ -469,7 +469,7 @@ fn sopk(inst: &Instruction, w: &mut Wave) -> bool {
             } else {
                 (1u32 << size) - 1
             };
-            if matches!(id, 20 | 21) && inst.def().name == "s_getreg_b32" {
+            if matches!(id, 20 | 21) && op == S::GetregB32 {
                 let v = (w.flat_scratch >> if id == 21 { 32 } else { 0 }) as u32;
                 w.set_sreg(dst, (v >> off) & mask);
                 return true;
@@ -477,10 +477,10 @@ fn sopk(inst: &Instruction, w: &mut Wave) -> bool {
             if id != 1 {
                 return false;
             }
-            if inst.def().name == "s_getreg_b32" {
+            if op == S::GetregB32 {
                 w.set_sreg(dst, (w.mode >> off) & mask);
             } else {
-                let v = if inst.def().name == "s_setreg_b32" {
+                let v = if op == S::SetregB32 {
                     cur
                 } else {
                     inst.literal.unwrap_or(0)

@@ -296,7 +296,7 @@ impl Device {
     /// implemented.
     fn scalar_alu(&mut self, wi: usize, inst: &Instruction) -> Option<()> {
         let name = inst.def().name;
-        if name.starts_with("s_waitcnt_") {
+        if waits_on_a_counter(name) {
             let n = inst.get(Field::Simm16);
             match name {
                 "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
@@ -561,6 +561,12 @@ pub(super) enum BranchIf {
     Vccnz,
     Execz,
     Execnz,
+}
+
+/// Whether the SOP instruction called `name` is an `s_waitcnt_*` form (a wait on one counter,
+/// `Device::scalar_alu`), which the scalar ALU does not run.
+pub(super) fn waits_on_a_counter(name: &str) -> bool {
+    name.starts_with("s_waitcnt_")
 }
 
 /// Whether a branch on `cond` is taken in wave `w`'s state.
