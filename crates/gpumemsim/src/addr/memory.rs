@@ -196,19 +196,39 @@ impl AccessLog {
     /// Calls `f` for each dword plain reads or writes touched, by ascending address: the
     /// dword's address, the bytes read (bit `i`: byte `i` of the dword) and the bytes written.
     pub fn for_plain_dwords(&self, mut f: impl FnMut(u64, u8, u8)) {
-        for block in blocks_of(&self.reads, &self.writes) {
-            let (r, w) = (bits_at(&self.reads, block), bits_at(&self.writes, block));
-            for (k, (r, w)) in r.iter().zip(&w).enumerate() {
-                if r | w == 0 {
-                    continue;
-                }
-                for d in 0..16 {
-                    let (rd, wd) = ((r >> (4 * d)) as u8 & 0xf, (w >> (4 * d)) as u8 & 0xf);
-                    if rd | wd != 0 {
-                        f(block * LOG_BLOCK + (k * 64 + d * 4) as u64, rd, wd);
-                    }
-                }
-            }
+        for (dword, read, written) in self.plain_dwords() {
+            f(dword, read, written);
+        }
+    }
+
+    /// [`AccessLog::for_plain_dwords`] as an iterator: (address, bytes read, bytes written)
+    /// of each dword, ascending.
+    pub fn plain_dwords(&self) -> PlainDwords<'_> {
+        const NONE: &Block = &[0; BLOCK_WORDS];
+        // One instruction's accesses mostly lie in one block, read or written: no list of
+        // blocks then.
+        let (blocks, first) = match (self.reads.len(), self.writes.len()) {
+            (0, 0) => (Vec::new(), None),
+            (1, 0) => (
+                Vec::new(),
+                self.reads.iter().next().map(|(&b, r)| (b, r, NONE)),
+            ),
+            (0, 1) => (
+                Vec::new(),
+                self.writes.iter().next().map(|(&b, w)| (b, NONE, w)),
+            ),
+            _ => (blocks_of(&self.reads, &self.writes), None),
+        };
+        let (block, r, w) = first.unwrap_or((0, NONE, NONE));
+        PlainDwords {
+            log: self,
+            blocks,
+            next: 0,
+            block,
+            r,
+            w,
+            k: 0,
+            m: r[0] | w[0],
         }
     }
 
@@ -317,6 +337,51 @@ const BLOCK_WORDS: usize = LOG_BLOCK as usize / 64;
 
 /// A log block's bits, by value.
 type Block = [u64; BLOCK_WORDS];
+
+/// The dwords of an [`AccessLog`]'s plain accesses ([`AccessLog::plain_dwords`]).
+pub struct PlainDwords<'a> {
+    log: &'a AccessLog,
+    /// The blocks still to go after the current one, from `next` (empty: only the current).
+    blocks: Vec<u64>,
+    next: usize,
+    /// The current block, its bits, its word `k` and the bits of that word not yet given.
+    block: u64,
+    r: &'a Block,
+    w: &'a Block,
+    k: usize,
+    m: u64,
+}
+
+impl Iterator for PlainDwords<'_> {
+    type Item = (u64, u8, u8);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u64, u8, u8)> {
+        const NONE: &Block = &[0; BLOCK_WORDS];
+        loop {
+            if self.m != 0 {
+                // The lowest dword with a bit set, by its nibble.
+                let shift = self.m.trailing_zeros() & !3;
+                self.m &= !(0xf << shift);
+                let (r, w) = (self.r[self.k] >> shift, self.w[self.k] >> shift);
+                let at = self.block * LOG_BLOCK + (self.k * 64) as u64 + u64::from(shift);
+                return Some((at, r as u8 & 0xf, w as u8 & 0xf));
+            }
+            if self.k + 1 < BLOCK_WORDS {
+                self.k += 1;
+                self.m = self.r[self.k] | self.w[self.k];
+                continue;
+            }
+            let &block = self.blocks.get(self.next)?;
+            self.next += 1;
+            self.block = block;
+            self.r = self.log.reads.get(&block).unwrap_or(NONE);
+            self.w = self.log.writes.get(&block).unwrap_or(NONE);
+            self.k = 0;
+            self.m = self.r[0] | self.w[0];
+        }
+    }
+}
 
 /// The blocks `a` or `b` holds bits of, ascending.
 fn blocks_of(a: &PageMap<PageBits>, b: &PageMap<PageBits>) -> Vec<u64> {
@@ -531,6 +596,14 @@ impl GlobalMemory {
             }
         }
         self.clone()
+    }
+
+    /// The bytes of the 4 KiB page holding `addr` (`None` while nothing wrote it: it reads 0),
+    /// not logged: for an observer that reads what accesses left, page by page.
+    #[inline]
+    pub fn page_bytes(&self, addr: u64) -> Option<&[u8; PAGE_BYTES as usize]> {
+        let a = addr & ADDRESS_MASK;
+        self.pages.get(&(a / PAGE_BYTES)).map(|p| &**p)
     }
 
     /// Reads `N` bytes starting at `addr` (wrapping at 2^48).

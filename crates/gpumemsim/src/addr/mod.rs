@@ -10,5 +10,7 @@ mod scratch;
 pub use allocations::{Allocation, Allocations};
 pub use aperture::{Aperture, Apertures, APERTURE_BYTES, PRIVATE_BASE, SHARED_BASE};
 pub use buffer::BufferDescriptor;
-pub use memory::{AccessLog, FastMap, GlobalMemory, PageHasher, ADDRESS_BITS, PAGE_BYTES};
+pub use memory::{
+    AccessLog, FastMap, GlobalMemory, PageHasher, PlainDwords, ADDRESS_BITS, PAGE_BYTES,
+};
 pub use scratch::{ScratchLayout, ELEMENT_BYTES};

@@ -108,9 +108,9 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         self.outcome.rows = RowAccess::Reads;
     }
 
-    /// Notes that the instruction's LDS writes are its address row, of VGPR `data`'s values
-    /// ([`RowAccess::Writes`]): [`Mem::write_lds_row`] leaves them out of the LDS trace.
-    pub(super) fn row_writes(&mut self, data: u32) {
+    /// Notes that the instruction's LDS writes are its address rows, of VGPRs `data`'s values
+    /// ([`RowAccess::Writes`]): [`Mem::write_lds_rows`] leaves them out of the LDS trace.
+    pub(super) fn row_writes(&mut self, data: [u32; 2]) {
         debug_assert!(matches!(self.space, Space::Lds));
         self.outcome.rows = RowAccess::Writes { data };
     }
@@ -194,42 +194,27 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         }
     }
 
-    /// The row form's dword writes of the accesses [`Mem::dword_row`] recorded: each lane,
-    /// lowest first, writes its lane of `data` (0 past the row, or with no row) at its
-    /// address (nothing outside the allocation, noting the lane as a miss). [`Mem::write`] of
-    /// 4 bytes at each, not traced ([`Mem::row_writes`]).
-    pub(super) fn write_lds_row(&mut self, data: Option<&[u32]>) {
+    /// The row forms' dword writes of the accesses [`Mem::dword_row`] recorded: each lane,
+    /// lowest first, writes its lane of `data[0]` at its first address, then (with a second
+    /// row) its lane of `data[1]` at its second (0 past a register's row, or with no row), so
+    /// where two writes meet the later one stays; a write outside the allocation does
+    /// nothing and notes the lane as a miss. [`Mem::write`] of 4 bytes at each, not traced
+    /// ([`Mem::row_writes`]).
+    pub(super) fn write_lds_rows(&mut self, data: [Option<&[u32]>; 2]) {
         debug_assert!(matches!(self.outcome.rows, RowAccess::Writes { .. }));
-        let data = data.unwrap_or(&[]);
         let (lds, alloc, o) = (&mut *self.env.lds, self.env.alloc, &self.outcome);
-        let mut m = o.lanes;
+        let rows = [(&o.addrs, o.lanes), (&o.addrs2, o.lanes2)];
+        let mut m = o.lanes | o.lanes2;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
-            let v = data.get(l).copied().unwrap_or(0);
-            if lds.write(alloc, o.addrs[l], 4, v.into()).is_err() {
-                self.out_of_range.push(l as u32);
-            }
-        }
-    }
-
-    /// The dword writes of a two-address row form ([`Mem::dword_row`] recorded both rows):
-    /// each lane, lowest first, writes its lane of `data[0]` at its first address, then its
-    /// lane of `data[1]` at its second (0 past a row, or with no row); a write outside the
-    /// allocation does nothing and notes the lane as a miss. [`Mem::write`] of 4 bytes at
-    /// each, traced as it traces them.
-    pub(super) fn write_lds_rows2(&mut self, data: [Option<&[u32]>; 2]) {
-        let (lds, alloc, o) = (&mut *self.env.lds, self.env.alloc, &self.outcome);
-        let rows = [&o.addrs, &o.addrs2];
-        let mut m = o.lanes;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            for (row, d) in rows.iter().zip(data) {
+            for (&(addrs, lanes), d) in rows.iter().zip(data) {
+                if lanes >> l & 1 == 0 {
+                    continue;
+                }
                 let v = d.and_then(|d| d.get(l)).copied().unwrap_or(0);
-                match lds.write(alloc, row[l], 4, v.into()) {
-                    Ok(()) => lds.touch(l as u32, row[l], 4, true, v.into()),
-                    Err(_) => self.out_of_range.push(l as u32),
+                if lds.write(alloc, addrs[l], 4, v.into()).is_err() {
+                    self.out_of_range.push(l as u32);
                 }
             }
         }

@@ -71,11 +71,12 @@ pub enum RowAccess {
     /// Dword reads of the lanes' addresses (`addrs` for `lanes`, then `addrs2` for
     /// `lanes2`; those in the allocation happened), not in the trace.
     Reads,
-    /// Dword writes of VGPR `data` (a lane past the row writes 0) at `addrs` for `lanes`
-    /// (those in the allocation happened), not in the trace.
+    /// Dword writes of VGPR `data[0]` at `addrs` for `lanes`, then (a 2addr store) of
+    /// `data[1]` at `addrs2` for `lanes2`, each lane's first before its second (a lane past a
+    /// register's row writes 0; those in the allocation happened), not in the trace.
     Writes {
-        /// The data VGPR.
-        data: u32,
+        /// The data VGPR of each row (a one-row store names its one twice).
+        data: [u32; 2],
     },
 }
 
@@ -443,9 +444,9 @@ fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 
 /// `ds_store_b32` on LDS, a register row at a time (docs/rules/ds.md#single-address-form).
 fn store_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
-    mem.row_writes(op.d0);
+    mem.row_writes([op.d0, op.d0]);
     mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
-    mem.write_lds_row(wave.vgpr_row(op.d0));
+    mem.write_lds_rows([wave.vgpr_row(op.d0), None]);
 }
 
 /// `ds_load_2addr_b32` (and `stride64`) on LDS, a register row at a time
@@ -469,15 +470,14 @@ fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
 
 /// `ds_store_2addr_b32` (and `stride64`) on LDS, a register row at a time, what
 /// [`two_addr`] does (docs/rules/ds.md#two-address-forms): each lane, lowest first, writes
-/// its DATA0 dword at its first address and its DATA1 dword at its second. Its accesses
-/// reach the checker as the lane-by-lane form's do ([`RowAccess::Traced`]: the same trace,
-/// [`Mem::write_lds_rows2`]), since [`RowAccess::Writes`] describes one data row.
+/// its DATA0 dword at its first address and its DATA1 dword at its second.
 fn store2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let adj = if stride64 { 256 } else { 4 };
+    mem.row_writes([op.d0, op.d1]);
     let base = wave.vgpr_row(op.addr);
     mem.dword_row(false, op.lanes, base, op.off0 * adj);
     mem.dword_row(true, op.lanes, base, op.off1 * adj);
-    mem.write_lds_rows2([wave.vgpr_row(op.d0), wave.vgpr_row(op.d1)]);
+    mem.write_lds_rows([wave.vgpr_row(op.d0), wave.vgpr_row(op.d1)]);
 }
 
 /// The single-address loads of `bytes` (1 to 16) per lane, sign-extended when `signed`, into
@@ -759,7 +759,7 @@ fn gs_reg(op: &Op, sub: bool, wave: &mut Wave, mem: &mut Mem) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lds::LdsMode;
+    use crate::lds::{LdsMode, LdsTouch};
     use rdna3_isa::asm::assemble;
 
     /// [`execute`] (the library's entry, returning the outcome) and [`execute_into`] (the
@@ -852,8 +852,8 @@ mod tests {
     /// The row form of `ds_store_2addr_b32` writes what the lane by lane form writes: lanes in
     /// EXEC only, lowest first and each lane's first address before its second (so where two
     /// writes meet, the later one stays), lanes past the allocation dropped as misses, data
-    /// registers never written storing 0; and it leaves the checker the same trace and the
-    /// same overwritten values.
+    /// registers never written storing 0; and it leaves the checker the same overwritten
+    /// values, and rows that stand for the lane by lane form's trace.
     #[test]
     fn row_store2_matches_the_lane_by_lane_store2() {
         let mut rng = crate::xorshift::XorShift::new(0x51ed_2701_a3c9_4e8b);
@@ -890,9 +890,34 @@ mod tests {
                 lds.trace = Some(Vec::new());
             }
             let side = |rows: bool| {
-                let (_, lds, o, events) = run_alone(&inst, &wave, &lds, alloc, rows);
-                let trace = (lds.trace.clone(), lds.overwritten.clone());
-                (lds.words(0, 512), o, events, trace)
+                let (w, lds, mut o, events) = run_alone(&inst, &wave, &lds, alloc, rows);
+                // The trace, or the one the rows stand for: by lane, first row then second,
+                // the writes in the allocation, of the data registers' values.
+                let mut trace = lds.trace.clone();
+                if let (RowAccess::Writes { data }, Some(t)) = (o.rows, trace.as_mut()) {
+                    let rows = [(o.lanes, &o.addrs), (o.lanes2, &o.addrs2)];
+                    for l in 0..64u32 {
+                        for (k, (lanes, addrs)) in rows.iter().enumerate() {
+                            if lanes >> l & 1 == 1 && addrs[l as usize] + 4 <= 512 {
+                                let v = w.vgpr(data[k], l);
+                                t.push(LdsTouch {
+                                    lane: l as u8,
+                                    offset: addrs[l as usize],
+                                    size: 4,
+                                    write: true,
+                                    value: v.into(),
+                                });
+                            }
+                        }
+                    }
+                }
+                o.rows = RowAccess::default();
+                (
+                    lds.words(0, 512),
+                    o,
+                    events,
+                    (trace, lds.overwritten.clone()),
+                )
             };
             let (row, lane) = (side(true), side(false));
             assert_eq!(row, lane, "case {case}: {text}");

@@ -27,6 +27,11 @@ fn holding(vars: &[LdsVariable], b: u32) -> Option<usize> {
     (i > 0 && b < vars[i - 1].end).then(|| i - 1)
 }
 
+/// Whether bytes `start..end` lie in one variable (so no access among them crosses).
+pub(super) fn within_one(vars: &[LdsVariable], start: u32, end: u32) -> bool {
+    holding(vars, start).is_some_and(|i| end <= vars[i].end)
+}
+
 /// `a` (bytes 0x0..0x100).
 fn named(v: &LdsVariable) -> String {
     format!("`{}` (bytes {:#x}..{:#x})", v.name, v.start, v.end)

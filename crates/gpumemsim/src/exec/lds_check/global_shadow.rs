@@ -29,6 +29,10 @@ pub(super) const READ_SLOTS: usize = 2;
 /// Dwords per shadow page (4 KiB of global memory).
 const PAGE_DWORDS: usize = 1024;
 
+// A shadow page covers one page of global memory ([`GlobalShadow::visit`] reads what the
+// writes left a page at a time).
+const _: () = assert!(PAGE_DWORDS as u64 * 4 == crate::addr::PAGE_BYTES);
+
 /// The bits of [`Acc::op`] that hold the operation's number on its counter.
 const SEQ_BITS: u32 = 30;
 
@@ -287,26 +291,35 @@ impl GlobalShadow {
 
     /// Checks access `me`'s plain accesses `log` (one instruction's) against the shadow and
     /// records them; `memory` holds what the writes left, `known` says whether `me`'s wave
-    /// knows an earlier access complete. The races found, by ascending address.
+    /// knows an earlier access complete. The races found go to `found`, by ascending
+    /// address: each earlier access `me` races with at least once, at the first byte where
+    /// it does, and again only where it says more — a write-after-write that changed the
+    /// value after ones that did not (most instructions' races are one earlier
+    /// instruction's, found at every dword, and a report of each would only repeat it).
     pub(super) fn visit(
         &mut self,
         me: Acc,
         log: &AccessLog,
         memory: &GlobalMemory,
         known: &impl Fn(&Acc) -> bool,
-    ) -> Vec<Hit> {
-        let mut hits = Vec::new();
-        // The page changes once per 4 KiB, and `me` enters each page's table once.
-        let mut current: Option<(u64, usize, u16)> = None;
-        log.for_plain_dwords(|dword, read, written| {
+        mut found: impl FnMut(Hit),
+    ) {
+        // The page changes once per 4 KiB (a shadow page covers a page of memory): `me`
+        // enters each page's table once, and the memory page is looked up once.
+        let mut current: Option<(u64, usize, u16, Option<&[u8; PAGE_DWORDS * 4]>)> = None;
+        let mut replay: Option<Replay> = None;
+        for (dword, read, written) in log.plain_dwords() {
             let number = dword / (PAGE_DWORDS as u64 * 4);
-            let (p, me_index) = match current {
-                Some((n, i, m)) if n == number => (i, m),
+            let (p, me_index, bytes) = match current {
+                Some((n, i, m, b)) if n == number => (i, m, b),
                 _ => {
                     let i = self.page(dword);
                     let m = self.pages[i].enter(me);
-                    current = Some((number, i, m));
-                    (i, m)
+                    let b = memory.page_bytes(dword);
+                    current = Some((number, i, m, b));
+                    // A replay names accesses by the last page's indices.
+                    replay = None;
+                    (i, m, b)
                 }
             };
             let slot = ((dword / 4) as usize) % PAGE_DWORDS;
@@ -315,16 +328,31 @@ impl GlobalShadow {
             let whole = read | written;
             if !is_split && whole == 0xf && (read == 0 || written == 0) {
                 // What a write left (a read leaves the cell's value as it is).
-                let now = if written != 0 {
-                    u32::from_le_bytes(memory.read_bytes::<4>(dword))
-                } else {
-                    0
+                let now = match bytes {
+                    Some(b) if written != 0 => {
+                        let at = slot * 4;
+                        u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+                    }
+                    _ => 0,
                 };
+                let write = written != 0;
+                let cell = &mut page.cells[slot];
+                if let Some(r) = replay.as_ref().filter(|r| r.applies(cell, write)) {
+                    r.apply(cell, now, &mut hit_at(&mut found, dword));
+                    continue;
+                }
+                let mut r = Replay::before(cell, write);
                 let (accs, cells) = (&page.accs, &mut page.cells);
                 let acc = |i: u16| accs[usize::from(i)];
-                let hit = hit_at(&mut hits, dword);
-                cells[slot].visit(me_index, written != 0, now, acc, known, hit);
-                return;
+                let mut hit = hit_at(&mut found, dword);
+                cells[slot].visit(me_index, write, now, acc, known, |e, k, ch| {
+                    r.hits[r.found] = (e, k);
+                    r.found += 1;
+                    hit(e, k, ch)
+                });
+                r.after = (cells[slot].write, cells[slot].reads);
+                replay = Some(r);
+                continue;
             }
             if !is_split {
                 page.split[slot / 64] |= 1 << (slot % 64);
@@ -349,18 +377,73 @@ impl GlobalShadow {
                 }
                 let address = dword + b as u64;
                 let write = written >> b & 1 == 1;
-                let now = if write { memory.read_u8(address) } else { 0 };
-                cell.visit(me, write, now, |a| a, known, hit_at(&mut hits, address));
+                let now = match bytes {
+                    Some(page) if write => page[slot * 4 + b],
+                    _ => 0,
+                };
+                cell.visit(me, write, now, |a| a, known, hit_at(&mut found, address));
             }
-        });
-        hits
+        }
     }
 }
 
-/// What [`Cell::visit`] calls with each race it finds: a [`Hit`] at `address` into `hits`.
-fn hit_at(hits: &mut Vec<Hit>, address: u64) -> impl FnMut(Acc, RaceKind, bool) + '_ {
+/// One packed cell's [`Cell::visit`] by the access being checked, kept to be replayed on
+/// the next cell found in the same state (the accesses it names, as indices of the same
+/// page): what a visit finds and leaves depends on that state alone, but for whether a
+/// write changed the value. An instruction's neighbouring dwords are mostly in one state
+/// (one earlier instruction's lanes wrote them), so most are replayed.
+struct Replay {
+    /// The write and reads the cell named, and whether the access wrote.
+    before: (u16, [u16; READ_SLOTS]),
+    write: bool,
+    /// The write and reads it left.
+    after: (u16, [u16; READ_SLOTS]),
+    /// The races found: the earlier access and how (the first `found`).
+    hits: [(Acc, RaceKind); READ_SLOTS + 1],
+    found: usize,
+}
+
+impl Replay {
+    /// A replay of a visit (a write when `write`) of `cell`, about to be made.
+    fn before(cell: &PackedCell, write: bool) -> Replay {
+        Replay {
+            before: (cell.write, cell.reads),
+            write,
+            after: (0, [0; READ_SLOTS]),
+            hits: [(Acc::NONE, RaceKind::WriteAfterWrite); READ_SLOTS + 1],
+            found: 0,
+        }
+    }
+
+    /// Whether a visit (a write when `write`) of `cell` is this one again.
+    #[inline(always)]
+    fn applies(&self, cell: &PackedCell, write: bool) -> bool {
+        self.write == write && self.before == (cell.write, cell.reads)
+    }
+
+    /// The visit again, on `cell` (a write leaving `now`), its races to `hit` where they
+    /// say more than the visit replayed said of them: only a write-after-write that changed
+    /// the value ([`GlobalShadow::visit`]).
+    #[inline(always)]
+    fn apply(&self, cell: &mut PackedCell, now: u32, hit: &mut impl FnMut(Acc, RaceKind, bool)) {
+        if self.write && self.found > 0 && cell.value != now {
+            for &(earlier, kind) in &self.hits[..self.found] {
+                if kind == RaceKind::WriteAfterWrite {
+                    hit(earlier, kind, true);
+                }
+            }
+        }
+        (cell.write, cell.reads) = self.after;
+        if self.write {
+            cell.value = now;
+        }
+    }
+}
+
+/// What [`Cell::visit`] calls with each race it finds: a [`Hit`] at `address` to `found`.
+fn hit_at(found: &mut impl FnMut(Hit), address: u64) -> impl FnMut(Acc, RaceKind, bool) + '_ {
     move |earlier, kind, changed| {
-        hits.push(Hit {
+        found(Hit {
             earlier,
             kind,
             changed,
@@ -372,6 +455,7 @@ fn hit_at(hits: &mut Vec<Hit>, address: u64) -> impl FnMut(Acc, RaceKind, bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn acc(wave: u32, seq: u64) -> Acc {
         Acc::new(wave, wave as usize * 10, 0, seq)
@@ -486,11 +570,11 @@ mod tests {
         }
         let log = memory.take_log();
         let known = |a: &Acc| a.wave == wave;
-        shadow
-            .visit(acc(wave, 0), &log, memory, &known)
-            .into_iter()
-            .map(|h| (h.earlier.wave, h.kind, h.address))
-            .collect()
+        let mut hits = Vec::new();
+        shadow.visit(acc(wave, 0), &log, memory, &known, |h| {
+            hits.push((h.earlier.wave, h.kind, h.address))
+        });
+        hits
     }
 
     /// Bytes of one dword written by different waves do not race; the same byte does; a
@@ -509,7 +593,10 @@ mod tests {
         mem.start_log();
         mem.write_bytes(0x102, &[3]);
         let log = mem.take_log();
-        let hits = sh.visit(acc(3, 0), &log, &mem, &|a: &Acc| a.wave == 3);
+        let mut hits = Vec::new();
+        sh.visit(acc(3, 0), &log, &mem, &|a: &Acc| a.wave == 3, |h| {
+            hits.push(h)
+        });
         assert_eq!(hits.len(), 1);
         assert!(!hits[0].changed && hits[0].earlier.wave == 1);
         // Wave 4 reads the dword: byte 0 from wave 1, byte 1 from wave 2, 2 from 3, 3 from 1.
@@ -573,6 +660,89 @@ mod tests {
             );
         }
         assert!(rebuilt >= 2, "the table was rebuilt {rebuilt} times");
+    }
+
+    /// Races by earlier access, in the order first found: how, where first found, and
+    /// whether any changed a value.
+    fn summary(hits: &[Hit]) -> Vec<(Acc, RaceKind, u64, bool)> {
+        let mut out: Vec<(Acc, RaceKind, u64, bool)> = Vec::new();
+        for h in hits {
+            match out.iter_mut().find(|o| o.0 == h.earlier) {
+                Some(o) => o.3 |= h.changed,
+                None => out.push((h.earlier, h.kind, h.address, h.changed)),
+            }
+        }
+        out
+    }
+
+    /// Whole instructions through [`GlobalShadow::visit`], whose neighbouring dwords in one
+    /// state replay the first one's visit ([`Replay`]), find what visiting an unpacked cell
+    /// per dword finds (each earlier access first where it is first found, how, and whether
+    /// any of its races changed a value), and leave the same cells: runs of dwords with
+    /// one writer, reads and writes of runs half-covered by earlier ones, values the same or
+    /// not, two pages.
+    #[test]
+    fn replayed_visits_find_what_visiting_each_dword_finds() {
+        let mut rng = crate::xorshift::XorShift::new(0x7e91_aa02_5c3d_1177);
+        let (mut sh, mut mem) = (GlobalShadow::default(), GlobalMemory::new());
+        let mut reference: HashMap<u64, Cell<u32>> = HashMap::new();
+        let (mut replayed, mut hits) = (0, 0);
+        for step in 0..20_000u64 {
+            let wave = rng.below(6) as u32;
+            let me = Acc::new(wave, (step % 13) as usize, 0, step);
+            let write = rng.below(2) == 0;
+            // 1 to 32 dwords from a dword near a page boundary.
+            let first = 4096 - 64 + 4 * rng.below(32);
+            let n = 1 + rng.below(32);
+            let value = rng.below(3) as u32;
+            let known = |a: &Acc| a.wave == wave || (a.wave + 1 == wave && a.seq() + 50 < step);
+            mem.start_log();
+            for d in 0..n {
+                let a = first + 4 * d;
+                if write {
+                    mem.write_u32(a, value + (d % 2) as u32 * rng.below(2) as u32);
+                } else {
+                    mem.read_u32(a);
+                }
+            }
+            let log = mem.take_log();
+            let mut got = Vec::new();
+            sh.visit(me, &log, &mem, &known, |h| got.push(h));
+            let mut want = Vec::new();
+            for d in 0..n {
+                let a = first + 4 * d;
+                let now = if write { mem.read_u32(a) } else { 0 };
+                let cell = reference.entry(a).or_insert(Cell::empty(0));
+                cell.visit(
+                    me,
+                    write,
+                    now,
+                    |x| x,
+                    &known,
+                    |earlier, kind, changed| {
+                        want.push(Hit {
+                            earlier,
+                            kind,
+                            changed,
+                            address: a,
+                        })
+                    },
+                );
+            }
+            assert_eq!(summary(&got), summary(&want), "step {step}");
+            assert!(got.iter().all(|h| want.contains(h)), "step {step}");
+            hits += want.len();
+            replayed += usize::from(n > 1 && !got.is_empty());
+        }
+        for (&a, c) in &reference {
+            let i = sh.index[&(a / 4096)];
+            let back = sh.pages[i].cell(((a / 4) as usize) % PAGE_DWORDS);
+            assert_eq!(
+                (back.write, back.reads, back.value),
+                (c.write, c.reads, c.value)
+            );
+        }
+        assert!(hits > 10_000 && replayed > 1_000, "{hits} {replayed}");
     }
 
     /// The packed operation keeps the counter and number, saturating the number.

@@ -75,9 +75,10 @@ mod scan;
 mod shadow;
 
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 use super::{Counter, Device, Waiting};
-use crate::addr::AccessLog;
+use crate::addr::{AccessLog, PageHasher};
 use crate::ds::{DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::lds::LdsTouch;
@@ -109,8 +110,9 @@ pub(crate) struct GlobalCheck {
     order: Order,
     /// The (instruction, earlier instruction) pairs already given a `global_race_same_value`
     /// note: the note is given once per pair (a grid whose workgroups all write one output
-    /// would otherwise note every workgroup's every store).
-    noted: HashSet<(u32, u32)>,
+    /// would otherwise note every workgroup's every store). Looked up once per racing
+    /// instruction, so hashed as page numbers are ([`PageHasher`]).
+    noted: HashSet<(u32, u32), BuildHasherDefault<PageHasher>>,
     /// Every global access of the run, for a block run apart (the grid runner checks that
     /// no two blocks touched what one of them wrote).
     log: Option<AccessLog>,
@@ -309,19 +311,24 @@ impl Device {
         self.note_access(wi, pc);
         let access = self.lds_access(wi, pc, false, true);
         let mut found = self.scan_lds(g, access, Scan::Rows(&rows));
-        if found.uninit_lanes != 0 && !rows.write && self.poison_loaded(wi, pc, &rows.touches(&[]))
+        if found.uninit_lanes != 0
+            && !rows.write
+            && self.poison_loaded(wi, pc, &rows.touches([&[], &[]]))
         {
             found.uninit_lanes = 0;
         }
         // The values written, for a lane collision (a store whose lanes wrote one dword).
         let touches = match outcome.rows {
             RowAccess::Writes { data } if !found.twice.is_empty() => {
-                rows.touches(self.waves[wi].vgpr_row(data).unwrap_or(&[]))
+                let w = &self.waves[wi];
+                rows.touches(data.map(|d| w.vgpr_row(d).unwrap_or(&[])))
             }
             _ => Vec::new(),
         };
         self.report_lds(wi, pc, false, &touches, found);
-        if !self.checker.variables.is_empty() {
+        let vars = &self.checker.variables;
+        let inside = |(start, end)| bounds::within_one(vars, start, end);
+        if !vars.is_empty() && !rows.span().is_some_and(inside) {
             let accesses = (0..2).flat_map(|k| {
                 let (lanes, addrs) = (rows.lanes[k], rows.addrs[k]);
                 (0..64u8)
@@ -507,10 +514,10 @@ impl Device {
             // The rows as the trace they stand for (the values written do not matter here),
             // for addresses not dword-aligned (unaligned mode).
             Scan::Rows(rows) if !rows.aligned => {
-                let touches = rows.touches(&[]);
+                let touches = rows.touches([&[], &[]]);
                 scan.touches(&touches, false, shortcuts.then_some(&mut repeats));
             }
-            Scan::Rows(rows) if rows.write => scan.write_row(rows.addrs[0], rows.lanes[0]),
+            Scan::Rows(rows) if rows.write => scan.write_rows(rows),
             Scan::Rows(rows) => scan.dwords(dwords.list(rows, size)),
         }
         let ByteScan {
@@ -771,17 +778,26 @@ impl Device {
         let log = std::mem::take(&mut check.current);
         let (c, seq) = self.next_op(wi, counter);
         let me = Acc::new(self.waves[wi].id, pc, c, seq);
-        let hits = {
-            let GlobalCheck { shadow, order, .. } = &mut *check;
+        let mut found: Vec<GlobalRace> = Vec::new();
+        {
+            let GlobalCheck {
+                shadow,
+                order,
+                group_waves,
+                ..
+            } = &mut *check;
             let knows = order.known_to(me.wave);
             let known = |a: &Acc| knows(a.wave, a.counter(), a.seq());
-            shadow.visit(me, &log, &self.memory, &known)
-        };
+            let group_waves = *group_waves;
+            shadow.visit(me, &log, &self.memory, &known, |h| {
+                add_hit(&mut found, h, group_waves)
+            });
+        }
         if log.has_plain() {
             check.order.mark(me.wave);
         }
-        if !hits.is_empty() {
-            self.global_races(wi, me, &mut check, &hits);
+        if !found.is_empty() {
+            self.global_races(wi, me, &mut check, found);
         }
         let atomics = log.atomic_dwords();
         if !atomics.is_empty() {
@@ -818,41 +834,62 @@ impl Device {
         }
     }
 
-    /// Reports the races `hits` of wave `wi`'s access `me` with earlier accesses of other
+    /// Reports the races `found` of wave `wi`'s access `me` with earlier accesses of other
     /// waves that nothing orders before it ([`order`]): one event per earlier instruction.
-    fn global_races(&mut self, wi: usize, me: Acc, check: &mut GlobalCheck, hits: &[Hit]) {
+    fn global_races(
+        &mut self,
+        wi: usize,
+        me: Acc,
+        check: &mut GlobalCheck,
+        found: Vec<GlobalRace>,
+    ) {
         let group = self.workgroup_of(wi);
-        let mut found: Vec<GlobalRace> = Vec::new();
-        for h in hits {
-            let i = match found.iter().position(|f| f.earlier == h.earlier.pc) {
-                Some(i) => i,
-                None => {
-                    found.push(GlobalRace {
-                        earlier: h.earlier.pc,
-                        changed: false,
-                        what: h.kind.text(),
-                        waves: Vec::new(),
-                        groups: Vec::new(),
-                        address: h.address,
-                    });
-                    found.len() - 1
-                }
-            };
-            let f = &mut found[i];
-            f.changed |= h.changed;
-            if !f.waves.contains(&h.earlier.wave) {
-                f.waves.push(h.earlier.wave);
-            }
-            let g = h.earlier.wave / check.group_waves;
-            if !f.groups.contains(&g) {
-                f.groups.push(g);
-            }
-        }
         for r in found {
             if !r.changed && !check.noted.insert((me.pc, r.earlier)) {
                 continue;
             }
             self.events.push(global_race_event(me, group, r));
+        }
+    }
+}
+
+/// Adds race `h` to `found`, the races of one access by earlier instruction (in the order
+/// first found, each with the address it was first found at), `group_waves` giving the
+/// workgroups of the earlier waves.
+#[inline]
+fn add_hit(found: &mut Vec<GlobalRace>, h: Hit, group_waves: u32) {
+    // Most often the race just found again (the next dword the same earlier wave wrote).
+    if let Some(f) = found.last_mut() {
+        if f.earlier == h.earlier.pc && f.waves.last() == Some(&h.earlier.wave) {
+            f.changed |= h.changed;
+            return;
+        }
+    }
+    add_other_hit(found, h, group_waves);
+}
+
+/// [`add_hit`] of a race other than the last one found.
+fn add_other_hit(found: &mut Vec<GlobalRace>, h: Hit, group_waves: u32) {
+    let f = match found.iter().rposition(|f| f.earlier == h.earlier.pc) {
+        Some(i) => &mut found[i],
+        None => {
+            found.push(GlobalRace {
+                earlier: h.earlier.pc,
+                changed: false,
+                what: h.kind.text(),
+                waves: Vec::new(),
+                groups: Vec::new(),
+                address: h.address,
+            });
+            found.last_mut().expect("just pushed")
+        }
+    };
+    f.changed |= h.changed;
+    if !f.waves.contains(&h.earlier.wave) {
+        f.waves.push(h.earlier.wave);
+        let g = h.earlier.wave / group_waves;
+        if !f.groups.contains(&g) {
+            f.groups.push(g);
         }
     }
 }
@@ -1043,11 +1080,13 @@ mod tests {
             }
             let off = rng.pick(&[0u32, 4, 8, 64]);
             let (o0, o1) = (rng.next_u64() % 20, rng.next_u64() % 20);
-            text += match rng.next_u64() % 14 {
+            text += match rng.next_u64() % 15 {
                 0 | 1 => format!("ds_load_b32 v2, v1 offset:{off}\n"),
                 2 | 3 => format!("ds_load_2addr_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
                 4 => format!("ds_load_2addr_stride64_b32 v[2:3], v1 offset0:{o0} offset1:{o1}\n"),
-                5 | 6 => format!("ds_store_b32 v1, v0 offset:{off}\n"),
+                5 => format!("ds_store_b32 v1, v0 offset:{off}\n"),
+                6 => format!("ds_store_2addr_b32 v1, v0, v3 offset0:{o0} offset1:{o1}\n"),
+                11 => format!("ds_store_2addr_stride64_b32 v1, v3, v0 offset0:{o0} offset1:{o1}\n"),
                 7 => format!("ds_store_b8 v1, v0 offset:{off}\n"),
                 8 => format!("ds_load_u16 v2, v1 offset:{off}\n"),
                 9 => format!("ds_load_b64 v[2:3], v1 offset:{off}\n"),

@@ -1,4 +1,5 @@
-//! The address rows of a DS row form (`ds_load_b32`, the 2addr dword loads, `ds_store_b32`),
+//! The address rows of a DS row form (`ds_load_b32`, `ds_store_b32` and the 2addr dword loads
+//! and stores),
 //! which the checker takes instead of a per-lane trace, and their distinct dwords.
 
 use crate::ds::{DsOutcome, RowAccess};
@@ -6,15 +7,15 @@ use crate::exec::access_memo::AccessMemo;
 use crate::lds::LdsTouch;
 
 /// The dword accesses of a DS row form ([`DsOutcome::rows`]): lane `l` reads (or writes) the
-/// dword at `addrs[0][l]`, then (a 2addr load) reads the one at `addrs[1][l]`, for the lanes
-/// in range.
+/// dword at `addrs[0][l]`, then (a 2addr form) the one at `addrs[1][l]`, for the lanes in
+/// range.
 pub(super) struct AddrRows<'o> {
     pub(super) addrs: [&'o [u32; 64]; 2],
     /// The lanes of each row whose dword lies in the allocation (the others access nothing).
     pub(super) lanes: [u64; 2],
     /// Whether every access is of an aligned dword.
     pub(super) aligned: bool,
-    /// Writes (of one row), not reads.
+    /// Writes, not reads.
     pub(super) write: bool,
 }
 
@@ -55,35 +56,57 @@ impl AddrRows<'_> {
         (m, bits)
     }
 
-    /// Calls `f(lane, offset)` for each read, in the trace's order (by lane, then row).
+    /// Calls `f(lane, row, offset)` for each access, in the trace's order (by lane, then
+    /// row).
     #[inline]
-    fn each(&self, mut f: impl FnMut(u8, u32)) {
+    pub(super) fn each(&self, mut f: impl FnMut(u8, usize, u32)) {
         let mut lanes = self.lanes[0] | self.lanes[1];
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
             for k in 0..2 {
                 if self.lanes[k] >> l & 1 == 1 {
-                    f(l as u8, self.addrs[k][l]);
+                    f(l as u8, k, self.addrs[k][l]);
                 }
             }
             lanes &= lanes - 1;
         }
     }
 
+    /// The bytes the accesses cover, from the lowest address to the end of the highest
+    /// dword (`None`: no lane in range).
+    pub(super) fn span(&self) -> Option<(u32, u32)> {
+        let (mut lo, mut hi) = (u32::MAX, 0u32);
+        for (&m, addrs) in self.lanes.iter().zip(self.addrs) {
+            let upto = &addrs[..64 - m.leading_zeros() as usize];
+            if m == u64::MAX >> (64 - upto.len().max(1)) {
+                // Every lane up to the highest (the usual EXEC): two folds that vectorise.
+                lo = upto.iter().fold(lo, |x, &a| x.min(a));
+                hi = upto.iter().fold(hi, |x, &a| x.max(a));
+                continue;
+            }
+            for (l, &a) in upto.iter().enumerate() {
+                if m >> l & 1 == 1 {
+                    (lo, hi) = (lo.min(a), hi.max(a));
+                }
+            }
+        }
+        (self.lanes != [0, 0]).then_some((lo, hi + 4))
+    }
+
     /// Whether some read takes in byte `b` (none for writes).
     pub(super) fn reads_byte(&self, b: u32) -> bool {
         let mut hit = false;
-        self.each(|_, a| hit |= a <= b && b - a < 4);
+        self.each(|_, _, a| hit |= a <= b && b - a < 4);
         hit && !self.write
     }
 
-    /// The trace the rows stand for; `data` gives the written values (a lane past it wrote 0;
-    /// reads take 0, the checker does not look at the values read).
-    pub(super) fn touches(&self, data: &[u32]) -> Vec<LdsTouch> {
+    /// The trace the rows stand for; `data` gives each row's written values (a lane past a
+    /// row wrote 0; reads take 0, the checker does not look at the values read).
+    pub(super) fn touches(&self, data: [&[u32]; 2]) -> Vec<LdsTouch> {
         let mut v = Vec::new();
-        self.each(|lane, offset| {
+        self.each(|lane, row, offset| {
             let value = if self.write {
-                data.get(lane as usize).copied().unwrap_or(0).into()
+                data[row].get(lane as usize).copied().unwrap_or(0).into()
             } else {
                 0
             };
@@ -234,7 +257,7 @@ mod tests {
             let rows = AddrRows::new(&o, size);
             let got = dwords.list(&rows, size).to_vec();
             let mut want: Vec<(u32, u64)> = Vec::new();
-            for t in rows.touches(&[]) {
+            for t in rows.touches([&[], &[]]) {
                 assert!(t.offset + 4 <= size, "case {case}: {t:?} is in range");
                 match want.iter_mut().find(|(a, _)| *a == t.offset) {
                     Some(e) => e.1 |= 1 << t.lane,

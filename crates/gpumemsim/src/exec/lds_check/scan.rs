@@ -1,6 +1,7 @@
 //! One instruction execution's LDS accesses checked against the shadow, a byte (or a
 //! word-mode dword) at a time, and what they find.
 
+use super::rows::AddrRows;
 use super::shadow::{cell, page_of, Access, GroupShadow, Memo, Slot, MULTI, PAGE};
 use crate::lds::{Lds, LdsAllocation, LdsTouch};
 
@@ -579,17 +580,13 @@ impl ByteScan<'_> {
         }
     }
 
-    /// Checks the writes of one address row: lane `l` of `lanes` writes the aligned dword at
-    /// `addrs[l]`, as the trace would have them. A lane writing a dword this access wrote
+    /// Checks the writes of the address rows `rows` (aligned dwords, [`AddrRows::each`]'s
+    /// order, as the trace would have them). A lane writing a dword this access wrote
     /// already only writes its bytes twice, and a dword in the state the last one checked was
     /// in takes its findings ([`Self::write_word_again`]).
-    pub(super) fn write_row(&mut self, addrs: &[u32; 64], lanes: u64) {
+    pub(super) fn write_rows(&mut self, rows: &AddrRows) {
         let mut last = None;
-        let mut m = lanes;
-        while m != 0 {
-            let lane = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let offset = addrs[lane as usize];
+        rows.each(|lane, _, offset| {
             let state = self.word_state(offset);
             if state.is_some_and(|(w, _)| w == self.r) {
                 // What the write of a byte this access wrote finds (write_byte).
@@ -607,7 +604,7 @@ impl ByteScan<'_> {
                 let races = self.found.touch_findings().map(|(_, races)| races);
                 last = state.zip(races);
             }
-        }
+        });
     }
 
     /// The (write, read) state of the aligned dword at `offset` when it is one entry of a

@@ -509,14 +509,21 @@ impl ReadLists {
 }
 
 /// The page of byte `b` (made if need be) and the byte's index in it.
-#[inline]
+#[inline(always)]
 pub(super) fn cell(sh: &mut GroupShadow, b: u32) -> (&mut Page, usize) {
     let i = b as usize / PAGE;
     if sh.pages[i].is_none() {
-        sh.pages[i] = Some(sh.page(false));
+        make_page(sh, i);
     }
     let p = sh.pages[i].as_deref_mut().expect("the page was just made");
     (p, b as usize % PAGE)
+}
+
+/// Makes page `i` (word mode), the first time one of its bytes is accessed.
+#[cold]
+#[inline(never)]
+fn make_page(sh: &mut GroupShadow, i: usize) {
+    sh.pages[i] = Some(sh.page(false));
 }
 
 /// The page holding byte `b`, which [`cell`] made (it outlives the borrow `cell` returned).
