@@ -739,6 +739,9 @@ impl Device {
         }
         self.settle_collision(wi, |_| false);
         self.checker.poison.forget(wi);
+        if let GlobalMode::Shadow(check) = &mut self.checker.global {
+            check.order.forget(self.waves[wi].id);
+        }
         let g = self.wave_group[wi];
         let first = g * self.group_waves;
         if (first..first + self.group_waves).all(|i| self.waves[i].done) {

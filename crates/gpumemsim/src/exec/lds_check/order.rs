@@ -74,6 +74,15 @@ impl Order {
         self.marked.insert(w);
     }
 
+    /// Wave `w` ended: what it knows and whether it made a watched access are asked no
+    /// more (it makes no access, arrives at no barrier and takes no atomic), so a grid's
+    /// state holds its resident waves, not every wave it ran. Its completed operations stay
+    /// in the clocks of the waves and locations it handed them to.
+    pub(super) fn forget(&mut self, w: u32) {
+        self.know.remove(&w);
+        self.marked.remove(&w);
+    }
+
     /// Whether wave `me` knows wave `w`'s operation `seq` on counter `counter` complete (a
     /// wave's own accesses are in program order).
     #[cfg(test)]
@@ -168,6 +177,28 @@ mod tests {
         assert!(!o.ordered(4, 1, 0, 5));
         // The atomic itself is handed on (VMcnt 0 of wave 4).
         assert!(o.ordered(4, 0, 0, 5));
+    }
+
+    /// A wave that ended is forgotten, and what it handed on is not: a grid of one-wave
+    /// workgroups, each through its barrier and an atomic, leaves no per-wave state behind,
+    /// while the atomic's location still hands the first wave's stores to a later one.
+    #[test]
+    fn ended_waves_are_forgotten_but_what_they_handed_on_stays() {
+        let mut o = Order::default();
+        for w in 0..1000 {
+            o.mark(w);
+            o.arrive(&now(w, w, [0, 1, 0]));
+            o.release(w, &[w]);
+            o.atomic(&now(w, w, [0, 1, 0]), 0, 0, &[0x80]);
+            o.forget(w);
+        }
+        assert!(o.know.is_empty() && o.marked.is_empty() && o.arrived.is_empty());
+        o.atomic(&now(5000, 9, [0, 0, 0]), 0, 0, &[0x80]);
+        assert!(
+            o.ordered(0, 1, 0, 5000),
+            "wave 0's store, handed on by its atomic"
+        );
+        assert!(!o.ordered(0, 1, 1, 5000), "a store wave 0 never completed");
     }
 
     /// A barrier hands each arrival's completed operations to every waiting wave, and what
