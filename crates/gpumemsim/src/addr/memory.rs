@@ -219,6 +219,8 @@ impl AccessLog {
             ),
             _ => (blocks_of(&self.reads, &self.writes), None),
         };
+        // With a list, the first block comes from it (as the next after a last word).
+        let k = if first.is_some() { 0 } else { BLOCK_WORDS - 1 };
         let (block, r, w) = first.unwrap_or((0, NONE, NONE));
         PlainDwords {
             log: self,
@@ -227,8 +229,8 @@ impl AccessLog {
             block,
             r,
             w,
-            k: 0,
-            m: r[0] | w[0],
+            k,
+            m: r[k] | w[k],
         }
     }
 
@@ -352,34 +354,67 @@ pub struct PlainDwords<'a> {
     m: u64,
 }
 
+impl PlainDwords<'_> {
+    /// Moves to the next word of bits with a bit set; false past the last.
+    #[inline]
+    fn advance(&mut self) -> bool {
+        const NONE: &Block = &[0; BLOCK_WORDS];
+        loop {
+            if self.k + 1 < BLOCK_WORDS {
+                self.k += 1;
+            } else {
+                let Some(&block) = self.blocks.get(self.next) else {
+                    return false;
+                };
+                self.next += 1;
+                self.block = block;
+                self.r = self.log.reads.get(&block).unwrap_or(NONE);
+                self.w = self.log.writes.get(&block).unwrap_or(NONE);
+                self.k = 0;
+            }
+            self.m = self.r[self.k] | self.w[self.k];
+            if self.m != 0 {
+                return true;
+            }
+        }
+    }
+
+    /// The address of the current word's dword `shift / 4`.
+    #[inline]
+    fn address(&self, shift: u32) -> u64 {
+        self.block * LOG_BLOCK + (self.k * 64) as u64 + u64::from(shift)
+    }
+
+    /// The next dword as [`Iterator::next`] gives it, with a count of 1; or, where a whole
+    /// word of the log (16 dwords, 64 bytes) is read whole and not written, or written whole
+    /// and not read, its first dword with a count of 16 (each of them accessed alike).
+    #[inline]
+    pub fn next_run(&mut self) -> Option<(u64, u8, u8, u32)> {
+        if self.m == 0 && !self.advance() {
+            return None;
+        }
+        let (r, w) = (self.r[self.k], self.w[self.k]);
+        if self.m == r | w && (r | w) == u64::MAX && (r == 0 || w == 0) {
+            self.m = 0;
+            return Some((self.address(0), r as u8 & 0xf, w as u8 & 0xf, 16));
+        }
+        self.next().map(|(at, r, w)| (at, r, w, 1))
+    }
+}
+
 impl Iterator for PlainDwords<'_> {
     type Item = (u64, u8, u8);
 
     #[inline]
     fn next(&mut self) -> Option<(u64, u8, u8)> {
-        const NONE: &Block = &[0; BLOCK_WORDS];
-        loop {
-            if self.m != 0 {
-                // The lowest dword with a bit set, by its nibble.
-                let shift = self.m.trailing_zeros() & !3;
-                self.m &= !(0xf << shift);
-                let (r, w) = (self.r[self.k] >> shift, self.w[self.k] >> shift);
-                let at = self.block * LOG_BLOCK + (self.k * 64) as u64 + u64::from(shift);
-                return Some((at, r as u8 & 0xf, w as u8 & 0xf));
-            }
-            if self.k + 1 < BLOCK_WORDS {
-                self.k += 1;
-                self.m = self.r[self.k] | self.w[self.k];
-                continue;
-            }
-            let &block = self.blocks.get(self.next)?;
-            self.next += 1;
-            self.block = block;
-            self.r = self.log.reads.get(&block).unwrap_or(NONE);
-            self.w = self.log.writes.get(&block).unwrap_or(NONE);
-            self.k = 0;
-            self.m = self.r[0] | self.w[0];
+        if self.m == 0 && !self.advance() {
+            return None;
         }
+        // The lowest dword with a bit set, by its nibble.
+        let shift = self.m.trailing_zeros() & !3;
+        self.m &= !(0xf << shift);
+        let (r, w) = (self.r[self.k] >> shift, self.w[self.k] >> shift);
+        Some((self.address(shift), r as u8 & 0xf, w as u8 & 0xf))
     }
 }
 
@@ -800,6 +835,40 @@ mod tests {
         let mut m = GlobalMemory::new();
         m.write_u32(0, 1);
         assert_eq!(m.take_log().written_bytes(), 0);
+    }
+
+    /// `next_run` gives what the iterator gives, a whole word read alone or written alone
+    /// as one run of 16 dwords: random whole-word and partial accesses over two blocks.
+    #[test]
+    fn runs_are_the_dwords_of_whole_words() {
+        let mut rng = crate::xorshift::XorShift::new(0x51f1_0a4c_77e2_9b03);
+        let mut runs = 0;
+        for _ in 0..300 {
+            let mut m = GlobalMemory::new();
+            m.start_log();
+            for _ in 0..rng.below(5) {
+                let addr = 0x2000 + 64 * rng.below(16) + [0, 0, 4, 1][rng.below(4) as usize];
+                let n = [64, 64, 128, 4, 60][rng.below(5) as usize];
+                if rng.below(2) == 0 {
+                    m.read_into(addr, &mut vec![0; n]);
+                } else {
+                    m.write_bytes(addr, &vec![1; n]);
+                }
+            }
+            let log = m.take_log();
+            let want: Vec<(u64, u8, u8)> = log.plain_dwords().collect();
+            let mut got = Vec::new();
+            let mut it = log.plain_dwords();
+            while let Some((at, r, w, n)) = it.next_run() {
+                if n == 16 {
+                    assert!(at % 64 == 0 && (r, w) != (0xf, 0xf) && r | w == 0xf);
+                    runs += 1;
+                }
+                got.extend((0..u64::from(n)).map(|k| (at + 4 * k, r, w)));
+            }
+            assert_eq!(got, want);
+        }
+        assert!(runs > 100, "{runs}");
     }
 
     /// Random logs of plain reads, writes and atomics over a few blocks: the plain dwords

@@ -308,7 +308,8 @@ impl GlobalShadow {
         // enters each page's table once, and the memory page is looked up once.
         let mut current: Option<(u64, usize, u16, Option<&[u8; PAGE_DWORDS * 4]>)> = None;
         let mut replay: Option<Replay> = None;
-        for (dword, read, written) in log.plain_dwords() {
+        let mut dwords = log.plain_dwords();
+        while let Some((dword, read, written, run)) = dwords.next_run() {
             let number = dword / (PAGE_DWORDS as u64 * 4);
             let (p, me_index, bytes) = match current {
                 Some((n, i, m, b)) if n == number => (i, m, b),
@@ -324,66 +325,102 @@ impl GlobalShadow {
             };
             let slot = ((dword / 4) as usize) % PAGE_DWORDS;
             let page = &mut self.pages[p];
-            let is_split = page.split[slot / 64] >> (slot % 64) & 1 == 1;
+            let write = written != 0;
+            // `run` whole dwords (a 64-byte run lies in one page, at a multiple of 16
+            // cells), all read or all written, none split: cell by cell, no more looking.
+            let mask = u64::MAX >> (64 - run);
             let whole = read | written;
-            if !is_split && whole == 0xf && (read == 0 || written == 0) {
-                // What a write left (a read leaves the cell's value as it is).
-                let now = match bytes {
-                    Some(b) if written != 0 => {
-                        let at = slot * 4;
-                        u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-                    }
-                    _ => 0,
-                };
-                let write = written != 0;
-                let cell = &mut page.cells[slot];
-                if let Some(r) = replay.as_ref().filter(|r| r.applies(cell, write)) {
-                    r.apply(cell, now, &mut hit_at(&mut found, dword));
-                    continue;
+            let plain = whole == 0xf && (read == 0 || written == 0);
+            if plain && page.split[slot / 64] >> (slot % 64) & mask == 0 {
+                for j in 0..run as usize {
+                    let now = if write { word_at(bytes, slot + j) } else { 0 };
+                    let at = dword + 4 * j as u64;
+                    let visit = (slot + j, write, now, me_index);
+                    page.visit_whole(visit, &mut replay, known, &mut hit_at(&mut found, at));
                 }
-                let mut r = Replay::before(cell, write);
-                let (accs, cells) = (&page.accs, &mut page.cells);
-                let acc = |i: u16| accs[usize::from(i)];
-                let mut hit = hit_at(&mut found, dword);
-                cells[slot].visit(me_index, write, now, acc, known, |e, k, ch| {
-                    r.hits[r.found] = (e, k);
-                    r.found += 1;
-                    hit(e, k, ch)
-                });
-                r.after = (cells[slot].write, cells[slot].reads);
-                replay = Some(r);
                 continue;
             }
-            if !is_split {
-                page.split[slot / 64] |= 1 << (slot % 64);
-                let c = page.cell(slot);
-                let bytes = c.value.to_le_bytes();
-                self.split.insert(
-                    dword,
-                    std::array::from_fn(|b| Cell {
-                        write: c.write,
-                        reads: c.reads,
-                        value: bytes[b],
-                    }),
-                );
-            }
-            let cells = self
-                .split
-                .get_mut(&dword)
-                .expect("a split dword has byte cells");
-            for (b, cell) in cells.iter_mut().enumerate() {
-                if whole >> b & 1 == 0 {
+            for j in 0..run as usize {
+                let (dword, slot) = (dword + 4 * j as u64, slot + j);
+                let page = &mut self.pages[p];
+                let is_split = page.split[slot / 64] >> (slot % 64) & 1 == 1;
+                if !is_split && plain {
+                    let now = if write { word_at(bytes, slot) } else { 0 };
+                    let visit = (slot, write, now, me_index);
+                    page.visit_whole(visit, &mut replay, known, &mut hit_at(&mut found, dword));
                     continue;
                 }
-                let address = dword + b as u64;
-                let write = written >> b & 1 == 1;
-                let now = match bytes {
-                    Some(page) if write => page[slot * 4 + b],
-                    _ => 0,
-                };
-                cell.visit(me, write, now, |a| a, known, hit_at(&mut found, address));
+                if !is_split {
+                    page.split[slot / 64] |= 1 << (slot % 64);
+                    let c = page.cell(slot);
+                    let bytes = c.value.to_le_bytes();
+                    self.split.insert(
+                        dword,
+                        std::array::from_fn(|b| Cell {
+                            write: c.write,
+                            reads: c.reads,
+                            value: bytes[b],
+                        }),
+                    );
+                }
+                let cells = self
+                    .split
+                    .get_mut(&dword)
+                    .expect("a split dword has byte cells");
+                for (b, cell) in cells.iter_mut().enumerate() {
+                    if whole >> b & 1 == 0 {
+                        continue;
+                    }
+                    let address = dword + b as u64;
+                    let write = written >> b & 1 == 1;
+                    let now = match bytes {
+                        Some(page) if write => page[slot * 4 + b],
+                        _ => 0,
+                    };
+                    cell.visit(me, write, now, |a| a, known, hit_at(&mut found, address));
+                }
             }
         }
+    }
+}
+
+/// The dword of cell `slot` in a page of memory's bytes (`None`: never written, 0).
+#[inline(always)]
+fn word_at(bytes: Option<&[u8; PAGE_DWORDS * 4]>, slot: usize) -> u32 {
+    bytes.map_or(0, |b| {
+        let at = slot * 4;
+        u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+    })
+}
+
+impl Page {
+    /// A whole-dword plain access of cell `slot`, not split — `visit`: (slot, whether a
+    /// write, the value it left, the access's index in the table) — replaying `replay` when
+    /// the cell is in the state it was made in, else visiting and keeping the visit as
+    /// `replay`; races to `hit`.
+    #[inline(always)]
+    fn visit_whole(
+        &mut self,
+        (slot, write, now, me_index): (usize, bool, u32, u16),
+        replay: &mut Option<Replay>,
+        known: &impl Fn(&Acc) -> bool,
+        hit: &mut impl FnMut(Acc, RaceKind, bool),
+    ) {
+        let cell = &mut self.cells[slot];
+        if let Some(r) = replay.as_ref().filter(|r| r.applies(cell, write)) {
+            r.apply(cell, now, hit);
+            return;
+        }
+        let mut r = Replay::before(cell, write);
+        let (accs, cells) = (&self.accs, &mut self.cells);
+        let acc = |i: u16| accs[usize::from(i)];
+        cells[slot].visit(me_index, write, now, acc, known, |e, k, ch| {
+            r.hits[r.found] = (e, k);
+            r.found += 1;
+            hit(e, k, ch)
+        });
+        r.after = (cells[slot].write, cells[slot].reads);
+        *replay = Some(r);
     }
 }
 
