@@ -178,7 +178,7 @@ impl ByteScan<'_> {
     fn split_into_bytes(&mut self, b: u32) {
         let sh = &mut *self.sh;
         let n = b as usize / PAGE;
-        match sh.pages[n].as_deref() {
+        match sh.pages[n].as_ref() {
             // A page first touched in part of a dword starts in byte mode.
             None => sh.pages[n] = Some(sh.page(true)),
             Some(p) if !p.bytes => sh.split_page(n, self.share),
@@ -339,7 +339,7 @@ impl ByteScan<'_> {
             return false;
         };
         let sh = &mut *self.sh;
-        let Some(page) = sh.pages[offset as usize / PAGE].as_deref_mut() else {
+        let Some(page) = sh.pages[offset as usize / PAGE].as_mut() else {
             return false;
         };
         let i = offset as usize % PAGE;
@@ -611,7 +611,7 @@ impl ByteScan<'_> {
     /// word-mode page ((0, 0) on a page not made yet), `None` on a byte-mode page.
     #[inline]
     fn word_state(&self, offset: u32) -> Option<(u32, u32)> {
-        match self.sh.pages[offset as usize / PAGE].as_deref() {
+        match self.sh.pages[offset as usize / PAGE].as_ref() {
             None => Some((0, 0)),
             Some(p) if p.bytes => None,
             Some(p) => {

@@ -114,7 +114,7 @@ pub(super) struct GroupShadow {
     /// Per LDS dword an atomic accessed: what its atomics handed on, per wave.
     pub(super) handed: HashMap<u32, Vec<u64>>,
     pub(super) accesses: Vec<Access>,
-    pub(super) pages: Vec<Option<Box<Page>>>,
+    pub(super) pages: Vec<Option<Page>>,
     /// Per byte (a word-mode page's dword: its first byte) that atomics wrote: the latest
     /// atomic access of each wave since the byte's last plain write that is not ordered
     /// before it. Atomics do not race with one another, so the byte's last write alone would
@@ -133,7 +133,7 @@ pub(super) struct GroupShadow {
     /// Pages of an earlier workgroup in this slot, for [`GroupShadow::page`] to reuse.
     /// Boxed as `pages` holds them: a page moves between the two as one pointer.
     #[allow(clippy::vec_box)]
-    spare_pages: Vec<Box<Page>>,
+    spare_pages: Vec<Page>,
 }
 
 impl GroupShadow {
@@ -200,14 +200,12 @@ impl GroupShadow {
     }
 
     /// A page with no access on it (`bytes`: in byte mode), reusing a spare one.
-    pub(super) fn page(&mut self, bytes: bool) -> Box<Page> {
-        let mut p = self.spare_pages.pop().unwrap_or_else(|| {
-            Box::new(Page {
-                slots: Vec::new(),
-                bytes,
-                atomics: false,
-                poisoned: false,
-            })
+    pub(super) fn page(&mut self, bytes: bool) -> Page {
+        let mut p = self.spare_pages.pop().unwrap_or_else(|| Page {
+            slots: Vec::new(),
+            bytes,
+            atomics: false,
+            poisoned: false,
         });
         p.clear(bytes);
         p
@@ -217,7 +215,7 @@ impl GroupShadow {
     /// the dword held (its first byte keeps the dword's read list; with `share` the others
     /// share it, else each gets a copy of its own), and so does each byte's atomic set.
     pub(super) fn split_page(&mut self, n: usize, share: bool) {
-        let page = self.pages[n].as_deref_mut().expect("the page exists");
+        let page = self.pages[n].as_mut().expect("the page exists");
         debug_assert!(!page.bytes, "a page in byte mode stays so");
         let words = std::mem::take(&mut page.slots);
         let atomics = page.atomics;
@@ -240,7 +238,7 @@ impl GroupShadow {
                 });
             }
         }
-        let page = self.pages[n].as_deref_mut().expect("the page exists");
+        let page = self.pages[n].as_mut().expect("the page exists");
         page.slots = bytes;
         page.bytes = true;
         if atomics {
@@ -323,7 +321,7 @@ impl GroupShadow {
 
     /// Whether byte `b` holds nothing this launch wrote (or only an uninitialised value).
     pub(super) fn unwritten(&self, b: u32) -> bool {
-        let Some(p) = self.pages[b as usize / PAGE].as_deref() else {
+        let Some(p) = self.pages[b as usize / PAGE].as_ref() else {
             return true;
         };
         p.slot(b as usize % PAGE).write == 0 || (p.poisoned && self.poisoned.contains(&b))
@@ -333,12 +331,12 @@ impl GroupShadow {
     /// byte taking its dword's state as the scan's split does with sharing on).
     pub(super) fn poison_byte(&mut self, b: u32) {
         let i = b as usize / PAGE;
-        match self.pages[i].as_deref() {
+        match self.pages[i].as_ref() {
             None => self.pages[i] = Some(self.page(true)),
             Some(p) if !p.bytes => self.split_page(i, true),
             Some(_) => {}
         }
-        self.pages[i].as_deref_mut().expect("the page").poisoned = true;
+        self.pages[i].as_mut().expect("the page").poisoned = true;
         self.poisoned.insert(b);
     }
 
@@ -515,7 +513,7 @@ pub(super) fn cell(sh: &mut GroupShadow, b: u32) -> (&mut Page, usize) {
     if sh.pages[i].is_none() {
         make_page(sh, i);
     }
-    let p = sh.pages[i].as_deref_mut().expect("the page was just made");
+    let p = sh.pages[i].as_mut().expect("the page was just made");
     (p, b as usize % PAGE)
 }
 
@@ -530,7 +528,7 @@ fn make_page(sh: &mut GroupShadow, i: usize) {
 #[inline]
 pub(super) fn page_of(sh: &mut GroupShadow, b: u32) -> &mut Page {
     sh.pages[b as usize / PAGE]
-        .as_deref_mut()
+        .as_mut()
         .expect("the page exists")
 }
 
