@@ -988,7 +988,12 @@ impl Device {
             pending_next: vec![0; n],
             lds_ops: vec![OrderedOps::default(); n],
             inflight: vec![inflight::InFlight::default(); n],
-            checker: lds_check::Checker::new(cfg.checks(), up_front.len(), &cfg.lds_variables),
+            checker: lds_check::Checker::new(
+                cfg.checks(),
+                up_front.len(),
+                cfg.waves as usize,
+                &cfg.lds_variables,
+            ),
             vgpr_masks: vec![None; program_len],
             last_issue: (0, Counter::Lgkm, 0),
             rng: cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,

@@ -150,7 +150,7 @@ impl Device {
         self.slot_group.push(0);
         self.lds
             .push(Lds::unallocated(self.spawn.lds_mode, self.spawn.lds_align));
-        self.checker.add_slot();
+        self.checker.add_slot(gw);
         for _ in 0..gw {
             self.waves.push(Wave::new(0, self.spawn.wave_size));
             self.wave_group.push(self.slot_group.len() - 1);

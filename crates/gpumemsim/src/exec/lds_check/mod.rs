@@ -154,7 +154,14 @@ pub(crate) struct Checker {
     stored: Vec<(u8, u32)>,
     /// The kernel's LDS variables ([`bounds`]), sorted by start; empty when not known.
     variables: Vec<crate::loader::LdsVariable>,
+    /// Per wave slot: the pc of its wave's last LDS or global access ([`NO_ACCESS`]: none
+    /// yet), for [`Device::check_barrier_release`]. Kept here, not in the workgroup's
+    /// shadow, so that a global access touches no part of that shadow.
+    last_access: Vec<u32>,
 }
+
+/// [`Checker::last_access`] of a wave that made no access yet.
+const NO_ACCESS: u32 = u32::MAX;
 
 impl Checker {
     /// The state for `slots` workgroup slots; `enabled` is
@@ -163,6 +170,7 @@ impl Checker {
     pub(crate) fn new(
         enabled: bool,
         slots: usize,
+        group_waves: usize,
         variables: &[crate::loader::LdsVariable],
     ) -> Checker {
         let mut variables = variables.to_vec();
@@ -178,12 +186,14 @@ impl Checker {
             poison: Poison::default(),
             stored: Vec::new(),
             variables,
+            last_access: vec![NO_ACCESS; slots * group_waves],
         }
     }
 
     /// Appends the workgroups of `o` (a device holding the workgroups that follow).
     pub(crate) fn absorb(&mut self, o: Checker) {
         self.groups.extend(o.groups);
+        self.last_access.extend(o.last_access);
     }
 
     /// Whether the DS dword forms run a row at a time and hand their address rows
@@ -194,9 +204,11 @@ impl Checker {
         self.shortcuts && self.poison.is_empty()
     }
 
-    /// One more workgroup slot.
-    pub(crate) fn add_slot(&mut self) {
+    /// One more workgroup slot, of `group_waves` wave slots.
+    pub(crate) fn add_slot(&mut self, group_waves: usize) {
         self.groups.push(None);
+        let n = self.last_access.len();
+        self.last_access.resize(n + group_waves, NO_ACCESS);
     }
 
     /// Checks global accesses for races as they are made, keeping the log of every access
@@ -458,8 +470,7 @@ impl Device {
     /// Wave `wi` made an LDS or global access at `pc` (it did some work: see
     /// [`Device::check_barrier_release`]).
     fn note_access(&mut self, wi: usize, pc: usize) {
-        let me = wi % self.group_waves;
-        self.shadow(self.wave_group[wi]).last_access[me] = Some(pc);
+        self.checker.last_access[wi] = pc as u32;
     }
 
     /// The [`Access`] of wave `wi`'s instruction at `pc` (see [`Device::check_lds`]), given
@@ -680,6 +691,7 @@ impl Device {
             );
             events.push(divergence(self.waves[w0].id, pc0, message, other, waves));
         }
+        let last_access = self.checker.last_access[first..first + self.group_waves].to_vec();
         let sh = self.shadow(g);
         let generation = sh.generation;
         // Ended waves that did not reach this barrier, having taken part in an earlier one
@@ -694,9 +706,9 @@ impl Device {
             if n > generation || sh.left_reported[i] {
                 continue;
             }
-            let at = match (n, sh.last_access[i]) {
-                (0, None) => continue,
-                (0, Some(pc)) => (pc, false),
+            let at = match (n, last_access[i]) {
+                (0, NO_ACCESS) => continue,
+                (0, pc) => (pc as usize, false),
                 _ => (end, true),
             };
             sh.left_reported[i] = true;
@@ -745,6 +757,7 @@ impl Device {
         let g = self.wave_group[wi];
         let first = g * self.group_waves;
         if (first..first + self.group_waves).all(|i| self.waves[i].done) {
+            self.checker.last_access[first..first + self.group_waves].fill(NO_ACCESS);
             // The next workgroup in the slot starts from a new shadow (`Device::shadow`).
             if let Some(sh) = self.checker.groups[g].as_deref_mut() {
                 sh.reset();

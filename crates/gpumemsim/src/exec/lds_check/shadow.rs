@@ -105,8 +105,6 @@ pub(super) struct GroupShadow {
     pub(super) ended_at: Vec<Option<usize>>,
     /// Ended waves already reported as leaving a barrier.
     pub(super) left_reported: Vec<bool>,
-    /// Per wave: the pc of its last LDS or global access (a wave that did some work).
-    pub(super) last_access: Vec<Option<usize>>,
     /// What LDS atomics handed over, as the global check's atomics do (`super::order`):
     /// `synced[me * waves + w]` is the `OrderedOps::waited` of wave `w` that wave `me` knows
     /// complete, because `me`'s atomic on a location followed `w`'s.
@@ -143,7 +141,6 @@ impl GroupShadow {
             arrivals: vec![Arrivals::default(); waves],
             ended_at: vec![None; waves],
             left_reported: vec![false; waves],
-            last_access: vec![None; waves],
             synced: vec![0; waves * waves],
             handed: HashMap::new(),
             accesses: Vec::new(),
@@ -173,7 +170,6 @@ impl GroupShadow {
             arrivals,
             ended_at,
             left_reported,
-            last_access,
             synced,
             handed,
             accesses,
@@ -188,7 +184,6 @@ impl GroupShadow {
         arrivals.fill(Arrivals::default());
         ended_at.fill(None);
         left_reported.fill(false);
-        last_access.fill(None);
         synced.fill(0);
         handed.clear();
         accesses.clear();
@@ -621,7 +616,6 @@ mod tests {
         };
         sh.ended_at[0] = Some(7);
         sh.left_reported[1] = true;
-        sh.last_access[0] = Some(3);
         sh.accesses.push(Access {
             pc: 1,
             wave: 0,
@@ -644,7 +638,6 @@ mod tests {
             .all(|a| (a.count, a.last, a.prev) == (0, 0, 0)));
         assert!(sh.ended_at.iter().all(Option::is_none));
         assert!(!sh.left_reported.iter().any(|&r| r));
-        assert!(sh.last_access.iter().all(Option::is_none));
         assert!(sh.accesses.is_empty() && sh.listed.is_empty());
         assert!(sh.pages.iter().all(Option::is_none));
         let l = &sh.lists;
