@@ -700,13 +700,13 @@ impl Device {
         // barrier having accessed nothing — a whole wave past the end of the data returning
         // early, which clang-built kernels do — is not reported.
         let mut left: Vec<(usize, bool, Vec<usize>)> = Vec::new();
-        for i in 0..sh.arrivals.len() {
+        for (i, &last) in last_access.iter().enumerate() {
             let Some(end) = sh.ended_at[i] else { continue };
             let n = sh.arrivals[i].count;
             if n > generation || sh.left_reported[i] {
                 continue;
             }
-            let at = match (n, last_access[i]) {
+            let at = match (n, last) {
                 (0, NO_ACCESS) => continue,
                 (0, pc) => (pc as usize, false),
                 _ => (end, true),
