@@ -27,9 +27,9 @@ fn holding(vars: &[LdsVariable], b: u32) -> Option<usize> {
     (i > 0 && b < vars[i - 1].end).then(|| i - 1)
 }
 
-/// Whether bytes `start..end` lie in one variable (so no access among them crosses).
-pub(super) fn within_one(vars: &[LdsVariable], start: u32, end: u32) -> bool {
-    holding(vars, start).is_some_and(|i| end <= vars[i].end)
+/// The bytes of the variable holding byte `b`, if one does.
+pub(super) fn variable_at(vars: &[LdsVariable], b: u32) -> Option<(u32, u32)> {
+    holding(vars, b).map(|i| (vars[i].start, vars[i].end))
 }
 
 /// `a` (bytes 0x0..0x100).

@@ -339,8 +339,9 @@ impl Device {
         };
         self.report_lds(wi, pc, false, &touches, found);
         let vars = &self.checker.variables;
-        let inside = |(start, end)| bounds::within_one(vars, start, end);
-        if !vars.is_empty() && !rows.span().is_some_and(inside) {
+        // Every access inside the variable of the first (the usual case): nothing crosses.
+        let var = rows.first().and_then(|a| bounds::variable_at(vars, a));
+        if !vars.is_empty() && !var.is_some_and(|(start, end)| rows.within(start, end)) {
             let accesses = (0..2).flat_map(|k| {
                 let (lanes, addrs) = (rows.lanes[k], rows.addrs[k]);
                 (0..64u8)

@@ -72,25 +72,31 @@ impl AddrRows<'_> {
         }
     }
 
-    /// The bytes the accesses cover, from the lowest address to the end of the highest
-    /// dword (`None`: no lane in range).
-    pub(super) fn span(&self) -> Option<(u32, u32)> {
-        let (mut lo, mut hi) = (u32::MAX, 0u32);
-        for (&m, addrs) in self.lanes.iter().zip(self.addrs) {
+    /// The address of the first access in the trace's order (`None`: no lane in range).
+    pub(super) fn first(&self) -> Option<u32> {
+        let lanes = self.lanes[0] | self.lanes[1];
+        (lanes != 0).then(|| {
+            let l = lanes.trailing_zeros() as usize;
+            self.addrs[usize::from(self.lanes[0] >> l & 1 == 0)][l]
+        })
+    }
+
+    /// Whether every access's dword lies in bytes `start..end`.
+    pub(super) fn within(&self, start: u32, end: u32) -> bool {
+        // `a - start <= end - 4 - start` in wrapping arithmetic: one compare per lane.
+        let Some(limit) = end.checked_sub(4).and_then(|e| e.checked_sub(start)) else {
+            return self.lanes == [0, 0];
+        };
+        self.lanes.iter().zip(self.addrs).all(|(&m, addrs)| {
             let upto = &addrs[..64 - m.leading_zeros() as usize];
+            let out = |a: u32| a.wrapping_sub(start) > limit;
             if m == u64::MAX >> (64 - upto.len().max(1)) {
-                // Every lane up to the highest (the usual EXEC): two folds that vectorise.
-                lo = upto.iter().fold(lo, |x, &a| x.min(a));
-                hi = upto.iter().fold(hi, |x, &a| x.max(a));
-                continue;
+                // Every lane up to the highest (the usual EXEC): a fold that vectorises.
+                !upto.iter().fold(false, |past, &a| past | out(a))
+            } else {
+                (0..upto.len()).all(|l| m >> l & 1 == 0 || !out(upto[l]))
             }
-            for (l, &a) in upto.iter().enumerate() {
-                if m >> l & 1 == 1 {
-                    (lo, hi) = (lo.min(a), hi.max(a));
-                }
-            }
-        }
-        (self.lanes != [0, 0]).then_some((lo, hi + 4))
+        })
     }
 
     /// Whether some read takes in byte `b` (none for writes).
@@ -218,6 +224,38 @@ mod tests {
     use super::{AddrRows, RowDwords};
     use crate::ds::DsOutcome;
     use crate::xorshift::XorShift;
+
+    /// [`AddrRows::first`] is the trace's first access and [`AddrRows::within`] says whether
+    /// every access's dword lies in a span, as the trace does: random rows (full and partial
+    /// lanes, one row or two, none), spans around them, spans too small for a dword.
+    #[test]
+    fn first_and_within_are_the_traces() {
+        let mut rng = XorShift::new(0x3c6e_f372_fe94_f82b);
+        let (mut inside, mut outside) = (0, 0);
+        for case in 0..4000 {
+            let mut o = DsOutcome::default();
+            let base = 4 * rng.below(64) as u32;
+            for l in 0..64 {
+                o.addrs[l] = base + 4 * rng.below(16) as u32;
+                o.addrs2[l] = base + 4 * rng.below(16) as u32;
+            }
+            o.lanes =
+                rng.pick(&[u64::MAX, 0xffff_ffff, 0]) & (rng.next_u64() | rng.pick(&[0, u64::MAX]));
+            o.lanes2 = if case % 3 == 0 { o.lanes } else { 0 };
+            let rows = AddrRows::new(&o, 1024);
+            let trace = rows.touches([&[], &[]]);
+            assert_eq!(rows.first(), trace.first().map(|t| t.offset), "case {case}");
+            let start = base + 4 * rng.below(6) as u32 - 8 * u32::from(base >= 8);
+            let end = start + rng.pick(&[0u32, 2, 4, 32, 64, 68, 200]);
+            let want = trace
+                .iter()
+                .all(|t| t.offset >= start && t.offset + 4 <= end);
+            assert_eq!(rows.within(start, end), want, "case {case}: {start}..{end}");
+            inside += usize::from(want && !trace.is_empty());
+            outside += usize::from(!want);
+        }
+        assert!(inside > 200 && outside > 200, "{inside} {outside}");
+    }
 
     /// [`RowDwords::list`] gives the distinct dwords of random read rows (broadcasts, repeats,
     /// rows reading each other's dwords, lanes out of range) in the order the trace first
