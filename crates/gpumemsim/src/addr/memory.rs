@@ -204,7 +204,6 @@ impl AccessLog {
     /// [`AccessLog::for_plain_dwords`] as an iterator: (address, bytes read, bytes written)
     /// of each dword, ascending.
     pub fn plain_dwords(&self) -> PlainDwords<'_> {
-        const NONE: &Block = &[0; BLOCK_WORDS];
         // One instruction's accesses mostly lie in one block, read or written: no list of
         // blocks then.
         let (blocks, first) = match (self.reads.len(), self.writes.len()) {
@@ -340,6 +339,9 @@ const BLOCK_WORDS: usize = LOG_BLOCK as usize / 64;
 /// A log block's bits, by value.
 type Block = [u64; BLOCK_WORDS];
 
+/// The bits of a block with no access of a kind.
+const NONE: &Block = &[0; BLOCK_WORDS];
+
 /// The dwords of an [`AccessLog`]'s plain accesses ([`AccessLog::plain_dwords`]).
 pub struct PlainDwords<'a> {
     log: &'a AccessLog,
@@ -358,7 +360,6 @@ impl PlainDwords<'_> {
     /// Moves to the next word of bits with a bit set; false past the last.
     #[inline]
     fn advance(&mut self) -> bool {
-        const NONE: &Block = &[0; BLOCK_WORDS];
         loop {
             if self.k + 1 < BLOCK_WORDS {
                 self.k += 1;
