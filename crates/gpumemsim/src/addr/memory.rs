@@ -133,7 +133,7 @@ type PageBits = [u64; LOG_BLOCK as usize / 64];
 /// Bytes an atomic read-modify-write touched are logged apart from plain reads and writes
 /// ([`GlobalMemory::set_atomic`]): for running apart they count as both (the order of two
 /// workgroups' atomics on one byte matters to what each returns), while for the race check
-/// ([`AccessLog::for_plain_dwords`]) atomics do not race with one another.
+/// ([`AccessLog::plain_dwords`]) atomics do not race with one another.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AccessLog {
     reads: PageMap<PageBits>,
@@ -193,16 +193,8 @@ impl AccessLog {
         }
     }
 
-    /// Calls `f` for each dword plain reads or writes touched, by ascending address: the
-    /// dword's address, the bytes read (bit `i`: byte `i` of the dword) and the bytes written.
-    pub fn for_plain_dwords(&self, mut f: impl FnMut(u64, u8, u8)) {
-        for (dword, read, written) in self.plain_dwords() {
-            f(dword, read, written);
-        }
-    }
-
-    /// [`AccessLog::for_plain_dwords`] as an iterator: (address, bytes read, bytes written)
-    /// of each dword, ascending.
+    /// Each dword plain reads or writes touched, by ascending address: the dword's address,
+    /// the bytes read (bit `i`: byte `i` of the dword) and the bytes written.
     pub fn plain_dwords(&self) -> PlainDwords<'_> {
         // One instruction's accesses mostly lie in one block, read or written: no list of
         // blocks then.
@@ -920,13 +912,13 @@ mod tests {
             }
             for (i, log) in logs.iter().enumerate() {
                 let mut seen = Vec::new();
-                log.for_plain_dwords(|d, r, w| {
+                for (d, r, w) in log.plain_dwords() {
                     for b in 0..4 {
                         if (r | w) >> b & 1 == 1 {
                             seen.push((d + b, w >> b & 1 == 1));
                         }
                     }
-                });
+                }
                 let want: Vec<(u64, bool)> = bytes
                     .iter()
                     .filter_map(|&b| {

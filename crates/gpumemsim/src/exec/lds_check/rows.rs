@@ -43,7 +43,7 @@ impl AddrRows<'_> {
         let upto = &addrs[..64 - lanes.leading_zeros() as usize];
         // Every dword in range: every address at most `size - 4` (two folds that vectorize).
         if let Some(last) = size.checked_sub(4) {
-            if !upto.iter().fold(false, |past, &a| past | (a > last)) {
+            if all_within(upto, 0, last) {
                 return (lanes, upto.iter().fold(0, |b, &a| b | a));
             }
         }
@@ -89,13 +89,9 @@ impl AddrRows<'_> {
         };
         self.lanes.iter().zip(self.addrs).all(|(&m, addrs)| {
             let upto = &addrs[..64 - m.leading_zeros() as usize];
-            let out = |a: u32| a.wrapping_sub(start) > limit;
-            if m == u64::MAX >> (64 - upto.len().max(1)) {
-                // Every lane up to the highest (the usual EXEC): a fold that vectorises.
-                !upto.iter().fold(false, |past, &a| past | out(a))
-            } else {
-                (0..upto.len()).all(|l| m >> l & 1 == 0 || !out(upto[l]))
-            }
+            // Every lane up to the highest inside (the usual case), else lane by lane.
+            all_within(upto, start, limit)
+                || (0..upto.len()).all(|l| m >> l & 1 == 0 || upto[l].wrapping_sub(start) <= limit)
         })
     }
 
@@ -126,6 +122,15 @@ impl AddrRows<'_> {
         });
         v
     }
+}
+
+/// Whether every address of `addrs` lies at most `limit` bytes past `start` (`a - start <=
+/// limit` in wrapping arithmetic): one compare a lane, a fold that vectorises.
+#[inline]
+fn all_within(addrs: &[u32], start: u32, limit: u32) -> bool {
+    !addrs
+        .iter()
+        .fold(false, |past, &a| past | (a.wrapping_sub(start) > limit))
 }
 
 /// The distinct aligned dwords of one instruction's read rows, in the order the trace first
