@@ -440,13 +440,7 @@ fn constant_buffer_example_zeroes_out_of_range_dwords() {
     assert_eq!(j["dump"]["s25"][0], 15);
     assert_eq!(j["dump"]["s26"][0], 0, "past num_records");
     assert_eq!(j["dump"]["s8"][0], 12);
-    let kinds: Vec<&str> = j["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .filter_map(|e| e["kind"].as_str())
-        .collect();
-    assert_eq!(kinds, ["smem_range"]);
+    assert_eq!(common::event_kinds(&j), ["smem_range"]);
 }
 
 #[test]

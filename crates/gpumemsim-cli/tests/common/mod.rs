@@ -68,3 +68,14 @@ pub fn numbers(v: &serde_json::Value) -> Vec<f64> {
         .map(|x| x.as_f64().expect("a number"))
         .collect()
 }
+
+/// The kinds of a JSON report's events, in order.
+#[allow(dead_code)] // not every test binary uses it
+pub fn event_kinds(report: &serde_json::Value) -> Vec<&str> {
+    report["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect()
+}
