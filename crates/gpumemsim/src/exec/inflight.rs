@@ -82,28 +82,40 @@ impl Touched {
 /// One returning operation's data, on its way to its VGPRs.
 #[derive(Clone, Debug)]
 pub(crate) struct VgprReturn {
-    /// First destination register and how many.
-    first: u32,
-    count: u32,
+    /// When the data lands.
+    at: u64,
+    /// Its position among its counter's operations.
+    seq: u64,
     /// The lanes it writes (EXEC when it issued).
     lanes: u64,
-    /// `count` rows of the wave's lanes, as the unit model computed them at issue.
-    data: Vec<u32>,
+    /// The load's mnemonic.
+    name: &'static str,
+    /// Where its `count` rows of the wave's lanes, as the unit model computed them at issue,
+    /// start in [`InFlight::data`].
+    start: u32,
+    /// The load's instruction index.
+    pc: u32,
+    /// First destination register.
+    first: u32,
     /// The bits of the last row it writes: a `d16` load writes one half of its VGPR and
     /// leaves the other as it is when the data lands ([`d16_last_row_bits`]).
     last_bits: u32,
-    /// When the data lands.
-    at: u64,
+    /// How many registers it writes (at most 5: four and TFE's status).
+    count: u8,
+    /// The counter whose waits cover it.
+    counter: Counter,
     /// Whether it has landed.
     landed: bool,
-    /// The load's instruction index and mnemonic.
-    pc: usize,
-    name: &'static str,
-    /// The counter whose waits cover it, and its position among that counter's operations.
-    counter: Counter,
-    seq: u64,
     /// Whether an event has named it (one event per operation).
     reported: bool,
+}
+
+impl VgprReturn {
+    /// Where its rows are in [`InFlight::data`], for a wave of `n` lanes.
+    fn rows(&self, n: usize) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + usize::from(self.count) * n
+    }
 }
 
 /// A wave's data in flight and its in-order operation counts per counter.
@@ -122,8 +134,10 @@ pub(crate) struct InFlight {
     /// `s_waitcnt lgkmcnt(0)`s executed: SMEM operations complete out of order, so only
     /// such a wait proves a scalar store complete (the global race check orders by it).
     pub lgkm_zero: u64,
-    /// Data buffers of landed returns, for reuse.
-    pool: Vec<Vec<u32>>,
+    /// The rows of every return in `returns`, one after another in the order of `returns`
+    /// (with gaps where returns left), so a wave's data in flight is one allocation that
+    /// grows to the most it has held at once, not one buffer per load.
+    data: Vec<u32>,
     /// No return not yet landed arrives before this cycle (a bound: 0 says nothing), so a
     /// step before it has nothing to land and skips the look at every return.
     landing_from: u64,
@@ -140,16 +154,38 @@ fn next_landing(returns: &[VgprReturn]) -> u64 {
 }
 
 impl InFlight {
-    /// The state of a new wave's (nothing in flight), keeping the data buffers for reuse.
+    /// The state of a new wave's (nothing in flight), keeping the data's allocation.
     pub(crate) fn reset(&mut self) {
-        let mut pool = std::mem::take(&mut self.pool);
-        pool.extend(self.returns.drain(..).map(|r| r.data));
-        let returns = std::mem::take(&mut self.returns);
+        let (mut returns, mut data) = (
+            std::mem::take(&mut self.returns),
+            std::mem::take(&mut self.data),
+        );
+        returns.clear();
+        data.clear();
         *self = InFlight {
             returns,
-            pool,
+            data,
             ..InFlight::default()
         };
+    }
+
+    /// Makes room for `need` more words of data for a wave of `n` lanes: the data of returns
+    /// that left goes (all of it when none is left), and, when the allocation would have to
+    /// grow, the rows of those in flight move down over the gaps, in order.
+    fn make_room(&mut self, need: usize, n: usize) {
+        if self.returns.is_empty() {
+            self.data.clear();
+        } else if self.data.len() + need > self.data.capacity() {
+            let mut to = 0;
+            for r in &mut self.returns {
+                let from = r.rows(n);
+                let len = from.len();
+                self.data.copy_within(from, to);
+                r.start = to as u32;
+                to += len;
+            }
+            self.data.truncate(to);
+        }
     }
 
     /// Whether operation `seq` on `counter` is proven complete by the waits, given the LDS
@@ -283,10 +319,9 @@ impl Device {
         returns.retain_mut(|r| {
             let covered = f.waited(lds, r.counter, r.seq);
             if !covered {
-                unwaited.add(r.first, r.count);
+                unwaited.add(r.first, u32::from(r.count));
             }
             if covered && r.landed {
-                f.pool.push(std::mem::take(&mut r.data));
                 return false;
             }
             true
@@ -310,17 +345,19 @@ impl Device {
         Some(self.save_rows(wi, inst, first, count))
     }
 
-    /// [`Device::save_destination`] of registers `first ..first + count`.
+    /// [`Device::save_destination`] of registers `first ..first + count`: their rows go to
+    /// the end of the wave's data in flight.
     #[inline(never)]
     fn save_rows(&mut self, wi: usize, inst: &Instruction, first: u32, count: u32) -> Saved {
         let w = &self.waves[wi];
         let n = w.size as usize;
-        let mut rows = self.inflight[wi].pool.pop().unwrap_or_default();
-        rows.clear();
+        let f = &mut self.inflight[wi];
+        f.make_room(count as usize * n, n);
+        let start = f.data.len();
         for r in first..first + count {
             match w.vgpr_row(r) {
-                Some(row) => rows.extend_from_slice(row),
-                None => rows.resize(rows.len() + n, 0),
+                Some(row) => f.data.extend_from_slice(row),
+                None => f.data.resize(f.data.len() + n, 0),
             }
         }
         Saved {
@@ -329,7 +366,7 @@ impl Device {
             first,
             count,
             lanes: w.exec() & w.lane_mask(),
-            rows,
+            start: start as u32,
         }
     }
 
@@ -346,10 +383,12 @@ impl Device {
     ) {
         let w = &mut self.waves[wi];
         let n = w.size as usize;
+        let f = &mut self.inflight[wi];
         // The saved rows become the data: each register's new values swap with its old ones.
         // The lanes it writes: those under EXEC, and any other the unit model changed (LDS
         // direct and parameter loads write whole quads).
-        let mut data = saved.rows;
+        let start = saved.start as usize;
+        let data = &mut f.data[start..start + saved.count as usize * n];
         let mut lanes = saved.lanes;
         // With every lane under EXEC there is no other lane to find.
         let all = w.lane_mask();
@@ -365,21 +404,20 @@ impl Device {
                 lanes |= u64::from(new != old) << l;
             }
         }
-        let f = &mut self.inflight[wi];
         f.unwaited.add(saved.first, saved.count);
         f.landing_from = f.landing_from.min(at);
         f.returns.push(VgprReturn {
-            first: saved.first,
-            count: saved.count,
-            lanes,
-            data,
-            last_bits: saved.last_bits,
             at,
-            landed: false,
-            pc,
-            name: saved.name,
-            counter,
             seq,
+            lanes,
+            name: saved.name,
+            start: saved.start,
+            pc: pc as u32,
+            first: saved.first,
+            last_bits: saved.last_bits,
+            count: saved.count as u8,
+            counter,
+            landed: false,
             reported: false,
         });
     }
@@ -405,11 +443,11 @@ impl Device {
         {
             let r = &mut f.returns[i];
             r.landed = true;
-            for (k, chunk) in r.data.chunks(n).enumerate() {
+            for (k, chunk) in f.data[r.rows(n)].chunks(n).enumerate() {
                 let Some(row) = w.vgpr_row_mut(r.first + k as u32) else {
                     continue;
                 };
-                let bits = if k + 1 == r.count as usize {
+                let bits = if k + 1 == usize::from(r.count) {
                     r.last_bits
                 } else {
                     u32::MAX
@@ -487,7 +525,7 @@ impl Device {
             if r.reported || self.waited(wi, r.counter, r.seq) {
                 continue;
             }
-            let regs = VgprSet::range(r.first, r.count);
+            let regs = VgprSet::range(r.first, u32::from(r.count));
             let read = touched.intersects(&regs);
             // Same-kind loads writing the same registers land in order: no hazard.
             let overwritten = dest.is_some_and(|d| d.intersects(&regs)) && kind != Some(r.counter);
@@ -523,7 +561,7 @@ impl Device {
             _ => ("expcnt", 7),
         };
         let fix = format!("s_waitcnt {name}({})", later.min(max));
-        let mut regs = VgprSet::range(r.first, r.count);
+        let mut regs = VgprSet::range(r.first, u32::from(r.count));
         let what = if touched.reads.intersects(&regs) {
             for (a, b) in regs.0.iter_mut().zip(touched.reads.0) {
                 *a &= b;
@@ -553,7 +591,7 @@ impl Device {
             ),
         )
         .with_detail(EventDetail {
-            pcs: vec![r.pc],
+            pcs: vec![r.pc as usize],
             waves: Vec::new(),
             lanes: (0..64).filter(|l| r.lanes >> l & 1 == 1).collect(),
             address: None,
@@ -575,7 +613,8 @@ pub(crate) struct Saved {
     first: u32,
     count: u32,
     lanes: u64,
-    rows: Vec<u32>,
+    /// Where the rows are in the wave's [`InFlight::data`].
+    start: u32,
 }
 
 /// The counter a returning memory instruction's data is covered by.
@@ -644,37 +683,67 @@ mod tests {
         }
     }
 
-    /// A reset wave's data in flight is a new wave's, with the data buffers kept for reuse.
-    #[test]
-    fn a_reset_is_a_new_wave_keeping_buffers() {
-        let mut f = InFlight::default();
-        f.returns.push(VgprReturn {
-            first: 4,
-            count: 2,
-            lanes: 3,
-            data: vec![1; 64],
-            last_bits: u32::MAX,
+    /// A return of registers `first ..first + count` whose rows start at `start`.
+    fn ret(first: u32, count: u8, start: u32) -> VgprReturn {
+        VgprReturn {
             at: 10,
-            landed: false,
-            pc: 2,
-            name: "global_load_b64",
-            counter: Counter::Vm,
             seq: 0,
+            lanes: 3,
+            name: "global_load_b64",
+            start,
+            pc: 2,
+            first,
+            last_bits: u32::MAX,
+            count,
+            counter: Counter::Vm,
+            landed: false,
             reported: false,
-        });
+        }
+    }
+
+    /// A reset wave's data in flight is a new wave's, keeping the data's allocation.
+    #[test]
+    fn a_reset_is_a_new_wave_keeping_the_allocation() {
+        let mut f = InFlight::default();
+        f.returns.push(ret(4, 2, 0));
+        f.data = vec![1; 64];
         f.unwaited.add(4, 2);
         f.vm.issued = 1;
         f.exp.waited = 2;
-        f.pool.push(Vec::with_capacity(32));
         f.reset();
-        assert!(f.returns.is_empty());
+        assert!(f.returns.is_empty() && f.data.is_empty());
+        assert!(f.data.capacity() >= 64);
         assert_eq!(f.unwaited, VgprSet::default());
         assert_eq!(
             (f.vm, f.exp),
             (OrderedOps::default(), OrderedOps::default())
         );
-        let mut caps: Vec<usize> = f.pool.iter().map(Vec::capacity).collect();
-        caps.sort_unstable();
-        assert_eq!(caps, [32, 64]);
+    }
+
+    /// Making room moves the rows of the returns in flight down over the gaps the others
+    /// left, in order, only when the allocation would have to grow; with none in flight it
+    /// drops everything.
+    #[test]
+    fn making_room_closes_the_gaps_only_when_it_must() {
+        let n = 2;
+        let mut f = InFlight {
+            data: Vec::with_capacity(10),
+            ..InFlight::default()
+        };
+        // Rows of three returns (1, 2 and 1 registers), then the first and third left.
+        f.data.extend([1, 1, 2, 2, 3, 3, 4, 4]);
+        f.returns = vec![ret(0, 2, 2)];
+        f.make_room(2, n);
+        assert_eq!(
+            f.data,
+            [1, 1, 2, 2, 3, 3, 4, 4],
+            "room enough: nothing moves"
+        );
+        f.make_room(4, n);
+        assert_eq!(f.data, [2, 2, 3, 3]);
+        assert_eq!(f.returns[0].rows(n), 0..4);
+        f.returns.clear();
+        f.make_room(2, n);
+        assert!(f.data.is_empty());
     }
 }
