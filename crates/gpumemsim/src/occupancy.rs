@@ -362,6 +362,15 @@ impl Resources {
         }
     }
 
+    /// The registers of the wave's file the code uses: its VGPRs, and on a unified file
+    /// (gfx942) the AGPRs after them, from a multiple of 4.
+    pub fn file_vgprs(&self) -> u32 {
+        match self.agprs {
+            0 => self.vgprs,
+            a => self.vgprs.next_multiple_of(4) + a,
+        }
+    }
+
     /// The same with `bytes` of dynamic LDS per workgroup (the launch's local arguments and
     /// `--dynamic-lds`, padding included).
     pub fn with_dynamic_lds(self, bytes: u32) -> Resources {
@@ -488,12 +497,7 @@ pub fn occupancy(r: &Resources, d: &DeviceLimits) -> Occupancy {
     let max = d.max_waves_per_simd;
     let wave_size = if r.wave_size == 64 { 64 } else { 32 };
 
-    // A unified file (gfx942) holds the AGPRs after the VGPRs, from a multiple of 4.
-    let unified = match r.agprs {
-        0 => r.vgprs,
-        a => r.vgprs.next_multiple_of(4) + a,
-    };
-    let used = unified.max(r.allocated_vgprs);
+    let used = r.file_vgprs().max(r.allocated_vgprs);
     let vgprs = if used > d.max_vgprs_per_wave {
         0
     } else {

@@ -141,6 +141,10 @@ pub struct Wave {
     /// destination VGPR is out of range runs with EXEC forced to zero
     /// (docs/rules/ds.md#lds-parameter-load).
     pub vgpr_limit: u32,
+    /// VGPRs the file makes room for at its first growth: the registers the kernel uses when
+    /// the launch knows them (its metadata's count, less than the allocation's granules),
+    /// else [`Wave::vgpr_limit`]. Room only: a register past it still works.
+    pub vgpr_room: u32,
     /// Scalar condition code.
     pub scc: bool,
     /// Whether the wave has ended (`s_endpgm`).
@@ -182,6 +186,7 @@ impl Wave {
             mode: mode::DEFAULT,
             lds_ready: true,
             vgpr_limit: VGPR_COUNT as u32,
+            vgpr_room: VGPR_COUNT as u32,
             recent_valu: RecentValu::default(),
             pc: 0,
             counters: Counters::default(),
@@ -343,14 +348,14 @@ impl Wave {
     }
 
     /// Grows the VGPR file to `end` entries (rows of the wave's size). When the launch knows
-    /// the kernel's allocation ([`Wave::vgpr_limit`] below the file), the first growth takes
-    /// room for all of it at once, and no more: doubling would hold up to twice the kernel's
-    /// registers for every resident wave.
+    /// the kernel's registers ([`Wave::vgpr_room`] below the file), the first growth takes
+    /// room for all of them at once, and no more: doubling would hold up to twice the
+    /// kernel's registers for every resident wave.
     #[cold]
     fn grow_vgprs(&mut self, end: usize) {
-        let limit = self.vgpr_limit as usize;
-        if end > self.vgprs.capacity() && limit < self.vgpr_file() {
-            let all = (limit * self.size as usize).max(end);
+        let room = self.vgpr_room as usize;
+        if end > self.vgprs.capacity() && room < self.vgpr_file() {
+            let all = (room * self.size as usize).max(end);
             self.vgprs.reserve_exact(all - self.vgprs.len());
         }
         self.vgprs.resize(end, 0);
@@ -444,12 +449,12 @@ mod tests {
         }
     }
 
-    /// A wave given an ended wave's VGPR storage starts as a new wave does (every VGPR
-    /// reads 0, none written) and grows into the kept allocation.
+    /// The file makes room for the kernel's registers at its first growth, at once and no
+    /// more (not for the allocation's granules, nor twice what it needs).
     #[test]
-    fn a_known_allocation_is_reserved_once_and_exactly() {
+    fn the_kernels_registers_are_reserved_once_and_exactly() {
         let mut w = Wave::new(0, 32);
-        w.vgpr_limit = 8;
+        (w.vgpr_limit, w.vgpr_room) = (16, 8);
         w.set_vgpr(0, 0, 1);
         assert_eq!(w.vgprs.capacity(), 8 * 32, "the kernel's 8 VGPRs, at once");
         w.vgpr_row_mut(7).expect("v7")[31] = 2;

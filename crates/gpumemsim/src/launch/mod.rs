@@ -469,6 +469,7 @@ pub fn launch(l: &Launch) -> Result<Launched, String> {
         waves,
         wave_size,
         allocated_vgprs: allocated_vgprs(&d, wave_size),
+        used_vgprs: used_vgprs(kernel),
         ids: sample.clone(),
     };
     let init: WaveInit = Arc::new(move |g, w| setup.init(g, w));
@@ -663,6 +664,14 @@ fn allocated_vgprs(d: &KernelDescriptor, wave_size: u32) -> u32 {
         .min(crate::occupancy::MAX_VGPRS_PER_WAVE)
 }
 
+/// The VGPRs (AGPRs included) the kernel's code uses, from its metadata: what a wave's
+/// register file makes room for ([`Wave::vgpr_room`]). With granules of 8 or 16 registers
+/// the allocation can be half as large again (38 used, 48 allocated), and every resident
+/// wave holds its file.
+fn used_vgprs(kernel: &Kernel) -> u32 {
+    crate::occupancy::Resources::of_kernel(kernel).file_vgprs()
+}
+
 /// What every wave of the grid starts from
 /// (docs/rules/addressing.md#kernel-descriptor-and-initial-state).
 struct WaveSetup {
@@ -673,6 +682,8 @@ struct WaveSetup {
     waves: u32,
     wave_size: u32,
     allocated_vgprs: u32,
+    /// [`used_vgprs`].
+    used_vgprs: u32,
     /// A sampled launch's workgroups: the one workgroup `g` of the run stands for.
     ids: Option<Vec<u32>>,
 }
@@ -697,6 +708,7 @@ impl WaveSetup {
         }
         w.mode = d.initial_mode();
         w.vgpr_limit = self.allocated_vgprs;
+        w.vgpr_room = self.used_vgprs.min(self.allocated_vgprs);
         if d.chip.isa == rdna3_isa::Isa::Gfx940 {
             // FLAT_SCRATCH is an SGPR pair on GFX9 (codes 102-103, which the lowering keeps:
             // s102-s103 of the executor), set to the wave's scratch base by the hardware
