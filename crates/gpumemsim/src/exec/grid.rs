@@ -404,17 +404,20 @@ pub(super) fn run_blocks(
         seen: AccessLog::default(),
         because: None,
     });
-    // The threads' copies share the pages none of them writes.
-    let mut placed = memory();
     // Each thread runs blocks on its own copy of memory. A block may see what an earlier one
     // on its thread wrote: that matters only if it read a byte another block wrote, and then
-    // the check of shared bytes sends the grid to run together anyway.
+    // the check of shared bytes sends the grid to run together anyway. Thread 0 runs on the
+    // memory made; the others' copies share its pages until one of them writes a page (one
+    // thread shares nothing, so it copies no page).
+    let mut placed = memory();
+    let mut copies: Vec<GlobalMemory> = (1..threads).map(|_| placed.share()).collect();
+    copies.insert(0, placed);
     let memories: Vec<GlobalMemory> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
+        let handles: Vec<_> = copies
+            .into_iter()
+            .enumerate()
+            .map(|(t, mut mem)| {
                 let (next, stop, verdicts) = (&next, &stop, &verdicts);
-                // A cheap copy: the pages themselves are shared until written.
-                let mut mem = placed.share();
                 s.spawn(move || {
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
@@ -452,7 +455,6 @@ pub(super) fn run_blocks(
             .map(|h| h.join().expect("a grid worker panicked"))
             .collect()
     });
-    drop(placed);
     let v = verdicts.into_inner().expect("a worker panicked");
     if let Some(because) = v.because {
         return Err(because);
