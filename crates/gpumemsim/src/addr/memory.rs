@@ -1,6 +1,7 @@
 //! Sparse, paged global memory with 48-bit virtual addresses.
 
 use std::cell::RefCell;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -77,6 +78,19 @@ pub struct GlobalMemory {
 
 /// One page of bytes.
 type Page = [u8; PAGE_BYTES as usize];
+
+/// A new page holding `part` from byte `off`, zeros elsewhere. A page written whole is made
+/// from the bytes, not zeroed first: a launch writes its buffers so, megabytes of them.
+fn new_page(off: usize, part: &[u8]) -> Box<Page> {
+    if part.len() == PAGE_BYTES as usize {
+        if let Ok(whole) = <Box<Page>>::try_from(Box::<[u8]>::from(part)) {
+            return whole;
+        }
+    }
+    let mut p = Box::new([0; PAGE_BYTES as usize]);
+    p[off..off + part.len()].copy_from_slice(part);
+    p
+}
 
 /// A page of one memory, or shared by several ([`GlobalMemory::share`]). A shared page is
 /// the box of the memory that owned it, so sharing a memory moves none of its bytes.
@@ -677,7 +691,13 @@ impl GlobalMemory {
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) {
         self.log(addr, bytes.len() as u64, true);
         for (page, off, i, len) in page_spans(addr, bytes.len() as u64) {
-            self.page_mut(page)[off..off + len].copy_from_slice(&bytes[i..i + len]);
+            let part = &bytes[i..i + len];
+            match self.pages.entry(page) {
+                Entry::Occupied(e) => e.into_mut().own()[off..off + len].copy_from_slice(part),
+                Entry::Vacant(e) => {
+                    e.insert(PageSlot::Own(new_page(off, part)));
+                }
+            }
         }
     }
 
@@ -758,6 +778,33 @@ mod tests {
         assert_eq!((a.read_u8(0x9000), b.read_u8(0x9000)), (0, 2));
         assert_eq!((a.pages(), b.pages()), (2, 3));
         assert_eq!(a.read_u8(0x2fff), b.read_u8(0x2fff));
+    }
+
+    /// Writes of whole new pages (made from the bytes), of parts of pages and across pages
+    /// leave what writing their bytes one at a time leaves.
+    #[test]
+    fn writes_of_whole_pages_and_parts_leave_what_byte_writes_leave() {
+        let mut rng = crate::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
+        let (mut fast, mut slow) = (GlobalMemory::new(), GlobalMemory::new());
+        for _ in 0..60 {
+            let page = rng.below(6) * PAGE_BYTES;
+            let (addr, len) = match rng.below(3) {
+                0 => (page, PAGE_BYTES as usize * (1 + rng.below(2) as usize)),
+                1 => (
+                    page + rng.below(PAGE_BYTES),
+                    1 + rng.below(3 * PAGE_BYTES) as usize,
+                ),
+                _ => (page + rng.below(PAGE_BYTES - 8), 1 + rng.below(8) as usize),
+            };
+            let bytes: Vec<u8> = (0..len).map(|_| 1 + rng.below(255) as u8).collect();
+            fast.write_bytes(addr, &bytes);
+            for (k, &b) in bytes.iter().enumerate() {
+                slow.write_u8(addr + k as u64, b);
+            }
+        }
+        let end = 9 * PAGE_BYTES;
+        assert_eq!(fast.words(0, end), slow.words(0, end));
+        assert_eq!(fast.pages(), slow.pages());
     }
 
     /// `copy_written` moves exactly the bytes `written` lists: random plain and atomic writes
