@@ -31,9 +31,16 @@ use crate::vmem::{self, GlobalOp};
 pub(crate) struct VgprSet([u64; 4]);
 
 impl VgprSet {
+    /// Adds registers `first ..first + count` (those past v255 are left out): a mask per
+    /// 64-bit word they reach, not a bit per register.
     fn add(&mut self, first: u32, count: u32) {
-        for r in first..(first + count).min(256) {
-            self.0[r as usize / 64] |= 1 << (r % 64);
+        let end = (first + count).min(256);
+        let mut r = first;
+        while r < end {
+            let low = r % 64;
+            let n = (end - r).min(64 - low);
+            self.0[r as usize / 64] |= (u64::MAX >> (64 - n)) << low;
+            r += n;
         }
     }
 
@@ -680,6 +687,21 @@ mod tests {
         ] {
             let op = rdna3_isa::def::lookup_name(name).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(last_row_bits(op), bits, "{name}");
+        }
+    }
+
+    /// A range of registers is the set of its registers one by one, across the words and
+    /// past v255.
+    #[test]
+    fn a_range_is_its_registers() {
+        for first in (0..260).step_by(3) {
+            for count in [0, 1, 2, 5, 17, 63, 64, 65, 130] {
+                let mut want = [0u64; 4];
+                for r in first..(first + count).min(256) {
+                    want[r as usize / 64] |= 1 << (r % 64);
+                }
+                assert_eq!(VgprSet::range(first, count).0, want, "{first} + {count}");
+            }
         }
     }
 
