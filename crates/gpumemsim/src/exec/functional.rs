@@ -106,7 +106,7 @@ impl Device {
             program,
             fast: program
                 .iter()
-                .zip(&self.facts)
+                .zip(self.facts.iter())
                 .map(|(l, f)| Fast::of(l, f.unit.map(|(k, _)| k)))
                 .collect(),
             cfg,

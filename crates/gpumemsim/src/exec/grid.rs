@@ -22,11 +22,12 @@
 //! listed in the order the scheduler met them, which can differ between waves at one cycle).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rdna3_isa::asm::AsmLine;
 use rdna3_isa::Format;
 
+use super::issue::{program_facts, IssueFacts};
 use super::placement::{block_of, wgp_of};
 use super::{Device, RunConfig, RunError, WaveInit};
 use crate::addr::{AccessLog, GlobalMemory};
@@ -270,6 +271,7 @@ pub(super) struct Part {
 /// when the device cannot be made.
 fn run_block(
     program: &[AsmLine],
+    facts: &Arc<[IssueFacts]>,
     cfg: &RunConfig,
     init: &WaveInit,
     block: std::ops::Range<u32>,
@@ -277,6 +279,7 @@ fn run_block(
     t: usize,
 ) -> Option<(Option<Part>, GlobalMemory)> {
     let mut device = made(program, cfg, init, block).ok()?;
+    device.preset_facts = Some(facts.clone());
     // With the checker on, it checks each access for races and keeps the block's log;
     // without, the memory logs the block's accesses.
     device.memory = mem;
@@ -396,6 +399,8 @@ pub(super) fn run_blocks(
     clashes_stop: bool,
 ) -> Result<(Vec<Part>, Vec<GlobalMemory>), TogetherBecause> {
     let next = AtomicUsize::new(0);
+    // Every block's device works from one table of the program's facts.
+    let facts = program_facts(program, &cfg.timing, cfg.functional);
     // The first block (in order) known to end the run: no later one needs to run.
     let stop = AtomicUsize::new(usize::MAX);
     let verdicts = Mutex::new(Verdicts {
@@ -417,24 +422,24 @@ pub(super) fn run_blocks(
             .into_iter()
             .enumerate()
             .map(|(t, mut mem)| {
-                let (next, stop, verdicts) = (&next, &stop, &verdicts);
+                let (next, stop, verdicts, facts) = (&next, &stop, &verdicts, &facts);
                 s.spawn(move || {
                     loop {
                         let b = next.fetch_add(1, Ordering::Relaxed);
                         if b >= blocks.len() || b > stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let outcome = match run_block(program, cfg, init, blocks[b].clone(), mem, t)
-                        {
-                            None => {
-                                mem = GlobalMemory::new();
-                                Outcome::Failed
-                            }
-                            Some((part, rest)) => {
-                                mem = rest;
-                                part.map_or(Outcome::Failed, |p| Outcome::Ran(Box::new(p)))
-                            }
-                        };
+                        let outcome =
+                            match run_block(program, facts, cfg, init, blocks[b].clone(), mem, t) {
+                                None => {
+                                    mem = GlobalMemory::new();
+                                    Outcome::Failed
+                                }
+                                Some((part, rest)) => {
+                                    mem = rest;
+                                    part.map_or(Outcome::Failed, |p| Outcome::Ran(Box::new(p)))
+                                }
+                            };
                         let failed = matches!(outcome, Outcome::Failed);
                         if failed {
                             // Blocks after a failed one cannot change the verdict.

@@ -123,6 +123,25 @@ pub(crate) struct IssueFacts {
     pub returns: Option<(u32, u32)>,
 }
 
+/// [`IssueFacts::of`] every instruction of `program` under `timing`; `functional`: data is
+/// in the registers when an instruction issues, so nothing returns later.
+pub(crate) fn program_facts(
+    program: &[AsmLine],
+    timing: &TimingParams,
+    functional: bool,
+) -> std::sync::Arc<[IssueFacts]> {
+    program
+        .iter()
+        .map(|l| {
+            let mut f = IssueFacts::of(&l.inst, timing);
+            if functional {
+                f.returns = None;
+            }
+            f
+        })
+        .collect()
+}
+
 impl IssueFacts {
     /// Whether the instruction issues to its SIMD's VALU or SALU: work on the wave's own
     /// registers, nothing shared but the unit.

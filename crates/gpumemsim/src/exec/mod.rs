@@ -769,7 +769,10 @@ pub struct Device {
     scoreboards: Vec<deps::Scoreboard>,
     /// What each instruction of the program reads and writes, its unit, ... (worked out for
     /// the whole program when a run starts: one look-up per use, no check for a first one).
-    facts: Vec<issue::IssueFacts>,
+    facts: std::sync::Arc<[issue::IssueFacts]>,
+    /// The facts the next run takes instead of working them out ([`issue::program_facts`]
+    /// of its program and configuration): the blocks of a grid run apart share one table.
+    pub(crate) preset_facts: Option<std::sync::Arc<[issue::IssueFacts]>>,
     /// The DS outcome buffer, lent to each DS instruction (`Device::ds`).
     ds_outcome: Option<Box<crate::ds::DsOutcome>>,
     /// The bank model's answers for the accesses the run has priced (cleared when a run
@@ -1008,7 +1011,8 @@ impl Device {
             placement: None,
             units: units::Units::default(),
             scoreboards: vec![deps::Scoreboard::default(); n],
-            facts: Vec::new(),
+            facts: Vec::new().into(),
+            preset_facts: None,
             ds_outcome: None,
             bank_memo: access_memo::AccessMemo::default(),
             valu: vec![None; program_len],
@@ -1457,16 +1461,10 @@ impl Device {
     ) -> Result<(), RunError> {
         let code = control::CodeMap::new(program, cfg.code_base);
         self.bank_memo.clear();
-        self.facts = program
-            .iter()
-            .map(|l| issue::IssueFacts::of(&l.inst, &cfg.timing))
-            .collect();
-        if self.functional {
-            // Data is in the registers when the instruction issues: nothing returns later.
-            for f in &mut self.facts {
-                f.returns = None;
-            }
-        }
+        self.facts = match self.preset_facts.take() {
+            Some(facts) => facts,
+            None => issue::program_facts(program, &cfg.timing, self.functional),
+        };
         self.ready.clear();
         self.place(program, cfg);
         for i in 0..self.waves.len() {
