@@ -79,8 +79,9 @@ pub struct GlobalMemory {
 /// One page of bytes.
 type Page = [u8; PAGE_BYTES as usize];
 
-/// A new page holding `part` from byte `off`, zeros elsewhere. A page written whole is made
-/// from the bytes, not zeroed first: a launch writes its buffers so, megabytes of them.
+/// A new page holding `part` from byte `off`, zeros elsewhere (all zeros for an empty
+/// `part`: a page nothing wrote reads 0). A page written whole is made from the bytes, not
+/// zeroed first: a launch writes its buffers so, megabytes of them.
 fn new_page(off: usize, part: &[u8]) -> Box<Page> {
     if part.len() == PAGE_BYTES as usize {
         if let Ok(whole) = <Box<Page>>::try_from(Box::<[u8]>::from(part)) {
@@ -637,7 +638,7 @@ impl GlobalMemory {
     fn page_mut(&mut self, page: u64) -> &mut Page {
         self.pages
             .entry(page)
-            .or_insert_with(|| PageSlot::Own(Box::new([0; PAGE_BYTES as usize])))
+            .or_insert_with(|| PageSlot::Own(new_page(0, &[])))
             .own()
     }
 
