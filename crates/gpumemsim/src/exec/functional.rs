@@ -21,74 +21,20 @@
 //! timed run's registers and memory, bit for bit.
 
 use rdna3_isa::asm::AsmLine;
-use rdna3_isa::{Format, Isa};
 
-use super::step::{branch_taken, program_control, waits_on_a_counter, BranchIf, Control};
+use super::quick::Fast;
+use super::step::branch_taken;
 use super::{control, progress, valu, Device, RunConfig, RunError};
-use crate::timeline::UnitKind;
 
 /// Instructions a wave runs before the next queued wave takes its turn in a functional run:
 /// long enough that switching waves costs little, short enough that a wave spinning on a
 /// flag another wave sets gives that wave its turn soon.
 pub const FUNCTIONAL_SLICE: u32 = 256;
 
-/// How a functional turn runs one of the common instructions, worked out once per run
-/// ([`Fast::of`]): in a few lines each, with what [`Device::step`] does for them in a
-/// functional run and nothing else. Every other instruction goes through the step.
-#[derive(Clone, Copy)]
-pub(super) enum Fast {
-    /// A gfx11 VOP1, VOP2, VOPC or VOP3 instruction ([`valu::execute_decoded`]).
-    Valu,
-    /// A VOPD pair.
-    Vopd,
-    /// A scalar ALU instruction that neither jumps nor waits.
-    Salu,
-    /// Nothing a functional run does: `s_nop`, hints, `s_delay_alu`, `s_clause`, the waits
-    /// (nothing is outstanding).
-    Nothing,
-    /// A SOPP branch.
-    Branch(BranchIf),
-}
-
-impl Fast {
-    /// How a functional turn runs `line`, whose issue facts give `unit`; `None` when
-    /// [`Device::step`] runs it.
-    fn of(line: &AsmLine, unit: Option<UnitKind>) -> Option<Fast> {
-        let inst = &line.inst;
-        let d = inst.def();
-        if d.isa != Isa::Gfx11 || line.original.is_some() {
-            return None;
-        }
-        let valu_unit = matches!(unit, Some(UnitKind::Valu | UnitKind::Trans));
-        match d.format {
-            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 if valu_unit => {
-                Some(Fast::Valu)
-            }
-            Format::Vopd if valu_unit => Some(Fast::Vopd),
-            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
-                if control::jump_of(inst.opcode).is_some() {
-                    None
-                } else if waits_on_a_counter(d.name) {
-                    Some(Fast::Nothing)
-                } else {
-                    Some(Fast::Salu)
-                }
-            }
-            Format::Sopp => match program_control(inst.opcode)? {
-                Control::Nothing | Control::Nop | Control::Waitcnt => Some(Fast::Nothing),
-                Control::Branch(c) => Some(Fast::Branch(c)),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-}
-
-/// What every turn of a functional run reads: the program, how a turn runs each of its
-/// instructions ([`Fast::of`]), the run's settings and the program's branch targets.
+/// What every turn of a functional run reads: the program, the run's settings and the
+/// program's branch targets.
 struct Turns<'a> {
     program: &'a [AsmLine],
-    fast: Vec<Option<Fast>>,
     cfg: &'a RunConfig,
     code: &'a control::CodeMap,
 }
@@ -102,16 +48,7 @@ impl Device {
         code: &control::CodeMap,
         mark: &mut progress::ProgressMark,
     ) -> Result<(), RunError> {
-        let turns = Turns {
-            program,
-            fast: program
-                .iter()
-                .zip(self.facts.iter())
-                .map(|(l, f)| Fast::of(l, f.unit.map(|(k, _)| k)))
-                .collect(),
-            cfg,
-            code,
-        };
+        let turns = Turns { program, cfg, code };
         let result = self.take_turns(&turns, mark);
         // The unit models add latencies and stalls as they go: a functional run keeps only
         // its counts.
@@ -187,13 +124,18 @@ impl Device {
     fn run_fast(&mut self, wi: usize, t: &Turns, budget: u32) -> Result<u32, RunError> {
         let (max_steps, targets) = (t.cfg.max_steps, &t.code.targets);
         let Device {
-            waves, valu, stats, ..
+            waves,
+            valu,
+            stats,
+            facts,
+            ..
         } = self;
         let w = &mut waves[wi];
         let mut ran = 0;
         let result = loop {
             let pc = w.pc;
-            let (Some(&Some(f)), Some(line)) = (t.fast.get(pc), t.program.get(pc)) else {
+            let (Some(f), Some(line)) = (facts.get(pc).and_then(|f| f.fast), t.program.get(pc))
+            else {
                 break Ok(());
             };
             if ran == budget || w.steps >= max_steps {
@@ -250,7 +192,8 @@ fn fast_one(
                 return Err(unimplemented());
             }
         }
-        Fast::Nothing => {}
+        // Nothing is outstanding in a functional run: a wait waits for nothing.
+        Fast::Nothing | Fast::Nop | Fast::Wait(_) => {}
         Fast::Branch(cond) => {
             if branch_taken(w, cond) {
                 return targets

@@ -121,6 +121,9 @@ pub(crate) struct IssueFacts {
     /// The VGPRs (first, count) it writes when its memory operation completes
     /// ([`super::inflight::returned_vgprs`]).
     pub returns: Option<(u32, u32)>,
+    /// How the short path runs it, if it is one of the common instructions
+    /// ([`super::quick::Fast::of`]).
+    pub(super) fast: Option<super::quick::Fast>,
 }
 
 /// [`IssueFacts::of`] every instruction of `program` under `timing`; `functional`: data is
@@ -137,6 +140,7 @@ pub(crate) fn program_facts(
             if functional {
                 f.returns = None;
             }
+            f.fast = super::quick::Fast::of(l, f.unit.map(|(k, _)| k));
             f
         })
         .collect()
@@ -161,6 +165,8 @@ impl IssueFacts {
             clause: super::scalar_mem::clause_class_of(inst),
             delay_alu: (inst.def().name == "s_delay_alu").then(|| inst.get(Field::Simm16)),
             returns: super::inflight::returned_vgprs(inst),
+            // Known from the whole line ([`program_facts`]).
+            fast: None,
         }
     }
 }

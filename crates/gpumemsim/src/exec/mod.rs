@@ -23,6 +23,7 @@ mod issue;
 mod lds_check;
 mod placement;
 mod progress;
+mod quick;
 mod ready;
 mod salu;
 mod scalar_mem;
@@ -800,6 +801,9 @@ pub struct Device {
     /// With a timeline: each wave's last segment and its entry in the timeline's waves.
     last_segment: Vec<Option<usize>>,
     life: Vec<Option<usize>>,
+    /// Steps every instruction through the general step, never the short path
+    /// (`exec::quick`): the tests hold the short path to it.
+    pub(crate) general_only: bool,
 }
 
 impl Device {
@@ -1027,6 +1031,7 @@ impl Device {
             spare_lds: Vec::new(),
             last_segment: vec![None; n],
             life: vec![None; n],
+            general_only: false,
         })
     }
 
@@ -1502,7 +1507,12 @@ impl Device {
                 continue;
             }
             let (first_event, at) = (self.events.len(), self.clocks[wi]);
-            let stepped = self.step(wi, pc, program, cfg, &code, unit);
+            let stepped = match self.facts[pc].fast {
+                Some(f) if !self.general_only && self.quiet(wi) => {
+                    self.quick_step(wi, pc, &program[pc], f, cfg, &code.targets, unit)
+                }
+                _ => self.step(wi, pc, program, cfg, &code, unit),
+            };
             for e in &mut self.events[first_event..] {
                 e.cycle = at;
             }

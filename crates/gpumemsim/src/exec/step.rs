@@ -257,13 +257,7 @@ impl Device {
                     host.service(&mut self.memory);
                 }
             }
-            Control::Waitcnt => {
-                // gfx11 simm16: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0].
-                let v = inst.get(Field::Simm16);
-                self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
-                self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
-                self.wait_for(wi, Counter::Exp, v & 7);
-            }
+            Control::Waitcnt => self.wait_on_counters(wi, inst, None),
             Control::SetMode { shift } => {
                 // s_round_mode / s_denorm_mode: SIMM16[3:0] into MODE.FP_ROUND [3:0] or
                 // MODE.FP_DENORM [7:4] (AMD's RDNA3 ISA guide, SOPP instructions). clang
@@ -297,17 +291,32 @@ impl Device {
     fn scalar_alu(&mut self, wi: usize, inst: &Instruction) -> Option<()> {
         let name = inst.def().name;
         if waits_on_a_counter(name) {
-            let n = inst.get(Field::Simm16);
-            match name {
-                "s_waitcnt_lgkmcnt" => self.wait_for(wi, Counter::Lgkm, n),
-                "s_waitcnt_expcnt" => self.wait_for(wi, Counter::Exp, n),
-                "s_waitcnt_vmcnt" => self.wait_for(wi, Counter::Vm, n),
-                "s_waitcnt_vscnt" => self.wait_for(wi, Counter::Vs, n),
-                _ => {}
+            if let Some(c) = counter_waited(name) {
+                self.wait_on_counters(wi, inst, Some(c));
             }
             Some(())
         } else {
             salu::execute(inst, &mut self.waves[wi]).then_some(())
+        }
+    }
+
+    /// Wave `wi` waits as the wait `inst` says: on `counter` until it is at most SIMM16 (an
+    /// `s_waitcnt_*cnt`), or, with no counter (`s_waitcnt`), on each counter until it is at
+    /// most its field of SIMM16 (gfx11: vmcnt \[15:10\], lgkmcnt \[9:4\], expcnt \[2:0\]).
+    pub(super) fn wait_on_counters(
+        &mut self,
+        wi: usize,
+        inst: &Instruction,
+        counter: Option<Counter>,
+    ) {
+        let v = inst.get(Field::Simm16);
+        match counter {
+            Some(c) => self.wait_for(wi, c, v),
+            None => {
+                self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
+                self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
+                self.wait_for(wi, Counter::Exp, v & 7);
+            }
         }
     }
 
@@ -552,7 +561,7 @@ pub(super) enum Control {
 }
 
 /// A branch's condition.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum BranchIf {
     Always,
     Scc0,
@@ -567,6 +576,18 @@ pub(super) enum BranchIf {
 /// `Device::scalar_alu`), which the scalar ALU does not run.
 pub(super) fn waits_on_a_counter(name: &str) -> bool {
     name.starts_with("s_waitcnt_")
+}
+
+/// The counter the `s_waitcnt_*cnt` instruction called `name` waits on (`None` for any
+/// other name).
+pub(super) fn counter_waited(name: &str) -> Option<Counter> {
+    Some(match name {
+        "s_waitcnt_lgkmcnt" => Counter::Lgkm,
+        "s_waitcnt_expcnt" => Counter::Exp,
+        "s_waitcnt_vmcnt" => Counter::Vm,
+        "s_waitcnt_vscnt" => Counter::Vs,
+        _ => return None,
+    })
 }
 
 /// Whether a branch on `cond` is taken in wave `w`'s state.

@@ -204,6 +204,12 @@ impl Checker {
         self.shortcuts && self.poison.is_empty()
     }
 
+    /// Whether some wave holds a value read from LDS nothing wrote, which the checker follows
+    /// through every instruction ([`Device::check_poison`]).
+    pub(crate) fn follows_poison(&self) -> bool {
+        !self.poison.is_empty()
+    }
+
     /// One more workgroup slot, of `group_waves` wave slots.
     pub(crate) fn add_slot(&mut self, group_waves: usize) {
         self.groups.push(None);
