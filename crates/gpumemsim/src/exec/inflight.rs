@@ -484,6 +484,7 @@ impl Device {
 
     /// Whether wave `wi` has no memory data on its way: no SMEM, VMEM or LDS return to land,
     /// nothing unwaited.
+    #[inline]
     pub(crate) fn nothing_in_flight(&self, wi: usize) -> bool {
         let f = &self.inflight[wi];
         f.returns.is_empty()
