@@ -1508,7 +1508,7 @@ impl Device {
             }
             let (first_event, at) = (self.events.len(), self.clocks[wi]);
             let stepped = match self.facts[pc].fast {
-                Some(f) if !self.general_only && self.quiet(wi) => {
+                Some(f) if self.quick() => {
                     self.quick_step(wi, pc, &program[pc], f, cfg, &code.targets, unit)
                 }
                 _ => self.step(wi, pc, program, cfg, &code, unit),

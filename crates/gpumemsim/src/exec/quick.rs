@@ -3,9 +3,8 @@
 //! [`super::issue::IssueFacts`]) and run in a few lines each, in both kinds of run:
 //! - a functional turn runs stretches of them in a loop of its own (`exec::functional`);
 //! - a timed run steps one of them through [`Device::quick_step`] instead of the general
-//!   [`Device::step`] when the wave is quiet ([`Device::quiet`]): no memory data on its way
-//!   and no uninitialised LDS value to follow, so that the landing, the missing-wait check
-//!   and the poison check have nothing to do.
+//!   [`Device::step`] unless the checker follows an uninitialised LDS value through the
+//!   registers ([`Device::quick`]).
 //!
 //! What the short path does is what the general step does for these instructions, in the
 //! same order; `tools/corpus_digest.sh` holds every report to the general step's.
@@ -82,17 +81,15 @@ impl Fast {
 }
 
 impl Device {
-    /// Whether wave `wi` is quiet: no memory data on its way ([`Device::nothing_in_flight`])
-    /// and no poisoned register to follow, so [`Device::quick_step`] may run its next
-    /// common instruction.
+    /// Whether [`Device::quick_step`] may run the common instructions: not while the checker
+    /// follows a poisoned register (`Device::check_poison`, which the general step runs).
     #[inline]
-    pub(super) fn quiet(&self, wi: usize) -> bool {
-        !self.checker.follows_poison() && self.nothing_in_flight(wi)
+    pub(super) fn quick(&self) -> bool {
+        !self.general_only && !self.checker.follows_poison()
     }
 
-    /// Runs quiet wave `wi`'s instruction `line` at `pc`, of kind `f`, which issues to
-    /// `unit`: what [`Device::step`] does with it in a timed run. With nothing in flight
-    /// there is nothing to land or to find unwaited.
+    /// Runs wave `wi`'s instruction `line` at `pc`, of kind `f`, which issues to `unit`:
+    /// what [`Device::step`] does with it in a timed run.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn quick_step(
@@ -113,10 +110,9 @@ impl Device {
             line: line.line,
             why: None,
         };
-        // The clause rules see every instruction (`Device::before_issue`).
-        if let Some((kind, message)) = self.clauses[wi].observe(self.facts[pc].clause) {
-            self.wave_event(kind, wi, pc, message);
-        }
+        // The clause rules, and data that arrived (reported if it was not waited for).
+        self.before_issue(wi, pc, inst, self.facts[pc].clause);
+        self.check_inflight(wi, pc, inst);
         let start = self.clocks[wi];
         if let Fast::Wait(on) = f {
             self.wait_on_counters(wi, inst, on);
@@ -189,9 +185,9 @@ mod tests {
 
     /// A loop of every kind the short path runs (full-rate, quarter-rate, transcendental and
     /// double VALU, VOPD, scalar ALU, `s_nop`, `s_delay_alu`, both waits, a branch) beside LDS
-    /// stores and loads, so that some of them run while a load is in flight (the general
-    /// step's) or a store is outstanding, a wait waits for a store, one reads a load's
-    /// register before its wait, and the waves meet at a barrier.
+    /// stores and loads, so that some of them run while a load is in flight or a store is
+    /// outstanding, a wait waits for a store, one reads a load's register before its wait
+    /// (a finding), and the waves meet at a barrier.
     const PROGRAM: &str = "
         v_lshlrev_b32 v10, 2, v0
         s_mov_b32 s4, 5

@@ -143,6 +143,7 @@ impl Device {
     /// Before wave `wi` runs `inst` at `pc`: lands arrived SMEM data, reports a `hazard`
     /// when `inst` reads an SGPR whose data has not arrived (it reads the old value), and
     /// applies the clause and group rules.
+    #[inline(always)]
     pub(crate) fn before_issue(
         &mut self,
         wi: usize,
@@ -161,6 +162,12 @@ impl Device {
             // No SMEM data on its way (the common case, checked without a call).
             return;
         }
+        self.smem_in_flight(wi, pc, inst);
+    }
+
+    /// [`Device::before_issue`] with SMEM data on its way to wave `wi`.
+    #[inline(never)]
+    fn smem_in_flight(&mut self, wi: usize, pc: usize, inst: &Instruction) {
         self.land_sgprs(wi, self.clocks[wi]);
         if self.sgpr_late[wi] == 0 {
             return;
