@@ -1422,6 +1422,7 @@ impl Device {
     /// The runnable wave to step next, or `None` when no wave can run: the first of the
     /// queue, once the waves that ended or blocked since they were queued are dropped. It
     /// stays queued while it runs (`exec::ready`).
+    #[inline(always)]
     fn next_wave(&mut self) -> Option<usize> {
         while let Some(wi) = self.ready.first() {
             if !self.waves[wi].done && self.waits[wi].is_none() {
