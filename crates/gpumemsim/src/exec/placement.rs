@@ -234,7 +234,11 @@ impl Placement {
     /// Makes the slots of workgroups that ended during the last step free for the next.
     /// A slot is not reused within the step its workgroup ended in: the step's caller may
     /// still look at the ended wave.
+    #[inline]
     pub(crate) fn recycle(&mut self) {
+        if self.retiring.is_empty() {
+            return;
+        }
         for s in self.retiring.drain(..) {
             self.free.push(std::cmp::Reverse(s));
         }
