@@ -25,6 +25,7 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use crate::addr::{FastMap, PageHasher};
 
@@ -44,14 +45,23 @@ pub(super) struct WaveNow {
 /// The happens-before state of a run together.
 #[derive(Default)]
 pub(super) struct Order {
-    /// Per wave: what it knows complete of other waves.
-    know: FastMap<u32, Clock>,
+    /// Per wave: what it knows complete of other waves. A barrier's release gives its waves
+    /// one shared clock ([`Order::release`]), so the next barrier joins it once.
+    know: FastMap<u32, Arc<Clock>>,
     /// Waves that made a watched access.
     marked: HashSet<u32, BuildHasherDefault<PageHasher>>,
     /// Per atomic location (dword address): what its atomics handed on.
     locations: FastMap<u64, Clock>,
     /// Per workgroup: what its waves brought to the barrier being gathered.
-    arrived: FastMap<u32, Clock>,
+    arrived: FastMap<u32, Gathering>,
+}
+
+/// What the waves arriving at a workgroup's barrier brought, and the last clock joined in
+/// (an arrival holding that same clock brings nothing new).
+#[derive(Default)]
+struct Gathering {
+    clock: Clock,
+    last: Option<Arc<Clock>>,
 }
 
 /// `a ⊔= b`, counter by counter.
@@ -104,28 +114,50 @@ impl Order {
 
     /// What wave `n` hands on: what it knows, and what it completed when it is marked.
     fn handed(&self, n: &WaveNow) -> Option<Clock> {
-        let mut c = self.know.get(&n.wave).cloned().unwrap_or_default();
+        let mut c = self
+            .know
+            .get(&n.wave)
+            .map(|k| Clock::clone(k))
+            .unwrap_or_default();
         if self.marked.contains(&n.wave) {
             join_counts(c.entry(n.wave).or_insert([0; 3]), &n.done);
         }
         (!c.is_empty()).then_some(c)
     }
 
-    /// Wave `n` arrives at its workgroup's `s_barrier`.
+    /// Wave `n` arrives at its workgroup's `s_barrier`: the barrier gathers what it hands
+    /// on ([`Order::handed`]), joined in place rather than copied first.
     pub(super) fn arrive(&mut self, n: &WaveNow) {
-        if let Some(c) = self.handed(n) {
-            join(self.arrived.entry(n.group).or_default(), &c);
+        let know = self.know.get(&n.wave).filter(|k| !k.is_empty());
+        let marked = self.marked.contains(&n.wave);
+        if know.is_none() && !marked {
+            return;
+        }
+        let gathered = self.arrived.entry(n.group).or_default();
+        if let Some(k) = know {
+            if !gathered.last.as_ref().is_some_and(|l| Arc::ptr_eq(l, k)) {
+                join(&mut gathered.clock, k);
+                gathered.last = Some(Arc::clone(k));
+            }
+        }
+        if marked {
+            join_counts(gathered.clock.entry(n.wave).or_insert([0; 3]), &n.done);
         }
     }
 
     /// Workgroup `group`'s barrier releases the waves `waiting`: each knows what every
     /// arrival brought.
+    ///
+    /// Each waiting wave arrived with what it knew, which the gathered clock holds, and has
+    /// run nothing since: what it knows joined with the clock is the clock, which they all
+    /// share.
     pub(super) fn release(&mut self, group: u32, waiting: &[u32]) {
-        let Some(c) = self.arrived.remove(&group) else {
+        let Some(g) = self.arrived.remove(&group) else {
             return;
         };
+        let c = Arc::new(g.clock);
         for w in waiting {
-            join(self.know.entry(*w).or_default(), &c);
+            self.know.insert(*w, Arc::clone(&c));
         }
     }
 
@@ -133,7 +165,7 @@ impl Order {
     /// `counter`: it takes what each location's earlier atomics handed on, and hands on what
     /// it completed, the atomic included.
     pub(super) fn atomic(&mut self, n: &WaveNow, counter: usize, seq: u64, locations: &[u64]) {
-        let know = self.know.entry(n.wave).or_default();
+        let know = Arc::make_mut(self.know.entry(n.wave).or_default());
         for c in locations.iter().filter_map(|l| self.locations.get(l)) {
             join(know, c);
         }
@@ -217,5 +249,84 @@ mod tests {
         assert!(o.ordered(0, 0, 1, 1));
         assert!(!o.ordered(0, 0, 2, 1));
         assert!(o.ordered(7, 1, 2, 0), "wave 1 knew wave 7's stores");
+    }
+
+    /// The shared clocks know what joining every arrival into every waiting wave knows:
+    /// random marks, atomics and barriers of four workgroups of four waves (a waiting wave
+    /// does nothing until its barrier releases it), against that plain join.
+    #[test]
+    fn shared_barrier_clocks_know_what_plain_joins_know() {
+        #[derive(Default)]
+        struct Plain {
+            know: FastMap<u32, Clock>,
+            marked: HashSet<u32>,
+            locations: FastMap<u64, Clock>,
+            arrived: FastMap<u32, Clock>,
+        }
+        impl Plain {
+            fn handed(&self, n: &WaveNow) -> Clock {
+                let mut c = self.know.get(&n.wave).cloned().unwrap_or_default();
+                if self.marked.contains(&n.wave) {
+                    join_counts(c.entry(n.wave).or_insert([0; 3]), &n.done);
+                }
+                c
+            }
+        }
+        let mut rng = crate::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut o = Order::default();
+        let mut p = Plain::default();
+        let mut waiting: Vec<Vec<u32>> = vec![Vec::new(); 4];
+        for step in 0..5000 {
+            let w = rng.below(16) as u32;
+            let g = w / 4;
+            if waiting[g as usize].contains(&w) {
+                continue;
+            }
+            let n = now(w, g, [rng.below(6), rng.below(6), rng.below(6)]);
+            match rng.below(3) {
+                0 => {
+                    o.mark(w);
+                    p.marked.insert(w);
+                }
+                1 => {
+                    let (counter, seq) = (rng.below(3) as usize, rng.below(6));
+                    let at = [rng.below(3) * 4];
+                    o.atomic(&n, counter, seq, &at);
+                    let know = p.know.entry(w).or_default();
+                    if let Some(c) = p.locations.get(&at[0]) {
+                        join(know, c);
+                    }
+                    let mut me = n;
+                    me.done[counter] = me.done[counter].max(seq + 1);
+                    let c = p.handed(&me);
+                    if !c.is_empty() {
+                        join(p.locations.entry(at[0]).or_default(), &c);
+                    }
+                }
+                _ => {
+                    o.arrive(&n);
+                    let c = p.handed(&n);
+                    if !c.is_empty() {
+                        join(p.arrived.entry(g).or_default(), &c);
+                    }
+                    waiting[g as usize].push(w);
+                    if waiting[g as usize].len() == 4 {
+                        let ids = std::mem::take(&mut waiting[g as usize]);
+                        o.release(g, &ids);
+                        if let Some(c) = p.arrived.remove(&g) {
+                            for x in &ids {
+                                join(p.know.entry(*x).or_default(), &c);
+                            }
+                        }
+                    }
+                }
+            }
+            for x in 0..16u32 {
+                let shared = o.know.get(&x).map(|k| Clock::clone(k)).unwrap_or_default();
+                let plain = p.know.get(&x).cloned().unwrap_or_default();
+                assert_eq!(shared, plain, "wave {x} after step {step}");
+            }
+            assert_eq!(o.locations, p.locations, "step {step}");
+        }
     }
 }
