@@ -47,6 +47,11 @@ def instruction_counts(out_file, function):
     with open(out_file) as f:
         for line in f:
             line = line.rstrip("\n")
+            if line.startswith("cfn="):
+                # A name is given once, where its id first appears (maybe as a callee).
+                m = re.match(r"cfn=\((\d+)\) (.*)", line)
+                if m:
+                    ids[m.group(1)] = m.group(2)
             if line.startswith("fn="):
                 m = re.match(r"fn=\((\d+)\)(?: (.*))?", line)
                 if m and m.group(2):
