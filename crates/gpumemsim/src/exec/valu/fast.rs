@@ -256,6 +256,10 @@ fn wide_of<const N: usize>(
                 0
             }
             Op::Int(IntOp::MadU64) => mad_u64_rows_carry::<N>(exec, src, &mut out),
+            Op::Int(op @ (IntOp::Lshl64 | IntOp::Lshr64 | IntOp::Ashr64)) => {
+                shift64_rows::<N>(op, src, &mut out);
+                0
+            }
             op => go!(op),
         }
     };
@@ -350,6 +354,33 @@ fn mad_u64_rows_carry<const N: usize>(
         carries |= u64::from(carry) << l;
     }
     carries & exec
+}
+
+/// `v_lshlrev_b64`, `v_lshrrev_b64` and `v_ashrrev_i64` over every lane at once, a loop
+/// per operation the compiler vectorizes: source 1's 64 bits shifted by source 0's low six
+/// bits, as [`IntOp::eval`] does. Lanes outside `exec` are computed and dropped
+/// (`write_row` writes only `exec`'s lanes); they set no bit.
+#[inline(always)]
+fn shift64_rows<const N: usize>(
+    op: IntOp,
+    [a, b, _]: [[&[u32; N]; 2]; 3],
+    out: &mut [[u32; N]; 2],
+) {
+    macro_rules! each {
+        ($f:expr) => {
+            for l in 0..N {
+                let x = u64::from(b[0][l]) | u64::from(b[1][l]) << 32;
+                let r: u64 = $f(x, a[0][l] & 63);
+                out[0][l] = r as u32;
+                out[1][l] = (r >> 32) as u32;
+            }
+        };
+    }
+    match op {
+        IntOp::Lshl64 => each!(|x: u64, n: u32| x << n),
+        IntOp::Lshr64 => each!(|x: u64, n: u32| x >> n),
+        _ => each!(|x: u64, n: u32| ((x as i64) >> n) as u64),
+    }
 }
 
 /// 64 lanes of 0, the value of a VGPR never written.
