@@ -519,6 +519,8 @@ pub(super) fn eval_rows<const N: usize>(
         };
     }
     match op {
+        Op::Int(I::AddCo) if !cx.clamp => add_rows::<N>(exec, src, 0, out),
+        Op::Int(I::AddCi) if !cx.clamp => add_rows::<N>(exec, src, mask_in, out),
         Op::Int(I::AddCo) => go!(Op::Int(I::AddCo)),
         Op::Int(I::AddCi) => go!(Op::Int(I::AddCi)),
         Op::Int(I::Cndmask) => go!(Op::Int(I::Cndmask)),
@@ -527,6 +529,26 @@ pub(super) fn eval_rows<const N: usize>(
         }
         op => go!(op),
     }
+}
+
+/// `v_add_co_u32` and `v_add_co_ci_u32` without `clamp` over every lane at once: each
+/// lane's 32-bit sum of sources 0 and 1 and its bit of `carry_in` (0 for `v_add_co_u32`),
+/// as [`IntOp::eval`] adds them; returns the lanes in `exec` that carried out (the others'
+/// results are dropped when written).
+#[inline(always)]
+fn add_rows<const N: usize>(
+    exec: u64,
+    [a, b, _]: [&[u32; N]; 3],
+    carry_in: u64,
+    out: &mut [u32; N],
+) -> u64 {
+    let mut carries = 0u64;
+    for l in 0..N {
+        let t = u64::from(a[l]) + u64::from(b[l]) + (carry_in >> l & 1);
+        out[l] = t as u32;
+        carries |= (t >> 32) << l;
+    }
+    carries & exec
 }
 
 /// [`eval_rows`] of a u32, i32 or f32 comparison with predicate `p` (not a class test): the
