@@ -28,6 +28,8 @@ use crate::wave::Wave;
 
 /// Most bytes a run holds: 64 lanes of 16 bytes.
 const RUN_BYTES: usize = 64 * 16;
+/// The bytes of a run of 64 lanes of a dword each.
+const SMALL_RUN_BYTES: usize = 64 * 4;
 
 /// 64 lanes of 0, the value of a VGPR never written.
 static ZERO: [u32; 64] = [0; 64];
@@ -274,8 +276,16 @@ fn run_access(
 /// Moves the lanes of `run` between their VGPRs and the bytes from `start` (consecutive).
 fn move_run(wave: &mut Wave, env: &mut VmemEnv, access: Access, run: u64, start: u64) {
     let len = run.count_ones() as usize * access.bytes as usize;
-    let mut buf = [0u8; RUN_BYTES];
-    let buf = &mut buf[..len];
+    // A wave's dword per lane (the usual run) fits the small buffer, which costs less to
+    // clear than the largest run's.
+    let (mut small, mut large);
+    let buf = if len <= SMALL_RUN_BYTES {
+        small = [0u8; SMALL_RUN_BYTES];
+        &mut small[..len]
+    } else {
+        large = [0u8; RUN_BYTES];
+        &mut large[..len]
+    };
     if access.store {
         gather_vgprs(wave, access, run, buf);
         env.mem.write_bytes(start, buf);
@@ -288,10 +298,19 @@ fn move_run(wave: &mut Wave, env: &mut VmemEnv, access: Access, run: u64, start:
 /// The data of the lanes of `run`, lane after lane, each its dwords from the data VGPR on.
 fn gather_vgprs(wave: &Wave, access: Access, run: u64, buf: &mut [u8]) {
     let dwords = access.bytes as usize / 4;
+    let (first, n) = (run.trailing_zeros() as usize, run.count_ones() as usize);
     for i in 0..dwords {
         let Some(row) = wave.vgpr_row(access.data + i as u32) else {
             continue; // never written: every lane 0, as `buf` is
         };
+        // A dword per lane of consecutive lanes (the usual run): one pass over the row's part.
+        let part = row.get(first..first + n);
+        if let (4, true, Some(part)) = (access.bytes, consecutive(run), part) {
+            for (c, v) in buf.chunks_exact_mut(4).zip(part) {
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+            continue;
+        }
         let mut left = run;
         let mut k = 4 * i;
         while left != 0 {
@@ -303,14 +322,37 @@ fn gather_vgprs(wave: &Wave, access: Access, run: u64, buf: &mut [u8]) {
     }
 }
 
+/// Whether the lanes of `run` are consecutive (and there is one).
+fn consecutive(run: u64) -> bool {
+    let (first, n) = (run.trailing_zeros(), run.count_ones());
+    n > 0 && run >> first == u64::MAX >> (64 - n)
+}
+
 /// Writes the bytes `buf` holds for the lanes of `run` (lane after lane, each its dwords)
 /// to their destination VGPRs.
 fn fill_vgprs(wave: &mut Wave, access: Access, run: u64, buf: &[u8]) {
     let dwords = access.bytes as usize / 4;
+    let stride = access.bytes as usize;
+    let (first, n) = (run.trailing_zeros() as usize, run.count_ones() as usize);
+    // Consecutive lanes (the usual run): one pass over the row's part, the lanes' data
+    // `stride` bytes apart.
+    let consecutive = consecutive(run);
     for i in 0..dwords {
         let Some(row) = wave.vgpr_row_mut(access.data + i as u32) else {
             continue; // past v255: dropped
         };
+        if let (true, Some(part)) = (consecutive, row.get_mut(first..first + n)) {
+            if stride == 4 {
+                for (d, c) in part.iter_mut().zip(buf.chunks_exact(4)) {
+                    *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                }
+            } else {
+                for (d, c) in part.iter_mut().zip(buf[4 * i..].chunks(stride)) {
+                    *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                }
+            }
+            continue;
+        }
         let mut left = run;
         let mut k = 4 * i;
         while left != 0 {
