@@ -130,7 +130,8 @@ pub struct Wave {
     pub pc: usize,
     /// Instructions this wave has executed (the step limit is per wave).
     pub steps: u64,
-    /// Index of the wave in its workgroup.
+    /// The wave's number in its grid: its workgroup's index × the waves of a workgroup +
+    /// its index in the workgroup (`exec::slots`; 0 for a slot not yet given a wave).
     pub id: u32,
     /// 32 or 64.
     pub size: u32,
