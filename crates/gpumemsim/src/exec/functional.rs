@@ -22,9 +22,8 @@
 
 use rdna3_isa::asm::AsmLine;
 
-use super::quick::Fast;
-use super::step::branch_taken;
-use super::{control, progress, valu, Device, RunConfig, RunError};
+use super::quick::execute_fast;
+use super::{control, progress, Device, RunConfig, RunError};
 
 /// Instructions a wave runs before the next queued wave takes its turn in a functional run:
 /// long enough that switching waves costs little, short enough that a wave spinning on a
@@ -143,7 +142,7 @@ impl Device {
             }
             w.steps += 1;
             ran += 1;
-            let done = fast_one(w, valu, pc, line, f, targets);
+            let done = execute_fast(w, valu, pc, line, f, targets);
             let next = match done {
                 Ok(next) => next,
                 Err(e) => break Err(e),
@@ -154,58 +153,4 @@ impl Device {
         self.steps += u64::from(ran);
         result.map(|()| ran)
     }
-}
-
-/// Runs `line`, at `pc`, of kind `f` on wave `w`, with the program's
-/// decoded VALU forms `valu` and branch targets `targets`: what [`Device::step`] does with
-/// it in a functional run. Returns the next instruction's index.
-#[inline(always)]
-fn fast_one(
-    w: &mut crate::wave::Wave,
-    valu: &mut [Option<valu::Decoded>],
-    pc: usize,
-    line: &AsmLine,
-    f: Fast,
-    targets: &[Option<usize>],
-) -> Result<usize, RunError> {
-    let inst = &line.inst;
-    let unimplemented = || RunError::Unimplemented {
-        name: inst.mnemonic(),
-        pc,
-        line: line.line,
-        why: None,
-    };
-    match f {
-        Fast::Valu | Fast::Vopd => {
-            // Every VALU instruction enters the wave's recent ones (LDSDIR's rule).
-            w.recent_valu.push(pc);
-            let vopd = matches!(f, Fast::Vopd);
-            let d = valu::decoded_at(valu, pc, inst, vopd);
-            let done = match vopd {
-                true => valu::execute_vopd_decoded(inst, w, d),
-                false => valu::execute_decoded(inst, w, d),
-            };
-            done.map_err(|_| unimplemented())?;
-        }
-        Fast::Salu => {
-            if !super::salu::execute(inst, w) {
-                return Err(unimplemented());
-            }
-        }
-        // Nothing is outstanding in a functional run: a wait waits for nothing.
-        Fast::Nothing | Fast::Nop | Fast::Wait(_) => {}
-        Fast::Branch(cond) => {
-            if branch_taken(w, cond) {
-                return targets
-                    .get(pc)
-                    .copied()
-                    .flatten()
-                    .ok_or(RunError::BadBranch {
-                        pc,
-                        line: line.line,
-                    });
-            }
-        }
-    }
-    Ok(pc + 1)
 }

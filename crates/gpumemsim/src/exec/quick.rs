@@ -18,6 +18,7 @@ use super::step::{
 };
 use super::{control, salu, valu, Counter, Device, RunConfig, RunError};
 use crate::timeline::{SegmentKind, UnitKind};
+use crate::wave::Wave;
 
 /// How the short path runs one of the common instructions ([`Fast::of`]). Every other
 /// instruction goes through [`Device::step`].
@@ -104,12 +105,6 @@ impl Device {
     ) -> Result<(), RunError> {
         let t = &cfg.timing;
         let inst = &line.inst;
-        let unimplemented = || RunError::Unimplemented {
-            name: inst.mnemonic(),
-            pc,
-            line: line.line,
-            why: None,
-        };
         // The clause rules, and data that arrived (reported if it was not waited for).
         self.before_issue(wi, pc, inst, self.facts[pc].clause);
         self.check_inflight(wi, pc, inst);
@@ -118,50 +113,18 @@ impl Device {
             self.wait_on_counters(wi, inst, on);
         }
         let w = &mut self.waves[wi];
-        let mut next = pc + 1;
+        let next = execute_fast(w, &mut self.valu, pc, line, f, targets)?;
         let cost = match f {
-            Fast::Valu | Fast::Vopd => {
-                // Every VALU instruction enters the wave's recent ones (LDSDIR's rule).
-                w.recent_valu.push(pc);
-                let vopd = f == Fast::Vopd;
-                let d = valu::decoded_at(&mut self.valu, pc, inst, vopd);
-                let done = match vopd {
-                    true => valu::execute_vopd_decoded(inst, w, d),
-                    false => valu::execute_decoded(inst, w, d),
-                };
-                done.map_err(|_| unimplemented())?;
-                match (vopd, unit) {
-                    (true, _) => t.valu,
-                    // A transcendental's cost is the VALU's issue cycles (its own unit goes
-                    // on working on it: `issue::busy_of`).
-                    (false, Some(u)) if u.kind == UnitKind::Trans => {
-                        t.valu * u64::from(w.size).div_ceil(32)
-                    }
-                    (false, Some(u)) => u.busy,
-                    (false, None) => 0,
-                }
-            }
-            Fast::Salu => {
-                if !salu::execute(inst, w) {
-                    return Err(unimplemented());
-                }
-                t.salu
-            }
-            Fast::Nothing | Fast::Wait(_) => t.salu,
+            Fast::Vopd => t.valu,
+            // A transcendental's cost is the VALU's issue cycles (its own unit goes on
+            // working on it: `issue::busy_of`).
+            Fast::Valu => match unit {
+                Some(u) if u.kind == UnitKind::Trans => t.valu * u64::from(w.size).div_ceil(32),
+                Some(u) => u.busy,
+                None => 0,
+            },
             Fast::Nop => u64::from(inst.get(Field::Simm16) & 0xf) + 1,
-            Fast::Branch(cond) => {
-                if branch_taken(w, cond) {
-                    next = targets
-                        .get(pc)
-                        .copied()
-                        .flatten()
-                        .ok_or(RunError::BadBranch {
-                            pc,
-                            line: line.line,
-                        })?;
-                }
-                t.salu
-            }
+            Fast::Salu | Fast::Nothing | Fast::Wait(_) | Fast::Branch(_) => t.salu,
         };
         // A wait moved the clock.
         let at = self.clocks[wi];
@@ -176,6 +139,59 @@ impl Device {
         self.waves[wi].pc = next;
         Ok(())
     }
+}
+
+/// Runs `line`, at `pc`, of kind `f` on wave `w`, with the program's decoded VALU forms
+/// `valu` and branch targets `targets`: its work on the wave's registers (none for the
+/// hints, `s_nop` and the waits, whose work is time). Returns the next instruction's index.
+#[inline(always)]
+pub(super) fn execute_fast(
+    w: &mut Wave,
+    valu: &mut [Option<valu::Decoded>],
+    pc: usize,
+    line: &AsmLine,
+    f: Fast,
+    targets: &[Option<usize>],
+) -> Result<usize, RunError> {
+    let inst = &line.inst;
+    let unimplemented = || RunError::Unimplemented {
+        name: inst.mnemonic(),
+        pc,
+        line: line.line,
+        why: None,
+    };
+    match f {
+        Fast::Valu | Fast::Vopd => {
+            // Every VALU instruction enters the wave's recent ones (LDSDIR's rule).
+            w.recent_valu.push(pc);
+            let vopd = f == Fast::Vopd;
+            let d = valu::decoded_at(valu, pc, inst, vopd);
+            let done = match vopd {
+                true => valu::execute_vopd_decoded(inst, w, d),
+                false => valu::execute_decoded(inst, w, d),
+            };
+            done.map_err(|_| unimplemented())?;
+        }
+        Fast::Salu => {
+            if !salu::execute(inst, w) {
+                return Err(unimplemented());
+            }
+        }
+        Fast::Nothing | Fast::Nop | Fast::Wait(_) => {}
+        Fast::Branch(cond) => {
+            if branch_taken(w, cond) {
+                return targets
+                    .get(pc)
+                    .copied()
+                    .flatten()
+                    .ok_or(RunError::BadBranch {
+                        pc,
+                        line: line.line,
+                    });
+            }
+        }
+    }
+    Ok(pc + 1)
 }
 
 #[cfg(test)]
