@@ -951,6 +951,48 @@ fn a_wave_that_skips_a_barrier_after_touching_memory_and_ends_is_reported() {
     );
 }
 
+/// A workgroup slot's next workgroup starts with no wave's last access: wave 1 of workgroup
+/// 0 stores and ends without the barrier (reported); wave 1 of every later workgroup ends
+/// having accessed nothing (not reported), also in the slot workgroup 0 left.
+#[test]
+fn a_reused_slot_forgets_the_last_accesses_of_its_earlier_workgroup() {
+    // pcs: 0-2 the test of the wave, 3-4 the test of the workgroup, 5-6 the store, 7 the
+    // branch, 8 the barrier, 9 s_endpgm. The event names the barrier, then the store.
+    let text = "v_readfirstlane_b32 s1, v0
+                s_cmp_eq_u32 s1, 0
+                s_cbranch_scc1 wait
+                s_cmp_eq_u32 s0, 0
+                s_cbranch_scc0 done
+                v_mov_b32 v1, 0
+                ds_store_b32 v1, v0
+                s_branch done
+                wait:
+                s_barrier
+                done:
+                s_endpgm
+";
+    // 64 KiB of LDS each: two workgroups resident on the one WGP, eight in all, so later
+    // workgroups start in the slots earlier ones left.
+    let cfg = RunConfig {
+        workgroups: 8,
+        waves: 2,
+        wgps: 1,
+        lds_size: 65536,
+        // Slots made as workgroups start and reused when they end, as a launch has them.
+        release_finished: true,
+        ..RunConfig::default()
+    };
+    let r = grid(text, cfg);
+    let b: Vec<&Event> = r
+        .device
+        .events()
+        .iter()
+        .filter(|e| e.kind == "barrier_divergence")
+        .collect();
+    assert_eq!(b.len(), 1, "{:#?}", r.device.events());
+    assert_eq!(pcs(b[0]), vec![8, 6]);
+}
+
 #[test]
 fn a_write_write_race_of_the_value_the_byte_held_is_a_note() {
     // Both waves store to word 0 with no barrier: the same value (v2 = 7), then different

@@ -128,9 +128,8 @@ pub(super) struct GroupShadow {
     pub(super) lists: ReadLists,
     /// The table of [`Memo::listed`] between instructions.
     pub(super) listed: Vec<u64>,
-    /// Pages of an earlier workgroup in this slot, for [`GroupShadow::page`] to reuse.
-    /// Boxed as `pages` holds them: a page moves between the two as one pointer.
-    #[allow(clippy::vec_box)]
+    /// Pages of an earlier workgroup in this slot, for [`GroupShadow::page`] to reuse (a
+    /// page moves between these and `pages` with its slots' allocation).
     spare_pages: Vec<Page>,
 }
 
