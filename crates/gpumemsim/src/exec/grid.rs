@@ -279,7 +279,6 @@ fn run_block(
     t: usize,
 ) -> Option<(Option<Part>, GlobalMemory)> {
     let mut device = made(program, cfg, init, block).ok()?;
-    device.preset_facts = Some(facts.clone());
     // With the checker on, it checks each access for races and keeps the block's log;
     // without, the memory logs the block's accesses.
     device.memory = mem;
@@ -288,7 +287,7 @@ fn run_block(
     } else {
         device.memory.start_log();
     }
-    let result = device.run(program, cfg);
+    let result = device.run_with_facts(program, facts.clone(), cfg);
     let log = match device.checker.finish() {
         Some(log) => log,
         None => device.memory.take_log(),

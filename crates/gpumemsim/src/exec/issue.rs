@@ -136,11 +136,10 @@ pub(crate) fn program_facts(
     program
         .iter()
         .map(|l| {
-            let mut f = IssueFacts::of(&l.inst, timing);
+            let mut f = IssueFacts::of(l, timing);
             if functional {
                 f.returns = None;
             }
-            f.fast = super::quick::Fast::of(l, f.unit.map(|(k, _)| k));
             f
         })
         .collect()
@@ -156,17 +155,18 @@ impl IssueFacts {
         )
     }
 
-    /// The facts of `inst` in a run under `timing`.
-    pub(crate) fn of(inst: &Instruction, timing: &TimingParams) -> IssueFacts {
+    /// The facts of the instruction of `line` in a run under `timing`.
+    pub(crate) fn of(line: &AsmLine, timing: &TimingParams) -> IssueFacts {
+        let inst = &line.inst;
         let t = super::inflight::touched_vgprs(inst);
+        let unit = busy_of(inst).map(|(k, b)| (k, [b.cycles(32, timing), b.cycles(64, timing)]));
         IssueFacts {
             shape: DepShape::of(inst, t.reads_bits(), t.writes_bits()),
-            unit: busy_of(inst).map(|(k, b)| (k, [b.cycles(32, timing), b.cycles(64, timing)])),
+            unit,
             clause: super::scalar_mem::clause_class_of(inst),
             delay_alu: (inst.def().name == "s_delay_alu").then(|| inst.get(Field::Simm16)),
             returns: super::inflight::returned_vgprs(inst),
-            // Known from the whole line ([`program_facts`]).
-            fast: None,
+            fast: super::quick::Fast::of(line, unit.map(|(k, _)| k)),
         }
     }
 }
@@ -664,7 +664,7 @@ mod tests {
         let t = TimingParams::RDNA3;
         let facts = |text: &str| {
             let p = rdna3_isa::asm::assemble(text);
-            IssueFacts::of(&p.lines[0].inst, &t).unit
+            IssueFacts::of(&p.lines[0], &t).unit
         };
         assert_eq!(
             facts("v_mul_lo_u32 v1, v2, v3"),
@@ -692,7 +692,14 @@ mod tests {
                 if inst.def().format == Format::Ds {
                     inst.set(Field::Gds, gds);
                 }
-                let facts = IssueFacts::of(&inst, &TimingParams::default());
+                let line = AsmLine {
+                    line: 1,
+                    address: 0,
+                    inst: inst.clone(),
+                    hints: Default::default(),
+                    original: None,
+                };
+                let facts = IssueFacts::of(&line, &TimingParams::default());
                 assert_eq!(
                     facts.delay_alu,
                     delay.then_some(0x91),

@@ -771,9 +771,6 @@ pub struct Device {
     /// What each instruction of the program reads and writes, its unit, ... (worked out for
     /// the whole program when a run starts: one look-up per use, no check for a first one).
     facts: std::sync::Arc<[issue::IssueFacts]>,
-    /// The facts the next run takes instead of working them out ([`issue::program_facts`]
-    /// of its program and configuration): the blocks of a grid run apart share one table.
-    pub(crate) preset_facts: Option<std::sync::Arc<[issue::IssueFacts]>>,
     /// The DS outcome buffer, lent to each DS instruction (`Device::ds`).
     ds_outcome: Option<Box<crate::ds::DsOutcome>>,
     /// The bank model's answers for the accesses the run has priced (cleared when a run
@@ -1016,7 +1013,6 @@ impl Device {
             units: units::Units::default(),
             scoreboards: vec![deps::Scoreboard::default(); n],
             facts: Vec::new().into(),
-            preset_facts: None,
             ds_outcome: None,
             bank_memo: access_memo::AccessMemo::default(),
             valu: vec![None; program_len],
@@ -1451,6 +1447,20 @@ impl Device {
 
     /// Runs `program` until every wave ends.
     pub fn run(&mut self, program: &[AsmLine], cfg: &RunConfig) -> Result<(), RunError> {
+        let facts = issue::program_facts(program, &cfg.timing, self.functional);
+        self.run_with_facts(program, facts, cfg)
+    }
+
+    /// [`Device::run`] with the program's facts already worked out
+    /// ([`issue::program_facts`] of `program` under `cfg`): the blocks of a grid run apart
+    /// share one table.
+    pub(crate) fn run_with_facts(
+        &mut self,
+        program: &[AsmLine],
+        facts: std::sync::Arc<[issue::IssueFacts]>,
+        cfg: &RunConfig,
+    ) -> Result<(), RunError> {
+        self.facts = facts;
         let mut mark = progress::ProgressMark::at(self.steps);
         let result = self.run_steps(program, cfg, &mut mark);
         if let Some(p) = &cfg.progress {
@@ -1467,10 +1477,6 @@ impl Device {
     ) -> Result<(), RunError> {
         let code = control::CodeMap::new(program, cfg.code_base);
         self.bank_memo.clear();
-        self.facts = match self.preset_facts.take() {
-            Some(facts) => facts,
-            None => issue::program_facts(program, &cfg.timing, self.functional),
-        };
         self.ready.clear();
         self.place(program, cfg);
         for i in 0..self.waves.len() {

@@ -302,7 +302,8 @@ impl Device {
 
     /// Wave `wi` waits as the wait `inst` says: on `counter` until it is at most SIMM16 (an
     /// `s_waitcnt_*cnt`), or, with no counter (`s_waitcnt`), on each counter until it is at
-    /// most its field of SIMM16 (gfx11: vmcnt \[15:10\], lgkmcnt \[9:4\], expcnt \[2:0\]).
+    /// most its field of SIMM16 (gfx11: vmcnt \[15:10\], lgkmcnt \[9:4\], expcnt \[2:0\];
+    /// AMD's RDNA3 ISA guide, SOPP `S_WAITCNT`).
     pub(super) fn wait_on_counters(
         &mut self,
         wi: usize,
