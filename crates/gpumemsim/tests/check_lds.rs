@@ -983,12 +983,7 @@ fn a_reused_slot_forgets_the_last_accesses_of_its_earlier_workgroup() {
         ..RunConfig::default()
     };
     let r = grid(text, cfg);
-    let b: Vec<&Event> = r
-        .device
-        .events()
-        .iter()
-        .filter(|e| e.kind == "barrier_divergence")
-        .collect();
+    let b = of_kind(&r.device, "barrier_divergence");
     assert_eq!(b.len(), 1, "{:#?}", r.device.events());
     assert_eq!(pcs(b[0]), vec![8, 6]);
 }
