@@ -330,47 +330,63 @@ impl ByteScan<'_> {
         page_of(self.sh, b).slot_mut(b as usize % PAGE).read = k.to;
     }
 
-    /// A read by `lanes` of the aligned dword at `offset`, when it is an entry of a word-mode
-    /// page in the state the last read found: [`ByteScan::read_again`] for all the lanes at
-    /// once, with no checking. False (nothing done) otherwise.
+    /// Reads of the aligned dwords at the head of `dwords` (offset, lanes), each an entry of
+    /// one word-mode page in the state the last read found: [`ByteScan::read_again`] for all
+    /// their lanes at once, with no checking. How many it took (0: the first is not such a
+    /// dword, nothing done). A tile's rows read by a wave are such a run: gemm's
+    /// `ds_load_2addr_b32` of two rows of B is 32 dwords in one (docs/benchmarks.md, fifth
+    /// session).
     #[inline]
-    fn read_word_again(&mut self, offset: u32, lanes: u64) -> bool {
-        let Some(k) = self.last_read else {
-            return false;
+    fn read_words_again(&mut self, dwords: &[(u32, u64)]) -> usize {
+        let (Some(k), Some(&(first, _))) = (self.last_read, dwords.first()) else {
+            return 0;
         };
         let sh = &mut *self.sh;
-        let Some(page) = sh.pages[offset as usize / PAGE].as_mut() else {
-            return false;
+        let Some(page) = sh.pages[first as usize / PAGE].as_mut() else {
+            return 0;
         };
-        let i = offset as usize % PAGE;
+        let was = Slot {
+            write: k.w,
+            read: k.rd,
+        };
         if page.bytes
             || page.atomics
             || page.poisoned
-            || page.slot(i)
-                != (Slot {
-                    write: k.w,
-                    read: k.rd,
-                })
+            || page.slot(first as usize % PAGE) != was
             || sh.lists.epoch_of(k.rd) != k.epoch
         {
-            return false;
+            return 0;
         }
-        page.slot_mut(i).read = k.to;
+        // The first dword is one (checked above): the run takes at least it.
+        let (mut n, mut lanes) = (0, 0);
+        for &(offset, l) in dwords {
+            if offset as usize / PAGE != first as usize / PAGE {
+                break;
+            }
+            let slot = page.slot_mut(offset as usize % PAGE);
+            if *slot != was {
+                break;
+            }
+            slot.read = k.to;
+            lanes |= l;
+            n += 1;
+        }
+        // Each dword that held `k.rd` now holds `k.to`.
         if k.to != k.rd {
-            sh.lists.share(k.to);
+            sh.lists.share_n(k.to, n);
             if k.rd & MULTI != 0 {
-                sh.lists.release(k.rd);
+                sh.lists.release_n(k.rd, n);
             }
         }
         let f = &mut self.found;
         if k.w == 0 {
             f.uninit_lanes |= lanes;
-            f.uninit_at.get_or_insert(offset);
+            f.uninit_at.get_or_insert(first);
         }
         if let Some(r) = k.race {
             f.races[r].lanes |= lanes;
         }
-        true
+        n as usize
     }
 
     /// The list `[x, r]` for a byte whose one read `x` is not ordered before this access `r`:
@@ -553,10 +569,14 @@ impl ByteScan<'_> {
     /// Checks the reads of `dwords` ([`super::rows::RowDwords::list`]): each dword for its
     /// first lane, whose findings the other lanes take.
     pub(super) fn dwords(&mut self, dwords: &[(u32, u64)]) {
-        for &(offset, lanes) in dwords {
-            if self.read_word_again(offset, lanes) {
+        let mut at = 0;
+        while let Some(&(offset, lanes)) = dwords.get(at) {
+            let again = self.read_words_again(&dwords[at..]);
+            if again > 0 {
+                at += again;
                 continue;
             }
+            at += 1;
             let mut t = LdsTouch {
                 offset,
                 lane: lanes.trailing_zeros() as u8,

@@ -462,11 +462,26 @@ impl ReadLists {
         }
     }
 
+    /// [`ReadLists::share`] by `n` bytes.
+    #[inline]
+    pub(super) fn share_n(&mut self, rd: u32, n: u32) {
+        if rd & MULTI != 0 {
+            self.refs[(rd & !MULTI) as usize] += n;
+        }
+    }
+
     /// A byte lets go of list `rd`; the last one frees it.
     #[inline]
     pub(super) fn release(&mut self, rd: u32) {
+        self.release_n(rd, 1);
+    }
+
+    /// [`ReadLists::release`] by `n` bytes (the last of them may free it; one byte's
+    /// reference cannot outlast the count, so none before the last does).
+    #[inline]
+    pub(super) fn release_n(&mut self, rd: u32, n: u32) {
         let i = (rd & !MULTI) as usize;
-        self.refs[i] -= 1;
+        self.refs[i] -= n;
         if self.refs[i] == 0 {
             self.epoch[i] = self.epoch[i].wrapping_add(1);
             self.free.push(i as u32);
