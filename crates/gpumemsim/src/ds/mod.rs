@@ -261,23 +261,21 @@ struct Op<'i> {
 }
 
 impl<'i> Op<'i> {
-    fn decode(inst: &'i Instruction, wave: &Wave) -> Op<'i> {
-        let gds = inst.get(Field::Gds) == 1;
+    fn decode(inst: &'i Instruction, f: &DsFields, wave: &Wave) -> Op<'i> {
         let exec = wave.exec();
-        let (off0, off1) = (inst.get(Field::Offset0), inst.get(Field::Offset1));
         Op {
             inst,
             name: inst.def().name,
-            gds,
-            addr: inst.get(Field::Addr),
-            d0: inst.get(Field::Data0),
-            d1: inst.get(Field::Data1),
-            vdst: inst.get(Field::Vdst),
-            off0,
-            off1,
-            offset: off1 << 8 | off0,
+            gds: f.gds,
+            addr: f.addr,
+            d0: f.d0,
+            d1: f.d1,
+            vdst: f.vdst,
+            off0: f.off0,
+            off1: f.off1,
+            offset: f.off1 << 8 | f.off0,
             exec,
-            lanes: if gds {
+            lanes: if f.gds {
                 exec & exec.wrapping_neg()
             } else {
                 exec
@@ -375,10 +373,62 @@ pub fn execute_into(
     env: &mut DsEnv,
     outcome: &mut DsOutcome,
 ) -> Result<(), DsError> {
-    let Some(kind) = ds_kind(inst.opcode) else {
+    execute_fields(inst, &DsFields::of(inst), wave, env, outcome)
+}
+
+/// The fields of a DS instruction that its execution reads, decoded once
+/// ([`DsFields::of`]): an executor running an instruction many times keeps them with it
+/// rather than reading them from the encoding each time (seven field look-ups, about 230
+/// host instructions of a `ds_load_2addr_b32`'s 1,690: docs/benchmarks.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DsFields {
+    /// Its semantics class (`None`: not a DS instruction the simulator runs).
+    pub kind: Option<DsKind>,
+    /// The GDS bit.
+    pub gds: bool,
+    /// VGPR\[ADDR\]'s register number.
+    pub addr: u32,
+    /// DATA0's.
+    pub d0: u32,
+    /// DATA1's.
+    pub d1: u32,
+    /// VDST's.
+    pub vdst: u32,
+    /// The first 8-bit offset field.
+    pub off0: u32,
+    /// The second.
+    pub off1: u32,
+}
+
+impl DsFields {
+    /// The fields of `inst`.
+    pub fn of(inst: &Instruction) -> DsFields {
+        DsFields {
+            kind: ds_kind(inst.opcode),
+            gds: inst.get(Field::Gds) == 1,
+            addr: inst.get(Field::Addr),
+            d0: inst.get(Field::Data0),
+            d1: inst.get(Field::Data1),
+            vdst: inst.get(Field::Vdst),
+            off0: inst.get(Field::Offset0),
+            off1: inst.get(Field::Offset1),
+        }
+    }
+}
+
+/// [`execute_into`] with `inst`'s fields `fields` (its [`DsFields::of`]) decoded already.
+pub fn execute_fields(
+    inst: &Instruction,
+    fields: &DsFields,
+    wave: &mut Wave,
+    env: &mut DsEnv,
+    outcome: &mut DsOutcome,
+) -> Result<(), DsError> {
+    debug_assert_eq!(*fields, DsFields::of(inst));
+    let Some(kind) = fields.kind else {
         return Err(DsError::Unimplemented(inst.def().name));
     };
-    let op = Op::decode(inst, wave);
+    let op = Op::decode(inst, fields, wave);
     let rows = env.rows && !op.gds;
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();

@@ -124,6 +124,8 @@ pub(crate) struct IssueFacts {
     /// How the short path runs it, if it is one of the common instructions
     /// ([`super::quick::Fast::of`]).
     pub(super) fast: Option<super::quick::Fast>,
+    /// A DS instruction's fields, decoded once.
+    pub(super) ds: Option<crate::ds::DsFields>,
 }
 
 /// [`IssueFacts::of`] every instruction of `program` under `timing`; `functional`: data is
@@ -167,6 +169,7 @@ impl IssueFacts {
             delay_alu: (inst.def().name == "s_delay_alu").then(|| inst.get(Field::Simm16)),
             returns: super::inflight::returned_vgprs(inst),
             fast: super::quick::Fast::of(line, unit.map(|(k, _)| k)),
+            ds: (inst.def().format == Format::Ds).then(|| crate::ds::DsFields::of(inst)),
         }
     }
 }

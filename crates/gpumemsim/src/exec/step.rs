@@ -404,8 +404,12 @@ impl Device {
         // The outcome buffer is the device's, lent for the instruction (a box moved out and
         // back: the outcome's rows are not copied).
         let mut outcome = self.ds_outcome.take().unwrap_or_default();
+        let fields = match self.facts[pc].ds {
+            Some(f) => f,
+            None => ds::DsFields::of(inst),
+        };
         let (wave, mut env) = self.ds_env(wi, pc);
-        let done = ds::execute_into(inst, wave, &mut env, &mut outcome);
+        let done = ds::execute_fields(inst, &fields, wave, &mut env, &mut outcome);
         let end = done.map(|()| match self.functional {
             // No checks, no bank cycles, no pipe: the data is in its registers already.
             true => StepEnd {
