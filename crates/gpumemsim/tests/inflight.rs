@@ -309,3 +309,39 @@ fn d16_loads_in_flight_into_one_register_each_write_their_half() {
     );
     assert_eq!(dev.wave(0).vgpr(1, 3), 1001);
 }
+
+/// A 2addr dword load (a row form, whose results go straight to the data in flight) under a
+/// partial EXEC: before the wait every lane of both registers reads its old value; after
+/// it the lanes under EXEC hold the loaded words and the others their old values.
+#[test]
+fn a_row_form_load_under_partial_exec_lands_only_its_lanes() {
+    let dev = run(
+        "s_mov_b32 exec_lo, 0x0f0f00ff\n\
+         ds_load_2addr_b32 v[1:2], v0 offset1:1\n\
+         s_mov_b32 exec_lo, -1\n\
+         v_mov_b32 v3, v1\nv_mov_b32 v4, v2\n\
+         s_waitcnt lgkmcnt(0)\ns_endpgm",
+        |dev| {
+            lds_setup(dev);
+            for l in 0..32 {
+                dev.wave_mut(0).set_vgpr(2, l, 9);
+            }
+        },
+    );
+    let w = dev.wave(0);
+    for l in 0..32 {
+        assert_eq!(
+            (w.vgpr(3, l), w.vgpr(4, l)),
+            (7, 9),
+            "lane {l} before the wait"
+        );
+        let on = 0x0f0f_00ffu32 >> l & 1 == 1;
+        let want = if on { (1000 + l, 1001 + l) } else { (7, 9) };
+        assert_eq!(
+            (w.vgpr(1, l), w.vgpr(2, l)),
+            want,
+            "lane {l} after the wait"
+        );
+    }
+    assert_eq!(missing_waits(&dev).len(), 1, "{:?}", dev.events());
+}

@@ -108,6 +108,12 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         self.outcome.rows = RowAccess::Reads;
     }
 
+    /// The rows a row-form load writes instead of its registers ([`DsEnv::dst`]), taken
+    /// out of the environment.
+    pub(super) fn take_dst(&mut self) -> Option<&'a mut [u32]> {
+        self.env.dst.take()
+    }
+
     /// Notes that the instruction's LDS writes are its address rows, of VGPRs `data`'s values
     /// ([`RowAccess::Writes`]): [`Mem::write_lds_rows`] leaves them out of the LDS trace.
     pub(super) fn row_writes(&mut self, data: [u32; 2]) {

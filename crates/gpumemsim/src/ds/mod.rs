@@ -141,6 +141,11 @@ pub struct DsEnv<'a> {
     /// [`crate::wave::RecentValu`] holds (an LDSDIR load's `wait_vdst` rule reads them; the
     /// other instructions get none).
     pub recent_valu: &'a [Instruction],
+    /// Where a row-form load ([`loads_rows`]) writes what it reads instead of its
+    /// destination registers: one row of the wave's lanes per register, VDST's first (the
+    /// executor's data in flight, which lands in the registers later). `None`: the
+    /// registers. Any other instruction leaves it unused.
+    pub dst: Option<&'a mut [u32]>,
 }
 
 fn vgpr64(w: &Wave, reg: u32, lane: u32) -> u64 {
@@ -416,6 +421,23 @@ impl DsFields {
     }
 }
 
+/// Whether an instruction of `fields` runs as a row-form load when the environment's
+/// [`DsEnv::rows`] is `rows`: a dword load or 2addr dword load on LDS, which writes its
+/// reads to [`DsEnv::dst`] when that is given.
+pub fn loads_rows(fields: &DsFields, rows: bool) -> bool {
+    rows && !fields.gds
+        && matches!(
+            fields.kind,
+            Some(
+                DsKind::Load {
+                    bytes: 4,
+                    d16: D16::No,
+                    ..
+                } | DsKind::Load2 { elem: 4, .. }
+            )
+        )
+}
+
 /// [`execute_into`] with `inst`'s fields `fields` (its [`DsFields::of`]) decoded already.
 pub fn execute_fields(
     inst: &Instruction,
@@ -430,6 +452,10 @@ pub fn execute_fields(
     };
     let op = Op::decode(inst, fields, wave);
     let rows = env.rows && !op.gds;
+    debug_assert!(
+        env.dst.is_none() || loads_rows(fields, env.rows),
+        "dst for a non-row form"
+    );
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
     let mut mem = Mem::new(env, op.gds.then(|| wave.m0()), outcome);
@@ -485,6 +511,10 @@ fn bvh_stacks(op: &Op, wave: &mut Wave, mem: &mut Mem) {
 fn load_b32_rows(op: &Op, wave: &mut Wave, mem: &mut Mem) {
     mem.row_reads();
     mem.dword_row(false, op.lanes, wave.vgpr_row(op.addr), op.offset);
+    if let Some(dst) = mem.take_dst() {
+        let n = wave.size as usize;
+        return mem.read_lds_rows([&mut dst[..n]]);
+    }
     // Straight into VDST (a register past v255 takes the reads nowhere).
     match wave.vgpr_row_mut(op.vdst) {
         Some(row) => mem.read_lds_rows([row]),
@@ -507,6 +537,11 @@ fn load2_b32_rows(op: &Op, stride64: bool, wave: &mut Wave, mem: &mut Mem) {
     let base = wave.vgpr_row(op.addr);
     mem.dword_row(false, op.lanes, base, op.off0 * adj);
     mem.dword_row(true, op.lanes, base, op.off1 * adj);
+    if let Some(dst) = mem.take_dst() {
+        let (a, b) = dst.split_at_mut(wave.size as usize);
+        let n = a.len();
+        return mem.read_lds_rows([a, &mut b[..n]]);
+    }
     // Straight into VDST and the register after it (one past v255 takes its reads nowhere).
     match wave.vgpr_row_pair_mut(op.vdst) {
         (Some(a), Some(b)) => mem.read_lds_rows([a, b]),
@@ -851,6 +886,7 @@ mod tests {
                     pc,
                     rows: true,
                     recent_valu: &[],
+                    dst: None,
                 };
                 if into {
                     execute_into(&line.inst, &mut w, &mut env, &mut buffer).expect("runs");
@@ -894,6 +930,7 @@ mod tests {
             pc: 0,
             rows,
             recent_valu: &[],
+            dst: None,
         };
         let o = execute(inst, &mut w, &mut env).expect("runs");
         (w, lds, o, events)

@@ -25,6 +25,7 @@ use rdna3_isa::{Field, Format, Instruction, Opcode};
 use super::{Counter, Device, OrderedOps};
 use crate::event::{Event, EventDetail};
 use crate::vmem::{self, GlobalOp};
+use crate::wave::Wave;
 
 /// A set of VGPRs (bit = register number).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,7 +161,36 @@ fn next_landing(returns: &[VgprReturn]) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
+/// After the unit model wrote a saved return's results to wave `w`'s registers: they swap
+/// with the old values saved in `rows`, which become the data in flight. The lanes it
+/// writes: those under EXEC, and any other the unit model changed (LDS direct and parameter
+/// loads write whole quads).
+fn swap_back(w: &mut Wave, rows: &mut [u32], saved: &Saved) -> u64 {
+    let n = w.size as usize;
+    let mut lanes = saved.lanes;
+    // With every lane under EXEC there is no other lane to find.
+    let all = w.lane_mask();
+    for (k, chunk) in rows.chunks_mut(n).enumerate() {
+        let Some(row) = w.vgpr_row_mut(saved.first + k as u32) else {
+            continue;
+        };
+        row.swap_with_slice(chunk);
+        if lanes == all {
+            continue;
+        }
+        for (l, (old, new)) in row.iter().zip(chunk.iter()).enumerate() {
+            lanes |= u64::from(new != old) << l;
+        }
+    }
+    lanes
+}
+
 impl InFlight {
+    /// The data's words `start..start + len` ([`Saved::direct_rows`]).
+    pub(crate) fn rows_mut(&mut self, (start, len): (usize, usize)) -> &mut [u32] {
+        &mut self.data[start..start + len]
+    }
+
     /// The state of a new wave's (nothing in flight), keeping the data's allocation.
     pub(crate) fn reset(&mut self) {
         let (mut returns, mut data) = (
@@ -374,6 +404,36 @@ impl Device {
             count,
             lanes: w.exec() & w.lane_mask(),
             start: start as u32,
+            direct: false,
+        }
+    }
+
+    /// [`Device::save_destination`] for a load whose unit model writes its results into
+    /// the rows it is given (a DS row-form load: `ds::loads_rows`) rather than into the
+    /// registers: rows for them at the end of the wave's data in flight, and no copy of the
+    /// registers' old values, which stay where they are until the data lands. Saves the
+    /// copy out, the swap back, and the copy's allocation of the rows (two of a return's
+    /// three copies).
+    pub(crate) fn reserve_destination(
+        &mut self,
+        wi: usize,
+        inst: &Instruction,
+        (first, count): (u32, u32),
+    ) -> Saved {
+        let w = &self.waves[wi];
+        let n = w.size as usize;
+        let f = &mut self.inflight[wi];
+        f.make_room(count as usize * n, n);
+        let start = f.data.len();
+        f.data.resize(start + count as usize * n, 0);
+        Saved {
+            name: inst.mnemonic(),
+            last_bits: last_row_bits(inst.opcode),
+            first,
+            count,
+            lanes: w.exec() & w.lane_mask(),
+            start: start as u32,
+            direct: true,
         }
     }
 
@@ -391,26 +451,12 @@ impl Device {
         let w = &mut self.waves[wi];
         let n = w.size as usize;
         let f = &mut self.inflight[wi];
-        // The saved rows become the data: each register's new values swap with its old ones.
-        // The lanes it writes: those under EXEC, and any other the unit model changed (LDS
-        // direct and parameter loads write whole quads).
-        let start = saved.start as usize;
-        let data = &mut f.data[start..start + saved.count as usize * n];
-        let mut lanes = saved.lanes;
-        // With every lane under EXEC there is no other lane to find.
-        let all = w.lane_mask();
-        for (k, chunk) in data.chunks_mut(n).enumerate() {
-            let Some(row) = w.vgpr_row_mut(saved.first + k as u32) else {
-                continue;
-            };
-            row.swap_with_slice(chunk);
-            if lanes == all {
-                continue;
-            }
-            for (l, (old, new)) in row.iter().zip(chunk.iter()).enumerate() {
-                lanes |= u64::from(new != old) << l;
-            }
-        }
+        let rows = &mut f.data[saved.start as usize..][..saved.count as usize * n];
+        // A direct return's rows hold its results already (for the lanes under EXEC).
+        let lanes = match saved.direct {
+            true => saved.lanes,
+            false => swap_back(w, rows, &saved),
+        };
         f.unwaited.add(saved.first, saved.count);
         f.landing_from = f.landing_from.min(at);
         f.returns.push(VgprReturn {
@@ -623,6 +669,18 @@ pub(crate) struct Saved {
     lanes: u64,
     /// Where the rows are in the wave's [`InFlight::data`].
     start: u32,
+    /// Whether the unit model writes its results straight into the rows (they hold no old
+    /// values to swap back: [`Device::reserve_destination`]).
+    pub(crate) direct: bool,
+}
+
+impl Saved {
+    /// The rows' place in the wave's data in flight (start, words) when the unit model
+    /// writes into them ([`Saved::direct`]).
+    pub(crate) fn direct_rows(&self, n: u32) -> Option<(usize, usize)> {
+        self.direct
+            .then(|| (self.start as usize, (self.count * n) as usize))
+    }
 }
 
 /// The counter a returning memory instruction's data is covered by.

@@ -91,8 +91,11 @@ impl Device {
             // (LDSDIR's `wait_vdst` rule).
             self.waves[wi].recent_valu.push(pc);
         }
-        let saved = match d.format {
-            Format::Ds if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => None,
+        let saved = match (d.format, returns) {
+            (Format::Ds, _) if ds::ds_kind(inst.opcode) == Some(DsKind::GlobalSync) => None,
+            (Format::Ds, Some(r)) if self.loads_rows(pc) => {
+                Some(self.reserve_destination(wi, inst, r))
+            }
             _ => self.save_destination(wi, inst, returns),
         };
         match d.format {
@@ -126,7 +129,14 @@ impl Device {
                     None => return Ok(()),
                 }
             }
-            Format::Ds => end = self.ds(wi, pc, inst, cfg).map_err(|_| unimplemented())?,
+            Format::Ds => {
+                let direct = saved
+                    .as_ref()
+                    .and_then(|s| s.direct_rows(self.waves[wi].size));
+                end = self
+                    .ds(wi, pc, inst, direct, cfg)
+                    .map_err(|_| unimplemented())?
+            }
             Format::Smem => self.smem(wi, pc, inst).ok_or_else(unimplemented)?,
             Format::Mubuf if matches!(d.name, "buffer_gl0_inv" | "buffer_gl1_inv") => {
                 // The vector caches are not modelled apart from memory: nothing to drop.
@@ -226,7 +236,7 @@ impl Device {
         let inst = &program[pc].inst;
         let recent_pcs = self.waves[wi].recent_valu.latest(RECENT_VALU);
         let recent: Vec<Instruction> = recent_pcs.map(|i| program[i].inst.clone()).collect();
-        let (wave, mut env) = self.ds_env(wi, pc);
+        let (wave, mut env) = self.ds_env(wi, pc, None);
         env.recent_valu = &recent;
         ds::ldsdir::execute(inst, wave, &mut env);
         self.check_lds(wi, pc, false, false);
@@ -323,7 +333,22 @@ impl Device {
 
     /// Wave `wi` and what its LDS-unit instruction at `pc` may touch: its workgroup's LDS,
     /// the GDS and the event log.
-    fn ds_env(&mut self, wi: usize, pc: usize) -> (&mut Wave, DsEnv<'_>) {
+    /// Whether the DS instruction at `pc` runs as a row-form load (`ds::loads_rows`), which
+    /// writes its results straight into the data in flight.
+    fn loads_rows(&self, pc: usize) -> bool {
+        let rows = self.checker.row_forms();
+        self.facts[pc].ds.is_some_and(|f| ds::loads_rows(&f, rows))
+    }
+
+    /// The DS unit's environment for wave `wi`'s instruction at `pc`; `direct`: the rows of
+    /// the wave's data in flight (start, words) a row-form load writes into
+    /// ([`Device::reserve_destination`]).
+    fn ds_env(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        direct: Option<(usize, usize)>,
+    ) -> (&mut Wave, DsEnv<'_>) {
         let g = self.wave_group[wi];
         let env = DsEnv {
             lds: &mut self.lds[g],
@@ -333,6 +358,7 @@ impl Device {
             pc,
             rows: self.checker.row_forms(),
             recent_valu: &[],
+            dst: direct.map(|rows| self.inflight[wi].rows_mut(rows)),
         };
         (&mut self.waves[wi], env)
     }
@@ -398,6 +424,7 @@ impl Device {
         wi: usize,
         pc: usize,
         inst: &Instruction,
+        direct: Option<(usize, usize)>,
         cfg: &RunConfig,
     ) -> Result<StepEnd, DsError> {
         let passes = (self.waves[wi].size as u64).div_ceil(32);
@@ -408,8 +435,9 @@ impl Device {
             Some(f) => f,
             None => ds::DsFields::of(inst),
         };
-        let (wave, mut env) = self.ds_env(wi, pc);
+        let (wave, mut env) = self.ds_env(wi, pc, direct);
         let done = ds::execute_fields(inst, &fields, wave, &mut env, &mut outcome);
+        debug_assert!(env.dst.is_none(), "a row-form load writes its rows");
         let end = done.map(|()| match self.functional {
             // No checks, no bank cycles, no pipe: the data is in its registers already.
             true => StepEnd {
