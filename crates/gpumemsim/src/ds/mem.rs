@@ -6,6 +6,7 @@
 use super::{DsEnv, DsOutcome, RowAccess};
 use crate::event::{Event, EventDetail};
 use crate::wave::Wave;
+use rdna3_isa::Instruction;
 
 /// Where a lane's access goes.
 #[derive(Clone, Copy)]
@@ -291,16 +292,20 @@ impl<'e, 'a, 'o> Mem<'e, 'a, 'o> {
         }
     }
 
-    /// Ends instruction `name` of `wave`: reports the lanes whose address wrapped and those
+    /// Ends instruction `inst` of `wave`: reports the lanes whose address wrapped and those
     /// outside the memory, and returns the accesses.
-    pub(super) fn finish(self, wave: &Wave, name: &str) {
+    pub(super) fn finish(self, wave: &Wave, inst: &Instruction) {
         let gds = self.outcome.gds;
         let env = self.env;
+        // Looked up only for a report (most instructions make none).
+        let name = || inst.def().name;
         if self.wrapped != 0 {
+            let name = name();
             env.events
                 .push(wrap_event(env.pc, wave, name, gds, self.wrapped));
         }
         if !self.out_of_range.is_empty() {
+            let name = name();
             let mut lanes = self.out_of_range;
             lanes.dedup();
             env.events.push(Event {

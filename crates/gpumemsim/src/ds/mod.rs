@@ -248,7 +248,6 @@ fn bvh_stack(mem: &mut Mem, lane: u32, wave: &Wave, inst: &Instruction) -> (u32,
 /// The fields of one DS instruction and the lanes it acts for.
 struct Op<'i> {
     inst: &'i Instruction,
-    name: &'static str,
     gds: bool,
     /// VGPR\[ADDR\], DATA0, DATA1 and VDST register numbers.
     addr: u32,
@@ -266,11 +265,15 @@ struct Op<'i> {
 }
 
 impl<'i> Op<'i> {
+    /// The instruction's mnemonic (looked up for a report).
+    fn name(&self) -> &'static str {
+        self.inst.def().name
+    }
+
     fn decode(inst: &'i Instruction, f: &DsFields, wave: &Wave) -> Op<'i> {
         let exec = wave.exec();
         Op {
             inst,
-            name: inst.def().name,
             gds: f.gds,
             addr: f.addr,
             d0: f.d0,
@@ -462,7 +465,7 @@ pub fn execute_fields(
     let m = &mut mem;
     match kind {
         DsKind::Nop => {}
-        DsKind::GlobalSync => return Err(DsError::Unimplemented(op.name)),
+        DsKind::GlobalSync => return Err(DsError::Unimplemented(op.name())),
         DsKind::BvhStack => bvh_stacks(&op, wave, m),
         // The common dword forms on LDS, a register row at a time (the same semantics as
         // the general forms, without their per-lane register lookups).
@@ -493,7 +496,7 @@ pub fn execute_fields(
         DsKind::Consume => append_consume(&op, false, wave, m),
         DsKind::GsReg { sub } => gs_reg(&op, sub, wave, m),
     }
-    mem.finish(wave, op.name);
+    mem.finish(wave, op.inst);
     Ok(())
 }
 
@@ -633,7 +636,7 @@ fn two_addr(op: &Op, kind: DsKind, elem: u32, stride64: bool, wave: &mut Wave, m
             // Both addresses are the base plus multiples of the element size, so they agree
             // on alignment.
             if !a0.is_multiple_of(elem) {
-                memviol(mem.env, wave, op.name, l, a0, elem);
+                memviol(mem.env, wave, op.name(), l, a0, elem);
                 continue;
             }
             (a0, a1)
@@ -673,7 +676,7 @@ fn atomic(op: &Op, a: AtomicOp, b64: bool, rtn: bool, wave: &mut Wave, mem: &mut
     for l in each_lane(op.lanes, wave.size) {
         let addr = mem.address(wave.vgpr(op.addr, l), op.offset, l as usize);
         if !addr.is_multiple_of(bytes) {
-            memviol(mem.env, wave, op.name, l, addr, bytes);
+            memviol(mem.env, wave, op.name(), l, addr, bytes);
             continue;
         }
         let old = mem.read(l, addr, bytes);
@@ -717,7 +720,7 @@ fn addtid(op: &Op, load: bool, wave: &mut Wave, mem: &mut Mem) {
         m0_misaligned(
             mem.env,
             wave,
-            op.name,
+            op.name(),
             m0,
             ("the addresses", "they are"),
             lanes,
