@@ -605,6 +605,9 @@ impl ByteScan<'_> {
     /// already only writes its bytes twice, and a dword in the state the last one checked was
     /// in takes its findings ([`Self::write_word_again`]).
     pub(super) fn write_rows(&mut self, rows: &AddrRows) {
+        if rows.lanes[1] == 0 {
+            return self.write_row(rows.lanes[0], rows.addrs[0]);
+        }
         let mut last = None;
         rows.each(|lane, _, offset| {
             let state = self.word_state(offset);
@@ -625,6 +628,86 @@ impl ByteScan<'_> {
                 last = state.zip(races);
             }
         });
+    }
+
+    /// [`ByteScan::write_rows`] of one row: the writes of `lanes` at their `addrs`, lowest
+    /// lane first; after a dword that found no race, the lanes after it whose dwords are in
+    /// the state it was in are taken together ([`ByteScan::write_words_again`]).
+    fn write_row(&mut self, lanes: u64, addrs: &[u32; 64]) {
+        let mut last: Option<((u32, u32), u64)> = None;
+        let mut m = lanes;
+        while m != 0 {
+            if let Some((was, 0)) = last {
+                let done = self.write_words_again(m, addrs, was);
+                if done != 0 {
+                    m &= !done;
+                    continue;
+                }
+            }
+            let lane = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let offset = addrs[usize::from(lane)];
+            let state = self.word_state(offset);
+            if state.is_some_and(|(w, _)| w == self.r) {
+                // What the write of a byte this access wrote finds (write_byte).
+                self.last_read = None;
+                self.found.twice.extend(offset..offset + 4);
+            } else if !self.write_word_again(offset, lane, state, last) {
+                let t = LdsTouch {
+                    offset,
+                    lane,
+                    size: 4,
+                    write: true,
+                    value: 0,
+                };
+                self.touch(&t, false);
+                let races = self.found.touch_findings().map(|(_, races)| races);
+                last = state.zip(races);
+            }
+        }
+    }
+
+    /// Writes by the lowest lanes of `lanes` (at their `addrs`) of dwords of one word-mode
+    /// page without atomics that are in the state `was` (write, reads), which a write of
+    /// this access found no race in: [`ByteScan::write_word_again`] for each at once, the
+    /// read list's count moved once. The lanes it took (none when the lowest lane's dword is
+    /// not such a one).
+    fn write_words_again(&mut self, lanes: u64, addrs: &[u32; 64], was: (u32, u32)) -> u64 {
+        let first = addrs[lanes.trailing_zeros() as usize];
+        let sh = &mut *self.sh;
+        let Some(page) = sh.pages[first as usize / PAGE].as_mut() else {
+            return 0;
+        };
+        if page.bytes || page.atomics {
+            return 0;
+        }
+        let (w, rd) = was;
+        let (mut done, mut n, mut m) = (0u64, 0u32, lanes);
+        while m != 0 {
+            let l = m.trailing_zeros();
+            let offset = addrs[l as usize];
+            if offset as usize / PAGE != first as usize / PAGE {
+                break;
+            }
+            let slot = page.slot_mut(offset as usize % PAGE);
+            if *slot != (Slot { write: w, read: rd }) {
+                break;
+            }
+            *slot = Slot {
+                write: self.r,
+                read: 0,
+            };
+            done |= 1 << l;
+            n += 1;
+            m &= m - 1;
+        }
+        if n > 0 {
+            self.last_read = None;
+            if rd & MULTI != 0 {
+                sh.lists.release_n(rd, n);
+            }
+        }
+        done
     }
 
     /// The (write, read) state of the aligned dword at `offset` when it is one entry of a
