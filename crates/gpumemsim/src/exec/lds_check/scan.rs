@@ -389,6 +389,42 @@ impl ByteScan<'_> {
         n as usize
     }
 
+    /// A read of the aligned dword at `offset` when it is an entry of a word-mode page
+    /// without atomics or poisoned bytes, written by a write ordered before this access and
+    /// not read since: what [`ByteScan::read_byte`] does with such a dword (no finding, the
+    /// dword's reads become this one, the last read noted), without its general steps. A
+    /// transposed tile's column is such a read: each dword another store's, read once
+    /// (docs/benchmarks.md, fifth session). False (nothing done) otherwise.
+    #[inline]
+    fn read_fresh(&mut self, offset: u32) -> bool {
+        let ByteScan {
+            sh, memo, r, me, ..
+        } = self;
+        let Some(page) = sh.pages[offset as usize / PAGE].as_ref() else {
+            return false;
+        };
+        let i = offset as usize % PAGE;
+        let Slot { write: w, read: rd } = page.slot(i);
+        if page.bytes || page.atomics || page.poisoned || w == 0 || rd != 0 {
+            return false;
+        }
+        if w == *r || memo.write_races(sh, w, *r, *me) {
+            return false;
+        }
+        let to = *r;
+        page_of(sh, offset).slot_mut(i).read = to;
+        if self.share {
+            self.last_read = Some(LastRead {
+                w,
+                rd: 0,
+                epoch: 0,
+                to,
+                race: None,
+            });
+        }
+        true
+    }
+
     /// The list `[x, r]` for a byte whose one read `x` is not ordered before this access `r`:
     /// the one made for the last such byte when it is still that list (and sharing is on).
     fn pair_list(&mut self, x: u32) -> u32 {
@@ -577,6 +613,9 @@ impl ByteScan<'_> {
                 continue;
             }
             at += 1;
+            if self.read_fresh(offset) {
+                continue;
+            }
             let mut t = LdsTouch {
                 offset,
                 lane: lanes.trailing_zeros() as u8,
