@@ -397,15 +397,7 @@ impl Device {
                 None => f.data.resize(f.data.len() + n, 0),
             }
         }
-        Saved {
-            name: inst.mnemonic(),
-            last_bits: last_row_bits(inst.opcode),
-            first,
-            count,
-            lanes: w.exec() & w.lane_mask(),
-            start: start as u32,
-            direct: false,
-        }
+        Saved::new(w, inst, (first, count), start, false)
     }
 
     /// [`Device::save_destination`] for a load whose unit model writes its results into
@@ -426,15 +418,7 @@ impl Device {
         f.make_room(count as usize * n, n);
         let start = f.data.len();
         f.data.resize(start + count as usize * n, 0);
-        Saved {
-            name: inst.mnemonic(),
-            last_bits: last_row_bits(inst.opcode),
-            first,
-            count,
-            lanes: w.exec() & w.lane_mask(),
-            start: start as u32,
-            direct: true,
-        }
+        Saved::new(w, inst, (first, count), start, true)
     }
 
     /// After the unit model executed the returning instruction at `pc`: its results leave
@@ -675,6 +659,26 @@ pub(crate) struct Saved {
 }
 
 impl Saved {
+    /// The return of wave `w`'s `inst` to registers `first .. first + count`, its rows from
+    /// word `start` of the wave's data in flight.
+    fn new(
+        w: &Wave,
+        inst: &Instruction,
+        (first, count): (u32, u32),
+        start: usize,
+        direct: bool,
+    ) -> Saved {
+        Saved {
+            name: inst.mnemonic(),
+            last_bits: last_row_bits(inst.opcode),
+            first,
+            count,
+            lanes: w.exec() & w.lane_mask(),
+            start: start as u32,
+            direct,
+        }
+    }
+
     /// The rows' place in the wave's data in flight (start, words) when the unit model
     /// writes into them ([`Saved::direct`]).
     pub(crate) fn direct_rows(&self, n: u32) -> Option<(usize, usize)> {

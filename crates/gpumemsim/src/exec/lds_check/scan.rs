@@ -649,23 +649,7 @@ impl ByteScan<'_> {
         }
         let mut last = None;
         rows.each(|lane, _, offset| {
-            let state = self.word_state(offset);
-            if state.is_some_and(|(w, _)| w == self.r) {
-                // What the write of a byte this access wrote finds (write_byte).
-                self.last_read = None;
-                self.found.twice.extend(offset..offset + 4);
-            } else if !self.write_word_again(offset, lane, state, last) {
-                let t = LdsTouch {
-                    offset,
-                    lane,
-                    size: 4,
-                    write: true,
-                    value: 0,
-                };
-                self.touch(&t, false);
-                let races = self.found.touch_findings().map(|(_, races)| races);
-                last = state.zip(races);
-            }
+            self.write_dword(lane, offset, &mut last);
         });
     }
 
@@ -685,24 +669,32 @@ impl ByteScan<'_> {
             }
             let lane = m.trailing_zeros() as u8;
             m &= m - 1;
-            let offset = addrs[usize::from(lane)];
-            let state = self.word_state(offset);
-            if state.is_some_and(|(w, _)| w == self.r) {
-                // What the write of a byte this access wrote finds (write_byte).
-                self.last_read = None;
-                self.found.twice.extend(offset..offset + 4);
-            } else if !self.write_word_again(offset, lane, state, last) {
-                let t = LdsTouch {
-                    offset,
-                    lane,
-                    size: 4,
-                    write: true,
-                    value: 0,
-                };
-                self.touch(&t, false);
-                let races = self.found.touch_findings().map(|(_, races)| races);
-                last = state.zip(races);
-            }
+            self.write_dword(lane, addrs[usize::from(lane)], &mut last);
+        }
+    }
+
+    /// The write by `lane` of the aligned dword at `offset`: its bytes written twice when
+    /// this access wrote it already, else the findings of `last` (the state the last dword
+    /// checked was in, and its races) when it is in that state, else checked, becoming
+    /// `last`.
+    #[inline(always)]
+    fn write_dword(&mut self, lane: u8, offset: u32, last: &mut Option<((u32, u32), u64)>) {
+        let state = self.word_state(offset);
+        if state.is_some_and(|(w, _)| w == self.r) {
+            // What the write of a byte this access wrote finds (write_byte).
+            self.last_read = None;
+            self.found.twice.extend(offset..offset + 4);
+        } else if !self.write_word_again(offset, lane, state, *last) {
+            let t = LdsTouch {
+                offset,
+                lane,
+                size: 4,
+                write: true,
+                value: 0,
+            };
+            self.touch(&t, false);
+            let races = self.found.touch_findings().map(|(_, races)| races);
+            *last = state.zip(races);
         }
     }
 
