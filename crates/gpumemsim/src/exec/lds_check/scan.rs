@@ -709,7 +709,8 @@ impl ByteScan<'_> {
         let Some(page) = sh.pages[first as usize / PAGE].as_mut() else {
             return 0;
         };
-        if page.bytes || page.atomics {
+        // (A poisoned page is in byte mode too: excluded twice over.)
+        if page.bytes || page.atomics || page.poisoned {
             return 0;
         }
         let (w, rd) = was;

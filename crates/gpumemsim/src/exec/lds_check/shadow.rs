@@ -481,6 +481,10 @@ impl ReadLists {
     #[inline]
     pub(super) fn release_n(&mut self, rd: u32, n: u32) {
         let i = (rd & !MULTI) as usize;
+        debug_assert!(
+            self.refs[i] >= n,
+            "a list let go of more often than it is held"
+        );
         self.refs[i] -= n;
         if self.refs[i] == 0 {
             self.epoch[i] = self.epoch[i].wrapping_add(1);
