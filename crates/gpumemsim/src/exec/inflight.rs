@@ -322,20 +322,19 @@ impl Device {
     /// `s_waitcnt` with `counter` at most `n`: every operation with at least `n` later ones
     /// of its kind is proven complete.
     ///
-    /// The unwaited registers are recomputed only when the wait proves more operations
-    /// complete: they are current after every change to what they depend on (a return sent
-    /// adds its registers, a landing recomputes them, [`Device::land_vgprs`]), so a wait that
-    /// proves nothing new leaves them as they are.
-    pub(crate) fn count_waited(&mut self, wi: usize, counter: Counter, n: u32) {
+    /// Whether it proved more operations complete: then the caller recomputes the unwaited
+    /// registers ([`Device::refresh_unwaited`]). They are current after every change to
+    /// what they depend on (a return sent adds its registers, a landing recomputes them,
+    /// [`Device::land_vgprs`]), so a wait that proves nothing new leaves them as they are.
+    pub(crate) fn note_waited(&mut self, wi: usize, counter: Counter, n: u32) -> bool {
         if counter == Counter::Lgkm && n == 0 {
             self.inflight[wi].lgkm_zero += 1;
         }
         let o = self.ops_mut(wi, counter);
         let waited = o.waited.max(o.issued.saturating_sub(u64::from(n)));
-        if waited != o.waited {
-            o.waited = waited;
-            self.refresh_unwaited(wi);
-        }
+        let proven = waited != o.waited;
+        o.waited = waited;
+        proven
     }
 
     /// Whether wave `wi`'s operation `seq` on `counter` is proven complete.
@@ -345,7 +344,7 @@ impl Device {
 
     /// Recomputes wave `wi`'s registers with unwaited data, dropping returns that have
     /// landed and are covered.
-    fn refresh_unwaited(&mut self, wi: usize) {
+    pub(crate) fn refresh_unwaited(&mut self, wi: usize) {
         let lds = self.lds_ops[wi];
         let f = &mut self.inflight[wi];
         if f.returns.is_empty() {

@@ -1718,34 +1718,51 @@ impl Device {
     /// Advances wave `wi`'s clock until `counter` is at most `n`: each outstanding
     /// operation adds its weight until it completes, in whatever order they complete.
     fn wait_for(&mut self, wi: usize, counter: Counter, n: u32) {
-        self.count_waited(wi, counter, n);
-        let now = self.clocks[wi];
-        let outstanding = |p: &&Pending| p.counter == counter && p.done_at > now;
-        let mut count: u32 = self.pending[wi]
-            .iter()
-            .filter(outstanding)
-            .map(|p| p.weight)
-            .sum();
-        // Completions in time order, all those at one cycle together, until the count is
-        // down to `n` (a wave has a few operations out: a scan per cycle, no list).
-        let mut at = now;
-        while count > n {
-            let Some(next) = self.pending[wi]
-                .iter()
-                .filter(|p| p.counter == counter && p.done_at > at)
-                .map(|p| p.done_at)
-                .min()
-            else {
-                break;
-            };
-            count -= self.pending[wi]
-                .iter()
-                .filter(|p| p.counter == counter && p.done_at == next)
-                .map(|p| p.weight)
-                .sum::<u32>();
-            at = next;
+        self.wait_for_each(wi, &[(counter, n)]);
+    }
+
+    /// [`Device::wait_for`] of each (counter, n) of `waits` in turn, as `s_waitcnt` waits
+    /// for its three, in one pass: the waits proven once, and the clock moved to the latest
+    /// of the cycles each counter is down to its `n` (a counter's outstanding operations only
+    /// complete while the wave waits, so waiting for one after another ends there too).
+    pub(crate) fn wait_for_each(&mut self, wi: usize, waits: &[(Counter, u32)]) {
+        let mut proven = false;
+        for &(counter, n) in waits {
+            proven |= self.note_waited(wi, counter, n);
         }
-        self.clocks[wi] = at;
+        if proven {
+            self.refresh_unwaited(wi);
+        }
+        let now = self.clocks[wi];
+        // Each counter's outstanding weight now, in one scan.
+        let mut counts = [0u32; 4];
+        for p in self.pending[wi].iter().filter(|p| p.done_at > now) {
+            counts[p.counter as usize] += p.weight;
+        }
+        let mut until = now;
+        for &(counter, n) in waits {
+            let (mut count, mut at) = (counts[counter as usize], now);
+            // Completions in time order, all those at one cycle together, until the count
+            // is down to `n` (a wave has a few operations out: a scan per cycle, no list).
+            while count > n {
+                let Some(next) = self.pending[wi]
+                    .iter()
+                    .filter(|p| p.counter == counter && p.done_at > at)
+                    .map(|p| p.done_at)
+                    .min()
+                else {
+                    break;
+                };
+                count -= self.pending[wi]
+                    .iter()
+                    .filter(|p| p.counter == counter && p.done_at == next)
+                    .map(|p| p.weight)
+                    .sum::<u32>();
+                at = next;
+            }
+            until = until.max(at);
+        }
+        self.clocks[wi] = until;
         self.update_counters(wi);
     }
 

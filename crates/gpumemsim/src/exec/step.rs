@@ -322,12 +322,15 @@ impl Device {
     ) {
         let v = inst.get(Field::Simm16);
         match counter {
-            Some(c) => self.wait_for(wi, c, v),
-            None => {
-                self.wait_for(wi, Counter::Vm, (v >> 10) & 63);
-                self.wait_for(wi, Counter::Lgkm, (v >> 4) & 63);
-                self.wait_for(wi, Counter::Exp, v & 7);
-            }
+            Some(c) => self.wait_for_each(wi, &[(c, v)]),
+            None => self.wait_for_each(
+                wi,
+                &[
+                    (Counter::Vm, (v >> 10) & 63),
+                    (Counter::Lgkm, (v >> 4) & 63),
+                    (Counter::Exp, v & 7),
+                ],
+            ),
         }
     }
 
