@@ -508,7 +508,29 @@ impl Device {
             }
         }
         f.landing_from = next_landing(&f.returns);
-        self.refresh_unwaited(wi);
+        self.drop_landed(wi);
+    }
+
+    /// After a landing: the returns that landed and that a wait covers go. The registers
+    /// with unwaited data stay as they are: they are those of the returns no wait covers,
+    /// and a landing changes no wait ([`Device::refresh_unwaited`] without its recount).
+    fn drop_landed(&mut self, wi: usize) {
+        let lds = self.lds_ops[wi];
+        let f = &mut self.inflight[wi];
+        let mut returns = std::mem::take(&mut f.returns);
+        returns.retain(|r| !(r.landed && f.waited(lds, r.counter, r.seq)));
+        debug_assert_eq!(
+            f.unwaited,
+            returns
+                .iter()
+                .filter(|r| !f.waited(lds, r.counter, r.seq))
+                .fold(VgprSet::default(), |mut u, r| {
+                    u.add(r.first, u32::from(r.count));
+                    u
+                }),
+            "the unwaited registers are current"
+        );
+        f.returns = returns;
     }
 
     /// Whether wave `wi` has no memory data on its way: no SMEM, VMEM or LDS return to land,
