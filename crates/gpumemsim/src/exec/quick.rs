@@ -10,14 +10,15 @@
 //! same order; `tools/corpus_digest.sh` holds every report to the general step's.
 
 use rdna3_isa::asm::AsmLine;
-use rdna3_isa::{Field, Format, Isa};
+use rdna3_isa::{Format, Isa};
 
 use super::issue::UnitUse;
 use super::step::{
-    branch_taken, counter_waited, program_control, waits_on_a_counter, BranchIf, Control,
+    branch_taken, counter_waited, nop_cycles, program_control, valu_cost, waits_on_a_counter,
+    BranchIf, Control, StepEnd,
 };
 use super::{control, salu, valu, Counter, Device, RunConfig, RunError};
-use crate::timeline::{SegmentKind, UnitKind};
+use crate::timeline::UnitKind;
 use crate::wave::Wave;
 
 /// How the short path runs one of the common instructions ([`Fast::of`]). Every other
@@ -113,30 +114,20 @@ impl Device {
             self.wait_on_counters(wi, inst, on);
         }
         let w = &mut self.waves[wi];
-        let next = execute_fast(w, &mut self.valu, pc, line, f, targets)?;
+        let next_pc = execute_fast(w, &mut self.valu, pc, line, f, targets)?;
         let cost = match f {
             Fast::Vopd => t.valu,
-            // A transcendental's cost is the VALU's issue cycles (its own unit goes on
-            // working on it: `issue::busy_of`).
-            Fast::Valu => match unit {
-                Some(u) if u.kind == UnitKind::Trans => t.valu * u64::from(w.size).div_ceil(32),
-                Some(u) => u.busy,
-                None => 0,
-            },
-            Fast::Nop => u64::from(inst.get(Field::Simm16) & 0xf) + 1,
+            Fast::Valu => valu_cost(unit, t, w.size),
+            Fast::Nop => nop_cycles(inst),
             Fast::Salu | Fast::Nothing | Fast::Wait(_) | Fast::Branch(_) => t.salu,
         };
-        // A wait moved the clock.
-        let at = self.clocks[wi];
-        self.segment(wi, SegmentKind::Wait, start, at, pc);
-        self.issued(wi, pc, at..at + cost, unit, cfg);
-        self.clocks[wi] = at + cost;
-        self.update_counters(wi);
-        let s = &mut self.stats[pc];
-        s.executions += 1;
-        s.cycles += cost;
-        s.stall_cycles += at - start;
-        self.waves[wi].pc = next;
+        let end = StepEnd {
+            next_pc,
+            cost,
+            conflict: 0,
+            wave_cycles: None,
+        };
+        self.finish_issue(wi, pc, start, &end, unit, cfg);
         Ok(())
     }
 }

@@ -69,15 +69,7 @@ impl Device {
         };
         let facts = &self.facts[pc];
         let (clause, unit, returns) = (facts.clause, facts.unit, facts.returns);
-        // A VALU instruction's cost: its unit's busy cycles; a transcendental's, the VALU's
-        // issue cycles (its own unit goes on working on it: issue::busy_of).
-        let valu_cost = match unit_use {
-            Some(u) if u.kind == UnitKind::Trans => {
-                t.valu * u64::from(self.waves[wi].size).div_ceil(32)
-            }
-            Some(u) => u.busy,
-            None => 0,
-        };
+        let valu_cost = valu_cost(unit_use, &t, self.waves[wi].size);
         self.before_issue(wi, pc, inst, clause);
         if d.format == Format::Vinterp {
             // V_INTERP has a built-in `s_waitcnt expcnt(wait_exp)`, before it reads its
@@ -105,10 +97,7 @@ impl Device {
                     end.next_pc = target;
                 }
                 if let Control::Nop = control {
-                    // "Delay issue of next instruction" by SIMM16[3:0] + 1 clocks: the
-                    // pseudocode runs nop() for i in 0 .. SIMM16[3:0]
-                    // (docs/rules/timing.md#s_nop).
-                    end.cost = u64::from(inst.get(Field::Simm16) & 0xf) + 1;
+                    end.cost = nop_cycles(inst);
                 }
             }
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => {
@@ -205,9 +194,25 @@ impl Device {
             self.waves[wi].pc = end.next_pc;
             return Ok(());
         }
-        // Waits (s_waitcnt, the GWS) moved the clock.
+        self.finish_issue(wi, pc, start, &end, unit_use, cfg);
+        Ok(())
+    }
+
+    /// The end of wave `wi`'s timed step at `pc`, which began at cycle `start` and ended as
+    /// `end` says, on `unit_use`: the wait since `start` (s_waitcnt, the GWS moved the clock),
+    /// the issue, the clock, the counters, the instruction's statistics and the next pc.
+    /// Shared by [`Device::step`] and the short path ([`Device::quick_step`]).
+    #[inline(always)]
+    pub(super) fn finish_issue(
+        &mut self,
+        wi: usize,
+        pc: usize,
+        start: u64,
+        end: &StepEnd,
+        unit_use: Option<super::issue::UnitUse>,
+        cfg: &RunConfig,
+    ) {
         let issue_at = self.clocks[wi];
-        let stalled = issue_at - start;
         self.segment(wi, SegmentKind::Wait, start, issue_at, pc);
         let wave_cycles = end.wave_cycles.unwrap_or(end.cost);
         self.issued(wi, pc, issue_at..issue_at + wave_cycles, unit_use, cfg);
@@ -217,9 +222,8 @@ impl Device {
         s.executions += 1;
         s.cycles += end.cost;
         s.conflict_cycles += end.conflict;
-        s.stall_cycles += stalled;
+        s.stall_cycles += issue_at - start;
         self.waves[wi].pc = end.next_pc;
-        Ok(())
     }
 
     /// Runs the LDSDIR instruction at `pc` of `program` on wave `wi` (out of line: rare, and
@@ -334,8 +338,6 @@ impl Device {
         }
     }
 
-    /// Wave `wi` and what its LDS-unit instruction at `pc` may touch: its workgroup's LDS,
-    /// the GDS and the event log.
     /// Whether the DS instruction at `pc` runs as a row-form load (`ds::loads_rows`), which
     /// writes its results straight into the data in flight.
     fn loads_rows(&self, pc: usize) -> bool {
@@ -343,8 +345,9 @@ impl Device {
         self.facts[pc].ds.is_some_and(|f| ds::loads_rows(&f, rows))
     }
 
-    /// The DS unit's environment for wave `wi`'s instruction at `pc`; `direct`: the rows of
-    /// the wave's data in flight (start, words) a row-form load writes into
+    /// Wave `wi` and what its LDS-unit instruction at `pc` may touch: its workgroup's LDS,
+    /// the GDS and the event log; `direct`: the rows of the wave's data in flight (start,
+    /// words) a row-form load writes into instead of its registers
     /// ([`Device::reserve_destination`]).
     fn ds_env(
         &mut self,
@@ -612,6 +615,28 @@ pub(super) enum BranchIf {
 /// `Device::scalar_alu`), which the scalar ALU does not run.
 pub(super) fn waits_on_a_counter(name: &str) -> bool {
     name.starts_with("s_waitcnt_")
+}
+
+/// A VALU instruction's cost on `unit_use` for a wave of `size` lanes: its unit's busy
+/// cycles; a transcendental's, the VALU's issue cycles (its own unit goes on working on it:
+/// `issue::busy_of`).
+#[inline(always)]
+pub(super) fn valu_cost(
+    unit_use: Option<super::issue::UnitUse>,
+    t: &crate::timing::TimingParams,
+    size: u32,
+) -> u64 {
+    match unit_use {
+        Some(u) if u.kind == UnitKind::Trans => t.valu * u64::from(size).div_ceil(32),
+        Some(u) => u.busy,
+        None => 0,
+    }
+}
+
+/// `s_nop`'s issue cycles: "delay issue of next instruction" by SIMM16\[3:0\] + 1 clocks,
+/// the pseudocode running nop() for i in 0 .. SIMM16\[3:0\] (docs/rules/timing.md#s_nop).
+pub(super) fn nop_cycles(inst: &Instruction) -> u64 {
+    u64::from(inst.get(Field::Simm16) & 0xf) + 1
 }
 
 /// The counter the `s_waitcnt_*cnt` instruction called `name` waits on (`None` for any
