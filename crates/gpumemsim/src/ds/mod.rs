@@ -455,10 +455,9 @@ pub fn execute_fields(
     };
     let op = Op::decode(inst, fields, wave);
     let rows = env.rows && !op.gds;
-    debug_assert!(
-        env.dst.is_none() || loads_rows(fields, env.rows),
-        "dst for a non-row form"
-    );
+    // The row-form loads are the ones `loads_rows` names (the executor gives them `dst`).
+    let row_load = loads_rows(fields, env.rows);
+    debug_assert!(env.dst.is_none() || row_load, "dst for a non-row form");
     // A DS instruction waits for earlier VALU work (LDSDIR's `wait_vdst` window, ldsdir.rs).
     wave.recent_valu.clear();
     let mut mem = Mem::new(env, op.gds.then(|| wave.m0()), outcome);
@@ -469,16 +468,12 @@ pub fn execute_fields(
         DsKind::BvhStack => bvh_stacks(&op, wave, m),
         // The common dword forms on LDS, a register row at a time (the same semantics as
         // the general forms, without their per-lane register lookups).
-        DsKind::Load {
-            bytes: 4,
-            d16: D16::No,
-            ..
-        } if rows => load_b32_rows(&op, wave, m),
+        DsKind::Load { .. } if row_load => load_b32_rows(&op, wave, m),
         DsKind::Store {
             bytes: 4,
             hi: false,
         } if rows => store_b32_rows(&op, wave, m),
-        DsKind::Load2 { elem: 4, stride64 } if rows => load2_b32_rows(&op, stride64, wave, m),
+        DsKind::Load2 { stride64, .. } if row_load => load2_b32_rows(&op, stride64, wave, m),
         DsKind::Store2 { elem: 4, stride64 } if rows => store2_b32_rows(&op, stride64, wave, m),
         DsKind::Load { bytes, signed, d16 } => load(&op, bytes, signed, d16, wave, m),
         DsKind::Store { bytes, hi } => store(&op, bytes, hi, wave, m),

@@ -323,9 +323,10 @@ impl Device {
     /// of its kind is proven complete.
     ///
     /// Whether it proved more operations complete: then the caller recomputes the unwaited
-    /// registers ([`Device::refresh_unwaited`]). They are current after every change to
-    /// what they depend on (a return sent adds its registers, a landing recomputes them,
-    /// [`Device::land_vgprs`]), so a wait that proves nothing new leaves them as they are.
+    /// registers ([`Device::refresh_unwaited`]). They depend on the waits alone and are
+    /// current after every change to them (a return sent adds its registers; a landing
+    /// changes no wait, [`Device::drop_landed`]), so a wait that proves nothing new leaves
+    /// them as they are.
     pub(crate) fn note_waited(&mut self, wi: usize, counter: Counter, n: u32) -> bool {
         if counter == Counter::Lgkm && n == 0 {
             self.inflight[wi].lgkm_zero += 1;
