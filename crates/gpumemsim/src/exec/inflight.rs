@@ -677,7 +677,7 @@ pub(crate) struct Saved {
     start: u32,
     /// Whether the unit model writes its results straight into the rows (they hold no old
     /// values to swap back: [`Device::reserve_destination`]).
-    pub(crate) direct: bool,
+    direct: bool,
 }
 
 impl Saved {

@@ -437,10 +437,8 @@ impl Device {
         // The outcome buffer is the device's, lent for the instruction (a box moved out and
         // back: the outcome's rows are not copied).
         let mut outcome = self.ds_outcome.take().unwrap_or_default();
-        let fields = match self.facts[pc].ds {
-            Some(f) => f,
-            None => ds::DsFields::of(inst),
-        };
+        // Every DS instruction's facts hold its fields (`IssueFacts::of`).
+        let fields = self.facts[pc].ds.unwrap_or_else(|| ds::DsFields::of(inst));
         let (wave, mut env) = self.ds_env(wi, pc, direct);
         let done = ds::execute_fields(inst, &fields, wave, &mut env, &mut outcome);
         debug_assert!(env.dst.is_none(), "a row-form load writes its rows");
