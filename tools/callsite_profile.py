@@ -12,10 +12,14 @@ wave-instructions, to read host instructions per step).
 
     python3 tools/callsite_profile.py [--anchor NAME] FUNCTION PER -- BINARY ARGS...
 
-FUNCTION and --anchor match the end of a demangled name (`Device::run_steps`); the anchor
-defaults to FUNCTION. Example (docs/benchmarks.md, 2026-11-30, fourth session):
+FUNCTION names the compiled function whose instructions are counted, ANCHOR the function
+(maybe inlined into it) whose lines the rows name; both match the end of a demangled name,
+and the anchor defaults to FUNCTION. `Device::run_steps` is inlined into
+`Device::run_with_facts`, so the scheduling loop's step is (docs/benchmarks.md, 2026-11-30,
+fifth session):
 
-    python3 tools/callsite_profile.py Device::run_steps 615936 -- target/release/gpumemsim \\
+    python3 tools/callsite_profile.py --anchor Device::run_steps Device::run_with_facts \\
+        615936 -- target/release/gpumemsim \\
         run examples/bench/build/valu_loop.o --kernel valu_loop --grid 64 --block 256 \\
         --arg 'buf:f32[16384]=zeros' --arg 'buf:u32[16384]=zeros' --arg u32:64 \\
         --threads 1 --wgps 1
