@@ -249,3 +249,34 @@ fn runs_match_the_lane_by_lane_path() {
         "{dropped} of {cases} had a dropped lane 0"
     );
 }
+
+/// The one-pass test for a single run says what the lane-by-lane search says: EXEC masks
+/// full, one block, gapped and single-lane, over the address patterns above (consecutive,
+/// broken, descending, repeated, random, wrapping past the top of the address space).
+#[test]
+fn one_run_is_the_search_finding_exec_whole() {
+    let mut rng = XorShift::new(0x6f6e_6572_756e);
+    let (mut one, mut more) = (0, 0);
+    for _ in 0..20_000 {
+        let step = rng.pick(&[1u64, 2, 4, 8, 12, 16]);
+        let addr = addresses(&mut rng, step);
+        let lo = rng.below(64);
+        let len = 1 + rng.below(64 - lo);
+        let block = (u64::MAX >> (64 - len)) << lo;
+        let exec = match rng.below(4) {
+            0 => block,
+            1 => u64::MAX,
+            2 => block & !(1 << (lo + rng.below(len))),
+            _ => 1 << lo,
+        };
+        let want = exec != 0 && super::runs::run_from(exec, &addr, step) == exec;
+        assert_eq!(
+            super::runs::one_run(exec, &addr, step),
+            want,
+            "exec {exec:#x} step {step} {addr:x?}"
+        );
+        one += u32::from(want);
+        more += u32::from(!want && exec != 0);
+    }
+    assert!(one > 2000 && more > 2000, "{one} one run, {more} more");
+}
