@@ -332,11 +332,18 @@ impl GlobalShadow {
             let whole = read | written;
             let plain = whole == 0xf && (read == 0 || written == 0);
             if plain && page.split[slot / 64] >> (slot % 64) & mask == 0 {
-                for j in 0..run as usize {
+                let mut j = 0;
+                while j < run as usize {
+                    let n = run as usize - j;
+                    j += page.replay_quietly((slot + j, n, write), bytes, &replay);
+                    if j == run as usize {
+                        break;
+                    }
                     let now = if write { word_at(bytes, slot + j) } else { 0 };
                     let at = dword + 4 * j as u64;
                     let visit = (slot + j, write, now, me_index);
                     page.visit_whole(visit, &mut replay, known, &mut hit_at(&mut found, at));
+                    j += 1;
                 }
                 continue;
             }
@@ -394,6 +401,37 @@ fn word_at(bytes: Option<&[u8; PAGE_DWORDS * 4]>, slot: usize) -> u32 {
 }
 
 impl Page {
+    /// Replays `replay`, when it found no race, on the cells from `slot` on (at most `n`,
+    /// whole and not split; the access a write when `write`) for as long as they are in the
+    /// state it was made in — what
+    /// [`Page::visit_whole`] does with each of them, in a loop with nothing to report: an
+    /// instruction's dwords are mostly in one state, and most instructions race with
+    /// nothing. `bytes`: the page of memory (what a write left). Returns the cells replayed.
+    #[inline(always)]
+    fn replay_quietly(
+        &mut self,
+        (slot, n, write): (usize, usize, bool),
+        bytes: Option<&[u8; PAGE_DWORDS * 4]>,
+        replay: &Option<Replay>,
+    ) -> usize {
+        let Some(r) = replay.as_ref().filter(|r| r.found == 0 && r.write == write) else {
+            return 0;
+        };
+        let cells = &mut self.cells[slot..slot + n];
+        let mut done = 0;
+        for (j, cell) in cells.iter_mut().enumerate() {
+            if !r.applies(cell, write) {
+                break;
+            }
+            (cell.write, cell.reads) = r.after;
+            if write {
+                cell.value = word_at(bytes, slot + j);
+            }
+            done += 1;
+        }
+        done
+    }
+
     /// A whole-dword plain access of cell `slot`, not split — `visit`: (slot, whether a
     /// write, the value it left, the access's index in the table) — replaying `replay` when
     /// the cell is in the state it was made in, else visiting and keeping the visit as
