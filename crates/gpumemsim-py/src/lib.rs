@@ -28,6 +28,11 @@ mod isa;
 mod query;
 mod run;
 
+/// The module's own allocations go through mimalloc, as the CLI's do (its `main.rs` says
+/// why): a run's buffers, pages, tags and shadow are tens of megabytes touched once.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pyo3::create_exception!(
     gpumemsim,
     Error,
