@@ -401,12 +401,14 @@ fn word_at(bytes: Option<&[u8; PAGE_DWORDS * 4]>, slot: usize) -> u32 {
 }
 
 impl Page {
-    /// Replays `replay`, when it found no race, on the cells from `slot` on (at most `n`,
-    /// whole and not split; the access a write when `write`) for as long as they are in the
-    /// state it was made in — what
-    /// [`Page::visit_whole`] does with each of them, in a loop with nothing to report: an
-    /// instruction's dwords are mostly in one state, and most instructions race with
-    /// nothing. `bytes`: the page of memory (what a write left). Returns the cells replayed.
+    /// Replays `replay` on the cells from `slot` on (at most `n`, whole and not split; the
+    /// access a write when `write`) for as long as they are in the state it was made in and
+    /// its replay would report nothing — what [`Page::visit_whole`] does with each of them,
+    /// in a loop of its own: an instruction's dwords are mostly in one state. A replay
+    /// reports again only a write-after-write where the write changed the value
+    /// ([`Replay::apply`]): most instructions race with nothing, and a grid whose workgroups
+    /// all write one output writes the values already there. `bytes`: the page of memory
+    /// (what a write left). Returns the cells replayed.
     #[inline(always)]
     fn replay_quietly(
         &mut self,
@@ -414,19 +416,24 @@ impl Page {
         bytes: Option<&[u8; PAGE_DWORDS * 4]>,
         replay: &Option<Replay>,
     ) -> usize {
-        let Some(r) = replay.as_ref().filter(|r| r.found == 0 && r.write == write) else {
+        let Some(r) = replay.as_ref().filter(|r| r.write == write) else {
             return 0;
         };
+        let loud = (r.hits[..r.found].iter()).any(|&(_, k)| k == RaceKind::WriteAfterWrite);
         let cells = &mut self.cells[slot..slot + n];
         let mut done = 0;
         for (j, cell) in cells.iter_mut().enumerate() {
             if !r.applies(cell, write) {
                 break;
             }
-            (cell.write, cell.reads) = r.after;
             if write {
-                cell.value = word_at(bytes, slot + j);
+                let now = word_at(bytes, slot + j);
+                if loud && cell.value != now {
+                    break;
+                }
+                cell.value = now;
             }
+            (cell.write, cell.reads) = r.after;
             done += 1;
         }
         done
