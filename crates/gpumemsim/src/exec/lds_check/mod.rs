@@ -1216,6 +1216,66 @@ mod tests {
         assert_eq!(got.1, exact.1, "case {case}: values\n{text}");
     }
 
+    /// Two-address stores of two blocks of consecutive dwords apart (a tile's two rows,
+    /// `ByteScan::write_two_blocks`) find what checking every lane finds: after loads that
+    /// made read lists or stores of other waves, ordered by a barrier or not (races), with
+    /// EXEC a block, every lane or a gapped mask, and rows that overlap (the general path).
+    #[test]
+    fn two_row_stores_find_what_checking_every_lane_finds() {
+        let mut rng = XorShift::new(0x7a11_5eed_0b10_c4e5);
+        let (mut races, mut apart) = (0, 0);
+        for case in 0..300u32 {
+            let wave64 = case % 5 == 4;
+            let cfg = RunConfig {
+                wave_size: if wave64 { 64 } else { 32 },
+                waves: rng.next_u64() as u32 % 4 + 2,
+                seed: rng.next_u64(),
+                ..RunConfig::default()
+            };
+            let lanes = if wave64 { 64 } else { 32 };
+            let base = 4 * rng.below(64);
+            let mut text = format!(
+                "v_lshlrev_b32 v1, 2, v0\nv_and_b32 v1, 0xffc, v1\nv_add_nc_u32 v1, {base}, v1\n"
+            );
+            for _ in 0..rng.below(4) + 1 {
+                let o0 = rng.below(40);
+                let o1 = match rng.below(3) {
+                    0 => rng.below(40),
+                    _ => (o0 + lanes + rng.below(100)).min(255),
+                };
+                apart += u32::from(o1.abs_diff(o0) >= lanes);
+                if !wave64 && rng.below(3) == 0 {
+                    let (lo, len) = (rng.below(16), 1 + rng.below(16));
+                    let mask = match rng.below(3) {
+                        0 => ((1u64 << len) - 1) << lo,
+                        1 => 1 << lo,
+                        _ => rng.next_u64() & 0xffff_ffff | 1,
+                    };
+                    text += &format!("s_mov_b32 exec_lo, {mask:#x}\n");
+                }
+                text += &match rng.below(4) {
+                    0 => format!("ds_load_2addr_b32 v[2:3], v1 offset0:{o1} offset1:{o0}\n"),
+                    1 => format!("ds_load_b32 v2, v1 offset:{}\n", 4 * o0),
+                    _ => format!("ds_store_2addr_b32 v1, v0, v3 offset0:{o0} offset1:{o1}\n"),
+                };
+                text += if wave64 {
+                    "s_mov_b64 exec, -1\n"
+                } else {
+                    "s_mov_b32 exec_lo, -1\n"
+                };
+                text += match rng.below(3) {
+                    0 => "s_waitcnt lgkmcnt(0)\ns_barrier\n",
+                    _ => "",
+                };
+            }
+            text += "s_endpgm\n";
+            let exact = events(&text, &cfg, false);
+            assert_same(&events(&text, &cfg, true), &exact, case, &text);
+            races += exact.0.iter().filter(|e| e.kind == "lds_race").count();
+        }
+        assert!(races > 100 && apart > 300, "{races} races, {apart} apart");
+    }
+
     #[test]
     fn repeated_reads_find_what_checking_every_read_finds() {
         let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);

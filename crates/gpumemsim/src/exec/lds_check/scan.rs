@@ -648,9 +648,48 @@ impl ByteScan<'_> {
             return self.write_row(rows.lanes[0], rows.addrs[0]);
         }
         let mut last = None;
-        rows.each(|lane, _, offset| {
-            self.write_dword(lane, offset, &mut last);
+        let done = self.write_two_blocks(rows, &mut last);
+        rows.each(|lane, row, offset| {
+            if done[row] >> lane & 1 == 0 {
+                self.write_dword(lane, offset, &mut last);
+            }
         });
+    }
+
+    /// The usual two-address store first (`ds_store_2addr_b32` of a tile's two rows): both
+    /// rows EXEC's one block of lanes at ascending consecutive dwords, the two blocks apart.
+    /// The trace's first write is checked ([`ByteScan::write_dword`]); when it found no
+    /// race, each row's lanes from the lowest whose dwords are in the state it was in are
+    /// taken together ([`ByteScan::write_words_again`]). The lanes of each row it wrote
+    /// (none when the rows are not so); [`ByteScan::write_rows`] writes the others in the
+    /// trace's order. Taking these first changes nothing the others find: no dword is
+    /// written twice, and they find no race and make no list, as each would one at a time.
+    fn write_two_blocks(
+        &mut self,
+        rows: &AddrRows,
+        last: &mut Option<((u32, u32), u64)>,
+    ) -> [u64; 2] {
+        let lanes = rows.lanes[0];
+        let block = |addrs: &[u32; 64]| consecutive_dwords(lanes, addrs);
+        if lanes != rows.lanes[1] || !block(rows.addrs[0]) || !block(rows.addrs[1]) {
+            return [0, 0];
+        }
+        let first = lanes.trailing_zeros() as usize;
+        let n = 4 * lanes.count_ones();
+        let (a, b) = (rows.addrs[0][first], rows.addrs[1][first]);
+        if a < b + n && b < a + n {
+            return [0, 0];
+        }
+        self.write_dword(first as u8, a, last);
+        let mut done = [1u64 << first, 0];
+        if let Some((was, 0)) = *last {
+            let rest = lanes & !done[0];
+            if rest != 0 {
+                done[0] |= self.write_words_again(rest, rows.addrs[0], was);
+            }
+            done[1] |= self.write_words_again(lanes, rows.addrs[1], was);
+        }
+        done
     }
 
     /// [`ByteScan::write_rows`] of one row: the writes of `lanes` at their `addrs`, lowest
@@ -894,4 +933,21 @@ impl Repeats {
             races,
         };
     }
+}
+
+/// Whether `lanes` is one block of lanes (at least one) whose `addrs` are consecutive
+/// ascending dwords (each lane's the one before it plus 4): one pass that vectorises.
+fn consecutive_dwords(lanes: u64, addrs: &[u32; 64]) -> bool {
+    if lanes == 0 {
+        return false;
+    }
+    let first = lanes.trailing_zeros() as usize;
+    let n = lanes.count_ones() as usize;
+    if lanes >> first != u64::MAX >> (64 - n) {
+        return false;
+    }
+    let base = addrs[first];
+    let off = (addrs[first..first + n].iter().zip(0u32..))
+        .fold(0, |d, (&a, k)| d | (a ^ base.wrapping_add(4 * k)));
+    off == 0 && base.checked_add(4 * n as u32).is_some()
 }
