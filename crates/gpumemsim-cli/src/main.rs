@@ -119,8 +119,8 @@ enum Command {
 /// shadow): glibc took a page fault per 4 KiB of them and grew its thread arenas a page at a
 /// time, which cost saxpy's process a quarter of its time; mimalloc reserves its arena at
 /// once, where the kernel can back it with huge pages. Whole processes, least of 5
-/// (docs/benchmarks.md, sixth session): saxpy 221 → 176 ms, transpose 1,688 → 1,467 ms,
-/// gemm 676 → 599 ms, the VALU loop 56 → 51 ms.
+/// (docs/benchmarks.md, sixth session): saxpy 221–238 → 176 ms, transpose 1,688–1,826 →
+/// 1,467–1,477 ms, gemm 676–684 → 599–607 ms, the VALU loop 56–59 → 51–52 ms.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
