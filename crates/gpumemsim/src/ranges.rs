@@ -18,6 +18,29 @@ pub fn runs(ids: impl IntoIterator<Item = u32>) -> Vec<(u32, u32)> {
     out
 }
 
+/// Whether `lanes` is one block of lanes (at least one) whose addresses in `addrs` step by
+/// `step` from the lowest lane's, none past the top of the 64-bit space: each lane's address
+/// the one before it plus `step`, as a wave's usual memory access has them. One pass that
+/// vectorises, where a walk over the lanes takes a dozen host instructions a lane (the
+/// GLOBAL run path, `vmem::runs`, and the LDS check's two-row stores, `lds_check::scan`).
+pub(crate) fn stepped_block<A: Copy + Into<u64>>(lanes: u64, addrs: &[A; 64], step: u64) -> bool {
+    if lanes == 0 {
+        return false;
+    }
+    let first = lanes.trailing_zeros() as usize;
+    let n = lanes.count_ones() as usize;
+    if lanes >> first != u64::MAX >> (64 - n) {
+        return false;
+    }
+    let base: u64 = addrs[first].into();
+    if base.checked_add(step * (n as u64 - 1)).is_none() {
+        return false;
+    }
+    let off = (addrs[first..first + n].iter().zip(0u64..))
+        .fold(0, |d, (&a, k)| d | (a.into() ^ base.wrapping_add(step * k)));
+    off == 0
+}
+
 /// `runs` written as `first-last` (or `first` alone), joined by `sep`.
 pub fn runs_text(ids: impl IntoIterator<Item = u32>, sep: &str) -> String {
     runs(ids)

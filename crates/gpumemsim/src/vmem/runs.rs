@@ -107,7 +107,9 @@ pub(super) fn execute(
         ..VmemOutcome::default()
     };
     let step = access.bytes as u64;
-    if one_run(exec, &addr, step) {
+    // EXEC one block at consecutive addresses, as compiled code's accesses mostly are: one
+    // run, found in one pass ([`run_from`] of `exec` would give `exec`).
+    if crate::ranges::stepped_block(exec, &addr, step) {
         run_access(wave, env, access, exec, &addr, &mut out);
         return Some(out);
     }
@@ -137,31 +139,6 @@ pub(super) fn run_from(left: u64, addr: &[u64; 64], step: u64) -> u64 {
         next = addr[l as usize].checked_add(step);
     }
     run
-}
-
-/// Whether the lanes of `exec` make one run ([`run_from`] of `exec` is `exec`): EXEC one block of lanes (at least one), each lane's address the one before
-/// it plus `step`, none past the end of the address space. Compiled code's accesses are
-/// mostly so; one pass over the addresses that vectorises, where the search takes a dozen
-/// host instructions a lane.
-pub(super) fn one_run(exec: u64, addr: &[u64; 64], step: u64) -> bool {
-    if exec == 0 {
-        return false;
-    }
-    let first = exec.trailing_zeros() as usize;
-    let n = exec.count_ones() as usize;
-    if exec >> first != u64::MAX >> (64 - n) {
-        return false;
-    }
-    let base = addr[first];
-    // The search's `checked_add` ends a run at the top of the address space.
-    if base.checked_add(step * (n as u64 - 1)).is_none() {
-        return false;
-    }
-    let off = addr[first..first + n]
-        .iter()
-        .zip(0u64..)
-        .fold(0, |d, (&a, k)| d | (a ^ base.wrapping_add(step * k)));
-    off == 0
 }
 
 /// `load` when every lane in `exec` (at least one) reads the same bytes and they lie in the

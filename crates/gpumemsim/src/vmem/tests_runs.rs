@@ -250,11 +250,12 @@ fn runs_match_the_lane_by_lane_path() {
     );
 }
 
-/// The one-pass test for a single run says what the lane-by-lane search says: EXEC masks
+/// The one-pass test for a single run (`ranges::stepped_block`) says what the lane-by-lane
+/// search says: EXEC masks
 /// full, one block, gapped and single-lane, over the address patterns above (consecutive,
 /// broken, descending, repeated, random, wrapping past the top of the address space).
 #[test]
-fn one_run_is_the_search_finding_exec_whole() {
+fn a_stepped_block_is_the_search_finding_exec_whole() {
     let mut rng = XorShift::new(0x6f6e_6572_756e);
     let (mut one, mut more) = (0, 0);
     for _ in 0..20_000 {
@@ -271,7 +272,7 @@ fn one_run_is_the_search_finding_exec_whole() {
         };
         let want = exec != 0 && super::runs::run_from(exec, &addr, step) == exec;
         assert_eq!(
-            super::runs::one_run(exec, &addr, step),
+            crate::ranges::stepped_block(exec, &addr, step),
             want,
             "exec {exec:#x} step {step} {addr:x?}"
         );

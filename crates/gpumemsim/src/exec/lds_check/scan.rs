@@ -670,7 +670,7 @@ impl ByteScan<'_> {
         last: &mut Option<((u32, u32), u64)>,
     ) -> [u64; 2] {
         let lanes = rows.lanes[0];
-        let block = |addrs: &[u32; 64]| consecutive_dwords(lanes, addrs);
+        let block = |addrs: &[u32; 64]| crate::ranges::stepped_block(lanes, addrs, 4);
         if lanes != rows.lanes[1] || !block(rows.addrs[0]) || !block(rows.addrs[1]) {
             return [0, 0];
         }
@@ -933,21 +933,4 @@ impl Repeats {
             races,
         };
     }
-}
-
-/// Whether `lanes` is one block of lanes (at least one) whose `addrs` are consecutive
-/// ascending dwords (each lane's the one before it plus 4): one pass that vectorises.
-fn consecutive_dwords(lanes: u64, addrs: &[u32; 64]) -> bool {
-    if lanes == 0 {
-        return false;
-    }
-    let first = lanes.trailing_zeros() as usize;
-    let n = lanes.count_ones() as usize;
-    if lanes >> first != u64::MAX >> (64 - n) {
-        return false;
-    }
-    let base = addrs[first];
-    let off = (addrs[first..first + n].iter().zip(0u32..))
-        .fold(0, |d, (&a, k)| d | (a ^ base.wrapping_add(4 * k)));
-    off == 0 && base.checked_add(4 * n as u32).is_some()
 }
