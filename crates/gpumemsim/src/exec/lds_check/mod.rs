@@ -1201,6 +1201,16 @@ mod tests {
         (dev.events().to_vec(), values)
     }
 
+    /// One workgroup of 2 to `most` + 1 waves of 32 or 64 lanes, with a random seed.
+    fn workgroup(rng: &mut XorShift, wave64: bool, most: u32) -> RunConfig {
+        RunConfig {
+            wave_size: if wave64 { 64 } else { 32 },
+            waves: rng.next_u64() as u32 % most + 2,
+            seed: rng.next_u64(),
+            ..RunConfig::default()
+        }
+    }
+
     /// Fails, naming the first event that differs, unless the shortcuts' run (`got`) gave
     /// what checking every lane gave (`exact`).
     fn assert_same(
@@ -1226,12 +1236,7 @@ mod tests {
         let (mut races, mut apart) = (0, 0);
         for case in 0..300u32 {
             let wave64 = case % 5 == 4;
-            let cfg = RunConfig {
-                wave_size: if wave64 { 64 } else { 32 },
-                waves: rng.next_u64() as u32 % 4 + 2,
-                seed: rng.next_u64(),
-                ..RunConfig::default()
-            };
+            let cfg = workgroup(&mut rng, wave64, 4);
             let lanes = if wave64 { 64 } else { 32 };
             let base = 4 * rng.below(64);
             let mut text = format!(
@@ -1282,12 +1287,7 @@ mod tests {
         let mut found = 0;
         for case in 0..500u32 {
             let wave64 = case.is_multiple_of(3);
-            let cfg = RunConfig {
-                wave_size: if wave64 { 64 } else { 32 },
-                waves: rng.next_u64() as u32 % 7 + 2,
-                seed: rng.next_u64(),
-                ..RunConfig::default()
-            };
+            let cfg = workgroup(&mut rng, wave64, 7);
             let text = program(&mut rng, wave64);
             let exact = events(&text, &cfg, false);
             assert_same(&events(&text, &cfg, true), &exact, case, &text);
@@ -1312,17 +1312,15 @@ mod tests {
         let (mut found, mut outside, mut collided, mut past64) = (0, 0, 0, 0);
         for case in 0..300u32 {
             let wave64 = case % 4 == 1;
+            let base = workgroup(&mut rng, wave64, 7);
             let cfg = RunConfig {
-                wave_size: if wave64 { 64 } else { 32 },
-                waves: rng.next_u64() as u32 % 7 + 2,
-                seed: rng.next_u64(),
                 lds_size: rng.pick(&[256u32, 1024, 1100, 65536]),
                 align: if case % 3 == 0 {
                     AlignMode::Unaligned
                 } else {
                     AlignMode::Dword
                 },
-                ..RunConfig::default()
+                ..base
             };
             let mut text = String::new();
             if case % 5 == 2 {
