@@ -1,6 +1,7 @@
 //! Runs of consecutive ids (lanes, waves), the one piece of logic behind every place a
 //! report writes a set of ids in short form ([`crate::banks::lane_ranges`],
-//! [`crate::report::id_ranges`]).
+//! [`crate::report::id_ranges`]); and the test for a block of lanes at stepped addresses
+//! ([`stepped_block`]) that the memory paths take their usual access by.
 
 /// The runs of consecutive values in ascending `ids`, as (first, last) pairs.
 ///
@@ -33,7 +34,11 @@ pub(crate) fn stepped_block<A: Copy + Into<u64>>(lanes: u64, addrs: &[A; 64], st
         return false;
     }
     let base: u64 = addrs[first].into();
-    if base.checked_add(step * (n as u64 - 1)).is_none() {
+    // The last lane's address in range (so no `step * k` below overflows either).
+    let last = step
+        .checked_mul(n as u64 - 1)
+        .and_then(|d| base.checked_add(d));
+    if last.is_none() {
         return false;
     }
     let off = (addrs[first..first + n].iter().zip(0u64..))

@@ -1229,11 +1229,14 @@ mod tests {
     /// Two-address stores of two blocks of consecutive dwords apart (a tile's two rows,
     /// `ByteScan::write_two_blocks`) find what checking every lane finds: after loads that
     /// made read lists or stores of other waves, ordered by a barrier or not (races), with
-    /// EXEC a block, every lane or a gapped mask, and rows that overlap (the general path).
+    /// EXEC a block, one lane, every lane or a gapped mask (wave32 and wave64), and rows that
+    /// overlap (the general path). The region is written first, so that no load takes an
+    /// uninitialised value (the checker would follow it through the registers and turn the
+    /// row forms off); the path's count of lanes it took together shows it ran.
     #[test]
     fn two_row_stores_find_what_checking_every_lane_finds() {
         let mut rng = XorShift::new(0x7a11_5eed_0b10_c4e5);
-        let (mut races, mut apart) = (0, 0);
+        let (mut races, mut apart, mut taken) = (0, 0, 0);
         for case in 0..300u32 {
             let wave64 = case % 5 == 4;
             let cfg = workgroup(&mut rng, wave64, 4);
@@ -1242,26 +1245,35 @@ mod tests {
             let mut text = format!(
                 "v_lshlrev_b32 v1, 2, v0\nv_and_b32 v1, 0xffc, v1\nv_add_nc_u32 v1, {base}, v1\n"
             );
+            for k in 0..2048 / (4 * lanes) {
+                text += &format!("ds_store_b32 v1, v0 offset:{}\n", 4 * lanes * k);
+            }
+            text += "s_waitcnt lgkmcnt(0)\ns_barrier\n";
             for _ in 0..rng.below(4) + 1 {
                 let o0 = rng.below(40);
                 let o1 = match rng.below(3) {
                     0 => rng.below(40),
                     _ => (o0 + lanes + rng.below(100)).min(255),
                 };
-                apart += u32::from(o1.abs_diff(o0) >= lanes);
-                if !wave64 && rng.below(3) == 0 {
-                    let (lo, len) = (rng.below(16), 1 + rng.below(16));
+                if rng.below(3) == 0 {
+                    let (lo, len) = (rng.below(lanes - 16), 1 + rng.below(16));
                     let mask = match rng.below(3) {
                         0 => ((1u64 << len) - 1) << lo,
                         1 => 1 << lo,
-                        _ => rng.next_u64() & 0xffff_ffff | 1,
+                        _ => rng.next_u64() | 1,
                     };
-                    text += &format!("s_mov_b32 exec_lo, {mask:#x}\n");
+                    text += &format!("s_mov_b32 exec_lo, {:#x}\n", mask as u32);
+                    if wave64 {
+                        text += &format!("s_mov_b32 exec_hi, {:#x}\n", (mask >> 32) as u32);
+                    }
                 }
                 text += &match rng.below(4) {
                     0 => format!("ds_load_2addr_b32 v[2:3], v1 offset0:{o1} offset1:{o0}\n"),
                     1 => format!("ds_load_b32 v2, v1 offset:{}\n", 4 * o0),
-                    _ => format!("ds_store_2addr_b32 v1, v0, v3 offset0:{o0} offset1:{o1}\n"),
+                    _ => {
+                        apart += u32::from(o1.abs_diff(o0) >= lanes);
+                        format!("ds_store_2addr_b32 v1, v0, v3 offset0:{o0} offset1:{o1}\n")
+                    }
                 };
                 text += if wave64 {
                     "s_mov_b64 exec, -1\n"
@@ -1275,10 +1287,16 @@ mod tests {
             }
             text += "s_endpgm\n";
             let exact = events(&text, &cfg, false);
+            let before = super::scan::TWO_BLOCK_LANES.with(|n| n.get());
             assert_same(&events(&text, &cfg, true), &exact, case, &text);
+            taken += super::scan::TWO_BLOCK_LANES.with(|n| n.get()) - before;
             races += exact.0.iter().filter(|e| e.kind == "lds_race").count();
         }
-        assert!(races > 100 && apart > 300, "{races} races, {apart} apart");
+        assert!(
+            races > 100 && apart > 150,
+            "{races} races, {apart} stores apart"
+        );
+        assert!(taken > 5_000, "{taken} lanes taken together");
     }
 
     #[test]

@@ -689,6 +689,11 @@ impl ByteScan<'_> {
             }
             done[1] |= self.write_words_again(lanes, rows.addrs[1], was);
         }
+        #[cfg(test)]
+        TWO_BLOCK_LANES.with(|n| {
+            let taken = (done[0] & !(1 << first)).count_ones() + done[1].count_ones();
+            n.set(n.get() + u64::from(taken));
+        });
         done
     }
 
@@ -933,4 +938,11 @@ impl Repeats {
             races,
         };
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Lanes [`ByteScan::write_two_blocks`] took together on this thread (beyond the first
+    /// write): the two-row test's proof that the path ran.
+    pub(super) static TWO_BLOCK_LANES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
