@@ -342,17 +342,11 @@ pub(super) fn scan_fixed<A: LaneAddress, const N: usize>(
     (all, touched)
 }
 
-/// The addresses of `lanes` as one slice, if the lanes are consecutive.
+/// The addresses of `lanes` as one slice, if the lanes are consecutive
+/// ([`crate::ranges::lane_block`]).
 #[inline(always)]
 fn consecutive_lanes<A>(lanes: u64, addrs: &[A]) -> Option<&[A]> {
-    let low = lanes.trailing_zeros() as usize;
-    let run = lanes >> (low & 63);
-    if lanes != 0 && run & run.wrapping_add(1) == 0 {
-        let len = (!run).trailing_zeros() as usize;
-        addrs.get(low..low + len)
-    } else {
-        None
-    }
+    addrs.get(crate::ranges::lane_block(lanes)?)
 }
 
 /// The cost of a one-address group whose lanes each access `width` bytes (a power of two) at

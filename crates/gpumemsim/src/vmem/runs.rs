@@ -24,6 +24,7 @@ use rdna3_isa::{Field, Format, Instruction};
 use super::VmemOutcome;
 use super::{in_virtual_range, is_addtid, note_dropped, sext13, GlobalOp, Route, VmemEnv};
 use crate::addr::Aperture;
+use crate::ranges::lane_block;
 use crate::wave::Wave;
 
 /// Most bytes a run holds: 64 lanes of 16 bytes.
@@ -317,7 +318,7 @@ fn gather_vgprs(wave: &Wave, access: Access, run: u64, buf: &mut [u8]) {
         };
         // A dword per lane of consecutive lanes (the usual run): one pass over the row's part.
         let part = row.get(first..first + n);
-        if let (4, true, Some(part)) = (access.bytes, consecutive(run), part) {
+        if let (4, true, Some(part)) = (access.bytes, lane_block(run).is_some(), part) {
             for (c, v) in buf.chunks_exact_mut(4).zip(part) {
                 c.copy_from_slice(&v.to_le_bytes());
             }
@@ -334,12 +335,6 @@ fn gather_vgprs(wave: &Wave, access: Access, run: u64, buf: &mut [u8]) {
     }
 }
 
-/// Whether the lanes of `run` are consecutive (and there is one).
-fn consecutive(run: u64) -> bool {
-    let (first, n) = (run.trailing_zeros(), run.count_ones());
-    n > 0 && run >> first == u64::MAX >> (64 - n)
-}
-
 /// Writes the bytes `buf` holds for the lanes of `run` (lane after lane, each its dwords)
 /// to their destination VGPRs.
 fn fill_vgprs(wave: &mut Wave, access: Access, run: u64, buf: &[u8]) {
@@ -348,7 +343,7 @@ fn fill_vgprs(wave: &mut Wave, access: Access, run: u64, buf: &[u8]) {
     let (first, n) = (run.trailing_zeros() as usize, run.count_ones() as usize);
     // Consecutive lanes (the usual run): one pass over the row's part, the lanes' data
     // `stride` bytes apart.
-    let consecutive = consecutive(run);
+    let consecutive = lane_block(run).is_some();
     for i in 0..dwords {
         let Some(row) = wave.vgpr_row_mut(access.data + i as u32) else {
             continue; // past v255: dropped
