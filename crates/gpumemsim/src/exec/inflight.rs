@@ -236,6 +236,19 @@ impl InFlight {
         };
         seq < o.waited
     }
+
+    /// The registers of the returns no wait covers, given the LDS operation counts `lds`.
+    fn unwaited_now(&self, lds: OrderedOps) -> VgprSet {
+        let mut u = VgprSet::default();
+        for r in self
+            .returns
+            .iter()
+            .filter(|r| !self.waited(lds, r.counter, r.seq))
+        {
+            u.add(r.first, u32::from(r.count));
+        }
+        u
+    }
 }
 
 /// The destination VGPRs (first, count) a returning memory instruction writes when it
@@ -346,25 +359,9 @@ impl Device {
     /// Recomputes wave `wi`'s registers with unwaited data, dropping returns that have
     /// landed and are covered.
     pub(crate) fn refresh_unwaited(&mut self, wi: usize) {
-        let lds = self.lds_ops[wi];
+        self.drop_covered_landings(wi);
         let f = &mut self.inflight[wi];
-        if f.returns.is_empty() {
-            return;
-        }
-        let mut unwaited = VgprSet::default();
-        let mut returns = std::mem::take(&mut f.returns);
-        returns.retain_mut(|r| {
-            let covered = f.waited(lds, r.counter, r.seq);
-            if !covered {
-                unwaited.add(r.first, u32::from(r.count));
-            }
-            if covered && r.landed {
-                return false;
-            }
-            true
-        });
-        f.returns = returns;
-        f.unwaited = unwaited;
+        f.unwaited = f.unwaited_now(self.lds_ops[wi]);
     }
 
     /// Before a returning memory instruction `inst` of wave `wi` executes: the old values of
@@ -516,21 +513,21 @@ impl Device {
     /// with unwaited data stay as they are: they are those of the returns no wait covers,
     /// and a landing changes no wait ([`Device::refresh_unwaited`] without its recount).
     fn drop_landed(&mut self, wi: usize) {
+        self.drop_covered_landings(wi);
+        let f = &self.inflight[wi];
+        debug_assert_eq!(
+            f.unwaited,
+            f.unwaited_now(self.lds_ops[wi]),
+            "the unwaited registers are current"
+        );
+    }
+
+    /// Drops wave `wi`'s returns that have landed and that a wait covers.
+    fn drop_covered_landings(&mut self, wi: usize) {
         let lds = self.lds_ops[wi];
         let f = &mut self.inflight[wi];
         let mut returns = std::mem::take(&mut f.returns);
         returns.retain(|r| !(r.landed && f.waited(lds, r.counter, r.seq)));
-        debug_assert_eq!(
-            f.unwaited,
-            returns
-                .iter()
-                .filter(|r| !f.waited(lds, r.counter, r.seq))
-                .fold(VgprSet::default(), |mut u, r| {
-                    u.add(r.first, u32::from(r.count));
-                    u
-                }),
-            "the unwaited registers are current"
-        );
         f.returns = returns;
     }
 

@@ -457,9 +457,7 @@ impl ReadLists {
     /// One more byte holds read reference `rd` (a list or a single read).
     #[inline]
     pub(super) fn share(&mut self, rd: u32) {
-        if rd & MULTI != 0 {
-            self.refs[(rd & !MULTI) as usize] += 1;
-        }
+        self.share_n(rd, 1);
     }
 
     /// [`ReadLists::share`] by `n` bytes.
