@@ -89,7 +89,7 @@ run() {
 table() {
     flags="$1"
     echo
-    echo "gpumemsim run ... $REPORT_FLAG $flags (least of $RUNS)"
+    echo "gpumemsim run ...${REPORT_FLAG:+ $REPORT_FLAG} $flags (least of $RUNS)"
     printf "%-24s %12s %13s %8s %12s %9s\n" workload wave-instr lane-instr seconds "M lane-i/s" "RSS MiB"
     run valu_loop "$flags" examples/bench/build/valu_loop.o --kernel valu_loop \
         --grid 64 --block 256 --arg 'buf:f32[16384]=zeros' --arg 'buf:u32[16384]=zeros' --arg u32:64
